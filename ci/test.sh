@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Quiver's test command (named in the README; CI runs it through .ci/run):
+#   ci/test.sh [extra Maven arguments]      e.g.  ci/test.sh -pl host -am
+# Finds a JDK 25 (ci/java.sh), installs OpenCL/PoCL if possible (ci/setup.sh), then runs
+# `mvn -B -ntp verify` from the repository root. The exit code is Maven's.
+# Behaves the same on CI and on a workstation: it reads no CI-specific variables, and leaves
+# CI unset if it is unset.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# shellcheck source=ci/java.sh
+source ci/java.sh
+bash ci/setup.sh
+
+echo "Using JAVA_HOME=$JAVA_HOME ($("$JAVA_HOME/bin/java" -version 2>&1 | head -n 1))"
+rc=0
+mvn -B -ntp verify "$@" || rc=$?
+exit "$rc"

@@ -1,0 +1,314 @@
+package dev.quiver.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quiver.CompiledExpression;
+import dev.quiver.Device;
+import dev.quiver.Quiver;
+import dev.quiver.expr.Expr;
+import jdk.incubator.vector.DoubleVector;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+
+/**
+ * {@code quiver bench}: the built-in workload on every device, next to two baselines over the
+ * same Arrow memory, as a table or JSON lines.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Run the built-in workload (a*b+c and sqrt(x*x+y*y) over generated float64 columns, "
+                + "without and with 10% nulls) on every device, next to a per-row Float8Vector get/set loop "
+                + "and a hand-written Vector API loop over the same memory.",
+                "Each figure is the median over --iterations runs of all batches, after --warmup runs. "
+                        + "GB/s counts bytes read and written (values and validity). Every device's result is "
+                        + "checked against the row loop before it is timed."})
+final class BenchCommand implements Callable<Integer> {
+
+    enum Format { table, json }
+
+    @Option(names = "--rows", split = ",", converter = RowCount.class, paramLabel = "N",
+            description = "Total rows per workload (suffixes K, M). Default: 1M,16M.")
+    List<Integer> rows = List.of(1 << 20, 16 << 20);
+
+    @Option(names = "--batch-rows", split = ",", converter = RowCount.class, paramLabel = "N",
+            description = "Rows per batch. Default: 64K, 1M and all rows (those not above --rows).")
+    List<Integer> batchRows;
+
+    @Option(names = "--nulls", split = ",", paramLabel = "FRACTION",
+            description = "Null fractions to run (each column). Default: 0,0.1.")
+    List<Double> nulls = List.of(0.0, 0.1);
+
+    @Option(names = "--iterations", description = "Timed runs per measurement. Default: ${DEFAULT-VALUE}.")
+    int iterations = 7;
+
+    @Option(names = "--warmup", description = "Untimed runs before timing. Default: ${DEFAULT-VALUE}.")
+    int warmup = 3;
+
+    @Option(names = "--format", description = "table or json (one object per line). Default: ${DEFAULT-VALUE}.")
+    Format format = Format.table;
+
+    @Option(names = "--workload", split = ",", description = "Workloads to run, by name. Default: all (a*b+c, sqrt(x*x+y*y)).")
+    List<String> workloads;
+
+    @Option(names = "--seed", description = "Seed of the generated data. Default: ${DEFAULT-VALUE}.")
+    long seed = 42;
+
+    static final class RowCount implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String s) {
+            String t = s.trim().toUpperCase(Locale.ROOT);
+            long mult = t.endsWith("K") ? 1 << 10 : t.endsWith("M") ? 1 << 20 : 1;
+            String digits = mult == 1 ? t : t.substring(0, t.length() - 1);
+            long v = Math.round(Double.parseDouble(digits) * mult);
+            if (v < 1 || v > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("row count must be between 1 and " + Integer.MAX_VALUE + ": " + s);
+            }
+            return (int) v;
+        }
+    }
+
+    /** One measured line. */
+    record Result(String workload, int rows, int batchRows, String device, double medianMs, double gbPerSec,
+                  double speedupVsRowLoop) {
+    }
+
+    private final PrintStream out = System.out;
+    private final PrintStream progress = System.err;
+
+    @Override
+    public Integer call() throws Exception {
+        List<Workload> chosen = Workload.ALL.stream()
+                .filter(w -> workloads == null || workloads.contains(w.name())).toList();
+        if (chosen.isEmpty()) {
+            progress.println("no workload matches " + workloads + "; known: a*b+c, sqrt(x*x+y*y)");
+            return 2;
+        }
+        int failures = 0;
+        ObjectMapper json = new ObjectMapper();
+        try (RootAllocator allocator = new RootAllocator(); Quiver quiver = Quiver.builder().allocator(allocator).build()) {
+            describeMachine(quiver, format == Format.table ? out : progress);
+            if (format == Format.table) {
+                out.printf("%-30s %10s %10s %-42s %10s %8s %10s%n", "workload", "rows", "batchRows", "device",
+                        "median ms", "GB/s", "vs rows");
+            }
+            List<int[]> sizes = sizes();
+            int total = chosen.size() * nulls.size() * sizes.size(), step = 0;
+            for (Workload w : chosen) {
+                for (double nullFraction : nulls) {
+                    for (int[] size : sizes) {
+                        step++;
+                        String name = w.name() + (nullFraction > 0 ? String.format(Locale.ROOT, " [%.0f%% nulls]", nullFraction * 100) : "");
+                        progress.printf("[%d/%d] %s, %d rows in batches of %d%n", step, total, name, size[0], size[1]);
+                        List<Result> results = new ArrayList<>();
+                        failures += measure(quiver, allocator, w, name, nullFraction, size[0], size[1], results);
+                        for (Result r : results) {
+                            if (format == Format.json) {
+                                Map<String, Object> m = new LinkedHashMap<>();
+                                m.put("workload", r.workload());
+                                m.put("rows", r.rows());
+                                m.put("batchRows", r.batchRows());
+                                m.put("device", r.device());
+                                m.put("medianMs", round(r.medianMs(), 3));
+                                m.put("gbPerSec", round(r.gbPerSec(), 2));
+                                m.put("speedupVsRowLoop", round(r.speedupVsRowLoop(), 2));
+                                out.println(json.writeValueAsString(m));
+                            } else {
+                                out.printf(Locale.ROOT, "%-30s %10d %10d %-42s %10.2f %8.2f %9.2fx%n", r.workload(), r.rows(),
+                                        r.batchRows(), r.device(), r.medianMs(), r.gbPerSec(), r.speedupVsRowLoop());
+                            }
+                        }
+                        out.flush();
+                    }
+                }
+            }
+            if (allocator.getAllocatedMemory() != 0) {
+                progress.println("error: " + allocator.getAllocatedMemory() + " bytes still allocated after the benchmark");
+                failures++;
+            }
+        }
+        return failures == 0 ? 0 : 1;
+    }
+
+    private List<int[]> sizes() {
+        List<int[]> sizes = new ArrayList<>();
+        for (int r : rows) {
+            TreeSet<Integer> batches = new TreeSet<>();
+            if (batchRows != null) {
+                batchRows.stream().filter(b -> b <= r).forEach(batches::add);
+                if (batches.isEmpty()) {
+                    batches.add(r);
+                }
+            } else {
+                for (int b : new int[]{64 << 10, 1 << 20, r}) {
+                    if (b <= r) {
+                        batches.add(b);
+                    }
+                }
+            }
+            batches.forEach(b -> sizes.add(new int[]{r, b}));
+        }
+        return sizes;
+    }
+
+    private void describeMachine(Quiver quiver, PrintStream to) {
+        to.printf("Quiver bench: Java %s, %d cores, CPU vectors %d-bit%n", Runtime.version(),
+                Runtime.getRuntime().availableProcessors(), DoubleVector.SPECIES_PREFERRED.vectorBitSize());
+        for (Device d : quiver.devices()) {
+            to.printf("  device %s: %s%n", d.name(), d.description());
+        }
+        if (quiver.openClDevices().isEmpty()) {
+            to.println("  OpenCL: no device, so only CPU rows follow. Why: " + quiver.openClStatus());
+        }
+        to.println("  baselines: 'row-loop' = Float8Vector get/set per row; 'vector-api-loop' = hand-written Vector API loop");
+    }
+
+    private int measure(Quiver quiver, BufferAllocator allocator, Workload w, String name, double nullFraction,
+                        int rows, int batchRows, List<Result> results) {
+        int failures = 0;
+        List<VectorSchemaRoot> batches = generate(allocator, w.columns(), rows, batchRows, nullFraction);
+        try {
+            CompiledExpression expr = quiver.compile(batches.getFirst().getSchema(), Expr.parse(w.expression()));
+            long bytes = bytesMoved(batches, w.columns().size());
+            Map<String, Function<VectorSchemaRoot, FieldVector>> runs = new LinkedHashMap<>();
+            runs.put("row-loop", b -> w.rowLoop().apply(b, allocator));
+            runs.put("vector-api-loop", b -> w.vectorLoop().apply(b, allocator));
+            for (Device d : quiver.devices()) {
+                Optional<String> why = d.backend().unsupportedReason(expr.program());
+                if (why.isPresent()) {
+                    progress.println("  skipping " + d.name() + ": " + why.get());
+                    continue;
+                }
+                runs.put(d.name(), b -> expr.evaluate(b, d, allocator));
+            }
+            double rowLoopMs = Double.NaN;
+            for (Map.Entry<String, Function<VectorSchemaRoot, FieldVector>> run : runs.entrySet()) {
+                String mismatch = verify(batches.getFirst(), w, allocator, run.getValue());
+                if (mismatch != null) {
+                    progress.println("  ERROR " + run.getKey() + " disagrees with the row loop: " + mismatch + " (not timed)");
+                    failures++;
+                    continue;
+                }
+                double ms = medianMs(batches, run.getValue());
+                if (run.getKey().equals("row-loop")) {
+                    rowLoopMs = ms;
+                }
+                results.add(new Result(name, rows, batchRows, run.getKey(), ms, bytes / (ms / 1e3) / 1e9, rowLoopMs / ms));
+            }
+        } finally {
+            batches.forEach(VectorSchemaRoot::close);
+        }
+        return failures;
+    }
+
+    private double medianMs(List<VectorSchemaRoot> batches, Function<VectorSchemaRoot, FieldVector> run) {
+        double[] times = new double[iterations];
+        for (int it = 0; it < warmup + iterations; it++) {
+            long t0 = System.nanoTime();
+            for (VectorSchemaRoot b : batches) {
+                try (FieldVector r = run.apply(b)) {
+                    if (r.getValueCount() != b.getRowCount()) {
+                        throw new IllegalStateException("result has " + r.getValueCount() + " rows, batch " + b.getRowCount());
+                    }
+                }
+            }
+            long t1 = System.nanoTime();
+            if (it >= warmup) {
+                times[it - warmup] = (t1 - t0) / 1e6;
+            }
+        }
+        Arrays.sort(times);
+        return times.length % 2 == 1 ? times[times.length / 2] : (times[times.length / 2 - 1] + times[times.length / 2]) / 2;
+    }
+
+    /** Compares one batch's result with the row loop's: same validity, same bits in valid rows. */
+    private static String verify(VectorSchemaRoot batch, Workload w, BufferAllocator allocator, Function<VectorSchemaRoot, FieldVector> run) {
+        try (Float8Vector expected = w.rowLoop().apply(batch, allocator); FieldVector actual = run.apply(batch)) {
+            Float8Vector a = (Float8Vector) actual;
+            for (int i = 0; i < expected.getValueCount(); i++) {
+                if (expected.isNull(i) != a.isNull(i)) {
+                    return "row " + i + " null=" + expected.isNull(i) + " vs " + a.isNull(i);
+                }
+                if (!expected.isNull(i) && Double.doubleToLongBits(expected.get(i)) != Double.doubleToLongBits(a.get(i))) {
+                    return "row " + i + ": " + expected.get(i) + " vs " + a.get(i);
+                }
+            }
+            return null;
+        } catch (RuntimeException e) {
+            return e.toString();
+        }
+    }
+
+    private static long bytesMoved(List<VectorSchemaRoot> batches, int inputs) {
+        long total = 0;
+        for (VectorSchemaRoot b : batches) {
+            long n = b.getRowCount();
+            long validityBytes = (n + 7) / 8;
+            total += n * 8L * (inputs + 1) + validityBytes; // values in, values out, validity out
+            for (FieldVector v : b.getFieldVectors()) {
+                if (v.getNullCount() > 0) {
+                    total += validityBytes;
+                }
+            }
+        }
+        return total;
+    }
+
+    private List<VectorSchemaRoot> generate(BufferAllocator allocator, List<String> columns, int rows, int batchRows, double nullFraction) {
+        List<Field> fields = columns.stream()
+                .map(c -> new Field(c, FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null))
+                .toList();
+        Schema schema = new Schema(fields);
+        SplittableRandom random = new SplittableRandom(seed);
+        List<VectorSchemaRoot> batches = new ArrayList<>();
+        try {
+            for (int start = 0; start < rows; start += batchRows) {
+                int n = Math.min(batchRows, rows - start);
+                VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+                batches.add(root);
+                for (FieldVector v : root.getFieldVectors()) {
+                    Float8Vector f = (Float8Vector) v;
+                    f.allocateNew(n);
+                    for (int i = 0; i < n; i++) {
+                        f.set(i, random.nextDouble(-1e3, 1e3));
+                        if (nullFraction > 0 && random.nextDouble() < nullFraction) {
+                            f.setNull(i);
+                        }
+                    }
+                    f.setValueCount(n);
+                }
+                root.setRowCount(n);
+            }
+        } catch (RuntimeException e) {
+            batches.forEach(VectorSchemaRoot::close);
+            throw e;
+        }
+        return batches;
+    }
+
+    private static double round(double v, int digits) {
+        double p = Math.pow(10, digits);
+        return Math.round(v * p) / p;
+    }
+}

@@ -1,0 +1,156 @@
+package dev.quiver.opencl;
+
+import org.jocl.CL;
+import org.jocl.Pointer;
+import org.jocl.Sizeof;
+import org.jocl.cl_command_queue;
+import org.jocl.cl_context;
+import org.jocl.cl_kernel;
+import org.jocl.cl_mem;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The OpenCL objects of one run: its kernel and buffers, and the commands it enqueued.
+ *
+ * <p>{@link #close()} first waits for every enqueued command ({@code clFinish}), so that no
+ * command still reads or writes Arrow memory once the run is over, even when it failed half
+ * way; then it releases each object once, in reverse order of creation.
+ */
+final class KernelLaunch implements AutoCloseable {
+    private final cl_context context;
+    private final cl_command_queue queue;
+    private final List<ClObject<?>> owned = new ArrayList<>();
+    private boolean enqueued;
+
+    KernelLaunch(cl_context context, cl_command_queue queue) {
+        this.context = context;
+        this.queue = queue;
+    }
+
+    /** Takes ownership of {@code kernel}. */
+    cl_kernel own(ClObject<cl_kernel> kernel) {
+        owned.add(kernel);
+        return kernel.handle();
+    }
+
+    /**
+     * A buffer over the host memory {@code segment} itself ({@code CL_MEM_USE_HOST_PTR}): no
+     * copy on a device that shares host memory.
+     */
+    cl_mem hostBuffer(MemorySegment segment, long bytes, long access) {
+        int[] err = new int[1];
+        cl_mem mem = CL.clCreateBuffer(context, CL.CL_MEM_USE_HOST_PTR | access, bytes,
+                Pointer.to(byteBuffer(segment, bytes)), err);
+        return own(mem, err);
+    }
+
+    /** A buffer in device memory, with undefined contents. */
+    cl_mem deviceBuffer(long bytes, long access) {
+        int[] err = new int[1];
+        return own(CL.clCreateBuffer(context, access, bytes, null, err), err);
+    }
+
+    /** A small device buffer initialized from {@code values}. */
+    cl_mem deviceBuffer(int[] values) {
+        int[] err = new int[1];
+        cl_mem mem = CL.clCreateBuffer(context, CL.CL_MEM_READ_WRITE | CL.CL_MEM_COPY_HOST_PTR,
+                (long) values.length * Sizeof.cl_int, Pointer.to(values), err);
+        return own(mem, err);
+    }
+
+    /** Enqueues a copy of {@code bytes} of {@code segment} into {@code mem}; completes by {@link #close()}. */
+    void write(cl_mem mem, MemorySegment segment, long bytes) {
+        enqueued = true;
+        OpenClException.check(CL.clEnqueueWriteBuffer(queue, mem, false, 0, bytes,
+                Pointer.to(byteBuffer(segment, bytes)), 0, null, null), "clEnqueueWriteBuffer");
+    }
+
+    /** Copies {@code bytes} of {@code mem} into {@code segment}, waiting for it and everything enqueued before. */
+    void read(cl_mem mem, MemorySegment segment, long bytes) {
+        enqueued = true;
+        OpenClException.check(CL.clEnqueueReadBuffer(queue, mem, true, 0, bytes,
+                Pointer.to(byteBuffer(segment, bytes)), 0, null, null), "clEnqueueReadBuffer");
+    }
+
+    /** Reads a small buffer into {@code values}, waiting for it and everything enqueued before. */
+    void read(cl_mem mem, int[] values) {
+        enqueued = true;
+        OpenClException.check(CL.clEnqueueReadBuffer(queue, mem, true, 0, (long) values.length * Sizeof.cl_int,
+                Pointer.to(values), 0, null, null), "clEnqueueReadBuffer");
+    }
+
+    void setArg(cl_kernel kernel, int index, long size, Pointer value) {
+        OpenClException.check(CL.clSetKernelArg(kernel, index, size, value), "clSetKernelArg");
+    }
+
+    void launch(cl_kernel kernel, long globalSize, long groupSize) {
+        enqueued = true;
+        OpenClException.check(CL.clEnqueueNDRangeKernel(queue, kernel, 1, null, new long[] {globalSize},
+                new long[] {groupSize}, 0, null, null), "clEnqueueNDRangeKernel");
+    }
+
+    /**
+     * Makes what the device wrote to a {@code CL_MEM_USE_HOST_PTR} buffer visible in its host
+     * memory, as the OpenCL memory model requires: a blocking map for reading, then an unmap.
+     * On host-unified memory the map returns the host pointer itself and copies nothing.
+     *
+     * @return the address the buffer was mapped to
+     */
+    long synchronizeToHost(cl_mem mem, long bytes) {
+        enqueued = true;
+        int[] err = new int[1];
+        ByteBuffer mapped = CL.clEnqueueMapBuffer(queue, mem, true, CL.CL_MAP_READ, 0, bytes, 0, null, null, err);
+        OpenClException.check(err[0], "clEnqueueMapBuffer");
+        long address = MemorySegment.ofBuffer(mapped).address();
+        OpenClException.check(CL.clEnqueueUnmapMemObject(queue, mem, mapped, 0, null, null), "clEnqueueUnmapMemObject");
+        return address;
+    }
+
+    /** {@code CL_MEM_HOST_PTR}: the host memory a buffer uses, or 0 for device memory. */
+    static long hostPointer(cl_mem mem) {
+        long[] pointer = new long[1];
+        OpenClException.check(CL.clGetMemObjectInfo(mem, CL.CL_MEM_HOST_PTR, Sizeof.POINTER, Pointer.to(pointer), null),
+                "clGetMemObjectInfo");
+        return pointer[0];
+    }
+
+    private cl_mem own(cl_mem mem, int[] err) {
+        owned.add(ClObject.created(mem, err, "clCreateBuffer", CL::clReleaseMemObject, "clReleaseMemObject"));
+        return mem;
+    }
+
+    /** A view JOCL can pass to OpenCL; the caller has checked that {@code bytes} fits a ByteBuffer. */
+    private static ByteBuffer byteBuffer(MemorySegment segment, long bytes) {
+        return segment.asSlice(0, bytes).asByteBuffer();
+    }
+
+    @Override
+    public void close() {
+        RuntimeException failure = null;
+        if (enqueued) {
+            try {
+                OpenClException.check(CL.clFinish(queue), "clFinish");
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
+        for (int i = owned.size() - 1; i >= 0; i--) {
+            try {
+                owned.get(i).close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}

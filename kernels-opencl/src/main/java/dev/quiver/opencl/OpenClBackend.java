@@ -1,0 +1,393 @@
+package dev.quiver.opencl;
+
+import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.backend.KernelBackend;
+import dev.quiver.backend.KernelInvocation;
+import dev.quiver.backend.KernelRun;
+import dev.quiver.memory.VectorView;
+import dev.quiver.rowfn.ir.BinaryOp;
+import dev.quiver.rowfn.ir.IrNode;
+import dev.quiver.rowfn.ir.KernelProgram;
+import dev.quiver.rowfn.ir.UnaryOp;
+import dev.quiver.types.ElementType;
+import org.jocl.CL;
+import org.jocl.Pointer;
+import org.jocl.Sizeof;
+import org.jocl.cl_command_queue;
+import org.jocl.cl_context;
+import org.jocl.cl_context_properties;
+import org.jocl.cl_device_id;
+import org.jocl.cl_kernel;
+import org.jocl.cl_mem;
+import org.jocl.cl_queue_properties;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * Runs {@link KernelProgram}s on one OpenCL device: each program becomes one OpenCL C kernel
+ * with Java's arithmetic, bit for bit (see {@link #unsupportedReason} for what a device must
+ * offer for that), compiled once per program shape.
+ *
+ * <p>Memory: on a device that shares host memory (PoCL, integrated GPUs) the kernel reads and
+ * writes the Arrow buffers themselves, with no copy; elsewhere each argument is written to the
+ * device once and the output read back once, and those bytes are reported in the
+ * {@link KernelRun}. See {@link TransferMode}.
+ *
+ * <p>Ownership: the backend owns its OpenCL context, command queue and compiled programs, and
+ * releases them in {@link #close()}. It never owns Arrow memory: the segments of an invocation
+ * must stay alive for the duration of {@link #execute}, and no command touches them after it
+ * returns or throws. Thread-safe: runs from several threads share the queue; {@link #close()}
+ * waits for runs in progress.
+ *
+ * <pre>{@code
+ * OpenClDevice device = OpenClRuntime.discover().devices().getFirst();
+ * try (OpenClBackend gpu = OpenClBackend.open(device)) {
+ *     KernelRun run = gpu.execute(program, invocation);
+ * }
+ * }</pre>
+ */
+public final class OpenClBackend implements KernelBackend {
+    private static final String CORRECTLY_ROUNDED_FP32 = "-cl-fp32-correctly-rounded-divide-sqrt";
+
+    private final OpenClDevice device;
+    private final TransferMode mode;
+    private final String name;
+    private final ClObject<cl_context> context;
+    private final ClObject<cl_command_queue> queue;
+    private final ProgramCache programs;
+    /** Runs hold it shared (OpenCL calls are thread-safe); close holds it exclusively. */
+    private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    private boolean closed;
+
+    private OpenClBackend(OpenClDevice device, TransferMode mode, ClObject<cl_context> context,
+                          ClObject<cl_command_queue> queue) {
+        this.device = device;
+        this.mode = mode;
+        this.name = "opencl:" + device.name();
+        this.context = context;
+        this.queue = queue;
+        this.programs = new ProgramCache(p -> compile(KernelSource.of(p)));
+    }
+
+    /** A backend on {@code device} in {@link TransferMode#AUTO} mode. The caller closes it. */
+    public static OpenClBackend open(OpenClDevice device) {
+        return open(device, TransferMode.AUTO);
+    }
+
+    /**
+     * A backend on {@code device} that moves memory as {@code mode} says. The caller closes it.
+     * Throws {@link OpenClException} when the context or queue cannot be created.
+     */
+    public static OpenClBackend open(OpenClDevice device, TransferMode mode) {
+        Objects.requireNonNull(device, "device is null");
+        Objects.requireNonNull(mode, "mode is null");
+        if (device.id() == null) {
+            throw new IllegalArgumentException("device " + device.name() + " was not found by OpenClRuntime.discover()");
+        }
+        CL.setExceptionsEnabled(false);
+        TransferMode resolved = mode != TransferMode.AUTO ? mode
+                : device.hostUnifiedMemory() ? TransferMode.ZERO_COPY : TransferMode.COPY;
+        cl_device_id[] ids = {device.id()};
+        cl_context_properties properties = new cl_context_properties();
+        properties.addProperty(CL.CL_CONTEXT_PLATFORM, device.platformId());
+        int[] err = new int[1];
+        ClObject<cl_context> context = ClObject.created(CL.clCreateContext(properties, 1, ids, null, null, err), err,
+                "clCreateContext", CL::clReleaseContext, "clReleaseContext");
+        try {
+            // clCreateCommandQueue is deprecated from OpenCL 2.0 on, and its successor absent before it.
+            ClObject<cl_command_queue> queue = device.versionAtLeast(2, 0)
+                    ? ClObject.created(CL.clCreateCommandQueueWithProperties(context.handle(), device.id(),
+                            new cl_queue_properties(), err), err, "clCreateCommandQueueWithProperties",
+                            CL::clReleaseCommandQueue, "clReleaseCommandQueue")
+                    : ClObject.created(createLegacyQueue(context.handle(), device.id(), err), err,
+                            "clCreateCommandQueue", CL::clReleaseCommandQueue, "clReleaseCommandQueue");
+            return new OpenClBackend(device, resolved, context, queue);
+        } catch (RuntimeException e) {
+            CompiledProgram.closeAfterFailure(context, e);
+            throw e;
+        }
+    }
+
+    @SuppressWarnings("deprecation")
+    private static cl_command_queue createLegacyQueue(cl_context context, cl_device_id device, int[] err) {
+        return CL.clCreateCommandQueue(context, device, 0, err);
+    }
+
+    /** {@code opencl:} followed by the device name. */
+    @Override
+    public String name() {
+        return name;
+    }
+
+    public OpenClDevice device() {
+        return device;
+    }
+
+    /** How this backend moves memory: {@link TransferMode#ZERO_COPY} or {@link TransferMode#COPY}, never AUTO. */
+    public TransferMode transferMode() {
+        return mode;
+    }
+
+    /**
+     * Why this device cannot compute {@code program} exactly as Java does, or empty. Reasons:
+     * FLOAT64 values on a device without double precision; FLOAT32 division or square root
+     * where the device cannot round them correctly; FLOAT32 values where it flushes subnormals;
+     * more arguments and literals than a kernel can take.
+     */
+    @Override
+    public Optional<String> unsupportedReason(KernelProgram program) {
+        return unsupportedReason(device, program);
+    }
+
+    static Optional<String> unsupportedReason(OpenClDevice device, KernelProgram program) {
+        Objects.requireNonNull(program, "program is null");
+        String on = " on OpenCL device " + device.name();
+        if (!device.fp64() && uses(program, ElementType.FLOAT64)) {
+            return Optional.of(program.text() + " computes with Float64, but" + on
+                    + " there is no double precision (cl_khr_fp64)");
+        }
+        if (!device.fp32CorrectlyRoundedDivideSqrt() && program.anyNode(n -> n.type() == ElementType.FLOAT32
+                && (n instanceof IrNode.Binary b && b.op() == BinaryOp.DIV
+                || n instanceof IrNode.Unary u && u.op() == UnaryOp.SQRT))) {
+            return Optional.of(program.text() + " divides or takes a square root in Float32, but" + on
+                    + " these are not correctly rounded (no CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)");
+        }
+        if (!device.fp32Denormals() && uses(program, ElementType.FLOAT32)) {
+            return Optional.of(program.text() + " computes with Float32, but" + on
+                    + " subnormal Float32 values are flushed to zero (no CL_FP_DENORM)");
+        }
+        long parameterBytes = parameterBytes(program);
+        if (parameterBytes > device.maxParameterBytes()) {
+            return Optional.of(program.text() + " needs " + parameterBytes + " bytes of kernel arguments ("
+                    + program.arity() + " columns, " + program.constants().size() + " literals), but" + on
+                    + " a kernel takes at most " + device.maxParameterBytes());
+        }
+        return Optional.empty();
+    }
+
+    private static boolean uses(KernelProgram program, ElementType type) {
+        return program.argTypes().contains(type) || program.anyNode(n -> n.type() == type);
+    }
+
+    private static long parameterBytes(KernelProgram program) {
+        long bytes = Sizeof.cl_int + (long) Sizeof.cl_mem * (program.arity() + 1 + (program.hasIntegerDivision() ? 1 : 0));
+        for (IrNode.Const c : program.constants()) {
+            bytes += c.type().byteWidth();
+        }
+        return bytes;
+    }
+
+    /**
+     * Computes {@code program} over {@code invocation} as {@link KernelBackend#execute} says.
+     * Throws {@link IllegalArgumentException} when the invocation does not fit the program
+     * (argument count, segment sizes, heap segments, buffers over 2 GiB) and
+     * {@link OpenClException} on a device error.
+     */
+    @Override
+    public KernelRun execute(KernelProgram program, KernelInvocation invocation) {
+        return run(program, invocation, false).run();
+    }
+
+    /**
+     * As {@link #execute}, and reports where each buffer lived: the proof that a zero-copy run
+     * used the Arrow memory itself. Costs a few extra queries per run.
+     */
+    public TracedRun executeTraced(KernelProgram program, KernelInvocation invocation) {
+        return run(program, invocation, true);
+    }
+
+    /**
+     * Builds {@code source} for this device, uncached; the caller closes the result. Build
+     * options never relax IEEE semantics (no fast math); correctly rounded Float32 division and
+     * square root are asked for where the device has them.
+     */
+    CompiledProgram compile(KernelSource source) {
+        String options = device.fp32CorrectlyRoundedDivideSqrt() ? CORRECTLY_ROUNDED_FP32 : "";
+        return CompiledProgram.build(context.handle(), device.id(), source, options);
+    }
+
+    /** How many programs this backend has built, for tests of the cache. */
+    int compiledPrograms() {
+        return programs.size();
+    }
+
+    private TracedRun run(KernelProgram program, KernelInvocation invocation, boolean trace) {
+        Objects.requireNonNull(program, "program is null");
+        Objects.requireNonNull(invocation, "invocation is null");
+        unsupportedReason(program).ifPresent(reason -> {
+            throw new UnsupportedOperationException(reason);
+        });
+        checkFits(program, invocation);
+        long start = System.nanoTime();
+        if (invocation.rows() == 0) {
+            // OpenCL rejects zero-sized buffers and work sizes; there is nothing to do anyway.
+            return new TracedRun(new KernelRun(name, 0, 0, System.nanoTime() - start), 0, List.of());
+        }
+        lifecycle.readLock().lock();
+        LaunchResult result;
+        try {
+            if (closed) {
+                throw new IllegalStateException("backend " + name + " is closed");
+            }
+            CompiledProgram compiled = programs.get(program);
+            try (KernelLaunch launch = new KernelLaunch(context.handle(), queue.handle())) {
+                result = launch(launch, compiled, program, invocation, trace);
+            }
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+        if (result.zeroDivisorFlagged()) {
+            // The flag is raised for null rows too; only a zero divisor in a valid row is an error.
+            long row = ZeroDivisorSearch.firstFailingRow(program, invocation);
+            if (row >= 0) {
+                throw new KernelArithmeticException("integer division by zero", program.text(), row, name);
+            }
+        }
+        KernelRun run = new KernelRun(name, result.bytesToDevice(), result.bytesFromDevice(), System.nanoTime() - start);
+        return new TracedRun(run, result.mappedOutputAddress(), result.hostPointers());
+    }
+
+    private record LaunchResult(long bytesToDevice, long bytesFromDevice, boolean zeroDivisorFlagged,
+                                long mappedOutputAddress, List<Long> hostPointers) {
+    }
+
+    private LaunchResult launch(KernelLaunch launch, CompiledProgram compiled, KernelProgram program,
+                                KernelInvocation invocation, boolean trace) {
+        int rows = invocation.rows();
+        cl_kernel kernel = launch.own(compiled.newKernel());
+        List<cl_mem> buffers = new ArrayList<>();
+        long bytesToDevice = 0;
+        for (int i = 0; i < program.arity(); i++) {
+            long bytes = (long) rows * program.argTypes().get(i).byteWidth();
+            MemorySegment arg = invocation.args().get(i);
+            if (mode == TransferMode.ZERO_COPY) {
+                buffers.add(launch.hostBuffer(arg, bytes, CL.CL_MEM_READ_ONLY));
+            } else {
+                cl_mem mem = launch.deviceBuffer(bytes, CL.CL_MEM_READ_ONLY);
+                launch.write(mem, arg, bytes);
+                buffers.add(mem);
+                bytesToDevice += bytes;
+            }
+        }
+        long outBytes = (long) rows * program.resultType().byteWidth();
+        cl_mem out = mode == TransferMode.ZERO_COPY
+                ? launch.hostBuffer(invocation.out(), outBytes, CL.CL_MEM_WRITE_ONLY)
+                : launch.deviceBuffer(outBytes, CL.CL_MEM_WRITE_ONLY);
+        buffers.add(out);
+        int[] status = {0};
+        cl_mem statusBuffer = compiled.source().hasStatus() ? launch.deviceBuffer(status) : null;
+
+        int index = 0;
+        launch.setArg(kernel, index++, Sizeof.cl_int, Pointer.to(new int[] {rows}));
+        for (cl_mem mem : buffers) {
+            launch.setArg(kernel, index++, Sizeof.cl_mem, Pointer.to(mem));
+        }
+        if (statusBuffer != null) {
+            launch.setArg(kernel, index++, Sizeof.cl_mem, Pointer.to(statusBuffer));
+        }
+        for (IrNode.Const c : program.constants()) {
+            // Raw bits, so NaN payloads and -0.0 reach the device unchanged.
+            long bits = c.bits();
+            switch (c.type()) {
+                case INT32, FLOAT32 -> launch.setArg(kernel, index++, Sizeof.cl_int, Pointer.to(new int[] {(int) bits}));
+                case INT64, FLOAT64 -> launch.setArg(kernel, index++, Sizeof.cl_long, Pointer.to(new long[] {bits}));
+            }
+        }
+
+        long group = compiled.workGroupSize();
+        launch.launch(kernel, (rows + group - 1) / group * group, group);
+
+        long mapped = 0;
+        long bytesFromDevice = 0;
+        if (mode == TransferMode.ZERO_COPY) {
+            mapped = launch.synchronizeToHost(out, outBytes);
+        } else {
+            launch.read(out, invocation.out(), outBytes);
+            bytesFromDevice = outBytes;
+        }
+        if (statusBuffer != null) {
+            launch.read(statusBuffer, status);
+        }
+        List<Long> hostPointers = new ArrayList<>();
+        if (trace) {
+            for (cl_mem mem : buffers) {
+                hostPointers.add(KernelLaunch.hostPointer(mem));
+            }
+        }
+        return new LaunchResult(bytesToDevice, bytesFromDevice, status[0] != 0, mapped, hostPointers);
+    }
+
+    private static void checkFits(KernelProgram program, KernelInvocation invocation) {
+        if (invocation.args().size() != program.arity()) {
+            throw new IllegalArgumentException(program.text() + " takes " + program.arity() + " argument(s), the invocation has "
+                    + invocation.args().size());
+        }
+        long rows = invocation.rows();
+        for (int i = 0; i < program.arity(); i++) {
+            checkSegment("argument " + i, invocation.args().get(i), rows * program.argTypes().get(i).byteWidth());
+        }
+        checkSegment("the output", invocation.out(), rows * program.resultType().byteWidth());
+        if (invocation.validity().byteSize() < VectorView.validityBytes(rows)) {
+            throw new IllegalArgumentException("the validity bitmap holds " + invocation.validity().byteSize()
+                    + " bytes, fewer than the " + VectorView.validityBytes(rows) + " of " + rows + " rows");
+        }
+    }
+
+    private static void checkSegment(String what, MemorySegment segment, long bytes) {
+        Objects.requireNonNull(segment, what + " is null");
+        if (segment.byteSize() < bytes) {
+            throw new IllegalArgumentException(what + " holds " + segment.byteSize() + " bytes, fewer than the " + bytes
+                    + " its rows need");
+        }
+        if (bytes == 0) {
+            return;
+        }
+        if (!segment.isNative()) {
+            throw new IllegalArgumentException(what + " is a heap segment; OpenCL needs native (Arrow) memory");
+        }
+        if (bytes > Integer.MAX_VALUE) {
+            // JOCL hands memory to OpenCL through ByteBuffers, which end at 2 GiB.
+            throw new IllegalArgumentException(what + " spans " + bytes + " bytes; buffers over 2 GiB ("
+                    + Integer.MAX_VALUE + " bytes) are not supported by the OpenCL backend: split the batch");
+        }
+    }
+
+    /** Waits for runs in progress, then releases the compiled programs, the queue and the context. Idempotent. */
+    @Override
+    public void close() {
+        lifecycle.writeLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            RuntimeException failure = null;
+            for (Runnable release : List.<Runnable>of(programs::close, queue::close, context::close)) {
+                try {
+                    release.run();
+                } catch (RuntimeException e) {
+                    if (failure == null) {
+                        failure = e;
+                    } else {
+                        failure.addSuppressed(e);
+                    }
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+        } finally {
+            lifecycle.writeLock().unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + " [" + mode + "]";
+    }
+}

@@ -1,0 +1,50 @@
+package dev.quiver.opencl;
+
+import org.jocl.CL;
+
+import java.util.Objects;
+
+/**
+ * An OpenCL call that returned an error code. The message names the call and the code, both
+ * symbolic and numeric, followed by any detail the driver gave (a build log, for instance):
+ * {@code clBuildProgram failed: CL_BUILD_PROGRAM_FAILURE (-11): <build log>}.
+ */
+public final class OpenClException extends RuntimeException {
+    private final String call;
+    private final int errorCode;
+
+    /**
+     * @param call      the OpenCL function that failed, e.g. {@code clCreateBuffer}
+     * @param errorCode the code it returned (negative)
+     * @param detail    more text for the message, or empty
+     */
+    public OpenClException(String call, int errorCode, String detail) {
+        super(message(call, errorCode, detail));
+        this.call = call;
+        this.errorCode = errorCode;
+    }
+
+    /** The OpenCL function that failed. */
+    public String call() {
+        return call;
+    }
+
+    /** The error code it returned, e.g. {@code -11} for {@code CL_BUILD_PROGRAM_FAILURE}. */
+    public int errorCode() {
+        return errorCode;
+    }
+
+    /** Throws when {@code code} is not {@code CL_SUCCESS}. */
+    static void check(int code, String call) {
+        if (code != CL.CL_SUCCESS) {
+            throw new OpenClException(call, code, "");
+        }
+    }
+
+    private static String message(String call, int errorCode, String detail) {
+        Objects.requireNonNull(call, "call is null");
+        Objects.requireNonNull(detail, "detail is null");
+        String text = call + " failed: " + CL.stringFor_errorCode(errorCode) + " (" + errorCode + ")";
+        return detail.isEmpty() ? text : text + ": " + detail;
+    }
+}

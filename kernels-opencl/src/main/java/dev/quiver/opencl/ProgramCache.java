@@ -1,0 +1,86 @@
+package dev.quiver.opencl;
+
+import dev.quiver.rowfn.ir.KernelProgram;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The compiled programs of one backend (one device, one context), keyed by
+ * {@link KernelProgram#shape()}: programs that differ only in literal values share one build.
+ *
+ * <p>Thread-safe; each shape is built once, by the first caller, while later callers of that
+ * shape wait and callers of other shapes proceed. A failed build is not remembered: the error
+ * goes to the caller and the next call tries again. Owns the programs; {@link #close()} releases
+ * them and must not race with {@link #get}.
+ */
+final class ProgramCache implements AutoCloseable {
+    private final ConcurrentHashMap<Object, Slot> slots = new ConcurrentHashMap<>();
+    private final Function<KernelProgram, CompiledProgram> builder;
+
+    ProgramCache(Function<KernelProgram, CompiledProgram> builder) {
+        this.builder = Objects.requireNonNull(builder, "builder is null");
+    }
+
+    /** The compiled program for {@code program}'s shape, built now if it is the first of its shape. */
+    CompiledProgram get(KernelProgram program) {
+        return slots.computeIfAbsent(program.shape(), k -> new Slot()).get(program, builder);
+    }
+
+    /** How many programs are built. */
+    int size() {
+        int built = 0;
+        for (Slot slot : slots.values()) {
+            if (slot.built() != null) {
+                built++;
+            }
+        }
+        return built;
+    }
+
+    @Override
+    public void close() {
+        List<CompiledProgram> built = new ArrayList<>();
+        for (Slot slot : slots.values()) {
+            CompiledProgram p = slot.built();
+            if (p != null) {
+                built.add(p);
+            }
+        }
+        slots.clear();
+        RuntimeException failure = null;
+        for (CompiledProgram p : built) {
+            try {
+                p.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** One shape's program, built under the slot's own lock so a slow build blocks only its own shape. */
+    private static final class Slot {
+        private CompiledProgram program;
+
+        synchronized CompiledProgram get(KernelProgram source, Function<KernelProgram, CompiledProgram> builder) {
+            if (program == null) {
+                program = builder.apply(source);
+            }
+            return program;
+        }
+
+        synchronized CompiledProgram built() {
+            return program;
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package dev.quiver.opencl;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * One {@link OpenClBackend} per device for the test class (so compiled programs are reused
+ * across its tests), and a fresh allocator per test that must end at zero bytes.
+ */
+abstract class DeviceTestBase {
+    private static final List<OpenClBackend> BACKENDS = new ArrayList<>();
+
+    protected BufferAllocator allocator;
+
+    @BeforeAll
+    static void openBackends() {
+        for (OpenClDevice device : TestDevices.require()) {
+            BACKENDS.add(OpenClBackend.open(device));
+        }
+    }
+
+    @AfterAll
+    static void closeBackends() {
+        BACKENDS.forEach(OpenClBackend::close);
+        BACKENDS.clear();
+    }
+
+    /** The parameter source of {@code @MethodSource("backends")}. */
+    static List<OpenClBackend> backends() {
+        return List.copyOf(BACKENDS);
+    }
+
+    @BeforeEach
+    void newAllocator() {
+        allocator = new RootAllocator();
+    }
+
+    @AfterEach
+    void noLeaks() {
+        assertEquals(0, allocator.getAllocatedMemory(), "Arrow memory leaked");
+        allocator.close();
+    }
+}

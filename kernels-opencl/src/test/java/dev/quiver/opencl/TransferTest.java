@@ -1,0 +1,103 @@
+package dev.quiver.opencl;
+
+import dev.quiver.backend.KernelInvocation;
+import dev.quiver.memory.ValidityBitmaps;
+import dev.quiver.memory.VectorView;
+import dev.quiver.rowfn.ir.Ir;
+import dev.quiver.rowfn.ir.IrNode;
+import dev.quiver.rowfn.ir.KernelProgram;
+import dev.quiver.types.ElementType;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+
+import java.util.List;
+
+import static dev.quiver.opencl.Batches.assertFloat64;
+import static dev.quiver.opencl.Batches.float64;
+import static dev.quiver.opencl.Batches.int32;
+import static dev.quiver.opencl.Batches.run;
+import static dev.quiver.opencl.Batches.withNulls;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Zero copy is a property we test: on a device that shares host memory, the kernel's buffers
+ * are the Arrow buffers themselves. Explicit copies give the same results and count their bytes.
+ */
+class TransferTest extends DeviceTestBase {
+    private static final IrNode I = Ir.arg(0, ElementType.INT32);
+    private static final IrNode X = Ir.arg(1, ElementType.FLOAT64);
+    /** fma(cast($0), $1, $1): arguments of two widths, to check per-argument byte counts. */
+    private static final KernelProgram PROGRAM = new KernelProgram(List.of(ElementType.INT32, ElementType.FLOAT64),
+            Ir.fma(I, X, X));
+    private static final int ROWS = 10_007;
+
+    private static int[] ints() {
+        int[] v = new int[ROWS];
+        for (int i = 0; i < ROWS; i++) {
+            v[i] = Hostile.INTS[i % Hostile.INTS.length] ^ i;
+        }
+        return v;
+    }
+
+    private static double[] doubles() {
+        double[] v = new double[ROWS];
+        for (int i = 0; i < ROWS; i++) {
+            v[i] = Hostile.DOUBLES[i % Hostile.DOUBLES.length] * (i + 1);
+        }
+        return v;
+    }
+
+    @OnEveryDevice
+    void autoModeFollowsTheDevice(OpenClBackend backend) {
+        assertEquals(backend.device().hostUnifiedMemory() ? TransferMode.ZERO_COPY : TransferMode.COPY,
+                backend.transferMode());
+    }
+
+    @OnEveryDevice
+    void zeroCopyWorksOnTheArrowMemoryItself(OpenClBackend shared) {
+        int[] a = ints();
+        double[] b = doubles();
+        try (OpenClBackend backend = OpenClBackend.open(shared.device(), TransferMode.ZERO_COPY);
+             IntVector va = withNulls(int32(allocator, a), 3); Float8Vector vb = float64(allocator, b);
+             Float8Vector out = new Float8Vector("out", allocator)) {
+            out.allocateNew(ROWS);
+            out.setValueCount(ROWS);
+            try (VectorView ia = VectorView.of(va); VectorView xb = VectorView.of(vb); VectorView o = VectorView.of(out)) {
+                ValidityBitmaps.and(o.validity(), List.of(ia.validity(), xb.validity()), ROWS);
+                TracedRun traced = backend.executeTraced(PROGRAM,
+                        new KernelInvocation(List.of(ia.data(), xb.data()), o.validity(), o.data(), ROWS));
+                assertEquals(0, traced.run().bytesToDevice());
+                assertEquals(0, traced.run().bytesFromDevice());
+                assertEquals(List.of(ia.data().address(), xb.data().address(), o.data().address()), traced.hostPointers(),
+                        "the buffers must be the Arrow buffers");
+                if (backend.device().hostUnifiedMemory()) {
+                    // Shared memory: the output maps onto itself, so nothing was copied back.
+                    assertEquals(o.data().address(), traced.mappedOutputAddress(), "the output must map onto the Arrow buffer");
+                }
+            }
+            assertEquals(1, out.getNullCount());
+            assertFloat64(out, i -> Math.fma(a[i], b[i], b[i]), PROGRAM.text());
+        }
+    }
+
+    @OnEveryDevice
+    void copyModeComputesTheSameAndCountsBytes(OpenClBackend autoMode) {
+        int[] a = ints();
+        double[] b = doubles();
+        try (OpenClBackend copying = OpenClBackend.open(autoMode.device(), TransferMode.COPY);
+             IntVector va = int32(allocator, a); Float8Vector vb = withNulls(float64(allocator, b), 0, ROWS - 1);
+             var copied = run(copying, allocator, PROGRAM, va, vb);
+             var reference = run(autoMode, allocator, PROGRAM, va, vb)) {
+            assertEquals(TransferMode.COPY, copying.transferMode());
+            assertEquals((long) ROWS * (Integer.BYTES + Double.BYTES), copied.trace().run().bytesToDevice());
+            assertEquals((long) ROWS * Double.BYTES, copied.trace().run().bytesFromDevice());
+            assertEquals(List.of(0L, 0L, 0L), copied.trace().hostPointers(), "device buffers have no host memory");
+            assertEquals(0, copied.trace().mappedOutputAddress());
+            assertEquals(copying.name(), copied.trace().run().backend());
+            Float8Vector want = (Float8Vector) reference.vector();
+            assertFloat64(copied.vector(), want::get, PROGRAM.text() + " copied vs " + autoMode.transferMode());
+            assertFloat64(copied.vector(), i -> Math.fma(a[i], b[i], b[i]), PROGRAM.text());
+            assertEquals(2, copied.vector().getNullCount());
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package dev.quiver;
+
+import dev.quiver.backend.KernelBackend;
+
+import java.util.Objects;
+
+/**
+ * A device Quiver can run on, with the backend that drives it.
+ *
+ * @param name        the backend's name ({@code cpu}, {@code opencl:<device>})
+ * @param kind        what the device is
+ * @param description a one-line description (vendor, driver, memory)
+ * @param backend     the backend; owned by the {@link Quiver} instance
+ */
+public record Device(String name, Kind kind, String description, KernelBackend backend) {
+    public enum Kind {
+        /** The JVM's own threads with the Vector API. */
+        CPU,
+        /** An OpenCL device of type GPU or accelerator. */
+        OPENCL_GPU,
+        /** An OpenCL device of type CPU (for example PoCL). */
+        OPENCL_CPU
+    }
+
+    public Device {
+        Objects.requireNonNull(name, "name is null");
+        Objects.requireNonNull(kind, "kind is null");
+        Objects.requireNonNull(description, "description is null");
+        Objects.requireNonNull(backend, "backend is null");
+    }
+
+    public boolean isOpenCl() {
+        return kind != Kind.CPU;
+    }
+}

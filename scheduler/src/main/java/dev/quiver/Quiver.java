@@ -1,0 +1,159 @@
+package dev.quiver;
+
+import dev.quiver.cpu.CpuBackend;
+import dev.quiver.expr.Expr;
+import dev.quiver.planning.ExpressionPlanner;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The entry point: finds the devices of this machine once, then compiles expressions against
+ * schemas. Thread-safe. Owns the device backends until {@link #close()}; does not own the
+ * allocator.
+ *
+ * <pre>{@code
+ * try (var allocator = new RootAllocator();
+ *      var quiver = Quiver.builder().allocator(allocator).build()) {
+ *     CompiledExpression r = quiver.compile(batch.getSchema(), Expr.parse("sqrt(x*x + y*y)"));
+ *     try (FieldVector out = r.evaluate(batch)) {    // the caller closes the result
+ *         ...
+ *     }
+ * }
+ * }</pre>
+ */
+public final class Quiver implements AutoCloseable {
+    private final BufferAllocator allocator;
+    private final Placement placement;
+    private final List<Device> devices;
+    private final String openClStatus;
+    private volatile boolean closed;
+
+    private Quiver(Builder b) {
+        this.allocator = Objects.requireNonNull(b.allocator, "allocator is null: call Quiver.builder().allocator(...)");
+        this.placement = b.placement;
+        List<Device> found = new ArrayList<>();
+        found.add(new Device("cpu", Device.Kind.CPU,
+                "JVM threads, Vector API (" + Runtime.getRuntime().availableProcessors() + " cores)", new CpuBackend()));
+        String status;
+        if (b.openCl) {
+            OpenClDevices.Opened opened = OpenClDevices.open();
+            found.addAll(opened.devices());
+            status = opened.status();
+        } else {
+            status = "disabled by Quiver.builder().openCl(false)";
+        }
+        this.devices = List.copyOf(found);
+        this.openClStatus = status;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Plans {@code expr} against {@code schema}, once; the result evaluates batches of that
+     * schema. Throws {@link IllegalArgumentException} for a missing column, an unsupported
+     * column type, an unknown function or a wrong number of arguments.
+     */
+    public CompiledExpression compile(Schema schema, Expr expr) {
+        ensureOpen();
+        return new CompiledExpression(this, ExpressionPlanner.plan(schema, expr), expr.toString());
+    }
+
+    /** Every device found, the CPU first. */
+    public List<Device> devices() {
+        return devices;
+    }
+
+    /** The CPU device. */
+    public Device cpu() {
+        return devices.getFirst();
+    }
+
+    /** The OpenCL devices found (possibly none). */
+    public List<Device> openClDevices() {
+        return devices.stream().filter(Device::isOpenCl).toList();
+    }
+
+    /** How OpenCL discovery went: the devices found, or why there are none. */
+    public String openClStatus() {
+        return openClStatus;
+    }
+
+    public Optional<Device> device(String name) {
+        return devices.stream().filter(d -> d.name().equals(name)).findFirst();
+    }
+
+    public BufferAllocator allocator() {
+        return allocator;
+    }
+
+    public Placement defaultPlacement() {
+        return placement;
+    }
+
+    void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("this Quiver instance is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        RuntimeException first = null;
+        for (Device d : devices) {
+            try {
+                d.backend().close();
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    public static final class Builder {
+        private BufferAllocator allocator;
+        private Placement placement = Placement.AUTO;
+        private boolean openCl = true;
+
+        private Builder() {
+        }
+
+        /** The allocator results are allocated from unless a call names another. Required. */
+        public Builder allocator(BufferAllocator allocator) {
+            this.allocator = Objects.requireNonNull(allocator, "allocator is null");
+            return this;
+        }
+
+        /** The placement {@link CompiledExpression#evaluate(org.apache.arrow.vector.VectorSchemaRoot)} uses; default AUTO. */
+        public Builder placement(Placement placement) {
+            this.placement = Objects.requireNonNull(placement, "placement is null");
+            return this;
+        }
+
+        /** Whether to look for OpenCL devices; default true. */
+        public Builder openCl(boolean enabled) {
+            this.openCl = enabled;
+            return this;
+        }
+
+        public Quiver build() {
+            return new Quiver(this);
+        }
+    }
+}

@@ -1,0 +1,198 @@
+package dev.quiver.tests;
+
+import dev.quiver.CompiledExpression;
+import dev.quiver.Placement;
+import dev.quiver.Quiver;
+import dev.quiver.expr.Expr;
+import dev.quiver.types.ElementType;
+import dev.quiver.value.ColumnarValue;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Bad input gives an exception that says what is wrong, and leaks nothing. */
+class BadInputTest {
+    private static final Schema XY = new Schema(List.of(TestBatches.field("x", ElementType.FLOAT64),
+            TestBatches.field("y", ElementType.FLOAT64),
+            new Field("name", FieldType.nullable(new ArrowType.Utf8()), null)));
+
+    private BufferAllocator allocator;
+    private Quiver quiver;
+
+    @BeforeEach
+    void open() {
+        allocator = new RootAllocator();
+        quiver = Quiver.builder().allocator(allocator).build();
+    }
+
+    @AfterEach
+    void close() {
+        quiver.close();
+        assertEquals(0, allocator.getAllocatedMemory(), "bytes leaked");
+        allocator.close();
+    }
+
+    private VectorSchemaRoot batch(BufferAllocator a, int xRows, int yRows, int rowCount) {
+        VectorSchemaRoot root = VectorSchemaRoot.create(XY, a);
+        Float8Vector x = (Float8Vector) root.getVector("x"), y = (Float8Vector) root.getVector("y");
+        x.allocateNew(xRows);
+        y.allocateNew(yRows);
+        for (int i = 0; i < xRows; i++) {
+            x.set(i, i);
+        }
+        for (int i = 0; i < yRows; i++) {
+            y.set(i, 2.0 * i);
+        }
+        ((VarCharVector) root.getVector("name")).allocateNew();
+        root.setRowCount(rowCount); // sets every vector's value count, so the columns' own counts come after
+        x.setValueCount(xRows);
+        y.setValueCount(yRows);
+        return root;
+    }
+
+    @Test
+    void columnsOfDifferentLengthsAreRejected() {
+        CompiledExpression e = quiver.compile(XY, Expr.parse("x + y"));
+        try (VectorSchemaRoot b = batch(allocator, 10, 7, 10)) {
+            for (Placement p : Placement.values()) {
+                if (p == Placement.OPENCL && quiver.openClDevices().isEmpty()) {
+                    continue;
+                }
+                IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> e.evaluate(b, p));
+                assertEquals("column 'y' has 7 values but the batch has 10 rows", ex.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void anUnsupportedColumnTypeIsRejectedAtPlanning() {
+        IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+                () -> quiver.compile(XY, Expr.parse("x + name")));
+        assertTrue(ex.getMessage().startsWith("column 'name' has type Utf8, which arithmetic does not support"), ex.getMessage());
+    }
+
+    @Test
+    void aMissingColumnIsNamedWithTheColumnsThatExist() {
+        IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+                () -> quiver.compile(XY, Expr.parse("sqrt(x*x + z*z)")));
+        assertEquals("no column 'z' in the schema (columns: x, y, name)", ex.getMessage());
+    }
+
+    @Test
+    void unknownFunctionsAndWrongArityAreNamed() {
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+                () -> quiver.compile(XY, Expr.parse("hypot(x, y)")));
+        assertTrue(unknown.getMessage().startsWith("unknown function 'hypot' (known: abs, add, div, fma,"), unknown.getMessage());
+        IllegalArgumentException arity = assertThrows(IllegalArgumentException.class,
+                () -> quiver.compile(XY, Expr.parse("sqrt(x, y)")));
+        assertEquals("function 'sqrt' takes 1 argument(s), got 2 in sqrt(x, y)", arity.getMessage());
+        IllegalArgumentException syntax = assertThrows(IllegalArgumentException.class, () -> Expr.parse("sqrt(x*x + y"));
+        assertEquals("expected ')' at 12 in \"sqrt(x*x + y\"", syntax.getMessage());
+    }
+
+    @Test
+    void aBatchThatDoesNotMatchThePlannedSchemaIsRejected() {
+        CompiledExpression e = quiver.compile(XY, Expr.parse("x * 2"));
+        Schema other = new Schema(List.of(TestBatches.field("x", ElementType.INT64)));
+        try (VectorSchemaRoot b = VectorSchemaRoot.create(other, allocator)) {
+            b.allocateNew();
+            b.setRowCount(0);
+            IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> e.evaluate(b, Placement.CPU));
+            assertEquals("column 'x' is Int(64, true) in the batch but was planned as FloatingPoint(DOUBLE)", ex.getMessage());
+        }
+    }
+
+    @Test
+    void aClosedAllocatorGivesAClearErrorAndLeaksNothing() {
+        CompiledExpression e = quiver.compile(XY, Expr.parse("x + y"));
+        BufferAllocator child = allocator.newChildAllocator("results", 0, Long.MAX_VALUE);
+        child.close();
+        try (VectorSchemaRoot b = batch(allocator, 10, 10, 10)) {
+            IllegalStateException ex = assertThrows(IllegalStateException.class, () -> e.evaluate(b, Placement.CPU, child));
+            assertTrue(ex.getMessage().startsWith("cannot allocate the 10-row result of (x + y) from allocator 'results': "),
+                    ex.getMessage());
+        }
+    }
+
+    @Test
+    void integerDivisionByZeroNamesTheExpressionAndRowAndLeaksNothing() {
+        Schema s = new Schema(List.of(TestBatches.field("a", ElementType.INT32), TestBatches.field("b", ElementType.INT32)));
+        CompiledExpression e = quiver.compile(s, Expr.parse("a / b"));
+        try (VectorSchemaRoot root = VectorSchemaRoot.create(s, allocator)) {
+            var a = (org.apache.arrow.vector.IntVector) root.getVector("a");
+            var b = (org.apache.arrow.vector.IntVector) root.getVector("b");
+            a.allocateNew(20);
+            b.allocateNew(20);
+            for (int i = 0; i < 20; i++) {
+                a.set(i, 100);
+                b.set(i, i == 13 ? 0 : 5);
+            }
+            a.setValueCount(20);
+            b.setValueCount(20);
+            root.setRowCount(20);
+            ArithmeticException ex = assertThrows(ArithmeticException.class, () -> e.evaluate(root, Placement.CPU));
+            assertEquals("integer division by zero in (a / b) at row 13 (on cpu)", ex.getMessage());
+            b.setNull(13);
+            try (FieldVector out = e.evaluate(root, Placement.CPU)) {
+                assertTrue(out.isNull(13));
+                assertEquals(20, ((org.apache.arrow.vector.IntVector) out).get(12));
+            }
+        }
+    }
+
+    @Test
+    void placementOpenClWithoutADeviceSaysWhy() {
+        try (Quiver cpuOnly = Quiver.builder().allocator(allocator).openCl(false).build();
+             VectorSchemaRoot b = batch(allocator, 4, 4, 4)) {
+            CompiledExpression e = cpuOnly.compile(XY, Expr.parse("x + y"));
+            IllegalStateException ex = assertThrows(IllegalStateException.class, () -> e.evaluate(b, Placement.OPENCL));
+            assertEquals("placement OPENCL, but no OpenCL device can run (x + y): disabled by Quiver.builder().openCl(false)",
+                    ex.getMessage());
+            try (FieldVector out = e.evaluate(b, Placement.AUTO)) {
+                assertEquals(9.0, ((Float8Vector) out).get(3));
+            }
+        }
+    }
+
+    @Test
+    void literalsOnlyGiveAScalarUnlessAVectorIsAskedFor() {
+        CompiledExpression e = quiver.compile(XY, Expr.parse("sqrt(3*3 + 4*4)"));
+        try (VectorSchemaRoot b = batch(allocator, 3, 3, 3)) {
+            ColumnarValue v = e.evaluateValue(b, Placement.AUTO, allocator);
+            ColumnarValue.Scalar s = assertInstanceOf(ColumnarValue.Scalar.class, v);
+            assertEquals(5.0, s.value());
+            try (FieldVector out = e.evaluate(b)) {
+                assertEquals(3, out.getValueCount());
+                assertEquals(5.0, ((Float8Vector) out).get(2));
+            }
+        }
+    }
+
+    @Test
+    void aClosedQuiverRefusesWork() {
+        Quiver q = Quiver.builder().allocator(allocator).openCl(false).build();
+        CompiledExpression e = q.compile(XY, Expr.parse("x + y"));
+        q.close();
+        try (VectorSchemaRoot b = batch(allocator, 2, 2, 2)) {
+            IllegalStateException ex = assertThrows(IllegalStateException.class, () -> e.evaluate(b));
+            assertEquals("this Quiver instance is closed", ex.getMessage());
+        }
+    }
+}

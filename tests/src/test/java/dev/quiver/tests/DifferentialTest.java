@@ -1,0 +1,154 @@
+package dev.quiver.tests;
+
+import dev.quiver.CompiledExpression;
+import dev.quiver.Device;
+import dev.quiver.Quiver;
+import dev.quiver.expr.Expr;
+import dev.quiver.memory.VectorView;
+import dev.quiver.rowfn.ir.KernelProgram;
+import dev.quiver.rowfn.ir.RowInterpreter;
+import dev.quiver.types.ElementType;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The scalar reference interpreter, the fused CPU loop and every OpenCL device must give the
+ * same result, bit for bit, on hostile data: nulls with garbage behind them, NaN, ±0,
+ * ±infinity, subnormals, integer wrap, MIN_VALUE / -1, empty batches and lengths that are not a
+ * multiple of any vector width. Replay with {@code -Dquiver.seed=<seed>} (printed on failure).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DifferentialTest {
+    static final long SEED = Long.getLong("quiver.seed", System.nanoTime());
+    static final List<String> EXPRESSIONS = List.of(
+            "f1*f2+f3", "sqrt(f1*f1+f2*f2)", "fma(f1, f2, f3)", "min(f1, f2)", "max(f1, -f2)", "abs(f1)/f2",
+            "(f1 - 2.5) / -f2", "f1 + 0.1 * f2 - f3 * 3",
+            "i1*i2+i1", "i1 - i2*7", "-l1 + l2*l1", "min(i1, i2)", "max(l1, l2)", "abs(i1)", "abs(l2)", "fma(i1, i2, i1)",
+            "fma(l1, l2, 3)", "i1 / di", "l1 / dl", "i2 / di + l1 / dl",
+            "i1 + f1", "l1 * f1", "g1 + i1", "g1 + l1", "i1 + l1", "sqrt(i1)", "sqrt(l1) + f2",
+            "g1*g2+g1", "sqrt(abs(g1))", "g1 / g2", "fma(g1, g2, g1)", "min(g1, g2)", "max(g1, -0.0f)");
+    static final int[] LENGTHS = {0, 1, 3, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000, 4097, 100_003};
+
+    private BufferAllocator allocator;
+    private Quiver quiver;
+
+    @BeforeAll
+    void open() {
+        allocator = new RootAllocator();
+        quiver = Quiver.builder().allocator(allocator).build();
+    }
+
+    @AfterAll
+    void close() {
+        quiver.close();
+        assertEquals(0, allocator.getAllocatedMemory(), "bytes leaked");
+        allocator.close();
+    }
+
+    static Stream<String> expressions() {
+        return EXPRESSIONS.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("expressions")
+    void everyDeviceMatchesTheReference(String text) {
+        CompiledExpression expr = quiver.compile(TestBatches.SCHEMA, Expr.parse(text));
+        Random random = new Random(SEED ^ text.hashCode());
+        for (int rows : LENGTHS) {
+            try (VectorSchemaRoot batch = TestBatches.hostile(allocator, rows, 0.15, random)) {
+                for (Device device : quiver.devices()) {
+                    if (device.backend().unsupportedReason(expr.program()).isPresent()) {
+                        continue; // said so in explain(); checked in OpenClBackendTest
+                    }
+                    try (FieldVector actual = expr.evaluate(batch, device, allocator)) {
+                        assertMatchesReference(expr, batch, actual,
+                                text + " on " + device.name() + ", " + rows + " rows, seed " + SEED);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void openClDevicesRunTheWholeSuite() {
+        OpenClAvailability.requireOpenCl(quiver);
+        // At least one OpenCL device must be able to run every Float64/Int expression above.
+        for (String text : EXPRESSIONS) {
+            if (text.contains("g")) {
+                continue;
+            }
+            CompiledExpression expr = quiver.compile(TestBatches.SCHEMA, Expr.parse(text));
+            boolean any = quiver.openClDevices().stream().anyMatch(d -> d.backend().unsupportedReason(expr.program()).isEmpty());
+            if (!any) {
+                fail("no OpenCL device can run " + text + ":\n" + expr.explain());
+            }
+        }
+    }
+
+    /**
+     * Checks validity against the columns' own null flags, and values against the interpreter
+     * run row by row over the same Arrow memory.
+     */
+    static void assertMatchesReference(CompiledExpression expr, VectorSchemaRoot batch, FieldVector actual, String what) {
+        KernelProgram program = expr.program();
+        List<String> columns = expr.inputColumns().stream().map(f -> f.getName()).toList();
+        int rows = batch.getRowCount();
+        assertEquals(rows, actual.getValueCount(), what);
+        ElementType rt = program.resultType();
+        List<VectorView> views = new ArrayList<>();
+        try (Arena arena = Arena.ofConfined()) {
+            List<MemorySegment> args = new ArrayList<>();
+            for (String c : columns) {
+                FieldVector field = batch.getVector(c);
+                VectorView v = VectorView.of(field);
+                views.add(v);
+                args.add(v.data());
+            }
+            VectorView out = VectorView.of(actual);
+            views.add(out);
+            MemorySegment expected = arena.allocate(Math.max(1, (long) rows * rt.byteWidth()), 8);
+            RowInterpreter.run(program, args, out.validity(), expected, rows, "reference");
+            for (int i = 0; i < rows; i++) {
+                boolean valid = true;
+                for (String c : columns) {
+                    valid &= !batch.getVector(c).isNull(i);
+                }
+                assertEquals(valid, !actual.isNull(i), what + ": validity of row " + i);
+                if (valid) {
+                    Number e = RowInterpreter.read(expected, rt, i), a = RowInterpreter.read(out.data(), rt, i);
+                    if (canonicalBits(e) != canonicalBits(a)) {
+                        fail(what + ": row " + i + " expected " + e + " but was " + a);
+                    }
+                }
+            }
+        } finally {
+            views.forEach(VectorView::close);
+        }
+    }
+
+    static long canonicalBits(Number n) {
+        return switch (n) {
+            case Double d -> Double.doubleToLongBits(d);
+            case Float f -> Float.floatToIntBits(f);
+            default -> n.longValue();
+        };
+    }
+}
