@@ -224,15 +224,15 @@ public final class OpenClBackend implements KernelBackend {
         });
         checkFits(program, invocation);
         long start = System.nanoTime();
-        if (invocation.rows() == 0) {
-            // OpenCL rejects zero-sized buffers and work sizes; there is nothing to do anyway.
-            return new TracedRun(new KernelRun(name, 0, 0, System.nanoTime() - start), 0, List.of());
-        }
         lifecycle.readLock().lock();
         LaunchResult result;
         try {
             if (closed) {
                 throw new IllegalStateException("backend " + name + " is closed");
+            }
+            if (invocation.rows() == 0) {
+                // OpenCL rejects zero-sized buffers and work sizes; there is nothing to do anyway.
+                return new TracedRun(new KernelRun(name, 0, 0, System.nanoTime() - start), 0, List.of());
             }
             CompiledProgram compiled = programs.get(program);
             try (KernelLaunch launch = new KernelLaunch(context.handle(), queue.handle())) {
