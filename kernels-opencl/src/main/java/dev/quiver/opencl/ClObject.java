@@ -38,6 +38,15 @@ final class ClObject<T> implements AutoCloseable {
         return handle;
     }
 
+    /** Releases the object after {@code failure}; a release error joins the failure rather than hiding it. */
+    void closeAfterFailure(Throwable failure) {
+        try {
+            close();
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
     @Override
     public void close() {
         if (released.compareAndSet(false, true)) {

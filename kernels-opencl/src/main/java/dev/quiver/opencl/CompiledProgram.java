@@ -55,7 +55,7 @@ final class CompiledProgram implements AutoCloseable {
             }
             return new CompiledProgram(source, program, groupSize);
         } catch (RuntimeException e) {
-            closeAfterFailure(program, e);
+            program.closeAfterFailure(e);
             throw e;
         }
     }
@@ -91,14 +91,6 @@ final class CompiledProgram implements AutoCloseable {
         byte[] log = new byte[(int) size[0]];
         rc = CL.clGetProgramBuildInfo(program, device, CL.CL_PROGRAM_BUILD_LOG, log.length, Pointer.to(log), null);
         return rc == CL.CL_SUCCESS ? OpenClRuntime.cString(log).strip() : "(no build log)";
-    }
-
-    static void closeAfterFailure(AutoCloseable resource, Throwable failure) {
-        try {
-            resource.close();
-        } catch (Exception e) {
-            failure.addSuppressed(e);
-        }
     }
 
     @Override

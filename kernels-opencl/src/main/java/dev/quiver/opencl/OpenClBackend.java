@@ -8,6 +8,7 @@ import dev.quiver.memory.VectorView;
 import dev.quiver.rowfn.ir.BinaryOp;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
+import dev.quiver.rowfn.ir.RowInterpreter;
 import dev.quiver.rowfn.ir.UnaryOp;
 import dev.quiver.types.ElementType;
 import org.jocl.CL;
@@ -108,7 +109,7 @@ public final class OpenClBackend implements KernelBackend {
                             "clCreateCommandQueue", CL::clReleaseCommandQueue, "clReleaseCommandQueue");
             return new OpenClBackend(device, resolved, context, queue);
         } catch (RuntimeException e) {
-            CompiledProgram.closeAfterFailure(context, e);
+            context.closeAfterFailure(e);
             throw e;
         }
     }
@@ -175,7 +176,9 @@ public final class OpenClBackend implements KernelBackend {
     }
 
     private static long parameterBytes(KernelProgram program) {
-        long bytes = Sizeof.cl_int + (long) Sizeof.cl_mem * (program.arity() + 1 + (program.hasIntegerDivision() ? 1 : 0));
+        // rows, then one buffer per argument, the output and the status flag: device pointers of at
+        // most 8 bytes. Plain constants, so that deciding needs no OpenCL library.
+        long bytes = Integer.BYTES + (long) Long.BYTES * (program.arity() + 1 + (program.hasIntegerDivision() ? 1 : 0));
         for (IrNode.Const c : program.constants()) {
             bytes += c.type().byteWidth();
         }
@@ -243,7 +246,7 @@ public final class OpenClBackend implements KernelBackend {
         }
         if (result.zeroDivisorFlagged()) {
             // The flag is raised for null rows too; only a zero divisor in a valid row is an error.
-            long row = ZeroDivisorSearch.firstFailingRow(program, invocation);
+            long row = RowInterpreter.firstFailingRow(program, invocation.args(), invocation.validity(), invocation.rows());
             if (row >= 0) {
                 throw new KernelArithmeticException("integer division by zero", program.text(), row, name);
             }

@@ -2,6 +2,7 @@ package dev.quiver.opencl;
 
 import org.jocl.CL;
 
+import java.io.Serial;
 import java.util.Objects;
 
 /**
@@ -10,6 +11,9 @@ import java.util.Objects;
  * {@code clBuildProgram failed: CL_BUILD_PROGRAM_FAILURE (-11): <build log>}.
  */
 public final class OpenClException extends RuntimeException {
+    @Serial
+    private static final long serialVersionUID = 1L;
+
     private final String call;
     private final int errorCode;
 

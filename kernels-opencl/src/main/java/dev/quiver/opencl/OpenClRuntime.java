@@ -157,8 +157,7 @@ public final class OpenClRuntime {
         long single = deviceULong(id, CL.CL_DEVICE_SINGLE_FP_CONFIG);
         // Devices without fp64 may reject the query (OpenCL 1.0/1.1) or answer 0 (1.2 and later).
         long dbl = optionalDeviceULong(id, CL.CL_DEVICE_DOUBLE_FP_CONFIG);
-        // Deprecated since OpenCL 2.0 but still answered by the drivers we know; absent means no.
-        boolean unified = optionalDeviceUInt(id, CL.CL_DEVICE_HOST_UNIFIED_MEMORY) != 0;
+        boolean unified = hostUnifiedMemory(id);
         return new OpenClDevice(platformId, id, platform,
                 deviceString(id, CL.CL_DEVICE_NAME).trim(),
                 deviceString(id, CL.CL_DEVICE_VENDOR).trim(),
@@ -176,6 +175,12 @@ public final class OpenClRuntime {
                 (single & CL.CL_FP_DENORM) != 0);
     }
 
+    /** Deprecated since OpenCL 2.0 but still answered by the drivers we know; no answer means no. */
+    @SuppressWarnings("deprecation")
+    private static boolean hostUnifiedMemory(cl_device_id id) {
+        return optionalDeviceUInt(id, CL.CL_DEVICE_HOST_UNIFIED_MEMORY) != 0;
+    }
+
     private static String platformString(cl_platform_id id, int param) {
         long[] size = new long[1];
         OpenClException.check(CL.clGetPlatformInfo(id, param, 0, null, size), "clGetPlatformInfo");
@@ -184,7 +189,7 @@ public final class OpenClRuntime {
         return cString(bytes);
     }
 
-    static String deviceString(cl_device_id id, int param) {
+    private static String deviceString(cl_device_id id, int param) {
         long[] size = new long[1];
         OpenClException.check(CL.clGetDeviceInfo(id, param, 0, null, size), "clGetDeviceInfo");
         byte[] bytes = new byte[(int) size[0]];

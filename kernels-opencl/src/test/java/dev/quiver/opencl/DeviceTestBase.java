@@ -23,7 +23,7 @@ abstract class DeviceTestBase {
 
     @BeforeAll
     static void openBackends() {
-        for (OpenClDevice device : TestDevices.require()) {
+        for (OpenClDevice device : OpenClRuntime.discover().devices()) {
             BACKENDS.add(OpenClBackend.open(device));
         }
     }
@@ -34,8 +34,12 @@ abstract class DeviceTestBase {
         BACKENDS.clear();
     }
 
-    /** The parameter source of {@code @MethodSource("backends")}. */
+    /**
+     * The parameter source of {@link OnEveryDevice}. Without a device it fails in CI and skips
+     * elsewhere, once per test method, so each skip is reported with its reason.
+     */
     static List<OpenClBackend> backends() {
+        TestDevices.require();
         return List.copyOf(BACKENDS);
     }
 

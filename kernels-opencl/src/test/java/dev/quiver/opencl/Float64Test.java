@@ -8,6 +8,8 @@ import org.apache.arrow.vector.Float8Vector;
 
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.DoubleBinaryOperator;
+import java.util.stream.IntStream;
 
 import static dev.quiver.opencl.Batches.assertFloat64;
 import static dev.quiver.opencl.Batches.float64;
@@ -62,7 +64,7 @@ class Float64Test extends DeviceTestBase {
     @OnEveryDevice
     void arithmetic(OpenClBackend backend) {
         double[][] c = Hostile.combinations(Hostile.DOUBLES, 2);
-        record Case(IrNode node, java.util.function.DoubleBinaryOperator java) {
+        record Case(IrNode node, DoubleBinaryOperator java) {
         }
         List<Case> cases = List.of(
                 new Case(Ir.sub(X, Y), (a, b) -> a - b),
@@ -124,7 +126,7 @@ class Float64Test extends DeviceTestBase {
         try (Float8Vector x = withNulls(float64(allocator, a), 1); Float8Vector y = withNulls(float64(allocator, b), 2, 4);
              var out = run(backend, allocator, program, x, y)) {
             Float8Vector v = (Float8Vector) out.vector();
-            assertEquals(List.of(false, true, true, false, true), java.util.stream.IntStream.range(0, 5)
+            assertEquals(List.of(false, true, true, false, true), IntStream.range(0, 5)
                     .mapToObj(v::isNull).toList());
             assertFloat64(v, i -> a[i] / b[i], program.text());
         }

@@ -7,6 +7,7 @@ import dev.quiver.types.ElementType;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.IntVector;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntBinaryOperator;
 import java.util.function.LongBinaryOperator;
@@ -107,7 +108,7 @@ class IntegerTest extends DeviceTestBase {
         // $0 * $1 in INT64: no 32-bit wrap.
         KernelProgram program = new KernelProgram(List.of(ElementType.INT32, ElementType.INT64),
                 Ir.mul(I, Ir.arg(1, ElementType.INT64)));
-        long[] wide = java.util.Arrays.stream(c[1]).asLongStream().toArray();
+        long[] wide = Arrays.stream(c[1]).asLongStream().toArray();
         try (IntVector a = int32(allocator, c[0]); BigIntVector b = int64(allocator, wide);
              var out = run(backend, allocator, program, a, b)) {
             assertInt64(out.vector(), i -> (long) c[0][i] * wide[i], program.text());

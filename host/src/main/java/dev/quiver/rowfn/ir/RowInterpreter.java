@@ -67,6 +67,30 @@ public final class RowInterpreter {
         }
     }
 
+    /**
+     * The first row valid in {@code validity} whose evaluation fails (an integer division by
+     * zero), or -1 when every valid row evaluates. Backends that cannot locate the failing row
+     * themselves (an OpenCL kernel only raises a flag) call this on their slow path.
+     */
+    public static long firstFailingRow(KernelProgram program, List<MemorySegment> args, MemorySegment validity, int rows) {
+        List<ElementType> types = program.argTypes();
+        Number[] row = new Number[types.size()];
+        for (int r = 0; r < rows; r++) {
+            if (!ValidityBitmaps.isValid(validity, r)) {
+                continue;
+            }
+            for (int k = 0; k < row.length; k++) {
+                row[k] = read(args.get(k), types.get(k), r);
+            }
+            try {
+                evaluate(program.root(), row);
+            } catch (ArithmeticException e) {
+                return r;
+            }
+        }
+        return -1;
+    }
+
     /** Reads element {@code row} of a segment holding {@code type} values. */
     public static Number read(MemorySegment data, ElementType type, long row) {
         long off = row * type.byteWidth();
