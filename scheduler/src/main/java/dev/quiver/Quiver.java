@@ -2,6 +2,7 @@ package dev.quiver;
 
 import dev.quiver.cpu.CpuBackend;
 import dev.quiver.expr.Expr;
+import dev.quiver.memory.Resources;
 import dev.quiver.planning.ExpressionPlanner;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -109,21 +110,7 @@ public final class Quiver implements AutoCloseable {
             return;
         }
         closed = true;
-        RuntimeException first = null;
-        for (Device d : devices) {
-            try {
-                d.backend().close();
-            } catch (RuntimeException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
+        Resources.closeAll(devices.stream().map(Device::backend).toList());
     }
 
     public static final class Builder {

@@ -38,9 +38,14 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Call {
             }
         }
 
+        /** Spelled so that {@link ExprParser} reads back the same type: {@code 2}, {@code 2L}, {@code 2.5f}, {@code 2.5}. */
         @Override
         public String toString() {
-            return value.toString();
+            return switch (value) {
+                case Long l -> l + "L";
+                case Float f -> f + "f";
+                default -> value.toString();
+            };
         }
     }
 

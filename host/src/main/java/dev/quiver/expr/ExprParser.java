@@ -59,23 +59,14 @@ public final class ExprParser {
 
     private Expr unary() {
         if (eat('-')) {
-            Expr inner = unary();
-            if (inner instanceof Expr.Literal l) {
-                return negateLiteral(l);
+            skipSpace();
+            if (pos < text.length() && (Character.isDigit(text.charAt(pos)) || text.charAt(pos) == '.')) {
+                // A signed literal is typed with its sign: -2147483648 is Int32, as in Java.
+                return number("-");
             }
-            return inner.neg();
+            return unary().neg();
         }
         return primary();
-    }
-
-    private static Expr negateLiteral(Expr.Literal l) {
-        return switch (l.value()) {
-            case Integer i -> new Expr.Literal(-i);
-            case Long v -> new Expr.Literal(-v);
-            case Float f -> new Expr.Literal(-f);
-            case Double d -> new Expr.Literal(-d);
-            default -> throw new IllegalStateException();
-        };
     }
 
     private Expr primary() {
@@ -90,7 +81,7 @@ public final class ExprParser {
             return e;
         }
         if (Character.isDigit(c) || c == '.') {
-            return number();
+            return number("");
         }
         if (c == '"') {
             int end = text.indexOf('"', pos + 1);
@@ -122,7 +113,7 @@ public final class ExprParser {
         throw error("unexpected '" + c + "'");
     }
 
-    private Expr number() {
+    private Expr number(String sign) {
         int start = pos;
         boolean floating = false;
         while (pos < text.length()) {
@@ -142,7 +133,7 @@ public final class ExprParser {
                 break;
             }
         }
-        String digits = text.substring(start, pos);
+        String digits = sign + text.substring(start, pos);
         try {
             if (eatSuffix('f') || eatSuffix('F')) {
                 return Expr.lit(Float.parseFloat(digits));

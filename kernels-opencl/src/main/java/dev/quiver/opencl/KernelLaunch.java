@@ -1,5 +1,6 @@
 package dev.quiver.opencl;
 
+import dev.quiver.memory.Resources;
 import org.jocl.CL;
 import org.jocl.Pointer;
 import org.jocl.Sizeof;
@@ -130,27 +131,12 @@ final class KernelLaunch implements AutoCloseable {
 
     @Override
     public void close() {
-        RuntimeException failure = null;
+        // Wait for the device to be done with the buffers, then release in reverse order of creation.
+        List<AutoCloseable> steps = new ArrayList<>();
         if (enqueued) {
-            try {
-                OpenClException.check(CL.clFinish(queue), "clFinish");
-            } catch (RuntimeException e) {
-                failure = e;
-            }
+            steps.add(() -> OpenClException.check(CL.clFinish(queue), "clFinish"));
         }
-        for (int i = owned.size() - 1; i >= 0; i--) {
-            try {
-                owned.get(i).close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        steps.addAll(owned.reversed());
+        Resources.closeAll(steps);
     }
 }

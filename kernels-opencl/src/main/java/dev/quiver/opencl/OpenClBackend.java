@@ -4,6 +4,7 @@ import dev.quiver.backend.KernelArithmeticException;
 import dev.quiver.backend.KernelBackend;
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
+import dev.quiver.memory.Resources;
 import dev.quiver.memory.VectorView;
 import dev.quiver.rowfn.ir.BinaryOp;
 import dev.quiver.rowfn.ir.IrNode;
@@ -369,21 +370,7 @@ public final class OpenClBackend implements KernelBackend {
                 return;
             }
             closed = true;
-            RuntimeException failure = null;
-            for (Runnable release : List.<Runnable>of(programs::close, queue::close, context::close)) {
-                try {
-                    release.run();
-                } catch (RuntimeException e) {
-                    if (failure == null) {
-                        failure = e;
-                    } else {
-                        failure.addSuppressed(e);
-                    }
-                }
-            }
-            if (failure != null) {
-                throw failure;
-            }
+            Resources.closeAll(List.<AutoCloseable>of(programs::close, queue::close, context::close));
         } finally {
             lifecycle.writeLock().unlock();
         }

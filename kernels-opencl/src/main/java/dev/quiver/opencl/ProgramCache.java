@@ -1,5 +1,6 @@
 package dev.quiver.opencl;
 
+import dev.quiver.memory.Resources;
 import dev.quiver.rowfn.ir.KernelProgram;
 
 import java.util.ArrayList;
@@ -51,21 +52,7 @@ final class ProgramCache implements AutoCloseable {
             }
         }
         slots.clear();
-        RuntimeException failure = null;
-        for (CompiledProgram p : built) {
-            try {
-                p.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        Resources.closeAll(built);
     }
 
     /** One shape's program, built under the slot's own lock so a slow build blocks only its own shape. */

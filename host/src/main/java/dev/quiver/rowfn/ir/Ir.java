@@ -31,8 +31,19 @@ public final class Ir {
         return new IrNode.Const(type, value);
     }
 
+    /**
+     * Widens {@code node} to {@code to}. A literal is converted here, once (the conversion is
+     * exact or rounds as Java's cast does), so kernels never convert a constant per row.
+     */
     public static IrNode cast(IrNode node, ElementType to) {
-        return node.type() == to ? node : new IrNode.Cast(node, to);
+        if (node.type() == to) {
+            return node;
+        }
+        IrNode cast = new IrNode.Cast(node, to);
+        if (node instanceof IrNode.Const) {
+            return new IrNode.Const(to, RowInterpreter.evaluate(cast, new Number[0]));
+        }
+        return cast;
     }
 
     public static IrNode binary(BinaryOp op, IrNode left, IrNode right) {

@@ -1,0 +1,89 @@
+package dev.quiver.tests;
+
+import dev.quiver.CompiledExpression;
+import dev.quiver.Device;
+import dev.quiver.Placement;
+import dev.quiver.Quiver;
+import dev.quiver.expr.Expr;
+import dev.quiver.types.ElementType;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Which device each placement picks, why, and that the metrics and explain output say so. */
+class PlacementTest {
+    private static final Schema XY = new Schema(List.of(TestBatches.field("x", ElementType.FLOAT64),
+            TestBatches.field("y", ElementType.FLOAT64)));
+
+    private BufferAllocator allocator;
+    private Quiver quiver;
+
+    @BeforeEach
+    void open() {
+        allocator = new RootAllocator();
+        quiver = Quiver.builder().allocator(allocator).build();
+    }
+
+    @AfterEach
+    void close() {
+        quiver.close();
+        assertEquals(0, allocator.getAllocatedMemory(), "bytes leaked");
+        allocator.close();
+    }
+
+    @Test
+    void autoKeepsSmallBatchesOnTheCpuAndNeverPicksACpuTypeOpenClDevice() {
+        CompiledExpression e = quiver.compile(XY, Expr.parse("sqrt(x*x + y*y)"));
+        CompiledExpression.Choice small = e.choose(Placement.AUTO, 1000);
+        assertEquals("cpu", small.device().name());
+        assertEquals("auto: 1000 rows < " + CompiledExpression.AUTO_GPU_MIN_ROWS, small.reason());
+        CompiledExpression.Choice big = e.choose(Placement.AUTO, CompiledExpression.AUTO_GPU_MIN_ROWS);
+        boolean gpu = quiver.openClDevices().stream().anyMatch(d -> d.kind() == Device.Kind.OPENCL_GPU);
+        if (gpu) {
+            assertEquals(Device.Kind.OPENCL_GPU, big.device().kind(), big.reason());
+        } else {
+            assertEquals("cpu", big.device().name());
+            assertEquals("auto: no OpenCL GPU can run it", big.reason());
+        }
+    }
+
+    @Test
+    void openClPlacementRunsOnOpenClAndTheMetricsAndExplainSaySo() {
+        OpenClAvailability.requireOpenCl(quiver);
+        CompiledExpression e = quiver.compile(XY, Expr.parse("x*y + 1"));
+        Device chosen = e.choose(Placement.OPENCL, 10).device();
+        assertTrue(chosen.isOpenCl());
+        try (VectorSchemaRoot b = VectorSchemaRoot.create(XY, allocator)) {
+            Float8Vector x = (Float8Vector) b.getVector("x"), y = (Float8Vector) b.getVector("y");
+            x.allocateNew(3);
+            y.allocateNew(3);
+            for (int i = 0; i < 3; i++) {
+                x.set(i, i);
+                y.set(i, 10);
+            }
+            b.setRowCount(3);
+            try (FieldVector a = e.evaluate(b, Placement.OPENCL); FieldVector c = e.evaluate(b, Placement.CPU)) {
+                assertEquals(21.0, ((Float8Vector) a).get(2));
+                assertEquals(21.0, ((Float8Vector) c).get(2));
+            }
+        }
+        assertEquals(1, e.metrics().byDevice().get(chosen.name()).batches());
+        assertEquals(1, e.metrics().byDevice().get("cpu").batches());
+        assertEquals("placement OPENCL", e.metrics().byDevice().get(chosen.name()).lastReason());
+        String explain = e.explain();
+        assertTrue(explain.contains("kernel: (($0 * $1) + 1.0)"), explain);
+        assertTrue(explain.contains("ran on " + chosen.name() + ": 1 batches, 3 rows"), explain);
+        assertTrue(explain.contains("ran on cpu: 1 batches, 3 rows"), explain);
+    }
+}
