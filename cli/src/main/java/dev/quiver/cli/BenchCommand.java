@@ -41,7 +41,7 @@ import java.util.function.Function;
         description = {"Run the built-in workload (a*b+c and sqrt(x*x+y*y) over generated float64 columns, "
                 + "without and with 10% nulls) on every device, next to a per-row Float8Vector get/set loop "
                 + "and a hand-written Vector API loop over the same memory.",
-                "Each figure is the median over --iterations runs of all batches, after --warmup runs. "
+                "Each figure is the median over --iterations runs of all batches, after at least --warmup runs and --warmup-ms of warm-up. "
                         + "GB/s counts bytes read and written (values and validity). Every device's result is "
                         + "checked against the row loop before it is timed."})
 final class BenchCommand implements Callable<Integer> {
@@ -63,8 +63,12 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--iterations", description = "Timed runs per measurement. Default: ${DEFAULT-VALUE}.")
     int iterations = 7;
 
-    @Option(names = "--warmup", description = "Untimed runs before timing. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--warmup", description = "Untimed runs before timing, at least. Default: ${DEFAULT-VALUE}.")
     int warmup = 3;
+
+    @Option(names = "--warmup-ms", description = "Keep warming up until this much time has passed, so the JIT has "
+            + "compiled every loop before timing starts, however small the batches. Default: ${DEFAULT-VALUE}.")
+    int warmupMs = 250;
 
     @Option(names = "--format", description = "table or json (one object per line). Default: ${DEFAULT-VALUE}.")
     Format format = Format.table;
@@ -223,23 +227,28 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private double medianMs(List<VectorSchemaRoot> batches, Function<VectorSchemaRoot, FieldVector> run) {
+        long warmupEnd = System.nanoTime() + warmupMs * 1_000_000L;
+        for (int it = 0; it < warmup || System.nanoTime() < warmupEnd; it++) {
+            runAll(batches, run);
+        }
         double[] times = new double[iterations];
-        for (int it = 0; it < warmup + iterations; it++) {
+        for (int it = 0; it < iterations; it++) {
             long t0 = System.nanoTime();
-            for (VectorSchemaRoot b : batches) {
-                try (FieldVector r = run.apply(b)) {
-                    if (r.getValueCount() != b.getRowCount()) {
-                        throw new IllegalStateException("result has " + r.getValueCount() + " rows, batch " + b.getRowCount());
-                    }
-                }
-            }
-            long t1 = System.nanoTime();
-            if (it >= warmup) {
-                times[it - warmup] = (t1 - t0) / 1e6;
-            }
+            runAll(batches, run);
+            times[it] = (System.nanoTime() - t0) / 1e6;
         }
         Arrays.sort(times);
         return times.length % 2 == 1 ? times[times.length / 2] : (times[times.length / 2 - 1] + times[times.length / 2]) / 2;
+    }
+
+    private static void runAll(List<VectorSchemaRoot> batches, Function<VectorSchemaRoot, FieldVector> run) {
+        for (VectorSchemaRoot b : batches) {
+            try (FieldVector r = run.apply(b)) {
+                if (r.getValueCount() != b.getRowCount()) {
+                    throw new IllegalStateException("result has " + r.getValueCount() + " rows, batch " + b.getRowCount());
+                }
+            }
+        }
     }
 
     /** Compares one batch's result with the row loop's: same validity, same bits in valid rows. */
