@@ -102,7 +102,10 @@ public final class CompiledExpression {
     public ColumnarValue evaluateValue(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
         Objects.requireNonNull(placement, "placement is null");
         Objects.requireNonNull(batch, "batch is null");
-        return evaluateValue(batch, choose(placement, batch.getRowCount()), allocator);
+        // Literals only: nothing runs on a device, so no placement can fail.
+        Choice choice = plan.program().arity() == 0 ? new Choice(quiver.cpu(), "literals only")
+                : choose(placement, batch.getRowCount());
+        return evaluateValue(batch, choice, allocator);
     }
 
     /**
@@ -223,6 +226,10 @@ public final class CompiledExpression {
             FieldVector v = batch.getVector(f.getName());
             if (v == null) {
                 throw new IllegalArgumentException("the batch has no column '" + f.getName() + "' (it was planned against a schema with it)");
+            }
+            if (v.getField().getDictionary() != null) {
+                throw new IllegalArgumentException("column '" + f.getName() + "' is dictionary-encoded in the batch (indices "
+                        + v.getField().getType() + "), which this version does not decode: decode it first");
             }
             if (!v.getField().getType().equals(f.getType())) {
                 throw new IllegalArgumentException("column '" + f.getName() + "' is " + v.getField().getType()

@@ -14,12 +14,14 @@ import java.util.Objects;
  */
 public record Device(String name, Kind kind, String description, KernelBackend backend) {
     public enum Kind {
-        /** The JVM's own threads with the Vector API. */
+        /** The calling thread, with the Vector API. */
         CPU,
         /** An OpenCL device of type GPU or accelerator. */
         OPENCL_GPU,
         /** An OpenCL device of type CPU (for example PoCL). */
-        OPENCL_CPU
+        OPENCL_CPU,
+        /** An OpenCL device of a custom or unknown type: used only when named or with placement OPENCL. */
+        OPENCL_OTHER
     }
 
     public Device {

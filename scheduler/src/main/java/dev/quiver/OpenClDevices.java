@@ -22,7 +22,11 @@ final class OpenClDevices {
         for (OpenClDevice d : discovery.devices()) {
             try {
                 OpenClBackend backend = OpenClBackend.open(d);
-                Device.Kind kind = d.type() == OpenClDevice.Type.CPU ? Device.Kind.OPENCL_CPU : Device.Kind.OPENCL_GPU;
+                Device.Kind kind = switch (d.type()) {
+                    case CPU -> Device.Kind.OPENCL_CPU;
+                    case GPU, ACCELERATOR -> Device.Kind.OPENCL_GPU;
+                    case OTHER -> Device.Kind.OPENCL_OTHER;
+                };
                 devices.add(new Device(backend.name(), kind, describe(d), backend));
             } catch (RuntimeException e) {
                 problems.add("device '" + d.name() + "' could not be opened: " + e.getMessage());

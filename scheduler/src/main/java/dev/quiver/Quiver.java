@@ -39,7 +39,8 @@ public final class Quiver implements AutoCloseable {
         this.placement = b.placement;
         List<Device> found = new ArrayList<>();
         found.add(new Device("cpu", Device.Kind.CPU,
-                "JVM threads, Vector API (" + Runtime.getRuntime().availableProcessors() + " cores)", new CpuBackend()));
+                "the calling thread, Vector API " + jdk.incubator.vector.DoubleVector.SPECIES_PREFERRED.vectorBitSize()
+                        + "-bit (" + Runtime.getRuntime().availableProcessors() + " cores in the machine)", new CpuBackend()));
         String status;
         if (b.openCl) {
             OpenClDevices.Opened opened = OpenClDevices.open();

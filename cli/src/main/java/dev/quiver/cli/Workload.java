@@ -85,18 +85,24 @@ record Workload(String name, String expression, List<String> columns,
         // The same output allocation Quiver uses, so the two loops are compared on equal terms.
         Float8Vector out = (Float8Vector) OutputVectors.uninitialized(
                 new Field(name, FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null), n, allocator);
-        List<MemorySegment> validity = new ArrayList<>();
-        for (Float8Vector in : inputs) {
-            VectorView v = VectorView.of(in);
-            views.add(v);
-            if (in.getNullCount() > 0) {
-                validity.add(v.validity());
+        try {
+            List<MemorySegment> validity = new ArrayList<>();
+            for (Float8Vector in : inputs) {
+                VectorView v = VectorView.of(in);
+                views.add(v);
+                if (in.getNullCount() > 0) {
+                    validity.add(v.validity());
+                }
             }
+            VectorView o = VectorView.of(out);
+            views.add(o);
+            ValidityBitmaps.and(o.validity(), validity, n);
+            return out;
+        } catch (RuntimeException | Error e) {
+            views.forEach(VectorView::close);
+            out.close();
+            throw e;
         }
-        VectorView o = VectorView.of(out);
-        views.add(o);
-        ValidityBitmaps.and(o.validity(), validity, n);
-        return out;
     }
 
     static Float8Vector vectorLoopAbc(VectorSchemaRoot batch, BufferAllocator allocator) {
@@ -118,6 +124,9 @@ record Workload(String name, String expression, List<String> columns,
                 long off = (long) i * 8;
                 o.set(F64, off, a.get(F64, off) * b.get(F64, off) + c.get(F64, off));
             }
+        } catch (RuntimeException | Error e) {
+            out.close();
+            throw e;
         } finally {
             views.forEach(VectorView::close);
         }
@@ -143,6 +152,9 @@ record Workload(String name, String expression, List<String> columns,
                 double xv = x.get(F64, off), yv = y.get(F64, off);
                 o.set(F64, off, Math.sqrt(xv * xv + yv * yv));
             }
+        } catch (RuntimeException | Error e) {
+            out.close();
+            throw e;
         } finally {
             views.forEach(VectorView::close);
         }

@@ -25,18 +25,23 @@ public final class DivisionChecks {
     }
 
     /**
-     * Returns {@code firstBad} if it is already set (>= 0) or no lane of {@code b} is zero;
-     * otherwise the first row {@code rowBase + i + lane} below {@code rowLimit} that is valid
-     * and has a zero divisor, or -1.
+     * The smaller of {@code firstBad} and the first row {@code rowBase + i + lane} below
+     * {@code rowLimit} that is valid and has a zero divisor in {@code b} (-1 stands for none).
+     * Taking the minimum matters when a program divides more than once: a later division node
+     * may fail on an earlier row of the same step.
      */
     public static long firstZeroDivisor(IntVector b, MemorySegment validity, long i, long rowBase, long rowLimit, long firstBad) {
         VectorMask<Integer> z = b.compare(VectorOperators.EQ, 0);
-        return firstBad >= 0 || !z.anyTrue() ? firstBad : firstValid(z.toLong(), validity, rowBase + i, rowLimit);
+        return z.anyTrue() ? earliest(firstBad, firstValid(z.toLong(), validity, rowBase + i, rowLimit)) : firstBad;
     }
 
     public static long firstZeroDivisor(LongVector b, MemorySegment validity, long i, long rowBase, long rowLimit, long firstBad) {
         VectorMask<Long> z = b.compare(VectorOperators.EQ, 0L);
-        return firstBad >= 0 || !z.anyTrue() ? firstBad : firstValid(z.toLong(), validity, rowBase + i, rowLimit);
+        return z.anyTrue() ? earliest(firstBad, firstValid(z.toLong(), validity, rowBase + i, rowLimit)) : firstBad;
+    }
+
+    private static long earliest(long a, long b) {
+        return a < 0 ? b : b < 0 ? a : Math.min(a, b);
     }
 
     private static long firstValid(long lanes, MemorySegment validity, long firstRow, long rowLimit) {

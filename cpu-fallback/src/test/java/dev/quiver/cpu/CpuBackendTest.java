@@ -109,12 +109,29 @@ class CpuBackendTest {
         return out;
     }
 
+    /** Programs over 32-bit values only: their loops use the 32-bit lane count (twice the 64-bit one). */
+    static List<KernelProgram> programs32() {
+        IrNode i = Ir.arg(0, INT32), j = Ir.arg(1, INT32), f = Ir.arg(2, FLOAT32), g = Ir.arg(3, FLOAT32);
+        List<ElementType> types = List.of(INT32, INT32, FLOAT32, FLOAT32);
+        List<IrNode> roots = List.of(
+                Ir.add(Ir.mul(i, j), i), Ir.sub(Ir.neg(i), Ir.abs(j)), Ir.min(i, Ir.max(j, Ir.lit(-3))), Ir.fma(i, j, Ir.lit(7)),
+                Ir.add(Ir.mul(f, g), f), Ir.sqrt(Ir.abs(f)), Ir.div(f, g), Ir.fma(f, g, f), Ir.min(f, g), Ir.max(Ir.neg(f), g),
+                Ir.add(f, i), Ir.mul(Ir.cast(j, FLOAT32), g));
+        List<KernelProgram> out = new ArrayList<>();
+        for (IrNode root : roots) {
+            out.add(new KernelProgram(types, root));
+        }
+        return out;
+    }
+
     @ParameterizedTest
-    @ValueSource(ints = {0, 1, 7, 8, 15, 16, 17, 1000, 4099})
+    @ValueSource(ints = {0, 1, 7, 8, 15, 16, 17, 31, 33, 1000, 4099})
     void fusedLoopsMatchTheReferenceOnHostileData(int rows) {
         Random r = new Random(SEED + rows);
+        List<KernelProgram> all = new ArrayList<>(programs());
+        all.addAll(programs32());
         try (Arena arena = Arena.ofConfined()) {
-            for (KernelProgram p : programs()) {
+            for (KernelProgram p : all) {
                 List<MemorySegment> args = new ArrayList<>();
                 for (ElementType t : p.argTypes()) {
                     args.add(fill(arena, t, rows, r));
@@ -152,6 +169,35 @@ class CpuBackendTest {
             cpu.execute(p, new KernelInvocation(List.of(a, b), valid, out, rows));
             assertEquals(Long.MIN_VALUE, RowInterpreter.read(out, INT64, 5));
             assertEquals(100L, RowInterpreter.read(out, INT64, 20));
+        }
+    }
+
+    @Test
+    void thirtyTwoBitProgramsUseTwiceTheLanes() {
+        assertEquals(2 * cpu.lanes(programs().getFirst()), cpu.lanes(programs32().getFirst()));
+    }
+
+    @Test
+    void withTwoDivisionsTheEarliestFailingRowIsReportedWhicheverDivisionFails() {
+        IrNode a = Ir.arg(0, INT32), b = Ir.arg(1, INT32), c = Ir.arg(2, INT32), d = Ir.arg(3, INT32);
+        KernelProgram p = new KernelProgram(List.of(INT32, INT32, INT32, INT32), Ir.add(Ir.div(a, b), Ir.div(c, d)));
+        int rows = 40;
+        try (Arena arena = Arena.ofConfined()) {
+            List<MemorySegment> args = new ArrayList<>();
+            for (int k = 0; k < 4; k++) {
+                MemorySegment s = arena.allocate(rows * 4L);
+                for (int i = 0; i < rows; i++) {
+                    RowInterpreter.write(s, INT32, i, 1 + i);
+                }
+                args.add(s);
+            }
+            RowInterpreter.write(args.get(1), INT32, 5, 0);  // first division fails at row 5
+            RowInterpreter.write(args.get(3), INT32, 2, 0);  // second division fails earlier, same vector step
+            MemorySegment out = arena.allocate(rows * 4L), valid = validity(arena, rows, new Random(3), 0);
+            KernelArithmeticException e = assertThrows(KernelArithmeticException.class,
+                    () -> cpu.execute(p, new KernelInvocation(args, valid, out, rows)));
+            assertEquals(2, e.row(), e.getMessage());
+            assertEquals(2, RowInterpreter.firstFailingRow(p, args, valid, rows));
         }
     }
 

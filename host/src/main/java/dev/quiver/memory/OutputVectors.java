@@ -15,7 +15,9 @@ import java.util.List;
  * <p>Arrow's {@code allocateNew} zeroes the new buffers; a kernel that writes every value and
  * every validity bit would pay for that write twice (a full extra pass over memory). These
  * vectors are left uninitialized instead: the caller must write all {@code rows} values and
- * the whole validity bitmap (as {@link ValidityBitmaps#and} does) before anyone reads them.
+ * the first {@code ceil(rows / 8)} bytes of the validity bitmap (as {@link ValidityBitmaps#and}
+ * does) before anyone reads them. Validity past those bytes (capacity the allocator rounded
+ * up) is zeroed here, so rows beyond {@code rows} read as null, as after {@code allocateNew}.
  */
 public final class OutputVectors {
     private OutputVectors() {
@@ -41,6 +43,10 @@ public final class OutputVectors {
             long validityBytes = (VectorView.validityBytes(rows) + 7) & ~7L;
             try (ArrowBuf validity = allocator.buffer(validityBytes);
                  ArrowBuf data = allocator.buffer((long) rows * fixed.getTypeWidth())) {
+                // The allocator rounds capacity up: rows past `rows` that fit the capacity must read
+                // as null, as after allocateNew. Only the bitmap past the written bytes is zeroed.
+                long written = VectorView.validityBytes(rows);
+                validity.setZero(written, validity.capacity() - written);
                 // A null count strictly between 0 and rows makes Arrow adopt the bitmap as it is;
                 // Arrow computes the real null count from the bitmap whenever it is asked.
                 fixed.loadFieldBuffers(new ArrowFieldNode(rows, 1), List.of(validity, data));

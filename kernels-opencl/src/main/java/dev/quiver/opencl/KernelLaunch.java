@@ -88,6 +88,11 @@ final class KernelLaunch implements AutoCloseable {
         OpenClException.check(CL.clSetKernelArg(kernel, index, size, value), "clSetKernelArg");
     }
 
+    /** Waits until everything enqueued so far has finished. */
+    void finish() {
+        OpenClException.check(CL.clFinish(queue), "clFinish");
+    }
+
     void launch(cl_kernel kernel, long globalSize, long groupSize) {
         enqueued = true;
         OpenClException.check(CL.clEnqueueNDRangeKernel(queue, kernel, 1, null, new long[] {globalSize},

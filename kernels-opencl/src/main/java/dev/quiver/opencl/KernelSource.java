@@ -15,8 +15,8 @@ import java.util.Objects;
  * computes one row per work item with Java's semantics, bit for bit.
  *
  * <p>Kernel parameters, in order: {@code const int rows}, one {@code __global const T* aN} per
- * program argument, {@code __global R* out}, {@code __global int* status} when the program
- * divides integers, then one {@code const T cN} per literal in {@link KernelProgram#constants()}
+ * program argument, {@code __global R* out}, {@code __global const uchar* valid} (the output
+ * validity bitmap) and {@code __global int* status} when the program divides integers, then one {@code const T cN} per literal in {@link KernelProgram#constants()}
  * order. Literals are parameters so that programs of one {@link KernelProgram#shape() shape}
  * share one compiled program.
  *
@@ -26,8 +26,9 @@ import java.util.Objects;
  *   <li>Integer {@code + - *} and negation wrap: computed in the unsigned type, since signed
  *       overflow is undefined in C.</li>
  *   <li>Integer division: {@code MIN / -1} is {@code MIN} (x86 would trap), and a zero divisor is
- *       never executed: it divides by 1 and raises {@code status[0]}, the host then finds the
- *       row.</li>
+ *       never executed: it divides by 1, and when the row is valid in {@code valid} the kernel
+ *       keeps the smallest such row in {@code status[0]} ({@code atomic_min}; the host starts it
+ *       at {@code INT_MAX} and reports the row).</li>
  *   <li>Floating-point min/max as {@link Math#min}/{@link Math#max} (NaN wins, -0.0 &lt; +0.0),
  *       which OpenCL's {@code fmin}/{@code fmax} are not.</li>
  *   <li>Integer-to-float conversions round to nearest even, as Java's casts.</li>
@@ -88,6 +89,7 @@ record KernelSource(String text, boolean hasStatus) {
             }
             params.add("__global " + program.resultType().openClName() + "* out");
             if (hasStatus) {
+                params.add("__global const uchar* valid");
                 params.add("__global int* status");
             }
             List<IrNode.Const> constants = program.constants();
@@ -173,7 +175,7 @@ record KernelSource(String text, boolean hasStatus) {
                 case ADD -> integerHelper("add", t) + "(" + l + ", " + r + ")";
                 case SUB -> integerHelper("sub", t) + "(" + l + ", " + r + ")";
                 case MUL -> integerHelper("mul", t) + "(" + l + ", " + r + ")";
-                case DIV -> integerHelper("div", t) + "(" + l + ", " + r + ", status)";
+                case DIV -> integerHelper("div", t) + "(" + l + ", " + r + ", valid, status, i)";
                 // Plain comparisons are exactly Java's integer min/max.
                 case MIN -> "(" + l + " < " + r + " ? " + l + " : " + r + ")";
                 case MAX -> "(" + l + " > " + r + " ? " + l + " : " + r + ")";
@@ -210,10 +212,14 @@ record KernelSource(String text, boolean hasStatus) {
                 // abs(MIN_VALUE) is MIN_VALUE, as in Java: the negation wraps.
                 case "abs" -> "static inline " + t + " " + name + "(" + t + " a) {\n"
                         + "    return a < 0 ? (" + t + ") ((" + u + ") 0 - (" + u + ") a) : a;\n}\n";
-                case "div" -> "static inline " + t + " " + name + "(" + t + " a, " + t + " b, __global int* status) {\n"
+                case "div" -> "static inline " + t + " " + name + "(" + t + " a, " + t + " b,\n"
+                        + "        __global const uchar* valid, __global int* status, size_t i) {\n"
                         + "    if (b == 0) {\n"
-                        + "        // Never execute a zero divisor (x86 traps); flag it, the host finds the row.\n"
-                        + "        status[0] = 1;\n"
+                        + "        // Never execute a zero divisor (x86 traps). A zero behind a null is garbage;\n"
+                        + "        // in a valid row, keep the earliest such row for the host to report.\n"
+                        + "        if ((valid[i >> 3] >> (i & 7)) & 1) {\n"
+                        + "            atomic_min(status, (int) i);\n"
+                        + "        }\n"
                         + "        b = 1;\n"
                         + "    }\n"
                         + "    if (b == -1) {\n"

@@ -9,7 +9,6 @@ import dev.quiver.memory.VectorView;
 import dev.quiver.rowfn.ir.BinaryOp;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
-import dev.quiver.rowfn.ir.RowInterpreter;
 import dev.quiver.rowfn.ir.UnaryOp;
 import dev.quiver.types.ElementType;
 import org.jocl.CL;
@@ -177,9 +176,9 @@ public final class OpenClBackend implements KernelBackend {
     }
 
     private static long parameterBytes(KernelProgram program) {
-        // rows, then one buffer per argument, the output and the status flag: device pointers of at
+        // rows, then one buffer per argument, the output, and validity + status when dividing: device pointers of at
         // most 8 bytes. Plain constants, so that deciding needs no OpenCL library.
-        long bytes = Integer.BYTES + (long) Long.BYTES * (program.arity() + 1 + (program.hasIntegerDivision() ? 1 : 0));
+        long bytes = Integer.BYTES + (long) Long.BYTES * (program.arity() + 1 + (program.hasIntegerDivision() ? 2 : 0));
         for (IrNode.Const c : program.constants()) {
             bytes += c.type().byteWidth();
         }
@@ -194,7 +193,7 @@ public final class OpenClBackend implements KernelBackend {
      */
     @Override
     public KernelRun execute(KernelProgram program, KernelInvocation invocation) {
-        return run(program, invocation, false).run();
+        return run(program, invocation, false, RunProbes.NONE).run();
     }
 
     /**
@@ -202,7 +201,7 @@ public final class OpenClBackend implements KernelBackend {
      * used the Arrow memory itself. Costs a few extra queries per run.
      */
     public TracedRun executeTraced(KernelProgram program, KernelInvocation invocation) {
-        return run(program, invocation, true);
+        return run(program, invocation, true, RunProbes.NONE);
     }
 
     /**
@@ -220,7 +219,24 @@ public final class OpenClBackend implements KernelBackend {
         return programs.size();
     }
 
-    private TracedRun run(KernelProgram program, KernelInvocation invocation, boolean trace) {
+    /**
+     * As {@link #executeTraced}, calling {@code probes} at two moments of the run, for tests
+     * that prove where the kernel reads and writes (package-private: not an API).
+     */
+    TracedRun executeProbed(KernelProgram program, KernelInvocation invocation, RunProbes probes) {
+        return run(program, invocation, true, probes);
+    }
+
+    /**
+     * Callbacks into a run: {@code afterBind} once every buffer exists and before the kernel is
+     * enqueued; {@code afterKernel} once the kernel has finished and before the output is mapped
+     * or read back.
+     */
+    record RunProbes(Runnable afterBind, Runnable afterKernel) {
+        static final RunProbes NONE = new RunProbes(() -> { }, () -> { });
+    }
+
+    private TracedRun run(KernelProgram program, KernelInvocation invocation, boolean trace, RunProbes probes) {
         Objects.requireNonNull(program, "program is null");
         Objects.requireNonNull(invocation, "invocation is null");
         unsupportedReason(program).ifPresent(reason -> {
@@ -240,28 +256,25 @@ public final class OpenClBackend implements KernelBackend {
             }
             CompiledProgram compiled = programs.get(program);
             try (KernelLaunch launch = new KernelLaunch(context.handle(), queue.handle())) {
-                result = launch(launch, compiled, program, invocation, trace);
+                result = launch(launch, compiled, program, invocation, trace, probes);
             }
         } finally {
             lifecycle.readLock().unlock();
         }
-        if (result.zeroDivisorFlagged()) {
-            // The flag is raised for null rows too; only a zero divisor in a valid row is an error.
-            long row = RowInterpreter.firstFailingRow(program, invocation.args(), invocation.validity(), invocation.rows());
-            if (row >= 0) {
-                throw new KernelArithmeticException("integer division by zero", program.text(), row, name);
-            }
+        if (result.failingRow() != Integer.MAX_VALUE) {
+            throw new KernelArithmeticException("integer division by zero", program.text(), result.failingRow(), name);
         }
         KernelRun run = new KernelRun(name, result.bytesToDevice(), result.bytesFromDevice(), System.nanoTime() - start);
         return new TracedRun(run, result.mappedOutputAddress(), result.hostPointers());
     }
 
-    private record LaunchResult(long bytesToDevice, long bytesFromDevice, boolean zeroDivisorFlagged,
+    /** {@code failingRow} is {@link Integer#MAX_VALUE} when no valid row divided by zero. */
+    private record LaunchResult(long bytesToDevice, long bytesFromDevice, int failingRow,
                                 long mappedOutputAddress, List<Long> hostPointers) {
     }
 
     private LaunchResult launch(KernelLaunch launch, CompiledProgram compiled, KernelProgram program,
-                                KernelInvocation invocation, boolean trace) {
+                                KernelInvocation invocation, boolean trace, RunProbes probes) {
         int rows = invocation.rows();
         cl_kernel kernel = launch.own(compiled.newKernel());
         List<cl_mem> buffers = new ArrayList<>();
@@ -283,8 +296,22 @@ public final class OpenClBackend implements KernelBackend {
                 ? launch.hostBuffer(invocation.out(), outBytes, CL.CL_MEM_WRITE_ONLY)
                 : launch.deviceBuffer(outBytes, CL.CL_MEM_WRITE_ONLY);
         buffers.add(out);
-        int[] status = {0};
-        cl_mem statusBuffer = compiled.source().hasStatus() ? launch.deviceBuffer(status) : null;
+        // Programs that divide integers also take the output validity (zero divisors behind nulls
+        // are not errors) and a status word where the kernel keeps the first failing row.
+        int[] status = {Integer.MAX_VALUE};
+        cl_mem validityBuffer = null;
+        cl_mem statusBuffer = null;
+        if (compiled.source().hasStatus()) {
+            long validityBytes = VectorView.validityBytes(rows);
+            if (mode == TransferMode.ZERO_COPY) {
+                validityBuffer = launch.hostBuffer(invocation.validity(), validityBytes, CL.CL_MEM_READ_ONLY);
+            } else {
+                validityBuffer = launch.deviceBuffer(validityBytes, CL.CL_MEM_READ_ONLY);
+                launch.write(validityBuffer, invocation.validity(), validityBytes);
+                bytesToDevice += validityBytes;
+            }
+            statusBuffer = launch.deviceBuffer(status);
+        }
 
         int index = 0;
         launch.setArg(kernel, index++, Sizeof.cl_int, Pointer.to(new int[] {rows}));
@@ -292,6 +319,7 @@ public final class OpenClBackend implements KernelBackend {
             launch.setArg(kernel, index++, Sizeof.cl_mem, Pointer.to(mem));
         }
         if (statusBuffer != null) {
+            launch.setArg(kernel, index++, Sizeof.cl_mem, Pointer.to(validityBuffer));
             launch.setArg(kernel, index++, Sizeof.cl_mem, Pointer.to(statusBuffer));
         }
         for (IrNode.Const c : program.constants()) {
@@ -304,7 +332,15 @@ public final class OpenClBackend implements KernelBackend {
         }
 
         long group = compiled.workGroupSize();
+        if (probes != RunProbes.NONE) {
+            launch.finish(); // transfers enqueued so far are done before the probe looks
+            probes.afterBind().run();
+        }
         launch.launch(kernel, (rows + group - 1) / group * group, group);
+        if (probes != RunProbes.NONE) {
+            launch.finish();
+            probes.afterKernel().run();
+        }
 
         long mapped = 0;
         long bytesFromDevice = 0;
@@ -323,7 +359,7 @@ public final class OpenClBackend implements KernelBackend {
                 hostPointers.add(KernelLaunch.hostPointer(mem));
             }
         }
-        return new LaunchResult(bytesToDevice, bytesFromDevice, status[0] != 0, mapped, hostPointers);
+        return new LaunchResult(bytesToDevice, bytesFromDevice, status[0], mapped, hostPointers);
     }
 
     private static void checkFits(KernelProgram program, KernelInvocation invocation) {

@@ -69,6 +69,7 @@ public final class OpenClRuntime {
         List<String> problems = new ArrayList<>();
         List<OpenClDevice> devices = new ArrayList<>();
         try {
+            NativeEnvironment.keepJavaDivisionByZero();
             // Every call checks its own return code; JOCL must not turn them into CLExceptions.
             CL.setExceptionsEnabled(false);
             for (cl_platform_id platform : platforms(problems)) {

@@ -14,7 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * One {@link OpenClBackend} per device for the test class (so compiled programs are reused
- * across its tests), and a fresh allocator per test that must end at zero bytes.
+ * across its tests), two on a device that shares host memory (zero copy, and the COPY path of
+ * discrete GPUs), and a fresh allocator per test that must end at zero bytes.
  */
 abstract class DeviceTestBase {
     private static final List<OpenClBackend> BACKENDS = new ArrayList<>();
@@ -25,6 +26,10 @@ abstract class DeviceTestBase {
     static void openBackends() {
         for (OpenClDevice device : OpenClRuntime.discover().devices()) {
             BACKENDS.add(OpenClBackend.open(device));
+            if (device.hostUnifiedMemory()) {
+                // Also the explicit-transfer path a discrete GPU takes, so it runs every test here too.
+                BACKENDS.add(OpenClBackend.open(device, TransferMode.COPY));
+            }
         }
     }
 

@@ -67,6 +67,20 @@ class DivisionByZeroTest extends DeviceTestBase {
     }
 
     @OnEveryDevice
+    void withTwoDivisionsTheEarliestFailingRowWins(OpenClBackend backend) {
+        // $0 / $1 + $2 / $3: the first division fails at row 5, the second earlier, at row 2.
+        IrNode c = Ir.arg(2, ElementType.INT32), d = Ir.arg(3, ElementType.INT32);
+        KernelProgram program = new KernelProgram(List.of(ElementType.INT32, ElementType.INT32, ElementType.INT32,
+                ElementType.INT32), Ir.add(Ir.div(A, B), Ir.div(c, d)));
+        try (IntVector w = int32(allocator, 1, 2, 3, 4, 5, 6, 7); IntVector x = int32(allocator, 1, 1, 1, 1, 1, 0, 1);
+             IntVector y = int32(allocator, 1, 2, 3, 4, 5, 6, 7); IntVector z = int32(allocator, 1, 1, 0, 1, 1, 1, 0)) {
+            KernelArithmeticException e = assertThrows(KernelArithmeticException.class,
+                    () -> run(backend, allocator, program, w, x, y, z).close());
+            assertEquals(2, e.row());
+        }
+    }
+
+    @OnEveryDevice
     void rowZeroAndInt64(OpenClBackend backend) {
         IrNode l = Ir.arg(0, ElementType.INT64);
         IrNode m = Ir.arg(1, ElementType.INT64);

@@ -46,6 +46,7 @@ class KernelSourceTest {
                 + "        __global const int* a0,\n"
                 + "        __global const long* a1,\n"
                 + "        __global long* out,\n"
+                + "        __global const uchar* valid,\n"
                 + "        __global int* status,\n"
                 + "        const int c0,\n"
                 + "        const long c1) {"), source.text());

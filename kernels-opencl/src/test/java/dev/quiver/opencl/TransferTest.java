@@ -48,9 +48,11 @@ class TransferTest extends DeviceTestBase {
     }
 
     @OnEveryDevice
-    void autoModeFollowsTheDevice(OpenClBackend backend) {
-        assertEquals(backend.device().hostUnifiedMemory() ? TransferMode.ZERO_COPY : TransferMode.COPY,
-                backend.transferMode());
+    void autoModeFollowsTheDevice(OpenClBackend shared) {
+        try (OpenClBackend backend = OpenClBackend.open(shared.device())) {
+            assertEquals(backend.device().hostUnifiedMemory() ? TransferMode.ZERO_COPY : TransferMode.COPY,
+                    backend.transferMode());
+        }
     }
 
     @OnEveryDevice
@@ -98,6 +100,45 @@ class TransferTest extends DeviceTestBase {
             assertFloat64(copied.vector(), want::get, PROGRAM.text() + " copied vs " + autoMode.transferMode());
             assertFloat64(copied.vector(), i -> Math.fma(a[i], b[i], b[i]), PROGRAM.text());
             assertEquals(2, copied.vector().getNullCount());
+        }
+    }
+    /**
+     * Where the kernel really reads and writes, which the host-pointer checks above cannot tell
+     * (the spec has a USE_HOST_PTR buffer report its host pointer even where the driver copies):
+     * an input changed after the buffers are bound must reach the kernel, and the result must be
+     * in the Arrow output before anything is mapped or read back. The same probes on the COPY
+     * path see the opposite, which shows they can tell the two apart.
+     */
+    @OnEveryDevice
+    void theKernelReadsAndWritesTheArrowBuffersThemselves(OpenClBackend shared) {
+        if (!shared.device().hostUnifiedMemory()) {
+            return; // a discrete device copies by design; the COPY half below still runs on PoCL
+        }
+        KernelProgram twice = new KernelProgram(List.of(ElementType.FLOAT64),
+                Ir.mul(Ir.arg(0, ElementType.FLOAT64), Ir.lit(2.0)));
+        for (TransferMode mode : List.of(TransferMode.ZERO_COPY, TransferMode.COPY)) {
+            double[] x = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+            try (OpenClBackend backend = OpenClBackend.open(shared.device(), mode);
+                 Float8Vector vx = float64(allocator, x);
+                 Float8Vector out = new Float8Vector("out", allocator)) {
+                out.allocateNew(x.length);
+                out.setValueCount(x.length);
+                double[] seenBeforeReadBack = new double[1];
+                try (VectorView in = VectorView.of(vx); VectorView o = VectorView.of(out)) {
+                    ValidityBitmaps.and(o.validity(), List.of(), x.length);
+                    backend.executeProbed(twice, new KernelInvocation(List.of(in.data()), o.validity(), o.data(), x.length),
+                            new OpenClBackend.RunProbes(
+                                    () -> vx.set(3, 100.0),                       // after binding, before the kernel
+                                    () -> seenBeforeReadBack[0] = out.get(3)));  // after the kernel, before map/read
+                }
+                if (mode == TransferMode.ZERO_COPY) {
+                    assertEquals(200.0, seenBeforeReadBack[0], "the kernel wrote the Arrow output in place");
+                    assertEquals(200.0, out.get(3), "the kernel read the Arrow input in place");
+                } else {
+                    assertEquals(0.0, seenBeforeReadBack[0], "COPY: the output arrives only with the read-back");
+                    assertEquals(8.0, out.get(3), "COPY: the kernel read the copy made before the change");
+                }
+            }
         }
     }
 }

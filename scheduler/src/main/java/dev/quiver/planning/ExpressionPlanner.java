@@ -62,6 +62,11 @@ public final class ExpressionPlanner {
                 Integer idx = argIndex.get(c.name());
                 if (idx == null) {
                     Field f = find(schema, c.name());
+                    if (f.getDictionary() != null) {
+                        // Its Arrow type is the index type: computing on it would silently use the indices.
+                        throw new IllegalArgumentException("column '" + f.getName() + "' is dictionary-encoded (indices "
+                                + f.getType() + "), which this version does not decode: decode it first");
+                    }
                     ElementType t = ElementType.fromArrow(f.getType()).orElseThrow(() -> new IllegalArgumentException(
                             "column '" + f.getName() + "' has type " + f.getType() + ", which arithmetic does not support"
                                     + " (supported: Int32, Int64, Float32, Float64)"));

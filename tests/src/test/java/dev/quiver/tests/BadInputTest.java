@@ -168,6 +168,11 @@ class BadInputTest {
             try (FieldVector out = e.evaluate(b, Placement.AUTO)) {
                 assertEquals(9.0, ((Float8Vector) out).get(3));
             }
+            // Literals only: nothing runs on a device, so OPENCL does not fail for want of one.
+            CompiledExpression literal = cpuOnly.compile(XY, Expr.parse("1 + 2"));
+            try (FieldVector out = literal.evaluate(b, Placement.OPENCL)) {
+                assertEquals(3, ((org.apache.arrow.vector.IntVector) out).get(3));
+            }
         }
     }
 
@@ -183,6 +188,56 @@ class BadInputTest {
                 assertEquals(5.0, ((Float8Vector) out).get(2));
             }
         }
+    }
+
+    @Test
+    void dictionaryEncodedColumnsAreRejectedNotComputedOnTheirIndices() {
+        var encoding = new org.apache.arrow.vector.types.pojo.DictionaryEncoding(1L, false, new ArrowType.Int(32, true));
+        Field price = new Field("price", new FieldType(true, new ArrowType.Int(32, true), encoding), null);
+        Schema encoded = new Schema(List.of(price));
+        IllegalArgumentException atPlanning = assertThrows(IllegalArgumentException.class,
+                () -> quiver.compile(encoded, Expr.parse("price * 2")));
+        assertEquals("column 'price' is dictionary-encoded (indices Int(32, true)), which this version does not decode: "
+                + "decode it first", atPlanning.getMessage());
+        // Planned as plain Int32, but a batch brings the same column dictionary-encoded.
+        Schema plain = new Schema(List.of(TestBatches.field("price", ElementType.INT32)));
+        CompiledExpression e = quiver.compile(plain, Expr.parse("price * 2"));
+        try (VectorSchemaRoot b = VectorSchemaRoot.create(encoded, allocator)) {
+            b.allocateNew();
+            b.setRowCount(0);
+            IllegalArgumentException perBatch = assertThrows(IllegalArgumentException.class, () -> e.evaluate(b, Placement.CPU));
+            assertEquals("column 'price' is dictionary-encoded in the batch (indices Int(32, true)), which this version "
+                    + "does not decode: decode it first", perBatch.getMessage());
+        }
+    }
+
+    @Test
+    void rowsPastTheResultButWithinItsCapacityReadAsNull() {
+        CompiledExpression e = quiver.compile(XY, Expr.parse("x + y"));
+        try (VectorSchemaRoot b = batch(allocator, 1000, 1000, 1000)) {
+            // Leave set bits in freed memory of the result bitmap's size (125 bytes, rounded to 128),
+            // so that reused memory is not zero by luck.
+            List<org.apache.arrow.memory.ArrowBuf> dirty = new java.util.ArrayList<>();
+            for (int k = 0; k < 64; k++) {
+                org.apache.arrow.memory.ArrowBuf buf = allocator.buffer(128);
+                buf.setOne(0, buf.capacity());
+                dirty.add(buf);
+            }
+            dirty.forEach(org.apache.arrow.memory.ArrowBuf::close);
+            try (FieldVector out = e.evaluate(b, Placement.CPU)) {
+                assertRowsPastTheEndAreNull(out);
+            }
+        }
+    }
+
+    private static void assertRowsPastTheEndAreNull(FieldVector out) {
+        int capacity = out.getValueCapacity();
+        assertTrue(capacity > 1000, "capacity " + capacity);
+        out.setValueCount(capacity);
+        for (int i = 1000; i < capacity; i++) {
+            assertTrue(out.isNull(i), "row " + i + " of the capacity");
+        }
+        assertEquals(999.0 + 1998.0, ((Float8Vector) out).get(999));
     }
 
     @Test

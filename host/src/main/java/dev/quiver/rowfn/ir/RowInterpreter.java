@@ -155,7 +155,7 @@ public final class RowInterpreter {
                     case ADD -> a + b;
                     case SUB -> a - b;
                     case MUL -> a * b;
-                    case DIV -> a / b;
+                    case DIV -> a / nonZero(b);
                     case MIN -> Math.min(a, b);
                     case MAX -> Math.max(a, b);
                 };
@@ -166,7 +166,7 @@ public final class RowInterpreter {
                     case ADD -> a + b;
                     case SUB -> a - b;
                     case MUL -> a * b;
-                    case DIV -> a / b;
+                    case DIV -> a / nonZero(b);
                     case MIN -> Math.min(a, b);
                     case MAX -> Math.max(a, b);
                 };
@@ -194,6 +194,25 @@ public final class RowInterpreter {
                 };
             }
         };
+    }
+
+    /*
+     * Integer division by zero is decided here, explicitly, not left to the hardware trap that
+     * normally makes the JVM throw: native libraries loaded into the process (PoCL 3.1 among
+     * them) may install a SIGFPE handler that skips the faulting instruction instead.
+     */
+    private static int nonZero(int divisor) {
+        if (divisor == 0) {
+            throw new ArithmeticException("/ by zero");
+        }
+        return divisor;
+    }
+
+    private static long nonZero(long divisor) {
+        if (divisor == 0) {
+            throw new ArithmeticException("/ by zero");
+        }
+        return divisor;
     }
 
     private static Number fma(ElementType t, Number a, Number b, Number c) {
