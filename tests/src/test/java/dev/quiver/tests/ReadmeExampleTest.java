@@ -1,0 +1,67 @@
+package dev.quiver.tests;
+
+import dev.quiver.CompiledExpression;
+import dev.quiver.Quiver;
+import dev.quiver.expr.Expr;
+import dev.quiver.types.ElementType;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The README's Java example, as written there, over real batches. */
+class ReadmeExampleTest {
+
+    @Test
+    void theReadmeExampleRunsAsWritten() {
+        Schema schema = new Schema(List.of(TestBatches.field("x", ElementType.FLOAT64), TestBatches.field("y", ElementType.FLOAT64)));
+        List<Double> results = new ArrayList<>();
+        Consumer<FieldVector> sink = v -> {
+            for (int i = 0; i < v.getValueCount(); i++) {
+                results.add(((Float8Vector) v).get(i));
+            }
+        };
+        String explain;
+        try (var allocator = new RootAllocator()) {
+            List<VectorSchemaRoot> batches = List.of(batch(allocator, schema, 3, 4), batch(allocator, schema, 5, 12));
+            // --- as in README.md ---
+            try (var quiver = Quiver.builder().allocator(allocator).build()) {        // finds CPU + OpenCL devices
+                CompiledExpression r = quiver.compile(schema,                          // once per query
+                        Expr.parse("sqrt(x*x + y*y)"));
+                for (VectorSchemaRoot batch : batches) {
+                    try (FieldVector out = r.evaluate(batch)) {                          // per batch; you close the result
+                        sink.accept(out);
+                    }
+                }
+                explain = r.explain();                                                 // kernel, devices, what ran where
+            }
+            // ---
+            batches.forEach(VectorSchemaRoot::close);
+            assertEquals(0, allocator.getAllocatedMemory());
+        }
+        assertEquals(List.of(5.0, 5.0, 13.0, 13.0), results);
+        assertTrue(explain.contains("ran on cpu: 2 batches, 4 rows"), explain);
+    }
+
+    private static VectorSchemaRoot batch(RootAllocator allocator, Schema schema, double x, double y) {
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+        Float8Vector vx = (Float8Vector) root.getVector("x"), vy = (Float8Vector) root.getVector("y");
+        vx.allocateNew(2);
+        vy.allocateNew(2);
+        for (int i = 0; i < 2; i++) {
+            vx.set(i, x);
+            vy.set(i, y);
+        }
+        root.setRowCount(2);
+        return root;
+    }
+}
