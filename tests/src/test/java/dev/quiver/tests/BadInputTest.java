@@ -7,7 +7,6 @@ import dev.quiver.expr.Expr;
 import dev.quiver.types.ElementType;
 import dev.quiver.value.ColumnarValue;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VarCharVector;
@@ -16,8 +15,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -28,26 +25,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Bad input gives an exception that says what is wrong, and leaks nothing. */
-class BadInputTest {
+class BadInputTest extends QuiverTestBase {
     private static final Schema XY = new Schema(List.of(TestBatches.field("x", ElementType.FLOAT64),
             TestBatches.field("y", ElementType.FLOAT64),
             new Field("name", FieldType.nullable(new ArrowType.Utf8()), null)));
 
-    private BufferAllocator allocator;
-    private Quiver quiver;
-
-    @BeforeEach
-    void open() {
-        allocator = new RootAllocator();
-        quiver = Quiver.builder().allocator(allocator).build();
-    }
-
-    @AfterEach
-    void close() {
-        quiver.close();
-        assertEquals(0, allocator.getAllocatedMemory(), "bytes leaked");
-        allocator.close();
-    }
 
     private VectorSchemaRoot batch(BufferAllocator a, int xRows, int yRows, int rowCount) {
         VectorSchemaRoot root = VectorSchemaRoot.create(XY, a);

@@ -6,14 +6,10 @@ import dev.quiver.Placement;
 import dev.quiver.Quiver;
 import dev.quiver.expr.Expr;
 import dev.quiver.types.ElementType;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -22,25 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Which device each placement picks, why, and that the metrics and explain output say so. */
-class PlacementTest {
+class PlacementTest extends QuiverTestBase {
     private static final Schema XY = new Schema(List.of(TestBatches.field("x", ElementType.FLOAT64),
             TestBatches.field("y", ElementType.FLOAT64)));
 
-    private BufferAllocator allocator;
-    private Quiver quiver;
-
-    @BeforeEach
-    void open() {
-        allocator = new RootAllocator();
-        quiver = Quiver.builder().allocator(allocator).build();
-    }
-
-    @AfterEach
-    void close() {
-        quiver.close();
-        assertEquals(0, allocator.getAllocatedMemory(), "bytes leaked");
-        allocator.close();
-    }
 
     @Test
     void autoKeepsSmallBatchesOnTheCpuAndNeverPicksACpuTypeOpenClDevice() {

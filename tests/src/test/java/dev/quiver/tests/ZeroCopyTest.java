@@ -11,14 +11,10 @@ import dev.quiver.memory.VectorView;
 import dev.quiver.opencl.OpenClBackend;
 import dev.quiver.opencl.TracedRun;
 import dev.quiver.types.ElementType;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.ValueLayout;
@@ -33,25 +29,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Zero copy is a property we test: views alias the Arrow buffers, and on a device that shares
  * host memory (PoCL) the OpenCL kernel reads and writes those very addresses with no copy.
  */
-class ZeroCopyTest {
+class ZeroCopyTest extends QuiverTestBase {
     private static final Schema XY = new Schema(List.of(TestBatches.field("x", ElementType.FLOAT64),
             TestBatches.field("y", ElementType.FLOAT64)));
 
-    private BufferAllocator allocator;
-    private Quiver quiver;
-
-    @BeforeEach
-    void open() {
-        allocator = new RootAllocator();
-        quiver = Quiver.builder().allocator(allocator).build();
-    }
-
-    @AfterEach
-    void close() {
-        quiver.close();
-        assertEquals(0, allocator.getAllocatedMemory(), "bytes leaked");
-        allocator.close();
-    }
 
     private VectorSchemaRoot batch(int rows) {
         VectorSchemaRoot root = VectorSchemaRoot.create(XY, allocator);
