@@ -4,7 +4,6 @@ import dev.quiver.backend.KernelArithmeticException;
 import dev.quiver.backend.KernelBackend;
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
-import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
 
@@ -56,7 +55,7 @@ public final class CpuBackend implements KernelBackend {
         }
         if (rows > 0) {
             FusedLoopCompiler.FusedLoop loop = loop(program);
-            long[] consts = program.constants().stream().mapToLong(IrNode.Const::bits).toArray();
+            long[] consts = program.constantBits();
             MemorySegment[] args = invocation.args().toArray(MemorySegment[]::new);
             int lanes = loop.lanes();
             long whole = rows - rows % lanes;

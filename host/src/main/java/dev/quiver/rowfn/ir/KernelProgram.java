@@ -10,25 +10,69 @@ import java.util.Objects;
 /**
  * A row computation ready for a backend: the argument types and the IR tree over them.
  *
- * <p>Immutable, with structural equality, so backends cache compiled code by it. Use
- * {@link #shape()} for a key that ignores literal values (backends pass literals in at run
- * time, so {@code x * 2} and {@code x * 3} share one compiled kernel).
- *
- * @param argTypes the type of each argument; argument {@code i} is {@code argTypes.get(i)}
- * @param root     the value the row produces
- * @param text     a human-readable form for messages and EXPLAIN
+ * <p>Immutable, with structural equality (on argument types and tree), so backends cache
+ * compiled code by it. Use {@link #shape()} for a key that ignores literal values (backends
+ * pass literals in at run time, so {@code x * 2} and {@code x * 3} share one compiled kernel).
+ * The shape, the literals and the hash are computed once, here: backends look them up on
+ * every batch.
  */
-public record KernelProgram(List<ElementType> argTypes, IrNode root, String text) {
+public final class KernelProgram {
+    private final List<ElementType> argTypes;
+    private final IrNode root;
+    private final String text;
+    private final List<IrNode.Const> constants;
+    private final long[] constantBits;
+    private final Object shape;
+    private final int hash;
 
-    public KernelProgram {
-        argTypes = List.copyOf(argTypes);
-        Objects.requireNonNull(root, "root is null");
-        Objects.requireNonNull(text, "text is null");
-        validate(root, argTypes);
+    /**
+     * @param argTypes the type of each argument; argument {@code i} is {@code argTypes.get(i)}
+     * @param root     the value the row produces
+     * @param text     a human-readable form for messages and EXPLAIN
+     */
+    public KernelProgram(List<ElementType> argTypes, IrNode root, String text) {
+        this.argTypes = List.copyOf(argTypes);
+        this.root = Objects.requireNonNull(root, "root is null");
+        this.text = Objects.requireNonNull(text, "text is null");
+        validate(root, this.argTypes);
+        List<IrNode.Const> found = new ArrayList<>();
+        collectConstants(root, found);
+        this.constants = List.copyOf(found);
+        this.constantBits = found.stream().mapToLong(IrNode.Const::bits).toArray();
+        this.shape = new Shape(this.argTypes, slotted(root, new int[1]));
+        this.hash = Objects.hash(this.argTypes, root);
     }
 
     public KernelProgram(List<ElementType> argTypes, IrNode root) {
         this(argTypes, root, render(root));
+    }
+
+    public List<ElementType> argTypes() {
+        return argTypes;
+    }
+
+    public IrNode root() {
+        return root;
+    }
+
+    public String text() {
+        return text;
+    }
+
+    /** Equal when the argument types and the tree are; the display text does not count. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof KernelProgram p && p.hash == hash && p.argTypes.equals(argTypes) && p.root.equals(root);
+    }
+
+    @Override
+    public int hashCode() {
+        return hash;
+    }
+
+    @Override
+    public String toString() {
+        return "KernelProgram[" + text + ": " + render(root) + " over " + argTypes + "]";
     }
 
     public ElementType resultType() {
@@ -39,11 +83,14 @@ public record KernelProgram(List<ElementType> argTypes, IrNode root, String text
         return argTypes.size();
     }
 
-    /** The literals in evaluation order (post-order, left to right), which is the order backends bind them. */
+    /** The literals in evaluation order (leaves left to right), which is the order backends bind them. */
     public List<IrNode.Const> constants() {
-        List<IrNode.Const> out = new ArrayList<>();
-        collectConstants(root, out);
-        return out;
+        return constants;
+    }
+
+    /** {@link IrNode.Const#bits()} of each of {@link #constants()}, in that order (a copy). */
+    public long[] constantBits() {
+        return constantBits.clone();
     }
 
     /** True when the tree contains an integer division (the only operation that can fail). */
@@ -61,10 +108,30 @@ public record KernelProgram(List<ElementType> argTypes, IrNode root, String text
      * replaced by a numbered slot of the same type.
      */
     public Object shape() {
-        return new Shape(argTypes, slotted(root, new int[1]));
+        return shape;
     }
 
-    private record Shape(List<ElementType> argTypes, IrNode root) {
+    /** A map key looked up on every batch, so its deep hash is computed once. */
+    private static final class Shape {
+        private final List<ElementType> argTypes;
+        private final IrNode root;
+        private final int hash;
+
+        Shape(List<ElementType> argTypes, IrNode root) {
+            this.argTypes = argTypes;
+            this.root = root;
+            this.hash = Objects.hash(argTypes, root);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o == this || o instanceof Shape s && s.hash == hash && s.argTypes.equals(argTypes) && s.root.equals(root);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
     }
 
     private static IrNode slotted(IrNode n, int[] next) {
