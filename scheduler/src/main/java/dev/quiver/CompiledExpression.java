@@ -39,6 +39,8 @@ public final class CompiledExpression {
     private final ExpressionPlanner.Plan plan;
     private final Field outputField;
     private final ExpressionMetrics metrics = new ExpressionMetrics();
+    /** Whether each device can run the program: fixed per program and device, asked on every batch. */
+    private final java.util.concurrent.ConcurrentHashMap<Device, Optional<String>> unsupported = new java.util.concurrent.ConcurrentHashMap<>();
 
     CompiledExpression(Quiver quiver, ExpressionPlanner.Plan plan, String name) {
         this.quiver = quiver;
@@ -114,7 +116,7 @@ public final class CompiledExpression {
      */
     public FieldVector evaluate(VectorSchemaRoot batch, Device device, BufferAllocator allocator) {
         Objects.requireNonNull(device, "device is null");
-        device.backend().unsupportedReason(plan.program()).ifPresent(r -> {
+        unsupportedOn(device).ifPresent(r -> {
             throw new IllegalStateException(device.name() + " cannot run " + plan.program().text() + ": " + r);
         });
         ColumnarValue v = evaluateValue(batch, new Choice(device, "device " + device.name() + " requested"), allocator);
@@ -172,7 +174,7 @@ public final class CompiledExpression {
             case OPENCL -> {
                 List<String> why = new ArrayList<>();
                 for (Device d : quiver.openClDevices()) {
-                    Optional<String> reason = d.backend().unsupportedReason(program);
+                    Optional<String> reason = unsupportedOn(d);
                     if (reason.isEmpty()) {
                         yield new Choice(d, "placement OPENCL");
                     }
@@ -184,7 +186,7 @@ public final class CompiledExpression {
             case AUTO -> {
                 if (rows >= AUTO_GPU_MIN_ROWS) {
                     for (Device d : quiver.openClDevices()) {
-                        if (d.kind() == Device.Kind.OPENCL_GPU && d.backend().unsupportedReason(program).isEmpty()) {
+                        if (d.kind() == Device.Kind.OPENCL_GPU && unsupportedOn(d).isEmpty()) {
                             yield new Choice(d, "auto: " + rows + " rows >= " + AUTO_GPU_MIN_ROWS + " on a GPU");
                         }
                     }
@@ -193,6 +195,10 @@ public final class CompiledExpression {
                 yield new Choice(quiver.cpu(), "auto: " + rows + " rows < " + AUTO_GPU_MIN_ROWS);
             }
         };
+    }
+
+    private Optional<String> unsupportedOn(Device device) {
+        return unsupported.computeIfAbsent(device, d -> d.backend().unsupportedReason(plan.program()));
     }
 
     /** A placement decision. */
@@ -211,7 +217,7 @@ public final class CompiledExpression {
         }
         for (Device d : quiver.devices()) {
             sb.append("  device ").append(d.name()).append(": ")
-                    .append(d.backend().unsupportedReason(p).map(r -> "cannot run: " + r).orElse("can run")).append('\n');
+                    .append(unsupportedOn(d).map(r -> "cannot run: " + r).orElse("can run")).append('\n');
         }
         if (quiver.openClDevices().isEmpty()) {
             sb.append("  OpenCL: ").append(quiver.openClStatus()).append('\n');
