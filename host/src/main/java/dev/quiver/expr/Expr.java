@@ -1,120 +1,544 @@
 package dev.quiver.expr;
 
+import dev.quiver.types.DataType;
+import dev.quiver.types.SqlTypes;
+import dev.quiver.value.ScalarValue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * A logical scalar expression: what to compute, by column name, before it is planned against
- * a schema. Immutable, with structural equality.
+ * a schema. Immutable, with structural equality and hashing; {@link #toString()} is SQL text
+ * that {@link #parse} reads back to an equal expression.
  *
  * <pre>{@code
- * Expr r = Expr.call("sqrt", Expr.col("x").mul(Expr.col("x")).add(Expr.col("y").mul(Expr.col("y"))));
- * Expr same = Expr.parse("sqrt(x*x + y*y)");
- * }</pre>
+ * import static dev.quiver.expr.Expr.*;
  *
- * <p>Functions known in this version: {@code sqrt, abs, min, max, fma}, and the operators
- * {@code + - * /} and unary minus.
+ * Expr r = col("x").mul(lit(2)).gt(col("y")).and(col("name").like(lit("a%")));
+ * Expr h = call("hypot", col("x"), col("y"));
+ * Expr same = Expr.parse("x * 2 > y AND name LIKE 'a%'");
+ * }</pre>
  */
-public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Call {
+public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Expr.Not, Expr.IsNull, Expr.Negative,
+        Expr.Cast, Expr.TryCast, Expr.Case, Expr.InList, Expr.Between, Expr.Like, Expr.Call, Expr.Alias {
 
-    /** A column of the input batch, by name. */
-    record Column(String name) implements Expr {
+    // ---------------------------------------------------------------- nodes
+
+    /**
+     * A column by name, optionally qualified ({@code t.x}). A qualified column resolves to the
+     * field named {@code "t.x"} when the schema has one, else to the field named {@code "x"}.
+     */
+    record Column(String qualifier, String name) implements Expr {
         public Column {
             Objects.requireNonNull(name, "name is null");
         }
 
+        /** The name as written: {@code x} or {@code t.x}. */
+        public String flatName() {
+            return qualifier == null ? name : qualifier + "." + name;
+        }
+
         @Override
         public String toString() {
-            return name;
+            return (qualifier == null ? "" : quoteIdentifier(qualifier) + ".") + quoteIdentifier(name);
         }
     }
 
-    /** A literal: an Integer (Int32), Long (Int64), Float (Float32) or Double (Float64). */
-    record Literal(Number value) implements Expr {
+    /** A typed literal; a typed NULL is a literal whose value is null. */
+    record Literal(ScalarValue value) implements Expr {
         public Literal {
             Objects.requireNonNull(value, "value is null");
-            if (!(value instanceof Integer || value instanceof Long || value instanceof Float || value instanceof Double)) {
-                throw new IllegalArgumentException("unsupported literal type " + value.getClass().getName());
-            }
         }
 
-        /** Spelled so that {@link ExprParser} reads back the same type: {@code 2}, {@code 2L}, {@code 2.5f}, {@code 2.5}. */
         @Override
         public String toString() {
-            return switch (value) {
-                case Long l -> l + "L";
-                case Float f -> f + "f";
-                default -> value.toString();
-            };
+            return value.toSql();
+        }
+    }
+
+    /** {@code left op right} for arithmetic, comparison and AND/OR. */
+    record Binary(Expr left, Operator op, Expr right) implements Expr {
+        public Binary {
+            Objects.requireNonNull(left, "left is null");
+            Objects.requireNonNull(op, "op is null");
+            Objects.requireNonNull(right, "right is null");
+        }
+
+        @Override
+        public String toString() {
+            return "(" + left + " " + op.sql() + " " + right + ")";
+        }
+    }
+
+    record Not(Expr expr) implements Expr {
+        public Not {
+            Objects.requireNonNull(expr, "expr is null");
+        }
+
+        @Override
+        public String toString() {
+            return "(NOT " + expr + ")";
+        }
+    }
+
+    /** {@code expr IS NULL}, or {@code expr IS NOT NULL} when {@code negated}. */
+    record IsNull(Expr expr, boolean negated) implements Expr {
+        public IsNull {
+            Objects.requireNonNull(expr, "expr is null");
+        }
+
+        @Override
+        public String toString() {
+            return "(" + expr + (negated ? " IS NOT NULL)" : " IS NULL)");
+        }
+    }
+
+    /** Arithmetic negation, {@code -expr}. */
+    record Negative(Expr expr) implements Expr {
+        public Negative {
+            Objects.requireNonNull(expr, "expr is null");
+        }
+
+        @Override
+        public String toString() {
+            return "(- " + expr + ")";
+        }
+    }
+
+    /** {@code CAST(expr AS type)}: fails on a value that does not convert. */
+    record Cast(Expr expr, DataType type) implements Expr {
+        public Cast {
+            Objects.requireNonNull(expr, "expr is null");
+            Objects.requireNonNull(type, "type is null");
+        }
+
+        @Override
+        public String toString() {
+            return "CAST(" + expr + " AS " + SqlTypes.sqlName(type) + ")";
+        }
+    }
+
+    /** {@code TRY_CAST(expr AS type)}: a value that does not convert becomes NULL. */
+    record TryCast(Expr expr, DataType type) implements Expr {
+        public TryCast {
+            Objects.requireNonNull(expr, "expr is null");
+            Objects.requireNonNull(type, "type is null");
+        }
+
+        @Override
+        public String toString() {
+            return "TRY_CAST(" + expr + " AS " + SqlTypes.sqlName(type) + ")";
+        }
+    }
+
+    /** One {@code WHEN when THEN then} of a {@link Case}. */
+    record WhenThen(Expr when, Expr then) {
+        public WhenThen {
+            Objects.requireNonNull(when, "when is null");
+            Objects.requireNonNull(then, "then is null");
         }
     }
 
     /**
-     * A function call or operator; operators are the functions {@code add, sub, mul, div, neg}.
+     * {@code CASE [operand] WHEN .. THEN .. [ELSE ..] END}. With an operand, each WHEN is a
+     * value compared to it with {@code =}; without, each WHEN is a condition. A missing ELSE
+     * gives NULL.
+     *
+     * @param operand  null for the searched form
+     * @param branches at least one
+     * @param otherwise the ELSE value, or null
      */
-    record Call(String function, List<Expr> args) implements Expr {
-        public Call {
-            Objects.requireNonNull(function, "function is null");
-            args = List.copyOf(args);
+    record Case(Expr operand, List<WhenThen> branches, Expr otherwise) implements Expr {
+        public Case {
+            branches = List.copyOf(branches);
+            if (branches.isEmpty()) {
+                throw new IllegalArgumentException("CASE needs at least one WHEN");
+            }
         }
 
         @Override
         public String toString() {
-            String op = switch (function) {
-                case "add" -> "+";
-                case "sub" -> "-";
-                case "mul" -> "*";
-                case "div" -> "/";
-                default -> null;
-            };
-            if (op != null && args.size() == 2) {
-                return "(" + args.get(0) + " " + op + " " + args.get(1) + ")";
+            StringBuilder sb = new StringBuilder("CASE");
+            if (operand != null) {
+                sb.append(' ').append(operand);
             }
-            if (function.equals("neg") && args.size() == 1) {
-                return "-" + args.get(0);
+            for (WhenThen b : branches) {
+                sb.append(" WHEN ").append(b.when()).append(" THEN ").append(b.then());
             }
+            if (otherwise != null) {
+                sb.append(" ELSE ").append(otherwise);
+            }
+            return sb.append(" END").toString();
+        }
+    }
+
+    /** {@code expr [NOT] IN (list...)}. */
+    record InList(Expr expr, List<Expr> list, boolean negated) implements Expr {
+        public InList {
+            Objects.requireNonNull(expr, "expr is null");
+            list = List.copyOf(list);
+            if (list.isEmpty()) {
+                throw new IllegalArgumentException("IN needs at least one value");
+            }
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder sb = new StringBuilder("(").append(expr).append(negated ? " NOT IN (" : " IN (");
+            for (int i = 0; i < list.size(); i++) {
+                sb.append(i == 0 ? "" : ", ").append(list.get(i));
+            }
+            return sb.append("))").toString();
+        }
+    }
+
+    /** {@code expr [NOT] BETWEEN low AND high}, both ends included. */
+    record Between(Expr expr, Expr low, Expr high, boolean negated) implements Expr {
+        public Between {
+            Objects.requireNonNull(expr, "expr is null");
+            Objects.requireNonNull(low, "low is null");
+            Objects.requireNonNull(high, "high is null");
+        }
+
+        @Override
+        public String toString() {
+            return "(" + expr + (negated ? " NOT BETWEEN " : " BETWEEN ") + low + " AND " + high + ")";
+        }
+    }
+
+    /**
+     * {@code expr [NOT] LIKE|ILIKE pattern [ESCAPE 'c']}: {@code %} matches any run of
+     * characters, {@code _} one character; ILIKE ignores case.
+     *
+     * @param escape the escape character, or null for none
+     */
+    record Like(Expr expr, Expr pattern, Character escape, boolean negated, boolean caseInsensitive) implements Expr {
+        public Like {
+            Objects.requireNonNull(expr, "expr is null");
+            Objects.requireNonNull(pattern, "pattern is null");
+        }
+
+        @Override
+        public String toString() {
+            return "(" + expr + (negated ? " NOT" : "") + (caseInsensitive ? " ILIKE " : " LIKE ") + pattern
+                    + (escape == null ? "" : " ESCAPE '" + (escape == '\'' ? "''" : escape) + "'") + ")";
+        }
+    }
+
+    /**
+     * A call of a function in the registry, by name (case-insensitive).
+     *
+     * @param argNames for each argument, its parameter name when passed by name, else null;
+     *                 named arguments follow the positional ones
+     */
+    record Call(String function, List<Expr> args, List<String> argNames) implements Expr {
+        public Call {
+            Objects.requireNonNull(function, "function is null");
+            args = List.copyOf(args);
+            argNames = argNames == null ? java.util.Collections.nCopies(args.size(), null)
+                    : java.util.Collections.unmodifiableList(new ArrayList<>(argNames));
+            if (argNames.size() != args.size()) {
+                throw new IllegalArgumentException("argNames must have one entry per argument");
+            }
+            boolean named = false;
+            for (String n : argNames) {
+                if (n != null) {
+                    named = true;
+                } else if (named) {
+                    throw new IllegalArgumentException("in " + function + "(...), a positional argument follows a named one");
+                }
+            }
+        }
+
+        public Call(String function, List<Expr> args) {
+            this(function, args, null);
+        }
+
+        public boolean hasNamedArgs() {
+            return argNames.stream().anyMatch(Objects::nonNull);
+        }
+
+        @Override
+        public String toString() {
             StringBuilder sb = new StringBuilder(function).append('(');
             for (int i = 0; i < args.size(); i++) {
-                sb.append(i == 0 ? "" : ", ").append(args.get(i));
+                sb.append(i == 0 ? "" : ", ");
+                if (argNames.get(i) != null) {
+                    sb.append(quoteIdentifier(argNames.get(i))).append(" => ");
+                }
+                sb.append(args.get(i));
             }
             return sb.append(')').toString();
         }
     }
 
-    static Expr col(String name) {
-        return new Column(name);
+    /** {@code expr AS name}: names the result. Only meaningful at the top of an expression. */
+    record Alias(Expr expr, String name) implements Expr {
+        public Alias {
+            Objects.requireNonNull(expr, "expr is null");
+            Objects.requireNonNull(name, "name is null");
+        }
+
+        @Override
+        public String toString() {
+            return expr + " AS " + quoteIdentifier(name);
+        }
     }
 
-    static Expr lit(Number value) {
-        return new Literal(value);
+    // ---------------------------------------------------------------- builders
+
+    /** A column by name, exactly as given (no splitting at dots). */
+    static Column col(String name) {
+        return new Column(null, name);
     }
 
-    static Expr call(String function, Expr... args) {
+    /** A qualified column {@code qualifier.name}. */
+    static Column col(String qualifier, String name) {
+        return new Column(qualifier, name);
+    }
+
+    /**
+     * A literal of the value's natural type (see {@link ScalarValue#of}): {@code lit(2)} is an
+     * Int32, {@code lit(2L)} an Int64, {@code lit(2.5)} a Float64, {@code lit("a")} a Utf8.
+     */
+    static Literal lit(Object value) {
+        return new Literal(value instanceof ScalarValue s ? s : ScalarValue.of(value));
+    }
+
+    /** A literal of an explicit type, {@code value} as {@link ScalarValue} describes; null for a typed NULL. */
+    static Literal lit(Object value, DataType type) {
+        return new Literal(new ScalarValue(type, value));
+    }
+
+    /** A typed NULL. */
+    static Literal nullLit(DataType type) {
+        return new Literal(ScalarValue.nullOf(type));
+    }
+
+    /** The untyped NULL (type Null), as SQL's bare {@code NULL}. */
+    static Literal nullLit() {
+        return new Literal(ScalarValue.nullOf(DataType.NULL));
+    }
+
+    static Call call(String function, Expr... args) {
         return new Call(function, List.of(args));
     }
 
-    /** Parses arithmetic text such as {@code sqrt(x*x + y*y)}; see {@link ExprParser}. */
-    static Expr parse(String text) {
-        return ExprParser.parse(text);
+    static Call call(String function, List<Expr> args) {
+        return new Call(function, args);
     }
 
-    default Expr add(Expr other) {
-        return call("add", this, other);
+    /** A call with named arguments: {@code callNamed("f", List.of("x", "y"), a, b)} is {@code f(x => a, y => b)}. */
+    static Call callNamed(String function, List<String> names, Expr... args) {
+        return new Call(function, List.of(args), names);
     }
 
-    default Expr sub(Expr other) {
-        return call("sub", this, other);
+    /** Starts a searched CASE: {@code when(c1, v1).when(c2, v2).otherwise(v3)} or {@code .end()}. */
+    static CaseBuilder when(Expr condition, Expr then) {
+        return new CaseBuilder(null).when(condition, then);
     }
 
-    default Expr mul(Expr other) {
-        return call("mul", this, other);
+    /** Starts a CASE with an operand: {@code caseOf(x).when(lit(1), a).end()}. */
+    static CaseBuilder caseOf(Expr operand) {
+        return new CaseBuilder(Objects.requireNonNull(operand, "operand is null"));
     }
 
-    default Expr div(Expr other) {
-        return call("div", this, other);
+    /** Parses SQL expression text; see {@link SqlParser}. */
+    static Expr parse(String sql) {
+        return SqlParser.parse(sql);
+    }
+
+    final class CaseBuilder {
+        private final Expr operand;
+        private final List<WhenThen> branches = new ArrayList<>();
+
+        private CaseBuilder(Expr operand) {
+            this.operand = operand;
+        }
+
+        public CaseBuilder when(Expr when, Expr then) {
+            branches.add(new WhenThen(when, then));
+            return this;
+        }
+
+        public Case otherwise(Expr otherwise) {
+            return new Case(operand, branches, Objects.requireNonNull(otherwise, "otherwise is null"));
+        }
+
+        /** The CASE without ELSE (NULL where no branch matches). */
+        public Case end() {
+            return new Case(operand, branches, null);
+        }
+    }
+
+    // ---------------------------------------------------------------- fluent operators
+
+    default Expr add(Expr o) {
+        return new Binary(this, Operator.PLUS, o);
+    }
+
+    default Expr sub(Expr o) {
+        return new Binary(this, Operator.MINUS, o);
+    }
+
+    default Expr mul(Expr o) {
+        return new Binary(this, Operator.MULTIPLY, o);
+    }
+
+    default Expr div(Expr o) {
+        return new Binary(this, Operator.DIVIDE, o);
+    }
+
+    default Expr mod(Expr o) {
+        return new Binary(this, Operator.MODULO, o);
+    }
+
+    default Expr eq(Expr o) {
+        return new Binary(this, Operator.EQ, o);
+    }
+
+    default Expr notEq(Expr o) {
+        return new Binary(this, Operator.NOT_EQ, o);
+    }
+
+    default Expr lt(Expr o) {
+        return new Binary(this, Operator.LT, o);
+    }
+
+    default Expr ltEq(Expr o) {
+        return new Binary(this, Operator.LT_EQ, o);
+    }
+
+    default Expr gt(Expr o) {
+        return new Binary(this, Operator.GT, o);
+    }
+
+    default Expr gtEq(Expr o) {
+        return new Binary(this, Operator.GT_EQ, o);
+    }
+
+    default Expr isDistinctFrom(Expr o) {
+        return new Binary(this, Operator.IS_DISTINCT_FROM, o);
+    }
+
+    default Expr isNotDistinctFrom(Expr o) {
+        return new Binary(this, Operator.IS_NOT_DISTINCT_FROM, o);
+    }
+
+    default Expr and(Expr o) {
+        return new Binary(this, Operator.AND, o);
+    }
+
+    default Expr or(Expr o) {
+        return new Binary(this, Operator.OR, o);
+    }
+
+    default Expr not() {
+        return new Not(this);
+    }
+
+    default Expr isNull() {
+        return new IsNull(this, false);
+    }
+
+    default Expr isNotNull() {
+        return new IsNull(this, true);
     }
 
     default Expr neg() {
-        return call("neg", this);
+        return new Negative(this);
+    }
+
+    default Expr cast(DataType type) {
+        return new Cast(this, type);
+    }
+
+    default Expr tryCast(DataType type) {
+        return new TryCast(this, type);
+    }
+
+    default Expr in(Expr... values) {
+        return new InList(this, Arrays.asList(values), false);
+    }
+
+    default Expr notIn(Expr... values) {
+        return new InList(this, Arrays.asList(values), true);
+    }
+
+    default Expr between(Expr low, Expr high) {
+        return new Between(this, low, high, false);
+    }
+
+    default Expr notBetween(Expr low, Expr high) {
+        return new Between(this, low, high, true);
+    }
+
+    default Expr like(Expr pattern) {
+        return new Like(this, pattern, null, false, false);
+    }
+
+    default Expr notLike(Expr pattern) {
+        return new Like(this, pattern, null, true, false);
+    }
+
+    default Expr ilike(Expr pattern) {
+        return new Like(this, pattern, null, false, true);
+    }
+
+    default Expr notIlike(Expr pattern) {
+        return new Like(this, pattern, null, true, true);
+    }
+
+    default Expr alias(String name) {
+        return new Alias(this, name);
+    }
+
+    /** The direct children, in order. */
+    default List<Expr> children() {
+        return switch (this) {
+            case Column c -> List.of();
+            case Literal l -> List.of();
+            case Binary b -> List.of(b.left(), b.right());
+            case Not n -> List.of(n.expr());
+            case IsNull n -> List.of(n.expr());
+            case Negative n -> List.of(n.expr());
+            case Cast c -> List.of(c.expr());
+            case TryCast c -> List.of(c.expr());
+            case Case c -> {
+                List<Expr> out = new ArrayList<>();
+                if (c.operand() != null) {
+                    out.add(c.operand());
+                }
+                for (WhenThen b : c.branches()) {
+                    out.add(b.when());
+                    out.add(b.then());
+                }
+                if (c.otherwise() != null) {
+                    out.add(c.otherwise());
+                }
+                yield out;
+            }
+            case InList i -> {
+                List<Expr> out = new ArrayList<>();
+                out.add(i.expr());
+                out.addAll(i.list());
+                yield out;
+            }
+            case Between b -> List.of(b.expr(), b.low(), b.high());
+            case Like l -> List.of(l.expr(), l.pattern());
+            case Call c -> c.args();
+            case Alias a -> List.of(a.expr());
+        };
+    }
+
+    /** {@code name} as a SQL identifier: bare when it is a plain lower-case word, else double-quoted. */
+    static String quoteIdentifier(String name) {
+        if (name.matches("[a-z_][a-z0-9_]*") && !SqlParser.isReserved(name)) {
+            return name;
+        }
+        return "\"" + name.replace("\"", "\"\"") + "\"";
     }
 }

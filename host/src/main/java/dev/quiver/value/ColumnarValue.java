@@ -1,6 +1,6 @@
 package dev.quiver.value;
 
-import dev.quiver.types.ElementType;
+import dev.quiver.types.DataType;
 import org.apache.arrow.vector.FieldVector;
 
 import java.util.Objects;
@@ -10,20 +10,44 @@ import java.util.Objects;
  * Scalars stay scalars: an expression over literals only gives a {@link Scalar}, never an
  * array filled with copies.
  *
- * <p>An {@link Array} owns its vector: whoever receives one closes it ({@link #close()}
- * closes the vector; closing a {@link Scalar} does nothing).
+ * <p>An {@link Array} either owns its vector ({@link #close()} closes it; whoever receives an
+ * owned array closes it) or borrows it ({@link Array#borrowed}: a column of the input batch,
+ * which {@link #close()} leaves alone). Closing a {@link Scalar} does nothing.
  */
 public sealed interface ColumnarValue extends AutoCloseable permits ColumnarValue.Array, ColumnarValue.Scalar {
 
     /** Rows this value has when it is an array; {@code -1} for a scalar. */
     int length();
 
+    /** The type of the values. */
+    DataType dataType();
+
     @Override
     void close();
 
-    record Array(FieldVector vector) implements ColumnarValue {
+    static Scalar scalar(DataType type, Object value) {
+        return new Scalar(new ScalarValue(type, value));
+    }
+
+    /**
+     * An array.
+     *
+     * @param vector the values
+     * @param owned  whether {@link #close()} closes the vector
+     */
+    record Array(FieldVector vector, boolean owned) implements ColumnarValue {
         public Array {
             Objects.requireNonNull(vector, "vector is null");
+        }
+
+        /** An array that owns {@code vector}. */
+        public Array(FieldVector vector) {
+            this(vector, true);
+        }
+
+        /** An array that reads {@code vector} without owning it: closing it leaves the vector open. */
+        public static Array borrowed(FieldVector vector) {
+            return new Array(vector, false);
         }
 
         @Override
@@ -32,24 +56,31 @@ public sealed interface ColumnarValue extends AutoCloseable permits ColumnarValu
         }
 
         @Override
+        public DataType dataType() {
+            return DataType.fromField(vector.getField());
+        }
+
+        @Override
         public void close() {
-            vector.close();
+            if (owned) {
+                vector.close();
+            }
         }
     }
 
-    /**
-     * One value for every row.
-     *
-     * @param type  its type
-     * @param value an Integer, Long, Float or Double matching {@code type}, or {@code null} for SQL NULL
-     */
-    record Scalar(ElementType type, Number value) implements ColumnarValue {
+    /** One value for every row. */
+    record Scalar(ScalarValue value) implements ColumnarValue {
         public Scalar {
-            Objects.requireNonNull(type, "type is null");
+            Objects.requireNonNull(value, "value is null");
         }
 
         public boolean isNull() {
-            return value == null;
+            return value.isNull();
+        }
+
+        @Override
+        public DataType dataType() {
+            return value.type();
         }
 
         @Override

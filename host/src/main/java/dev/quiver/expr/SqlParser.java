@@ -13,16 +13,21 @@ import java.util.List;
  * literals with a point or exponent are Float64 (suffix {@code f} makes Float32).
  * Errors name the position: {@code expected ')' at 12 in "sqrt(x*x + y"}.
  */
-public final class ExprParser {
+public final class SqlParser {
     private final String text;
     private int pos;
 
-    private ExprParser(String text) {
+    private SqlParser(String text) {
         this.text = text;
     }
 
+    /** Temporary: replaced by the JSqlParser-based parser. */
+    public static boolean isReserved(String name) {
+        return java.util.Set.of("and", "or", "not", "null", "true", "false", "case", "when", "then", "else", "end", "in", "is", "like", "between", "as", "cast").contains(name);
+    }
+
     public static Expr parse(String text) {
-        ExprParser p = new ExprParser(text);
+        SqlParser p = new SqlParser(text);
         Expr e = p.expr();
         p.skipSpace();
         if (p.pos != text.length()) {

@@ -1,0 +1,30 @@
+package dev.quiver.functions;
+
+import org.apache.arrow.memory.BufferAllocator;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a function sees of the query it runs in.
+ *
+ * @param allocator   where results are allocated from
+ * @param queryStart  the query's start time: {@link Volatility#STABLE} functions such as
+ *                    {@code now()} return it, one value for the whole query
+ * @param checkTypes  whether the planner checks every function's returned type against the
+ *                    planned one (on in tests and debug runs)
+ * @param options     free-form settings, by name
+ */
+public record ExecutionConfig(BufferAllocator allocator, Instant queryStart, boolean checkTypes, Map<String, String> options) {
+    public ExecutionConfig {
+        Objects.requireNonNull(allocator, "allocator is null");
+        Objects.requireNonNull(queryStart, "queryStart is null");
+        options = Map.copyOf(options);
+    }
+
+    /** The same configuration allocating from {@code other}. */
+    public ExecutionConfig withAllocator(BufferAllocator other) {
+        return other == allocator ? this : new ExecutionConfig(other, queryStart, checkTypes, options);
+    }
+}

@@ -1,0 +1,61 @@
+package dev.quiver.functions;
+
+import dev.quiver.rowfn.ir.IrNode;
+import dev.quiver.types.DataType;
+import dev.quiver.value.ColumnarValue;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A scalar function: called once per batch with whole columns (or scalars), never once per
+ * row. Register it in a {@link FunctionRegistry}; the planner resolves calls by name, coerces
+ * arguments to what {@link #signature()} accepts, and folds calls whose arguments are all
+ * literals when the function is not {@link Volatility#VOLATILE}.
+ *
+ * <p>Contract of {@link #invoke}: return an array of {@code numberRows} rows, or a scalar
+ * when every argument was a scalar (a one-row array is then taken as that scalar). The
+ * result's type must be {@link #returnType} of the argument types. The returned value is
+ * owned by the caller; arguments are borrowed and must not be closed. To write a function
+ * as arrays-in, array-out, see {@link ArrayFunctions#adapt}.
+ */
+public interface ScalarFunction {
+
+    /** The name calls use; matched case-insensitively. */
+    String name();
+
+    /** Other names for the same function. */
+    default List<String> aliases() {
+        return List.of();
+    }
+
+    Signature signature();
+
+    /** The result type for arguments of these (already coerced) types. */
+    DataType returnType(List<DataType> argTypes);
+
+    /** Evaluates one batch. */
+    ColumnarValue invoke(ScalarFunctionArgs args);
+
+    /**
+     * For {@link TypeSignature.UserDefined} signatures: the types to cast {@code argTypes} to,
+     * or a {@link PlanningException} saying why they are not accepted.
+     */
+    default List<DataType> coerceTypes(List<DataType> argTypes) {
+        throw new PlanningException("function '" + name() + "' has a user-defined signature but does not implement coerceTypes");
+    }
+
+    /**
+     * The function as kernel IR over already-lowered arguments, when it can run inside a fused
+     * CPU/OpenCL kernel (numeric functions of Int32/Int64/Float32/Float64). Empty otherwise,
+     * and then {@link #invoke} runs it.
+     */
+    default Optional<IrNode> kernel(List<IrNode> args) {
+        return Optional.empty();
+    }
+
+    /** One line for listings and "did you mean" messages. */
+    default String description() {
+        return "";
+    }
+}
