@@ -54,6 +54,14 @@ public interface ScalarFunction {
         return Optional.empty();
     }
 
+    /**
+     * Whether argument {@code index} must be a literal (after folding), such as the digits of
+     * {@code round(x, 2)}: the planner rejects a call that passes anything else.
+     */
+    default boolean requiresLiteral(int index) {
+        return false;
+    }
+
     /** One line for listings and "did you mean" messages. */
     default String description() {
         return "";

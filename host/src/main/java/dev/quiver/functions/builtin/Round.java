@@ -1,0 +1,86 @@
+package dev.quiver.functions.builtin;
+
+import dev.quiver.functions.ArrayFunctions;
+import dev.quiver.functions.ScalarFunction;
+import dev.quiver.functions.ScalarFunctionArgs;
+import dev.quiver.functions.Signature;
+import dev.quiver.functions.TypeSignature;
+import dev.quiver.functions.Volatility;
+import dev.quiver.types.DataType;
+import dev.quiver.value.ColumnarValue;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.List;
+
+/**
+ * {@code round(x [, digits])}: x rounded half away from zero to {@code digits} decimal places
+ * (0 when omitted; negative rounds to tens, hundreds...). {@code digits} must be a literal.
+ */
+final class Round implements ScalarFunction {
+    private static final Signature SIGNATURE = Signature.oneOf(List.of(
+            new TypeSignature.Exact(List.of(DataType.FLOAT64)),
+            new TypeSignature.Exact(List.of(DataType.FLOAT64, DataType.INT32))), Volatility.IMMUTABLE).withParameterNames("x", "digits");
+
+    @Override
+    public String name() {
+        return "round";
+    }
+
+    @Override
+    public Signature signature() {
+        return SIGNATURE;
+    }
+
+    @Override
+    public boolean requiresLiteral(int index) {
+        return index == 1;
+    }
+
+    @Override
+    public DataType returnType(List<DataType> argTypes) {
+        return DataType.FLOAT64;
+    }
+
+    @Override
+    public ColumnarValue invoke(ScalarFunctionArgs call) {
+        return ArrayFunctions.invoke(call, (arrays, c) -> {
+            Float8Vector x = (Float8Vector) arrays.getFirst();
+            IntVector digits = arrays.size() > 1 ? (IntVector) arrays.get(1) : null;
+            int d = digits == null || digits.isNull(0) ? 0 : digits.get(0);
+            boolean nullDigits = digits != null && digits.isNull(0);
+            int rows = x.getValueCount();
+            Float8Vector out = new Float8Vector("round", c.config().allocator());
+            try {
+                out.allocateNew(rows);
+                for (int i = 0; i < rows; i++) {
+                    if (x.isNull(i) || nullDigits) {
+                        out.setNull(i);
+                    } else {
+                        out.set(i, round(x.get(i), d));
+                    }
+                }
+                out.setValueCount(rows);
+                return (FieldVector) out;
+            } catch (RuntimeException e) {
+                out.close();
+                throw e;
+            }
+        }, ArrayFunctions.Hint.PAD, ArrayFunctions.Hint.ACCEPTS_SINGULAR);
+    }
+
+    static double round(double v, int digits) {
+        if (!Double.isFinite(v)) {
+            return v;
+        }
+        return new BigDecimal(v).setScale(digits, RoundingMode.HALF_UP).doubleValue();
+    }
+
+    @Override
+    public String description() {
+        return "x rounded half away from zero to a literal number of decimal places.";
+    }
+}

@@ -1,0 +1,51 @@
+package dev.quiver.functions.builtin;
+
+import dev.quiver.functions.ArrayFunctions;
+import dev.quiver.functions.ScalarFunction;
+import dev.quiver.functions.ScalarFunctionArgs;
+import dev.quiver.functions.Signature;
+import dev.quiver.functions.Volatility;
+import dev.quiver.types.DataType;
+import dev.quiver.value.ColumnarValue;
+import dev.quiver.value.ScalarValue;
+import dev.quiver.value.Values;
+import org.apache.arrow.vector.FieldVector;
+
+import java.util.List;
+import java.util.function.Function;
+
+/** A function of one string, row by row, written through {@link ArrayFunctions}. */
+abstract class StringFunction implements ScalarFunction {
+    private static final Signature SIGNATURE = Signature.string(1, Volatility.IMMUTABLE).withParameterNames("s");
+
+    /** The result for one non-null string, of {@link #returnType}. */
+    abstract Object apply(String s);
+
+    @Override
+    public Signature signature() {
+        return SIGNATURE;
+    }
+
+    @Override
+    public ColumnarValue invoke(ScalarFunctionArgs call) {
+        DataType in = DataType.fromField(call.argFields().getFirst());
+        DataType out = DataType.fromField(call.returnField());
+        return ArrayFunctions.invoke(call, (arrays, c) -> map(arrays.getFirst(), in, out, this::apply, c));
+    }
+
+    private static FieldVector map(FieldVector v, DataType in, DataType out, Function<String, Object> f, ScalarFunctionArgs call) {
+        int rows = v.getValueCount();
+        FieldVector r = Values.allocate(out, "result", rows, call.config().allocator());
+        try {
+            for (int i = 0; i < rows; i++) {
+                ScalarValue s = Values.get(v, i, in);
+                Values.set(r, i, s.isNull() ? ScalarValue.nullOf(out) : new ScalarValue(out, f.apply((String) s.value())));
+            }
+            r.setValueCount(rows);
+            return r;
+        } catch (RuntimeException e) {
+            r.close();
+            throw e;
+        }
+    }
+}

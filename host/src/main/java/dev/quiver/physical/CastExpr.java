@@ -1,0 +1,31 @@
+package dev.quiver.physical;
+
+import dev.quiver.kernels.Kernels;
+import dev.quiver.types.DataType;
+import dev.quiver.types.SqlTypes;
+import dev.quiver.value.ColumnarValue;
+
+import java.util.List;
+
+/**
+ * A cast the planner inserted or the user wrote. {@code safe} (TRY_CAST) turns values that
+ * do not convert into NULL; otherwise they fail the batch with a message naming the value.
+ */
+public record CastExpr(PhysicalExpr input, DataType dataType, boolean safe) implements PhysicalExpr {
+    @Override
+    public ColumnarValue evaluate(EvalContext ctx) {
+        try (ColumnarValue v = input.evaluate(ctx)) {
+            return Kernels.cast(v, dataType, safe, ctx.rows(), ctx.allocator());
+        }
+    }
+
+    @Override
+    public List<PhysicalExpr> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public String describe() {
+        return (safe ? "TRY_CAST AS " : "CAST AS ") + SqlTypes.sqlName(dataType);
+    }
+}

@@ -1,0 +1,92 @@
+package dev.quiver.physical;
+
+import dev.quiver.functions.ScalarFunction;
+import dev.quiver.functions.ScalarFunctionArgs;
+import dev.quiver.memory.Resources;
+import dev.quiver.types.DataType;
+import dev.quiver.value.ColumnarValue;
+import dev.quiver.value.Values;
+import org.apache.arrow.vector.types.pojo.Field;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A function call: evaluates each argument once per batch and calls the function once per
+ * batch with {@link ScalarFunctionArgs}. It then checks the result: an array must have the
+ * batch's row count, except that a one-row array returned for all-scalar arguments becomes a
+ * scalar; with {@code ExecutionConfig#checkTypes} on, the result's type must be the planned one.
+ */
+public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> args, DataType dataType) implements PhysicalExpr {
+    public ScalarFunctionExpr {
+        Objects.requireNonNull(function, "function is null");
+        args = List.copyOf(args);
+        Objects.requireNonNull(dataType, "dataType is null");
+    }
+
+    @Override
+    public ColumnarValue evaluate(EvalContext ctx) {
+        List<ColumnarValue> values = new ArrayList<>(args.size());
+        List<Field> fields = new ArrayList<>(args.size());
+        ColumnarValue result = null;
+        try {
+            boolean allScalar = true;
+            for (int i = 0; i < args.size(); i++) {
+                ColumnarValue v = args.get(i).evaluate(ctx);
+                values.add(v);
+                fields.add(args.get(i).dataType().toField("arg" + i, true));
+                allScalar &= v instanceof ColumnarValue.Scalar;
+            }
+            result = Objects.requireNonNull(function.invoke(new ScalarFunctionArgs(values, fields, ctx.rows(),
+                    dataType.toField(function.name(), true), ctx.config())), () -> "function " + function.name() + " returned null");
+            result = checked(result, allScalar && !args.isEmpty(), ctx);
+            // A function may hand back one of its own arguments: that one is now the result, not closed here.
+            for (int i = 0; i < values.size(); i++) {
+                if (values.get(i) instanceof ColumnarValue.Array a && result instanceof ColumnarValue.Array r && a.vector() == r.vector()) {
+                    values.set(i, ColumnarValue.Array.borrowed(a.vector()));
+                }
+            }
+            ColumnarValue out = result;
+            result = null;
+            return out;
+        } finally {
+            if (result != null) {
+                result.close();
+            }
+            Resources.closeAll(values);
+        }
+    }
+
+    private ColumnarValue checked(ColumnarValue result, boolean allScalar, EvalContext ctx) {
+        if (result instanceof ColumnarValue.Array a) {
+            int n = a.length();
+            if (allScalar && n == 1) {
+                ColumnarValue.Scalar s = new ColumnarValue.Scalar(Values.get(a.vector(), 0, dataType));
+                a.close();
+                result = s;
+            } else if (n != ctx.rows()) {
+                throw new IllegalStateException("function " + function.name() + " returned " + n + " rows for a batch of "
+                        + ctx.rows() + " rows");
+            }
+        }
+        if (ctx.config().checkTypes()) {
+            DataType got = result.dataType();
+            if (!got.equals(dataType.valueType())) {
+                throw new IllegalStateException("function " + function.name() + " returned " + got + " but was planned to return "
+                        + dataType);
+            }
+        }
+        return result;
+    }
+
+    @Override
+    public List<PhysicalExpr> children() {
+        return args;
+    }
+
+    @Override
+    public String describe() {
+        return "call " + function.name() + " (" + function.signature().volatility().name().toLowerCase(java.util.Locale.ROOT) + ")";
+    }
+}

@@ -1,0 +1,435 @@
+package dev.quiver.planning;
+
+import dev.quiver.expr.Expr;
+import dev.quiver.expr.Operator;
+import dev.quiver.functions.ExecutionConfig;
+import dev.quiver.functions.FunctionRegistry;
+import dev.quiver.functions.PlanningException;
+import dev.quiver.functions.ScalarFunction;
+import dev.quiver.functions.SignatureResolver;
+import dev.quiver.functions.Volatility;
+import dev.quiver.kernels.Kernels;
+import dev.quiver.physical.BetweenExpr;
+import dev.quiver.physical.BinaryExpr;
+import dev.quiver.physical.CaseExpr;
+import dev.quiver.physical.CastExpr;
+import dev.quiver.physical.ColumnExpr;
+import dev.quiver.physical.EvalContext;
+import dev.quiver.physical.InListExpr;
+import dev.quiver.physical.IsNullExpr;
+import dev.quiver.physical.KernelExecutor;
+import dev.quiver.physical.LikeExpr;
+import dev.quiver.physical.LiteralExpr;
+import dev.quiver.physical.NegativeExpr;
+import dev.quiver.physical.NotExpr;
+import dev.quiver.physical.PhysicalExpr;
+import dev.quiver.physical.ScalarFunctionExpr;
+import dev.quiver.types.DataType;
+import dev.quiver.types.TypeCoercion;
+import dev.quiver.value.ColumnarValue;
+import dev.quiver.value.ScalarValue;
+import dev.quiver.value.Values;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * Plans a logical {@link Expr} against a schema, once per query, into the physical tree that
+ * runs on every batch:
+ * <ol>
+ *   <li>columns are resolved by name to input positions (the message for an unknown column
+ *   lists the schema's columns);</li>
+ *   <li>types are checked and coerced: operators and function calls get explicit casts to
+ *   the types the coercion lattice ({@link TypeCoercion}) and the function's
+ *   {@code Signature} ({@link SignatureResolver}) choose; the physical tree never coerces;</li>
+ *   <li>non-volatile subtrees over literals only are folded into literals
+ *   ({@code 1 + abs(-1)} becomes {@code 2}); volatile calls ({@code random()}) and everything
+ *   above them are kept;</li>
+ *   <li>numeric subtrees are fused into kernel programs ({@link Fusion}) that run on the CPU
+ *   or an OpenCL device.</li>
+ * </ol>
+ * Every error is a {@link PlanningException} raised here, never during evaluation.
+ */
+public final class ExpressionPlanner {
+    private final FunctionRegistry registry;
+    private final ExecutionConfig config;
+
+    /**
+     * @param registry the functions calls resolve against
+     * @param config   the query's configuration: folding allocates from its allocator (and
+     *                 frees before returning) and {@code now()} reads its start time
+     */
+    public ExpressionPlanner(FunctionRegistry registry, ExecutionConfig config) {
+        this.registry = Objects.requireNonNull(registry, "registry is null");
+        this.config = Objects.requireNonNull(config, "config is null");
+    }
+
+    /** Plans {@code expr} against {@code schema}. */
+    public PhysicalPlan plan(Schema schema, Expr expr) {
+        Objects.requireNonNull(schema, "schema is null");
+        Objects.requireNonNull(expr, "expr is null");
+        Lowering l = new Lowering(schema);
+        String name = expr instanceof Expr.Alias a ? a.name() : expr.toString();
+        PhysicalExpr unfused = l.lower(expr);
+        PhysicalExpr root = Fusion.fuse(unfused);
+        return new PhysicalPlan(expr, root, l.columns, l.schemaIndexes, name);
+    }
+
+    private final class Lowering {
+        final Schema schema;
+        final List<Field> columns = new ArrayList<>();
+        final List<Integer> schemaIndexes = new ArrayList<>();
+
+        Lowering(Schema schema) {
+            this.schema = schema;
+        }
+
+        PhysicalExpr lower(Expr e) {
+            return fold(lowerNode(e));
+        }
+
+        private PhysicalExpr lowerNode(Expr e) {
+            return switch (e) {
+                case Expr.Column c -> column(c);
+                case Expr.Literal lit -> new LiteralExpr(lit.value());
+                case Expr.Alias a -> lower(a.expr());
+                case Expr.Binary b -> binary(b);
+                case Expr.Not n -> new NotExpr(boolArg(lower(n.expr()), "NOT", e));
+                case Expr.IsNull n -> new IsNullExpr(lower(n.expr()), n.negated());
+                case Expr.Negative n -> {
+                    PhysicalExpr in = lower(n.expr());
+                    DataType t = in.dataType().valueType();
+                    if (t instanceof DataType.Null) {
+                        yield new NegativeExpr(cast(in, DataType.INT32, e));
+                    }
+                    if (!t.isNumeric() || (t instanceof DataType.Int i && !i.signed())) {
+                        throw new PlanningException("cannot negate a " + in.dataType() + " value in " + e
+                                + " (negation needs a signed integer, float or decimal)");
+                    }
+                    yield new NegativeExpr(decoded(in, e));
+                }
+                case Expr.Cast c -> explicitCast(lower(c.expr()), c.type(), false, e);
+                case Expr.TryCast c -> explicitCast(lower(c.expr()), c.type(), true, e);
+                case Expr.Case c -> caseExpr(c);
+                case Expr.InList in -> {
+                    List<PhysicalExpr> all = new ArrayList<>();
+                    all.add(lower(in.expr()));
+                    for (Expr x : in.list()) {
+                        all.add(lower(x));
+                    }
+                    DataType t = comparisonType(all, "IN", e);
+                    List<PhysicalExpr> cast = all.stream().map(p -> cast(p, t, e)).toList();
+                    yield new InListExpr(cast.getFirst(), cast.subList(1, cast.size()), in.negated());
+                }
+                case Expr.Between b -> {
+                    List<PhysicalExpr> all = List.of(lower(b.expr()), lower(b.low()), lower(b.high()));
+                    DataType t = comparisonType(all, "BETWEEN", e);
+                    yield new BetweenExpr(cast(all.get(0), t, e), cast(all.get(1), t, e), cast(all.get(2), t, e), b.negated());
+                }
+                case Expr.Like like -> {
+                    PhysicalExpr v = lower(like.expr());
+                    PhysicalExpr p = lower(like.pattern());
+                    DataType t = stringType(List.of(v.dataType(), p.dataType()));
+                    if (t == null) {
+                        throw new PlanningException((like.caseInsensitive() ? "ILIKE" : "LIKE") + " needs strings, got "
+                                + v.dataType() + " " + (like.caseInsensitive() ? "ILIKE " : "LIKE ") + p.dataType() + " in " + e);
+                    }
+                    yield new LikeExpr(cast(v, t, e), cast(p, t, e), like.escape(), like.negated(), like.caseInsensitive());
+                }
+                case Expr.Call call -> call(call);
+            };
+        }
+
+        private PhysicalExpr column(Expr.Column c) {
+            int idx = -1;
+            if (c.qualifier() != null) {
+                idx = indexOf(c.flatName());
+            }
+            if (idx < 0) {
+                idx = indexOf(c.name());
+            }
+            if (idx < 0) {
+                throw new PlanningException("no column '" + c.flatName() + "' in the schema (columns: "
+                        + schema.getFields().stream().map(f -> f.getName() + " " + describe(f)).collect(Collectors.joining(", ")) + ")");
+            }
+            Field f = schema.getFields().get(idx);
+            DataType t;
+            try {
+                t = DataType.fromField(f);
+            } catch (IllegalArgumentException ex) {
+                throw new PlanningException("column '" + f.getName() + "': " + ex.getMessage(), ex);
+            }
+            int pos = schemaIndexes.indexOf(idx);
+            if (pos < 0) {
+                pos = columns.size();
+                columns.add(f);
+                schemaIndexes.add(idx);
+            }
+            return new ColumnExpr(pos, f.getName(), t);
+        }
+
+        private int indexOf(String name) {
+            List<Field> fs = schema.getFields();
+            for (int i = 0; i < fs.size(); i++) {
+                if (fs.get(i).getName().equals(name)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        private PhysicalExpr binary(Expr.Binary b) {
+            PhysicalExpr l = lower(b.left());
+            PhysicalExpr r = lower(b.right());
+            Operator op = b.op();
+            if (op.isLogical()) {
+                return new BinaryExpr(boolArg(l, op.sql(), b), op, boolArg(r, op.sql(), b), DataType.BOOLEAN);
+            }
+            if (op.isComparison()) {
+                DataType t = comparisonType(List.of(l, r), op.sql(), b);
+                return new BinaryExpr(cast(l, t, b), op, cast(r, t, b), DataType.BOOLEAN);
+            }
+            DataType lt = l.dataType().valueType();
+            DataType rt = r.dataType().valueType();
+            if (lt instanceof DataType.Null && rt instanceof DataType.Null) {
+                lt = DataType.INT32;
+                rt = DataType.INT32;
+            }
+            DataType flt = lt;
+            DataType frt = rt;
+            TypeCoercion.ArithmeticPlan plan = TypeCoercion.arithmetic(op, lt, rt).orElseThrow(() -> new PlanningException(
+                    "cannot apply " + op.sql() + " to " + flt + " and " + frt + " in " + b));
+            return new BinaryExpr(cast(l, plan.leftCast(), b), op, cast(r, plan.rightCast(), b), plan.result());
+        }
+
+        private PhysicalExpr caseExpr(Expr.Case c) {
+            PhysicalExpr operand = c.operand() == null ? null : lower(c.operand());
+            List<PhysicalExpr> whens = new ArrayList<>();
+            List<PhysicalExpr> thens = new ArrayList<>();
+            for (Expr.WhenThen wt : c.branches()) {
+                whens.add(lower(wt.when()));
+                thens.add(lower(wt.then()));
+            }
+            PhysicalExpr otherwise = c.otherwise() == null ? null : lower(c.otherwise());
+            if (operand != null) {
+                List<PhysicalExpr> all = new ArrayList<>();
+                all.add(operand);
+                all.addAll(whens);
+                DataType t = comparisonType(all, "CASE operand = WHEN", c);
+                operand = cast(operand, t, c);
+                whens = whens.stream().map(w -> cast(w, t, c)).toList();
+            } else {
+                whens = whens.stream().map(w -> boolArg(w, "CASE WHEN", c)).toList();
+            }
+            List<DataType> resultTypes = new ArrayList<>(thens.stream().map(PhysicalExpr::dataType).toList());
+            if (otherwise != null) {
+                resultTypes.add(otherwise.dataType());
+            }
+            DataType t = TypeCoercion.commonType(resultTypes.stream().map(DataType::valueType).toList()).orElseThrow(() ->
+                    new PlanningException("the THEN/ELSE values of CASE have no common type: " + resultTypes + " in " + c));
+            thens = thens.stream().map(x -> cast(x, t, c)).toList();
+            otherwise = otherwise == null ? null : cast(otherwise, t, c);
+            return new CaseExpr(operand, whens, thens, otherwise, t);
+        }
+
+        private PhysicalExpr call(Expr.Call call) {
+            ScalarFunction fn = registry.lookup(call.function());
+            List<Expr> ordered = orderArguments(fn, call);
+            List<PhysicalExpr> args = new ArrayList<>();
+            for (Expr a : ordered) {
+                args.add(lower(a));
+            }
+            for (int i = 0; i < args.size(); i++) {
+                if (fn.requiresLiteral(i) && !(args.get(i) instanceof LiteralExpr)) {
+                    throw new PlanningException("argument " + (i + 1) + parameterName(fn, i) + " of " + fn.name()
+                            + " must be a literal, got " + ordered.get(i) + " in " + call);
+                }
+            }
+            List<DataType> given = args.stream().map(PhysicalExpr::dataType).toList();
+            List<DataType> target = SignatureResolver.resolve(fn, given);
+            for (int i = 0; i < target.size(); i++) {
+                if (target.get(i).valueType() instanceof DataType.Null && !acceptsUntypedNull(fn)) {
+                    throw new PlanningException("argument " + (i + 1) + parameterName(fn, i) + " of " + fn.name()
+                            + " is an untyped NULL, and its signature does not say what type it should have; write CAST(NULL AS <type>) in "
+                            + call);
+                }
+            }
+            List<PhysicalExpr> cast = new ArrayList<>();
+            for (int i = 0; i < args.size(); i++) {
+                cast.add(cast(args.get(i), target.get(i), call));
+            }
+            DataType rt = fn.returnType(cast.stream().map(PhysicalExpr::dataType).toList());
+            return new ScalarFunctionExpr(fn, cast, Objects.requireNonNull(rt, () -> fn.name() + " returned no return type"));
+        }
+
+        private List<Expr> orderArguments(ScalarFunction fn, Expr.Call call) {
+            if (!call.hasNamedArgs()) {
+                return call.args();
+            }
+            List<String> params = fn.signature().parameterNames();
+            if (params.isEmpty()) {
+                throw new PlanningException("function " + fn.name() + " does not take named arguments, in " + call);
+            }
+            Expr[] slots = new Expr[params.size()];
+            for (int i = 0; i < call.args().size(); i++) {
+                String n = call.argNames().get(i);
+                int pos = i;
+                if (n != null) {
+                    pos = -1;
+                    for (int k = 0; k < params.size(); k++) {
+                        if (params.get(k).equalsIgnoreCase(n)) {
+                            pos = k;
+                        }
+                    }
+                    if (pos < 0) {
+                        throw new PlanningException("function " + fn.name() + " has no parameter '" + n + "' (parameters: "
+                                + String.join(", ", params) + ") in " + call);
+                    }
+                }
+                if (pos >= slots.length) {
+                    throw new PlanningException("function " + fn.name() + " takes at most " + params.size() + " arguments ("
+                            + String.join(", ", params) + "), got " + call.args().size() + " in " + call);
+                }
+                if (slots[pos] != null) {
+                    throw new PlanningException("parameter '" + params.get(pos) + "' of " + fn.name() + " is given twice in " + call);
+                }
+                slots[pos] = call.args().get(i);
+            }
+            int last = slots.length - 1;
+            while (last >= 0 && slots[last] == null) {
+                last--;
+            }
+            for (int k = 0; k <= last; k++) {
+                if (slots[k] == null) {
+                    throw new PlanningException("parameter '" + params.get(k) + "' of " + fn.name() + " is missing in " + call);
+                }
+            }
+            return Arrays.asList(slots).subList(0, last + 1);
+        }
+
+        private PhysicalExpr boolArg(PhysicalExpr p, String what, Expr in) {
+            DataType t = p.dataType().valueType();
+            if (t instanceof DataType.Bool || t instanceof DataType.Null) {
+                return cast(p, DataType.BOOLEAN, in);
+            }
+            throw new PlanningException(what + " needs Boolean operands, got " + p.dataType() + " in " + in);
+        }
+
+        private DataType comparisonType(List<PhysicalExpr> all, String what, Expr in) {
+            DataType t = DataType.NULL;
+            for (PhysicalExpr p : all) {
+                DataType pt = p.dataType().valueType();
+                DataType before = t;
+                t = TypeCoercion.comparisonType(t, pt).orElseThrow(() -> new PlanningException("cannot compare " + before + " with "
+                        + pt + " (" + what + ") in " + in));
+            }
+            return t instanceof DataType.Null ? DataType.BOOLEAN : t;
+        }
+
+        private PhysicalExpr explicitCast(PhysicalExpr in, DataType to, boolean safe, Expr e) {
+            DataType from = in.dataType().valueType();
+            if (from.equals(to)) {
+                return decoded(in, e);
+            }
+            if (!Kernels.canCast(from, to)) {
+                throw new PlanningException("cannot cast " + in.dataType() + " to " + to + " in " + e);
+            }
+            return fold(new CastExpr(decoded(in, e), to, safe));
+        }
+
+        /** {@code p} as type {@code t}: itself, or a (folded) cast the planner inserts. */
+        private PhysicalExpr cast(PhysicalExpr p, DataType t, Expr in) {
+            if (p.dataType().equals(t)) {
+                return p;
+            }
+            PhysicalExpr d = decoded(p, in);
+            if (d.dataType().equals(t)) {
+                return d;
+            }
+            if (!Kernels.canCast(d.dataType(), t)) {
+                throw new PlanningException("cannot cast " + d.dataType() + " to " + t + " in " + in);
+            }
+            return fold(new CastExpr(d, t, false));
+        }
+
+        /** A dictionary-typed expression decoded to its values; anything else as it is. */
+        private PhysicalExpr decoded(PhysicalExpr p, Expr in) {
+            if (p.dataType() instanceof DataType.Dictionary) {
+                throw new PlanningException("dictionary-encoded input " + p.describe() + " is not supported yet in " + in);
+            }
+            return p;
+        }
+    }
+
+    private static boolean acceptsUntypedNull(ScalarFunction fn) {
+        return false;
+    }
+
+    private static String parameterName(ScalarFunction fn, int i) {
+        List<String> names = fn.signature().parameterNames();
+        return i < names.size() ? " (" + names.get(i) + ")" : "";
+    }
+
+    private static DataType stringType(List<DataType> types) {
+        boolean large = false;
+        for (DataType t : types) {
+            DataType v = t.valueType();
+            if (v instanceof DataType.Utf8 u) {
+                large |= u.large();
+            } else if (!(v instanceof DataType.Null)) {
+                return null;
+            }
+        }
+        return large ? DataType.LARGE_UTF8 : DataType.UTF8;
+    }
+
+    private static String describe(Field f) {
+        try {
+            return DataType.fromField(f).toString();
+        } catch (IllegalArgumentException e) {
+            return f.getType().toString();
+        }
+    }
+
+    /**
+     * Folds {@code p} into a literal when it is not volatile and all its children are literals.
+     * A node whose evaluation fails (such as {@code 1 / 0}) is kept: it fails only if a batch
+     * reaches it, which inside a CASE branch may never happen.
+     */
+    PhysicalExpr fold(PhysicalExpr p) {
+        if (p instanceof LiteralExpr || p instanceof ColumnExpr) {
+            return p;
+        }
+        if (p instanceof ScalarFunctionExpr f && f.function().signature().volatility() == Volatility.VOLATILE) {
+            return p;
+        }
+        for (PhysicalExpr c : p.children()) {
+            if (!(c instanceof LiteralExpr)) {
+                return p;
+            }
+        }
+        EvalContext ctx = new EvalContext(List.of(), 1, config, NO_KERNELS);
+        try (ColumnarValue v = p.evaluate(ctx)) {
+            ScalarValue s = switch (v) {
+                case ColumnarValue.Scalar sc -> sc.value();
+                case ColumnarValue.Array a when a.length() == 1 -> Values.get(a.vector(), 0, p.dataType());
+                case ColumnarValue.Array a -> null;
+            };
+            if (s == null || !s.type().equals(p.dataType().valueType())) {
+                return p;
+            }
+            return new LiteralExpr(s);
+        } catch (RuntimeException e) {
+            return p;
+        }
+    }
+
+    private static final KernelExecutor NO_KERNELS = (program, args, rows, allocator) -> {
+        throw new IllegalStateException("no kernels while folding");
+    };
+}

@@ -1,0 +1,68 @@
+package dev.quiver.planning;
+
+import dev.quiver.expr.Expr;
+import dev.quiver.physical.FusedKernelExpr;
+import dev.quiver.physical.PhysicalExpr;
+import dev.quiver.rowfn.ir.KernelProgram;
+import dev.quiver.types.DataType;
+import org.apache.arrow.vector.types.pojo.Field;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A planned expression.
+ *
+ * @param logical       the expression as written
+ * @param root          the physical tree as it will run
+ * @param columns       the schema fields the tree reads; input position i is {@code columns.get(i)}
+ * @param schemaIndexes for each input position, the field's index in the schema planned against
+ * @param outputName    the result's name: the alias, or the expression's text
+ */
+public record PhysicalPlan(Expr logical, PhysicalExpr root, List<Field> columns, List<Integer> schemaIndexes, String outputName) {
+    public PhysicalPlan {
+        Objects.requireNonNull(logical, "logical is null");
+        Objects.requireNonNull(root, "root is null");
+        columns = List.copyOf(columns);
+        schemaIndexes = List.copyOf(schemaIndexes);
+    }
+
+    public DataType outputType() {
+        return root.dataType();
+    }
+
+    /** The fused kernel programs of the tree, outermost first. */
+    public List<KernelProgram> programs() {
+        List<KernelProgram> out = new ArrayList<>();
+        collect(root, out);
+        return out;
+    }
+
+    private static void collect(PhysicalExpr e, List<KernelProgram> out) {
+        if (e instanceof FusedKernelExpr f) {
+            out.add(f.program());
+        }
+        for (PhysicalExpr c : e.children()) {
+            collect(c, out);
+        }
+    }
+
+    /** Both plans as readable text: the logical plan as written, the physical plan as it will run. */
+    public String explain() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("Logical plan (as written):\n  ").append(logical).append('\n');
+        sb.append("Physical plan (as it will run), result '").append(outputName).append("' ").append(outputType()).append(":\n");
+        for (String line : root.explainTree().split("\n")) {
+            sb.append("  ").append(line).append('\n');
+        }
+        if (!columns.isEmpty()) {
+            sb.append("Inputs:\n");
+            for (int i = 0; i < columns.size(); i++) {
+                sb.append("  #").append(i).append(" = column ").append(schemaIndexes.get(i)).append(" '")
+                        .append(columns.get(i).getName()).append("' ").append(columns.get(i).getType()).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+}
