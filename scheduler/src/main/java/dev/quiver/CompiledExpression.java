@@ -2,63 +2,91 @@ package dev.quiver;
 
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
+import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.memory.OutputVectors;
 import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.memory.VectorView;
-import dev.quiver.planning.ExpressionPlanner;
+import dev.quiver.physical.EvalContext;
+import dev.quiver.physical.KernelExecutor;
+import dev.quiver.planning.PhysicalPlan;
 import dev.quiver.rowfn.ir.KernelProgram;
-import dev.quiver.rowfn.ir.RowInterpreter;
-import dev.quiver.types.ElementType;
+import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
+import dev.quiver.value.Values;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.util.TransferPair;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * An expression planned against a schema, ready to evaluate batch after batch. Thread-safe:
  * several threads may evaluate different batches at once.
  *
- * <p>Per batch it checks the batch against the plan, allocates the output vector from the
- * given allocator, computes the output validity as the AND of the inputs' (64 rows per step),
- * picks a device by {@link Placement}, and runs the fused kernel over the batch's own memory.
- * On any failure the output is closed before the exception leaves, so nothing leaks.
+ * <p>Per batch it checks the batch against the plan and evaluates the physical tree once:
+ * each node runs over whole columns; each fused numeric subtree runs as one kernel on the
+ * device {@link Placement} picks for the batch, reading the batch's own memory. On any
+ * failure everything allocated for the batch is freed before the exception leaves.
  */
 public final class CompiledExpression {
     /** Smallest batch {@link Placement#AUTO} sends to an OpenCL GPU. */
     public static final int AUTO_GPU_MIN_ROWS = 1 << 20;
 
     private final Quiver quiver;
-    private final ExpressionPlanner.Plan plan;
+    private final PhysicalPlan plan;
+    private final ExecutionConfig config;
     private final Field outputField;
     private final ExpressionMetrics metrics = new ExpressionMetrics();
-    /** Whether each device can run the program: fixed per program and device, asked on every batch. */
-    private final java.util.concurrent.ConcurrentHashMap<Device, Optional<String>> unsupported = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Whether each device can run each program: fixed per program and device, asked on every batch. */
+    private final Map<Device, Map<KernelProgram, Optional<String>>> unsupported = new ConcurrentHashMap<>();
 
-    CompiledExpression(Quiver quiver, ExpressionPlanner.Plan plan, String name) {
+    CompiledExpression(Quiver quiver, PhysicalPlan plan, ExecutionConfig config) {
         this.quiver = quiver;
         this.plan = plan;
-        ElementType rt = plan.program().resultType();
-        this.outputField = new Field(name, FieldType.nullable(rt.arrowType()), null);
+        this.config = config;
+        DataType t = plan.outputType().valueType();
+        this.outputField = t.toField(plan.outputName(), true);
     }
 
-    /** The field of the vectors this expression returns (nullable, named after the expression). */
+    /** The field of the vectors this expression returns (nullable, named after the alias or the expression). */
     public Field outputField() {
         return outputField;
     }
 
-    public KernelProgram program() {
-        return plan.program();
+    /** The plan: the logical expression, the physical tree, the columns it reads. */
+    public PhysicalPlan plan() {
+        return plan;
     }
 
-    /** The schema fields the expression reads, in argument order. */
+    /** The fused kernel programs the plan runs (none when no numeric subtree was fused). */
+    public List<KernelProgram> programs() {
+        return plan.programs();
+    }
+
+    /**
+     * The outermost fused kernel program.
+     *
+     * @throws IllegalStateException when the plan runs no fused kernel
+     */
+    public KernelProgram program() {
+        List<KernelProgram> ps = plan.programs();
+        if (ps.isEmpty()) {
+            throw new IllegalStateException("the plan of " + plan.logical() + " runs no fused kernel:\n" + plan.explain());
+        }
+        return ps.getFirst();
+    }
+
+    /** The schema fields the expression reads, in input order. */
     public List<Field> inputColumns() {
         return plan.columns();
     }
@@ -78,23 +106,20 @@ public final class CompiledExpression {
 
     /**
      * Evaluates over {@code batch} and returns a new vector of {@code batch.getRowCount()} rows
-     * allocated from {@code allocator}; the caller owns and closes it. A row is null when any
-     * column it reads is null. An expression over literals only is broadcast to the batch's
-     * rows here (use {@link #evaluateValue} to keep it a scalar).
+     * allocated from {@code allocator}, typed and named as {@link #outputField()}; the caller
+     * owns and closes it. An expression over literals only is broadcast to the batch's rows
+     * here (use {@link #evaluateValue} to keep it a scalar).
      *
      * @throws IllegalArgumentException when the batch does not match the planned schema or its
-     *                                  columns have different lengths
+     *                                  columns have different lengths, or a CAST meets a value
+     *                                  that does not convert
      * @throws IllegalStateException    when {@code placement} is OPENCL and no OpenCL device can
-     *                                  run the expression (the message says why), or the
-     *                                  allocator cannot give memory (for example, it is closed)
+     *                                  run a fused kernel of the expression (the message says
+     *                                  why), or the allocator cannot give memory
      * @throws ArithmeticException      when a non-null row divides an integer by zero
      */
     public FieldVector evaluate(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
-        ColumnarValue v = evaluateValue(batch, placement, allocator);
-        if (v instanceof ColumnarValue.Array a) {
-            return a.vector();
-        }
-        return broadcast((ColumnarValue.Scalar) v, batch.getRowCount(), allocator);
+        return toVector(evaluateValue(batch, placement, allocator), batch.getRowCount(), allocator);
     }
 
     /**
@@ -104,39 +129,39 @@ public final class CompiledExpression {
     public ColumnarValue evaluateValue(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
         Objects.requireNonNull(placement, "placement is null");
         Objects.requireNonNull(batch, "batch is null");
-        // Literals only: nothing runs on a device, so no placement can fail.
-        Choice choice = plan.program().arity() == 0 ? new Choice(quiver.cpu(), "literals only")
-                : choose(placement, batch.getRowCount());
-        return evaluateValue(batch, choice, allocator);
+        int rows = batch.getRowCount();
+        return run(batch, program -> choose(placement, rows, program), allocator);
     }
 
     /**
-     * Evaluates on one named device, as {@link #evaluate(VectorSchemaRoot, Placement, BufferAllocator)}
-     * does. Throws {@link IllegalStateException} when that device cannot run the expression.
+     * Evaluates with every fused kernel on one named device, as
+     * {@link #evaluate(VectorSchemaRoot, Placement, BufferAllocator)} does. Throws
+     * {@link IllegalStateException} when that device cannot run one of them.
      */
     public FieldVector evaluate(VectorSchemaRoot batch, Device device, BufferAllocator allocator) {
         Objects.requireNonNull(device, "device is null");
-        unsupportedOn(device).ifPresent(r -> {
-            throw new IllegalStateException(device.name() + " cannot run " + plan.program().text() + ": " + r);
-        });
-        ColumnarValue v = evaluateValue(batch, new Choice(device, "device " + device.name() + " requested"), allocator);
-        if (v instanceof ColumnarValue.Array a) {
-            return a.vector();
+        for (KernelProgram p : plan.programs()) {
+            unsupportedOn(device, p).ifPresent(r -> {
+                throw new IllegalStateException(device.name() + " cannot run " + p.text() + ": " + r);
+            });
         }
-        return broadcast((ColumnarValue.Scalar) v, batch.getRowCount(), allocator);
+        Choice choice = new Choice(device, "device " + device.name() + " requested");
+        return toVector(run(batch, program -> choice, allocator), batch.getRowCount(), allocator);
     }
 
-    private ColumnarValue evaluateValue(VectorSchemaRoot batch, Choice choice, BufferAllocator allocator) {
+    private ColumnarValue run(VectorSchemaRoot batch, Function<KernelProgram, Choice> chooser, BufferAllocator allocator) {
         Objects.requireNonNull(batch, "batch is null");
         Objects.requireNonNull(allocator, "allocator is null");
         quiver.ensureOpen();
-        KernelProgram program = plan.program();
-        if (program.arity() == 0) {
-            return new ColumnarValue.Scalar(program.resultType(), RowInterpreter.evaluate(program.root(), new Number[0]));
-        }
         int rows = batch.getRowCount();
         List<FieldVector> inputs = bind(batch, rows);
-        FieldVector out = allocate(rows, allocator);
+        KernelExecutor kernels = (program, args, n, alloc) -> runKernel(chooser.apply(program), program, args, n, alloc);
+        return plan.root().evaluate(new EvalContext(inputs, rows, config.withAllocator(allocator), kernels));
+    }
+
+    private FieldVector runKernel(Choice choice, KernelProgram program, List<FieldVector> inputs, int rows, BufferAllocator allocator) {
+        Field field = new Field("result", FieldType.nullable(program.resultType().arrowType()), null);
+        FieldVector out = allocate(field, rows, allocator);
         List<VectorView> views = new ArrayList<>(inputs.size() + 1);
         try {
             List<MemorySegment> args = new ArrayList<>(inputs.size());
@@ -155,7 +180,7 @@ public final class CompiledExpression {
             KernelRun run = choice.device().backend().execute(program,
                     new KernelInvocation(args, outView.validity(), outView.data(), rows));
             metrics.record(choice.device().name(), rows, run, choice.reason());
-            return new ColumnarValue.Array(out);
+            return out;
         } catch (RuntimeException | Error e) {
             out.close();
             throw e;
@@ -166,15 +191,22 @@ public final class CompiledExpression {
         }
     }
 
-    /** The device {@code placement} picks for a batch of {@code rows} rows, and why. */
+    /** The device {@code placement} picks for a batch of {@code rows} rows, for the outermost kernel, and why. */
     public Choice choose(Placement placement, int rows) {
-        KernelProgram program = plan.program();
+        List<KernelProgram> ps = plan.programs();
+        if (ps.isEmpty()) {
+            return new Choice(quiver.cpu(), "no fused kernel: the plan runs on the calling thread");
+        }
+        return choose(placement, rows, ps.getFirst());
+    }
+
+    private Choice choose(Placement placement, int rows, KernelProgram program) {
         return switch (placement) {
             case CPU -> new Choice(quiver.cpu(), "placement CPU");
             case OPENCL -> {
                 List<String> why = new ArrayList<>();
                 for (Device d : quiver.openClDevices()) {
-                    Optional<String> reason = unsupportedOn(d);
+                    Optional<String> reason = unsupportedOn(d, program);
                     if (reason.isEmpty()) {
                         yield new Choice(d, "placement OPENCL");
                     }
@@ -186,7 +218,7 @@ public final class CompiledExpression {
             case AUTO -> {
                 if (rows >= AUTO_GPU_MIN_ROWS) {
                     for (Device d : quiver.openClDevices()) {
-                        if (d.kind() == Device.Kind.OPENCL_GPU && unsupportedOn(d).isEmpty()) {
+                        if (d.kind() == Device.Kind.OPENCL_GPU && unsupportedOn(d, program).isEmpty()) {
                             yield new Choice(d, "auto: " + rows + " rows >= " + AUTO_GPU_MIN_ROWS + " on a GPU");
                         }
                     }
@@ -197,30 +229,32 @@ public final class CompiledExpression {
         };
     }
 
-    private Optional<String> unsupportedOn(Device device) {
-        return unsupported.computeIfAbsent(device, d -> d.backend().unsupportedReason(plan.program()));
+    private Optional<String> unsupportedOn(Device device, KernelProgram program) {
+        return unsupported.computeIfAbsent(device, d -> new ConcurrentHashMap<>())
+                .computeIfAbsent(program, p -> device.backend().unsupportedReason(p));
     }
 
     /** A placement decision. */
     public record Choice(Device device, String reason) {
     }
 
-    /** The plan, the devices and what has run where. */
+    /** Both plans (logical as written, physical as it will run), the devices and what has run where. */
     public String explain() {
-        StringBuilder sb = new StringBuilder();
-        KernelProgram p = plan.program();
-        sb.append("Expression ").append(outputField.getName()).append(" -> ").append(p.resultType()).append('\n');
-        sb.append("  kernel: ").append(KernelProgram.render(p.root())).append('\n');
-        for (int i = 0; i < plan.columns().size(); i++) {
-            sb.append("  $").append(i).append(" = column '").append(plan.columns().get(i).getName()).append("' ")
-                    .append(p.argTypes().get(i)).append('\n');
-        }
-        for (Device d : quiver.devices()) {
-            sb.append("  device ").append(d.name()).append(": ")
-                    .append(unsupportedOn(d).map(r -> "cannot run: " + r).orElse("can run")).append('\n');
-        }
-        if (quiver.openClDevices().isEmpty()) {
-            sb.append("  OpenCL: ").append(quiver.openClStatus()).append('\n');
+        StringBuilder sb = new StringBuilder(plan.explain());
+        List<KernelProgram> ps = plan.programs();
+        if (!ps.isEmpty()) {
+            sb.append("Devices:\n");
+            for (Device d : quiver.devices()) {
+                List<String> cannot = new ArrayList<>();
+                for (KernelProgram p : ps) {
+                    unsupportedOn(d, p).ifPresent(cannot::add);
+                }
+                sb.append("  ").append(d.name()).append(": ").append(cannot.isEmpty() ? "can run every kernel" : "cannot run: "
+                        + String.join("; ", cannot)).append('\n');
+            }
+            if (quiver.openClDevices().isEmpty()) {
+                sb.append("  OpenCL: ").append(quiver.openClStatus()).append('\n');
+            }
         }
         sb.append(metrics.describe());
         return sb.toString();
@@ -233,9 +267,9 @@ public final class CompiledExpression {
             if (v == null) {
                 throw new IllegalArgumentException("the batch has no column '" + f.getName() + "' (it was planned against a schema with it)");
             }
-            if (v.getField().getDictionary() != null) {
+            if (v.getField().getDictionary() != null && f.getDictionary() == null) {
                 throw new IllegalArgumentException("column '" + f.getName() + "' is dictionary-encoded in the batch (indices "
-                        + v.getField().getType() + "), which this version does not decode: decode it first");
+                        + v.getField().getType() + ") but was planned as " + f.getType() + ": decode it first");
             }
             if (!v.getField().getType().equals(f.getType())) {
                 throw new IllegalArgumentException("column '" + f.getName() + "' is " + v.getField().getType()
@@ -250,31 +284,54 @@ public final class CompiledExpression {
         return inputs;
     }
 
-    private FieldVector allocate(int rows, BufferAllocator allocator) {
+    private FieldVector allocate(Field field, int rows, BufferAllocator allocator) {
         try {
-            return OutputVectors.uninitialized(outputField, rows, allocator);
+            return OutputVectors.uninitialized(field, rows, allocator);
         } catch (RuntimeException e) {
             throw new IllegalStateException("cannot allocate the " + rows + "-row result of " + outputField.getName()
                     + " from allocator '" + allocator.getName() + "': " + e.getMessage(), e);
         }
     }
 
-    private FieldVector broadcast(ColumnarValue.Scalar s, int rows, BufferAllocator allocator) {
-        FieldVector out = allocate(rows, allocator);
-        try (VectorView view = VectorView.of(out)) {
-            if (s.isNull()) {
-                view.validity().fill((byte) 0);
-                view.data().fill((byte) 0);
-            } else {
-                ValidityBitmaps.and(view.validity(), List.of(), rows);
-                for (int i = 0; i < rows; i++) {
-                    RowInterpreter.write(view.data(), s.type(), i, s.value());
+    /** The value as a vector the caller owns, named as {@link #outputField()}. */
+    private FieldVector toVector(ColumnarValue v, int rows, BufferAllocator allocator) {
+        return switch (v) {
+            case ColumnarValue.Scalar s -> {
+                try {
+                    yield rename(Values.broadcast(s.value(), outputField.getName(), rows, allocator), allocator);
+                } catch (org.apache.arrow.memory.OutOfMemoryException e) {
+                    throw new IllegalStateException("cannot allocate the " + rows + "-row result of " + outputField.getName()
+                            + " from allocator '" + allocator.getName() + "': " + e.getMessage(), e);
                 }
             }
-        } catch (RuntimeException e) {
-            out.close();
-            throw e;
+            case ColumnarValue.Array a when !a.owned() -> {
+                // A column of the batch itself: the caller gets a copy it can close.
+                FieldVector copy = outputField.createVector(allocator);
+                try {
+                    copy.setInitialCapacity(rows);
+                    copy.allocateNew();
+                    for (int i = 0; i < rows; i++) {
+                        copy.copyFromSafe(i, i, a.vector());
+                    }
+                    copy.setValueCount(rows);
+                    yield copy;
+                } catch (RuntimeException e) {
+                    copy.close();
+                    throw e;
+                }
+            }
+            case ColumnarValue.Array a -> rename(a.vector(), allocator);
+        };
+    }
+
+    private FieldVector rename(FieldVector v, BufferAllocator allocator) {
+        if (v.getField().equals(outputField)) {
+            return v;
         }
-        return out;
+        try (v) {
+            TransferPair tp = v.getTransferPair(outputField, allocator);
+            tp.transfer();
+            return (FieldVector) tp.getTo();
+        }
     }
 }

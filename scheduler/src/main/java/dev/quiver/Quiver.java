@@ -3,6 +3,8 @@ package dev.quiver;
 import dev.quiver.cpu.CpuBackend;
 import dev.quiver.expr.Expr;
 import dev.quiver.memory.Resources;
+import dev.quiver.functions.ExecutionConfig;
+import dev.quiver.functions.FunctionRegistry;
 import dev.quiver.planning.ExpressionPlanner;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -32,11 +34,15 @@ public final class Quiver implements AutoCloseable {
     private final Placement placement;
     private final List<Device> devices;
     private final String openClStatus;
+    private final FunctionRegistry functions;
+    private final boolean checkTypes;
     private volatile boolean closed;
 
     private Quiver(Builder b) {
         this.allocator = Objects.requireNonNull(b.allocator, "allocator is null: call Quiver.builder().allocator(...)");
         this.placement = b.placement;
+        this.functions = b.functions == null ? FunctionRegistry.withDefaults() : b.functions;
+        this.checkTypes = b.checkTypes;
         List<Device> found = new ArrayList<>();
         found.add(new Device("cpu", Device.Kind.CPU,
                 "the calling thread, Vector API " + jdk.incubator.vector.DoubleVector.SPECIES_PREFERRED.vectorBitSize()
@@ -58,13 +64,27 @@ public final class Quiver implements AutoCloseable {
     }
 
     /**
-     * Plans {@code expr} against {@code schema}, once; the result evaluates batches of that
-     * schema. Throws {@link IllegalArgumentException} for a missing column, an unsupported
-     * column type, an unknown function or a wrong number of arguments.
+     * Plans {@code expr} against {@code schema}, once (one query: {@code now()} is fixed here);
+     * the result evaluates batches of that schema.
+     *
+     * @throws dev.quiver.functions.PlanningException for an unknown column or function, a call
+     *         no signature accepts, types that cannot be coerced, a non-literal where a literal
+     *         is required; the message names what and lists what exists
      */
     public CompiledExpression compile(Schema schema, Expr expr) {
         ensureOpen();
-        return new CompiledExpression(this, ExpressionPlanner.plan(schema, expr), expr.toString());
+        ExecutionConfig config = new ExecutionConfig(allocator, java.time.Instant.now(), checkTypes, java.util.Map.of());
+        return new CompiledExpression(this, new ExpressionPlanner(functions, config).plan(schema, expr), config);
+    }
+
+    /** Parses SQL expression text ({@link Expr#parse}) and compiles it. */
+    public CompiledExpression compile(Schema schema, String sql) {
+        return compile(schema, Expr.parse(sql));
+    }
+
+    /** The functions expressions can call; register your own here before compiling. */
+    public FunctionRegistry functions() {
+        return functions;
     }
 
     /** Every device found, the CPU first. */
@@ -118,6 +138,31 @@ public final class Quiver implements AutoCloseable {
         private BufferAllocator allocator;
         private Placement placement = Placement.AUTO;
         private boolean openCl = true;
+        private FunctionRegistry functions;
+        private boolean checkTypes = Boolean.getBoolean("quiver.checkTypes") || assertionsEnabled();
+
+        @SuppressWarnings("AssertWithSideEffects")
+        private static boolean assertionsEnabled() {
+            boolean on = false;
+            assert on = true;
+            return on;
+        }
+
+        /** The function registry; default a new {@link FunctionRegistry#withDefaults()}. */
+        public Builder functions(FunctionRegistry functions) {
+            this.functions = Objects.requireNonNull(functions, "functions is null");
+            return this;
+        }
+
+        /**
+         * Whether every function's result type is checked against the planned one on every
+         * call (a debugging aid). Default: on when the JVM runs with assertions ({@code -ea},
+         * as tests do) or {@code -Dquiver.checkTypes=true}.
+         */
+        public Builder checkTypes(boolean on) {
+            this.checkTypes = on;
+            return this;
+        }
 
         private Builder() {
         }
