@@ -29,8 +29,11 @@ import java.util.stream.Collectors;
  *       {@link ScalarFunction#coerceTypes}.</li>
  *   <li>If the arguments already have the types of some candidate (a dictionary counts as
  *       its value type), nothing is cast, whichever alternative that candidate came from.</li>
- *   <li>Otherwise the first candidate every argument {@link TypeCoercion#canCoerce can be
- *       coerced} to wins: order is semantics.</li>
+ *   <li>Otherwise the first candidate the arguments can reach wins: order is semantics. A
+ *       listed candidate (Exact, Uniform, Variadic) is reachable when every argument
+ *       {@link TypeCoercion#canCoerce can be coerced} to its type; a computed one (all the
+ *       other shapes) already is, and its casts are inserted as they are (DataFusion's
+ *       "well supported" signatures).</li>
  * </ol>
  * A Null-typed argument coerces to whatever a candidate asks for. For a {@code Coercible}
  * argument whose desired class is a whole family, a Null becomes the family's usual type
