@@ -12,7 +12,8 @@ import java.util.Objects;
 /**
  * A logical scalar expression: what to compute, by column name, before it is planned against
  * a schema. Immutable, with structural equality and hashing; {@link #toString()} is SQL text
- * that {@link #parse} reads back to an equal expression.
+ * that {@link #parse} reads back to an equal expression (the few exceptions are listed in
+ * {@link SqlParser}).
  *
  * <pre>{@code
  * import static dev.quiver.expr.Expr.*;

@@ -101,7 +101,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * sqrt(x*x + y
  *             ^
  * </pre>
- * Text of several lines says {@code at line L, column C} and shows the offending line.
+ * Text of several lines says {@code at line L, column C} and shows the offending line. The end of
+ * the text is the column after its last character. JSqlParser backtracks out of a construct it
+ * cannot finish, so some errors point at where that construct starts ({@code f(x,)} points at the
+ * {@code (}); unbalanced parentheses and unterminated quotes are found before JSqlParser runs and
+ * point at the exact place.
+ *
+ * <p>{@code parse(e.toString()).equals(e)} holds for every tree except: an {@link Expr.Alias} below
+ * the top; literals of LargeUtf8, of timestamps with a time zone other than UTC in microseconds,
+ * and of intervals, lists and structs, which print as {@code CAST('text' AS type)} and read back
+ * as that cast.
  */
 public final class SqlParser {
 

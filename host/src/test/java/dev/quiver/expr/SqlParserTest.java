@@ -223,6 +223,15 @@ class SqlParserTest {
     }
 
     @Test
+    void literalsWithoutATypedLiteralSpellingReadBackAsCasts() {
+        Expr large = lit("a", DataType.LARGE_UTF8);
+        assertEquals("CAST('a' AS LARGE_UTF8)", large.toString());
+        assertEquals(lit("a").cast(DataType.LARGE_UTF8), SqlParser.parse(large.toString()));
+        assertEquals(lit(1L).alias("y").add(lit(1)).toString(), "(BIGINT '1' AS y + 1)");
+        assertThrows(IllegalArgumentException.class, () -> SqlParser.parse("(BIGINT '1' AS y + 1)"));
+    }
+
+    @Test
     void roundTripCorpusIsLarge() {
         assertTrue(roundTripCorpus().size() >= 40);
     }
