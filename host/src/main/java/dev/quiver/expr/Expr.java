@@ -12,7 +12,8 @@ import java.util.Objects;
 /**
  * A logical scalar expression: what to compute, by column name, before it is planned against
  * a schema. Immutable, with structural equality and hashing; {@link #toString()} is SQL text
- * that {@link #parse} reads back to an equal expression.
+ * that {@link #parse} reads back to an equal expression (the few exceptions are listed in
+ * {@link SqlParser}).
  *
  * <pre>{@code
  * import static dev.quiver.expr.Expr.*;
@@ -104,7 +105,12 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
         @Override
         public String toString() {
-            return "(- " + expr + ")";
+            // A minus directly on a number is read as part of the literal, and "- -x" does not
+            // parse: parenthesize everything that does not print as a name, a call or a parenthesized form.
+            boolean bare = expr instanceof Column || expr instanceof Call || expr instanceof Binary || expr instanceof Not
+                    || expr instanceof IsNull || expr instanceof Negative || expr instanceof InList || expr instanceof Between
+                    || expr instanceof Like;
+            return "(- " + (bare ? expr : "(" + expr + ")") + ")";
         }
     }
 
@@ -263,7 +269,7 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
         @Override
         public String toString() {
-            StringBuilder sb = new StringBuilder(function).append('(');
+            StringBuilder sb = new StringBuilder(quoteIdentifier(function)).append('(');
             for (int i = 0; i < args.size(); i++) {
                 sb.append(i == 0 ? "" : ", ");
                 if (argNames.get(i) != null) {
@@ -275,7 +281,10 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
         }
     }
 
-    /** {@code expr AS name}: names the result. Only meaningful at the top of an expression. */
+    /**
+     * {@code expr AS name}: names the result. Only meaningful at the top of an expression, and only
+     * there does the text read back ({@link SqlParser} reads {@code AS} after the whole expression).
+     */
     record Alias(Expr expr, String name) implements Expr {
         public Alias {
             Objects.requireNonNull(expr, "expr is null");

@@ -1,192 +1,752 @@
 package dev.quiver.expr;
 
+import dev.quiver.types.DataType;
+import dev.quiver.types.SqlTypes;
+import dev.quiver.value.ScalarValue;
+import net.sf.jsqlparser.expression.CaseExpression;
+import net.sf.jsqlparser.expression.CastExpression;
+import net.sf.jsqlparser.expression.DoubleValue;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.NotExpression;
+import net.sf.jsqlparser.expression.NullValue;
+import net.sf.jsqlparser.expression.OracleNamedFunctionParameter;
+import net.sf.jsqlparser.expression.SignedExpression;
+import net.sf.jsqlparser.expression.StringValue;
+import net.sf.jsqlparser.expression.TrimFunction;
+import net.sf.jsqlparser.expression.WhenClause;
+import net.sf.jsqlparser.expression.operators.arithmetic.Addition;
+import net.sf.jsqlparser.expression.operators.arithmetic.Division;
+import net.sf.jsqlparser.expression.operators.arithmetic.Modulo;
+import net.sf.jsqlparser.expression.operators.arithmetic.Multiplication;
+import net.sf.jsqlparser.expression.operators.arithmetic.Subtraction;
+import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.conditional.OrExpression;
+import net.sf.jsqlparser.expression.operators.relational.Between;
+import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThan;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals;
+import net.sf.jsqlparser.expression.operators.relational.InExpression;
+import net.sf.jsqlparser.expression.operators.relational.IsDistinctExpression;
+import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
+import net.sf.jsqlparser.expression.operators.relational.LikeExpression;
+import net.sf.jsqlparser.expression.operators.relational.MinorThan;
+import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
+import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.parser.CCJSqlParser;
+import net.sf.jsqlparser.parser.CCJSqlParserConstants;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.parser.ParseException;
+import net.sf.jsqlparser.parser.ParserKeywordsUtils;
+import net.sf.jsqlparser.parser.Token;
+import net.sf.jsqlparser.parser.TokenMgrException;
+import net.sf.jsqlparser.schema.Column;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Parses arithmetic expression text into {@link Expr}.
+ * Reads one SQL scalar expression into an {@link Expr}, using JSqlParser for the grammar.
  *
- * <p>Grammar: {@code expr := term (('+'|'-') term)*}, {@code term := unary (('*'|'/') unary)*},
- * {@code unary := '-' unary | primary}, {@code primary := number | name | name '(' args ')' |
- * '(' expr ')'}. Names are letters, digits and {@code _} (or any text in double quotes).
- * Integer literals are Int32 when they fit, else Int64 (suffix {@code L} forces Int64);
- * literals with a point or exponent are Float64 (suffix {@code f} makes Float32).
- * Errors name the position: {@code expected ')' at 12 in "sqrt(x*x + y"}.
+ * <p>What it reads, and to which node:
+ * <ul>
+ * <li>names: {@code x}, {@code "a b"}, {@code t.x} become {@link Expr.Column}s, spelled exactly as
+ *     written (no case folding; quotes removed, {@code ""} inside quotes is one {@code "});</li>
+ * <li>literals: an integer is Int32 when it fits, else Int64 (larger is an error); a number with a
+ *     point or exponent is Float64; {@code 'text'} is Utf8; {@code TRUE}/{@code FALSE}; {@code NULL}
+ *     is the untyped null; a minus directly in front of a number is part of it
+ *     ({@code -2147483648} is an Int32, {@code -(2)} is a {@link Expr.Negative});</li>
+ * <li>typed literals {@code TYPE 'text'}, as in DuckDB and PostgreSQL: {@code DATE '2024-01-31'},
+ *     {@code TIMESTAMP '2024-01-31 10:00:00'}, {@code BIGINT '5'}, {@code DOUBLE 'NaN'},
+ *     {@code DECIMAL(10, 2) '1.50'}, {@code BLOB '\xAB'}; and typed nulls {@code NULL::TYPE}. These
+ *     are the forms {@link ScalarValue#toSql()} writes. {@code CAST(NULL AS BIGINT)} on the other hand
+ *     stays what it says, a {@link Expr.Cast} of the untyped null;</li>
+ * <li>{@code + - * / %}, {@code = <> != < <= > >=}, {@code IS [NOT] DISTINCT FROM}, {@code AND OR NOT},
+ *     {@code IS [NOT] NULL}, {@code CAST(x AS type)}, {@code x::type}, {@code TRY_CAST(x AS type)}
+ *     (type names as {@link SqlTypes#fromSql} reads them), both forms of {@code CASE},
+ *     {@code [NOT] IN (...)}, {@code [NOT] BETWEEN}, {@code [NOT] LIKE|ILIKE ... [ESCAPE 'c']};</li>
+ * <li>function calls {@code f(a, b)} and {@code f(a, name => b)}: the name is lower-cased unless it is
+ *     quoted;</li>
+ * <li>{@code expr AS name} at the top of the text only, as an {@link Expr.Alias}.</li>
+ * </ul>
+ * Anything else JSqlParser reads (subqueries, {@code *}, arrays, window functions, {@code ||},
+ * parameters, ...) is rejected with an {@link IllegalArgumentException} naming the construct.
+ *
+ * <p>A syntax error is an {@link IllegalArgumentException} whose message says where, and shows the
+ * line with a caret under the place:
+ * <pre>
+ * syntax error at column 13 in "sqrt(x*x + y": expected ')' to close '(' at column 5
+ * sqrt(x*x + y
+ *             ^
+ * </pre>
+ * Text of several lines says {@code at line L, column C} and shows the offending line. The end of
+ * the text is the column after its last character. JSqlParser backtracks out of a construct it
+ * cannot finish, so some errors point at where that construct starts ({@code f(x,)} points at the
+ * {@code (}); unbalanced parentheses and unterminated quotes are found before JSqlParser runs and
+ * point at the exact place.
+ *
+ * <p>{@code parse(e.toString()).equals(e)} holds for every tree except: an {@link Expr.Alias} below
+ * the top; literals of LargeUtf8, of timestamps with a time zone other than UTC in microseconds,
+ * and of intervals, lists and structs, which print as {@code CAST('text' AS type)} and read back
+ * as that cast.
  */
 public final class SqlParser {
-    private final String text;
-    private int pos;
 
-    private SqlParser(String text) {
-        this.text = text;
+    private SqlParser() {
     }
 
-    /** Temporary: replaced by the JSqlParser-based parser. */
+    /**
+     * Parses one SQL scalar expression.
+     *
+     * @throws IllegalArgumentException on a syntax error (with its position), on a construct Quiver
+     *                                  has no node for, on a literal out of range or an unknown type
+     */
+    public static Expr parse(String sql) {
+        Objects.requireNonNull(sql, "sql is null");
+        new Text(sql).checkBracketsAndQuotes();
+        Parsed parsed = parseWithJSqlParser(sql);
+        Expr e = new Converter(sql).convert(parsed.expression());
+        return parsed.alias() == null ? e : new Expr.Alias(e, parsed.alias());
+    }
+
+    /**
+     * Whether {@code name} (in any case) cannot be written bare as a column or function name, so
+     * that {@link Expr#toString()} must double-quote it: JSqlParser's reserved keywords
+     * ({@code and, or, not, null, true, false, in, is, like, ilike, between, as, select, from,
+     * where, date, ...}), the keywords of the expressions Quiver reads ({@code case, when, then,
+     * else, end, cast, try_cast, escape}), and any other word JSqlParser does not read back as a
+     * plain name.
+     */
     public static boolean isReserved(String name) {
-        return java.util.Set.of("and", "or", "not", "null", "true", "false", "case", "when", "then", "else", "end", "in", "is", "like", "between", "as", "cast").contains(name);
+        Objects.requireNonNull(name, "name is null");
+        String lower = name.toLowerCase(Locale.ROOT);
+        if (KEYWORDS.contains(lower)) {
+            return true;
+        }
+        if (!lower.matches("[a-z_][a-z0-9_]*")) {
+            return false; // not a word: quoting is decided by its characters, not by keywords
+        }
+        Boolean cached = PROBED.get(lower);
+        if (cached != null) {
+            return cached;
+        }
+        boolean reserved = !readsBackAsName(lower);
+        if (PROBED.size() < 10_000) { // names come from schemas: few, but do not let the cache grow without bound
+            PROBED.put(lower, reserved);
+        }
+        return reserved;
     }
 
-    public static Expr parse(String text) {
-        SqlParser p = new SqlParser(text);
-        Expr e = p.expr();
-        p.skipSpace();
-        if (p.pos != text.length()) {
-            throw p.error("unexpected '" + text.charAt(p.pos) + "'");
+    // ---------------------------------------------------------------- reserved words
+
+    private static final Set<String> KEYWORDS = keywords();
+    private static final Map<String, Boolean> PROBED = new ConcurrentHashMap<>();
+
+    private static Set<String> keywords() {
+        Set<String> out = new HashSet<>();
+        for (Object[] row : ParserKeywordsUtils.ALL_RESERVED_KEYWORDS) {
+            out.add(row[0].toString().trim().toLowerCase(Locale.ROOT));
         }
-        return e;
+        // Keywords of the constructs Quiver reads that JSqlParser's table leaves out.
+        out.addAll(List.of("case", "when", "then", "else", "end", "cast", "try_cast", "safe_cast", "escape", "distinct"));
+        return Set.copyOf(out);
     }
 
-    private Expr expr() {
-        Expr left = term();
-        while (true) {
-            if (eat('+')) {
-                left = left.add(term());
-            } else if (eat('-')) {
-                left = left.sub(term());
-            } else {
-                return left;
-            }
-        }
-    }
-
-    private Expr term() {
-        Expr left = unary();
-        while (true) {
-            if (eat('*')) {
-                left = left.mul(unary());
-            } else if (eat('/')) {
-                left = left.div(unary());
-            } else {
-                return left;
-            }
-        }
-    }
-
-    private Expr unary() {
-        if (eat('-')) {
-            skipSpace();
-            if (pos < text.length() && (Character.isDigit(text.charAt(pos)) || text.charAt(pos) == '.')) {
-                // A signed literal is typed with its sign: -2147483648 is Int32, as in Java.
-                return number("-");
-            }
-            return unary().neg();
-        }
-        return primary();
-    }
-
-    private Expr primary() {
-        skipSpace();
-        if (pos >= text.length()) {
-            throw error("expected an expression");
-        }
-        char c = text.charAt(pos);
-        if (eat('(')) {
-            Expr e = expr();
-            expect(')');
-            return e;
-        }
-        if (Character.isDigit(c) || c == '.') {
-            return number("");
-        }
-        if (c == '"') {
-            int end = text.indexOf('"', pos + 1);
-            if (end < 0) {
-                throw error("unterminated quoted name");
-            }
-            String name = text.substring(pos + 1, end);
-            pos = end + 1;
-            return Expr.col(name);
-        }
-        if (Character.isLetter(c) || c == '_') {
-            int start = pos;
-            while (pos < text.length() && (Character.isLetterOrDigit(text.charAt(pos)) || text.charAt(pos) == '_')) {
-                pos++;
-            }
-            String name = text.substring(start, pos);
-            if (eat('(')) {
-                List<Expr> args = new ArrayList<>();
-                if (!eat(')')) {
-                    do {
-                        args.add(expr());
-                    } while (eat(','));
-                    expect(')');
-                }
-                return new Expr.Call(name.toLowerCase(java.util.Locale.ROOT), args);
-            }
-            return Expr.col(name);
-        }
-        throw error("unexpected '" + c + "'");
-    }
-
-    private Expr number(String sign) {
-        int start = pos;
-        boolean floating = false;
-        while (pos < text.length()) {
-            char c = text.charAt(pos);
-            if (Character.isDigit(c)) {
-                pos++;
-            } else if (c == '.') {
-                floating = true;
-                pos++;
-            } else if ((c == 'e' || c == 'E') && pos + 1 < text.length()) {
-                floating = true;
-                pos++;
-                if (text.charAt(pos) == '+' || text.charAt(pos) == '-') {
-                    pos++;
-                }
-            } else {
-                break;
-            }
-        }
-        String digits = sign + text.substring(start, pos);
+    private static boolean readsBackAsName(String word) {
         try {
-            if (eatSuffix('f') || eatSuffix('F')) {
-                return Expr.lit(Float.parseFloat(digits));
+            Expression asColumn = CCJSqlParserUtil.parseExpression(word, false);
+            Expression asFunction = CCJSqlParserUtil.parseExpression(word + "(1)", false);
+            return asColumn instanceof Column c && c.getTable() == null && c.getColumnName().equals(word)
+                    && asFunction instanceof Function f && f.getName().equals(word);
+        } catch (Exception e) { // JSQLParserException, or the lexer's TokenMgrException
+            return false;
+        }
+    }
+
+    // ---------------------------------------------------------------- syntax
+
+    private record Parsed(Expression expression, String alias) {
+    }
+
+    /**
+     * Runs JSqlParser the way {@link CCJSqlParserUtil#parseExpression} does (first without, then with
+     * its "complex parsing"), but keeps the tokens so that errors can say where.
+     */
+    private static Parsed parseWithJSqlParser(String sql) {
+        Text text = new Text(sql);
+        if (sql.isBlank()) {
+            throw text.syntaxError(sql.length(), "expected an expression, found empty text");
+        }
+        IllegalArgumentException first = null;
+        for (boolean complex : new boolean[]{false, true}) {
+            try {
+                return parseOnce(text, complex);
+            } catch (IllegalArgumentException e) {
+                if (first == null) {
+                    first = e;
+                }
             }
-            if (eatSuffix('L') || eatSuffix('l')) {
-                return Expr.lit(Long.parseLong(digits));
+        }
+        throw first;
+    }
+
+    private static Parsed parseOnce(Text text, boolean complex) {
+        CCJSqlParser parser = CCJSqlParserUtil.newParser(text.sql).withAllowComplexParsing(complex);
+        try {
+            Expression e = parser.Expression();
+            String alias = null;
+            if (parser.getToken(1).kind == CCJSqlParserConstants.K_AS) {
+                alias = unquote(parser.Alias().getName());
             }
-            if (floating) {
-                return Expr.lit(Double.parseDouble(digits));
+            Token next = parser.getToken(1);
+            if (next.kind != CCJSqlParserConstants.EOF) {
+                // JSqlParser backtracks out of "a +" and stops before the operator; the text is
+                // missing its last operand, so say that, at the end.
+                if (parser.getToken(2).kind == CCJSqlParserConstants.EOF && isOperator(next.image)) {
+                    throw text.syntaxError(text.sql.length(), "expected an expression after " + describe(next));
+                }
+                throw text.syntaxError(text.offset(next.beginLine, next.beginColumn), "unexpected " + describe(next));
             }
-            long v = Long.parseLong(digits);
-            return (v == (int) v) ? Expr.lit((int) v) : Expr.lit(v);
-        } catch (NumberFormatException e) {
-            pos = start;
-            throw error("bad number '" + digits + "'");
+            return new Parsed(e, alias);
+        } catch (ParseException pe) {
+            Token next = pe.currentToken == null ? null : pe.currentToken.next;
+            if (next == null) {
+                throw text.syntaxError(0, "cannot parse");
+            }
+            int at = next.kind == CCJSqlParserConstants.EOF ? text.sql.length() : text.offset(next.beginLine, next.beginColumn);
+            throw text.syntaxError(at, expected(pe) + (next.kind == CCJSqlParserConstants.EOF ? "" : ", found " + describe(next)));
+        } catch (TokenMgrException | Error e) {
+            // JSqlParser's lexer reports "Lexical error at line L, column C." on characters it has no token for.
+            var m = java.util.regex.Pattern.compile("line (\\d+), column (\\d+)").matcher(String.valueOf(e.getMessage()));
+            int at = m.find() ? text.offset(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))) : 0;
+            throw text.syntaxError(Math.min(at, text.sql.length()), "unexpected character");
         }
     }
 
-    private boolean eatSuffix(char c) {
-        if (pos < text.length() && text.charAt(pos) == c) {
-            pos++;
-            return true;
-        }
-        return false;
+    private static boolean isOperator(String image) {
+        return image.matches("[-+*/%=<>!]+|(?i)AND|OR|NOT|LIKE|ILIKE|IN|IS|BETWEEN|::");
     }
 
-    private void skipSpace() {
-        while (pos < text.length() && Character.isWhitespace(text.charAt(pos))) {
-            pos++;
+    private static String describe(Token t) {
+        return t.kind == CCJSqlParserConstants.EOF ? "end of input" : "'" + t.image + "'";
+    }
+
+    /** "expected X or Y" from the tokens JSqlParser would have accepted, or "expected an expression". */
+    private static String expected(ParseException pe) {
+        Set<String> images = new LinkedHashSet<>();
+        if (pe.expectedTokenSequences != null) {
+            for (int[] seq : pe.expectedTokenSequences) {
+                if (seq.length > 0) {
+                    images.add(pe.tokenImage[seq[0]]);
+                }
+            }
+        }
+        if (images.contains("<DATA_TYPE>") && !images.contains("<S_LONG>")) {
+            return "expected a type name";
+        }
+        if (images.contains("<S_LONG>") || images.contains("<S_IDENTIFIER>")) {
+            return "expected an expression";
+        }
+        if (!images.isEmpty() && images.size() <= 4) {
+            return "expected " + String.join(" or ", images);
+        }
+        return "unexpected token";
+    }
+
+    /** The text being parsed, with positions as line/column and the error message format. */
+    private static final class Text {
+        final String sql;
+
+        Text(String sql) {
+            this.sql = sql;
+        }
+
+        /** Character offset of JSqlParser's 1-based line and column. */
+        int offset(int line, int column) {
+            int at = 0;
+            for (int l = 1; l < line; l++) {
+                int nl = sql.indexOf('\n', at);
+                if (nl < 0) {
+                    return sql.length();
+                }
+                at = nl + 1;
+            }
+            return Math.min(sql.length(), at + Math.max(0, column - 1));
+        }
+
+        IllegalArgumentException syntaxError(int offset, String what) {
+            int lineStart = sql.lastIndexOf('\n', offset - 1) + 1;
+            int lineEnd = sql.indexOf('\n', offset);
+            String line = sql.substring(lineStart, lineEnd < 0 ? sql.length() : lineEnd);
+            int lineNumber = 1 + (int) sql.substring(0, lineStart).chars().filter(c -> c == '\n').count();
+            int column = offset - lineStart + 1;
+            String where = sql.indexOf('\n') < 0
+                    ? "at column " + column + " in \"" + sql + "\""
+                    : "at line " + lineNumber + ", column " + column;
+            StringBuilder caret = new StringBuilder();
+            for (int i = lineStart; i < offset; i++) {
+                caret.append(sql.charAt(i) == '\t' ? '\t' : ' '); // keep tabs so the caret lines up
+            }
+            return new IllegalArgumentException("syntax error " + where + ": " + what + "\n" + line + "\n" + caret + "^");
+        }
+
+        /**
+         * Finds unbalanced parentheses and unterminated quotes before JSqlParser does: its
+         * backtracking reports those at the start of the construct it gave up on, not where the
+         * text went wrong.
+         */
+        void checkBracketsAndQuotes() {
+            Deque<Integer> open = new ArrayDeque<>();
+            int i = 0;
+            int n = sql.length();
+            while (i < n) {
+                char c = sql.charAt(i);
+                if (c == '\'' || c == '"' || c == '`') {
+                    int end = closingQuote(i);
+                    if (end < 0) {
+                        throw syntaxError(i, c == '\'' ? "unterminated string literal" : "unterminated quoted identifier");
+                    }
+                    i = end + 1;
+                } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+                    int nl = sql.indexOf('\n', i);
+                    i = nl < 0 ? n : nl + 1;
+                } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                    int end = sql.indexOf("*/", i + 2);
+                    if (end < 0) {
+                        throw syntaxError(i, "unterminated comment");
+                    }
+                    i = end + 2;
+                } else {
+                    if (c == '(') {
+                        open.push(i);
+                    } else if (c == ')') {
+                        if (open.isEmpty()) {
+                            throw syntaxError(i, "unexpected ')' without a matching '('");
+                        }
+                        open.pop();
+                    }
+                    i++;
+                }
+            }
+            if (!open.isEmpty()) {
+                int at = open.peek();
+                throw syntaxError(n, "expected ')' to close '(' at " + (sql.indexOf('\n') < 0 ? "" : "line "
+                        + (1 + sql.substring(0, at).chars().filter(ch -> ch == '\n').count()) + ", ")
+                        + "column " + (at - sql.lastIndexOf('\n', at - 1)));
+            }
+        }
+
+        /** Offset of the quote that closes the one at {@code start} (a doubled quote is an escaped one), or -1. */
+        private int closingQuote(int start) {
+            char q = sql.charAt(start);
+            int i = start + 1;
+            while (i < sql.length()) {
+                if (sql.charAt(i) == q) {
+                    if (i + 1 < sql.length() && sql.charAt(i + 1) == q) {
+                        i += 2;
+                        continue;
+                    }
+                    return i;
+                }
+                i++;
+            }
+            return -1;
         }
     }
 
-    private boolean eat(char c) {
-        skipSpace();
-        if (pos < text.length() && text.charAt(pos) == c) {
-            pos++;
-            return true;
+    /** {@code "a ""b"""} is {@code a "b"}; a bare name is itself. */
+    static String unquote(String name) {
+        if (name.length() >= 2) {
+            char q = name.charAt(0);
+            if ((q == '"' || q == '`') && name.charAt(name.length() - 1) == q) {
+                String d = String.valueOf(q);
+                return name.substring(1, name.length() - 1).replace(d + d, d);
+            }
         }
-        return false;
+        return name;
     }
 
-    private void expect(char c) {
-        if (!eat(c)) {
-            throw error("expected '" + c + "'");
+    private static boolean isQuoted(String name) {
+        return name.startsWith("\"") || name.startsWith("`");
+    }
+
+    // ---------------------------------------------------------------- JSqlParser tree to Expr
+
+    private record Converter(String sql) {
+
+        Expr convert(Expression e) {
+            return switch (e) {
+                case Column c -> column(c);
+                case LongValue v -> integer(new BigInteger(v.getStringValue()));
+                case DoubleValue v -> floating(v.getValue(), v.toString());
+                case StringValue s -> Expr.lit(string(s));
+                case NullValue n -> Expr.nullLit();
+                case net.sf.jsqlparser.expression.BooleanValue b -> Expr.lit(b.getValue());
+                case SignedExpression s -> signed(s);
+                case ParenthesedExpressionList<?> p -> {
+                    if (p.size() != 1) {
+                        throw unsupported("a row constructor", e);
+                    }
+                    yield convert(p.get(0));
+                }
+                case Addition b -> binary(b, Operator.PLUS);
+                case Subtraction b -> binary(b, Operator.MINUS);
+                case Multiplication b -> binary(b, Operator.MULTIPLY);
+                case Division b -> binary(b, Operator.DIVIDE);
+                case Modulo b -> binary(b, Operator.MODULO);
+                case EqualsTo b -> comparison(b, Operator.EQ);
+                case NotEqualsTo b -> comparison(b, Operator.NOT_EQ);
+                case MinorThan b -> comparison(b, Operator.LT);
+                case MinorThanEquals b -> comparison(b, Operator.LT_EQ);
+                case GreaterThan b -> comparison(b, Operator.GT);
+                case GreaterThanEquals b -> comparison(b, Operator.GT_EQ);
+                case IsDistinctExpression b -> binary(b, b.isNot() ? Operator.IS_NOT_DISTINCT_FROM : Operator.IS_DISTINCT_FROM);
+                case AndExpression b -> binary(b, Operator.AND);
+                case OrExpression b -> binary(b, Operator.OR);
+                case NotExpression n -> {
+                    if (n.isExclamationMark()) {
+                        throw unsupported("'!' (write NOT)", e);
+                    }
+                    yield new Expr.Not(convert(n.getExpression()));
+                }
+                case IsNullExpression n -> {
+                    if (n.isUseIsNull()) {
+                        throw unsupported("ISNULL (write IS NULL)", e);
+                    }
+                    if (n.isUseNotNull()) {
+                        throw unsupported("NOTNULL (write IS NOT NULL)", e);
+                    }
+                    yield new Expr.IsNull(convert(n.getLeftExpression()), n.isNot());
+                }
+                case CastExpression c -> cast(c);
+                case CaseExpression c -> caseExpr(c);
+                case InExpression in -> inList(in);
+                case Between b -> new Expr.Between(convert(b.getLeftExpression()), convert(b.getBetweenExpressionStart()),
+                        convert(b.getBetweenExpressionEnd()), b.isNot());
+                case LikeExpression l -> like(l);
+                case Function f -> call(f);
+                case TrimFunction t -> {
+                    if (t.getTrimSpecification() != null || t.getFromExpression() != null) {
+                        throw unsupported("TRIM with LEADING/TRAILING/BOTH or FROM (call trim(x), ltrim(x) or rtrim(x))", e);
+                    }
+                    yield new Expr.Call("trim", List.of(convert(t.getExpression())));
+                }
+                default -> throw unsupported(describe(e), e);
+            };
+        }
+
+        private IllegalArgumentException unsupported(String what, Expression e) {
+            return new IllegalArgumentException(what + " is not supported in a Quiver expression: " + e + " (in \"" + sql + "\")");
+        }
+
+        private static String describe(Expression e) {
+            String name = e.getClass().getSimpleName();
+            return switch (name) {
+                case "ParenthesedSelect", "Select", "PlainSelect", "ExistsExpression" -> "a subquery";
+                case "AllColumns", "AllTableColumns" -> "'*'";
+                case "ArrayConstructor", "ArrayExpression" -> "an array";
+                case "AnalyticExpression" -> "a window function";
+                case "IntervalExpression" -> "an INTERVAL";
+                case "JdbcParameter", "JdbcNamedParameter", "NumericBind" -> "a parameter";
+                case "UserVariable" -> "a variable";
+                case "Concat" -> "'||' (call concat)";
+                case "HexValue" -> "a hex literal";
+                case "ExtractExpression" -> "EXTRACT";
+                case "IsBooleanExpression" -> "IS TRUE/IS FALSE";
+                case "XorExpression" -> "XOR";
+                case "IntegerDivision" -> "DIV";
+                case "BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseLeftShift", "BitwiseRightShift" -> "a bitwise operator";
+                case "TimeKeyExpression" -> "a special time value (call a function)";
+                case "RowConstructor" -> "a row constructor";
+                case "CollateExpression" -> "COLLATE";
+                case "AnyComparisonExpression" -> "ANY/ALL/SOME";
+                default -> name;
+            };
+        }
+
+        private Expr column(Column c) {
+            String name = unquote(c.getColumnName());
+            if (c.getTable() == null || c.getTable().getName() == null) {
+                return Expr.col(name);
+            }
+            if (c.getTable().getSchemaName() != null) {
+                throw unsupported("a name with more than one qualifier", c);
+            }
+            return Expr.col(unquote(c.getTable().getName()), name);
+        }
+
+        private static String string(StringValue s) {
+            if (s.getPrefix() != null) {
+                throw new IllegalArgumentException("string literals with a prefix (" + s.getPrefix() + "'...') are not supported: " + s);
+            }
+            return s.getValue().replace("''", "'");
+        }
+
+        private static Expr integer(BigInteger v) {
+            if (v.bitLength() < 32) {
+                return Expr.lit(v.intValueExact());
+            }
+            if (v.bitLength() < 64) {
+                return Expr.lit(v.longValueExact());
+            }
+            throw new IllegalArgumentException("integer literal out of range (Int64): " + v);
+        }
+
+        private static Expr floating(double v, String text) {
+            if (!Double.isFinite(v)) {
+                throw new IllegalArgumentException("numeric literal out of range (Float64): " + text);
+            }
+            return Expr.lit(v);
+        }
+
+        private Expr signed(SignedExpression s) {
+            Expression inner = s.getExpression();
+            return switch (s.getSign()) {
+                case '+' -> convert(inner);
+                // A minus directly on a number is part of the literal, so -2147483648 is an Int32.
+                case '-' -> switch (inner) {
+                    case LongValue v -> integer(new BigInteger(v.getStringValue()).negate());
+                    case DoubleValue v -> floating(-v.getValue(), "-" + v);
+                    default -> new Expr.Negative(convert(inner));
+                };
+                default -> throw unsupported("the '" + s.getSign() + "' operator", s);
+            };
+        }
+
+        private Expr binary(net.sf.jsqlparser.expression.BinaryExpression b, Operator op) {
+            return new Expr.Binary(convert(b.getLeftExpression()), op, convert(b.getRightExpression()));
+        }
+
+        private Expr comparison(net.sf.jsqlparser.expression.operators.relational.ComparisonOperator b, Operator op) {
+            if (b.getOldOracleJoinSyntax() != 0 || b.getOraclePriorPosition() != 0) {
+                throw unsupported("Oracle join syntax", b);
+            }
+            return binary(b, op);
+        }
+
+        private Expr cast(CastExpression c) {
+            String typeName = c.getColDataType().toString();
+            if (c.isImplicitCast()) {
+                // TYPE 'text': a typed literal.
+                if (!(c.getLeftExpression() instanceof StringValue s)) {
+                    throw unsupported("a typed literal of a non-string", c);
+                }
+                return new Expr.Literal(typedLiteral(SqlTypes.fromSql(typeName), string(s)));
+            }
+            DataType type = SqlTypes.fromSql(typeName);
+            if (c.keyword == null) {
+                // x::TYPE; NULL::TYPE is the typed null (what ScalarValue.toSql writes for one).
+                return c.getLeftExpression() instanceof NullValue ? Expr.nullLit(type) : new Expr.Cast(convert(c.getLeftExpression()), type);
+            }
+            return switch (c.keyword.toUpperCase(Locale.ROOT)) {
+                case "CAST" -> new Expr.Cast(convert(c.getLeftExpression()), type);
+                case "TRY_CAST" -> new Expr.TryCast(convert(c.getLeftExpression()), type);
+                default -> throw unsupported(c.keyword, c);
+            };
+        }
+
+        private Expr caseExpr(CaseExpression c) {
+            List<Expr.WhenThen> branches = new ArrayList<>();
+            for (WhenClause w : c.getWhenClauses()) {
+                branches.add(new Expr.WhenThen(convert(w.getWhenExpression()), convert(w.getThenExpression())));
+            }
+            return new Expr.Case(c.getSwitchExpression() == null ? null : convert(c.getSwitchExpression()), branches,
+                    c.getElseExpression() == null ? null : convert(c.getElseExpression()));
+        }
+
+        private Expr inList(InExpression in) {
+            if (in.isGlobal() || in.getOldOracleJoinSyntax() != 0) {
+                throw unsupported("GLOBAL IN / Oracle join syntax", in);
+            }
+            if (!(in.getRightExpression() instanceof ExpressionList<?> list)) {
+                throw unsupported("IN with " + describe(in.getRightExpression()) + " (write IN (a, b, ...))", in);
+            }
+            List<Expr> values = new ArrayList<>();
+            for (Expression v : list) {
+                values.add(convert(v));
+            }
+            return new Expr.InList(convert(in.getLeftExpression()), values, in.isNot());
+        }
+
+        private Expr like(LikeExpression l) {
+            boolean ci = switch (l.getLikeKeyWord()) {
+                case LIKE -> false;
+                case ILIKE -> true;
+                default -> throw unsupported(l.getLikeKeyWord().toString().replace('_', ' '), l);
+            };
+            if (l.isUseBinary()) {
+                throw unsupported("LIKE BINARY", l);
+            }
+            Character escape = null;
+            if (l.getEscape() != null) {
+                if (!(l.getEscape() instanceof StringValue s) || string(s).length() != 1) {
+                    throw new IllegalArgumentException("ESCAPE takes a one-character string literal, not " + l.getEscape() + " (in \"" + sql + "\")");
+                }
+                escape = string(s).charAt(0);
+            }
+            return new Expr.Like(convert(l.getLeftExpression()), convert(l.getRightExpression()), escape, l.isNot(), ci);
+        }
+
+        private Expr call(Function f) {
+            if (f.getMultipartName().size() != 1) {
+                throw unsupported("a qualified function name", f);
+            }
+            if (f.isDistinct() || f.isUnique() || f.isAllColumns() || f.getOrderByElements() != null || f.getKeep() != null
+                    || f.getNullHandling() != null || f.getHavingClause() != null || f.getLimit() != null || f.getAttribute() != null
+                    || f.getNamedParameters() != null || f.isEscaped() || f.getExtraKeyword() != null) {
+                throw unsupported("an aggregate or decorated call (DISTINCT, ORDER BY, IGNORE NULLS, ...)", f);
+            }
+            String raw = f.getName();
+            String name = isQuoted(raw) ? unquote(raw) : raw.toLowerCase(Locale.ROOT);
+            List<Expr> args = new ArrayList<>();
+            List<String> names = new ArrayList<>();
+            if (f.getParameters() != null) {
+                for (Expression p : f.getParameters()) {
+                    if (p instanceof OracleNamedFunctionParameter named) {
+                        names.add(unquote(named.getName()));
+                        args.add(convert(named.getExpression()));
+                    } else {
+                        names.add(null);
+                        args.add(convert(p));
+                    }
+                }
+            }
+            return new Expr.Call(name, args, names);
         }
     }
 
-    private IllegalArgumentException error(String what) {
-        return new IllegalArgumentException(what + " at " + pos + " in \"" + text + "\"");
+    // ---------------------------------------------------------------- typed literals
+
+    /** {@code yyyy-MM-dd HH:mm:ss[.fraction]}, as {@link ScalarValue#toSql()} writes timestamps. */
+    static final DateTimeFormatter TIMESTAMP_TEXT = new DateTimeFormatterBuilder()
+            .appendPattern("uuuu-MM-dd")
+            .optionalStart().appendLiteral(' ').optionalEnd()
+            .optionalStart().appendLiteral('T').optionalEnd()
+            .optionalStart()
+            .appendPattern("HH:mm")
+            .optionalStart().appendPattern(":ss").optionalEnd()
+            .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true).optionalEnd()
+            .optionalEnd()
+            .parseDefaulting(ChronoField.HOUR_OF_DAY, 0)
+            .toFormatter(Locale.ROOT);
+
+    /** The value {@code TYPE 'text'} stands for. */
+    static ScalarValue typedLiteral(DataType type, String text) {
+        try {
+            Object value = switch (type) {
+                case DataType.Bool b -> switch (text.trim().toLowerCase(Locale.ROOT)) {
+                    case "true", "t" -> Boolean.TRUE;
+                    case "false", "f" -> Boolean.FALSE;
+                    default -> throw new IllegalArgumentException("not a boolean");
+                };
+                case DataType.Int i -> integerOfWidth(i, new BigInteger(text.trim()));
+                case DataType.FloatingPoint f -> {
+                    double d = parseDouble(text.trim());
+                    yield f.bitWidth() == 32 ? (Object) (float) d : (Object) d;
+                }
+                case DataType.Decimal d -> {
+                    BigDecimal v = new BigDecimal(text.trim()).setScale(d.scale(), RoundingMode.UNNECESSARY);
+                    if (v.precision() > d.precision()) {
+                        throw new IllegalArgumentException("more than " + d.precision() + " digits");
+                    }
+                    yield v;
+                }
+                case DataType.Utf8 u -> text;
+                case DataType.Binary b -> decodeBlob(text);
+                case DataType.Date32 d -> (int) LocalDate.parse(text.trim()).toEpochDay();
+                case DataType.Timestamp ts -> timestampTicks(ts.unit(), LocalDateTime.parse(text.trim(), TIMESTAMP_TEXT));
+                default -> throw new IllegalArgumentException("no literal syntax for this type");
+            };
+            return new ScalarValue(type, value);
+        } catch (NumberFormatException | ArithmeticException | DateTimeParseException e) {
+            throw new IllegalArgumentException("invalid " + SqlTypes.sqlName(type) + " literal '" + text + "': " + e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("invalid " + SqlTypes.sqlName(type) + " literal '" + text + "': " + e.getMessage(), e);
+        }
+    }
+
+    private static Object integerOfWidth(DataType.Int t, BigInteger v) {
+        BigInteger min = t.signed() ? BigInteger.ONE.shiftLeft(t.bitWidth() - 1).negate() : BigInteger.ZERO;
+        BigInteger max = t.signed() ? BigInteger.ONE.shiftLeft(t.bitWidth() - 1).subtract(BigInteger.ONE)
+                : BigInteger.ONE.shiftLeft(t.bitWidth()).subtract(BigInteger.ONE);
+        if (v.compareTo(min) < 0 || v.compareTo(max) > 0) {
+            throw new IllegalArgumentException("out of range " + min + " to " + max);
+        }
+        Class<?> c = ScalarValue.javaClass(t);
+        if (c == Byte.class) {
+            return v.byteValue();
+        } else if (c == Short.class) {
+            return v.shortValue();
+        } else if (c == Integer.class) {
+            return v.intValue();
+        } else if (c == Long.class) {
+            return v.longValue();
+        }
+        return v;
+    }
+
+    private static double parseDouble(String s) {
+        return switch (s.toLowerCase(Locale.ROOT)) {
+            case "nan" -> Double.NaN;
+            case "inf", "infinity", "+inf", "+infinity" -> Double.POSITIVE_INFINITY;
+            case "-inf", "-infinity" -> Double.NEGATIVE_INFINITY;
+            default -> Double.parseDouble(s);
+        };
+    }
+
+    /** DuckDB's BLOB text: characters stand for their byte; {@code \xHH} for any byte; {@code \\} for a backslash. */
+    private static byte[] decodeBlob(String text) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\\') {
+                if (i + 1 < text.length() && text.charAt(i + 1) == '\\') {
+                    out.write('\\');
+                    i++;
+                } else if (i + 3 < text.length() && (text.charAt(i + 1) == 'x' || text.charAt(i + 1) == 'X')) {
+                    out.write(Integer.parseInt(text.substring(i + 2, i + 4), 16));
+                    i += 3;
+                } else {
+                    throw new IllegalArgumentException("a backslash must start \\xHH or \\\\");
+                }
+            } else if (c > 0x7f) {
+                throw new IllegalArgumentException("write bytes above 0x7f as \\xHH");
+            } else {
+                out.write(c);
+            }
+        }
+        return out.toByteArray();
+    }
+
+    private static long timestampTicks(DataType.TimeUnit unit, LocalDateTime t) {
+        java.time.Instant i = t.toInstant(ZoneOffset.UTC);
+        long nanos = i.getNano();
+        long perTick = 1_000_000_000L / unit.perSecond();
+        if (nanos % perTick != 0) {
+            throw new IllegalArgumentException("more precise than the type's unit (" + unit.abbreviation() + ")");
+        }
+        return Math.addExact(Math.multiplyExact(i.getEpochSecond(), unit.perSecond()), nanos / perTick);
     }
 }

@@ -15,7 +15,7 @@ public final class SqlTypes {
     /** The SQL name of {@code t}, which {@link #fromSql} reads back to {@code t}. */
     public static String sqlName(DataType t) {
         return switch (t) {
-            case DataType.Null n -> "NULL";
+            case DataType.Null n -> "\"Null\""; // bare NULL is not a type name to SQL parsers
             case DataType.Bool b -> "BOOLEAN";
             case DataType.Int i -> (i.signed() ? "" : "U") + switch (i.bitWidth()) {
                 case 8 -> "TINYINT";

@@ -137,25 +137,86 @@ public record ScalarValue(DataType type, Object value) {
         return 31 * type.hashCode() + (value instanceof byte[] b ? Arrays.hashCode(b) : Objects.hashCode(value));
     }
 
-    /** SQL text that reads back as this value of this type, such as {@code 2}, {@code 'a''b'}, {@code CAST(NULL AS Int64)}. */
+    /**
+     * SQL text that {@code dev.quiver.expr.SqlParser} reads back as this value of this type:
+     * {@code 2} (Int32), {@code 3000000000} (Int64 out of Int32 range), {@code 2.5} (Float64),
+     * {@code 'a''b'} (Utf8), {@code TRUE}, {@code NULL} (the untyped null), and for every other type
+     * a typed literal {@code TYPE 'text'} as in DuckDB ({@code BIGINT '5'}, {@code REAL '1.5'},
+     * {@code DOUBLE 'NaN'}, {@code DECIMAL(10, 2) '1.50'}, {@code DATE '2024-01-31'},
+     * {@code TIMESTAMP '2024-01-31 10:00:00'}, {@code BLOB 'a\x00'}) or a typed null
+     * {@code NULL::BIGINT}.
+     *
+     * <p>Types without a DuckDB name that can prefix a literal (LargeUtf8, timestamps with a time zone
+     * other than UTC in microseconds, intervals, lists, structs) are written as
+     * {@code CAST('text' AS type)}, which reads back as a cast of a literal, not as this literal.
+     */
     public String toSql() {
         DataType t = type.valueType();
+        String typeName = dev.quiver.types.SqlTypes.sqlName(type);
         if (value == null) {
-            return t instanceof DataType.Null ? "NULL" : "CAST(NULL AS " + dev.quiver.types.SqlTypes.sqlName(type) + ")";
+            return t instanceof DataType.Null ? "NULL" : "NULL::" + typeName;
         }
-        return switch (t) {
-            case DataType.Bool b -> ((Boolean) value) ? "TRUE" : "FALSE";
-            case DataType.Int i when i.equals(DataType.INT32) -> value.toString();
-            case DataType.FloatingPoint f when f.bitWidth() == 64 && Double.isFinite((Double) value) -> plainDouble((Double) value);
-            case DataType.Utf8 u when !u.large() -> "'" + ((String) value).replace("'", "''") + "'";
-            case DataType.Date32 d -> "DATE '" + java.time.LocalDate.ofEpochDay((Integer) value) + "'";
-            default -> "CAST(" + (value instanceof String s ? "'" + s.replace("'", "''") + "'"
-                    : value instanceof Float f && !Float.isFinite(f) ? "'" + f + "'"
-                    : value instanceof Double d && !Double.isFinite(d) ? "'" + d + "'"
-                    : value instanceof byte[] b ? "'" + new String(b, java.nio.charset.StandardCharsets.ISO_8859_1) + "'"
-                    : value instanceof BigDecimal d ? d.toPlainString()
-                    : value.toString()) + " AS " + dev.quiver.types.SqlTypes.sqlName(type) + ")";
+        // The natural literal forms: the parser types them from their spelling alone.
+        switch (t) {
+            case DataType.Bool b -> {
+                return ((Boolean) value) ? "TRUE" : "FALSE";
+            }
+            case DataType.Int i when i.equals(DataType.INT32) || (i.equals(DataType.INT64) && (Long) value != ((Long) value).intValue()) -> {
+                return value.toString();
+            }
+            case DataType.FloatingPoint f when f.bitWidth() == 64 && Double.isFinite((Double) value) -> {
+                return plainDouble((Double) value);
+            }
+            case DataType.Utf8 u when !u.large() -> {
+                return quote((String) value);
+            }
+            default -> {
+            }
+        }
+        String text = switch (t) {
+            case DataType.FloatingPoint f -> value.toString(); // NaN, Infinity, -Infinity read back too
+            case DataType.Decimal d -> ((BigDecimal) value).toPlainString();
+            case DataType.Binary b -> blobText((byte[]) value);
+            case DataType.Date32 d -> java.time.LocalDate.ofEpochDay((Integer) value).toString();
+            case DataType.Timestamp ts -> timestampText((Long) value, ts.unit());
+            default -> value.toString();
         };
+        boolean prefixable = !typeName.startsWith("\"") && !(t instanceof DataType.Utf8) && !(t instanceof DataType.Interval)
+                && !(t instanceof DataType.ListType) && !(t instanceof DataType.Struct) && !(type instanceof DataType.Dictionary);
+        return prefixable ? typeName + " " + quote(text) : "CAST(" + quote(text) + " AS " + typeName + ")";
+    }
+
+    private static String quote(String s) {
+        return "'" + s.replace("'", "''") + "'";
+    }
+
+    /** DuckDB's BLOB text: printable ASCII as itself, a backslash doubled, other bytes as {@code \xHH}. */
+    private static String blobText(byte[] bytes) {
+        StringBuilder sb = new StringBuilder();
+        for (byte b : bytes) {
+            int c = b & 0xff;
+            if (c == '\\') {
+                sb.append("\\\\");
+            } else if (c >= 0x20 && c < 0x7f) {
+                sb.append((char) c);
+            } else {
+                sb.append(String.format("\\x%02X", c));
+            }
+        }
+        return sb.toString();
+    }
+
+    /** {@code yyyy-MM-dd HH:mm:ss}, with as many fraction digits as the value needs, in UTC. */
+    private static String timestampText(long ticks, DataType.TimeUnit unit) {
+        long seconds = Math.floorDiv(ticks, unit.perSecond());
+        long nanos = Math.floorMod(ticks, unit.perSecond()) * (1_000_000_000L / unit.perSecond());
+        java.time.LocalDateTime t = java.time.LocalDateTime.ofEpochSecond(seconds, (int) nanos, java.time.ZoneOffset.UTC);
+        String s = t.toLocalDate() + " " + String.format("%02d:%02d:%02d", t.getHour(), t.getMinute(), t.getSecond());
+        if (nanos != 0) {
+            String f = String.format("%09d", nanos);
+            s += "." + f.replaceAll("0+$", "");
+        }
+        return s;
     }
 
     private static String plainDouble(double d) {
