@@ -52,7 +52,6 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
 
     @Override
     public String describe() {
-        StringBuilder sb = new StringBuilder("fused kernel ").append(KernelProgram.render(program.root()));
-        return sb.toString();
+        return "fused kernel " + program.text() + " as " + KernelProgram.render(program.root());
     }
 }

@@ -202,7 +202,7 @@ public final class ExpressionPlanner {
             }
             DataType flt = lt;
             DataType frt = rt;
-            TypeCoercion.ArithmeticPlan plan = TypeCoercion.arithmetic(op, lt, rt).orElseThrow(() -> new PlanningException(
+            dev.quiver.types.ArithmeticPlan plan = TypeCoercion.arithmetic(op, lt, rt).orElseThrow(() -> new PlanningException(
                     "cannot apply " + op.sql() + " to " + flt + " and " + frt + " in " + b));
             return new BinaryExpr(cast(l, plan.leftCast(), b), op, cast(r, plan.rightCast(), b), plan.result());
         }

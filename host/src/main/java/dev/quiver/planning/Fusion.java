@@ -45,7 +45,7 @@ final class Fusion {
             List<ElementType> types = new ArrayList<>();
             IrNode root = toIr(e, args, types);
             if (!args.isEmpty() && root.type() == element(e.dataType())) {
-                return new FusedKernelExpr(new KernelProgram(types, root), args, e.dataType());
+                return new FusedKernelExpr(new KernelProgram(types, root, text(e)), args, e.dataType());
             }
         }
         return withChildren(e, e.children().stream().map(Fusion::fuse).toList());
@@ -119,6 +119,20 @@ final class Fusion {
 
     private static ElementType element(DataType t) {
         return t instanceof DataType.Dictionary ? null : t.elementType().orElse(null);
+    }
+
+    /** The subtree as SQL-like text with column names, for messages ("division by zero in (a / b)"). */
+    static String text(PhysicalExpr e) {
+        return switch (e) {
+            case ColumnExpr c -> c.name();
+            case LiteralExpr l -> l.value().toSql();
+            case BinaryExpr b -> "(" + text(b.left()) + " " + b.op().sql() + " " + text(b.right()) + ")";
+            case NegativeExpr n -> "(- " + text(n.input()) + ")";
+            case CastExpr c -> (c.safe() ? "TRY_CAST(" : "CAST(") + text(c.input()) + " AS " + dev.quiver.types.SqlTypes.sqlName(c.dataType()) + ")";
+            case ScalarFunctionExpr f -> f.function().name() + "(" + String.join(", ", f.args().stream().map(Fusion::text).toList()) + ")";
+            case FusedKernelExpr f -> f.program().text();
+            default -> e.describe();
+        };
     }
 
     static PhysicalExpr withChildren(PhysicalExpr e, List<PhysicalExpr> c) {

@@ -60,7 +60,7 @@ public record PhysicalPlan(Expr logical, PhysicalExpr root, List<Field> columns,
             sb.append("Inputs:\n");
             for (int i = 0; i < columns.size(); i++) {
                 sb.append("  #").append(i).append(" = column ").append(schemaIndexes.get(i)).append(" '")
-                        .append(columns.get(i).getName()).append("' ").append(columns.get(i).getType()).append('\n');
+                        .append(columns.get(i).getName()).append("' ").append(DataType.fromField(columns.get(i))).append('\n');
             }
         }
         return sb.toString();

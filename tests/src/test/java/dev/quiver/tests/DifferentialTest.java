@@ -44,7 +44,7 @@ class DifferentialTest {
             "i1*i2+i1", "i1 - i2*7", "-l1 + l2*l1", "min(i1, i2)", "max(l1, l2)", "abs(i1)", "abs(l2)", "fma(i1, i2, i1)",
             "fma(l1, l2, 3)", "i1 / di", "l1 / dl", "i2 / di + l1 / dl",
             "i1 + f1", "l1 * f1", "g1 + i1", "g1 + l1", "i1 + l1", "sqrt(i1)", "sqrt(l1) + f2",
-            "g1*g2+g1", "sqrt(abs(g1))", "g1 / g2", "fma(g1, g2, g1)", "min(g1, g2)", "max(g1, -0.0f)");
+            "g1*g2+g1", "sqrt(abs(g1))", "g1 / g2", "fma(g1, g2, g1)", "min(g1, g2)", "max(g1, CAST(-0.0 AS REAL))");
     static final int[] LENGTHS = {0, 1, 3, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000, 4097, 100_003};
 
     private BufferAllocator allocator;
