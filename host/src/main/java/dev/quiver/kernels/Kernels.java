@@ -1,0 +1,252 @@
+package dev.quiver.kernels;
+
+import dev.quiver.expr.Operator;
+import dev.quiver.types.DataType;
+import dev.quiver.value.ColumnarValue;
+import dev.quiver.value.Values;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Whole-column kernels: the fallback for every expression the fused numeric kernels do not
+ * cover.
+ *
+ * <p>Contract of every method: inputs are borrowed (never closed here); the result is new and
+ * owned by the caller (an {@link ColumnarValue.Array} is {@code owned}, its vector is named
+ * "result" and allocated from {@code allocator}); arrays have exactly {@code rows} rows
+ * (inputs may have more, only the first {@code rows} are read); a
+ * {@link ColumnarValue.Scalar} operand stands for every row, and when every input is a scalar
+ * the result is a scalar. Nulls propagate unless a method says otherwise; values behind null
+ * slots are never looked at in a way that can fail. On any exception everything allocated is
+ * freed. An unsupported operation or type throws {@link UnsupportedOperationException} naming
+ * both.
+ *
+ * <pre>{@code
+ * try (ColumnarValue sum = Kernels.arithmetic(Operator.PLUS, Array.borrowed(a), ColumnarValue.scalar(INT32, 1),
+ *                                              DataType.INT32, rows, allocator)) {
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class Kernels {
+    private Kernels() {
+    }
+
+    /** The array computation of a kernel over its operands, {@code rows} rows. */
+    @FunctionalInterface
+    private interface Body {
+        FieldVector compute(KernelInput[] in, int rows);
+    }
+
+    /**
+     * Runs {@code body} over {@code inputs}: scalars become one-row constant operands; when all
+     * inputs are scalars the body runs on one row and its value is returned as a scalar.
+     */
+    private static ColumnarValue run(List<ColumnarValue> inputs, int rows, BufferAllocator allocator, Body body) {
+        Objects.requireNonNull(allocator, "allocator is null");
+        if (rows < 0) {
+            throw new IllegalArgumentException("rows must be >= 0, not " + rows);
+        }
+        boolean allScalar = inputs.stream().allMatch(v -> Objects.requireNonNull(v, "input is null") instanceof ColumnarValue.Scalar);
+        int n = allScalar ? 1 : rows;
+        List<KernelInput> opened = new ArrayList<>(inputs.size());
+        try {
+            for (ColumnarValue v : inputs) {
+                opened.add(KernelInput.of(v, n, allocator));
+            }
+            FieldVector out = body.compute(opened.toArray(KernelInput[]::new), n);
+            if (!allScalar) {
+                return new ColumnarValue.Array(out, true);
+            }
+            try (out) {
+                return new ColumnarValue.Scalar(Values.get(out, 0, DataType.fromField(out.getField())));
+            }
+        } finally {
+            for (KernelInput in : opened) {
+                in.close();
+            }
+        }
+    }
+
+    // ---- arithmetic
+
+    /**
+     * {@code l op r} for {@code + - * / %}.
+     *
+     * <p>Operands are both the same integer or float type (and {@code resultType} is that type),
+     * or two decimals with a decimal {@code resultType}, or {@code Date32 ± Int32/Int64} and
+     * {@code Int32/Int64 + Date32} (Date32), or {@code Date32 - Date32} (Int64 days). Integers wrap
+     * at their width; integer and decimal {@code /} and {@code %} by zero on a non-null row throw
+     * {@link dev.quiver.backend.KernelArithmeticException}; integer division truncates, {@code %}
+     * takes the dividend's sign; floats are IEEE 754. Decimals compute exactly and round HALF_UP to
+     * {@code resultType}'s scale; a result beyond its precision, or a date beyond Date32, throws
+     * {@link ArithmeticException}.
+     */
+    public static ColumnarValue arithmetic(Operator op, ColumnarValue l, ColumnarValue r, DataType resultType, int rows,
+                                           BufferAllocator allocator) {
+        Objects.requireNonNull(op, "op is null");
+        Objects.requireNonNull(resultType, "resultType is null");
+        return run(List.of(l, r), rows, allocator,
+                (in, n) -> ArithmeticKernels.arithmetic(op, in[0], in[1], resultType.valueType(), n, allocator));
+    }
+
+    /** {@code -v} for signed integers (MIN wraps to itself), floats and decimals; unsigned types are unsupported. */
+    public static ColumnarValue negate(ColumnarValue v, int rows, BufferAllocator allocator) {
+        return run(List.of(v), rows, allocator, (in, n) -> ArithmeticKernels.negate(in[0], n, allocator));
+    }
+
+    // ---- comparison and logic
+
+    /**
+     * {@code l op r} for {@code = <> < <= > >=} and [NOT] DISTINCT FROM, of two values of one
+     * type (decimals may differ in scale, Utf8 and LargeUtf8 mix, timestamps need one unit).
+     * Floats use SQL's total order (-0.0 = 0.0, NaN = NaN, NaN above +Infinity); strings and
+     * binaries compare by unsigned bytes. Boolean; null when either side is null, except the
+     * DISTINCT FROM forms, which are never null.
+     */
+    public static ColumnarValue compare(Operator op, ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
+        Objects.requireNonNull(op, "op is null");
+        return run(List.of(l, r), rows, allocator, (in, n) -> ComparisonKernels.compare(op, in[0], in[1], n, allocator));
+    }
+
+    /** Kleene AND: FALSE if either is FALSE, else NULL if either is NULL, else TRUE. */
+    public static ColumnarValue and(ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
+        return run(List.of(l, r), rows, allocator, (in, n) -> BooleanKernels.and(in[0], in[1], n, allocator));
+    }
+
+    /** Kleene OR: TRUE if either is TRUE, else NULL if either is NULL, else FALSE. */
+    public static ColumnarValue or(ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
+        return run(List.of(l, r), rows, allocator, (in, n) -> BooleanKernels.or(in[0], in[1], n, allocator));
+    }
+
+    /** NOT: NULL stays NULL. */
+    public static ColumnarValue not(ColumnarValue v, int rows, BufferAllocator allocator) {
+        return run(List.of(v), rows, allocator, (in, n) -> BooleanKernels.not(in[0], n, allocator));
+    }
+
+    /** IS NULL ({@code negated}: IS NOT NULL) of a value of any type; never null. */
+    public static ColumnarValue isNull(ColumnarValue v, boolean negated, int rows, BufferAllocator allocator) {
+        return run(List.of(v), rows, allocator, (in, n) -> BooleanKernels.isNull(in[0], negated, n, allocator));
+    }
+
+    // ---- casts
+
+    /**
+     * CAST ({@code safe = false}) or TRY_CAST ({@code safe = true}) of {@code v} to {@code to}.
+     * A value that does not convert throws {@link IllegalArgumentException} naming the value, the
+     * row (for arrays) and the target type, or becomes NULL when {@code safe}. The supported pairs
+     * are those of {@link #canCast}; an identical type gives a new copy of an array (or the same
+     * scalar).
+     */
+    public static ColumnarValue cast(ColumnarValue v, DataType to, boolean safe, int rows, BufferAllocator allocator) {
+        Objects.requireNonNull(v, "v is null");
+        Objects.requireNonNull(to, "to is null");
+        Objects.requireNonNull(allocator, "allocator is null");
+        if (v instanceof ColumnarValue.Array a && a.vector().getValueCount() < rows) {
+            throw new IllegalArgumentException("the input array has " + a.vector().getValueCount() + " rows, fewer than " + rows);
+        }
+        return CastKernels.cast(v, to, safe, rows, allocator);
+    }
+
+    /**
+     * Whether {@link #cast} supports {@code from -> to}: Null to anything; a type to itself;
+     * among integers, floats and decimals; Boolean to and from integers; integers, floats,
+     * decimals, Boolean, Date32, Timestamp and Binary to strings and strings to all of them;
+     * Utf8 to and from LargeUtf8; Date32 and Timestamps among each other. Never a dictionary.
+     */
+    public static boolean canCast(DataType from, DataType to) {
+        return CastKernels.canCast(Objects.requireNonNull(from, "from is null"), Objects.requireNonNull(to, "to is null"));
+    }
+
+    // ---- strings
+
+    /**
+     * {@code v [NOT] [I]LIKE pattern [ESCAPE escape]} on strings: {@code %} any run, {@code _} one
+     * code point, {@code escape} (null: none) makes the next character literal; a pattern ending
+     * in a lone escape throws {@link IllegalArgumentException}. ILIKE folds case (Unicode simple
+     * case folding). A scalar pattern is compiled once. NULL value or pattern gives NULL.
+     */
+    public static ColumnarValue like(ColumnarValue v, ColumnarValue pattern, Character escape, boolean negated,
+                                     boolean caseInsensitive, int rows, BufferAllocator allocator) {
+        return run(List.of(v, pattern), rows, allocator,
+                (in, n) -> LikeKernels.like(in[0], in[1], escape, negated, caseInsensitive, n, allocator));
+    }
+
+    // ---- IN
+
+    /**
+     * {@code v [NOT] IN (list)}: TRUE if some element equals {@code v} (as {@link #compare} EQ);
+     * else NULL if {@code v} or some element is NULL; else FALSE. NOT IN negates; NULL stays NULL.
+     */
+    public static ColumnarValue inList(ColumnarValue v, List<ColumnarValue> list, boolean negated, int rows,
+                                       BufferAllocator allocator) {
+        Objects.requireNonNull(v, "v is null");
+        Objects.requireNonNull(list, "list is null");
+        // Kleene OR of (v = element) is exactly IN's semantics. For an empty list: NULL for a null v, else FALSE.
+        ColumnarValue acc = null;
+        try {
+            if (list.isEmpty()) {
+                try (ColumnarValue same = compare(Operator.EQ, v, v, rows, allocator)) {
+                    acc = not(same, rows, allocator);
+                }
+                return acc;
+            }
+            for (ColumnarValue element : list) {
+                ColumnarValue eq = compare(Operator.EQ, v, element, rows, allocator);
+                if (acc == null) {
+                    acc = eq;
+                } else {
+                    try (ColumnarValue previous = acc; eq) {
+                        acc = null;
+                        acc = or(previous, eq, rows, allocator);
+                    }
+                }
+            }
+            if (negated) {
+                try (ColumnarValue positive = acc) {
+                    acc = null;
+                    acc = not(positive, rows, allocator);
+                }
+            }
+            return acc;
+        } catch (RuntimeException | Error e) {
+            if (acc != null) {
+                acc.close();
+            }
+            throw e;
+        }
+    }
+
+    // ---- selections
+
+    /**
+     * Rows {@code indices} of {@code v} (a gather) as a new array; a scalar stays the same scalar.
+     * Any type, lists and structs included.
+     *
+     * @throws IndexOutOfBoundsException for an index outside {@code v}
+     */
+    public static ColumnarValue take(ColumnarValue v, int[] indices, BufferAllocator allocator) {
+        Objects.requireNonNull(indices, "indices is null");
+        Objects.requireNonNull(allocator, "allocator is null");
+        return switch (Objects.requireNonNull(v, "v is null")) {
+            case ColumnarValue.Scalar s -> s;
+            case ColumnarValue.Array a -> new ColumnarValue.Array(SelectionKernels.take(a.vector(), indices, allocator), true);
+        };
+    }
+
+    /**
+     * An array of {@code rows} rows of {@code type} in which row {@code indexSets.get(k)[j]} is row
+     * {@code j} of {@code values.get(k)} (a scalar fills all rows of its set) and rows in no set are
+     * NULL. The sets must be disjoint. Always an array, even when every value is a scalar.
+     */
+    public static ColumnarValue scatter(DataType type, int rows, List<int[]> indexSets, List<ColumnarValue> values,
+                                        BufferAllocator allocator) {
+        Objects.requireNonNull(type, "type is null");
+        Objects.requireNonNull(allocator, "allocator is null");
+        return new ColumnarValue.Array(SelectionKernels.scatter(type.valueType(), rows, indexSets, values, allocator), true);
+    }
+}
