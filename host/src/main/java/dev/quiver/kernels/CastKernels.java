@@ -7,6 +7,7 @@ import dev.quiver.value.Values;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.LargeVarCharVector;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -119,7 +120,7 @@ final class CastKernels {
                     if (in.isNull(i)) {
                         continue;
                     }
-                    ScalarValue value = Values.get(in, i, from);
+                    ScalarValue value = read(in, i, from);
                     try {
                         Values.set(out, i, new ScalarValue(to, convert.apply(value.value())));
                     } catch (CastFailure e) {
@@ -136,6 +137,14 @@ final class CastKernels {
             out.close();
             throw e;
         }
+    }
+
+    /** Row {@code row} of {@code v} as a value of {@code type} ({@link Values#get} without its LargeUtf8 gap). */
+    static ScalarValue read(FieldVector v, int row, DataType type) {
+        if (v instanceof LargeVarCharVector large) {
+            return new ScalarValue(type, large.isNull(row) ? null : new String(large.get(row), StandardCharsets.UTF_8));
+        }
+        return Values.get(v, row, type);
     }
 
     private static IllegalArgumentException failure(ScalarValue value, int row, DataType to, CastFailure e) {
@@ -173,7 +182,7 @@ final class CastKernels {
                 }
             } catch (CastFailure e) {
                 if (!safe) {
-                    throw failure(Values.get(in, i, from), i, to, e);
+                    throw failure(read(in, i, from), i, to, e);
                 }
                 ResultVector.setBit(validity, i, false);
             }

@@ -85,7 +85,7 @@ abstract class KernelTestBase {
             assertEquals("result", a.vector().getName());
             List<Object> out = new ArrayList<>();
             for (int i = 0; i < rows; i++) {
-                out.add(Values.get(a.vector(), i).value());
+                out.add(CastKernels.read(a.vector(), i, DataType.fromField(a.vector().getField())).value());
             }
             return out;
         }
