@@ -67,7 +67,8 @@ public final class Values {
             };
             case DataType.FloatingPoint f -> f.bitWidth() == 32 ? (Object) ((Float4Vector) v).get(row) : (Object) ((Float8Vector) v).get(row);
             case DataType.Decimal d -> ((DecimalVector) v).getObject(row);
-            case DataType.Utf8 u -> new String(((BaseVariableWidthVector) v).get(row), StandardCharsets.UTF_8);
+            case DataType.Utf8 u -> new String(v instanceof LargeVarCharVector l ? l.get(row) : ((BaseVariableWidthVector) v).get(row),
+                    StandardCharsets.UTF_8);
             case DataType.Binary b -> ((VarBinaryVector) v).get(row);
             case DataType.Date32 d -> ((DateDayVector) v).get(row);
             case DataType.Timestamp ts -> ((TimeStampVector) v).get(row);
