@@ -72,9 +72,18 @@ public final class Quiver implements AutoCloseable {
      *         is required; the message names what and lists what exists
      */
     public CompiledExpression compile(Schema schema, Expr expr) {
+        return compile(schema, null, expr);
+    }
+
+    /**
+     * As {@link #compile(Schema, Expr)} for a schema with dictionary-encoded columns: their
+     * value types come from {@code dictionaries} (for example an {@code ArrowReader}), which is
+     * consulted again on every batch; the values are decoded where the expression reads them.
+     */
+    public CompiledExpression compile(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, Expr expr) {
         ensureOpen();
         ExecutionConfig config = new ExecutionConfig(allocator, java.time.Instant.now(), checkTypes, java.util.Map.of());
-        return new CompiledExpression(this, new ExpressionPlanner(functions, config).plan(schema, expr), config);
+        return new CompiledExpression(this, new ExpressionPlanner(functions, config).plan(schema, dictionaries, expr), config);
     }
 
     /** Parses SQL expression text ({@link Expr#parse}) and compiles it. */

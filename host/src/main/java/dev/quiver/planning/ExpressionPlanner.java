@@ -69,11 +69,22 @@ public final class ExpressionPlanner {
         this.config = Objects.requireNonNull(config, "config is null");
     }
 
-    /** Plans {@code expr} against {@code schema}. */
+    /** Plans {@code expr} against {@code schema} (which has no dictionary-encoded columns). */
     public PhysicalPlan plan(Schema schema, Expr expr) {
+        return plan(schema, null, expr);
+    }
+
+    /**
+     * Plans {@code expr} against {@code schema}; dictionary-encoded columns take their value
+     * type from {@code dictionaries} and are decoded once per batch where they are read.
+     *
+     * @param dictionaries the dictionaries of the schema's encoded columns, looked up again on
+     *                     every batch; null when there are none
+     */
+    public PhysicalPlan plan(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, Expr expr) {
         Objects.requireNonNull(schema, "schema is null");
         Objects.requireNonNull(expr, "expr is null");
-        Lowering l = new Lowering(schema);
+        Lowering l = new Lowering(schema, dictionaries);
         String name = expr instanceof Expr.Alias a ? a.name() : expr.toString();
         PhysicalExpr unfused = l.lower(expr);
         PhysicalExpr root = Fusion.fuse(unfused);
@@ -85,8 +96,11 @@ public final class ExpressionPlanner {
         final List<Field> columns = new ArrayList<>();
         final List<Integer> schemaIndexes = new ArrayList<>();
 
-        Lowering(Schema schema) {
+        final org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries;
+
+        Lowering(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries) {
             this.schema = schema;
+            this.dictionaries = dictionaries;
         }
 
         PhysicalExpr lower(Expr e) {
@@ -160,7 +174,18 @@ public final class ExpressionPlanner {
             Field f = schema.getFields().get(idx);
             DataType t;
             try {
-                t = DataType.fromField(f);
+                DataType valueType = null;
+                if (f.getDictionary() != null) {
+                    var dict = dictionaries == null ? null : dictionaries.lookup(f.getDictionary().getId());
+                    if (dict == null) {
+                        throw new PlanningException("column '" + f.getName() + "' is dictionary-encoded (id " + f.getDictionary().getId()
+                                + ") and no dictionary with that id was given: compile with the reader's dictionaries");
+                    }
+                    valueType = DataType.fromField(dict.getVector().getField());
+                }
+                t = DataType.fromField(f, valueType);
+            } catch (PlanningException ex) {
+                throw ex;
             } catch (IllegalArgumentException ex) {
                 throw new PlanningException("column '" + f.getName() + "': " + ex.getMessage(), ex);
             }
@@ -170,7 +195,11 @@ public final class ExpressionPlanner {
                 columns.add(f);
                 schemaIndexes.add(idx);
             }
-            return new ColumnExpr(pos, f.getName(), t);
+            ColumnExpr col = new ColumnExpr(pos, f.getName(), t);
+            if (t instanceof DataType.Dictionary d) {
+                return new dev.quiver.physical.DictionaryDecodeExpr(col, f.getDictionary().getId(), dictionaries, d.value());
+            }
+            return col;
         }
 
         private int indexOf(String name) {
@@ -357,10 +386,10 @@ public final class ExpressionPlanner {
             return fold(new CastExpr(d, t, false));
         }
 
-        /** A dictionary-typed expression decoded to its values; anything else as it is. */
+        /** Dictionary columns are decoded where they are read, so no expression here has a dictionary type. */
         private PhysicalExpr decoded(PhysicalExpr p, Expr in) {
             if (p.dataType() instanceof DataType.Dictionary) {
-                throw new PlanningException("dictionary-encoded input " + p.describe() + " is not supported yet in " + in);
+                throw new IllegalStateException("undecoded dictionary input " + p.describe() + " in " + in);
             }
             return p;
         }

@@ -140,6 +140,8 @@ final class Fusion {
             case ColumnExpr x -> x;
             case LiteralExpr x -> x;
             case FusedKernelExpr x -> x;
+            case dev.quiver.physical.DictionaryDecodeExpr x -> new dev.quiver.physical.DictionaryDecodeExpr(c.getFirst(), x.dictionaryId(),
+                    x.dictionaries(), x.dataType());
             case BinaryExpr x -> new BinaryExpr(c.get(0), x.op(), c.get(1), x.dataType());
             case NotExpr x -> new NotExpr(c.getFirst());
             case IsNullExpr x -> new IsNullExpr(c.getFirst(), x.negated());

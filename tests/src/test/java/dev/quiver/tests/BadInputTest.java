@@ -173,14 +173,14 @@ class BadInputTest extends QuiverTestBase {
     }
 
     @Test
-    void dictionaryEncodedColumnsAreRejectedNotComputedOnTheirIndices() {
+    void dictionaryEncodedColumnsWithoutTheirDictionariesAreRejectedNotComputedOnTheirIndices() {
         var encoding = new org.apache.arrow.vector.types.pojo.DictionaryEncoding(1L, false, new ArrowType.Int(32, true));
         Field price = new Field("price", new FieldType(true, new ArrowType.Int(32, true), encoding), null);
         Schema encoded = new Schema(List.of(price));
         IllegalArgumentException atPlanning = assertThrows(IllegalArgumentException.class,
                 () -> quiver.compile(encoded, Expr.parse("price * 2")));
-        assertEquals("column 'price': column 'price' is dictionary-encoded (id 1) and its dictionary's value type is unknown",
-                atPlanning.getMessage());
+        assertEquals("column 'price' is dictionary-encoded (id 1) and no dictionary with that id was given: compile with the "
+                + "reader's dictionaries", atPlanning.getMessage());
         // Planned as plain Int32, but a batch brings the same column dictionary-encoded.
         Schema plain = new Schema(List.of(TestBatches.field("price", ElementType.INT32)));
         CompiledExpression e = quiver.compile(plain, Expr.parse("price * 2"));

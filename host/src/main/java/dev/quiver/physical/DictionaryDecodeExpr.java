@@ -1,0 +1,52 @@
+package dev.quiver.physical;
+
+import dev.quiver.types.DataType;
+import dev.quiver.value.ColumnarValue;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryEncoder;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Decodes a dictionary-encoded column (its indices) into plain values of the dictionary's
+ * type, once per batch. The dictionary is looked up in {@code dictionaries} on every batch,
+ * so a reader that replaces dictionaries between batches is followed.
+ */
+public record DictionaryDecodeExpr(PhysicalExpr indices, long dictionaryId, DictionaryProvider dictionaries, DataType dataType)
+        implements PhysicalExpr {
+    public DictionaryDecodeExpr {
+        Objects.requireNonNull(indices, "indices is null");
+        Objects.requireNonNull(dictionaries, "dictionaries is null");
+        Objects.requireNonNull(dataType, "dataType is null");
+    }
+
+    @Override
+    public ColumnarValue evaluate(EvalContext ctx) {
+        Dictionary dictionary = dictionaries.lookup(dictionaryId);
+        if (dictionary == null) {
+            throw new IllegalArgumentException("no dictionary with id " + dictionaryId + " for " + indices.describe());
+        }
+        DataType actual = DataType.fromField(dictionary.getVector().getField());
+        if (!actual.equals(dataType)) {
+            throw new IllegalArgumentException("dictionary " + dictionaryId + " holds " + actual + " values, but "
+                    + indices.describe() + " was planned with " + dataType);
+        }
+        try (ColumnarValue in = indices.evaluate(ctx)) {
+            ColumnarValue.Array a = (ColumnarValue.Array) in;
+            return new ColumnarValue.Array((FieldVector) DictionaryEncoder.decode(a.vector(), dictionary, ctx.allocator()));
+        }
+    }
+
+    @Override
+    public List<PhysicalExpr> children() {
+        return List.of(indices);
+    }
+
+    @Override
+    public String describe() {
+        return "decode dictionary " + dictionaryId;
+    }
+}
