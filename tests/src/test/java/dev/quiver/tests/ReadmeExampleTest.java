@@ -23,11 +23,12 @@ class ReadmeExampleTest {
 
     @Test
     void theReadmeExampleRunsAsWritten() {
-        Schema schema = new Schema(List.of(TestBatches.field("x", ElementType.FLOAT64), TestBatches.field("y", ElementType.FLOAT64)));
-        List<Double> results = new ArrayList<>();
+        Schema schema = new Schema(List.of(TestBatches.field("x", ElementType.FLOAT64), TestBatches.field("y", ElementType.FLOAT64),
+                dev.quiver.types.DataType.UTF8.toField("name", true)));
+        List<Boolean> results = new ArrayList<>();
         Consumer<FieldVector> sink = v -> {
             for (int i = 0; i < v.getValueCount(); i++) {
-                results.add(((Float8Vector) v).get(i));
+                results.add(((org.apache.arrow.vector.BitVector) v).getObject(i));
             }
         };
         String explain;
@@ -36,30 +37,33 @@ class ReadmeExampleTest {
             // --- as in README.md ---
             try (var quiver = Quiver.builder().allocator(allocator).build()) {        // finds CPU + OpenCL devices
                 CompiledExpression r = quiver.compile(schema,                          // once per query
-                        Expr.parse("sqrt(x*x + y*y)"));
+                        "sqrt(x*x + y*y) > 2 AND name LIKE 'a%'");
                 for (VectorSchemaRoot batch : batches) {
                     try (FieldVector out = r.evaluate(batch)) {                          // per batch; you close the result
                         sink.accept(out);
                     }
                 }
-                explain = r.explain();                                                 // kernel, devices, what ran where
+                explain = r.explain();                                                 // both plans, devices, what ran where
             }
             // ---
             batches.forEach(VectorSchemaRoot::close);
             assertEquals(0, allocator.getAllocatedMemory());
         }
-        assertEquals(List.of(5.0, 5.0, 13.0, 13.0), results);
+        assertEquals(List.of(true, false, true, false), results);
         assertTrue(explain.contains("ran on cpu: 2 batches, 4 rows"), explain);
     }
 
     private static VectorSchemaRoot batch(RootAllocator allocator, Schema schema, double x, double y) {
         VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
         Float8Vector vx = (Float8Vector) root.getVector("x"), vy = (Float8Vector) root.getVector("y");
+        org.apache.arrow.vector.VarCharVector name = (org.apache.arrow.vector.VarCharVector) root.getVector("name");
         vx.allocateNew(2);
         vy.allocateNew(2);
+        name.allocateNew(2);
         for (int i = 0; i < 2; i++) {
             vx.set(i, x);
             vy.set(i, y);
+            name.setSafe(i, (i == 0 ? "apple" : "kiwi").getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
         root.setRowCount(2);
         return root;
