@@ -38,7 +38,12 @@ import java.util.function.Function;
  * same Arrow memory, as a table or JSON lines.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Run the built-in workload (a*b+c and sqrt(x*x+y*y) over generated float64 columns, "
+        description = {"Benchmark an expression of your own (--expr with --schema) over seeded generated data, or, without "
+                + "--expr, the built-in workload.",
+                "With --expr the baseline is Quiver's own cpu device: speedupVsRowLoop (the 'vs cpu' column) is the cpu "
+                + "median divided by this device's median, and every device's result is checked against the cpu "
+                + "device's (values and nulls; floats within 1 ulp) before it is timed.",
+                "Without --expr: run the built-in workload (a*b+c and sqrt(x*x+y*y) over generated float64 columns, "
                 + "without and with 10% nulls) on every device, next to a per-row Float8Vector get/set loop "
                 + "and a hand-written Vector API loop over the same memory.",
                 "Each figure is the median over --iterations runs of all batches, after at least --warmup runs and --warmup-ms of warm-up. "
@@ -52,7 +57,7 @@ final class BenchCommand implements Callable<Integer> {
             description = "Total rows per workload (suffixes K, M). Default: 1M,16M.")
     List<Integer> rows = List.of(1 << 20, 16 << 20);
 
-    @Option(names = "--batch-rows", split = ",", converter = RowCount.class, paramLabel = "N",
+    @Option(names = {"--batch-rows", "--batch"}, split = ",", converter = RowCount.class, paramLabel = "N",
             description = "Rows per batch. Default: 64K, 1M and all rows (those not above --rows).")
     List<Integer> batchRows;
 
@@ -79,6 +84,22 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "Seed of the generated data. Default: ${DEFAULT-VALUE}.")
     long seed = 42;
 
+    @Option(names = "--expr", paramLabel = "EXPR", description = "Benchmark this SQL expression over generated columns of "
+            + "--schema instead of the built-in workload; the baseline is then Quiver's cpu device.")
+    String expression;
+
+    @Option(names = "--schema", converter = SchemaSpec.class, paramLabel = "NAME:TYPE,...",
+            description = "Columns to generate for --expr, e.g. x:float64,y:int32,name:utf8,d:decimal(10,2),"
+                    + "t:timestamp[ms, UTC]. Default: none.")
+    Schema schema = new Schema(List.of());
+
+    enum DeviceChoice { cpu, opencl, auto }
+
+    @Option(names = "--device", paramLabel = "cpu|opencl|auto", description = "Devices to time: cpu, opencl (every OpenCL "
+            + "device) or auto (Quiver's automatic placement, reported as 'auto'). The baselines always run. "
+            + "Default: every device.")
+    DeviceChoice device;
+
     static final class RowCount implements ITypeConverter<Integer> {
         @Override
         public Integer convert(String s) {
@@ -98,11 +119,18 @@ final class BenchCommand implements Callable<Integer> {
                   double speedupVsRowLoop) {
     }
 
-    private final PrintStream out = System.out;
-    private final PrintStream progress = System.err;
+    final PrintStream out = System.out;
+    final PrintStream progress = System.err;
 
     @Override
     public Integer call() throws Exception {
+        if (expression != null) {
+            return new ExpressionBench(this).call();
+        }
+        if (!schema.getFields().isEmpty()) {
+            progress.println("error: --schema describes the columns of --expr; give --expr too");
+            return 2;
+        }
         List<Workload> chosen = Workload.ALL.stream()
                 .filter(w -> workloads == null || workloads.contains(w.name())).toList();
         if (chosen.isEmpty()) {
@@ -112,7 +140,8 @@ final class BenchCommand implements Callable<Integer> {
         int failures = 0;
         ObjectMapper json = new ObjectMapper();
         try (RootAllocator allocator = new RootAllocator(); Quiver quiver = Quiver.builder().allocator(allocator).build()) {
-            describeMachine(quiver, format == Format.table ? out : progress);
+            describeMachine(quiver, format == Format.table ? out : progress,
+                    "  baselines: 'row-loop' = Float8Vector get/set per row; 'vector-api-loop' = hand-written Vector API loop");
             if (format == Format.table) {
                 out.printf("%-30s %10s %10s %-42s %10s %8s %10s%n", "workload", "rows", "batchRows", "device",
                         "median ms", "GB/s", "vs rows");
@@ -128,20 +157,7 @@ final class BenchCommand implements Callable<Integer> {
                         List<Result> results = new ArrayList<>();
                         failures += measure(quiver, allocator, w, name, nullFraction, size[0], size[1], results);
                         for (Result r : results) {
-                            if (format == Format.json) {
-                                Map<String, Object> m = new LinkedHashMap<>();
-                                m.put("workload", r.workload());
-                                m.put("rows", r.rows());
-                                m.put("batchRows", r.batchRows());
-                                m.put("device", r.device());
-                                m.put("medianMs", round(r.medianMs(), 3));
-                                m.put("gbPerSec", round(r.gbPerSec(), 2));
-                                m.put("speedupVsRowLoop", round(r.speedupVsRowLoop(), 2));
-                                out.println(json.writeValueAsString(m));
-                            } else {
-                                out.printf(Locale.ROOT, "%-30s %10d %10d %-42s %10.2f %8.2f %9.2fx%n", r.workload(), r.rows(),
-                                        r.batchRows(), r.device(), r.medianMs(), r.gbPerSec(), r.speedupVsRowLoop());
-                            }
+                            printResult(json, r);
                         }
                         out.flush();
                     }
@@ -155,7 +171,52 @@ final class BenchCommand implements Callable<Integer> {
         return failures == 0 ? 0 : 1;
     }
 
-    private List<int[]> sizes() {
+    void printResult(ObjectMapper json, Result r) throws java.io.IOException {
+        if (format == Format.json) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("workload", r.workload());
+            m.put("rows", r.rows());
+            m.put("batchRows", r.batchRows());
+            m.put("device", r.device());
+            m.put("medianMs", round(r.medianMs(), 3));
+            m.put("gbPerSec", round(r.gbPerSec(), 2));
+            m.put("speedupVsRowLoop", round(r.speedupVsRowLoop(), 2));
+            out.println(json.writeValueAsString(m));
+        } else {
+            out.printf(Locale.ROOT, "%-30s %10d %10d %-42s %10.2f %8.2f %9.2fx%n", r.workload(), r.rows(),
+                    r.batchRows(), r.device(), r.medianMs(), r.gbPerSec(), r.speedupVsRowLoop());
+        }
+    }
+
+    /** The devices --device asks for, by run name; "auto" is Quiver's placement rather than one device. */
+    Map<String, Function<VectorSchemaRoot, FieldVector>> deviceRuns(Quiver quiver, CompiledExpression expr, BufferAllocator allocator) {
+        Map<String, Function<VectorSchemaRoot, FieldVector>> runs = new LinkedHashMap<>();
+        if (device == DeviceChoice.auto) {
+            runs.put("auto", b -> expr.evaluate(b, dev.quiver.Placement.AUTO, allocator));
+            return runs;
+        }
+        for (Device d : quiver.devices()) {
+            boolean isCpu = d.equals(quiver.cpu());
+            if (device == DeviceChoice.cpu && !isCpu || device == DeviceChoice.opencl && isCpu) {
+                continue;
+            }
+            Optional<String> why = Optional.empty();
+            for (var p : expr.programs()) {
+                why = d.backend().unsupportedReason(p);
+                if (why.isPresent()) {
+                    break;
+                }
+            }
+            if (why.isPresent()) {
+                progress.println("  skipping " + d.name() + ": " + why.get());
+                continue;
+            }
+            runs.put(d.name(), b -> expr.evaluate(b, d, allocator));
+        }
+        return runs;
+    }
+
+    List<int[]> sizes() {
         List<int[]> sizes = new ArrayList<>();
         for (int r : rows) {
             TreeSet<Integer> batches = new TreeSet<>();
@@ -176,7 +237,7 @@ final class BenchCommand implements Callable<Integer> {
         return sizes;
     }
 
-    private void describeMachine(Quiver quiver, PrintStream to) {
+    void describeMachine(Quiver quiver, PrintStream to, String baselines) {
         to.printf("Quiver bench: Java %s, %d cores, CPU vectors %d-bit%n", Runtime.version(),
                 Runtime.getRuntime().availableProcessors(), DoubleVector.SPECIES_PREFERRED.vectorBitSize());
         for (Device d : quiver.devices()) {
@@ -185,7 +246,7 @@ final class BenchCommand implements Callable<Integer> {
         if (quiver.openClDevices().isEmpty()) {
             to.println("  OpenCL: no device, so only CPU rows follow. Why: " + quiver.openClStatus());
         }
-        to.println("  baselines: 'row-loop' = Float8Vector get/set per row; 'vector-api-loop' = hand-written Vector API loop");
+        to.println(baselines);
     }
 
     private int measure(Quiver quiver, BufferAllocator allocator, Workload w, String name, double nullFraction,
@@ -198,13 +259,17 @@ final class BenchCommand implements Callable<Integer> {
             Map<String, Function<VectorSchemaRoot, FieldVector>> runs = new LinkedHashMap<>();
             runs.put("row-loop", b -> w.rowLoop().apply(b, allocator));
             runs.put("vector-api-loop", b -> w.vectorLoop().apply(b, allocator));
-            for (Device d : quiver.devices()) {
-                Optional<String> why = d.backend().unsupportedReason(expr.program());
-                if (why.isPresent()) {
-                    progress.println("  skipping " + d.name() + ": " + why.get());
-                    continue;
+            if (device == null) {
+                for (Device d : quiver.devices()) {
+                    Optional<String> why = d.backend().unsupportedReason(expr.program());
+                    if (why.isPresent()) {
+                        progress.println("  skipping " + d.name() + ": " + why.get());
+                        continue;
+                    }
+                    runs.put(d.name(), b -> expr.evaluate(b, d, allocator));
                 }
-                runs.put(d.name(), b -> expr.evaluate(b, d, allocator));
+            } else {
+                runs.putAll(deviceRuns(quiver, expr, allocator));
             }
             double rowLoopMs = Double.NaN;
             for (Map.Entry<String, Function<VectorSchemaRoot, FieldVector>> run : runs.entrySet()) {
@@ -226,7 +291,7 @@ final class BenchCommand implements Callable<Integer> {
         return failures;
     }
 
-    private double medianMs(List<VectorSchemaRoot> batches, Function<VectorSchemaRoot, FieldVector> run) {
+    double medianMs(List<VectorSchemaRoot> batches, Function<VectorSchemaRoot, FieldVector> run) {
         long warmupEnd = System.nanoTime() + warmupMs * 1_000_000L;
         for (int it = 0; it < warmup || System.nanoTime() < warmupEnd; it++) {
             runAll(batches, run);
@@ -316,7 +381,7 @@ final class BenchCommand implements Callable<Integer> {
         return batches;
     }
 
-    private static double round(double v, int digits) {
+    static double round(double v, int digits) {
         double p = Math.pow(10, digits);
         return Math.round(v * p) / p;
     }

@@ -3,10 +3,10 @@ package dev.quiver.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code quiver} command line: {@code quiver bench}, {@code quiver devices}. */
+/** The {@code quiver} command line: {@code quiver bench}, {@code eval}, {@code explain}, {@code devices}. */
 @Command(name = "quiver", mixinStandardHelpOptions = true, version = "quiver 0.1.0",
         description = "Scalar expressions over Apache Arrow on the CPU (Vector API) and OpenCL.",
-        subcommands = {BenchCommand.class, DevicesCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {BenchCommand.class, EvalCommand.class, ExplainCommand.class, DevicesCommand.class, CommandLine.HelpCommand.class})
 public final class QuiverCli implements Runnable {
 
     @CommandLine.Spec

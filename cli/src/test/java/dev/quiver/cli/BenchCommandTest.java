@@ -88,4 +88,102 @@ class BenchCommandTest {
         assertEquals(2, run.exitCode());
         assertTrue(run.err().contains("no workload matches [nope]; known: a*b+c, sqrt(x*x+y*y)"), run.err());
     }
+
+    @Test
+    void anExpressionOfYourOwnGivesTheSameJsonRecordsAgainstTheCpuBaseline() throws Exception {
+        String expr = "CASE WHEN upper(name) LIKE 'A%' THEN x * 2 ELSE CAST(n AS DOUBLE) END";
+        Run run = bench("bench", "--expr", expr, "--schema", "x:float64,n:int32,name:utf8", "--format", "json",
+                "--rows", "3000", "--batch", "1000", "--nulls", "0,0.2", "--iterations", "1", "--warmup", "1", "--warmup-ms", "0");
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(!run.err().contains("ERROR"), "every device agrees with the cpu: " + run.err());
+        ObjectMapper json = new ObjectMapper();
+        Set<String> workloads = new LinkedHashSet<>(), devices = new LinkedHashSet<>();
+        int lines = 0;
+        for (String line : run.out().strip().split("\n")) {
+            JsonNode n = json.readTree(line);
+            lines++;
+            List<String> fields = new ArrayList<>();
+            n.fieldNames().forEachRemaining(fields::add);
+            assertEquals(List.of("workload", "rows", "batchRows", "device", "medianMs", "gbPerSec", "speedupVsRowLoop"), fields);
+            assertEquals(3000, n.get("rows").asInt());
+            assertEquals(1000, n.get("batchRows").asInt());
+            assertTrue(n.get("medianMs").asDouble() > 0, n.toString());
+            assertTrue(n.get("gbPerSec").asDouble() > 0, n.toString());
+            assertTrue(Double.isFinite(n.get("speedupVsRowLoop").asDouble()), n.toString());
+            workloads.add(n.get("workload").asText());
+            devices.add(n.get("device").asText());
+            if (n.get("device").asText().equals("cpu")) {
+                assertEquals(1.0, n.get("speedupVsRowLoop").asDouble(), "the cpu device is the baseline");
+            }
+        }
+        assertEquals(Set.of(expr, expr + " [20% nulls]"), workloads);
+        assertEquals("cpu", devices.iterator().next(), devices.toString());
+        assertTrue(!devices.contains("row-loop") && !devices.contains("vector-api-loop"), devices.toString());
+        assertEquals(2 * devices.size(), lines);
+        assertTrue(run.err().contains("baseline: Quiver's own cpu device"), run.err());
+    }
+
+    @Test
+    void everyScalarTypeCanBeGeneratedAndTimedOnEveryDevice() {
+        Run run = bench("bench", "--expr", "a + b", "--schema", "a:int64,b:int64,c:int8,d:int16,e:uint8,f:uint16,g:uint32,"
+                        + "h:uint64,i:float32,j:boolean,k:decimal(10,2),l:utf8,m:large_utf8,o:binary,p:date32,"
+                        + "q:timestamp[us],r:timestamp[ms, UTC],s:null",
+                "--rows", "500", "--nulls", "0.5", "--iterations", "1", "--warmup", "1", "--warmup-ms", "0");
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("vs cpu"), run.out());
+        assertTrue(run.out().matches("(?s).*\\na \\+ b \\[50% nulls\\] +500 +500 cpu .*"), run.out());
+    }
+
+    @Test
+    void generatedDataIsSeededAndHasNullsAtTheFraction() {
+        org.apache.arrow.vector.types.pojo.Schema schema = SchemaSpec.parse("x:float64,name:utf8,t:timestamp[ms, UTC],p:decimal(5,1)");
+        try (var allocator = new org.apache.arrow.memory.RootAllocator()) {
+            var a = new DataGenerator(7, 0.25).batches(schema, allocator, 4000, 4000);
+            var b = new DataGenerator(7, 0.25).batches(schema, allocator, 4000, 4000);
+            try {
+                for (String col : List.of("x", "name", "t", "p")) {
+                    var va = a.getFirst().getVector(col);
+                    var vb = b.getFirst().getVector(col);
+                    assertEquals(null, ExpressionBench.firstDifference(va, vb), col);
+                    double nullFraction = va.getNullCount() / 4000.0;
+                    assertTrue(nullFraction > 0.2 && nullFraction < 0.3, col + ": " + nullFraction);
+                }
+            } finally {
+                a.forEach(org.apache.arrow.vector.VectorSchemaRoot::close);
+                b.forEach(org.apache.arrow.vector.VectorSchemaRoot::close);
+            }
+            assertEquals(0, allocator.getAllocatedMemory());
+        }
+    }
+
+    @Test
+    void aBadExpressionOrSchemaIsExitTwo() {
+        Run planning = bench("bench", "--expr", "x + nope", "--schema", "x:float64", "--rows", "10");
+        assertEquals(2, planning.exitCode());
+        assertTrue(planning.err().contains("nope"), planning.err());
+        Run schema = bench("bench", "--expr", "x", "--schema", "x:float65", "--rows", "10");
+        assertEquals(2, schema.exitCode());
+        assertTrue(schema.err().contains("bad type 'float65'"), schema.err());
+        Run schemaWithoutExpr = bench("bench", "--schema", "x:float64", "--rows", "10");
+        assertEquals(2, schemaWithoutExpr.exitCode());
+    }
+
+    @Test
+    void deviceCpuTimesOnlyTheCpu() throws Exception {
+        Run run = bench("bench", "--expr", "x * 2", "--schema", "x:float64", "--device", "cpu", "--format", "json",
+                "--rows", "1000", "--nulls", "0", "--iterations", "1", "--warmup", "1", "--warmup-ms", "0");
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals(1, run.out().strip().split("\n").length, run.out());
+        assertEquals("cpu", new ObjectMapper().readTree(run.out().strip()).get("device").asText());
+    }
+
+    @Test
+    void deviceAutoIsAnotherRunNextToTheBaseline() throws Exception {
+        Run run = bench("bench", "--expr", "x * 2", "--schema", "x:float64", "--device", "auto", "--format", "json",
+                "--rows", "1000", "--nulls", "0", "--iterations", "1", "--warmup", "1", "--warmup-ms", "0");
+        assertEquals(0, run.exitCode(), run.err());
+        String[] lines = run.out().strip().split("\n");
+        assertEquals(2, lines.length, run.out());
+        assertEquals("auto", new ObjectMapper().readTree(lines[1]).get("device").asText());
+    }
 }

@@ -1,0 +1,48 @@
+package dev.quiver.cli;
+
+import dev.quiver.CompiledExpression;
+import dev.quiver.Quiver;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code quiver explain "<expr>" --schema x:float64,name:utf8}: plans the expression against
+ * the schema and prints the logical plan as written, the physical plan as it will run and
+ * which devices can run its kernels. No data is read.
+ */
+@Command(name = "explain", mixinStandardHelpOptions = true,
+        description = {"Plan an expression against a schema and print both plans (logical as written, physical as it "
+                + "will run) and the devices that can run its kernels. No data is needed.",
+                "Exit status: 0 planned, 2 the expression or schema is wrong (the reason goes to stderr)."})
+final class ExplainCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "EXPR", description = "SQL scalar expression, e.g. \"sqrt(x*x + y*y)\".")
+    String expression;
+
+    @Option(names = "--schema", converter = SchemaSpec.class, paramLabel = "NAME:TYPE,...",
+            description = "Columns the expression may read, e.g. x:float64,y:int32,price:decimal(10,2),"
+                    + "at:timestamp[ms, UTC],name:utf8. Default: no columns.")
+    Schema schema = new Schema(List.of());
+
+    @Override
+    public Integer call() {
+        try (RootAllocator allocator = new RootAllocator(); Quiver quiver = Quiver.builder().allocator(allocator).build()) {
+            CompiledExpression compiled;
+            try {
+                compiled = quiver.compile(schema, expression);
+            } catch (IllegalArgumentException e) { // parse errors and PlanningException
+                System.err.println("error: " + e.getMessage());
+                return 2;
+            }
+            System.out.print(compiled.explain());
+            System.out.flush();
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package dev.quiver.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quiver.CompiledExpression;
+import dev.quiver.Quiver;
+import dev.quiver.types.DataType;
+import dev.quiver.value.ScalarValue;
+import dev.quiver.value.Values;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * {@code quiver bench --expr}: an arbitrary expression over seeded generated columns
+ * ({@link DataGenerator}). There is no hand-written loop to compare with, so the baseline is
+ * Quiver's own cpu device: it always runs, and each other run's speedup is the cpu median over
+ * its median. Before a run is timed, its result for every batch must equal the cpu device's
+ * (same nulls, equal values; floats within 1 ulp).
+ */
+final class ExpressionBench {
+    static final String BASELINE = "cpu";
+
+    private final BenchCommand options;
+
+    ExpressionBench(BenchCommand options) {
+        this.options = options;
+    }
+
+    int call() throws Exception {
+        int failures = 0;
+        ObjectMapper json = new ObjectMapper();
+        try (RootAllocator allocator = new RootAllocator(); Quiver quiver = Quiver.builder().allocator(allocator).build()) {
+            CompiledExpression expr;
+            try {
+                expr = quiver.compile(options.schema, options.expression);
+            } catch (IllegalArgumentException e) {
+                options.progress.println("error: " + e.getMessage());
+                return 2;
+            }
+            if (options.device == BenchCommand.DeviceChoice.opencl && quiver.openClDevices().isEmpty()) {
+                options.progress.println("error: --device opencl, but there is no OpenCL device: " + quiver.openClStatus());
+                return 2;
+            }
+            for (double f : options.nulls) {
+                if (!(f >= 0 && f <= 1)) {
+                    options.progress.println("error: --nulls must be between 0 and 1: " + f);
+                    return 2;
+                }
+            }
+            options.describeMachine(quiver, options.format == BenchCommand.Format.table ? options.out : options.progress,
+                    "  baseline: Quiver's own cpu device ('vs cpu' = cpu median / this median; no hand-written loop exists "
+                            + "for an arbitrary expression)\n  data: " + DataGenerator.describe());
+            if (options.format == BenchCommand.Format.table) {
+                options.out.printf("%-30s %10s %10s %-42s %10s %8s %10s%n", "workload", "rows", "batchRows", "device",
+                        "median ms", "GB/s", "vs cpu");
+            }
+            List<int[]> sizes = options.sizes();
+            int total = options.nulls.size() * sizes.size(), step = 0;
+            for (double nullFraction : options.nulls) {
+                for (int[] size : sizes) {
+                    step++;
+                    String name = options.expression
+                            + (nullFraction > 0 ? String.format(Locale.ROOT, " [%.0f%% nulls]", nullFraction * 100) : "");
+                    options.progress.printf("[%d/%d] %s, %d rows in batches of %d%n", step, total, name, size[0], size[1]);
+                    List<BenchCommand.Result> results = new ArrayList<>();
+                    failures += measure(quiver, allocator, expr, name, nullFraction, size[0], size[1], results);
+                    for (BenchCommand.Result r : results) {
+                        options.printResult(json, r);
+                    }
+                    options.out.flush();
+                }
+            }
+            if (allocator.getAllocatedMemory() != 0) {
+                options.progress.println("error: " + allocator.getAllocatedMemory() + " bytes still allocated after the benchmark");
+                failures++;
+            }
+        }
+        return failures == 0 ? 0 : 1;
+    }
+
+    private int measure(Quiver quiver, BufferAllocator allocator, CompiledExpression expr, String name, double nullFraction,
+                        int rows, int batchRows, List<BenchCommand.Result> results) {
+        List<VectorSchemaRoot> batches = new DataGenerator(options.seed, nullFraction).batches(options.schema, allocator, rows, batchRows);
+        List<FieldVector> expected = new ArrayList<>();
+        try {
+            Function<VectorSchemaRoot, FieldVector> baseline = b -> expr.evaluate(b, quiver.cpu(), allocator);
+            long bytes = 0;
+            try {
+                for (VectorSchemaRoot b : batches) {
+                    FieldVector e = baseline.apply(b);
+                    expected.add(e);
+                    bytes += e.getBufferSize();
+                    for (Field f : expr.inputColumns()) {
+                        bytes += b.getVector(f.getName()).getBufferSize();
+                    }
+                }
+            } catch (RuntimeException e) {
+                options.progress.println("  ERROR the cpu baseline failed: " + e);
+                return 1;
+            }
+            Map<String, Function<VectorSchemaRoot, FieldVector>> runs = new java.util.LinkedHashMap<>();
+            runs.put(BASELINE, baseline);
+            options.deviceRuns(quiver, expr, allocator).forEach(runs::putIfAbsent);
+            if (expr.programs().isEmpty() && runs.size() > 1) {
+                options.progress.println("  note: the plan has no fused kernel, so every device runs it on the calling thread");
+            }
+            int failures = 0;
+            double baselineMs = Double.NaN;
+            for (Map.Entry<String, Function<VectorSchemaRoot, FieldVector>> run : runs.entrySet()) {
+                if (!run.getKey().equals(BASELINE)) {
+                    String mismatch = verify(batches, expected, run.getValue());
+                    if (mismatch != null) {
+                        options.progress.println("  ERROR " + run.getKey() + " disagrees with the cpu device: " + mismatch + " (not timed)");
+                        failures++;
+                        continue;
+                    }
+                }
+                double ms = options.medianMs(batches, run.getValue());
+                if (run.getKey().equals(BASELINE)) {
+                    baselineMs = ms;
+                }
+                results.add(new BenchCommand.Result(name, rows, batchRows, run.getKey(), ms, bytes / (ms / 1e3) / 1e9, baselineMs / ms));
+            }
+            return failures;
+        } finally {
+            expected.forEach(FieldVector::close);
+            batches.forEach(VectorSchemaRoot::close);
+        }
+    }
+
+    /** The first difference between each batch's result and the cpu device's, or null when there is none. */
+    private static String verify(List<VectorSchemaRoot> batches, List<FieldVector> expected, Function<VectorSchemaRoot, FieldVector> run) {
+        try {
+            for (int k = 0; k < batches.size(); k++) {
+                try (FieldVector actual = run.apply(batches.get(k))) {
+                    String d = firstDifference(expected.get(k), actual);
+                    if (d != null) {
+                        return "batch " + k + ", " + d;
+                    }
+                }
+            }
+            return null;
+        } catch (RuntimeException e) {
+            return e.toString();
+        }
+    }
+
+    /** Same type, length and nulls; equal values, floats within 1 ulp. Null when they agree. */
+    static String firstDifference(FieldVector expected, FieldVector actual) {
+        if (!expected.getField().getType().equals(actual.getField().getType())) {
+            return "type " + expected.getField().getType() + " vs " + actual.getField().getType();
+        }
+        if (expected.getValueCount() != actual.getValueCount()) {
+            return expected.getValueCount() + " rows vs " + actual.getValueCount();
+        }
+        DataType type = DataType.fromField(expected.getField());
+        for (int i = 0; i < expected.getValueCount(); i++) {
+            ScalarValue e = Values.get(expected, i, type), a = Values.get(actual, i, type);
+            if (e.isNull() != a.isNull()) {
+                return "row " + i + ": " + e + " vs " + a;
+            }
+            if (!e.equals(a) && !withinOneUlp(e.value(), a.value())) {
+                return "row " + i + ": " + e + " vs " + a;
+            }
+        }
+        return null;
+    }
+
+    private static boolean withinOneUlp(Object e, Object a) {
+        if (e instanceof Double x && a instanceof Double y) {
+            return Math.abs(x - y) <= Math.ulp(x);
+        }
+        if (e instanceof Float x && a instanceof Float y) {
+            return Math.abs(x - y) <= Math.ulp(x);
+        }
+        return false;
+    }
+}
