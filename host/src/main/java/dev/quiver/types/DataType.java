@@ -412,14 +412,18 @@ public sealed interface DataType {
      */
     static DataType parse(String text) {
         String s = text.trim().toLowerCase(Locale.ROOT).replace(" ", "");
-        if (s.startsWith("decimal(") || s.startsWith("numeric(")) {
+        if ((s.startsWith("decimal(") || s.startsWith("numeric(")) && s.endsWith(")")) {
             String[] ps = s.substring(s.indexOf('(') + 1, s.length() - 1).split(",");
-            return new Decimal(Integer.parseInt(ps[0]), ps.length > 1 ? Integer.parseInt(ps[1]) : 0);
-        }
-        if (s.startsWith("timestamp")) {
-            if (s.equals("timestamp")) {
-                return new Timestamp(TimeUnit.MICROSECOND, null);
+            try {
+                return new Decimal(Integer.parseInt(ps[0]), ps.length > 1 ? Integer.parseInt(ps[1]) : 0);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("bad decimal type '" + text + "' (write decimal(precision, scale))");
             }
+        }
+        if (s.equals("timestamp")) {
+            return new Timestamp(TimeUnit.MICROSECOND, null);
+        }
+        if (s.startsWith("timestamp[") && s.endsWith("]")) {
             String inner = s.substring(s.indexOf('[') + 1, s.length() - 1);
             String[] ps = inner.split(",", 2);
             TimeUnit unit = switch (ps[0]) {
@@ -429,7 +433,8 @@ public sealed interface DataType {
                 case "ns" -> TimeUnit.NANOSECOND;
                 default -> throw new IllegalArgumentException("unknown time unit '" + ps[0] + "' in '" + text + "' (s, ms, us, ns)");
             };
-            return new Timestamp(unit, ps.length > 1 ? text.trim().substring(text.indexOf(',') + 1, text.trim().length() - 1).trim() : null);
+            String original = text.trim();
+            return new Timestamp(unit, ps.length > 1 ? original.substring(original.indexOf(',') + 1, original.length() - 1).trim() : null);
         }
         return switch (s) {
             case "null" -> NULL;
