@@ -76,7 +76,8 @@ final class Round implements ScalarFunction {
         if (!Double.isFinite(v)) {
             return v;
         }
-        return new BigDecimal(v).setScale(digits, RoundingMode.HALF_UP).doubleValue();
+        // BigDecimal has no -0: a negative value that rounds to zero keeps its sign, as in IEEE round().
+        return Math.copySign(new BigDecimal(v).setScale(digits, RoundingMode.HALF_UP).doubleValue(), v);
     }
 
     @Override

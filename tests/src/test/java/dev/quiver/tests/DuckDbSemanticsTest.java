@@ -1,0 +1,610 @@
+package dev.quiver.tests;
+
+import dev.quiver.CompiledExpression;
+import dev.quiver.Device;
+import dev.quiver.Placement;
+import dev.quiver.Quiver;
+import dev.quiver.rowfn.ir.KernelProgram;
+import dev.quiver.types.DataType;
+import dev.quiver.value.ScalarValue;
+import dev.quiver.value.Values;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * SQL semantics against an independent reference: an embedded DuckDB. The same seeded, hostile
+ * batch (nulls with garbage behind them, integer extremes, NaN, ±0.0, ±infinity, subnormals,
+ * large and small decimals, empty, mixed-case, '%', '_' and non-ASCII strings) is loaded into
+ * Arrow for Quiver and into a DuckDB table; each expression of {@link #SAME} is written once and
+ * must give the same rows on every Quiver device as {@code SELECT <expr> FROM t ORDER BY id}.
+ *
+ * <p>Where Quiver deliberately differs from DuckDB, {@link #DEVIATIONS} and {@link #RAISES} say
+ * so and why, and assert Quiver's documented behaviour instead: DuckDB is asked a rewritten
+ * question whose answer is Quiver's (integer division as {@code //}, wrapping as exact HUGEINT
+ * arithmetic reduced to the result's width, IEEE results spelled out with CASE), or Quiver must
+ * raise where DuckDB returns NULL.
+ *
+ * <p>Comparison: nulls equal; integers, strings, booleans and dates exactly; decimals by value
+ * ({@code compareTo}); floating point bit for bit (NaNs compare equal to each other), also for
+ * {@code sqrt exp ln power}. Replay with {@code -Dquiver.seed=<seed>} (printed).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DuckDbSemanticsTest {
+    static final long SEED = Long.getLong("quiver.seed", System.nanoTime());
+    static final int ROWS = 2_000;
+    static final double NULL_FRACTION = 0.15;
+
+    /** One column of the batch: its name, its Quiver type, its DuckDB type, and how to draw a value. */
+    record Column(String name, DataType type, String sqlType, Function<Random, Object> draw) {
+    }
+
+    static final double[] SPECIAL_DOUBLES = {0.0, -0.0, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
+            1.0, -1.0, 0.5, 2.5, -2.5, 0.125, 1e-3, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MIN_NORMAL, 1e-310,
+            Double.MAX_VALUE, -Double.MAX_VALUE, Float.MIN_VALUE, Float.MAX_VALUE, 1e-40, 1e20, -1e20, 16_777_217.0};
+
+    static final List<String> STRINGS = List.of("", "a", "A", "b", "abc", "ABC", "aBc", "a%b", "a_b", "a%", "100%", "_", "%",
+            "x\\y", "héllo", "HÉLLO", "Héllo", "日本語", "ß", "straße", "5", "10", "-3", "2.5", "1e3", "NaN", "2024-02-29",
+            "1999-12-31", "abc ", " abc", "zz");
+    static final List<Column> COLUMNS = List.of(
+            new Column("i8", DataType.INT8, "TINYINT", r -> (byte) pick(r, r.nextInt(), 0, 1, -1, Byte.MIN_VALUE, Byte.MAX_VALUE)),
+            new Column("i16", DataType.INT16, "SMALLINT", r -> (short) pick(r, r.nextInt(), 0, 1, -1, Short.MIN_VALUE, Short.MAX_VALUE)),
+            new Column("i32", DataType.INT32, "INTEGER", r -> (int) pick(r, r.nextInt(2_000_001) - 1_000_000, 0, 1, -1, 5, 6,
+                    Integer.MIN_VALUE, Integer.MAX_VALUE, r.nextInt())),
+            // A second Int32 with zeros, a third that is never zero (often -1, against MIN_VALUE numerators).
+            new Column("k32", DataType.INT32, "INTEGER", r -> (int) pick(r, r.nextInt(201) - 100, 0, 1, -1, Integer.MIN_VALUE, Integer.MAX_VALUE)),
+            new Column("n32", DataType.INT32, "INTEGER", r -> {
+                int v = (int) pick(r, r.nextInt(), 1, -1, -1, 7, -7, Integer.MIN_VALUE, Integer.MAX_VALUE);
+                return v == 0 ? 3 : v;
+            }),
+            new Column("i64", DataType.INT64, "BIGINT", r -> pick(r, r.nextLong(), 0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE,
+                    Integer.MIN_VALUE, Integer.MAX_VALUE, r.nextInt(2001) - 1000)),
+            new Column("u8", DataType.UINT8, "UTINYINT", r -> (short) pick(r, r.nextInt(256), 0, 1, 127, 128, 255)),
+            new Column("u32", DataType.UINT32, "UINTEGER", r -> pick(r, r.nextLong() >>> 32, 0, 1, 0x7FFF_FFFFL, 0x8000_0000L, 0xFFFF_FFFFL)),
+            new Column("f32", DataType.FLOAT32, "REAL", r -> r.nextInt(3) == 0
+                    ? (float) SPECIAL_DOUBLES[r.nextInt(SPECIAL_DOUBLES.length)] : (float) (r.nextGaussian() * 1e3)),
+            new Column("f64", DataType.FLOAT64, "DOUBLE", r -> r.nextInt(3) == 0
+                    ? SPECIAL_DOUBLES[r.nextInt(SPECIAL_DOUBLES.length)] : r.nextGaussian() * 1e6),
+            new Column("h64", DataType.FLOAT64, "DOUBLE", r -> r.nextInt(3) == 0
+                    ? SPECIAL_DOUBLES[r.nextInt(SPECIAL_DOUBLES.length)] : Math.scalb(r.nextDouble() - 0.5, r.nextInt(80) - 40)),
+            new Column("dec", new DataType.Decimal(10, 2), "DECIMAL(10,2)", r -> switch (r.nextInt(4)) {
+                case 0 -> new BigDecimal(List.of("0.00", "0.01", "-0.01", "1.00", "-1.00", "99999999.99", "-99999999.99", "2.50",
+                        "-2.50", "0.50", "12345678.90").get(r.nextInt(11)));
+                case 1 -> BigDecimal.valueOf(r.nextLong() % 10_000_000_000L, 2);
+                default -> BigDecimal.valueOf(r.nextInt(200_001) - 100_000, 2);
+            }),
+            new Column("b", DataType.BOOLEAN, "BOOLEAN", Random::nextBoolean),
+            new Column("b2", DataType.BOOLEAN, "BOOLEAN", Random::nextBoolean),
+            new Column("s", DataType.UTF8, "VARCHAR", r -> r.nextInt(3) > 0 ? STRINGS.get(r.nextInt(STRINGS.size())) : randomString(r)),
+            // Dates from 1583 on: the JDBC driver reads older ones through the Julian calendar.
+            new Column("d", DataType.DATE32, "DATE", r -> (int) pick(r, r.nextInt(60_000) - 20_000, 0, -1, 10_957, 19_782, -25_567, 2_932_896)));
+
+
+    /** A special value a quarter of the time, else {@code usual}. */
+    private static long pick(Random r, long usual, long... special) {
+        return r.nextInt(4) == 0 ? special[r.nextInt(special.length)] : usual;
+    }
+
+    private static String randomString(Random r) {
+        String alphabet = "aAbBzZ%_é É1 ß\\";
+        StringBuilder sb = new StringBuilder();
+        for (int n = r.nextInt(6); n > 0; n--) {
+            sb.append(alphabet.charAt(r.nextInt(alphabet.length())));
+        }
+        return sb.toString();
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Expressions written once: Quiver and DuckDB must agree on every row.
+    // ---------------------------------------------------------------------------------------------
+    static final List<String> SAME = List.of(
+            // arithmetic (integer operands widened where the exact result could overflow: wrapping is in DEVIATIONS)
+            "CAST(i8 AS INTEGER) + i16", "CAST(i32 AS BIGINT) - k32", "CAST(i32 AS BIGINT) * i16", "i8 + u8", "u8 - i8",
+            "CAST(u8 AS BIGINT) + u32", "CAST(i16 AS INTEGER) * u8", "i32 + f32", "i16 * f64", "u32 * f64", "f64 + h64",
+            "f64 - h64", "f64 * h64", "f64 / h64", "f64 % h64", "f32 * f32", "f32 / f32", "f64 / f32", "f32 + f64",
+            "dec + dec", "dec - i32", "dec * i16", "dec + f64", "dec % CAST(n32 AS DECIMAL(12,2))", "-f64", "-f32", "-dec",
+            "-CAST(i32 AS BIGINT)",
+            // comparisons across types
+            "i32 < i64", "i8 = u8", "i16 >= u32", "u32 <> i64", "f32 < f64", "f64 = h64", "f64 <> h64", "f64 <= h64",
+            "f64 > -0.0", "f32 >= 0", "dec > f64", "dec = i32", "dec < i8", "i32 > '5'", "f64 < '1.5'", "s < 'b'",
+            "s = 'abc'", "s >= lower(s)", "d >= '2000-01-01'", "b = b2", "b < b2",
+            "f64 IS DISTINCT FROM h64", "i32 IS NOT DISTINCT FROM k32", "s IS DISTINCT FROM 'abc'", "b IS NOT DISTINCT FROM b2",
+            // three-valued logic
+            "b AND b2", "b OR b2", "NOT b", "b AND i32 > 0", "f64 > 0 OR s = 'a'", "NOT (b OR i8 < 0)", "b AND NULL", "b2 OR NULL",
+            "i32 IS NULL", "s IS NOT NULL", "(f64 + dec) IS NULL", "b IS NOT NULL AND NOT b",
+            // CASE
+            "CASE WHEN i32 > 0 THEN 'pos' WHEN i32 < 0 THEN 'neg' END",
+            "CASE WHEN b THEN f64 ELSE f32 END",
+            "CASE s WHEN 'a' THEN 1 WHEN 'abc' THEN 2 ELSE 0 END",
+            "CASE i8 WHEN 0 THEN i16 WHEN 1 THEN i32 END",
+            "CASE WHEN dec > 0 THEN dec ELSE -dec END",
+            // IN and BETWEEN
+            "i32 IN (0, 1, -1, 2147483647)", "i8 IN (1, NULL)", "i8 NOT IN (1, NULL)", "s IN ('a', 'abc', '')",
+            "f64 IN (0.0, 1.0, 2.5)", "dec IN (0, 1, 2.5)", "i32 BETWEEN -10 AND 1000000", "f64 BETWEEN -1.0 AND 1.0",
+            "s BETWEEN 'a' AND 'b'", "d BETWEEN '2000-01-01' AND '2010-12-31'", "i8 NOT BETWEEN 0 AND 10",
+            // LIKE
+            "s LIKE 'a%'", "s NOT LIKE '%b%'", "s LIKE '_'", "s LIKE 'a\\_b' ESCAPE '\\'", "s LIKE '%!%' ESCAPE '!'",
+            "s ILIKE 'A%'", "s ILIKE '%É%'", "s NOT ILIKE 'h_llo'",
+            // CAST and TRY_CAST
+            "CAST(i32 AS BIGINT)", "TRY_CAST(i64 AS INTEGER)",
+            "CAST(i32 AS DOUBLE)", "CAST(i64 AS REAL)", "CAST(i64 AS DOUBLE)", "TRY_CAST(f64 AS REAL)", "CAST(f32 AS DOUBLE)",
+            "CAST(i16 AS VARCHAR)", "CAST(dec AS VARCHAR)", "CAST(d AS VARCHAR)",             "TRY_CAST(s AS DOUBLE)", "TRY_CAST(s AS DATE)", "TRY_CAST(i32 AS DECIMAL(10,2))", "CAST(dec AS INTEGER)",
+            "TRY_CAST(f64 AS DECIMAL(10,2))", "TRY_CAST(u32 AS TINYINT)", "CAST(u8 AS SMALLINT)",
+            // functions
+            "sqrt(abs(f64))", "abs(f64)", "abs(CAST(i32 AS BIGINT))", "round(f64)", "round(h64)",
+            "lower(s)", "length(s)", "power(f64, 2)", "power(abs(h64), 0.5)", "exp(h64)", "exp(f32)");
+
+    /**
+     * Where Quiver deliberately gives a different answer than DuckDB: Quiver's SQL, the DuckDB
+     * query whose answer is Quiver's, and why. Integer results of the DuckDB side are reduced to
+     * the width (and signedness) of Quiver's result, two's complement, as Java wraps.
+     */
+    record Deviation(String quiver, String duckDb, String why) {
+    }
+
+    static final String WRAPS = "integer overflow wraps (two's complement, as Java and the fused CPU and OpenCL kernels do)"
+            + " where DuckDB raises 'Out of Range Error: Overflow'; DuckDB computes exactly in HUGEINT, reduced to the width";
+    static final String INT_DIV = "'/' on two integers is integer division truncating toward zero (SQL standard, PostgreSQL);"
+            + " DuckDB's '/' is float division since 0.8, its '//' is Quiver's '/'; MIN_VALUE / -1 wraps to MIN_VALUE";
+    static final String FLOAT_LITERAL = "a literal with a decimal point is Float64 in Quiver (README 'Literals'),"
+            + " DECIMAL in DuckDB: the arithmetic runs in double";
+    static final String FLOAT_TO_INT = "a float casts to an integer rounding half away from zero, the rule of decimal-to-integer"
+            + " casts and round() (CastKernels.roundHalfAway); DuckDB (like PostgreSQL) rounds half to even: 2.5 -> 2";
+    static final String UPPER = "upper() is Java's locale-independent full Unicode case mapping (SpecialCasing: 'ß' -> 'SS',"
+            + " as ICU, PostgreSQL with ICU, Spark); DuckDB maps code point by code point ('ß' -> 'ẞ')";
+    static final String LEAST = "least/greatest are the fused kernels' min/max (README 'Semantics'): strict in nulls (a null"
+            + " argument gives null) and Math.min/Math.max on floats (NaN wins, -0.0 < +0.0); DuckDB skips null arguments,"
+            + " orders NaN above everything and -0.0 = +0.0";
+    static final String DECIMAL_AS_DOUBLE = "GAP, not a design choice: abs, round and greatest have no decimal signature yet,"
+            + " so the planner casts a decimal argument to Float64 and the result is a double; DuckDB keeps the decimal";
+    static final List<Deviation> DEVIATIONS = List.of(
+            new Deviation("i32 / n32", "CAST(i32 AS HUGEINT) // n32", INT_DIV),
+            new Deviation("i64 / n32", "CAST(i64 AS HUGEINT) // n32", INT_DIV),
+            new Deviation("i8 / CASE WHEN i8 = 0 THEN NULL ELSE i8 END", "i8 // CASE WHEN i8 = 0 THEN NULL ELSE i8 END",
+                    INT_DIV + "; a zero divisor behind a null is no error"),
+            new Deviation("i64 % n32", "CAST(i64 AS HUGEINT) % n32", INT_DIV + "; MIN_VALUE % -1 is 0"),
+            new Deviation("i32 + k32", "CAST(i32 AS HUGEINT) + k32", WRAPS),
+            new Deviation("i32 * n32", "CAST(i32 AS HUGEINT) * n32", WRAPS),
+            new Deviation("i64 * i64", "CAST(i64 AS HUGEINT) * i64", WRAPS),
+            new Deviation("i64 - i32", "CAST(i64 AS HUGEINT) - i32", WRAPS),
+            new Deviation("i8 + i16", "CAST(i8 AS HUGEINT) + i16", WRAPS),
+            new Deviation("u8 + u8", "CAST(u8 AS HUGEINT) + u8", WRAPS),
+            new Deviation("u32 - u32 * 2", "CAST(u32 AS HUGEINT) - CAST(u32 AS HUGEINT) * 2", WRAPS),
+            new Deviation("-i8", "-CAST(i8 AS HUGEINT)", WRAPS),
+            new Deviation("-i64", "-CAST(i64 AS HUGEINT)", WRAPS),
+            new Deviation("abs(i32)", "abs(CAST(i32 AS HUGEINT))", WRAPS),
+            new Deviation("dec * dec", "CAST(dec AS DECIMAL(20,2)) * dec", "Decimal(10,2) * Decimal(10,2) is Decimal(21,4)"
+                    + " (p1 + p2 + 1, DataFusion and Spark; docs/coercion.md): every product fits, where DuckDB types it"
+                    + " DECIMAL(18,4) and raises 'Overflow in multiplication' on large values"),
+            new Deviation("TRY_CAST(f64 AS INTEGER)", "TRY_CAST(round(f64) AS INTEGER)", FLOAT_TO_INT),
+            new Deviation("TRY_CAST(f32 AS BIGINT)", "TRY_CAST(round(f32) AS BIGINT)", FLOAT_TO_INT),
+            new Deviation("TRY_CAST(s AS INTEGER)", "CASE WHEN regexp_full_match(trim(s), '[+-]?[0-9]+') THEN TRY_CAST(s AS INTEGER) END",
+                    "a string casts to an integer only when it is an integer ([+-]digits, trimmed), as in PostgreSQL;"
+                    + " DuckDB also reads '2.5' (as 3) and '1e3'"),
+            new Deviation("upper(s)", "upper(replace(s, 'ß', 'SS'))", UPPER),
+            new Deviation("s >= upper(s)", "s >= upper(replace(s, 'ß', 'SS'))", UPPER),
+            new Deviation("least(i32, i16)", "CASE WHEN i32 IS NULL OR i16 IS NULL THEN NULL ELSE least(i32, i16) END", LEAST),
+            new Deviation("least(f64, h64)", "CASE WHEN f64 IS NULL OR h64 IS NULL THEN NULL"
+                    + " WHEN isnan(f64) OR isnan(h64) THEN CAST('NaN' AS DOUBLE)"
+                    + " WHEN f64 = h64 THEN CASE WHEN signbit(f64) THEN f64 ELSE h64 END ELSE least(f64, h64) END", LEAST),
+            new Deviation("greatest(f64, h64)", "CASE WHEN f64 IS NULL OR h64 IS NULL THEN NULL"
+                    + " WHEN isnan(f64) OR isnan(h64) THEN CAST('NaN' AS DOUBLE)"
+                    + " WHEN f64 = h64 THEN CASE WHEN signbit(f64) THEN h64 ELSE f64 END ELSE greatest(f64, h64) END", LEAST),
+            new Deviation("abs(dec)", "abs(CAST(dec AS DOUBLE))", DECIMAL_AS_DOUBLE),
+            new Deviation("greatest(dec, i8)", "CASE WHEN i8 IS NOT NULL AND dec IS NOT NULL THEN greatest(CAST(dec AS DOUBLE), i8) END",
+                    DECIMAL_AS_DOUBLE + "; " + LEAST),
+            new Deviation("dec + 1.5", "dec + CAST(1.5 AS DOUBLE)", FLOAT_LITERAL),
+            new Deviation("i32 * 2.5", "i32 * CAST(2.5 AS DOUBLE)", FLOAT_LITERAL),
+            new Deviation("sqrt(f64)", "CASE WHEN f64 < 0 THEN CAST('NaN' AS DOUBLE) ELSE sqrt(f64) END",
+                    "sqrt of a negative number is NaN (IEEE 754, Java) where DuckDB raises 'cannot take square root of a negative number'"),
+            new Deviation("ln(f64)", "CASE WHEN f64 < 0 THEN CAST('NaN' AS DOUBLE) WHEN f64 = 0 THEN CAST('-Infinity' AS DOUBLE)"
+                    + " ELSE ln(f64) END",
+                    "ln of a negative number is NaN and of ±0 is -Infinity (IEEE 754, Java) where DuckDB raises an error"));
+
+    /**
+     * round(x, digits) of a float: Quiver rounds the exact binary value of x half away from zero
+     * (BigDecimal), DuckDB rounds x * 10^digits in double and divides back, a second rounding.
+     * DuckDB cannot express Quiver's answer, so these rows are hand-computed; each is checked
+     * to be a real difference.
+     */
+    static final List<Object[]> ROUND_DIGITS = List.of(
+            new Object[] {"round(CAST(418.15 AS DOUBLE), 1)", 418.1, "418.15 is 418.149999999999977... in binary"},
+            new Object[] {"round(CAST(-1e20 AS DOUBLE), 3)", -1e20, "an integer-valued double is unchanged; DuckDB gives -9.999999999999998E19"});
+
+    /**
+     * Quiver bugs found by this test and not fixed yet: the expression, and DuckDB's (correct)
+     * answer is the reference. Run by {@link #knownBugs()}, which is disabled until they are fixed.
+     */
+    static final List<String> KNOWN_BUGS = List.of(
+            // round has no decimal signature: the decimal is cast to Float64, so 418.15 rounds as
+            // 418.149999... to 418.1 (and the result is a double); SQL rounds the decimal: 418.2.
+            "round(dec, 1)");
+
+    /** Where Quiver raises where DuckDB returns NULL (or a value): Quiver's SQL, what it raises, why. */
+    record Raises(String quiver, String duckDb, Class<? extends Exception> error, String message, String why) {
+    }
+
+    static final List<Raises> RAISES = List.of(
+            new Raises("i32 / k32", "CAST(i32 AS BIGINT) // k32", ArithmeticException.class, "division by zero",
+                    "integer division by zero in a non-null row is an error (SQL standard, PostgreSQL); DuckDB's // gives NULL"),
+            new Raises("i64 % k32", "CAST(i64 AS HUGEINT) % k32", ArithmeticException.class, "by zero",
+                    "integer modulo by zero in a non-null row is an error (SQL standard, PostgreSQL); DuckDB gives NULL"),
+            new Raises("dec % dec", "dec % dec", ArithmeticException.class, "by zero",
+                    "decimal modulo by zero is an error as for integers; DuckDB gives NULL"));
+
+    // ---------------------------------------------------------------------------------------------
+
+    private BufferAllocator allocator;
+    private Quiver quiver;
+    private VectorSchemaRoot batch;
+    private Connection duckDb;
+
+    @BeforeAll
+    void load() throws SQLException {
+        System.out.println("DuckDbSemanticsTest seed " + SEED + " (replay with -Dquiver.seed=" + SEED + ")");
+        allocator = new RootAllocator();
+        quiver = Quiver.builder().allocator(allocator).build();
+        Random random = new Random(SEED);
+        Object[][] rows = new Object[ROWS][];
+        for (int i = 0; i < ROWS; i++) {
+            rows[i] = new Object[COLUMNS.size()];
+            for (int c = 0; c < COLUMNS.size(); c++) {
+                rows[i][c] = random.nextDouble() < NULL_FRACTION ? null : COLUMNS.get(c).draw().apply(random);
+            }
+        }
+        batch = arrowBatch(rows, random);
+        duckDb = DriverManager.getConnection("jdbc:duckdb:");
+        loadDuckDb(rows);
+    }
+
+    @AfterAll
+    void close() throws SQLException {
+        if (duckDb != null) {
+            duckDb.close();
+        }
+        if (batch != null) {
+            batch.close();
+        }
+        quiver.close();
+        assertEquals(0, allocator.getAllocatedMemory(), "bytes leaked");
+        allocator.close();
+    }
+
+    static Schema schema() {
+        return new Schema(COLUMNS.stream().map(c -> c.type().toField(c.name(), true)).toList());
+    }
+
+    /** The rows as Arrow vectors; a null row gets a drawn value first, so there is garbage behind it. */
+    private VectorSchemaRoot arrowBatch(Object[][] rows, Random random) {
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema(), allocator);
+        try {
+            for (int c = 0; c < COLUMNS.size(); c++) {
+                Column column = COLUMNS.get(c);
+                FieldVector v = root.getVector(column.name());
+                v.setInitialCapacity(ROWS);
+                v.allocateNew();
+                for (int i = 0; i < ROWS; i++) {
+                    Object value = rows[i][c];
+                    if (value == null && !column.type().isString()) {
+                        Values.set(v, i, new ScalarValue(column.type(), column.draw().apply(random)));
+                        Values.setNull(v, i);
+                    } else {
+                        Values.set(v, i, new ScalarValue(column.type(), value));
+                    }
+                }
+                v.setValueCount(ROWS);
+            }
+            root.setRowCount(ROWS);
+            return root;
+        } catch (RuntimeException e) {
+            root.close();
+            throw e;
+        }
+    }
+
+    private void loadDuckDb(Object[][] rows) throws SQLException {
+        StringBuilder create = new StringBuilder("CREATE TABLE t (id INTEGER");
+        StringBuilder insert = new StringBuilder("INSERT INTO t VALUES (?");
+        for (Column c : COLUMNS) {
+            create.append(", ").append(c.name()).append(' ').append(c.sqlType());
+            insert.append(", ?");
+        }
+        try (Statement s = duckDb.createStatement()) {
+            s.execute(create.append(')').toString());
+        }
+        try (PreparedStatement p = duckDb.prepareStatement(insert.append(')').toString())) {
+            for (int i = 0; i < ROWS; i++) {
+                p.setInt(1, i);
+                for (int c = 0; c < COLUMNS.size(); c++) {
+                    Object v = rows[i][c];
+                    int k = c + 2;
+                    if (v == null) {
+                        p.setObject(k, null);
+                    } else if (COLUMNS.get(c).type() instanceof DataType.Date32) {
+                        p.setObject(k, LocalDate.ofEpochDay((Integer) v));
+                    } else {
+                        p.setObject(k, v);
+                    }
+                }
+                p.addBatch();
+            }
+            p.executeBatch();
+        }
+        // The load itself is checked: every value must come back as it went in.
+        for (Column c : COLUMNS) {
+            List<Object> back = duckDbColumn(c.name());
+            for (int i = 0; i < ROWS; i++) {
+                Object expected = normalize(Values.get(batch.getVector(c.name()), i).value(), c.type());
+                assertSame(expected, back.get(i), () -> "loading column " + c.name());
+            }
+        }
+    }
+
+    /** The rows of {@code SELECT sql FROM t ORDER BY id}, normalized. */
+    private List<Object> duckDbColumn(String sql) throws SQLException {
+        List<Object> out = new ArrayList<>(ROWS);
+        // A failed query closes its statement in DuckDB's JDBC driver: one statement per query.
+        try (Statement s = duckDb.createStatement(); ResultSet r = s.executeQuery("SELECT " + sql + " FROM t ORDER BY id")) {
+            while (r.next()) {
+                out.add(normalize(r.getObject(1), null));
+            }
+        }
+        assertEquals(ROWS, out.size(), sql);
+        return out;
+    }
+
+    /**
+     * One representation per SQL value kind: integers as BigInteger, decimals as BigDecimal,
+     * dates as LocalDate, floats as Float or Double (widths kept), strings, booleans, null.
+     */
+    static Object normalize(Object v, DataType quiverType) {
+        if (v == null) {
+            return null;
+        }
+        if (quiverType instanceof DataType.Date32) {
+            return LocalDate.ofEpochDay((Integer) v);
+        }
+        return switch (v) {
+            case Byte b -> BigInteger.valueOf(b);
+            case Short s -> BigInteger.valueOf(s);
+            case Integer i -> BigInteger.valueOf(i);
+            case Long l -> BigInteger.valueOf(l);
+            case java.sql.Date d -> d.toLocalDate();
+            default -> v;
+        };
+    }
+
+    static boolean same(Object expected, Object actual) {
+        if (expected == null || actual == null) {
+            return expected == actual;
+        }
+        return switch (expected) {
+            case BigDecimal e when actual instanceof BigDecimal a -> e.compareTo(a) == 0;
+            case Float e when actual instanceof Float a -> Float.floatToIntBits(e) == Float.floatToIntBits(a);
+            case Double e when actual instanceof Double a -> Double.doubleToLongBits(e) == Double.doubleToLongBits(a);
+            default -> expected.equals(actual);
+        };
+    }
+
+    static void assertSame(Object expected, Object actual, java.util.function.Supplier<String> what) {
+        if (!same(expected, actual)) {
+            fail(what.get() + ": expected " + describe(expected) + " but was " + describe(actual));
+        }
+    }
+
+    static String describe(Object v) {
+        return v == null ? "NULL" : v + " (" + v.getClass().getSimpleName() + ")";
+    }
+
+    /** Quiver's rows for {@code sql} on each device that can run it; at least the CPU. */
+    private List<DeviceResult> quiverRows(String sql) {
+        CompiledExpression e = quiver.compile(batch.getSchema(), sql);
+        List<DeviceResult> results = new ArrayList<>();
+        for (Device device : quiver.devices()) {
+            if (!e.programs().isEmpty() && e.programs().stream().anyMatch(p -> unsupported(device, p))) {
+                continue; // the device says so in explain(); OpenClBackendTest checks the reasons
+            }
+            try (FieldVector out = e.evaluate(batch, device, allocator)) {
+                DataType t = DataType.fromField(out.getField());
+                List<Object> rows = new ArrayList<>(ROWS);
+                for (int i = 0; i < ROWS; i++) {
+                    rows.add(normalize(Values.get(out, i).value(), t));
+                }
+                results.add(new DeviceResult(device.name(), t, rows));
+            }
+        }
+        assertTrue(!results.isEmpty() && results.getFirst().device().equals(quiver.cpu().name()), sql + " did not run on the CPU");
+        return results;
+    }
+
+    private static boolean unsupported(Device device, KernelProgram program) {
+        return device.backend().unsupportedReason(program).isPresent();
+    }
+
+    record DeviceResult(String device, DataType type, List<Object> rows) {
+    }
+
+    /**
+     * The ulps a float result of {@code sql} may be off DuckDB's: 1 for exp, ln and power, whose
+     * Java implementations ({@code Math}) promise 1 ulp, as glibc's do; DuckDB's are no more exact
+     * (power(x, 2) is sometimes 1 ulp off x*x there, never in Quiver). 0 for everything else,
+     * sqrt included: correctly rounded on both sides.
+     */
+    static int ulpBound(String sql) {
+        return TRANSCENDENTAL.matcher(sql).find() ? 1 : 0;
+    }
+
+    private static final java.util.regex.Pattern TRANSCENDENTAL = java.util.regex.Pattern.compile("\\b(exp|ln|power)\\(");
+
+    static boolean within(Object expected, Object actual, int ulps) {
+        if (ulps > 0 && expected instanceof Double e && actual instanceof Double a && Double.isFinite(e) && Double.isFinite(a)
+                && Math.signum(e) == Math.signum(a)) {
+            return Math.abs(Double.doubleToLongBits(e) - Double.doubleToLongBits(a)) <= ulps;
+        }
+        return same(expected, actual);
+    }
+
+    private void compare(String sql, String duckDbSql, boolean wrap, String why) throws SQLException {
+        List<Object> expected = duckDbColumn(duckDbSql);
+        int ulps = ulpBound(sql);
+        for (DeviceResult r : quiverRows(sql)) {
+            for (int i = 0; i < ROWS; i++) {
+                Object e = expected.get(i);
+                if (wrap && e instanceof BigInteger big && r.type() instanceof DataType.Int t) {
+                    e = wrap(big, t);
+                }
+                int row = i;
+                Object actual = r.rows().get(i);
+                if (within(e, actual, ulps)) {
+                    continue;
+                }
+                assertSame(e, actual, () -> sql + " on " + r.device() + " (Quiver type " + r.type() + ") at row " + row
+                        + (duckDbSql.equals(sql) ? "" : ", against DuckDB's " + duckDbSql + " (" + why + ")")
+                        + ", inputs " + inputs(row) + ", seed " + SEED);
+            }
+        }
+    }
+
+    /** {@code v} reduced to the width of {@code t}, two's complement. */
+    static BigInteger wrap(BigInteger v, DataType.Int t) {
+        BigInteger modulus = BigInteger.ONE.shiftLeft(t.bitWidth());
+        BigInteger r = v.mod(modulus);
+        if (t.signed() && r.testBit(t.bitWidth() - 1)) {
+            r = r.subtract(modulus);
+        }
+        return r;
+    }
+
+    private String inputs(int row) {
+        StringBuilder sb = new StringBuilder("{");
+        for (Column c : COLUMNS) {
+            sb.append(c.name()).append('=').append(Values.get(batch.getVector(c.name()), row).value()).append(' ');
+        }
+        return sb.append('}').toString();
+    }
+
+    @Test
+    void quiverAgreesWithDuckDb() {
+        List<String> failures = new ArrayList<>();
+        for (String sql : SAME) {
+            try {
+                compare(sql, sql, false, null);
+            } catch (AssertionError | Exception e) {
+                failures.add(sql + ": " + e);
+            }
+        }
+        System.out.println("DuckDbSemanticsTest: " + SAME.size() + " expressions on " + quiver.devices().stream().map(Device::name).toList());
+        if (!failures.isEmpty()) {
+            fail(failures.size() + " of " + SAME.size() + " expressions differ from DuckDB (seed " + SEED + "):\n"
+                    + String.join("\n", failures));
+        }
+    }
+
+    @Test
+    void deliberateDifferencesFollowQuiversDocumentedSemantics() {
+        List<String> failures = new ArrayList<>();
+        for (Deviation d : DEVIATIONS) {
+            try {
+                compare(d.quiver(), d.duckDb(), true, d.why());
+            } catch (AssertionError | Exception e) {
+                failures.add(d.quiver() + ": " + e);
+            }
+        }
+        if (!failures.isEmpty()) {
+            fail(String.join("\n", failures));
+        }
+    }
+
+    @Test
+    void deviationsAreRealDifferences() throws SQLException {
+        // Each deviation must be one: DuckDB, asked Quiver's question as written, errs or answers otherwise.
+        for (Deviation d : DEVIATIONS) {
+            List<Object> asWritten;
+            try {
+                asWritten = duckDbColumn(d.quiver());
+            } catch (SQLException e) {
+                continue; // DuckDB raises (overflow, sqrt or ln of a negative number)
+            }
+            List<Object> rewritten = duckDbColumn(d.duckDb());
+            boolean differs = false;
+            for (int i = 0; i < ROWS && !differs; i++) {
+                differs = !same(rewritten.get(i), asWritten.get(i));
+            }
+            assertTrue(differs, d.quiver() + " is listed as a deviation but DuckDB gives the same rows (seed " + SEED + ")");
+        }
+    }
+
+    @Test
+    void roundWithDigitsRoundsTheExactBinaryValue() throws SQLException {
+        for (Object[] c : ROUND_DIGITS) {
+            String sql = (String) c[0];
+            try (FieldVector out = quiver.compile(batch.getSchema(), sql).evaluate(batch, Placement.CPU, allocator)) {
+                for (int i = 0; i < ROWS; i += 997) {
+                    assertSame(c[1], Values.get(out, i).value(), () -> sql + " (" + c[2] + ")");
+                }
+            }
+            try (Statement s = duckDb.createStatement(); ResultSet r = s.executeQuery("SELECT " + sql)) {
+                r.next();
+                assertTrue(!same(c[1], r.getObject(1)), sql + " is listed as a difference but DuckDB agrees");
+            }
+        }
+    }
+
+    @Test
+    @Disabled("Quiver bugs, see KNOWN_BUGS: round(dec, 1) gives the double 418.1 for 418.15, DuckDB (right) 418.2")
+    void knownBugs() throws SQLException {
+        for (String sql : KNOWN_BUGS) {
+            compare(sql, sql, false, null);
+        }
+    }
+
+    @Test
+    void integerDivisionByZeroRaises() throws SQLException {
+        for (Raises r : RAISES) {
+            CompiledExpression e = quiver.compile(batch.getSchema(), r.quiver());
+            for (Device device : quiver.devices()) {
+                if (!e.programs().isEmpty() && e.programs().stream().anyMatch(p -> unsupported(device, p))) {
+                    continue;
+                }
+                Exception thrown = assertThrows(r.error(), () -> e.evaluate(batch, device, allocator).close(),
+                        r.quiver() + " on " + device.name() + ": " + r.why());
+                assertTrue(thrown.getMessage().contains(r.message()), thrown.getMessage());
+            }
+            // DuckDB answers NULL instead of raising, on a row whose operands are not null.
+            List<Object> duck = duckDbColumn(r.duckDb());
+            List<Object> operandsPresent = duckDbColumn(r.duckDb().replace("//", "IS NOT NULL AND").replace("%", "IS NOT NULL AND")
+                    + " IS NOT NULL");
+            boolean nullFromZero = false;
+            for (int i = 0; i < ROWS; i++) {
+                nullFromZero |= duck.get(i) == null && Boolean.TRUE.equals(operandsPresent.get(i));
+            }
+            assertTrue(nullFromZero, r.quiver() + ": DuckDB (" + r.duckDb() + ") should give NULL for a zero divisor");
+        }
+    }
+}
