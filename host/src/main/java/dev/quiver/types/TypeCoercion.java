@@ -388,10 +388,12 @@ public final class TypeCoercion {
      * Whether a value of type {@code from} may be cast to {@code to} without the user writing
      * a CAST (dictionaries count as their value types): when the types are equal; from Null
      * to anything; numeric widening as in {@link #commonType} (the common type of the two is
-     * {@code to}); from any integer to any float or decimal; from a string to any type
-     * {@link #comparisonType} would compare it as (numbers, Date32, Timestamp, LargeUtf8,
-     * Binary); from Date32 to a Timestamp. Casts allowed here may still fail on a value at run
-     * time (a string that is not a number, an integer too large for a decimal).
+     * {@code to}); from any integer to any float or decimal; from Utf8 to LargeUtf8; from Date32
+     * to a Timestamp. A string is never read as a number or a date implicitly in a function
+     * argument ({@code sqrt(name)} fails at planning; write {@code sqrt(CAST(name AS DOUBLE))}),
+     * because a text column that is not numbers would otherwise fail on some batch instead of
+     * at planning. Casts allowed here may still fail on a value at run time (an integer too
+     * large for a decimal).
      */
     public static boolean canCoerce(DataType from, DataType to) {
         DataType f = Objects.requireNonNull(from, "from is null").valueType();
@@ -406,7 +408,7 @@ public final class TypeCoercion {
             return commonType(f, t).map(t::equals).orElse(false);
         }
         if (f instanceof DataType.Utf8) {
-            return comparisonType(f, t).map(t::equals).orElse(false);
+            return t instanceof DataType.Utf8 u && u.large();
         }
         return f instanceof DataType.Date32 && t instanceof DataType.Timestamp;
     }

@@ -62,7 +62,7 @@ class SignatureResolverTest {
         assertResolves(sqrt, List.of(INT32), List.of(FLOAT64));
         assertResolves(sqrt, List.of(D10_2), List.of(FLOAT64));
         assertResolves(sqrt, List.of(NULL), List.of(FLOAT64));
-        assertResolves(sqrt, List.of(UTF8), List.of(FLOAT64));
+        assertRejected(sqrt, List.of(UTF8), "no signature of sqrt accepts (Utf8); signatures: sqrt(Float64)");
         assertRejected(sqrt, List.of(BOOLEAN), "no signature of sqrt accepts (Boolean); signatures: sqrt(Float64)");
         assertRejected(sqrt, List.of(), "sqrt takes 1 argument, got 0: sqrt(); signatures: sqrt(Float64)");
 

@@ -40,7 +40,7 @@ class CoercionPlanningTest extends PlanningTestBase {
             "CASE WHEN flag THEN x ELSE l END", "CASE WHEN x > 0 THEN t8 WHEN flag THEN u32 END", "CASE x WHEN 1.5 THEN 'a' ELSE name END",
             "CASE l WHEN x THEN dec ELSE 0 END", "sqrt(x)", "sqrt(dec)", "hypot(x, y)", "hypot(t8, dec)", "fma(x, l, y)", "abs(t8)",
             "least(x, y)", "least(l, x)", "greatest(t8, u32)", "power(x, 2)", "round(x, 1)", "round(dec)", "upper(name) LIKE 'A%'", "length(name) + x",
-            "NOT (flag AND x > 0) OR y IS NULL", "CAST(x AS BIGINT) + TRY_CAST(name AS INT)", "exp(x) + ln(l)", "sqrt(name)",
+            "NOT (flag AND x > 0) OR y IS NULL", "CAST(x AS BIGINT) + TRY_CAST(name AS INT)", "exp(x) + ln(l)", "sqrt(CAST(name AS DOUBLE))",
             "x + NULL", "NULL = x", "CASE WHEN flag THEN NULL ELSE x END", "x IN (NULL)");
 
     @Test
@@ -191,9 +191,10 @@ class CoercionPlanningTest extends PlanningTestBase {
         CastExpr c = assertInstanceOf(CastExpr.class, f.args().getFirst(), d.explain());
         assertEquals(DataType.FLOAT64, c.dataType());
         assertEquals(new DataType.Decimal(10, 2), c.input().dataType());
-        // A string argument of a numeric function is a (run-time checked) cast, as the coercion rules document.
-        PhysicalPlan s = plan("sqrt(name)");
-        assertTrue(s.explain().contains("CAST AS DOUBLE -> Float64\n      #0 name -> Utf8"), s.explain());
+        // A string is never read as a number implicitly: that is a planning error, not a cast that fails on some batch.
+        dev.quiver.functions.PlanningException ex = org.junit.jupiter.api.Assertions.assertThrows(
+                dev.quiver.functions.PlanningException.class, () -> plan("sqrt(name)"));
+        assertEquals("no signature of sqrt accepts (Utf8); signatures: sqrt(Float64), sqrt(Float32)", ex.getMessage());
     }
 
     @Test
