@@ -236,7 +236,8 @@ final class CastKernels {
         if (!Double.isFinite(d)) {
             throw new CastFailure("not a finite number");
         }
-        double r = roundHalfAway(d);
+        // Half to even, as DuckDB and PostgreSQL cast floats: 2.5 -> 2, 3.5 -> 4 (decimals round half away).
+        double r = Math.rint(d);
         if (t.bitWidth() < 64) {
             if (r < min(t) || r > max(t)) {
                 throw outOfRange();

@@ -6,6 +6,7 @@ import dev.quiver.physical.BetweenExpr;
 import dev.quiver.physical.BinaryExpr;
 import dev.quiver.physical.CaseExpr;
 import dev.quiver.physical.CastExpr;
+import dev.quiver.physical.ColumnExpr;
 import dev.quiver.physical.FusedKernelExpr;
 import dev.quiver.physical.InListExpr;
 import dev.quiver.physical.IsNullExpr;
@@ -185,12 +186,17 @@ class CoercionPlanningTest extends PlanningTestBase {
         assertEquals("sqrt(CAST(x AS DOUBLE))", assertInstanceOf(FusedKernelExpr.class, p.root()).program().text());
         PhysicalPlan h = plan("hypot(x, y)");
         assertEquals("hypot(CAST(x AS DOUBLE), y)", assertInstanceOf(FusedKernelExpr.class, h.root()).program().text());
-        // Unfused arguments show the cast as a node: sqrt of a decimal, upper of nothing to cast.
-        PhysicalPlan d = plan("round(dec, 1)");
+        // Unfused arguments show the cast as a node: round of an integer is round of a Float64 ...
+        PhysicalPlan d = plan("round(u32, 1)");
         ScalarFunctionExpr f = assertInstanceOf(ScalarFunctionExpr.class, d.root());
         CastExpr c = assertInstanceOf(CastExpr.class, f.args().getFirst(), d.explain());
         assertEquals(DataType.FLOAT64, c.dataType());
-        assertEquals(new DataType.Decimal(10, 2), c.input().dataType());
+        assertEquals(DataType.UINT32, c.input().dataType());
+        // ... while a decimal matches round's decimal signature exactly: no cast, and the result stays a decimal.
+        PhysicalPlan r = plan("round(dec, 1)");
+        ScalarFunctionExpr rf = assertInstanceOf(ScalarFunctionExpr.class, r.root());
+        assertInstanceOf(ColumnExpr.class, rf.args().getFirst(), r.explain());
+        assertEquals(new DataType.Decimal(11, 2), rf.dataType());
         // A string is never read as a number implicitly: that is a planning error, not a cast that fails on some batch.
         dev.quiver.functions.PlanningException ex = org.junit.jupiter.api.Assertions.assertThrows(
                 dev.quiver.functions.PlanningException.class, () -> plan("sqrt(name)"));

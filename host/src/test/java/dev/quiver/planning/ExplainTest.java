@@ -82,12 +82,12 @@ class ExplainTest extends PlanningTestBase {
                       #0 name -> Utf8
                       literal 'a%' -> Utf8
                     BETWEEN -> Boolean
-                      call round (immutable) -> Float64
-                        CAST AS DOUBLE -> Float64
+                      CAST AS DECIMAL(12, 2) -> Decimal128(12, 2)
+                        call round (immutable) -> Decimal128(11, 2)
                           #1 dec -> Decimal128(10, 2)
-                        literal 1 -> Int32
-                      literal 0.0 -> Float64
-                      literal 2.0 -> Float64
+                          literal 1 -> Int32
+                      literal DECIMAL(12, 2) '0.00' -> Decimal128(12, 2)
+                      literal DECIMAL(12, 2) '2.00' -> Decimal128(12, 2)
                 Inputs:
                   #0 = column 3 'name' Utf8
                   #1 = column 7 'dec' Decimal128(10, 2)

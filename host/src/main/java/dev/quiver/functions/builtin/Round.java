@@ -1,6 +1,10 @@
 package dev.quiver.functions.builtin;
 
 import dev.quiver.functions.ArrayFunctions;
+import dev.quiver.functions.Coercion;
+import dev.quiver.functions.TypeSignatureClass;
+import dev.quiver.value.ScalarValue;
+import dev.quiver.value.Values;
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
 import dev.quiver.functions.Signature;
@@ -23,7 +27,11 @@ import java.util.List;
 final class Round implements ScalarFunction {
     private static final Signature SIGNATURE = Signature.oneOf(List.of(
             new TypeSignature.Exact(List.of(DataType.FLOAT64)),
-            new TypeSignature.Exact(List.of(DataType.FLOAT64, DataType.INT32))), Volatility.IMMUTABLE).withParameterNames("x", "digits");
+            new TypeSignature.Exact(List.of(DataType.FLOAT64, DataType.INT32)),
+            new TypeSignature.Coercible(List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL))),
+            new TypeSignature.Coercible(List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL),
+                    Coercion.implicit(TypeSignatureClass.of(DataType.INT32), List.of(TypeSignatureClass.Family.INTEGER), DataType.INT32)))),
+            Volatility.IMMUTABLE).withParameterNames("x", "digits");
 
     @Override
     public String name() {
@@ -40,13 +48,23 @@ final class Round implements ScalarFunction {
         return index == 1;
     }
 
+    /** A Float64 stays Float64; a Decimal(p, s) keeps its scale and gains one digit for a carry (99.95 -> 100.00). */
     @Override
     public DataType returnType(List<DataType> argTypes) {
+        if (argTypes.getFirst().valueType() instanceof DataType.Decimal d) {
+            return new DataType.Decimal(Math.min(d.precision() + 1, DataType.Decimal.MAX_PRECISION), d.scale());
+        }
         return DataType.FLOAT64;
     }
 
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
+        DataType in = DataType.fromField(call.argFields().getFirst());
+        if (in instanceof DataType.Decimal) {
+            DataType.Decimal out = (DataType.Decimal) DataType.fromField(call.returnField());
+            return ArrayFunctions.invoke(call, (arrays, c) -> roundDecimals(arrays, in, out, c), ArrayFunctions.Hint.PAD,
+                    ArrayFunctions.Hint.ACCEPTS_SINGULAR);
+        }
         return ArrayFunctions.invoke(call, (arrays, c) -> {
             Float8Vector x = (Float8Vector) arrays.getFirst();
             IntVector digits = arrays.size() > 1 ? (IntVector) arrays.get(1) : null;
@@ -70,6 +88,31 @@ final class Round implements ScalarFunction {
                 throw e;
             }
         }, ArrayFunctions.Hint.PAD, ArrayFunctions.Hint.ACCEPTS_SINGULAR);
+    }
+
+    /** Decimals round exactly, half away from zero, to {@code digits} places, then keep their scale. */
+    private static FieldVector roundDecimals(List<FieldVector> arrays, DataType in, DataType.Decimal out, ScalarFunctionArgs c) {
+        FieldVector x = arrays.getFirst();
+        ScalarValue digits = arrays.size() > 1 ? Values.get(arrays.get(1), 0, DataType.INT32) : new ScalarValue(DataType.INT32, 0);
+        int rows = x.getValueCount();
+        FieldVector result = Values.allocate(out, "round", rows, c.config().allocator());
+        try {
+            for (int i = 0; i < rows; i++) {
+                ScalarValue v = Values.get(x, i, in);
+                if (v.isNull() || digits.isNull()) {
+                    Values.setNull(result, i);
+                } else {
+                    BigDecimal r = ((BigDecimal) v.value()).setScale((Integer) digits.value(), RoundingMode.HALF_UP)
+                            .setScale(out.scale(), RoundingMode.UNNECESSARY);
+                    Values.set(result, i, new ScalarValue(out, r));
+                }
+            }
+            result.setValueCount(rows);
+            return result;
+        } catch (RuntimeException e) {
+            result.close();
+            throw e;
+        }
     }
 
     static double round(double v, int digits) {
