@@ -94,7 +94,11 @@ class EvaluationTest extends PlanningTestBase {
             // function calls mixed with columns
             {"hypot(x, y)", DataType.FLOAT64, row(Math.hypot(1, 1.5), null, null, 4.0, Math.hypot(5, 2.5))},
             {"round(y * 3, 0)", DataType.FLOAT64, row(5.0, null, 0.0, -12.0, 8.0)},
-            {"greatest(x, l)", DataType.INT64, row(10L, null, null, 7L, 5L)},
+            // least/greatest skip NULL arguments (SQL); min/max are the kernels' strict two-argument forms
+            {"greatest(x, l)", DataType.INT64, row(10L, -2L, -3L, 7L, 5L)},
+            {"least(x, l, y)", DataType.FLOAT64, row(1.0, -2.0, -3.0, -4.0, 0.0)},
+            {"least(NULL, NULL::BIGINT)", DataType.INT64, row(null, null, null, null, null)},
+            {"max(x, l)", DataType.INT64, row(10L, null, null, 7L, 5L)},
     };
 
     @Test

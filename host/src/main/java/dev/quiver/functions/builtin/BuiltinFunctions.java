@@ -10,7 +10,8 @@ import java.util.List;
  *
  * <table>
  * <tr><th>function</th><th>volatility</th><th>fused into kernels</th></tr>
- * <tr><td>sqrt, abs, least (min), greatest (max), fma, hypot</td><td>immutable</td><td>yes, for Int32/Int64/Float32/Float64</td></tr>
+ * <tr><td>sqrt, abs, min, max, fma, hypot</td><td>immutable</td><td>yes, for Int32/Int64/Float32/Float64</td></tr>
+ * <tr><td>least, greatest (any arity, NULLs skipped)</td><td>immutable</td><td>no</td></tr>
  * <tr><td>power (pow), exp, ln, round</td><td>immutable</td><td>no</td></tr>
  * <tr><td>upper, lower, length (char_length)</td><td>immutable</td><td>no</td></tr>
  * <tr><td>now (current_timestamp)</td><td>stable</td><td>folded at planning</td></tr>
@@ -22,7 +23,7 @@ public final class BuiltinFunctions {
     }
 
     public static List<ScalarFunction> all() {
-        return List.of(new Sqrt(), new Abs(), new Least(), new Greatest(), new Fma(), new Hypot(),
+        return List.of(new Sqrt(), new Abs(), new Min(), new Max(), new Extremum.Least(), new Extremum.Greatest(), new Fma(), new Hypot(),
                 new Power(), new Exp(), new Ln(), new Round(),
                 new Upper(), new Lower(), new Length(),
                 new Now(), new Random());
