@@ -119,7 +119,8 @@ final class EvalCommand implements Callable<Integer> {
             }
             CompiledExpression compiled;
             try {
-                compiled = quiver.compile(schema, expression);
+                // The reader is the dictionary provider: dictionary-encoded columns compute as their values.
+                compiled = quiver.compile(schema, reader, dev.quiver.expr.Expr.parse(expression));
             } catch (IllegalArgumentException e) {
                 System.err.println("error: " + e.getMessage());
                 return 2;
@@ -139,6 +140,20 @@ final class EvalCommand implements Callable<Integer> {
             System.err.println("error: reading " + input + ": " + e.getMessage());
             return 2;
         }
+    }
+
+    /** Row {@code i} of {@code v}; for a dictionary-encoded column, the value its index points at. */
+    private static dev.quiver.value.ScalarValue valueAt(FieldVector v, int i, ArrowReader reader) throws IOException {
+        var encoding = v.getField().getDictionary();
+        if (encoding == null) {
+            return Values.get(v, i, DataType.fromField(v.getField()));
+        }
+        FieldVector values = reader.getDictionaryVectors().get(encoding.getId()).getVector();
+        DataType type = DataType.fromField(values.getField());
+        if (v.isNull(i)) {
+            return dev.quiver.value.ScalarValue.nullOf(type);
+        }
+        return Values.get(values, (int) ((org.apache.arrow.vector.BaseIntVector) v).getValueAsLong(i), type);
     }
 
     /** A reader for an IPC file when the file starts with the ARROW1 magic, else for an IPC stream. */
@@ -205,7 +220,7 @@ final class EvalCommand implements Callable<Integer> {
                     List<String> line = new ArrayList<>();
                     for (Field f : compiled.inputColumns()) {
                         FieldVector v = batch.getVector(f.getName());
-                        line.add(text(Values.get(v, i, DataType.fromField(v.getField()))));
+                        line.add(text(valueAt(v, i, reader)));
                     }
                     line.add(text(Values.get(result, i, resultType)));
                     table.add(line);

@@ -161,6 +161,61 @@ class EvalCommandTest {
     }
 
     /** Runs eval with --output and reads the result column back, checking its name and the batch sizes. */
+    @Test
+    void dictionaryEncodedColumnsOfAFileComputeAsTheirValues() throws IOException {
+        Path path = dir.resolve("dict.arrow");
+        try (VarCharVector dict = new VarCharVector("dict", allocator); VarCharVector plain = new VarCharVector("name", allocator)) {
+            String[] words = {"apple", "Banana", "cherry"};
+            dict.allocateNew(words.length);
+            for (int i = 0; i < words.length; i++) {
+                dict.setSafe(i, words[i].getBytes(StandardCharsets.UTF_8));
+            }
+            dict.setValueCount(words.length);
+            var dictionary = new org.apache.arrow.vector.dictionary.Dictionary(dict,
+                    new org.apache.arrow.vector.types.pojo.DictionaryEncoding(5L, false, new ArrowType.Int(32, true)));
+            String[] rows = {"cherry", null, "apple", "Banana"};
+            plain.allocateNew(rows.length);
+            for (int i = 0; i < rows.length; i++) {
+                if (rows[i] == null) {
+                    plain.setNull(i);
+                } else {
+                    plain.setSafe(i, rows[i].getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            plain.setValueCount(rows.length);
+            try (FieldVector encoded = (FieldVector) org.apache.arrow.vector.dictionary.DictionaryEncoder.encode(plain, dictionary);
+                 VectorSchemaRoot root = new VectorSchemaRoot(List.of(encoded));
+                 FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 ArrowFileWriter writer = new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(dictionary), ch)) {
+                root.setRowCount(rows.length);
+                writer.start();
+                writer.writeBatch();
+                writer.end();
+            }
+        }
+        Path out = dir.resolve("dict-out.arrow");
+        CliRun run = CliRun.of("eval", "upper(name) || ''", "--input", path.toString(), "--output", out.toString());
+        // || is not supported: the error is a clean planning/syntax error, exit 2
+        assertEquals(2, run.exitCode(), run.err());
+        run = CliRun.of("eval", "upper(name)", "--input", path.toString(), "--output", out.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        List<Object> values = new ArrayList<>();
+        try (FileChannel ch = FileChannel.open(out); ArrowFileReader reader = new ArrowFileReader(ch, allocator)) {
+            VectorSchemaRoot root = reader.getVectorSchemaRoot();
+            while (reader.loadNextBatch()) {
+                VarCharVector v = (VarCharVector) root.getVector(0);
+                for (int i = 0; i < root.getRowCount(); i++) {
+                    values.add(v.isNull(i) ? null : new String(v.get(i), StandardCharsets.UTF_8));
+                }
+            }
+        }
+        assertEquals(Arrays.asList("CHERRY", null, "APPLE", "BANANA"), values);
+        CliRun table = CliRun.of("eval", "name LIKE '%a%'", "--input", path.toString());
+        assertEquals(0, table.exitCode(), table.err());
+        assertTrue(table.out().contains("cherry"), table.out());
+        assertTrue(table.out().contains("Banana | true"), table.out());
+    }
+
     private List<Object> evalToFile(String expression, Path in, String device) throws IOException {
         Path out = dir.resolve("out.arrow");
         CliRun run = CliRun.of("eval", expression, "--input", in.toString(), "--output", out.toString(), "--device", device);
