@@ -9,7 +9,12 @@ import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.LargeVarCharVector;
+import org.apache.arrow.vector.VarCharVector;
+
+import java.nio.charset.StandardCharsets;
 
 import java.util.List;
 import java.util.function.Function;
@@ -38,8 +43,17 @@ abstract class StringFunction implements ScalarFunction {
         FieldVector r = Values.allocate(out, "result", rows, call.config().allocator());
         try {
             for (int i = 0; i < rows; i++) {
-                ScalarValue s = Values.get(v, i, in);
-                Values.set(r, i, s.isNull() ? ScalarValue.nullOf(out) : new ScalarValue(out, f.apply((String) s.value())));
+                if (v.isNull(i)) {
+                    Values.setNull(r, i);
+                    continue;
+                }
+                Object result = f.apply(new String(bytes(v, i), StandardCharsets.UTF_8));
+                switch (r) {
+                    case VarCharVector s -> s.setSafe(i, ((String) result).getBytes(StandardCharsets.UTF_8));
+                    case LargeVarCharVector s -> s.setSafe(i, ((String) result).getBytes(StandardCharsets.UTF_8));
+                    case BigIntVector l -> l.set(i, (Long) result);
+                    default -> Values.set(r, i, new ScalarValue(out, result));
+                }
             }
             r.setValueCount(rows);
             return r;
@@ -47,5 +61,9 @@ abstract class StringFunction implements ScalarFunction {
             r.close();
             throw e;
         }
+    }
+
+    private static byte[] bytes(FieldVector v, int i) {
+        return v instanceof LargeVarCharVector l ? l.get(i) : ((VarCharVector) v).get(i);
     }
 }
