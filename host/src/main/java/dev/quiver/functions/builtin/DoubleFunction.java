@@ -10,7 +10,6 @@ import dev.quiver.value.ColumnarValue;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 
-import java.util.Collections;
 import java.util.List;
 import java.util.function.DoubleBinaryOperator;
 
@@ -65,9 +64,5 @@ abstract class DoubleFunction implements ScalarFunction {
             out.close();
             throw e;
         }
-    }
-
-    static List<String> none() {
-        return Collections.emptyList();
     }
 }

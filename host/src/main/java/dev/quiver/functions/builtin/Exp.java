@@ -1,6 +1,5 @@
 package dev.quiver.functions.builtin;
 
-import java.util.List;
 
 /** {@code exp}: e raised to x. */
 final class Exp extends DoubleFunction {

@@ -7,14 +7,12 @@ import dev.quiver.functions.ScalarFunctionArgs;
 import dev.quiver.functions.Signature;
 import dev.quiver.functions.Volatility;
 import dev.quiver.kernels.Kernels;
-import dev.quiver.memory.Resources;
 import dev.quiver.types.DataType;
 import dev.quiver.types.TypeCoercion;
 import dev.quiver.value.ColumnarValue;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVector;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**

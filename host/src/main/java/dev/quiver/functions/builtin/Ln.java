@@ -1,6 +1,5 @@
 package dev.quiver.functions.builtin;
 
-import java.util.List;
 
 /** {@code ln}: Natural logarithm; NaN for negative numbers, -Infinity for 0. */
 final class Ln extends DoubleFunction {

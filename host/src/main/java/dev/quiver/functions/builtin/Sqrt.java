@@ -1,9 +1,7 @@
 package dev.quiver.functions.builtin;
 
-import dev.quiver.functions.Coercion;
 import dev.quiver.functions.Signature;
 import dev.quiver.functions.TypeSignature;
-import dev.quiver.functions.TypeSignatureClass;
 import dev.quiver.functions.Volatility;
 import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;

@@ -16,7 +16,6 @@ import org.apache.arrow.vector.VarCharVector;
 
 import java.nio.charset.StandardCharsets;
 
-import java.util.List;
 import java.util.function.Function;
 
 /** A function of one string, row by row, written through {@link ArrayFunctions}. */
