@@ -124,7 +124,10 @@ public final class CompiledExpression {
 
     /**
      * As {@link #evaluate(VectorSchemaRoot, Placement, BufferAllocator)}, but an expression
-     * over literals only gives a {@link ColumnarValue.Scalar} instead of a filled array.
+     * over literals only gives a {@link ColumnarValue.Scalar} instead of a filled array, and an
+     * expression that is just a column gives that column of the batch itself, borrowed
+     * ({@code owned() == false}: closing it leaves the batch alone; it lives as long as the batch).
+     * Close the value in every case.
      */
     public ColumnarValue evaluateValue(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
         Objects.requireNonNull(placement, "placement is null");
@@ -271,6 +274,12 @@ public final class CompiledExpression {
                 throw new IllegalArgumentException("column '" + f.getName() + "' is dictionary-encoded in the batch (indices "
                         + v.getField().getType() + ") but was planned as " + f.getType() + ": decode it first");
             }
+            if (f.getDictionary() != null && (v.getField().getDictionary() == null
+                    || v.getField().getDictionary().getId() != f.getDictionary().getId())) {
+                throw new IllegalArgumentException("column '" + f.getName() + "' was planned dictionary-encoded with dictionary "
+                        + f.getDictionary().getId() + " but the batch's column " + (v.getField().getDictionary() == null
+                        ? "is not dictionary-encoded" : "uses dictionary " + v.getField().getDictionary().getId()));
+            }
             if (!v.getField().getType().equals(f.getType())) {
                 throw new IllegalArgumentException("column '" + f.getName() + "' is " + v.getField().getType()
                         + " in the batch but was planned as " + f.getType());
@@ -303,6 +312,9 @@ public final class CompiledExpression {
                     throw new IllegalStateException("cannot allocate the " + rows + "-row result of " + outputField.getName()
                             + " from allocator '" + allocator.getName() + "': " + e.getMessage(), e);
                 }
+            }
+            case ColumnarValue.Array a when !a.owned() && a.vector() instanceof org.apache.arrow.vector.NullVector -> {
+                yield new org.apache.arrow.vector.NullVector(outputField, rows);
             }
             case ColumnarValue.Array a when !a.owned() -> {
                 // A column of the batch itself: the caller gets a copy it can close.

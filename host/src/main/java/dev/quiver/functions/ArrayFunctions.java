@@ -70,13 +70,34 @@ public final class ArrayFunctions {
                 arrays.add(a.vector());
             }
             FieldVector out = Objects.requireNonNull(body.apply(arrays, call), "the array function returned null");
-            if (allScalar) {
-                try (out) {
-                    if (out.getValueCount() != 1) {
-                        throw new IllegalStateException("an array function given one-row arrays returned " + out.getValueCount() + " rows");
-                    }
-                    return new ColumnarValue.Scalar(Values.get(out, 0, DataType.fromField(call.returnField())));
+            // The body may hand back one of its inputs unchanged: it then keeps that input's ownership.
+            int same = -1;
+            for (int i = 0; i < arrays.size() && same < 0; i++) {
+                if (arrays.get(i) == out) {
+                    same = i;
                 }
+            }
+            if (allScalar) {
+                if (out.getValueCount() != 1) {
+                    if (same < 0) {
+                        out.close();
+                    }
+                    throw new IllegalStateException("an array function given one-row arrays returned " + out.getValueCount() + " rows");
+                }
+                ColumnarValue.Scalar s = new ColumnarValue.Scalar(Values.get(out, 0, DataType.fromField(call.returnField())));
+                if (same < 0) {
+                    out.close();
+                }
+                return s;
+            }
+            if (same >= 0) {
+                ColumnarValue input = call.arg(same);
+                if (input instanceof ColumnarValue.Array a) {
+                    return ColumnarValue.Array.borrowed(a.vector()); // the caller's argument: still the caller's
+                }
+                // A scalar broadcast here: it leaves the list of vectors to free and becomes the result.
+                made.removeIf(m -> m instanceof ColumnarValue.Array a && a.vector() == out);
+                return new ColumnarValue.Array(out);
             }
             return new ColumnarValue.Array(out);
         } finally {

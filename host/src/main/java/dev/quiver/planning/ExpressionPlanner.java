@@ -225,10 +225,6 @@ public final class ExpressionPlanner {
             }
             DataType lt = l.dataType().valueType();
             DataType rt = r.dataType().valueType();
-            if (lt instanceof DataType.Null && rt instanceof DataType.Null) {
-                lt = DataType.INT32;
-                rt = DataType.INT32;
-            }
             DataType flt = lt;
             DataType frt = rt;
             dev.quiver.types.ArithmeticPlan plan = TypeCoercion.arithmetic(op, lt, rt).orElseThrow(() -> new PlanningException(

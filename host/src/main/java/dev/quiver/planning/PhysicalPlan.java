@@ -48,6 +48,20 @@ public record PhysicalPlan(Expr logical, PhysicalExpr root, List<Field> columns,
         }
     }
 
+    /** The planned type of input {@code index} (a dictionary column's type names its value type). */
+    private static DataType inputType(PhysicalExpr e, int index) {
+        if (e instanceof dev.quiver.physical.ColumnExpr c && c.index() == index) {
+            return c.dataType();
+        }
+        for (PhysicalExpr child : e.children()) {
+            DataType t = inputType(child, index);
+            if (t != null) {
+                return t;
+            }
+        }
+        return null;
+    }
+
     /** Both plans as readable text: the logical plan as written, the physical plan as it will run. */
     public String explain() {
         StringBuilder sb = new StringBuilder();
@@ -60,7 +74,7 @@ public record PhysicalPlan(Expr logical, PhysicalExpr root, List<Field> columns,
             sb.append("Inputs:\n");
             for (int i = 0; i < columns.size(); i++) {
                 sb.append("  #").append(i).append(" = column ").append(schemaIndexes.get(i)).append(" '")
-                        .append(columns.get(i).getName()).append("' ").append(DataType.fromField(columns.get(i))).append('\n');
+                        .append(columns.get(i).getName()).append("' ").append(inputType(root, i)).append('\n');
             }
         }
         return sb.toString();

@@ -388,7 +388,8 @@ public final class TypeCoercion {
      * Whether a value of type {@code from} may be cast to {@code to} without the user writing
      * a CAST (dictionaries count as their value types): when the types are equal; from Null
      * to anything; numeric widening as in {@link #commonType} (the common type of the two is
-     * {@code to}); from any integer to any float or decimal; from Utf8 to LargeUtf8; from Date32
+     * {@code to}, so Int64 reaches Float64 but not Float32); from any integer to any decimal; from
+     * Utf8 to LargeUtf8; from Date32
      * to a Timestamp. A string is never read as a number or a date implicitly in a function
      * argument ({@code sqrt(name)} fails at planning; write {@code sqrt(CAST(name AS DOUBLE))}),
      * because a text column that is not numbers would otherwise fail on some batch instead of
@@ -402,7 +403,7 @@ public final class TypeCoercion {
             return true;
         }
         if (f.isNumeric() && t.isNumeric()) {
-            if (f instanceof DataType.Int && (t instanceof DataType.FloatingPoint || t instanceof DataType.Decimal)) {
+            if (f instanceof DataType.Int && t instanceof DataType.Decimal) {
                 return true;
             }
             return commonType(f, t).map(t::equals).orElse(false);

@@ -267,13 +267,13 @@ class TypeCoercionTest {
         Timestamp ts = new Timestamp(TimeUnit.MILLISECOND, null);
         DataType[][] allowed = {
                 {INT32, INT32}, {NULL, BOOLEAN}, {NULL, new ListType(INT32, true)}, {INT8, INT64}, {UINT8, INT16},
-                {INT32, FLOAT32}, {INT64, FLOAT32}, {INT64, FLOAT64}, {FLOAT32, FLOAT64}, {INT64, dec(5, 2)},
+                {INT32, FLOAT32}, {INT64, FLOAT64}, {FLOAT32, FLOAT64}, {INT64, dec(5, 2)},
                 {D10_2, dec(12, 2)}, {D10_2, FLOAT64},
                 {UTF8, LARGE_UTF8}, {DATE32, ts}, {new Dictionary(INT32, UTF8), UTF8},
                 {new Dictionary(INT32, INT8), INT32},
         };
         DataType[][] refused = {
-                {INT64, INT32}, {UINT32, INT32}, {INT32, UINT32}, {UINT64, INT64}, {FLOAT64, FLOAT32}, {FLOAT32, INT64},
+                {INT64, INT32}, {INT64, FLOAT32}, {UINT64, FLOAT32}, {UINT32, INT32}, {INT32, UINT32}, {UINT64, INT64}, {FLOAT64, FLOAT32}, {FLOAT32, INT64},
                 {FLOAT64, D10_2}, {D10_2, dec(10, 3)}, {D10_2, FLOAT32}, {D10_2, INT64}, {INT32, UTF8},
                 {UTF8, INT32}, {UTF8, D10_2}, {UTF8, DATE32}, {LARGE_UTF8, ts}, {UTF8, BINARY},
                 {LARGE_UTF8, UTF8}, {UTF8, BOOLEAN}, {BOOLEAN, INT32}, {BINARY, UTF8}, {ts, DATE32}, {INT32, DATE32},

@@ -1,8 +1,7 @@
 package dev.quiver.functions.builtin;
 
-import dev.quiver.functions.Coercion;
 import dev.quiver.functions.Signature;
-import dev.quiver.functions.TypeSignatureClass;
+import dev.quiver.functions.TypeSignature;
 import dev.quiver.functions.Volatility;
 import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
@@ -10,11 +9,12 @@ import dev.quiver.types.DataType;
 
 import java.util.List;
 
-/** {@code hypot}: sqrt(x*x + y*y) of two floating-point numbers; integers and decimals are read as Float64. */
+/** {@code hypot}: sqrt(x*x + y*y): Float32 when both are Float32, else both are read as Float64. */
 final class Hypot extends KernelFunction {
-    private static final Coercion FLOAT_ARG = Coercion.implicit(TypeSignatureClass.Family.FLOAT,
-            List.of(TypeSignatureClass.Family.NUMERIC), DataType.FLOAT64);
-    private static final Signature SIGNATURE = Signature.coercible(List.of(FLOAT_ARG, FLOAT_ARG), Volatility.IMMUTABLE).withParameterNames("x", "y");
+    private static final Signature SIGNATURE = Signature.oneOf(List.of(
+            // Float64 first: anything that needs a cast becomes Float64; two Float32s match the second exactly.
+            new TypeSignature.Uniform(2, List.of(DataType.FLOAT64)),
+            new TypeSignature.Exact(List.of(DataType.FLOAT32, DataType.FLOAT32))), Volatility.IMMUTABLE).withParameterNames("x", "y");
 
     @Override
     public String name() {
@@ -33,6 +33,6 @@ final class Hypot extends KernelFunction {
 
     @Override
     public String description() {
-        return "sqrt(x*x + y*y) of two floating-point numbers; integers and decimals are read as Float64.";
+        return "sqrt(x*x + y*y): Float32 when both are Float32, else both are read as Float64.";
     }
 }
