@@ -46,6 +46,7 @@ public final class CompiledExpression {
     private final PhysicalPlan plan;
     private final ExecutionConfig config;
     private final Field outputField;
+    private final KernelProgram rootProgram;
     private final ExpressionMetrics metrics = new ExpressionMetrics();
     /** Whether each device can run each program: fixed per program and device, asked on every batch. */
     private final Map<Device, Map<KernelProgram, Optional<String>>> unsupported = new ConcurrentHashMap<>();
@@ -56,6 +57,7 @@ public final class CompiledExpression {
         this.config = config;
         DataType t = plan.outputType().valueType();
         this.outputField = t.toField(plan.outputName(), true);
+        this.rootProgram = plan.root() instanceof dev.quiver.physical.FusedKernelExpr f ? f.program() : null;
     }
 
     /** The field of the vectors this expression returns (nullable, named after the alias or the expression). */
@@ -163,7 +165,8 @@ public final class CompiledExpression {
     }
 
     private FieldVector runKernel(Choice choice, KernelProgram program, List<FieldVector> inputs, int rows, BufferAllocator allocator) {
-        Field field = new Field("result", FieldType.nullable(program.resultType().arrowType()), null);
+        // The outermost kernel of a fully fused plan writes the result vector itself (no rename later).
+        Field field = program == rootProgram ? outputField : new Field("result", FieldType.nullable(program.resultType().arrowType()), null);
         FieldVector out = allocate(field, rows, allocator);
         List<VectorView> views = new ArrayList<>(inputs.size() + 1);
         try {
