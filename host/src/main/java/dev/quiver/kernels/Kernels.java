@@ -88,8 +88,18 @@ public final class Kernels {
      */
     public static ColumnarValue arithmetic(Operator op, ColumnarValue l, ColumnarValue r, DataType resultType, int rows,
                                            BufferAllocator allocator) {
+        return arithmetic(op, l, r, resultType, ArithmeticMode.CHECKED, rows, allocator);
+    }
+
+    /**
+     * {@code l op r} as {@link #arithmetic(Operator, ColumnarValue, ColumnarValue, DataType, int, BufferAllocator)},
+     * with integer overflow and division by zero handled as {@code mode} says.
+     */
+    public static ColumnarValue arithmetic(Operator op, ColumnarValue l, ColumnarValue r, DataType resultType, ArithmeticMode mode,
+                                           int rows, BufferAllocator allocator) {
         Objects.requireNonNull(op, "op is null");
         Objects.requireNonNull(resultType, "resultType is null");
+        Objects.requireNonNull(mode, "mode is null");
         return run(List.of(l, r), rows, allocator,
                 (in, n) -> ArithmeticKernels.arithmetic(op, in[0], in[1], resultType.valueType(), n, allocator));
     }
@@ -243,6 +253,51 @@ public final class Kernels {
      * {@code j} of {@code values.get(k)} (a scalar fills all rows of its set) and rows in no set are
      * NULL. The sets must be disjoint. Always an array, even when every value is a scalar.
      */
+    /**
+     * The rows of {@code v} that {@code selection} selects, in order, as a new array of
+     * {@code selection.count()} rows; a scalar stays the same scalar. Any type. {@code v} must have
+     * at least {@code selection.rows()} rows.
+     */
+    public static ColumnarValue filter(ColumnarValue v, Selection selection, BufferAllocator allocator) {
+        throw new UnsupportedOperationException("filter: not yet");
+    }
+
+    /** {@link #filter} of one vector: a new vector (named as {@code v}) of {@code selection.count()} rows, owned by the caller. */
+    public static FieldVector filter(FieldVector v, Selection selection, BufferAllocator allocator) {
+        throw new UnsupportedOperationException("filter: not yet");
+    }
+
+    /**
+     * The inverse of {@link #filter}: an array of {@code selection.rows()} rows of {@code type}
+     * in which the k-th selected row is row k of {@code compact} (a scalar fills every selected
+     * row) and every other row is NULL.
+     */
+    public static ColumnarValue scatter(ColumnarValue compact, Selection selection, DataType type, BufferAllocator allocator) {
+        throw new UnsupportedOperationException("scatter: not yet");
+    }
+
+    /**
+     * One input of {@link #merge}: the rows it covers and their values. {@code compact}: the
+     * value has {@code rows.count()} rows, its k-th row for the k-th selected row; otherwise it
+     * is aligned with the batch (at least {@code rows.rows()} rows, read at the selected rows).
+     * A scalar fills every selected row either way.
+     */
+    public record Piece(Selection rows, ColumnarValue value, boolean compact) {
+        public Piece {
+            Objects.requireNonNull(rows, "rows is null");
+            Objects.requireNonNull(value, "value is null");
+        }
+    }
+
+    /**
+     * An array of {@code rows} rows of {@code type} assembled from disjoint pieces (as CASE's
+     * branches are); rows no piece covers are NULL. Pieces whose value type is Null give NULL
+     * rows. Throws {@link IllegalArgumentException} when pieces overlap or do not match.
+     */
+    public static ColumnarValue merge(DataType type, int rows, List<Piece> pieces, BufferAllocator allocator) {
+        throw new UnsupportedOperationException("merge: not yet");
+    }
+
     public static ColumnarValue scatter(DataType type, int rows, List<int[]> indexSets, List<ColumnarValue> values,
                                         BufferAllocator allocator) {
         Objects.requireNonNull(type, "type is null");

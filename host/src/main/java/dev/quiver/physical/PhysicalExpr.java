@@ -1,5 +1,6 @@
 package dev.quiver.physical;
 
+import dev.quiver.kernels.Selection;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 
@@ -16,6 +17,27 @@ public interface PhysicalExpr {
 
     /** Evaluates this node over one batch; the result is owned by the caller. */
     ColumnarValue evaluate(EvalContext ctx);
+
+    /**
+     * Evaluates this node on the rows of the batch that {@code selection} selects only: the other
+     * rows are never computed (so a division guarded by the selection cannot fail on them). The
+     * result has the batch's {@code ctx.rows()} rows, with the computed values at the selected
+     * rows and NULL elsewhere; it may be a scalar only when every row is selected, or none is (then
+     * it is a NULL scalar: nothing was evaluated). The full selection is {@link #evaluate}.
+     * Owned by the caller.
+     */
+    default ColumnarValue evaluateSelection(EvalContext ctx, Selection selection) {
+        return Selections.evaluate(this, ctx, selection);
+    }
+
+    /**
+     * Whether evaluating this node on rows nobody needs is cheap and can never throw (a column, a
+     * literal, comparisons and Boolean logic over such nodes, float arithmetic). Lazy evaluation
+     * (AND/OR, CASE) runs such nodes on the whole batch rather than filtering the batch first.
+     */
+    default boolean isCheapAndInfallible() {
+        return false;
+    }
 
     List<PhysicalExpr> children();
 

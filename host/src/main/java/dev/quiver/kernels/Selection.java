@@ -1,0 +1,309 @@
+package dev.quiver.kernels;
+
+import dev.quiver.types.DataType;
+import dev.quiver.value.ColumnarValue;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.FieldVector;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A set of rows of one batch, as a packed bitmap (bit {@code i} of word {@code i >>> 6} is row
+ * {@code i}), with its size counted once. Immutable; the operations return new selections.
+ * Selections drive the lazy evaluation of AND/OR, CASE and filters: the words are combined
+ * 64 rows at a time and counted with {@link Long#bitCount}.
+ *
+ * <pre>{@code
+ * Selection keep = Selection.ofTrue(predicate, rows);   // NULL counts as not selected
+ * if (keep.isNone()) { ... } else if (keep.isAll()) { ... }
+ * }</pre>
+ */
+public final class Selection {
+    private final long[] words;
+    private final int rows;
+    private final int count;
+
+    private Selection(long[] words, int rows) {
+        this.words = words;
+        this.rows = rows;
+        int tail = rows & 63;
+        if (tail != 0 && words.length > 0) {
+            words[words.length - 1] &= (1L << tail) - 1;
+        }
+        int c = 0;
+        for (long w : words) {
+            c += Long.bitCount(w);
+        }
+        this.count = c;
+    }
+
+    private static int wordsFor(int rows) {
+        if (rows < 0) {
+            throw new IllegalArgumentException("rows must be >= 0, not " + rows);
+        }
+        return (rows + 63) >>> 6;
+    }
+
+    /** Every row of {@code rows}. */
+    public static Selection all(int rows) {
+        long[] w = new long[wordsFor(rows)];
+        Arrays.fill(w, -1L);
+        return new Selection(w, rows);
+    }
+
+    /** No row of {@code rows}. */
+    public static Selection none(int rows) {
+        return new Selection(new long[wordsFor(rows)], rows);
+    }
+
+    /** A selection from its words (copied); bits at or beyond {@code rows} are ignored. */
+    public static Selection ofWords(long[] words, int rows) {
+        Objects.requireNonNull(words, "words is null");
+        int n = wordsFor(rows);
+        if (words.length < n) {
+            throw new IllegalArgumentException(words.length + " words cannot hold " + rows + " rows");
+        }
+        return new Selection(Arrays.copyOf(words, n), rows);
+    }
+
+    /** The given rows (any order, duplicates allowed). */
+    public static Selection ofRows(int rows, int... selected) {
+        long[] w = new long[wordsFor(rows)];
+        for (int r : selected) {
+            Objects.checkIndex(r, rows);
+            w[r >>> 6] |= 1L << r;
+        }
+        return new Selection(w, rows);
+    }
+
+    /** The rows where a Boolean value is TRUE (NULL is not selected). */
+    public static Selection ofTrue(ColumnarValue bool, int rows) {
+        return ofBoolean(bool, rows, Shape.TRUE);
+    }
+
+    /** The rows where a Boolean value is TRUE or NULL (not known FALSE). */
+    public static Selection ofNotFalse(ColumnarValue bool, int rows) {
+        return ofBoolean(bool, rows, Shape.NOT_FALSE);
+    }
+
+    /** The rows where a Boolean value is FALSE or NULL (not known TRUE). */
+    public static Selection ofNotTrue(ColumnarValue bool, int rows) {
+        return ofBoolean(bool, rows, Shape.NOT_TRUE);
+    }
+
+    /** The rows where a value of any type is NULL. */
+    public static Selection ofNull(ColumnarValue value, int rows) {
+        return switch (Objects.requireNonNull(value, "value is null")) {
+            case ColumnarValue.Scalar s -> s.isNull() ? all(rows) : none(rows);
+            case ColumnarValue.Array a -> {
+                long[] w = new long[wordsFor(rows)];
+                readValidity(a.vector(), w, rows);
+                for (int i = 0; i < w.length; i++) {
+                    w[i] = ~w[i];
+                }
+                yield new Selection(w, rows);
+            }
+        };
+    }
+
+    private enum Shape { TRUE, NOT_FALSE, NOT_TRUE }
+
+    private static Selection ofBoolean(ColumnarValue bool, int rows, Shape shape) {
+        Objects.requireNonNull(bool, "bool is null");
+        DataType t = bool.dataType();
+        if (!(t instanceof DataType.Bool || t instanceof DataType.Null)) {
+            throw new IllegalArgumentException("a selection needs a Boolean value, not " + t);
+        }
+        if (bool instanceof ColumnarValue.Scalar s) {
+            Object v = s.value().value();
+            boolean selected = switch (shape) {
+                case TRUE -> Boolean.TRUE.equals(v);
+                case NOT_FALSE -> !Boolean.FALSE.equals(v);
+                case NOT_TRUE -> !Boolean.TRUE.equals(v);
+            };
+            return selected ? all(rows) : none(rows);
+        }
+        FieldVector v = ((ColumnarValue.Array) bool).vector();
+        if (v.getValueCount() < rows) {
+            throw new IllegalArgumentException("a Boolean array of " + v.getValueCount() + " rows cannot select among " + rows);
+        }
+        long[] valid = new long[wordsFor(rows)];
+        long[] value = new long[valid.length];
+        readValidity(v, valid, rows);
+        if (t instanceof DataType.Bool) {
+            readBits(v.getDataBuffer(), value, rows);
+        }
+        for (int i = 0; i < valid.length; i++) {
+            valid[i] = switch (shape) {
+                case TRUE -> valid[i] & value[i];
+                case NOT_FALSE -> ~(valid[i] & ~value[i]);
+                case NOT_TRUE -> ~(valid[i] & value[i]);
+            };
+        }
+        return new Selection(valid, rows);
+    }
+
+    /** The validity bitmap of {@code v}'s first {@code rows} rows (all valid when it has none and no nulls). */
+    static void readValidity(FieldVector v, long[] out, int rows) {
+        if (v.getField().getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Null) {
+            Arrays.fill(out, 0L);
+            return;
+        }
+        ArrowBuf validity = v.getValidityBuffer();
+        if (validity == null || validity.capacity() < (rows + 7) >>> 3) {
+            Arrays.fill(out, v.getNullCount() == 0 ? -1L : 0L);
+            return;
+        }
+        readBits(validity, out, rows);
+    }
+
+    /** Copies the first {@code rows} bits of {@code bits} into {@code out}. */
+    static void readBits(ArrowBuf bits, long[] out, int rows) {
+        int bytes = (rows + 7) >>> 3;
+        int full = bytes >>> 3;
+        for (int i = 0; i < full; i++) {
+            out[i] = bits.getLong((long) i << 3);
+        }
+        if (full < out.length) {
+            long w = 0;
+            for (int b = full << 3; b < bytes; b++) {
+                w |= (bits.getByte(b) & 0xFFL) << ((b & 7) << 3);
+            }
+            out[full] = w;
+        }
+    }
+
+    /** Writes these rows as bits into {@code bits} (which must hold {@code rows} bits). */
+    void writeBits(ArrowBuf bits) {
+        int bytes = (rows + 7) >>> 3;
+        int full = bytes >>> 3;
+        for (int i = 0; i < full; i++) {
+            bits.setLong((long) i << 3, words[i]);
+        }
+        for (int b = full << 3; b < bytes; b++) {
+            bits.setByte(b, (byte) (words[b >>> 3] >>> ((b & 7) << 3)));
+        }
+    }
+
+    public int rows() {
+        return rows;
+    }
+
+    /** How many rows are selected. */
+    public int count() {
+        return count;
+    }
+
+    public boolean isAll() {
+        return count == rows;
+    }
+
+    public boolean isNone() {
+        return count == 0;
+    }
+
+    public boolean get(int row) {
+        Objects.checkIndex(row, rows);
+        return (words[row >>> 6] & (1L << row)) != 0;
+    }
+
+    /** Number of 64-row words. */
+    public int wordCount() {
+        return words.length;
+    }
+
+    /** Word {@code i}: rows {@code 64i .. 64i+63}; bits beyond {@link #rows()} are zero. */
+    public long word(int i) {
+        return words[i];
+    }
+
+    /** The first selected row at or after {@code from}, or -1. */
+    public int nextSetBit(int from) {
+        if (from >= rows) {
+            return -1;
+        }
+        int wi = from >>> 6;
+        long w = words[wi] & (-1L << from);
+        while (true) {
+            if (w != 0) {
+                return (wi << 6) + Long.numberOfTrailingZeros(w);
+            }
+            if (++wi == words.length) {
+                return -1;
+            }
+            w = words[wi];
+        }
+    }
+
+    /** The selected rows in ascending order. */
+    public int[] indices() {
+        int[] out = new int[count];
+        int k = 0;
+        for (int wi = 0; wi < words.length; wi++) {
+            long w = words[wi];
+            while (w != 0) {
+                out[k++] = (wi << 6) + Long.numberOfTrailingZeros(w);
+                w &= w - 1;
+            }
+        }
+        return out;
+    }
+
+    public Selection and(Selection other) {
+        long[] w = sameRows(other);
+        for (int i = 0; i < w.length; i++) {
+            w[i] = words[i] & other.words[i];
+        }
+        return new Selection(w, rows);
+    }
+
+    public Selection or(Selection other) {
+        long[] w = sameRows(other);
+        for (int i = 0; i < w.length; i++) {
+            w[i] = words[i] | other.words[i];
+        }
+        return new Selection(w, rows);
+    }
+
+    /** These rows without {@code other}'s. */
+    public Selection andNot(Selection other) {
+        long[] w = sameRows(other);
+        for (int i = 0; i < w.length; i++) {
+            w[i] = words[i] & ~other.words[i];
+        }
+        return new Selection(w, rows);
+    }
+
+    /** The rows not selected here. */
+    public Selection not() {
+        long[] w = new long[words.length];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = ~words[i];
+        }
+        return new Selection(w, rows);
+    }
+
+    private long[] sameRows(Selection other) {
+        Objects.requireNonNull(other, "other is null");
+        if (other.rows != rows) {
+            throw new IllegalArgumentException("selections of " + rows + " and " + other.rows + " rows do not combine");
+        }
+        return new long[words.length];
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Selection s && s.rows == rows && Arrays.equals(s.words, words);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * rows + Arrays.hashCode(words);
+    }
+
+    @Override
+    public String toString() {
+        return "Selection(" + count + " of " + rows + " rows)";
+    }
+}
