@@ -4,6 +4,7 @@ import dev.quiver.cpu.CpuBackend;
 import dev.quiver.expr.Expr;
 import dev.quiver.memory.Resources;
 import dev.quiver.functions.ExecutionConfig;
+import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.functions.FunctionRegistry;
 import dev.quiver.planning.ExpressionPlanner;
 import org.apache.arrow.memory.BufferAllocator;
@@ -36,6 +37,7 @@ public final class Quiver implements AutoCloseable {
     private final String openClStatus;
     private final FunctionRegistry functions;
     private final boolean checkTypes;
+    private final ArithmeticMode arithmetic;
     private volatile boolean closed;
 
     private Quiver(Builder b) {
@@ -43,6 +45,7 @@ public final class Quiver implements AutoCloseable {
         this.placement = b.placement;
         this.functions = b.functions == null ? FunctionRegistry.withDefaults() : b.functions;
         this.checkTypes = b.checkTypes;
+        this.arithmetic = b.arithmetic;
         List<Device> found = new ArrayList<>();
         found.add(new Device("cpu", Device.Kind.CPU,
                 "the calling thread, Vector API " + jdk.incubator.vector.DoubleVector.SPECIES_PREFERRED.vectorBitSize()
@@ -82,7 +85,8 @@ public final class Quiver implements AutoCloseable {
      */
     public CompiledExpression compile(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, Expr expr) {
         ensureOpen();
-        ExecutionConfig config = new ExecutionConfig(allocator, java.time.Instant.now(), checkTypes, java.util.Map.of());
+        ExecutionConfig config = new ExecutionConfig(allocator, java.time.Instant.now(), checkTypes,
+                java.util.Map.of(ExecutionConfig.ARITHMETIC, arithmetic.name().toLowerCase(java.util.Locale.ROOT)));
         return new CompiledExpression(this, new ExpressionPlanner(functions, config).plan(schema, dictionaries, expr), config);
     }
 
@@ -149,6 +153,7 @@ public final class Quiver implements AutoCloseable {
         private boolean openCl = true;
         private FunctionRegistry functions;
         private boolean checkTypes = Boolean.getBoolean("quiver.checkTypes") || assertionsEnabled();
+        private ArithmeticMode arithmetic = ArithmeticMode.CHECKED;
 
         @SuppressWarnings("AssertWithSideEffects")
         private static boolean assertionsEnabled() {
@@ -174,6 +179,21 @@ public final class Quiver implements AutoCloseable {
         }
 
         private Builder() {
+        }
+
+        /**
+         * What the integer {@code + - * / %} operators do on overflow: {@link ArithmeticMode#CHECKED}
+         * (the default: an error naming the operation and the row) or {@link ArithmeticMode#WRAPPING}
+         * (two's complement, as Java does; integer arithmetic is then fused into the CPU/OpenCL
+         * kernels too). Division by zero is an error in both; the {@code try_*} functions give NULL.
+         */
+        public Builder arithmetic(ArithmeticMode mode) {
+            Objects.requireNonNull(mode, "mode is null");
+            if (mode == ArithmeticMode.NULL_ON_ERROR) {
+                throw new IllegalArgumentException("the operators are CHECKED or WRAPPING; use the try_* functions for NULL on error");
+            }
+            this.arithmetic = mode;
+            return this;
         }
 
         /** The allocator results are allocated from unless a call names another. Required. */

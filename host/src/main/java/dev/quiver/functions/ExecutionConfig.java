@@ -1,5 +1,6 @@
 package dev.quiver.functions;
 
+import dev.quiver.kernels.ArithmeticMode;
 import org.apache.arrow.memory.BufferAllocator;
 
 import java.time.Instant;
@@ -21,6 +22,24 @@ public record ExecutionConfig(BufferAllocator allocator, Instant queryStart, boo
         Objects.requireNonNull(allocator, "allocator is null");
         Objects.requireNonNull(queryStart, "queryStart is null");
         options = Map.copyOf(options);
+    }
+
+    /** The option that chooses {@link #arithmeticMode()}: {@code checked} (the default) or {@code wrapping}. */
+    public static final String ARITHMETIC = "arithmetic";
+
+    /**
+     * How the {@code + - * / %} operators treat integer overflow: {@link ArithmeticMode#CHECKED}
+     * (an error, the default) unless option {@value #ARITHMETIC} says {@code wrapping}.
+     *
+     * @throws IllegalArgumentException for another value of the option
+     */
+    public ArithmeticMode arithmeticMode() {
+        String v = options.getOrDefault(ARITHMETIC, "checked");
+        return switch (v.toLowerCase(java.util.Locale.ROOT)) {
+            case "checked" -> ArithmeticMode.CHECKED;
+            case "wrapping" -> ArithmeticMode.WRAPPING;
+            default -> throw new IllegalArgumentException("option " + ARITHMETIC + " is 'checked' or 'wrapping', not '" + v + "'");
+        };
     }
 
     /** The same configuration allocating from {@code other}. */

@@ -259,12 +259,20 @@ public final class Kernels {
      * at least {@code selection.rows()} rows.
      */
     public static ColumnarValue filter(ColumnarValue v, Selection selection, BufferAllocator allocator) {
-        throw new UnsupportedOperationException("filter: not yet");
+        return take(v, selection.indices(), allocator);
     }
 
     /** {@link #filter} of one vector: a new vector (named as {@code v}) of {@code selection.count()} rows, owned by the caller. */
     public static FieldVector filter(FieldVector v, Selection selection, BufferAllocator allocator) {
-        throw new UnsupportedOperationException("filter: not yet");
+        FieldVector out = SelectionKernels.take(v, selection.indices(), allocator);
+        if (!out.getName().equals(v.getName())) {
+            try (out) {
+                FieldVector named = v.getField().createVector(allocator);
+                out.makeTransferPair(named).transfer();
+                return named;
+            }
+        }
+        return out;
     }
 
     /**
@@ -273,7 +281,7 @@ public final class Kernels {
      * row) and every other row is NULL.
      */
     public static ColumnarValue scatter(ColumnarValue compact, Selection selection, DataType type, BufferAllocator allocator) {
-        throw new UnsupportedOperationException("scatter: not yet");
+        return scatter(type, selection.rows(), List.of(selection.indices()), List.of(compact), allocator);
     }
 
     /**
@@ -295,7 +303,24 @@ public final class Kernels {
      * rows. Throws {@link IllegalArgumentException} when pieces overlap or do not match.
      */
     public static ColumnarValue merge(DataType type, int rows, List<Piece> pieces, BufferAllocator allocator) {
-        throw new UnsupportedOperationException("merge: not yet");
+        List<int[]> sets = new ArrayList<>();
+        List<ColumnarValue> values = new ArrayList<>();
+        List<ColumnarValue> owned = new ArrayList<>();
+        try {
+            for (Piece p : pieces) {
+                sets.add(p.rows().indices());
+                if (p.compact() || p.value() instanceof ColumnarValue.Scalar) {
+                    values.add(p.value());
+                } else {
+                    ColumnarValue f = filter(p.value(), p.rows(), allocator);
+                    owned.add(f);
+                    values.add(f);
+                }
+            }
+            return scatter(type, rows, sets, values, allocator);
+        } finally {
+            owned.forEach(ColumnarValue::close);
+        }
     }
 
     public static ColumnarValue scatter(DataType type, int rows, List<int[]> indexSets, List<ColumnarValue> values,

@@ -250,6 +250,36 @@ public final class Selection {
         return out;
     }
 
+    /**
+     * The rows of this selection whose rank is selected by {@code inner}: {@code inner} selects
+     * among this selection's {@link #count()} rows (its row k is this selection's k-th row).
+     */
+    public Selection within(Selection inner) {
+        Objects.requireNonNull(inner, "inner is null");
+        if (inner.rows != count) {
+            throw new IllegalArgumentException("a selection of " + inner.rows + " rows cannot select among " + count);
+        }
+        if (inner.isAll()) {
+            return this;
+        }
+        long[] w = new long[words.length];
+        int k = 0;
+        for (int wi = 0; wi < words.length; wi++) {
+            long word = words[wi];
+            long out = 0;
+            while (word != 0) {
+                long low = word & -word;
+                if ((inner.words[k >>> 6] & (1L << k)) != 0) {
+                    out |= low;
+                }
+                k++;
+                word ^= low;
+            }
+            w[wi] = out;
+        }
+        return new Selection(w, rows);
+    }
+
     public Selection and(Selection other) {
         long[] w = sameRows(other);
         for (int i = 0; i < w.length; i++) {

@@ -2,142 +2,150 @@ package dev.quiver.physical;
 
 import dev.quiver.expr.Operator;
 import dev.quiver.kernels.Kernels;
+import dev.quiver.kernels.LookupTable;
+import dev.quiver.kernels.Selection;
 import dev.quiver.memory.Resources;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.FieldVector;
+import dev.quiver.value.ScalarValue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
- * {@code CASE [operand] WHEN .. THEN .. [ELSE ..] END}, evaluated lazily: each WHEN sees only
- * the rows no earlier branch took, and each THEN only the rows its WHEN took, so
- * {@code CASE WHEN y <> 0 THEN x / y END} never divides by zero. The operand is evaluated
- * once. Rows no branch takes and no ELSE covers are NULL.
+ * {@code CASE [operand] WHEN .. THEN .. [ELSE ..] END}, evaluated as a sequence of shrinking
+ * row sets: each WHEN sees only the rows no earlier branch took, each THEN only the rows its
+ * WHEN took, and evaluation stops as soon as every row is taken. So
+ * {@code CASE WHEN y <> 0 THEN x / y END} never divides by zero. A cheap, infallible WHEN or
+ * THEN (see {@link PhysicalExpr#isCheapAndInfallible()}) runs on the whole batch while more
+ * than {@link BinaryExpr#PRE_SELECTION_THRESHOLD} of it is left, which costs less than
+ * filtering the batch; everything else runs on a filtered batch. The branch results are
+ * assembled in one pass ({@link Kernels#merge}). The operand is evaluated once. Rows no branch
+ * takes and no ELSE covers are NULL.
+ *
+ * <p>{@code CASE operand WHEN literal THEN literal ... [ELSE literal]} over integer, Boolean,
+ * date, timestamp or string operands is a {@link LookupTable}, built once when the node is.
  */
-public record CaseExpr(PhysicalExpr operand, List<PhysicalExpr> whens, List<PhysicalExpr> thens, PhysicalExpr otherwise,
-                       DataType dataType) implements PhysicalExpr {
-    public CaseExpr {
-        whens = List.copyOf(whens);
-        thens = List.copyOf(thens);
-        if (whens.size() != thens.size() || whens.isEmpty()) {
+public final class CaseExpr implements PhysicalExpr {
+    private final PhysicalExpr operand;
+    private final List<PhysicalExpr> whens;
+    private final List<PhysicalExpr> thens;
+    private final PhysicalExpr otherwise;
+    private final DataType dataType;
+    private final LookupTable lookup;
+
+    public CaseExpr(PhysicalExpr operand, List<PhysicalExpr> whens, List<PhysicalExpr> thens, PhysicalExpr otherwise, DataType dataType) {
+        this.operand = operand;
+        this.whens = List.copyOf(whens);
+        this.thens = List.copyOf(thens);
+        this.otherwise = otherwise;
+        this.dataType = Objects.requireNonNull(dataType, "dataType is null");
+        if (this.whens.size() != this.thens.size() || this.whens.isEmpty()) {
             throw new IllegalArgumentException("CASE needs one THEN per WHEN, and at least one");
         }
+        this.lookup = lookupTable().orElse(null);
+    }
+
+    private Optional<LookupTable> lookupTable() {
+        if (operand == null || !(otherwise == null || otherwise instanceof LiteralExpr)) {
+            return Optional.empty();
+        }
+        List<ScalarValue> keys = new ArrayList<>();
+        List<ScalarValue> values = new ArrayList<>();
+        for (int i = 0; i < whens.size(); i++) {
+            if (!(whens.get(i) instanceof LiteralExpr k) || !(thens.get(i) instanceof LiteralExpr v)
+                    || !k.dataType().valueType().equals(operand.dataType().valueType())) {
+                return Optional.empty();
+            }
+            keys.add(k.value());
+            values.add(v.value());
+        }
+        return LookupTable.of(operand.dataType(), keys, values, otherwise == null ? null : ((LiteralExpr) otherwise).value(), dataType);
+    }
+
+    public PhysicalExpr operand() {
+        return operand;
+    }
+
+    public List<PhysicalExpr> whens() {
+        return whens;
+    }
+
+    public List<PhysicalExpr> thens() {
+        return thens;
+    }
+
+    public PhysicalExpr otherwise() {
+        return otherwise;
+    }
+
+    @Override
+    public DataType dataType() {
+        return dataType;
+    }
+
+    /** The prepared lookup table, when every WHEN and THEN is a literal. */
+    public Optional<LookupTable> lookup() {
+        return Optional.ofNullable(lookup);
     }
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
-        int rows = ctx.rows();
-        List<int[]> indexSets = new ArrayList<>();
-        List<ColumnarValue> values = new ArrayList<>();
-        List<AutoCloseable> toClose = new ArrayList<>();
-        try {
-            ColumnarValue op = operand == null ? null : operand.evaluate(ctx);
-            if (op != null) {
-                toClose.add(op);
+        if (lookup != null) {
+            try (ColumnarValue op = operand.evaluate(ctx)) {
+                return lookup.apply(op, ctx.rows(), ctx.allocator());
             }
-            int[] remaining = identity(rows);
-            for (int b = 0; b < whens.size() && remaining.length > 0; b++) {
-                Subset sub = Subset.of(ctx, remaining, toClose);
-                int[] taken;
-                try (ColumnarValue w = whens.get(b).evaluate(sub.ctx())) {
-                    if (op != null) {
-                        try (ColumnarValue opSub = sub.take(op); ColumnarValue eq = Kernels.compare(Operator.EQ, opSub, w, remaining.length, ctx.allocator())) {
-                            taken = trueRows(eq, remaining.length);
-                        }
-                    } else {
-                        taken = trueRows(w, remaining.length);
-                    }
-                }
-                if (taken.length == 0) {
+        }
+        int rows = ctx.rows();
+        List<Kernels.Piece> pieces = new ArrayList<>();
+        ColumnarValue op = null;
+        try {
+            op = operand == null ? null : operand.evaluate(ctx);
+            Selection remaining = Selection.all(rows);
+            for (int b = 0; b < whens.size() && !remaining.isNone(); b++) {
+                Selection taken = taken(whens.get(b), op, ctx, remaining);
+                if (taken.isNone()) {
                     continue;
                 }
-                Subset thenSub = Subset.of(sub.ctx(), taken, toClose);
-                values.add(thens.get(b).evaluate(thenSub.ctx()));
-                int[] original = new int[taken.length];
-                for (int i = 0; i < taken.length; i++) {
-                    original[i] = remaining[taken[i]];
-                }
-                indexSets.add(original);
-                remaining = minus(remaining, taken);
+                Selections.Evaluated then = Selections.evaluateFor(thens.get(b), ctx, taken, BinaryExpr.PRE_SELECTION_THRESHOLD);
+                pieces.add(new Kernels.Piece(taken, then.value(), then.compact()));
+                remaining = remaining.andNot(taken);
             }
-            if (otherwise != null && remaining.length > 0) {
-                Subset sub = Subset.of(ctx, remaining, toClose);
-                values.add(otherwise.evaluate(sub.ctx()));
-                indexSets.add(remaining);
+            if (otherwise != null && !remaining.isNone()) {
+                Selections.Evaluated e = Selections.evaluateFor(otherwise, ctx, remaining, BinaryExpr.PRE_SELECTION_THRESHOLD);
+                pieces.add(new Kernels.Piece(remaining, e.value(), e.compact()));
             }
-            return Kernels.scatter(dataType, rows, indexSets, values, ctx.allocator());
+            return Kernels.merge(dataType, rows, pieces, ctx.allocator());
         } finally {
-            Resources.closeAll(values);
-            Resources.closeAll(toClose);
-        }
-    }
-
-    private static int[] identity(int n) {
-        int[] r = new int[n];
-        for (int i = 0; i < n; i++) {
-            r[i] = i;
-        }
-        return r;
-    }
-
-    /** Positions (0..n-1) where {@code cond} is TRUE; NULL counts as not taken. */
-    private static int[] trueRows(ColumnarValue cond, int n) {
-        return switch (cond) {
-            case ColumnarValue.Scalar s -> Boolean.TRUE.equals(s.value().value()) ? identity(n) : new int[0];
-            case ColumnarValue.Array a -> {
-                BitVector bits = (BitVector) a.vector();
-                int[] out = new int[n];
-                int k = 0;
-                for (int i = 0; i < n; i++) {
-                    if (!bits.isNull(i) && bits.get(i) != 0) {
-                        out[k++] = i;
-                    }
-                }
-                yield java.util.Arrays.copyOf(out, k);
+            Resources.closeAll(pieces.stream().map(Kernels.Piece::value).toList());
+            if (op != null) {
+                op.close();
             }
-        };
+        }
     }
 
-    /** {@code all} without the entries at positions {@code taken} (sorted). */
-    private static int[] minus(int[] all, int[] takenPositions) {
-        int[] out = new int[all.length - takenPositions.length];
-        int k = 0;
-        int t = 0;
-        for (int i = 0; i < all.length; i++) {
-            if (t < takenPositions.length && takenPositions[t] == i) {
-                t++;
+    /** The rows among {@code remaining} where this WHEN holds (equals the operand, with one). */
+    private static Selection taken(PhysicalExpr when, ColumnarValue op, EvalContext ctx, Selection remaining) {
+        Selections.Evaluated w = Selections.evaluateFor(when, ctx, remaining, BinaryExpr.PRE_SELECTION_THRESHOLD);
+        try (ColumnarValue cond = w.value()) {
+            int n = w.compact() ? remaining.count() : ctx.rows();
+            Selection holds;
+            if (op == null) {
+                holds = Selection.ofTrue(cond, n);
             } else {
-                out[k++] = all[i];
+                try (ColumnarValue opRows = w.compact() ? Kernels.filter(op, remaining, ctx.allocator()) : borrow(op);
+                     ColumnarValue eq = Kernels.compare(Operator.EQ, opRows, cond, n, ctx.allocator())) {
+                    holds = Selection.ofTrue(eq, n);
+                }
             }
+            return w.compact() ? remaining.within(holds) : holds.and(remaining);
         }
-        return out;
     }
 
-    /** A context restricted to some rows of another; the batch itself when the rows are all of them. */
-    private record Subset(EvalContext ctx, int[] positions, boolean whole) {
-        static Subset of(EvalContext parent, int[] positions, List<AutoCloseable> toClose) {
-            if (positions.length == parent.rows()) {
-                return new Subset(parent, positions, true);
-            }
-            List<FieldVector> cols = new ArrayList<>(parent.columns().size());
-            for (int c = 0; c < parent.columns().size(); c++) {
-                ColumnarValue taken = Kernels.take(parent.column(c), positions, parent.allocator());
-                toClose.add(taken);
-                cols.add(((ColumnarValue.Array) taken).vector());
-            }
-            return new Subset(parent.withColumns(cols, positions.length), positions, false);
-        }
-
-        /** {@code v} (of the parent's rows) restricted to these rows; borrowed when nothing was taken. */
-        ColumnarValue take(ColumnarValue v) {
-            if (whole || v instanceof ColumnarValue.Scalar) {
-                return v instanceof ColumnarValue.Array a ? ColumnarValue.Array.borrowed(a.vector()) : v;
-            }
-            return Kernels.take(v, positions, ctx.allocator());
-        }
+    private static ColumnarValue borrow(ColumnarValue v) {
+        return v instanceof ColumnarValue.Array a ? ColumnarValue.Array.borrowed(a.vector()) : v;
     }
 
     @Override
@@ -158,7 +166,26 @@ public record CaseExpr(PhysicalExpr operand, List<PhysicalExpr> whens, List<Phys
 
     @Override
     public String describe() {
+        if (lookup != null) {
+            return "CASE (operand first), " + lookup.strategy() + (otherwise == null ? ", no ELSE" : ", ELSE last");
+        }
         return "CASE" + (operand == null ? "" : " (operand first)") + ", " + whens.size() + " WHEN/THEN pair(s)"
                 + (otherwise == null ? ", no ELSE" : ", ELSE last");
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CaseExpr c && Objects.equals(operand, c.operand) && whens.equals(c.whens) && thens.equals(c.thens)
+                && Objects.equals(otherwise, c.otherwise) && dataType.equals(c.dataType);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(operand, whens, thens, otherwise, dataType);
+    }
+
+    @Override
+    public String toString() {
+        return "CaseExpr[" + describe() + "]";
     }
 }

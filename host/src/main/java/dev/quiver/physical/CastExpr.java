@@ -19,6 +19,22 @@ public record CastExpr(PhysicalExpr input, DataType dataType, boolean safe) impl
         }
     }
 
+    /** Widening numeric casts cannot fail: an integer to a float or a wider integer, Float32 to Float64. */
+    @Override
+    public boolean isCheapAndInfallible() {
+        if (!input.isCheapAndInfallible()) {
+            return false;
+        }
+        DataType from = input.dataType();
+        return switch (dataType) {
+            case DataType.FloatingPoint to -> from instanceof DataType.Int
+                    || (from instanceof DataType.FloatingPoint f && f.bitWidth() <= to.bitWidth());
+            case DataType.Int to when from instanceof DataType.Int f -> f.bitWidth() < to.bitWidth() && (to.signed() || !f.signed())
+                    || f.equals(to);
+            default -> false;
+        };
+    }
+
     @Override
     public List<PhysicalExpr> children() {
         return List.of(input);

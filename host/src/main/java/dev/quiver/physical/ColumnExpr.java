@@ -13,6 +13,11 @@ public record ColumnExpr(int index, String name, DataType dataType) implements P
     }
 
     @Override
+    public boolean isCheapAndInfallible() {
+        return true;
+    }
+
+    @Override
     public List<PhysicalExpr> children() {
         return List.of();
     }

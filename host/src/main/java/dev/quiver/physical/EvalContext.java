@@ -1,42 +1,160 @@
 package dev.quiver.physical;
 
 import dev.quiver.functions.ExecutionConfig;
+import dev.quiver.kernels.Kernels;
+import dev.quiver.kernels.Selection;
 import dev.quiver.value.ColumnarValue;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * One batch being evaluated: its columns (in the order the plan resolved them), its row
  * count, the query's configuration and the kernel executor for fused programs.
+ *
+ * <p>{@link #select} gives the same batch restricted to some rows. Its columns are filtered
+ * lazily, each the first time a node reads it, so a selection pays only for the columns the
+ * nodes evaluated on it read; close it to free them. A context is used by one thread at a time.
  */
-public record EvalContext(List<FieldVector> columns, int rows, ExecutionConfig config, KernelExecutor kernels) {
-    public EvalContext {
-        columns = List.copyOf(columns);
-        Objects.requireNonNull(config, "config is null");
-        Objects.requireNonNull(kernels, "kernels is null");
+public final class EvalContext implements AutoCloseable {
+    private final FieldVector[] columns;
+    private final int rows;
+    private final ExecutionConfig config;
+    private final KernelExecutor kernels;
+    /** For a selection: the context it selects from, and which rows; null for a batch. */
+    private final EvalContext parent;
+    private final Selection selection;
+    private final List<FieldVector> owned = new ArrayList<>();
+    private boolean closed;
+
+    public EvalContext(List<FieldVector> columns, int rows, ExecutionConfig config, KernelExecutor kernels) {
+        this(columns.toArray(FieldVector[]::new), rows, config, kernels, null, null);
+        for (FieldVector c : this.columns) {
+            Objects.requireNonNull(c, "a column is null");
+        }
+    }
+
+    private EvalContext(FieldVector[] columns, int rows, ExecutionConfig config, KernelExecutor kernels, EvalContext parent,
+                        Selection selection) {
+        this.columns = columns;
+        this.rows = rows;
+        this.config = Objects.requireNonNull(config, "config is null");
+        this.kernels = Objects.requireNonNull(kernels, "kernels is null");
+        this.parent = parent;
+        this.selection = selection;
         if (rows < 0) {
             throw new IllegalArgumentException("rows < 0");
         }
+    }
+
+    public int rows() {
+        return rows;
+    }
+
+    public ExecutionConfig config() {
+        return config;
+    }
+
+    public KernelExecutor kernels() {
+        return kernels;
     }
 
     public BufferAllocator allocator() {
         return config.allocator();
     }
 
-    /** Column {@code index} of the batch, borrowed. */
-    public ColumnarValue.Array column(int index) {
-        if (index < 0 || index >= columns.size()) {
-            throw new IndexOutOfBoundsException("column index " + index + " is out of range: the batch has "
-                    + columns.size() + " column(s)");
-        }
-        return ColumnarValue.Array.borrowed(columns.get(index));
+    /** How many columns the batch has. */
+    public int columnCount() {
+        return columns.length;
     }
 
-    /** The same batch with other columns and row count (a selection of rows). */
+    /** Every column of the batch (filtering them all, for a selection), borrowed. */
+    public List<FieldVector> columns() {
+        List<FieldVector> out = new ArrayList<>(columns.length);
+        for (int i = 0; i < columns.length; i++) {
+            out.add(column(i).vector());
+        }
+        return out;
+    }
+
+    /** Column {@code index} of the batch, borrowed (it lives as long as this context). */
+    public ColumnarValue.Array column(int index) {
+        if (index < 0 || index >= columns.length) {
+            throw new IndexOutOfBoundsException("column index " + index + " is out of range: the batch has "
+                    + columns.length + " column(s)");
+        }
+        FieldVector c = columns[index];
+        if (c == null) {
+            if (closed) {
+                throw new IllegalStateException("this selection of the batch is closed");
+            }
+            c = Kernels.filter(parent.column(index).vector(), selection, allocator());
+            owned.add(c);
+            columns[index] = c;
+        }
+        return ColumnarValue.Array.borrowed(c);
+    }
+
+    /**
+     * The rows of this batch that {@code rows} selects, as a batch of {@code rows.count()} rows
+     * (row k is the k-th selected row). Close it when done; a full selection still gives a new
+     * context (its columns are this one's, borrowed).
+     */
+    public EvalContext select(Selection rows) {
+        Objects.requireNonNull(rows, "rows is null");
+        if (rows.rows() != this.rows) {
+            throw new IllegalArgumentException("a selection of " + rows.rows() + " rows on a batch of " + this.rows);
+        }
+        if (rows.isAll()) {
+            return new EvalContext(columnsNow(), this.rows, config, kernels, null, null);
+        }
+        return new EvalContext(new FieldVector[columns.length], rows.count(), config, kernels, this, rows);
+    }
+
+    private FieldVector[] columnsNow() {
+        FieldVector[] out = new FieldVector[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            out[i] = column(i).vector();
+        }
+        return out;
+    }
+
+    /** The same batch with other columns and row count. */
     public EvalContext withColumns(List<FieldVector> newColumns, int newRows) {
         return new EvalContext(newColumns, newRows, config, kernels);
+    }
+
+    /** Frees the columns a selection filtered. */
+    @Override
+    public void close() {
+        RuntimeException failure = null;
+        for (FieldVector v : owned) {
+            try {
+                v.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        owned.clear();
+        if (parent != null) {
+            Arrays.fill(columns, null);
+            closed = true;
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "EvalContext(" + rows + " rows, " + columns.length + " columns" + (selection == null ? "" : ", a selection") + ")";
     }
 }

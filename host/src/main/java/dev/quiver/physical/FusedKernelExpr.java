@@ -45,6 +45,13 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
         }
     }
 
+    /** A float-only program over cheap inputs: no integer division, nothing that can throw. */
+    @Override
+    public boolean isCheapAndInfallible() {
+        return program.resultType().isFloatingPoint() && program.argTypes().stream().allMatch(t -> t.isFloatingPoint())
+                && !program.hasIntegerDivision() && inputs.stream().allMatch(PhysicalExpr::isCheapAndInfallible);
+    }
+
     @Override
     public List<PhysicalExpr> children() {
         return inputs;

@@ -21,6 +21,11 @@ public record IsNullExpr(PhysicalExpr input, boolean negated) implements Physica
     }
 
     @Override
+    public boolean isCheapAndInfallible() {
+        return input.isCheapAndInfallible();
+    }
+
+    @Override
     public List<PhysicalExpr> children() {
         return List.of(input);
     }

@@ -19,6 +19,11 @@ public record LiteralExpr(ScalarValue value) implements PhysicalExpr {
     }
 
     @Override
+    public boolean isCheapAndInfallible() {
+        return true;
+    }
+
+    @Override
     public List<PhysicalExpr> children() {
         return List.of();
     }

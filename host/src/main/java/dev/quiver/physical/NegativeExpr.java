@@ -21,6 +21,11 @@ public record NegativeExpr(PhysicalExpr input) implements PhysicalExpr {
     }
 
     @Override
+    public boolean isCheapAndInfallible() {
+        return input.isCheapAndInfallible() && !(dataType() instanceof DataType.Decimal);
+    }
+
+    @Override
     public List<PhysicalExpr> children() {
         return List.of(input);
     }

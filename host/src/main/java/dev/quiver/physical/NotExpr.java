@@ -21,6 +21,11 @@ public record NotExpr(PhysicalExpr input) implements PhysicalExpr {
     }
 
     @Override
+    public boolean isCheapAndInfallible() {
+        return input.isCheapAndInfallible();
+    }
+
+    @Override
     public List<PhysicalExpr> children() {
         return List.of(input);
     }

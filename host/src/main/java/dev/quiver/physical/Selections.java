@@ -23,6 +23,37 @@ final class Selections {
         if (selection.isNone()) {
             return new ColumnarValue.Scalar(ScalarValue.nullOf(e.dataType()));
         }
-        throw new UnsupportedOperationException("not yet");
+        try (EvalContext selected = ctx.select(selection); ColumnarValue compact = e.evaluate(selected)) {
+            return Kernels.scatter(compact, selection, e.dataType(), ctx.allocator());
+        }
+    }
+
+    /**
+     * {@code e} on the selected rows, compact: {@code selection.count()} rows (or a scalar), the
+     * k-th for the k-th selected row. Cheap, infallible nodes run on the whole batch instead when
+     * that costs less than filtering, so the result is then aligned with the batch: the returned
+     * flag says which.
+     */
+    static Evaluated evaluateFor(PhysicalExpr e, EvalContext ctx, Selection selection, double fullBatchThreshold) {
+        if (selection.isAll() || (e.isCheapAndInfallible() && selection.count() > fullBatchThreshold * selection.rows())) {
+            return new Evaluated(e.evaluate(ctx), false);
+        }
+        if (selection.isNone()) {
+            return new Evaluated(new ColumnarValue.Scalar(ScalarValue.nullOf(e.dataType())), true);
+        }
+        try (EvalContext selected = ctx.select(selection)) {
+            ColumnarValue v = e.evaluate(selected);
+            if (v instanceof ColumnarValue.Array a && !a.owned()) {
+                // A column of the selection: it is freed with the selection, so keep a copy.
+                try (v) {
+                    return new Evaluated(Kernels.filter(v, Selection.all(selection.count()), ctx.allocator()), true);
+                }
+            }
+            return new Evaluated(v, true);
+        }
+    }
+
+    /** A value and whether it is compact (one row per selected row) or aligned with the batch. */
+    record Evaluated(ColumnarValue value, boolean compact) {
     }
 }

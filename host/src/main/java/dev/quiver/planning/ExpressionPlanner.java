@@ -92,6 +92,7 @@ public final class ExpressionPlanner {
     }
 
     private final class Lowering {
+        private final dev.quiver.kernels.ArithmeticMode arithmeticMode = config.arithmeticMode();
         final Schema schema;
         final List<Field> columns = new ArrayList<>();
         final List<Integer> schemaIndexes = new ArrayList<>();
@@ -229,7 +230,7 @@ public final class ExpressionPlanner {
             DataType frt = rt;
             dev.quiver.types.ArithmeticPlan plan = TypeCoercion.arithmetic(op, lt, rt).orElseThrow(() -> new PlanningException(
                     "cannot apply " + op.sql() + " to " + flt + " and " + frt + " in " + b));
-            return new BinaryExpr(cast(l, plan.leftCast(), b), op, cast(r, plan.rightCast(), b), plan.result());
+            return new BinaryExpr(cast(l, plan.leftCast(), b), op, cast(r, plan.rightCast(), b), plan.result(), arithmeticMode);
         }
 
         private PhysicalExpr caseExpr(Expr.Case c) {

@@ -2,6 +2,7 @@ package dev.quiver.planning;
 
 import dev.quiver.expr.Operator;
 import dev.quiver.functions.Volatility;
+import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.physical.BetweenExpr;
 import dev.quiver.physical.BinaryExpr;
 import dev.quiver.physical.CaseExpr;
@@ -32,8 +33,9 @@ import java.util.Optional;
  * {@link FusedKernelExpr}: one pass over memory per subtree, on the CPU or an OpenCL
  * device. The subtree's other inputs (columns, or anything not fusable) become the
  * program's arguments; the same column read twice is one argument. Semantics do not change:
- * the kernels compute what the unfused nodes would (same null propagation, wrapping integer
- * arithmetic, division-by-zero errors).
+ * the kernels compute what the unfused nodes would (same null propagation, division-by-zero
+ * errors). Fused kernels wrap integers, so integer {@code + - * /} is fused only under
+ * {@link ArithmeticMode#WRAPPING}; checked integer arithmetic stays a host kernel.
  */
 final class Fusion {
     private Fusion() {
@@ -91,8 +93,10 @@ final class Fusion {
             return false;
         }
         return switch (e) {
+            // Fused kernels wrap integers: checked integer arithmetic stays a host kernel.
             case BinaryExpr b -> (b.op() == Operator.PLUS || b.op() == Operator.MINUS || b.op() == Operator.MULTIPLY
-                    || b.op() == Operator.DIVIDE) && element(b.left().dataType()) == out && element(b.right().dataType()) == out
+                    || b.op() == Operator.DIVIDE) && (out.isFloatingPoint() || b.mode() == ArithmeticMode.WRAPPING)
+                    && element(b.left().dataType()) == out && element(b.right().dataType()) == out
                     && leafOk(b.left()) && leafOk(b.right());
             case NegativeExpr n -> element(n.input().dataType()) == out && leafOk(n.input());
             case CastExpr c -> !c.safe() && element(c.input().dataType()) != null
@@ -123,16 +127,7 @@ final class Fusion {
 
     /** The subtree as SQL-like text with column names, for messages ("division by zero in (a / b)"). */
     static String text(PhysicalExpr e) {
-        return switch (e) {
-            case ColumnExpr c -> c.name();
-            case LiteralExpr l -> l.value().toSql();
-            case BinaryExpr b -> "(" + text(b.left()) + " " + b.op().sql() + " " + text(b.right()) + ")";
-            case NegativeExpr n -> "(- " + text(n.input()) + ")";
-            case CastExpr c -> (c.safe() ? "TRY_CAST(" : "CAST(") + text(c.input()) + " AS " + dev.quiver.types.SqlTypes.sqlName(c.dataType()) + ")";
-            case ScalarFunctionExpr f -> f.function().name() + "(" + String.join(", ", f.args().stream().map(Fusion::text).toList()) + ")";
-            case FusedKernelExpr f -> f.program().text();
-            default -> e.describe();
-        };
+        return dev.quiver.physical.Names.sql(e);
     }
 
     static PhysicalExpr withChildren(PhysicalExpr e, List<PhysicalExpr> c) {
@@ -142,7 +137,7 @@ final class Fusion {
             case FusedKernelExpr x -> x;
             case dev.quiver.physical.DictionaryDecodeExpr x -> new dev.quiver.physical.DictionaryDecodeExpr(c.getFirst(), x.dictionaryId(),
                     x.dictionaries(), x.dataType());
-            case BinaryExpr x -> new BinaryExpr(c.get(0), x.op(), c.get(1), x.dataType());
+            case BinaryExpr x -> new BinaryExpr(c.get(0), x.op(), c.get(1), x.dataType(), x.mode());
             case NotExpr x -> new NotExpr(c.getFirst());
             case IsNullExpr x -> new IsNullExpr(c.getFirst(), x.negated());
             case NegativeExpr x -> new NegativeExpr(c.getFirst());

@@ -20,6 +20,20 @@ class ExplainTest extends PlanningTestBase {
                     #0 x -> Int32
                 Inputs:
                   #0 = column 0 'x' Int32
+                """, planWrapping(col("x").add(lit(1).add(lit(2)))).explain());
+    }
+
+    @Test
+    void checkedIntegerArithmeticIsAHostKernel() {
+        assertEquals("""
+                Logical plan (as written):
+                  (x + (1 + 2))
+                Physical plan (as it will run), result '(x + (1 + 2))' Int32:
+                  + -> Int32
+                    #0 x -> Int32
+                    literal 3 -> Int32
+                Inputs:
+                  #0 = column 0 'x' Int32
                 """, plan(col("x").add(lit(1).add(lit(2)))).explain());
     }
 
@@ -35,7 +49,7 @@ class ExplainTest extends PlanningTestBase {
                 Inputs:
                   #0 = column 2 'l' Int64
                   #1 = column 1 'y' Float64
-                """, plan("sqrt(l*l + y*y) + 1 AS dist").explain());
+                """, planWrapping("sqrt(l*l + y*y) + 1 AS dist").explain());
     }
 
     @Test

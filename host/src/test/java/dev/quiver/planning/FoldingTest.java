@@ -65,7 +65,7 @@ class FoldingTest extends PlanningTestBase {
 
     @Test
     void aConstantInsideAColumnExpressionIsFolded() {
-        PhysicalPlan p = plan(col("x").add(lit(1).add(lit(2))));
+        PhysicalPlan p = planWrapping(col("x").add(lit(1).add(lit(2))));
         FusedKernelExpr f = assertInstanceOf(FusedKernelExpr.class, p.root(), p.explain());
         assertEquals("(x + 3)", f.program().text());
         assertEquals("($0 + 3)", dev.quiver.rowfn.ir.KernelProgram.render(f.program().root()));
@@ -78,7 +78,7 @@ class FoldingTest extends PlanningTestBase {
 
     @Test
     void aCastOfALiteralIsFoldedIntoTheLiteral() {
-        PhysicalPlan p = plan("CAST('12' AS INT) + x");
+        PhysicalPlan p = planWrapping("CAST('12' AS INT) + x");
         assertEquals("(12 + x)", assertInstanceOf(FusedKernelExpr.class, p.root()).program().text());
         assertTrue(nodes(p.root()).stream().noneMatch(n -> n instanceof CastExpr), p.explain());
         List<FieldVector> b = batch();

@@ -109,6 +109,16 @@ abstract class PlanningTestBase {
         return plan(Expr.parse(sql));
     }
 
+    /** Planned with wrapping integer arithmetic, which fused kernels run (checked integer arithmetic is not fused). */
+    PhysicalPlan planWrapping(Expr e) {
+        ExecutionConfig wrapping = new ExecutionConfig(allocator, QUERY_START, true, Map.of(ExecutionConfig.ARITHMETIC, "wrapping"));
+        return new ExpressionPlanner(registry, wrapping).plan(SCHEMA, e);
+    }
+
+    PhysicalPlan planWrapping(String sql) {
+        return planWrapping(Expr.parse(sql));
+    }
+
     /** A column of {@code values} (null entries are nulls), closed after the test. */
     FieldVector column(DataType type, Object... values) {
         FieldVector v = Values.of(type, "in", Arrays.asList(values), allocator);

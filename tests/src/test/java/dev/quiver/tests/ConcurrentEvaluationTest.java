@@ -2,6 +2,8 @@ package dev.quiver.tests;
 
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
+import dev.quiver.Quiver;
+import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.expr.Expr;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -24,6 +26,9 @@ class ConcurrentEvaluationTest extends QuiverTestBase {
 
     @Test
     void threadsShareOneCompiledExpressionSafely() throws Exception {
+        // Wrapping integer arithmetic: the whole expression is one fused kernel on every device.
+        quiver.close();
+        quiver = Quiver.builder().allocator(allocator).arithmetic(ArithmeticMode.WRAPPING).build();
         CompiledExpression expr = quiver.compile(TestBatches.SCHEMA, Expr.parse("f1 * f2 + f3 / (l1 / dl)"));
         int threads = 4, batchesPerThread = 6;
         ExecutorService pool = Executors.newFixedThreadPool(threads);

@@ -3,6 +3,7 @@ package dev.quiver.tests;
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
 import dev.quiver.Quiver;
+import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.expr.Expr;
 import dev.quiver.memory.VectorView;
 import dev.quiver.rowfn.ir.KernelProgram;
@@ -53,7 +54,8 @@ class DifferentialTest {
     @BeforeAll
     void open() {
         allocator = new RootAllocator();
-        quiver = Quiver.builder().allocator(allocator).build();
+        // The suite compares fused kernels across devices: integer arithmetic is fused when it wraps.
+        quiver = Quiver.builder().allocator(allocator).arithmetic(ArithmeticMode.WRAPPING).build();
     }
 
     @AfterAll
