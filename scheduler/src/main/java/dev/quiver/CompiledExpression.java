@@ -6,6 +6,8 @@ import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.memory.OutputVectors;
 import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.memory.VectorView;
+import dev.quiver.kernels.Kernels;
+import dev.quiver.kernels.Selection;
 import dev.quiver.physical.EvalContext;
 import dev.quiver.physical.KernelExecutor;
 import dev.quiver.planning.PhysicalPlan;
@@ -164,6 +166,57 @@ public final class CompiledExpression {
         return plan.root().evaluate(new EvalContext(inputs, rows, config.withAllocator(allocator), kernels));
     }
 
+    /**
+     * The rows of {@code batch} where this Boolean expression is TRUE (NULL counts as not TRUE):
+     * a new batch with every column of {@code batch}, in order, holding just those rows, allocated
+     * from {@code allocator}; the caller closes it. The columns keep their fields (names, types,
+     * dictionary encodings); an empty result has zero rows.
+     *
+     * @throws IllegalStateException when the expression is not Boolean, and as {@link #evaluate}
+     */
+    public VectorSchemaRoot filter(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
+        Selection keep = select(batch, placement, allocator);
+        List<FieldVector> out = new ArrayList<>(batch.getFieldVectors().size());
+        try {
+            for (FieldVector v : batch.getFieldVectors()) {
+                out.add(Kernels.filter(v, keep, allocator));
+            }
+            VectorSchemaRoot result = new VectorSchemaRoot(out);
+            result.setRowCount(keep.count());
+            return result;
+        } catch (RuntimeException | Error e) {
+            out.forEach(FieldVector::close);
+            throw e;
+        }
+    }
+
+    Placement quiverPlacement() {
+        return quiver.defaultPlacement();
+    }
+
+    BufferAllocator quiverAllocator() {
+        return quiver.allocator();
+    }
+
+    /** {@link #filter(VectorSchemaRoot, Placement, BufferAllocator)} with the Quiver's placement and allocator. */
+    public VectorSchemaRoot filter(VectorSchemaRoot batch) {
+        return filter(batch, quiver.defaultPlacement(), quiver.allocator());
+    }
+
+    /**
+     * The rows of {@code batch} where this Boolean expression is TRUE, as a {@link Selection}
+     * (temporary memory comes from {@code allocator} and is freed before this returns).
+     */
+    public Selection select(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
+        if (!(plan.root().dataType() instanceof DataType.Bool || plan.root().dataType() instanceof DataType.Null)) {
+            throw new IllegalStateException("a filter needs a Boolean expression, but " + plan.logical() + " is "
+                    + plan.root().dataType());
+        }
+        try (ColumnarValue v = evaluateValue(batch, placement, allocator)) {
+            return Selection.ofTrue(v, batch.getRowCount());
+        }
+    }
+
     private FieldVector runKernel(Choice choice, KernelProgram program, List<FieldVector> inputs, int rows, BufferAllocator allocator) {
         // The outermost kernel of a fully fused plan writes the result vector itself (no rename later).
         Field field = program == rootProgram ? outputField : new Field("result", FieldType.nullable(program.resultType().arrowType()), null);
@@ -319,22 +372,9 @@ public final class CompiledExpression {
             case ColumnarValue.Array a when !a.owned() && a.vector() instanceof org.apache.arrow.vector.NullVector -> {
                 yield new org.apache.arrow.vector.NullVector(outputField, rows);
             }
-            case ColumnarValue.Array a when !a.owned() -> {
+            case ColumnarValue.Array a when !a.owned() ->
                 // A column of the batch itself: the caller gets a copy it can close.
-                FieldVector copy = outputField.createVector(allocator);
-                try {
-                    copy.setInitialCapacity(rows);
-                    copy.allocateNew();
-                    for (int i = 0; i < rows; i++) {
-                        copy.copyFromSafe(i, i, a.vector());
-                    }
-                    copy.setValueCount(rows);
-                    yield copy;
-                } catch (RuntimeException e) {
-                    copy.close();
-                    throw e;
-                }
-            }
+                    rename(Kernels.filter(a.vector(), Selection.all(rows), allocator), allocator);
             case ColumnarValue.Array a -> rename(a.vector(), allocator);
         };
     }

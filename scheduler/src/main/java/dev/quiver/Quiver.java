@@ -95,6 +95,27 @@ public final class Quiver implements AutoCloseable {
         return compile(schema, Expr.parse(sql));
     }
 
+    /**
+     * Compiles a projection: {@code columns} (SQL expressions; name them with {@code AS}) over the
+     * rows where {@code filter} (a Boolean SQL expression, or null for every row) is TRUE.
+     */
+    public CompiledProjection compileProjection(Schema schema, String filter, List<String> columns) {
+        Objects.requireNonNull(columns, "columns is null");
+        return compileProjection(schema, filter == null ? null : Expr.parse(filter), columns.stream().map(Expr::parse).toList());
+    }
+
+    /** As {@link #compileProjection(Schema, String, List)} for expression trees. */
+    public CompiledProjection compileProjection(Schema schema, Expr filter, List<Expr> columns) {
+        Objects.requireNonNull(schema, "schema is null");
+        CompiledExpression f = filter == null ? null : compile(schema, filter);
+        if (f != null && !(f.outputField().getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Bool
+                || f.outputField().getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Null)) {
+            throw new dev.quiver.functions.PlanningException("the filter " + filter + " is " + f.plan().root().dataType()
+                    + ", not Boolean");
+        }
+        return new CompiledProjection(f, columns.stream().map(c -> compile(schema, c)).toList());
+    }
+
     /** The functions expressions can call; register your own here before compiling. */
     public FunctionRegistry functions() {
         return functions;

@@ -1,0 +1,112 @@
+package dev.quiver;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Several expressions over one schema, optionally behind a filter: {@link #project} turns a
+ * batch into a new batch with one column per expression (named by each expression's output
+ * name, e.g. its alias), computed on the rows the filter keeps. Built by
+ * {@link Quiver#compileProjection}. Thread-safe, like {@link CompiledExpression}.
+ *
+ * <pre>{@code
+ * CompiledProjection q = quiver.compileProjection(schema, "x > 0.5 AND y < 0.25",
+ *         List.of("x + y AS s", "CASE WHEN x < 0.7 THEN 'low' ELSE 'high' END AS band"));
+ * try (VectorSchemaRoot out = q.project(batch, Placement.AUTO, allocator)) {
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class CompiledProjection {
+    private final CompiledExpression filter;
+    private final List<CompiledExpression> columns;
+    private final Schema outputSchema;
+
+    CompiledProjection(CompiledExpression filter, List<CompiledExpression> columns) {
+        if (Objects.requireNonNull(columns, "columns is null").isEmpty()) {
+            throw new IllegalArgumentException("a projection needs at least one expression");
+        }
+        this.filter = filter;
+        this.columns = List.copyOf(columns);
+        List<Field> fields = new ArrayList<>();
+        for (CompiledExpression c : this.columns) {
+            Field f = c.outputField();
+            if (fields.stream().anyMatch(g -> g.getName().equals(f.getName()))) {
+                throw new IllegalArgumentException("two projected columns are named '" + f.getName() + "': give one an alias (AS ...)");
+            }
+            fields.add(f);
+        }
+        this.outputSchema = new Schema(fields);
+    }
+
+    /** The schema of {@link #project}'s batches. */
+    public Schema outputSchema() {
+        return outputSchema;
+    }
+
+    /** The filter, when there is one. */
+    public java.util.Optional<CompiledExpression> filter() {
+        return java.util.Optional.ofNullable(filter);
+    }
+
+    /** The projected expressions, in output order. */
+    public List<CompiledExpression> columns() {
+        return columns;
+    }
+
+    /**
+     * The projected batch: one new vector per expression, allocated from {@code allocator},
+     * over the rows the filter keeps (all rows without one). The caller closes it. On any error
+     * everything allocated so far is freed.
+     */
+    public VectorSchemaRoot project(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
+        Objects.requireNonNull(batch, "batch is null");
+        Objects.requireNonNull(placement, "placement is null");
+        Objects.requireNonNull(allocator, "allocator is null");
+        if (filter == null) {
+            return evaluate(batch, placement, allocator);
+        }
+        try (VectorSchemaRoot kept = filter.filter(batch, placement, allocator)) {
+            return evaluate(kept, placement, allocator);
+        }
+    }
+
+    private VectorSchemaRoot evaluate(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
+        List<FieldVector> out = new ArrayList<>(columns.size());
+        try {
+            for (CompiledExpression c : columns) {
+                out.add(c.evaluate(batch, placement, allocator));
+            }
+            VectorSchemaRoot result = new VectorSchemaRoot(out);
+            result.setRowCount(batch.getRowCount());
+            return result;
+        } catch (RuntimeException | Error e) {
+            out.forEach(FieldVector::close);
+            throw e;
+        }
+    }
+
+    /** {@link #project(VectorSchemaRoot, Placement, BufferAllocator)} with the Quiver's placement and allocator. */
+    public VectorSchemaRoot project(VectorSchemaRoot batch) {
+        return project(batch, columns.getFirst().quiverPlacement(), columns.getFirst().quiverAllocator());
+    }
+
+    /** Both plans of the filter and of each column. */
+    public String explain() {
+        StringBuilder sb = new StringBuilder();
+        if (filter != null) {
+            sb.append("Filter:\n").append(filter.explain().indent(2));
+        }
+        for (CompiledExpression c : columns) {
+            sb.append("Column '").append(c.outputField().getName()).append("':\n").append(c.explain().indent(2));
+        }
+        return sb.toString();
+    }
+}
