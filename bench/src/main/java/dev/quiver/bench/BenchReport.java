@@ -2,6 +2,7 @@ package dev.quiver.bench;
 
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 
 import java.util.ArrayList;
@@ -29,7 +30,14 @@ public final class BenchReport {
     }
 
     public static void main(String[] args) throws Exception {
-        CommandLineOptions options = new CommandLineOptions(args);
+        CommandLineOptions options;
+        try {
+            options = new CommandLineOptions(args);
+        } catch (CommandLineOptionException e) {
+            System.err.println("error: " + e.getMessage() + " (-h lists JMH's options)");
+            System.exit(2);
+            return;
+        }
         if (options.shouldHelp() || options.shouldList() || options.shouldListWithParams() || options.shouldListProfilers()
                 || options.shouldListResultFormats()) {
             org.openjdk.jmh.Main.main(args);
