@@ -1,0 +1,77 @@
+package dev.quiver.bench;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The fixed cost of running a physical tree once per batch. {@link #SQL} plans to a tree of
+ * exactly {@value #NODES} nodes, leaves included (comparisons, AND/OR, NOT and IS NULL, none of
+ * which fusion merges; {@link #load()} checks the count). One operation evaluates it on one batch
+ * of {@code rows} rows of four Float64 columns (uniform in [0, 1), 1% nulls) and closes the result.
+ *
+ * <p>At 1 row the time is almost all per-batch work: visiting the nodes, checking the batch,
+ * allocating and closing the intermediate vectors. So the share of that fixed cost in a batch of
+ * 8192 rows is {@code time(rows=1) / time(rows=8192)} of {@code quiver}; {@link BenchReport}
+ * prints it. The project's target: under 5%. {@code interpreter} is {@link RowInterpreter} on the
+ * same batches, for scale.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@State(Scope.Benchmark)
+public class DispatchBenchmark {
+    public static final String SQL = "(a > 0.1 AND b < 0.9) OR (NOT (c >= 0.5) AND NOT (d IS NULL) AND a <> b)";
+    public static final int NODES = 20;
+
+    @Param({"1", "8192"})
+    public int rows;
+
+    private LoadedWorkload loaded;
+
+    /** The workload of one batch of {@code rows} rows. */
+    public static Workload workload(int rows) {
+        return new Workload(SQL, List.of("a", "b", "c", "d"), rows, rows, 0.01, 3L);
+    }
+
+    @Setup(Level.Trial)
+    public void load() {
+        loaded = LoadedWorkload.load(workload(rows));
+        if (loaded.physicalNodes() != NODES) {
+            int nodes = loaded.physicalNodes();
+            String plan = loaded.compiled().plan().explain();
+            loaded.close();
+            throw new IllegalStateException(SQL + " plans to " + nodes + " nodes, not " + NODES + ":\n" + plan);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void free() {
+        loaded.close();
+    }
+
+    @Benchmark
+    public long quiver() {
+        return loaded.evaluateWithQuiver();
+    }
+
+    @Benchmark
+    public long interpreter() {
+        return loaded.evaluateWithInterpreter();
+    }
+}
