@@ -106,14 +106,21 @@ public final class Quiver implements AutoCloseable {
 
     /** As {@link #compileProjection(Schema, String, List)} for expression trees. */
     public CompiledProjection compileProjection(Schema schema, Expr filter, List<Expr> columns) {
+        return compileProjection(schema, null, filter, columns);
+    }
+
+    /** As {@link #compileProjection(Schema, Expr, List)} for a schema with dictionary-encoded columns (see {@link #compile(Schema, org.apache.arrow.vector.dictionary.DictionaryProvider, Expr)}). */
+    public CompiledProjection compileProjection(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, Expr filter,
+                                                List<Expr> columns) {
         Objects.requireNonNull(schema, "schema is null");
-        CompiledExpression f = filter == null ? null : compile(schema, filter);
+        Objects.requireNonNull(columns, "columns is null");
+        CompiledExpression f = filter == null ? null : compile(schema, dictionaries, filter);
         if (f != null && !(f.outputField().getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Bool
                 || f.outputField().getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Null)) {
             throw new dev.quiver.functions.PlanningException("the filter " + filter + " is " + f.plan().root().dataType()
                     + ", not Boolean");
         }
-        return new CompiledProjection(f, columns.stream().map(c -> compile(schema, c)).toList());
+        return new CompiledProjection(f, columns.stream().map(c -> compile(schema, dictionaries, c)).toList());
     }
 
     /** The functions expressions can call; register your own here before compiling. */
