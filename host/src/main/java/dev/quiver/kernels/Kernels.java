@@ -249,22 +249,25 @@ public final class Kernels {
     }
 
     /**
-     * An array of {@code rows} rows of {@code type} in which row {@code indexSets.get(k)[j]} is row
-     * {@code j} of {@code values.get(k)} (a scalar fills all rows of its set) and rows in no set are
-     * NULL. The sets must be disjoint. Always an array, even when every value is a scalar.
-     */
-    /**
      * The rows of {@code v} that {@code selection} selects, in order, as a new array of
      * {@code selection.count()} rows; a scalar stays the same scalar. Any type. {@code v} must have
      * at least {@code selection.rows()} rows.
      */
     public static ColumnarValue filter(ColumnarValue v, Selection selection, BufferAllocator allocator) {
-        throw new UnsupportedOperationException("filter: not yet");
+        Objects.requireNonNull(selection, "selection is null");
+        Objects.requireNonNull(allocator, "allocator is null");
+        return switch (Objects.requireNonNull(v, "v is null")) {
+            case ColumnarValue.Scalar s -> s;
+            case ColumnarValue.Array a -> new ColumnarValue.Array(SelectionKernels.filter(a.vector(), selection, "result", allocator), true);
+        };
     }
 
     /** {@link #filter} of one vector: a new vector (named as {@code v}) of {@code selection.count()} rows, owned by the caller. */
     public static FieldVector filter(FieldVector v, Selection selection, BufferAllocator allocator) {
-        throw new UnsupportedOperationException("filter: not yet");
+        Objects.requireNonNull(v, "v is null");
+        Objects.requireNonNull(selection, "selection is null");
+        Objects.requireNonNull(allocator, "allocator is null");
+        return SelectionKernels.filter(v, selection, v.getName(), allocator);
     }
 
     /**
@@ -273,7 +276,9 @@ public final class Kernels {
      * row) and every other row is NULL.
      */
     public static ColumnarValue scatter(ColumnarValue compact, Selection selection, DataType type, BufferAllocator allocator) {
-        throw new UnsupportedOperationException("scatter: not yet");
+        Objects.requireNonNull(compact, "compact is null");
+        Objects.requireNonNull(selection, "selection is null");
+        return merge(type, selection.rows(), List.of(new Piece(selection, compact, true)), allocator);
     }
 
     /**
@@ -295,9 +300,18 @@ public final class Kernels {
      * rows. Throws {@link IllegalArgumentException} when pieces overlap or do not match.
      */
     public static ColumnarValue merge(DataType type, int rows, List<Piece> pieces, BufferAllocator allocator) {
-        throw new UnsupportedOperationException("merge: not yet");
+        Objects.requireNonNull(type, "type is null");
+        Objects.requireNonNull(pieces, "pieces is null");
+        Objects.requireNonNull(allocator, "allocator is null");
+        return new ColumnarValue.Array(SelectionKernels.merge(type, rows, List.copyOf(pieces), allocator), true);
     }
 
+    /**
+     * An array of {@code rows} rows of {@code type} in which row {@code indexSets.get(k)[j]} is row
+     * {@code j} of {@code values.get(k)} (a scalar fills all rows of its set) and rows in no set are
+     * NULL. The sets must be disjoint (else {@link IllegalArgumentException}); an index outside
+     * {@code 0..rows-1} throws {@link IndexOutOfBoundsException}. Always an array, even when every value is a scalar.
+     */
     public static ColumnarValue scatter(DataType type, int rows, List<int[]> indexSets, List<ColumnarValue> values,
                                         BufferAllocator allocator) {
         Objects.requireNonNull(type, "type is null");
