@@ -42,7 +42,8 @@ final class VariableWidthRows {
      * short values of varying length, where {@link MemorySegment#copy} costs several times more.
      */
     static void copyAscending(MemorySegment src, long from, MemorySegment dst, long to, long bytes) {
-        if (bytes <= 16 && from + 16 <= src.byteSize() && to + 16 <= dst.byteSize()) {
+        // Unsigned: a negative length (broken offsets) takes the checked copy, which rejects it.
+        if (Long.compareUnsigned(bytes, 16) <= 0 && from + 16 <= src.byteSize() && to + 16 <= dst.byteSize()) {
             dst.set(LONG, to, src.get(LONG, from));
             dst.set(LONG, to + 8, src.get(LONG, from + 8));
         } else {

@@ -6,6 +6,7 @@ import dev.quiver.value.ScalarValue;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseValueVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.IntervalDayVector;
@@ -200,28 +201,57 @@ class SelectionKernelsTest extends KernelTestBase {
     }
 
     @Test
-    void filterMovesIntervals() {
-        try (IntervalDayVector in = new IntervalDayVector("i", allocator)) {
-            in.allocateNew(70);
+    void filterAndTakeMoveOtherFixedWidthVectors() {
+        // Interval(DAY_TIME): 8 bytes; FixedSizeBinary(3): a width with no dedicated copy.
+        try (IntervalDayVector days = new IntervalDayVector("i", allocator);
+             FixedSizeBinaryVector bytes = new FixedSizeBinaryVector("b", allocator, 3)) {
+            days.allocateNew(70);
+            bytes.allocateNew(70);
             for (int i = 0; i < 70; i++) {
                 if (i % 3 == 0) {
-                    in.setNull(i);
+                    days.setNull(i);
+                    bytes.setNull(i);
                 } else {
-                    in.set(i, i, i * 1000);
+                    days.set(i, i, i * 1000);
+                    bytes.set(i, new byte[]{(byte) i, (byte) -i, 7});
                 }
             }
-            in.setValueCount(70);
-            boolean[] mask = RandomColumns.mask("random", 70, new Random(SEED));
-            try (FieldVector out = Kernels.filter(in, RandomColumns.selection(mask), allocator)) {
-                int k = 0;
-                for (int i = 0; i < 70; i++) {
-                    if (mask[i]) {
-                        assertEquals(in.getObject(i), out.getObject(k++), "row " + i);
+            days.setValueCount(70);
+            bytes.setValueCount(70);
+            Random rnd = new Random(SEED + 5);
+            for (FieldVector in : List.<FieldVector>of(days, bytes)) {
+                for (String shape : RandomColumns.SHAPES) {
+                    boolean[] mask = RandomColumns.mask(shape, 70, rnd);
+                    List<Object> expected = new ArrayList<>();
+                    for (int i = 0; i < 70; i++) {
+                        if (mask[i]) {
+                            expected.add(object(in, i));
+                        }
+                    }
+                    try (FieldVector out = Kernels.filter(in, RandomColumns.selection(mask), allocator)) {
+                        assertEquals(expected, objects(out), in.getField() + ", selection " + shape);
+                    }
+                    int[] idx = RandomColumns.selection(mask).indices();
+                    try (ColumnarValue out = Kernels.take(ColumnarValue.Array.borrowed(in), idx, allocator)) {
+                        assertEquals(expected, objects(((ColumnarValue.Array) out).vector()), in.getField() + ", take " + shape);
                     }
                 }
-                assertEquals(k, out.getValueCount());
             }
         }
+    }
+
+    /** Arrow's own object for row {@code i} of {@code v}, a byte array as a list (compared by content). */
+    private static Object object(FieldVector v, int i) {
+        Object o = v.getObject(i);
+        return o instanceof byte[] b ? Arrays.toString(b) : o;
+    }
+
+    private static List<Object> objects(FieldVector v) {
+        List<Object> out = new ArrayList<>();
+        for (int i = 0; i < v.getValueCount(); i++) {
+            out.add(object(v, i));
+        }
+        return out;
     }
 
     @Test
