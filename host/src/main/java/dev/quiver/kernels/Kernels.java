@@ -249,30 +249,25 @@ public final class Kernels {
     }
 
     /**
-     * An array of {@code rows} rows of {@code type} in which row {@code indexSets.get(k)[j]} is row
-     * {@code j} of {@code values.get(k)} (a scalar fills all rows of its set) and rows in no set are
-     * NULL. The sets must be disjoint. Always an array, even when every value is a scalar.
-     */
-    /**
      * The rows of {@code v} that {@code selection} selects, in order, as a new array of
      * {@code selection.count()} rows; a scalar stays the same scalar. Any type. {@code v} must have
      * at least {@code selection.rows()} rows.
      */
     public static ColumnarValue filter(ColumnarValue v, Selection selection, BufferAllocator allocator) {
-        return take(v, selection.indices(), allocator);
+        Objects.requireNonNull(selection, "selection is null");
+        Objects.requireNonNull(allocator, "allocator is null");
+        return switch (Objects.requireNonNull(v, "v is null")) {
+            case ColumnarValue.Scalar s -> s;
+            case ColumnarValue.Array a -> new ColumnarValue.Array(SelectionKernels.filter(a.vector(), selection, "result", allocator), true);
+        };
     }
 
     /** {@link #filter} of one vector: a new vector (named as {@code v}) of {@code selection.count()} rows, owned by the caller. */
     public static FieldVector filter(FieldVector v, Selection selection, BufferAllocator allocator) {
-        FieldVector out = SelectionKernels.take(v, selection.indices(), allocator);
-        if (!out.getName().equals(v.getName())) {
-            try (out) {
-                FieldVector named = v.getField().createVector(allocator);
-                out.makeTransferPair(named).transfer();
-                return named;
-            }
-        }
-        return out;
+        Objects.requireNonNull(v, "v is null");
+        Objects.requireNonNull(selection, "selection is null");
+        Objects.requireNonNull(allocator, "allocator is null");
+        return SelectionKernels.filter(v, selection, v.getName(), allocator);
     }
 
     /**
@@ -281,7 +276,9 @@ public final class Kernels {
      * row) and every other row is NULL.
      */
     public static ColumnarValue scatter(ColumnarValue compact, Selection selection, DataType type, BufferAllocator allocator) {
-        return scatter(type, selection.rows(), List.of(selection.indices()), List.of(compact), allocator);
+        Objects.requireNonNull(compact, "compact is null");
+        Objects.requireNonNull(selection, "selection is null");
+        return merge(type, selection.rows(), List.of(new Piece(selection, compact, true)), allocator);
     }
 
     /**
@@ -303,26 +300,18 @@ public final class Kernels {
      * rows. Throws {@link IllegalArgumentException} when pieces overlap or do not match.
      */
     public static ColumnarValue merge(DataType type, int rows, List<Piece> pieces, BufferAllocator allocator) {
-        List<int[]> sets = new ArrayList<>();
-        List<ColumnarValue> values = new ArrayList<>();
-        List<ColumnarValue> owned = new ArrayList<>();
-        try {
-            for (Piece p : pieces) {
-                sets.add(p.rows().indices());
-                if (p.compact() || p.value() instanceof ColumnarValue.Scalar) {
-                    values.add(p.value());
-                } else {
-                    ColumnarValue f = filter(p.value(), p.rows(), allocator);
-                    owned.add(f);
-                    values.add(f);
-                }
-            }
-            return scatter(type, rows, sets, values, allocator);
-        } finally {
-            owned.forEach(ColumnarValue::close);
-        }
+        Objects.requireNonNull(type, "type is null");
+        Objects.requireNonNull(pieces, "pieces is null");
+        Objects.requireNonNull(allocator, "allocator is null");
+        return new ColumnarValue.Array(SelectionKernels.merge(type, rows, List.copyOf(pieces), allocator), true);
     }
 
+    /**
+     * An array of {@code rows} rows of {@code type} in which row {@code indexSets.get(k)[j]} is row
+     * {@code j} of {@code values.get(k)} (a scalar fills all rows of its set) and rows in no set are
+     * NULL. The sets must be disjoint (else {@link IllegalArgumentException}); an index outside
+     * {@code 0..rows-1} throws {@link IndexOutOfBoundsException}. Always an array, even when every value is a scalar.
+     */
     public static ColumnarValue scatter(DataType type, int rows, List<int[]> indexSets, List<ColumnarValue> values,
                                         BufferAllocator allocator) {
         Objects.requireNonNull(type, "type is null");

@@ -97,6 +97,9 @@ public final class Selection {
         return switch (Objects.requireNonNull(value, "value is null")) {
             case ColumnarValue.Scalar s -> s.isNull() ? all(rows) : none(rows);
             case ColumnarValue.Array a -> {
+                if (a.vector().getValueCount() < rows) {
+                    throw new IllegalArgumentException("an array of " + a.vector().getValueCount() + " rows cannot select among " + rows);
+                }
                 long[] w = new long[wordsFor(rows)];
                 readValidity(a.vector(), w, rows);
                 for (int i = 0; i < w.length; i++) {
@@ -129,11 +132,9 @@ public final class Selection {
             throw new IllegalArgumentException("a Boolean array of " + v.getValueCount() + " rows cannot select among " + rows);
         }
         long[] valid = new long[wordsFor(rows)];
-        long[] value = new long[valid.length];
         readValidity(v, valid, rows);
-        if (t instanceof DataType.Bool) {
-            readBits(v.getDataBuffer(), value, rows);
-        }
+        // Values behind nulls are garbage; every shape below masks them with the validity.
+        long[] value = t instanceof DataType.Bool ? PackedBits.read(v.getDataBuffer(), rows) : new long[valid.length];
         for (int i = 0; i < valid.length; i++) {
             valid[i] = switch (shape) {
                 case TRUE -> valid[i] & value[i];
@@ -144,46 +145,22 @@ public final class Selection {
         return new Selection(valid, rows);
     }
 
-    /** The validity bitmap of {@code v}'s first {@code rows} rows (all valid when it has none and no nulls). */
+    /**
+     * The validity bitmap of {@code v}'s first {@code rows} rows into {@code out} (all valid when
+     * the vector has no bitmap: Arrow omits it when there are no nulls).
+     */
     static void readValidity(FieldVector v, long[] out, int rows) {
-        if (v.getField().getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Null) {
-            Arrays.fill(out, 0L);
-            return;
-        }
-        ArrowBuf validity = v.getValidityBuffer();
-        if (validity == null || validity.capacity() < (rows + 7) >>> 3) {
-            Arrays.fill(out, v.getNullCount() == 0 ? -1L : 0L);
-            return;
-        }
-        readBits(validity, out, rows);
-    }
-
-    /** Copies the first {@code rows} bits of {@code bits} into {@code out}. */
-    static void readBits(ArrowBuf bits, long[] out, int rows) {
-        int bytes = (rows + 7) >>> 3;
-        int full = bytes >>> 3;
-        for (int i = 0; i < full; i++) {
-            out[i] = bits.getLong((long) i << 3);
-        }
-        if (full < out.length) {
-            long w = 0;
-            for (int b = full << 3; b < bytes; b++) {
-                w |= (bits.getByte(b) & 0xFFL) << ((b & 7) << 3);
-            }
-            out[full] = w;
+        long[] valid = PackedBits.validity(v, rows);
+        if (valid == null) {
+            Arrays.fill(out, -1L);
+        } else {
+            System.arraycopy(valid, 0, out, 0, valid.length);
         }
     }
 
-    /** Writes these rows as bits into {@code bits} (which must hold {@code rows} bits). */
+    /** These rows as a bitmap of {@code rows} bits ({@code ceil(rows / 8)} bytes) in {@code bits}. */
     void writeBits(ArrowBuf bits) {
-        int bytes = (rows + 7) >>> 3;
-        int full = bytes >>> 3;
-        for (int i = 0; i < full; i++) {
-            bits.setLong((long) i << 3, words[i]);
-        }
-        for (int b = full << 3; b < bytes; b++) {
-            bits.setByte(b, (byte) (words[b >>> 3] >>> ((b & 7) << 3)));
-        }
+        PackedBits.write(words, PackedBits.view(bits), rows);
     }
 
     public int rows() {
@@ -218,8 +195,11 @@ public final class Selection {
         return words[i];
     }
 
-    /** The first selected row at or after {@code from}, or -1. */
+    /** The first selected row at or after {@code from} (>= 0), or -1. */
     public int nextSetBit(int from) {
+        if (from < 0) {
+            throw new IndexOutOfBoundsException("from must be >= 0, not " + from);
+        }
         if (from >= rows) {
             return -1;
         }
