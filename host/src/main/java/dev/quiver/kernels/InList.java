@@ -398,6 +398,8 @@ public final class InList {
         final long[] words0;
         final long[] words1;
         final MemorySegment[] values;
+        /** Bit {@code min(length, 63)} set for the length of every key: most rows are turned away by their length alone. */
+        final long lengthBits;
 
         BytesProbe(byte[][] keys) {
             int n = keys.length;
@@ -411,6 +413,16 @@ public final class InList {
                 words0[k] = word0(values[k], 0, keys[k].length);
                 words1[k] = word1(values[k], 0, keys[k].length);
             }
+            long bits = 0;
+            for (byte[] key : keys) {
+                bits |= 1L << Math.min(key.length, 63);
+            }
+            lengthBits = bits;
+        }
+
+        /** Whether some key may have {@code len} bytes. */
+        final boolean mayHaveLength(long len) {
+            return (lengthBits >>> Math.min(len, 63) & 1) != 0;
         }
 
         static BytesProbe of(byte[][] keys) {
@@ -445,6 +457,9 @@ public final class InList {
         @Override
         boolean contains(MemorySegment data, long start, long end) {
             long len = end - start;
+            if (!mayHaveLength(len)) {
+                return false;
+            }
             long w0 = word0(data, start, len);
             long w1 = word1(data, start, len);
             for (int k = 0; k < lengths.length; k++) {
@@ -483,6 +498,9 @@ public final class InList {
         @Override
         boolean contains(MemorySegment data, long start, long end) {
             long len = end - start;
+            if (!mayHaveLength(len)) {
+                return false;
+            }
             long w0 = word0(data, start, len);
             long w1 = word1(data, start, len);
             int i = (int) hash(data, start, len, w0, w1) & mask;

@@ -121,13 +121,13 @@ final class PredicateOutput implements AutoCloseable {
             return w -> all;
         }
         MemorySegment bits = view(buf);
-        boolean noNulls = in.vector.getNullCount() == 0;
         long bitmapBytes = bits.byteSize();
+        if (bitmapBytes >= ResultVector.validityBytes(rows)) {
+            return w -> ((long) w << 3) + 8 <= bitmapBytes ? bits.get(WORD, (long) w << 3) : bitsWord(bits, w);
+        }
+        // A bitmap shorter than the rows (an imported vector): rows past it follow the null count, as KernelInput does.
+        boolean noNulls = in.vector.getNullCount() == 0;
         return w -> {
-            if (((long) w << 3) + 8 <= bitmapBytes) {
-                return bits.get(WORD, (long) w << 3);
-            }
-            // A bitmap shorter than the rows (an imported vector): rows past it follow the null count, as KernelInput does.
             long word = bitsWord(bits, w);
             long covered = Math.max(0, Math.min(64, (bitmapBytes << 3) - ((long) w << 6)));
             long beyond = covered >= 64 ? 0 : -1L << covered;

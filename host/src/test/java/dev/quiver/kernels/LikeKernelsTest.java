@@ -306,4 +306,42 @@ class LikeKernelsTest extends KernelTestBase {
             assertEquals(row[3], p.strategy(), p.toString());
         }
     }
+
+    @Test
+    void valuesThatEndWhereTheDataBufferEnds() {
+        // The last value's bytes end at the buffer's capacity: word reads near the end must fall back to bytes.
+        for (String last : List.of("xyzabc", "abcxyz", "ab", "abc", "é😀abc", "ABCſ", "a", "")) {
+            try (org.apache.arrow.vector.VarCharVector v = new org.apache.arrow.vector.VarCharVector("v", allocator)) {
+                v.allocateNew(64, 4);
+                int capacity = Math.toIntExact(v.getDataBuffer().capacity());
+                byte[] tail = last.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                byte[] filler = "f".repeat(capacity - tail.length - 2).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                v.set(0, "a".getBytes());
+                v.set(1, filler);
+                v.set(2, "b".getBytes());
+                v.set(3, tail);
+                v.setValueCount(4);
+                assertEquals(capacity, v.getDataBuffer().capacity(), "the data buffer was not reallocated");
+                assertEquals(capacity, v.getEndOffset(3), "the last value ends at the buffer's end");
+                List<String> rows = List.of("a", new String(filler), "b", last);
+                for (String pattern : List.of("%abc", "abc%", "%abc%", "abc", "%c", "%_", "a%", "%ab_", "%é%", "%😀%c")) {
+                    for (boolean ci : new boolean[]{false, true}) {
+                        Pattern regex = referenceRegex(pattern, null, ci);
+                        List<Object> expected = rows.stream().map(r -> (Object) referenceMatch(regex, r, ci, false)).toList();
+                        assertEquals(expected, values(Kernels.like(ColumnarValue.Array.borrowed(v), LikePattern.compile(pattern, null, ci), false, 4,
+                                allocator), 4), "'" + last + "' " + (ci ? "ILIKE '" : "LIKE '") + pattern + "'");
+                    }
+                }
+                for (int size : new int[]{2, 9}) {
+                    List<dev.quiver.value.ScalarValue> elements = new ArrayList<>();
+                    for (int k = 0; k < size - 1; k++) {
+                        elements.add(dev.quiver.value.ScalarValue.of("k" + k));
+                    }
+                    elements.add(dev.quiver.value.ScalarValue.of(last));
+                    assertEquals(list(last.equals("a"), false, false, true), values(Kernels.inList(ColumnarValue.Array.borrowed(v),
+                            InList.of(DataType.UTF8, elements), List.of(), false, 4, allocator), 4), "'" + last + "' IN " + size + " values");
+                }
+            }
+        }
+    }
 }
