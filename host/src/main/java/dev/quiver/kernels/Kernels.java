@@ -3,6 +3,7 @@ package dev.quiver.kernels;
 import dev.quiver.expr.Operator;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
+import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -178,7 +179,10 @@ public final class Kernels {
      * {@code v [NOT] [I]LIKE pattern [ESCAPE escape]} on strings: {@code %} any run, {@code _} one
      * code point, {@code escape} (null: none) makes the next character literal; a pattern ending
      * in a lone escape throws {@link IllegalArgumentException}. ILIKE folds case (Unicode simple
-     * case folding). A scalar pattern is compiled once. NULL value or pattern gives NULL.
+     * case folding). A scalar pattern is compiled once per call, an array pattern once per
+     * distinct value. NULL value or pattern gives NULL. A literal pattern is better compiled once
+     * per query with {@link LikePattern#compile} and passed to
+     * {@link #like(ColumnarValue, LikePattern, boolean, int, BufferAllocator)}.
      */
     public static ColumnarValue like(ColumnarValue v, ColumnarValue pattern, Character escape, boolean negated,
                                      boolean caseInsensitive, int rows, BufferAllocator allocator) {
@@ -186,34 +190,71 @@ public final class Kernels {
                 (in, n) -> LikeKernels.like(in[0], in[1], escape, negated, caseInsensitive, n, allocator));
     }
 
-    // ---- IN
+    /**
+     * {@code v [NOT] [I]LIKE pattern} with a compiled pattern (see {@link LikePattern} for how its
+     * shape picks the matching strategy), in one pass over the UTF-8 bytes; NULL for a NULL value.
+     *
+     * <pre>{@code
+     * LikePattern p = LikePattern.compile("abc%", null, false);    // once per query
+     * try (ColumnarValue r = Kernels.like(column, p, false, rows, allocator)) { ... }
+     * }</pre>
+     */
+    public static ColumnarValue like(ColumnarValue v, LikePattern pattern, boolean negated, int rows, BufferAllocator allocator) {
+        Objects.requireNonNull(pattern, "pattern is null");
+        return run(List.of(v), rows, allocator, (in, n) -> LikeKernels.like(in[0], pattern, negated, n, allocator));
+    }
+
+    // ---- IN and BETWEEN
 
     /**
      * {@code v [NOT] IN (list)}: TRUE if some element equals {@code v} (as {@link #compare} EQ);
      * else NULL if {@code v} or some element is NULL; else FALSE. NOT IN negates; NULL stays NULL.
+     * The scalar elements are prepared into an {@link InList} on every call; prepare literal
+     * elements once per query and call
+     * {@link #inList(ColumnarValue, InList, List, boolean, int, BufferAllocator)} instead.
      */
     public static ColumnarValue inList(ColumnarValue v, List<ColumnarValue> list, boolean negated, int rows,
                                        BufferAllocator allocator) {
         Objects.requireNonNull(v, "v is null");
         Objects.requireNonNull(list, "list is null");
-        // Kleene OR of (v = element) is exactly IN's semantics. For an empty list: NULL for a null v, else FALSE.
-        ColumnarValue acc = null;
-        try {
-            if (list.isEmpty()) {
-                try (ColumnarValue same = compare(Operator.EQ, v, v, rows, allocator)) {
-                    acc = not(same, rows, allocator);
-                }
-                return acc;
+        List<ScalarValue> constants = new ArrayList<>();
+        List<ColumnarValue> others = new ArrayList<>();
+        for (ColumnarValue element : list) {
+            switch (Objects.requireNonNull(element, "element is null")) {
+                case ColumnarValue.Scalar s -> constants.add(s.value());
+                case ColumnarValue.Array a -> others.add(a);
             }
-            for (ColumnarValue element : list) {
-                ColumnarValue eq = compare(Operator.EQ, v, element, rows, allocator);
-                if (acc == null) {
-                    acc = eq;
-                } else {
-                    try (ColumnarValue previous = acc; eq) {
-                        acc = null;
-                        acc = or(previous, eq, rows, allocator);
-                    }
+        }
+        DataType type = v.dataType().valueType();
+        // A NULL value gives NULL whatever the list holds: look it up in an empty list of its own type.
+        InList prepared = InList.of(type, type instanceof DataType.Null ? List.of() : constants);
+        return inList(v, prepared, others, negated, rows, allocator);
+    }
+
+    /**
+     * {@code v [NOT] IN (...)} over the values of {@code constants} (prepared once, see
+     * {@link InList}) and of {@code others} (arrays or scalars compared row by row), with the SQL
+     * semantics of {@link #inList(ColumnarValue, List, boolean, int, BufferAllocator)}. With no
+     * {@code others} it is one pass over {@code v}. {@code v} must have the type {@code constants}
+     * was prepared for (decimals: its scale; Utf8 and LargeUtf8 mix), else
+     * {@link IllegalArgumentException}.
+     */
+    public static ColumnarValue inList(ColumnarValue v, InList constants, List<ColumnarValue> others, boolean negated, int rows,
+                                       BufferAllocator allocator) {
+        Objects.requireNonNull(v, "v is null");
+        Objects.requireNonNull(constants, "constants is null");
+        Objects.requireNonNull(others, "others is null");
+        if (others.isEmpty()) {
+            return run(List.of(v), rows, allocator, (in, n) -> InListKernels.inList(in[0], constants, negated, n, allocator));
+        }
+        // Kleene OR of (v = element) is exactly IN's semantics; the constants contribute one term.
+        ColumnarValue acc = run(List.of(v), rows, allocator, (in, n) -> InListKernels.inList(in[0], constants, false, n, allocator));
+        try {
+            for (ColumnarValue element : others) {
+                ColumnarValue previous = acc;
+                acc = null;
+                try (previous; ColumnarValue eq = compare(Operator.EQ, v, element, rows, allocator)) {
+                    acc = or(previous, eq, rows, allocator);
                 }
             }
             if (negated) {
@@ -228,6 +269,33 @@ public final class Kernels {
                 acc.close();
             }
             throw e;
+        }
+    }
+
+    /**
+     * {@code v [NOT] BETWEEN low AND high}: the Kleene AND of {@code low <= v} and
+     * {@code v <= high} (as {@link #compare}), negated for NOT BETWEEN (NULL stays NULL). With
+     * scalar bounds over integers, floats, decimals, Date32 and timestamps it is one pass with one
+     * comparison per row; otherwise the two comparisons and the AND run as kernels of their own.
+     */
+    public static ColumnarValue between(ColumnarValue v, ColumnarValue low, ColumnarValue high, boolean negated, int rows,
+                                        BufferAllocator allocator) {
+        Objects.requireNonNull(v, "v is null");
+        Objects.requireNonNull(low, "low is null");
+        Objects.requireNonNull(high, "high is null");
+        if (low instanceof ColumnarValue.Scalar && high instanceof ColumnarValue.Scalar
+                && BetweenKernels.supports(v.dataType(), low.dataType(), high.dataType())) {
+            return run(List.of(v, low, high), rows, allocator,
+                    (in, n) -> BetweenKernels.between(in[0], in[1], in[2], negated, n, allocator));
+        }
+        try (ColumnarValue ge = compare(Operator.GT_EQ, v, low, rows, allocator);
+             ColumnarValue le = compare(Operator.LT_EQ, v, high, rows, allocator)) {
+            if (!negated) {
+                return and(ge, le, rows, allocator);
+            }
+            try (ColumnarValue both = and(ge, le, rows, allocator)) {
+                return not(both, rows, allocator);
+            }
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.quiver.physical;
 
-import dev.quiver.expr.Operator;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
@@ -9,7 +8,8 @@ import java.util.List;
 
 /**
  * {@code input [NOT] BETWEEN low AND high}: {@code low <= input AND input <= high}, with the
- * input evaluated once (so a volatile input is not duplicated).
+ * input evaluated once (so a volatile input is not duplicated). Literal bounds over a
+ * fixed-width input take one pass with one comparison per row ({@link Kernels#between}).
  */
 public record BetweenExpr(PhysicalExpr input, PhysicalExpr low, PhysicalExpr high, boolean negated) implements PhysicalExpr {
     @Override
@@ -19,18 +19,15 @@ public record BetweenExpr(PhysicalExpr input, PhysicalExpr low, PhysicalExpr hig
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
-        int rows = ctx.rows();
-        var alloc = ctx.allocator();
-        try (ColumnarValue v = input.evaluate(ctx); ColumnarValue lo = low.evaluate(ctx); ColumnarValue hi = high.evaluate(ctx);
-             ColumnarValue ge = Kernels.compare(Operator.GT_EQ, v, lo, rows, alloc);
-             ColumnarValue le = Kernels.compare(Operator.LT_EQ, v, hi, rows, alloc)) {
-            if (!negated) {
-                return Kernels.and(ge, le, rows, alloc);
-            }
-            try (ColumnarValue both = Kernels.and(ge, le, rows, alloc)) {
-                return Kernels.not(both, rows, alloc);
-            }
+        try (ColumnarValue v = input.evaluate(ctx); ColumnarValue lo = low.evaluate(ctx); ColumnarValue hi = high.evaluate(ctx)) {
+            return Kernels.between(v, lo, hi, negated, ctx.rows(), ctx.allocator());
         }
+    }
+
+    /** Two comparisons and an AND: cheap and infallible over cheap, infallible operands. */
+    @Override
+    public boolean isCheapAndInfallible() {
+        return input.isCheapAndInfallible() && low.isCheapAndInfallible() && high.isCheapAndInfallible();
     }
 
     @Override

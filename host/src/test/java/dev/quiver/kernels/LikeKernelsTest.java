@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -129,5 +131,217 @@ class LikeKernelsTest extends KernelTestBase {
             sb.append(c == '%' ? "(?s).*" : c == '_' ? "(?s)." : java.util.regex.Pattern.quote(String.valueOf(c)));
         }
         return sb.toString();
+    }
+
+    // ---- random columns against an independent reference
+
+    private record Like(String pattern, Character escape) {
+    }
+
+    /** Unicode simple case folding as the spec defines it: lower(upper(c)) per code point. */
+    private static int foldReference(int c) {
+        return Character.toLowerCase(Character.toUpperCase(c));
+    }
+
+    /**
+     * The reference: the pattern translated to a java.util.regex (each literal code point quoted,
+     * {@code %} to {@code .*}, {@code _} to {@code .}, which matches one code point), matched on
+     * the Java string; ILIKE folds both sides first. Null when the pattern ends in a lone escape.
+     */
+    private static Pattern referenceRegex(String pattern, Character escape, boolean ci) {
+        StringBuilder re = new StringBuilder();
+        int[] cps = pattern.codePoints().toArray();
+        for (int k = 0; k < cps.length; k++) {
+            int c = cps[k];
+            if (escape != null && c == escape) {
+                if (++k == cps.length) {
+                    return null;
+                }
+                re.append(Pattern.quote(Character.toString(ci ? foldReference(cps[k]) : cps[k])));
+            } else if (c == '%') {
+                re.append(".*");
+            } else if (c == '_') {
+                re.append('.');
+            } else {
+                re.append(Pattern.quote(Character.toString(ci ? foldReference(c) : c)));
+            }
+        }
+        return Pattern.compile(re.toString(), Pattern.DOTALL);
+    }
+
+    private static Boolean referenceMatch(Pattern regex, String value, boolean ci, boolean negated) {
+        if (value == null) {
+            return null;
+        }
+        String v = ci ? value.codePoints().map(LikeKernelsTest::foldReference)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString() : value;
+        return regex.matcher(v).matches() != negated;
+    }
+
+    private static final List<Like> FIXED_PATTERNS = List.of(
+            new Like("%", null), new Like("%%", null), new Like("", null), new Like("_", null), new Like("__", null), new Like("%_%", null),
+            new Like("a%", null), new Like("%a", null), new Like("%a%", null), new Like("abc", null), new Like("abc%", null),
+            new Like("%abc", null), new Like("%abc%", null), new Like("ABC%", null), new Like("%é%", null), new Like("%É%", null),
+            new Like("é_", null), new Like("_😀%", null), new Like("%😀", null), new Like("日本%", null), new Like("%ſ%", null),
+            new Like("s%", null), new Like("%S%", null), new Like("K%", null), new Like("k%", null), new Like("%\u212A%", null),
+            new Like("%K%", null), new Like("%abcdefghijklmnop%", null), new Like("abcdefghijklmnopq", null), new Like("%-the-quick-%", null),
+            new Like("%e-quick-brown-f%", null), new Like("%strasse", null), new Like("a\\%b", '\\'), new Like("%\\_%", '\\'),
+            new Like("a!%%", '!'), new Like("%!!%", '!'), new Like("%!%", '!'), new Like("a\\", '\\'), new Like("%%a%%b%%", null),
+            new Like("a%c", null), new Like("%a_c%", null), new Like("_b%", null), new Like("%b_", null), new Like("%XYZ_BC%", null),
+            new Like("%xyz_bc%", null), new Like("A_C", null), new Like("a_c", null), new Like("%Z%a%", null), new Like("%z_a%", null),
+            new Like("a%__x%", null), new Like("%__x", null), new Like("%_日_%", null));
+
+    /** Fixed patterns, and patterns cut from the pool's values (so they match some rows) in every shape. */
+    private static List<Like> patterns(List<Object> pool, Random r) {
+        List<Like> out = new ArrayList<>(FIXED_PATTERNS);
+        for (int k = 0; k < 24; k++) {
+            String v = (String) pool.get(r.nextInt(pool.size()));
+            int[] cps = v.codePoints().toArray();
+            int from = cps.length == 0 ? 0 : r.nextInt(cps.length);
+            int to = from + (cps.length == 0 ? 0 : r.nextInt(cps.length - from + 1));
+            Character escape = switch (r.nextInt(3)) {
+                case 0 -> null;
+                case 1 -> '\\';
+                default -> '!';
+            };
+            StringBuilder lit = new StringBuilder();
+            for (int i = from; i < to; i++) {
+                int c = cps[i];
+                if (escape != null && (c == '%' || c == '_' || c == escape)) {
+                    lit.append(escape.charValue());
+                }
+                if (r.nextInt(8) == 0 && escape != null) {
+                    lit.append('_'); // a wildcard in the middle: the general matcher
+                } else {
+                    lit.appendCodePoint(c);
+                }
+            }
+            String p = switch (k % 4) {
+                case 0 -> lit + "%";
+                case 1 -> "%" + lit;
+                case 2 -> "%" + lit + "%";
+                default -> lit.toString();
+            };
+            out.add(new Like(p, escape));
+        }
+        return out;
+    }
+
+    @Test
+    void randomColumnsAgreeWithARegexReference() {
+        Random r = new Random(PredicateTestData.seed("LikeKernelsTest"));
+        List<Object> pool = PredicateTestData.pool(DataType.UTF8, r);
+        List<Like> patterns = patterns(pool, r);
+        for (DataType t : List.of(DataType.UTF8, DataType.LARGE_UTF8)) {
+            for (int rows : PredicateTestData.BATCH_SIZES) {
+                for (PredicateTestData.Nulls nulls : PredicateTestData.Nulls.values()) {
+                    List<Object> values = PredicateTestData.column(pool, rows, nulls, r);
+                    FieldVector vector = PredicateTestData.vectorWithGarbage(t, values, pool, r, allocator);
+                    try {
+                        ColumnarValue column = ColumnarValue.Array.borrowed(vector);
+                        for (Like like : patterns) {
+                            for (boolean ci : new boolean[]{false, true}) {
+                                Pattern regex = referenceRegex(like.pattern(), like.escape(), ci);
+                                if (regex == null) {
+                                    assertThrows(IllegalArgumentException.class, () -> LikePattern.compile(like.pattern(), like.escape(), ci));
+                                    continue;
+                                }
+                                LikePattern compiled = LikePattern.compile(like.pattern(), like.escape(), ci);
+                                boolean negated = r.nextBoolean();
+                                List<Object> expected = values.stream().map(v -> (Object) referenceMatch(regex, (String) v, ci, negated)).toList();
+                                String what = t + " " + rows + " rows, " + nulls + " nulls: " + (negated ? "NOT " : "") + compiled;
+                                assertEquals(expected, values(PredicateTestData.cleanTail(Kernels.like(column, compiled, negated, rows, allocator)), rows), what);
+                                if (rows > 1) {
+                                    // A batch shorter than its vectors reads only its rows.
+                                    assertEquals(expected.subList(0, rows - 1), values(PredicateTestData.cleanTail(Kernels.like(column, compiled,
+                                            negated, rows - 1, allocator)), rows - 1), what + ", one row fewer");
+                                }
+                                if (rows == 65) {
+                                    assertEquals(expected, values(Kernels.like(column, sc(t, like.pattern()), like.escape(), negated, ci, rows,
+                                            allocator), rows), what + ", scalar pattern");
+                                }
+                                if (rows == 1) {
+                                    assertEquals(expected.getFirst(), scalar(Kernels.like(sc(t, values.getFirst()), compiled, negated, 1,
+                                            allocator)), what + ", scalar value");
+                                }
+                            }
+                        }
+                        if (rows >= 64) {
+                            // A pattern per row (compiled per distinct value), as an array.
+                            for (boolean ci : new boolean[]{false, true}) {
+                                List<Object> rowPatterns = new ArrayList<>();
+                                List<Object> expected = new ArrayList<>();
+                                for (int i = 0; i < rows; i++) {
+                                    String pattern = patterns.get(r.nextInt(patterns.size())).pattern();
+                                    Pattern regex = referenceRegex(pattern, '\\', ci);
+                                    boolean isNull = r.nextInt(10) == 0 || regex == null;
+                                    rowPatterns.add(isNull ? null : pattern);
+                                    expected.add(isNull ? null : referenceMatch(regex, (String) values.get(i), ci, false));
+                                }
+                                assertEquals(expected, values(Kernels.like(column, arr(t, rowPatterns.toArray()), '\\', false, ci, rows, allocator),
+                                        rows), t + " " + rows + " rows, " + nulls + " nulls, a pattern per row, ci " + ci);
+                            }
+                        }
+                    } finally {
+                        vector.close();
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void strategiesFollowThePatternsShape() {
+        Object[][] table = {
+                {"%", null, false, LikePattern.Strategy.ANY}, {"%%", null, false, LikePattern.Strategy.ANY},
+                {"abc", null, false, LikePattern.Strategy.EXACT}, {"", null, false, LikePattern.Strategy.EXACT},
+                {"abc%", null, false, LikePattern.Strategy.PREFIX}, {"%abc", null, false, LikePattern.Strategy.SUFFIX},
+                {"%abc%", null, false, LikePattern.Strategy.CONTAINS}, {"%a!%c%", '!', false, LikePattern.Strategy.CONTAINS},
+                {"a_c%d", null, false, LikePattern.Strategy.GENERAL}, {"a%c", null, false, LikePattern.Strategy.GENERAL},
+                {"%é%", null, false, LikePattern.Strategy.CONTAINS}, {"%é%", null, true, LikePattern.Strategy.GENERAL},
+                {"ABC%", null, true, LikePattern.Strategy.PREFIX}, {"%ſ%", null, true, LikePattern.Strategy.CONTAINS},
+        };
+        for (Object[] row : table) {
+            LikePattern p = LikePattern.compile((String) row[0], (Character) row[1], (Boolean) row[2]);
+            assertEquals(row[3], p.strategy(), p.toString());
+        }
+    }
+
+    @Test
+    void valuesThatEndWhereTheDataBufferEnds() {
+        // The last value's bytes end at the buffer's capacity: word reads near the end must fall back to bytes.
+        for (String last : List.of("xyzabc", "abcxyz", "ab", "abc", "é😀abc", "ABCſ", "a", "")) {
+            try (org.apache.arrow.vector.VarCharVector v = new org.apache.arrow.vector.VarCharVector("v", allocator)) {
+                v.allocateNew(64, 4);
+                int capacity = Math.toIntExact(v.getDataBuffer().capacity());
+                byte[] tail = last.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                byte[] filler = "f".repeat(capacity - tail.length - 2).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                v.set(0, "a".getBytes());
+                v.set(1, filler);
+                v.set(2, "b".getBytes());
+                v.set(3, tail);
+                v.setValueCount(4);
+                assertEquals(capacity, v.getDataBuffer().capacity(), "the data buffer was not reallocated");
+                assertEquals(capacity, v.getEndOffset(3), "the last value ends at the buffer's end");
+                List<String> rows = List.of("a", new String(filler), "b", last);
+                for (String pattern : List.of("%abc", "abc%", "%abc%", "abc", "%c", "%_", "a%", "%ab_", "%é%", "%😀%c")) {
+                    for (boolean ci : new boolean[]{false, true}) {
+                        Pattern regex = referenceRegex(pattern, null, ci);
+                        List<Object> expected = rows.stream().map(r -> (Object) referenceMatch(regex, r, ci, false)).toList();
+                        assertEquals(expected, values(Kernels.like(ColumnarValue.Array.borrowed(v), LikePattern.compile(pattern, null, ci), false, 4,
+                                allocator), 4), "'" + last + "' " + (ci ? "ILIKE '" : "LIKE '") + pattern + "'");
+                    }
+                }
+                for (int size : new int[]{2, 9}) {
+                    List<dev.quiver.value.ScalarValue> elements = new ArrayList<>();
+                    for (int k = 0; k < size - 1; k++) {
+                        elements.add(dev.quiver.value.ScalarValue.of("k" + k));
+                    }
+                    elements.add(dev.quiver.value.ScalarValue.of(last));
+                    assertEquals(list(last.equals("a"), false, false, true), values(Kernels.inList(ColumnarValue.Array.borrowed(v),
+                            InList.of(DataType.UTF8, elements), List.of(), false, 4, allocator), 4), "'" + last + "' IN " + size + " values");
+                }
+            }
+        }
     }
 }

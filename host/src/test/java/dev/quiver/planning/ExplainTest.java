@@ -92,7 +92,7 @@ class ExplainTest extends PlanningTestBase {
                   ((name ILIKE 'a%') AND (round(dec, 1) BETWEEN 0 AND 2))
                 Physical plan (as it will run), result '((name ILIKE 'a%') AND (round(dec, 1) BETWEEN 0 AND 2))' Boolean:
                   AND -> Boolean
-                    ILIKE -> Boolean
+                    ILIKE (prefix) -> Boolean
                       #0 name -> Utf8
                       literal 'a%' -> Utf8
                     BETWEEN -> Boolean

@@ -1,0 +1,187 @@
+package dev.quiver.kernels;
+
+import dev.quiver.types.DataType;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.math.BigInteger;
+
+/** {@code v [NOT] IN (list)} against a prepared {@link InList}: one pass, 64 rows per step. */
+final class InListKernels {
+    private static final BigInteger LOW_64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+
+    /** How a fixed-width column's values become keys. */
+    private enum Reader { I8, U8, I16, U16, I32, U32, I64, F32, F64 }
+
+    private InListKernels() {
+    }
+
+    static FieldVector inList(KernelInput v, InList list, boolean negated, int rows, BufferAllocator allocator) {
+        check(v.type, list);
+        try (PredicateOutput out = PredicateOutput.allocate(rows, allocator)) {
+            if (v.isNullType()) {
+                return out.finish(); // every row NULL
+            }
+            PredicateOutput.ValidityWords validity = out.validity(v);
+            Hits hits = hits(v, list, out);
+            long constant = v.constant ? ((hits.word(0, 1, 1L) & 1) != 0 ? -1L : 0L) : 0;
+            boolean containsNull = list.containsNull();
+            for (int w = 0; w < out.words(); w++) {
+                int count = Math.min(64, rows - (w << 6));
+                long valid = validity.get(w) & out.liveMask(w);
+                long found = (v.constant ? constant : hits.word(w << 6, count, valid)) & valid;
+                if (!containsNull) {
+                    out.store(w, valid, negated ? ~found : found);
+                } else {
+                    out.store(w, found, negated ? 0 : found); // not found: NULL
+                }
+            }
+            return out.finish();
+        }
+    }
+
+    /** The rows of a word whose value is in the list. */
+    @FunctionalInterface
+    private interface Hits {
+        /** Bit {@code j} set when row {@code first + j} is in the list, for {@code j < count}; rows not in {@code valid} may be anything. */
+        long word(int first, int count, long valid);
+    }
+
+    private static Hits hits(KernelInput v, InList list, PredicateOutput out) {
+        MemorySegment data = v.type instanceof DataType.Utf8 || v.type instanceof DataType.Binary ? null : out.view(v.vector.getDataBuffer());
+        return switch (list.keys()) {
+            case BOOL -> {
+                long whenSet = list.hasTrue ? -1L : 0;
+                long whenClear = list.hasFalse ? -1L : 0;
+                yield (first, count, valid) -> {
+                    long bits = PredicateOutput.bitsWord(data, first >>> 6);
+                    return (bits & whenSet) | (~bits & whenClear);
+                };
+            }
+            case LONG, FLOAT -> {
+                Reader reader = reader(v.type);
+                long[] keys = new long[64];
+                InList.LongProbe probe = list.longs;
+                yield (first, count, valid) -> {
+                    read(reader, data, first, count, keys);
+                    return probe.matchWord(keys, count);
+                };
+            }
+            case DECIMAL -> {
+                InList.LongProbe probe = list.longs;
+                boolean anyWide = !list.wideDecimals.isEmpty();
+                yield (first, count, valid) -> {
+                    long found = 0;
+                    for (long m = valid; m != 0; m &= m - 1) {
+                        int j = Long.numberOfTrailingZeros(m);
+                        long at = (long) (first + j) << 4;
+                        long lo = data.get(PredicateOutput.WORD, at);
+                        long hi = data.get(PredicateOutput.WORD, at + 8);
+                        boolean hit = hi == lo >> 63 ? probe.contains(lo)
+                                : anyWide && list.wideDecimals.contains(BigInteger.valueOf(hi).shiftLeft(64).or(BigInteger.valueOf(lo).and(LOW_64)));
+                        found |= (hit ? 1L : 0L) << j;
+                    }
+                    return found;
+                };
+            }
+            case BYTES -> {
+                ByteColumn column = ByteColumn.of(v, out);
+                InList.BytesProbe probe = list.bytes;
+                yield (first, count, valid) -> {
+                    long found = 0;
+                    for (long m = valid; m != 0; m &= m - 1) {
+                        int j = Long.numberOfTrailingZeros(m);
+                        if (probe.contains(column.data, column.start(first + j), column.end(first + j))) {
+                            found |= 1L << j;
+                        }
+                    }
+                    return found;
+                };
+            }
+            case NONE -> (first, count, valid) -> 0L; // no values, NULLs at most
+        };
+    }
+
+    private static Reader reader(DataType t) {
+        return switch (t) {
+            case DataType.Int i -> switch (i.bitWidth()) {
+                case 8 -> i.signed() ? Reader.I8 : Reader.U8;
+                case 16 -> i.signed() ? Reader.I16 : Reader.U16;
+                case 32 -> i.signed() ? Reader.I32 : Reader.U32;
+                default -> Reader.I64;
+            };
+            case DataType.Date32 d -> Reader.I32;
+            case DataType.Timestamp ts -> Reader.I64;
+            case DataType.FloatingPoint f -> f.bitWidth() == 32 ? Reader.F32 : Reader.F64;
+            default -> throw new UnsupportedOperationException("no key reader for " + t);
+        };
+    }
+
+    /** Keys of rows {@code first .. first + count - 1}, as {@link InList} keys them. */
+    private static void read(Reader reader, MemorySegment d, int first, int count, long[] out) {
+        long f = first;
+        switch (reader) {
+            case I8 -> {
+                for (int j = 0; j < count; j++) {
+                    out[j] = d.get(ValueLayout.JAVA_BYTE, f + j);
+                }
+            }
+            case U8 -> {
+                for (int j = 0; j < count; j++) {
+                    out[j] = d.get(ValueLayout.JAVA_BYTE, f + j) & 0xFFL;
+                }
+            }
+            case I16 -> {
+                for (int j = 0; j < count; j++) {
+                    out[j] = d.get(PredicateOutput.SHORT, (f + j) << 1);
+                }
+            }
+            case U16 -> {
+                for (int j = 0; j < count; j++) {
+                    out[j] = d.get(PredicateOutput.SHORT, (f + j) << 1) & 0xFFFFL;
+                }
+            }
+            case I32 -> {
+                for (int j = 0; j < count; j++) {
+                    out[j] = d.get(PredicateOutput.INT, (f + j) << 2);
+                }
+            }
+            case U32 -> {
+                for (int j = 0; j < count; j++) {
+                    out[j] = d.get(PredicateOutput.INT, (f + j) << 2) & 0xFFFF_FFFFL;
+                }
+            }
+            case I64 -> {
+                for (int j = 0; j < count; j++) {
+                    out[j] = d.get(PredicateOutput.WORD, (f + j) << 3);
+                }
+            }
+            case F32 -> {
+                for (int j = 0; j < count; j++) {
+                    out[j] = InList.floatKey(d.get(PredicateOutput.FLOAT, (f + j) << 2));
+                }
+            }
+            case F64 -> {
+                for (int j = 0; j < count; j++) {
+                    out[j] = InList.floatKey(d.get(PredicateOutput.DOUBLE, (f + j) << 3));
+                }
+            }
+        }
+    }
+
+    /** A value of type {@code t} can be looked up in {@code list}: the types agree as {@link InList#of} requires. */
+    private static void check(DataType t, InList list) {
+        DataType l = list.type().valueType();
+        boolean ok = t instanceof DataType.Null || l instanceof DataType.Null || switch (t) {
+            case DataType.Decimal d -> l instanceof DataType.Decimal e && d.scale() == e.scale();
+            case DataType.Utf8 u -> l instanceof DataType.Utf8;
+            case DataType.Timestamp ts -> l instanceof DataType.Timestamp u && ts.unit() == u.unit();
+            default -> t.equals(l);
+        };
+        if (!ok) {
+            throw new IllegalArgumentException("a " + t + " value looked up in an IN list prepared for " + list.type());
+        }
+    }
+}
