@@ -125,22 +125,22 @@ public final class Kernels {
 
     /** Kleene AND: FALSE if either is FALSE, else NULL if either is NULL, else TRUE. */
     public static ColumnarValue and(ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
-        return run(List.of(l, r), rows, allocator, (in, n) -> BooleanKernels.and(in[0], in[1], n, allocator));
+        return BooleanKernels.and(l, r, rows, allocator);
     }
 
     /** Kleene OR: TRUE if either is TRUE, else NULL if either is NULL, else FALSE. */
     public static ColumnarValue or(ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
-        return run(List.of(l, r), rows, allocator, (in, n) -> BooleanKernels.or(in[0], in[1], n, allocator));
+        return BooleanKernels.or(l, r, rows, allocator);
     }
 
     /** NOT: NULL stays NULL. */
     public static ColumnarValue not(ColumnarValue v, int rows, BufferAllocator allocator) {
-        return run(List.of(v), rows, allocator, (in, n) -> BooleanKernels.not(in[0], n, allocator));
+        return BooleanKernels.not(v, rows, allocator);
     }
 
     /** IS NULL ({@code negated}: IS NOT NULL) of a value of any type; never null. */
     public static ColumnarValue isNull(ColumnarValue v, boolean negated, int rows, BufferAllocator allocator) {
-        return run(List.of(v), rows, allocator, (in, n) -> BooleanKernels.isNull(in[0], negated, n, allocator));
+        return BooleanKernels.isNull(v, negated, rows, allocator);
     }
 
     // ---- casts
