@@ -120,7 +120,7 @@ public final class Kernels {
      */
     public static ColumnarValue compare(Operator op, ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
         Objects.requireNonNull(op, "op is null");
-        return run(List.of(l, r), rows, allocator, (in, n) -> ComparisonKernels.compare(op, in[0], in[1], n, allocator));
+        return ComparisonKernels.compare(op, l, r, rows, allocator);
     }
 
     /** Kleene AND: FALSE if either is FALSE, else NULL if either is NULL, else TRUE. */
