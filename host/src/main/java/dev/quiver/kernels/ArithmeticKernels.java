@@ -15,6 +15,7 @@ import java.lang.foreign.MemorySegment;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.util.Objects;
 import java.util.function.IntFunction;
 
 /**
@@ -55,9 +56,9 @@ final class ArithmeticKernels {
         if (!op.isArithmetic()) {
             throw new IllegalArgumentException(op + " is not an arithmetic operator");
         }
-        java.util.Objects.requireNonNull(l, "l is null");
-        java.util.Objects.requireNonNull(r, "r is null");
-        java.util.Objects.requireNonNull(allocator, "allocator is null");
+        Objects.requireNonNull(l, "l is null");
+        Objects.requireNonNull(r, "r is null");
+        Objects.requireNonNull(allocator, "allocator is null");
         if (rows < 0) {
             throw new IllegalArgumentException("rows must be >= 0, not " + rows);
         }
@@ -159,9 +160,7 @@ final class ArithmeticKernels {
             this.rows = rows;
             this.validity = Bitmaps.view(out.getValidityBuffer());
             this.data = Bitmaps.view(out.getDataBuffer());
-            for (int w = 0; w < Bitmaps.words(rows); w++) {
-                Bitmaps.setWord(validity, w, a.validWord(w) & b.validWord(w) & Bitmaps.liveMask(w, rows), rows);
-            }
+            Operand.andValidity(a, b, validity, rows);
         }
 
         boolean valid(int row) {
@@ -639,24 +638,24 @@ final class ArithmeticKernels {
         DataType.Decimal xt = (DataType.Decimal) c.a.type;
         DataType.Decimal yt = (DataType.Decimal) c.b.type;
         int s = rt.scale();
-        // The long path needs the operands at a common scale that is the result's (no rounding).
-        int xShift;
-        int yShift;
+        // The long path needs both operands at the result's scale, so nothing rounds: + - % at
+        // max(s1, s2), * at s1 + s2 (no shift). / always takes BigDecimal.
+        int xShift = -1;
+        int yShift = -1;
         switch (c.op) {
             case PLUS, MINUS, MODULO -> {
-                xShift = s - xt.scale();
-                yShift = s - yt.scale();
-                if (s != Math.max(xt.scale(), yt.scale())) {
-                    xShift = -1;
+                if (s == Math.max(xt.scale(), yt.scale())) {
+                    xShift = s - xt.scale();
+                    yShift = s - yt.scale();
                 }
             }
             case MULTIPLY -> {
-                xShift = s == xt.scale() + yt.scale() ? 0 : -1;
-                yShift = 0;
+                if (s == xt.scale() + yt.scale()) {
+                    xShift = 0;
+                    yShift = 0;
+                }
             }
             default -> {
-                xShift = -1;
-                yShift = -1;
             }
         }
         boolean xArray = !c.a.isScalar();
@@ -672,7 +671,6 @@ final class ArithmeticKernels {
             }
             return;
         }
-        boolean divides = c.op == Operator.MODULO;
         long xs = xArray ? 0 : xsBig.longValueExact();
         long ys = yArray ? 0 : ysBig.longValueExact();
         boolean scalarRescaleOverflow = false;
@@ -684,7 +682,7 @@ final class ArithmeticKernels {
             scalarRescaleOverflow |= ys > Long.MAX_VALUE / POW10[yShift] || ys < -(Long.MAX_VALUE / POW10[yShift]);
             ys *= POW10[yShift];
         }
-        if (scalarRescaleOverflow || (divides && !yArray && ys == 0)) {
+        if (scalarRescaleOverflow || (c.op == Operator.MODULO && !yArray && ys == 0)) {
             for (int row = 0; row < c.rows; row++) {
                 rowsOf.compute(row);
             }

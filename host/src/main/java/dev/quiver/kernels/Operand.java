@@ -81,6 +81,25 @@ final class Operand {
         }
     }
 
+    /** Writes the AND of {@code a}'s and {@code b}'s validity into the bitmap {@code out} of {@code rows} rows, 16 words per step. */
+    static void andValidity(Operand a, Operand b, MemorySegment out, int rows) {
+        int words = Bitmaps.words(rows);
+        long[] x = new long[Math.min(16, words)];
+        long[] y = new long[x.length];
+        for (int first = 0; first < words; first += x.length) {
+            int count = Math.min(x.length, words - first);
+            a.validWords(first, count, x);
+            b.validWords(first, count, y);
+            for (int k = 0; k < count; k++) {
+                x[k] &= y[k];
+            }
+            if (first + count == words) {
+                x[count - 1] &= Bitmaps.liveMask(words - 1, rows);
+            }
+            Bitmaps.setWords(out, first, count, x, rows);
+        }
+    }
+
     /** A view of the array's data buffer. */
     MemorySegment data() {
         return Bitmaps.view(vector.getDataBuffer());

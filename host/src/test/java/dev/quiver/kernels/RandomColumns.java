@@ -19,9 +19,9 @@ import java.util.Random;
  * {@code -Dquiver.seed=<seed>}.
  */
 final class RandomColumns {
-    /** Batch sizes: empty, one row, around a 64-row word, and (see {@link #sizes}) around the kernels' 1024-row chunks. */
-    private static final int[] SMALL_SIZES = {0, 1, 63, 64, 65};
-    private static final int[] LARGE_SIZES = {1000, 1024, 1025, 2100};
+    /** Batch sizes: empty, one row, around a 64-row word, 1000, and (see {@link #sizes}) around the kernels' 1024-row chunks. */
+    private static final int[] SIZES = {0, 1, 63, 64, 65, 1000};
+    private static final int[] CHUNK_SIZES = {1024, 1025, 2100};
     /** Null rates: none, some, half, all. */
     static final double[] NULL_RATES = {0.0, 0.1, 0.5, 1.0};
 
@@ -42,10 +42,10 @@ final class RandomColumns {
         return seed;
     }
 
-    /** The batch sizes of one randomized case: every small size and one large one. */
+    /** The batch sizes of one randomized case: every size of {@link #SIZES} and one that crosses a chunk boundary. */
     int[] sizes() {
-        int[] out = java.util.Arrays.copyOf(SMALL_SIZES, SMALL_SIZES.length + 1);
-        out[SMALL_SIZES.length] = LARGE_SIZES[rnd.nextInt(LARGE_SIZES.length)];
+        int[] out = java.util.Arrays.copyOf(SIZES, SIZES.length + 1);
+        out[SIZES.length] = CHUNK_SIZES[rnd.nextInt(CHUNK_SIZES.length)];
         return out;
     }
 
