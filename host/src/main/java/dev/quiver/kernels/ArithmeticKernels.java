@@ -240,6 +240,7 @@ final class ArithmeticKernels {
                 FixedWidth.widen(yd, yk, from, n, y);
             }
             // Whether some row of the chunk may have failed; the row-by-row check decides.
+            // UInt64 (rare) has no whole-chunk check: its chunks are always checked row by row.
             boolean suspect = p.checkOverflow() && p.unsigned64();
             switch (op) {
                 case PLUS -> {
