@@ -1,97 +1,181 @@
 package dev.quiver.kernels;
 
 import dev.quiver.types.DataType;
-import org.apache.arrow.memory.ArrowBuf;
+import dev.quiver.value.ColumnarValue;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 
-/** Kleene AND, OR, NOT and IS [NOT] NULL, eight rows per step on the bitmaps. */
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * Kleene AND, OR, NOT and IS [NOT] NULL, 64 rows per step on the value and validity words.
+ * Values are masked by validity before they decide anything, so garbage behind nulls never
+ * shows. A scalar operand is a constant word: AND with FALSE is all FALSE, AND with TRUE is the
+ * other side, AND with NULL is FALSE where the other side is FALSE and NULL elsewhere (OR
+ * likewise); the other side's values are not read when the scalar decides alone.
+ */
 final class BooleanKernels {
     private BooleanKernels() {
     }
 
-    static FieldVector and(KernelInput l, KernelInput r, int rows, BufferAllocator allocator) {
+    static ColumnarValue and(ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
         return binary(l, r, true, rows, allocator);
     }
 
-    static FieldVector or(KernelInput l, KernelInput r, int rows, BufferAllocator allocator) {
+    static ColumnarValue or(ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
         return binary(l, r, false, rows, allocator);
     }
 
-    private static void requireBoolean(KernelInput in, String op) {
-        if (!(in.type instanceof DataType.Bool || in.isNullType())) {
-            throw new UnsupportedOperationException(op + " of " + in.type + " is not supported (Boolean only)");
+    private static void check(ColumnarValue v, int rows, BufferAllocator allocator) {
+        Objects.requireNonNull(v, "input is null");
+        Objects.requireNonNull(allocator, "allocator is null");
+        if (rows < 0) {
+            throw new IllegalArgumentException("rows must be >= 0, not " + rows);
         }
     }
 
-    private static FieldVector binary(KernelInput l, KernelInput r, boolean and, int rows, BufferAllocator allocator) {
+    private static void requireBoolean(ColumnarValue v, String op) {
+        DataType t = v.dataType().valueType();
+        if (!(t instanceof DataType.Bool || t instanceof DataType.Null)) {
+            throw new UnsupportedOperationException(op + " of " + t + " is not supported (Boolean only)");
+        }
+    }
+
+    /** A Boolean scalar's value (null for NULL). */
+    private static Boolean value(ColumnarValue.Scalar s) {
+        return (Boolean) s.value().value();
+    }
+
+    private static ColumnarValue binary(ColumnarValue l, ColumnarValue r, boolean and, int rows, BufferAllocator allocator) {
+        check(l, rows, allocator);
+        check(r, rows, allocator);
         requireBoolean(l, and ? "AND" : "OR");
         requireBoolean(r, and ? "AND" : "OR");
+        if (l instanceof ColumnarValue.Scalar ls && r instanceof ColumnarValue.Scalar rs) {
+            Boolean x = value(ls);
+            Boolean y = value(rs);
+            Boolean decisive = and ? Boolean.FALSE : Boolean.TRUE;
+            Boolean v = decisive.equals(x) || decisive.equals(y) ? decisive : x == null || y == null ? null : !decisive;
+            return ColumnarValue.scalar(DataType.BOOLEAN, v);
+        }
+        Operand a = Operand.of(l, rows);
+        Operand b = Operand.of(r, rows);
+        boolean bConstant = b.isScalar() || b.allNull();
+        if (a.isScalar() || (a.allNull() && !bConstant)) {
+            // Both are commutative: keep the constant (a scalar, else an all-null array) on the right.
+            Operand t = a;
+            a = b;
+            b = t;
+        }
         FieldVector out = ResultVector.allocate(DataType.BOOLEAN, rows, allocator);
         try {
-            ArrowBuf validity = out.getValidityBuffer();
-            ArrowBuf data = out.getDataBuffer();
-            int bytes = ResultVector.validityBytes(rows);
-            for (int b = 0; b < bytes; b++) {
-                int lv = l.validityByte(b);
-                int rv = r.validityByte(b);
-                // Values masked by validity: garbage behind nulls never decides a result.
-                int ld = l.booleanByte(b) & lv;
-                int rd = r.booleanByte(b) & rv;
-                int valid;
-                int value;
-                if (and) {
-                    // Known when both are known, or either is a known FALSE.
-                    valid = (lv & rv) | (lv & ~ld) | (rv & ~rd);
-                    value = ld & rd;
-                } else {
-                    // Known when both are known, or either is a known TRUE.
-                    valid = (lv & rv) | ld | rd;
-                    value = ld | rd;
+            MemorySegment validity = Bitmaps.view(out.getValidityBuffer());
+            MemorySegment data = Bitmaps.view(out.getDataBuffer());
+            MemorySegment ad = a.allNull() ? null : a.data();
+            int words = Bitmaps.words(rows);
+            if (b.isScalar() || b.allNull()) {
+                Boolean s = b.allNull() ? null : (Boolean) b.scalar.value();
+                boolean decides = s != null && s == !and; // AND FALSE, OR TRUE
+                for (int w = 0; w < words; w++) {
+                    long live = Bitmaps.liveMask(w, rows);
+                    long valid;
+                    long value;
+                    if (decides) {
+                        valid = live;
+                        value = and ? 0 : live;
+                    } else {
+                        long va = a.validWord(w);
+                        long da = ad == null ? 0 : Bitmaps.word(ad, w) & va;
+                        if (s != null) {
+                            valid = va; // AND TRUE, OR FALSE: the other side as it is
+                            value = da;
+                        } else {
+                            // With NULL only a known FALSE (AND) or a known TRUE (OR) is known.
+                            valid = and ? va & ~da : da;
+                            value = and ? 0 : da;
+                        }
+                    }
+                    Bitmaps.setWord(validity, w, valid & live, rows);
+                    Bitmaps.setWord(data, w, value & valid & live, rows);
                 }
-                int live = ResultVector.liveMask(b, rows);
-                validity.setByte(b, valid & live);
-                data.setByte(b, value & valid & live);
+            } else {
+                MemorySegment bd = b.data();
+                for (int w = 0; w < words; w++) {
+                    long va = a.validWord(w);
+                    long vb = b.validWord(w);
+                    long da = Bitmaps.word(ad, w) & va;
+                    long db = Bitmaps.word(bd, w) & vb;
+                    long valid;
+                    long value;
+                    if (and) {
+                        // Known when both are known, or either is a known FALSE.
+                        valid = (va & vb) | (va & ~da) | (vb & ~db);
+                        value = da & db;
+                    } else {
+                        // Known when both are known, or either is a known TRUE.
+                        valid = (va & vb) | da | db;
+                        value = da | db;
+                    }
+                    long live = Bitmaps.liveMask(w, rows);
+                    Bitmaps.setWord(validity, w, valid & live, rows);
+                    Bitmaps.setWord(data, w, value & valid & live, rows);
+                }
             }
-            return out;
+            return new ColumnarValue.Array(out, true);
         } catch (RuntimeException | Error e) {
             out.close();
             throw e;
         }
     }
 
-    static FieldVector not(KernelInput v, int rows, BufferAllocator allocator) {
+    static ColumnarValue not(ColumnarValue v, int rows, BufferAllocator allocator) {
+        check(v, rows, allocator);
         requireBoolean(v, "NOT");
+        if (v instanceof ColumnarValue.Scalar s) {
+            Boolean x = value(s);
+            return ColumnarValue.scalar(DataType.BOOLEAN, x == null ? null : !x);
+        }
+        Operand a = Operand.of(v, rows);
         FieldVector out = ResultVector.allocate(DataType.BOOLEAN, rows, allocator);
         try {
-            ArrowBuf validity = out.getValidityBuffer();
-            ArrowBuf data = out.getDataBuffer();
-            int bytes = ResultVector.validityBytes(rows);
-            for (int b = 0; b < bytes; b++) {
-                int valid = v.validityByte(b) & ResultVector.liveMask(b, rows);
-                validity.setByte(b, valid);
-                data.setByte(b, ~v.booleanByte(b) & valid);
+            if (a.allNull()) {
+                return new ColumnarValue.Array(out, true);
             }
-            return out;
+            MemorySegment validity = Bitmaps.view(out.getValidityBuffer());
+            MemorySegment data = Bitmaps.view(out.getDataBuffer());
+            MemorySegment ad = a.data();
+            for (int w = 0; w < Bitmaps.words(rows); w++) {
+                long valid = a.validWord(w) & Bitmaps.liveMask(w, rows);
+                Bitmaps.setWord(validity, w, valid, rows);
+                Bitmaps.setWord(data, w, ~Bitmaps.word(ad, w) & valid, rows);
+            }
+            return new ColumnarValue.Array(out, true);
         } catch (RuntimeException | Error e) {
             out.close();
             throw e;
         }
     }
 
-    static FieldVector isNull(KernelInput v, boolean negated, int rows, BufferAllocator allocator) {
+    static ColumnarValue isNull(ColumnarValue v, boolean negated, int rows, BufferAllocator allocator) {
+        check(v, rows, allocator);
+        if (v instanceof ColumnarValue.Scalar s) {
+            return ColumnarValue.scalar(DataType.BOOLEAN, s.isNull() != negated);
+        }
+        Operand a = Operand.of(v, rows);
         FieldVector out = ResultVector.allocate(DataType.BOOLEAN, rows, allocator);
         try {
-            ArrowBuf validity = out.getValidityBuffer();
-            ArrowBuf data = out.getDataBuffer();
-            int bytes = ResultVector.validityBytes(rows);
-            for (int b = 0; b < bytes; b++) {
-                int live = ResultVector.liveMask(b, rows);
-                int valid = v.validityByte(b);
-                validity.setByte(b, live);
-                data.setByte(b, (negated ? valid : ~valid) & live);
+            MemorySegment validity = Bitmaps.view(out.getValidityBuffer());
+            MemorySegment data = Bitmaps.view(out.getDataBuffer());
+            boolean constant = !a.hasNulls() || a.allNull();
+            for (int w = 0; w < Bitmaps.words(rows); w++) {
+                long live = Bitmaps.liveMask(w, rows);
+                // Only the validity bitmap is read; a vector without nulls gives constant words.
+                long valid = constant ? (a.allNull() ? 0 : -1L) : a.validWord(w);
+                Bitmaps.setWord(validity, w, live, rows);
+                Bitmaps.setWord(data, w, (negated ? valid : ~valid) & live, rows);
             }
-            return out;
+            return new ColumnarValue.Array(out, true);
         } catch (RuntimeException | Error e) {
             out.close();
             throw e;

@@ -1,177 +1,496 @@
 package dev.quiver.kernels;
 
 import dev.quiver.expr.Operator;
+import dev.quiver.kernels.FixedWidth.IntKind;
 import dev.quiver.types.DataType;
-import org.apache.arrow.memory.ArrowBuf;
+import dev.quiver.value.ColumnarValue;
+import dev.quiver.value.Values;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.math.BigDecimal;
-import java.util.function.IntFunction;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 
-/** {@code = <> < <= > >=} and the DISTINCT FROM forms over two values of one type. */
+/**
+ * {@code = <> < <= > >=} and the DISTINCT FROM forms over two values of one type, producing
+ * packed Boolean bitmaps 64 rows at a time.
+ *
+ * <p>For each run of 64 rows an {@link Order} computes two words, "left is less" and "left is
+ * equal" (so "greater" is what is neither); the operator picks its rows from those three, and
+ * the result's validity is the AND of the operands' validity words. Values behind nulls are
+ * compared like any other and masked out. A scalar on the left is moved to the right with the
+ * operator swapped, so every type has an array–array and an array–scalar loop. Floats,
+ * Int32/Int64, Date32 and timestamps compare with the Vector API ({@link VectorComparisons})
+ * when it is present; other integers widen to {@code long} chunks.
+ */
 final class ComparisonKernels {
-    /** The order of the two operands at a row where both are valid: negative, zero or positive. */
+    /** Whether the Vector API module is present (Quiver's launcher and tests add it); without it every type takes the plain loops. */
+    private static final boolean VECTOR_API = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    /** Rows per step of an {@link Order}: 16 words. */
+    static final int CHUNK = 1024;
+    private static final int CHUNK_WORDS = CHUNK >>> 6;
+
+    /** The order of the left operand against the right, for rows {@code from .. from+n-1} ({@code from} a multiple of 64). */
     @FunctionalInterface
-    private interface RowOrder {
-        int compare(int row);
+    interface Order {
+        /** Bit {@code j} of {@code lt[k]} / {@code eq[k]}: row {@code from + 64k + j} of the left side is less than / equal to the right's. */
+        void words(int from, int n, long[] lt, long[] eq);
     }
 
     private ComparisonKernels() {
     }
 
-    static FieldVector compare(Operator op, KernelInput l, KernelInput r, int rows, BufferAllocator allocator) {
+    static ColumnarValue compare(Operator op, ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
+        return compare(op, l, r, rows, allocator, VECTOR_API);
+    }
+
+    /** {@link #compare}, with the Vector API loops ({@code vectorApi}, where present) or without (for tests: both must agree). */
+    static ColumnarValue compare(Operator op, ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator, boolean vectorApi) {
         if (!op.isComparison()) {
             throw new IllegalArgumentException(op + " is not a comparison operator");
         }
-        RowOrder order = order(op, l, r);
+        Objects.requireNonNull(l, "l is null");
+        Objects.requireNonNull(r, "r is null");
+        Objects.requireNonNull(allocator, "allocator is null");
+        if (rows < 0) {
+            throw new IllegalArgumentException("rows must be >= 0, not " + rows);
+        }
+        DataType lt = l.dataType().valueType();
+        DataType rt = r.dataType().valueType();
+        if (!comparable(lt, rt)) {
+            throw new UnsupportedOperationException("comparison " + lt + " " + op.sql() + " " + rt + " is not supported");
+        }
+        boolean distinct = op == Operator.IS_DISTINCT_FROM || op == Operator.IS_NOT_DISTINCT_FROM;
+        if (l instanceof ColumnarValue.Scalar ls && r instanceof ColumnarValue.Scalar rs) {
+            return scalars(op, ls, rs, distinct, allocator, vectorApi);
+        }
+        Operand a = Operand.of(l, rows);
+        Operand b = Operand.of(r, rows);
+        if (a.isScalar()) {
+            Operand t = a;
+            a = b;
+            b = t;
+            op = op.swap();
+        }
         FieldVector out = ResultVector.allocate(DataType.BOOLEAN, rows, allocator);
         try {
-            ArrowBuf validity = out.getValidityBuffer();
-            ArrowBuf data = out.getDataBuffer();
-            boolean distinctForm = op == Operator.IS_DISTINCT_FROM || op == Operator.IS_NOT_DISTINCT_FROM;
-            if (!distinctForm) {
-                ResultVector.intersectValidity(out, rows, l, r);
-                for (int i = 0; i < rows; i++) {
-                    if (ResultVector.isValid(validity, i)) {
-                        ResultVector.setBit(data, i, holds(op, order.compare(i)));
+            MemorySegment validity = Bitmaps.view(out.getValidityBuffer());
+            MemorySegment data = Bitmaps.view(out.getDataBuffer());
+            if (a.allNull() || b.allNull()) {
+                if (distinct) {
+                    nullDistinct(op, a, b, rows, validity, data);
+                }
+                return new ColumnarValue.Array(out, true); // otherwise all null
+            }
+            Order order = order(a, b, vectorApi && VECTOR_API);
+            long less = op == Operator.LT || op == Operator.LT_EQ || op == Operator.NOT_EQ ? -1L : 0;
+            long equal = op == Operator.EQ || op == Operator.LT_EQ || op == Operator.GT_EQ ? -1L : 0;
+            long greater = op == Operator.GT || op == Operator.GT_EQ || op == Operator.NOT_EQ ? -1L : 0;
+            boolean wantDistinct = op == Operator.IS_DISTINCT_FROM;
+            long[] ltWords = new long[CHUNK_WORDS];
+            long[] eqWords = new long[CHUNK_WORDS];
+            long[] va = new long[CHUNK_WORDS];
+            long[] vb = new long[CHUNK_WORDS];
+            long[] valid = new long[CHUNK_WORDS];
+            long[] value = new long[CHUNK_WORDS];
+            for (int from = 0; from < rows; from += CHUNK) {
+                int n = Math.min(CHUNK, rows - from);
+                order.words(from, n, ltWords, eqWords);
+                int first = from >>> 6;
+                int words = Bitmaps.words(n);
+                a.validWords(first, words, va);
+                b.validWords(first, words, vb);
+                for (int k = 0; k < words; k++) {
+                    long lt0 = ltWords[k];
+                    long eq0 = eqWords[k];
+                    if (distinct) {
+                        // Distinct: both valid and unequal, or exactly one null. Never null.
+                        long differ = (va[k] & vb[k] & ~eq0) | (va[k] ^ vb[k]);
+                        valid[k] = -1L;
+                        value[k] = wantDistinct ? differ : ~differ;
+                    } else {
+                        long holds = (lt0 & less) | (eq0 & equal) | (~(lt0 | eq0) & greater);
+                        long v = va[k] & vb[k];
+                        valid[k] = v;
+                        value[k] = holds & v;
                     }
                 }
-            } else {
-                ResultVector.intersectValidity(out, rows);
-                boolean wantDistinct = op == Operator.IS_DISTINCT_FROM;
-                for (int i = 0; i < rows; i++) {
-                    boolean lv = l.isValid(i);
-                    boolean rv = r.isValid(i);
-                    boolean same = lv && rv ? order.compare(i) == 0 : lv == rv;
-                    ResultVector.setBit(data, i, same != wantDistinct);
-                }
+                long live = Bitmaps.liveMask(first + words - 1, rows);
+                valid[words - 1] &= live;
+                value[words - 1] &= live;
+                Bitmaps.setWords(validity, first, words, valid, rows);
+                Bitmaps.setWords(data, first, words, value, rows);
             }
-            return out;
+            return new ColumnarValue.Array(out, true);
         } catch (RuntimeException | Error e) {
             out.close();
             throw e;
         }
     }
 
-    private static boolean holds(Operator op, int c) {
-        return switch (op) {
-            case EQ -> c == 0;
-            case NOT_EQ -> c != 0;
-            case LT -> c < 0;
-            case LT_EQ -> c <= 0;
-            case GT -> c > 0;
-            case GT_EQ -> c >= 0;
-            default -> throw new AssertionError(op);
+    /** A DISTINCT FROM form where one side is all null: distinct exactly where the other side is valid. */
+    private static void nullDistinct(Operator op, Operand a, Operand b, int rows, MemorySegment validity, MemorySegment data) {
+        for (int w = 0; w < Bitmaps.words(rows); w++) {
+            long live = Bitmaps.liveMask(w, rows);
+            long differ = a.validWord(w) ^ b.validWord(w);
+            Bitmaps.setWord(validity, w, live, rows);
+            Bitmaps.setWord(data, w, (op == Operator.IS_DISTINCT_FROM ? differ : ~differ) & live, rows);
+        }
+    }
+
+    /** Two scalars: one row of two one-row arrays, so scalars and arrays agree exactly. */
+    private static ColumnarValue scalars(Operator op, ColumnarValue.Scalar l, ColumnarValue.Scalar r, boolean distinct,
+                                         BufferAllocator allocator, boolean vectorApi) {
+        if (l.isNull() || r.isNull()) {
+            boolean bothNull = l.isNull() && r.isNull();
+            Boolean v = !distinct ? null : (op == Operator.IS_DISTINCT_FROM) != bothNull;
+            return ColumnarValue.scalar(DataType.BOOLEAN, v);
+        }
+        try (FieldVector lv = Values.broadcast(l.value(), "l", 1, allocator)) {
+            try (FieldVector rv = Values.broadcast(r.value(), "r", 1, allocator);
+                 ColumnarValue out = compare(op, ColumnarValue.Array.borrowed(lv), ColumnarValue.Array.borrowed(rv), 1, allocator,
+                         vectorApi)) {
+                return new ColumnarValue.Scalar(Values.get(((ColumnarValue.Array) out).vector(), 0, DataType.BOOLEAN));
+            }
+        }
+    }
+
+    private static boolean comparable(DataType lt, DataType rt) {
+        if (lt instanceof DataType.Null || rt instanceof DataType.Null) {
+            return true;
+        }
+        return switch (lt) {
+            case DataType.Int i -> rt.equals(lt);
+            case DataType.Bool b -> rt.equals(lt);
+            case DataType.Date32 d -> rt.equals(lt);
+            case DataType.FloatingPoint f -> rt.equals(lt);
+            case DataType.Timestamp t -> rt instanceof DataType.Timestamp u && t.unit() == u.unit();
+            case DataType.Decimal d -> rt instanceof DataType.Decimal;
+            case DataType.Utf8 u -> rt instanceof DataType.Utf8;
+            case DataType.Binary b -> rt instanceof DataType.Binary;
+            default -> false;
         };
     }
 
-    private static RowOrder order(Operator op, KernelInput l, KernelInput r) {
-        DataType lt = l.type;
-        DataType rt = r.type;
-        if (l.isNullType() || r.isNullType()) {
-            return i -> 0; // never called on a row where both are valid
-        }
-        UnsupportedOperationException unsupported = new UnsupportedOperationException(
-                "comparison " + lt + " " + op.sql() + " " + rt + " is not supported");
-        switch (lt) {
-            case DataType.Int i when i.equals(DataType.UINT64) && rt.equals(lt) -> {
-                KernelInput.LongReader x = l.longs();
-                KernelInput.LongReader y = r.longs();
-                return row -> Long.compareUnsigned(x.get(row), y.get(row));
+    /** The order of array {@code a} against array or scalar {@code b}, both non-null and of comparable types. */
+    private static Order order(Operand a, Operand b, boolean vectorApi) {
+        Order plain = plain(a, b);
+        Order whole = vectorApi ? VectorComparisons.order(a, b) : null;
+        return whole == null ? plain : withTail(whole, plain);
+    }
+
+    /** {@code whole} on the whole words of a chunk, {@code tail} on the last partial word of the batch. */
+    private static Order withTail(Order whole, Order tail) {
+        long[] tl = new long[1];
+        long[] te = new long[1];
+        return (from, n, lt, eq) -> {
+            int words = n >>> 6;
+            if (words > 0) {
+                whole.words(from, words << 6, lt, eq);
             }
-            case DataType.Int i when rt.equals(lt) -> {
-                return longOrder(l, r);
+            if (words << 6 < n) {
+                tail.words(from + (words << 6), n - (words << 6), tl, te);
+                lt[words] = tl[0];
+                eq[words] = te[0];
             }
-            case DataType.Bool b when rt.equals(lt) -> {
-                return longOrder(l, r);
-            }
-            case DataType.Date32 d when rt.equals(lt) -> {
-                return longOrder(l, r);
-            }
-            case DataType.Timestamp t when rt instanceof DataType.Timestamp u && t.unit() == u.unit() -> {
-                return longOrder(l, r);
-            }
-            case DataType.FloatingPoint f when rt.equals(lt) -> {
-                KernelInput.DoubleReader x = l.doubles();
-                KernelInput.DoubleReader y = r.doubles();
-                return row -> totalOrder(x.get(row), y.get(row));
-            }
-            case DataType.Decimal d when rt instanceof DataType.Decimal e -> {
-                if (d.scale() == e.scale()) {
-                    return decimal128Order(l, r);
+        };
+    }
+
+    /** The order computed with plain Java loops. */
+    private static Order plain(Operand a, Operand b) {
+        return switch (a.type) {
+            case DataType.Bool x -> booleans(a, b);
+            case DataType.Decimal x -> decimals(a, b);
+            case DataType.Utf8 x -> bytes(a, b);
+            case DataType.Binary x -> bytes(a, b);
+            case DataType.FloatingPoint f -> floats(a, b, f.bitWidth() == 32);
+            default -> integers(a, b, FixedWidth.intKind(a.type));
+        };
+    }
+
+    // ---- integers of every width, Date32 and timestamps, widened to long
+
+    private static Order integers(Operand a, Operand b, IntKind kind) {
+        MemorySegment ad = a.data();
+        // UInt64 compares as signed once the sign bit is flipped.
+        long flip = kind == IntKind.UINT64 ? Long.MIN_VALUE : 0;
+        long[] x = new long[CHUNK];
+        if (b.isScalar()) {
+            long s = FixedWidth.toLong(b.scalar) ^ flip;
+            return (from, n, lt, eq) -> {
+                FixedWidth.widen(ad, kind, from, n, x);
+                for (int k = 0; k < Bitmaps.words(n); k++) {
+                    int base = k << 6;
+                    int end = Math.min(64, n - base);
+                    long l = 0;
+                    long e = 0;
+                    for (int j = 0; j < end; j++) {
+                        long v = x[base + j] ^ flip;
+                        l |= (v < s ? 1L : 0L) << j;
+                        e |= (v == s ? 1L : 0L) << j;
+                    }
+                    lt[k] = l;
+                    eq[k] = e;
                 }
-                IntFunction<BigDecimal> x = l.decimals();
-                IntFunction<BigDecimal> y = r.decimals();
-                return row -> x.apply(row).compareTo(y.apply(row));
-            }
-            case DataType.Utf8 u when rt instanceof DataType.Utf8 -> {
-                return bytesOrder(l, r);
-            }
-            case DataType.Binary b when rt instanceof DataType.Binary -> {
-                return bytesOrder(l, r);
-            }
-            default -> throw unsupported;
+            };
         }
-    }
-
-    private static RowOrder longOrder(KernelInput l, KernelInput r) {
-        KernelInput.LongReader x = l.longs();
-        KernelInput.LongReader y = r.longs();
-        return row -> Long.compare(x.get(row), y.get(row));
-    }
-
-    /** SQL's total order on floats: -0.0 = 0.0, NaN = NaN, NaN above everything else. */
-    static int totalOrder(double a, double b) {
-        boolean an = Double.isNaN(a);
-        boolean bn = Double.isNaN(b);
-        if (an || bn) {
-            return an == bn ? 0 : an ? 1 : -1;
-        }
-        return a < b ? -1 : a > b ? 1 : 0;
-    }
-
-    /** Two Decimal128 columns of one scale: compare the 128-bit two's complement unscaled values. */
-    private static RowOrder decimal128Order(KernelInput l, KernelInput r) {
-        ArrowBuf a = l.vector.getDataBuffer();
-        ArrowBuf b = r.vector.getDataBuffer();
-        boolean ac = l.constant;
-        boolean bc = r.constant;
-        return row -> {
-            long ao = ac ? 0 : (long) row << 4;
-            long bo = bc ? 0 : (long) row << 4;
-            int c = Long.compare(a.getLong(ao + 8), b.getLong(bo + 8));
-            return c != 0 ? c : Long.compareUnsigned(a.getLong(ao), b.getLong(bo));
+        MemorySegment bd = b.data();
+        long[] y = new long[CHUNK];
+        return (from, n, lt, eq) -> {
+            FixedWidth.widen(ad, kind, from, n, x);
+            FixedWidth.widen(bd, kind, from, n, y);
+            for (int k = 0; k < Bitmaps.words(n); k++) {
+                int base = k << 6;
+                int end = Math.min(64, n - base);
+                long l = 0;
+                long e = 0;
+                for (int j = 0; j < end; j++) {
+                    long u = x[base + j] ^ flip;
+                    long v = y[base + j] ^ flip;
+                    l |= (u < v ? 1L : 0L) << j;
+                    e |= (u == v ? 1L : 0L) << j;
+                }
+                lt[k] = l;
+                eq[k] = e;
+            }
         };
     }
 
-    private static RowOrder bytesOrder(KernelInput l, KernelInput r) {
-        KernelInput.ByteRanges x = l.bytes();
-        KernelInput.ByteRanges y = r.bytes();
-        return row -> compareBytes(x.data, x.start(row), x.end(row), y.data, y.start(row), y.end(row));
+    // ---- floats without the Vector API, in SQL's total order
+
+    private static Order floats(Operand a, Operand b, boolean f32) {
+        MemorySegment ad = a.data();
+        double[] x = new double[CHUNK];
+        if (b.isScalar()) {
+            double s = FixedWidth.toDouble(b.scalar);
+            return (from, n, lt, eq) -> {
+                FixedWidth.widen(ad, f32, from, n, x);
+                for (int k = 0; k < Bitmaps.words(n); k++) {
+                    int base = k << 6;
+                    int end = Math.min(64, n - base);
+                    long l = 0;
+                    long e = 0;
+                    for (int j = 0; j < end; j++) {
+                        double v = x[base + j];
+                        // SQL's total order without branches: NaN equals NaN and sorts above everything.
+                        l |= (long) lessBit(v, s) << j;
+                        e |= (long) equalBit(v, s) << j;
+                    }
+                    lt[k] = l;
+                    eq[k] = e;
+                }
+            };
+        }
+        MemorySegment bd = b.data();
+        double[] y = new double[CHUNK];
+        return (from, n, lt, eq) -> {
+            FixedWidth.widen(ad, f32, from, n, x);
+            FixedWidth.widen(bd, f32, from, n, y);
+            for (int k = 0; k < Bitmaps.words(n); k++) {
+                int base = k << 6;
+                int end = Math.min(64, n - base);
+                long l = 0;
+                long e = 0;
+                for (int j = 0; j < end; j++) {
+                    double u = x[base + j];
+                    double v = y[base + j];
+                    l |= (long) lessBit(u, v) << j;
+                    e |= (long) equalBit(u, v) << j;
+                }
+                lt[k] = l;
+                eq[k] = e;
+            }
+        };
+    }
+
+    /** 1 when {@code a < b} in SQL's total order on floats (-0.0 = 0.0, NaN = NaN, NaN above everything else), else 0. */
+    private static int lessBit(double a, double b) {
+        return (a < b ? 1 : 0) | ((a == a ? 1 : 0) & (b != b ? 1 : 0));
+    }
+
+    /** 1 when {@code a = b} in SQL's total order on floats, else 0. */
+    private static int equalBit(double a, double b) {
+        return (a == b ? 1 : 0) | ((a != a ? 1 : 0) & (b != b ? 1 : 0));
+    }
+
+    // ---- Booleans, 64 rows per step: FALSE < TRUE
+
+    private static Order booleans(Operand a, Operand b) {
+        MemorySegment ad = a.data();
+        if (b.isScalar()) {
+            boolean s = (Boolean) b.scalar.value();
+            return (from, n, lt, eq) -> {
+                for (int k = 0; k < Bitmaps.words(n); k++) {
+                    long x = Bitmaps.word(ad, (from >>> 6) + k);
+                    lt[k] = s ? ~x : 0;
+                    eq[k] = s ? x : ~x;
+                }
+            };
+        }
+        MemorySegment bd = b.data();
+        return (from, n, lt, eq) -> {
+            for (int k = 0; k < Bitmaps.words(n); k++) {
+                long x = Bitmaps.word(ad, (from >>> 6) + k);
+                long y = Bitmaps.word(bd, (from >>> 6) + k);
+                lt[k] = ~x & y;
+                eq[k] = ~(x ^ y);
+            }
+        };
+    }
+
+    // ---- decimals: 128-bit unscaled values at one scale, else BigDecimal
+
+    private static Order decimals(Operand a, Operand b) {
+        DataType.Decimal at = (DataType.Decimal) a.type;
+        DataType.Decimal bt = (DataType.Decimal) b.type;
+        MemorySegment ad = a.data();
+        if (b.isScalar()) {
+            BigDecimal s = (BigDecimal) b.scalar.value();
+            BigInteger unscaled = null;
+            if (s.scale() <= at.scale()) {
+                // Exactly at the array's scale; it still orders correctly as long as it fits in 128 bits.
+                BigInteger u = s.setScale(at.scale()).unscaledValue();
+                unscaled = u.bitLength() < 128 ? u : null;
+            }
+            if (unscaled != null) {
+                long sLow = unscaled.longValue();
+                long sHigh = unscaled.shiftRight(64).longValue();
+                return (from, n, lt, eq) -> {
+                    for (int k = 0; k < Bitmaps.words(n); k++) {
+                        long l = 0;
+                        long e = 0;
+                        int end = Math.min(64, n - (k << 6));
+                        for (int j = 0; j < end; j++) {
+                            long off = (long) (from + (k << 6) + j) << 4;
+                            int c = compare128(ad.get(FixedWidth.LONG, off + 8), ad.get(FixedWidth.LONG, off), sHigh, sLow);
+                            l |= (c < 0 ? 1L : 0L) << j;
+                            e |= (c == 0 ? 1L : 0L) << j;
+                        }
+                        lt[k] = l;
+                        eq[k] = e;
+                    }
+                };
+            }
+            return (from, n, lt, eq) -> {
+                for (int k = 0; k < Bitmaps.words(n); k++) {
+                    long l = 0;
+                    long e = 0;
+                    int end = Math.min(64, n - (k << 6));
+                    for (int j = 0; j < end; j++) {
+                        int c = decimal(ad, from + (k << 6) + j, at.scale()).compareTo(s);
+                        l |= (c < 0 ? 1L : 0L) << j;
+                        e |= (c == 0 ? 1L : 0L) << j;
+                    }
+                    lt[k] = l;
+                    eq[k] = e;
+                }
+            };
+        }
+        MemorySegment bd = b.data();
+        boolean sameScale = at.scale() == bt.scale();
+        return (from, n, lt, eq) -> {
+            for (int k = 0; k < Bitmaps.words(n); k++) {
+                long l = 0;
+                long e = 0;
+                int end = Math.min(64, n - (k << 6));
+                for (int j = 0; j < end; j++) {
+                    int row = from + (k << 6) + j;
+                    long off = (long) row << 4;
+                    int c = sameScale
+                            ? compare128(ad.get(FixedWidth.LONG, off + 8), ad.get(FixedWidth.LONG, off),
+                            bd.get(FixedWidth.LONG, off + 8), bd.get(FixedWidth.LONG, off))
+                            : decimal(ad, row, at.scale()).compareTo(decimal(bd, row, bt.scale()));
+                    l |= (c < 0 ? 1L : 0L) << j;
+                    e |= (c == 0 ? 1L : 0L) << j;
+                }
+                lt[k] = l;
+                eq[k] = e;
+            }
+        };
+    }
+
+    /** The order of two 128-bit two's complement integers given as (high, low) words. */
+    private static int compare128(long aHigh, long aLow, long bHigh, long bLow) {
+        return aHigh != bHigh ? Long.compare(aHigh, bHigh) : Long.compareUnsigned(aLow, bLow);
+    }
+
+    private static BigDecimal decimal(MemorySegment d, int row, int scale) {
+        long off = (long) row << 4;
+        long low = d.get(FixedWidth.LONG, off);
+        long high = d.get(FixedWidth.LONG, off + 8);
+        BigInteger u = BigInteger.valueOf(high).shiftLeft(64).add(BigInteger.valueOf(low).and(LOW_64));
+        return new BigDecimal(u, scale);
+    }
+
+    private static final BigInteger LOW_64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+
+    // ---- strings and binaries: unsigned bytes (code point order for UTF-8)
+
+    private static Order bytes(Operand a, Operand b) {
+        MemorySegment ad = a.data();
+        MemorySegment ao = a.offsets();
+        boolean aLarge = a.type instanceof DataType.Utf8 u && u.large();
+        if (b.isScalar()) {
+            Object v = b.scalar.value();
+            byte[] s = v instanceof String str ? str.getBytes(StandardCharsets.UTF_8) : (byte[]) v;
+            MemorySegment sd = MemorySegment.ofArray(s);
+            return (from, n, lt, eq) -> {
+                for (int k = 0; k < Bitmaps.words(n); k++) {
+                    long l = 0;
+                    long e = 0;
+                    int end = Math.min(64, n - (k << 6));
+                    for (int j = 0; j < end; j++) {
+                        int row = from + (k << 6) + j;
+                        int c = compareBytes(ad, offset(ao, aLarge, row), offset(ao, aLarge, row + 1), sd, 0, s.length);
+                        l |= (c < 0 ? 1L : 0L) << j;
+                        e |= (c == 0 ? 1L : 0L) << j;
+                    }
+                    lt[k] = l;
+                    eq[k] = e;
+                }
+            };
+        }
+        MemorySegment bd = b.data();
+        MemorySegment bo = b.offsets();
+        boolean bLarge = b.type instanceof DataType.Utf8 u && u.large();
+        return (from, n, lt, eq) -> {
+            for (int k = 0; k < Bitmaps.words(n); k++) {
+                long l = 0;
+                long e = 0;
+                int end = Math.min(64, n - (k << 6));
+                for (int j = 0; j < end; j++) {
+                    int row = from + (k << 6) + j;
+                    int c = compareBytes(ad, offset(ao, aLarge, row), offset(ao, aLarge, row + 1),
+                            bd, offset(bo, bLarge, row), offset(bo, bLarge, row + 1));
+                    l |= (c < 0 ? 1L : 0L) << j;
+                    e |= (c == 0 ? 1L : 0L) << j;
+                }
+                lt[k] = l;
+                eq[k] = e;
+            }
+        };
+    }
+
+    private static long offset(MemorySegment offsets, boolean large, int row) {
+        return large ? offsets.get(FixedWidth.LONG, (long) row << 3) : offsets.get(FixedWidth.INT, (long) row << 2);
     }
 
     /** Lexicographic order of unsigned bytes; for UTF-8 this is code point order. */
-    static int compareBytes(ArrowBuf a, long aStart, long aEnd, ArrowBuf b, long bStart, long bEnd) {
-        long aLen = aEnd - aStart;
-        long bLen = bEnd - bStart;
-        long n = Math.min(aLen, bLen);
-        long k = 0;
-        for (; k + 8 <= n; k += 8) {
-            long x = a.getLong(aStart + k);
-            long y = b.getLong(bStart + k);
-            if (x != y) {
-                // Little-endian loads: reverse so the first byte is the most significant.
-                return Long.compareUnsigned(Long.reverseBytes(x), Long.reverseBytes(y));
-            }
+    static int compareBytes(MemorySegment a, long aStart, long aEnd, MemorySegment b, long bStart, long bEnd) {
+        long m = MemorySegment.mismatch(a, aStart, aEnd, b, bStart, bEnd);
+        if (m < 0) {
+            return 0;
         }
-        for (; k < n; k++) {
-            int x = a.getByte(aStart + k) & 0xFF;
-            int y = b.getByte(bStart + k) & 0xFF;
-            if (x != y) {
-                return x < y ? -1 : 1;
-            }
+        if (m == aEnd - aStart) {
+            return -1; // a is a proper prefix of b
         }
-        return Long.compare(aLen, bLen);
+        if (m == bEnd - bStart) {
+            return 1;
+        }
+        return Integer.compare(a.get(ValueLayout.JAVA_BYTE, aStart + m) & 0xFF, b.get(ValueLayout.JAVA_BYTE, bStart + m) & 0xFF);
     }
 }

@@ -76,16 +76,15 @@ public final class Kernels {
     // ---- arithmetic
 
     /**
-     * {@code l op r} for {@code + - * / %}.
+     * {@code l op r} for {@code + - * / %}, with {@link ArithmeticMode#CHECKED}: integer overflow
+     * and division or modulo by zero throw.
      *
      * <p>Operands are both the same integer or float type (and {@code resultType} is that type),
      * or two decimals with a decimal {@code resultType}, or {@code Date32 ± Int32/Int64} and
-     * {@code Int32/Int64 + Date32} (Date32), or {@code Date32 - Date32} (Int64 days). Integers wrap
-     * at their width; integer and decimal {@code /} and {@code %} by zero on a non-null row throw
-     * {@link dev.quiver.backend.KernelArithmeticException}; integer division truncates, {@code %}
-     * takes the dividend's sign; floats are IEEE 754. Decimals compute exactly and round HALF_UP to
-     * {@code resultType}'s scale; a result beyond its precision, or a date beyond Date32, throws
-     * {@link ArithmeticException}.
+     * {@code Int32/Int64 + Date32} (Date32), or {@code Date32 - Date32} (Int64 days). Integer
+     * division truncates, {@code %} takes the dividend's sign; floats are IEEE 754 in every mode.
+     * Decimals compute exactly and round HALF_UP to {@code resultType}'s scale. The errors are
+     * those of {@link #arithmetic(Operator, ColumnarValue, ColumnarValue, DataType, ArithmeticMode, int, BufferAllocator)}.
      */
     public static ColumnarValue arithmetic(Operator op, ColumnarValue l, ColumnarValue r, DataType resultType, int rows,
                                            BufferAllocator allocator) {
@@ -94,15 +93,26 @@ public final class Kernels {
 
     /**
      * {@code l op r} as {@link #arithmetic(Operator, ColumnarValue, ColumnarValue, DataType, int, BufferAllocator)},
-     * with integer overflow and division by zero handled as {@code mode} says.
+     * with failing rows handled as {@code mode} says. A row fails when it is not null and
+     * <ul>
+     *   <li>divides (or takes the modulo) by zero: integers and decimals, every mode;</li>
+     *   <li>overflows its integer type ({@code MIN / -1} included; {@code MIN % -1} is 0): CHECKED
+     *       and NULL_ON_ERROR, while under WRAPPING integers wrap at their width;</li>
+     *   <li>needs more digits than the decimal {@code resultType} has, or leaves Date32's range:
+     *       every mode.</li>
+     * </ul>
+     * A failing row throws {@link dev.quiver.backend.KernelArithmeticException} naming the error
+     * ("integer overflow", "division by zero", "decimal overflow (...)", "Date32 overflow"), the
+     * operand types ("Int32 + Int32") and the first failing row; under
+     * {@link ArithmeticMode#NULL_ON_ERROR} it is NULL instead. Values behind null rows never
+     * fail. A NULL scalar operand gives an all-NULL result without reading the other side.
      */
     public static ColumnarValue arithmetic(Operator op, ColumnarValue l, ColumnarValue r, DataType resultType, ArithmeticMode mode,
                                            int rows, BufferAllocator allocator) {
         Objects.requireNonNull(op, "op is null");
         Objects.requireNonNull(resultType, "resultType is null");
         Objects.requireNonNull(mode, "mode is null");
-        return run(List.of(l, r), rows, allocator,
-                (in, n) -> ArithmeticKernels.arithmetic(op, in[0], in[1], resultType.valueType(), n, allocator));
+        return ArithmeticKernels.arithmetic(op, l, r, resultType, mode, rows, allocator);
     }
 
     /** {@code -v} for signed integers (MIN wraps to itself), floats and decimals; unsigned types are unsupported. */
@@ -121,27 +131,27 @@ public final class Kernels {
      */
     public static ColumnarValue compare(Operator op, ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
         Objects.requireNonNull(op, "op is null");
-        return run(List.of(l, r), rows, allocator, (in, n) -> ComparisonKernels.compare(op, in[0], in[1], n, allocator));
+        return ComparisonKernels.compare(op, l, r, rows, allocator);
     }
 
     /** Kleene AND: FALSE if either is FALSE, else NULL if either is NULL, else TRUE. */
     public static ColumnarValue and(ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
-        return run(List.of(l, r), rows, allocator, (in, n) -> BooleanKernels.and(in[0], in[1], n, allocator));
+        return BooleanKernels.and(l, r, rows, allocator);
     }
 
     /** Kleene OR: TRUE if either is TRUE, else NULL if either is NULL, else FALSE. */
     public static ColumnarValue or(ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
-        return run(List.of(l, r), rows, allocator, (in, n) -> BooleanKernels.or(in[0], in[1], n, allocator));
+        return BooleanKernels.or(l, r, rows, allocator);
     }
 
     /** NOT: NULL stays NULL. */
     public static ColumnarValue not(ColumnarValue v, int rows, BufferAllocator allocator) {
-        return run(List.of(v), rows, allocator, (in, n) -> BooleanKernels.not(in[0], n, allocator));
+        return BooleanKernels.not(v, rows, allocator);
     }
 
     /** IS NULL ({@code negated}: IS NOT NULL) of a value of any type; never null. */
     public static ColumnarValue isNull(ColumnarValue v, boolean negated, int rows, BufferAllocator allocator) {
-        return run(List.of(v), rows, allocator, (in, n) -> BooleanKernels.isNull(in[0], negated, n, allocator));
+        return BooleanKernels.isNull(v, negated, rows, allocator);
     }
 
     // ---- casts

@@ -10,8 +10,10 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 class BooleanKernelsTest extends KernelTestBase {
+    private static final long SEED = HostileColumns.seed(BooleanKernelsTest.class);
     private static final Boolean T = true;
     private static final Boolean F = false;
     private static final Boolean N = null;
@@ -78,5 +80,89 @@ class BooleanKernelsTest extends KernelTestBase {
         assertEquals(T, scalar(Kernels.isNull(sc(DataType.FLOAT64, 1.0), true, 1, allocator)));
         ColumnarValue r = Kernels.isNull(sc(DataType.INT32, 1), false, 5, allocator);
         assertEquals(F, scalar(r));
+    }
+
+    @Test
+    void aScalarThatDecidesGivesAConstantArray() {
+        ColumnarValue a = garbage((byte) 1, DataType.BOOLEAN, T, F, N);
+        assertEquals(list(F, F, F), values(Kernels.and(a, sc(DataType.BOOLEAN, false), 3, allocator), 3));
+        assertEquals(list(F, F, F), values(Kernels.and(sc(DataType.BOOLEAN, false), a, 3, allocator), 3));
+        assertEquals(list(T, T, T), values(Kernels.or(sc(DataType.BOOLEAN, true), a, 3, allocator), 3));
+        assertEquals(list(T, F, N), values(Kernels.and(a, sc(DataType.BOOLEAN, true), 3, allocator), 3));
+        assertEquals(list(T, F, N), values(Kernels.or(sc(DataType.BOOLEAN, false), a, 3, allocator), 3));
+        assertEquals(list(N, F, N), values(Kernels.and(sc(DataType.BOOLEAN, null), a, 3, allocator), 3));
+        assertEquals(list(T, N, N), values(Kernels.or(a, sc(DataType.BOOLEAN, null), 3, allocator), 3));
+        assertEquals(F, scalar(Kernels.and(sc(DataType.BOOLEAN, null), sc(DataType.BOOLEAN, false), 3, allocator)));
+        assertEquals(N, scalar(Kernels.or(sc(DataType.BOOLEAN, null), sc(DataType.BOOLEAN, false), 3, allocator)));
+        assertThrows(UnsupportedOperationException.class, () -> Kernels.and(arr(DataType.INT32, 1), sc(DataType.BOOLEAN, true), 1, allocator));
+    }
+
+    // ---- randomized against the truth tables, every shape, with garbage behind the nulls
+
+    private static Object and(Object a, Object b) {
+        return a == F || b == F ? F : a == null || b == null ? null : T;
+    }
+
+    private static Object or(Object a, Object b) {
+        return a == T || b == T ? T : a == null || b == null ? null : F;
+    }
+
+    private ColumnarValue operand(HostileColumns random, List<Object> values, boolean nullTyped) {
+        return nullTyped ? arr(DataType.NULL, values.toArray()) : hostile(random, DataType.BOOLEAN, values);
+    }
+
+    @Test
+    void randomKleeneLogic() {
+        HostileColumns random = new HostileColumns(SEED, "randomKleeneLogic");
+        for (int round = 0; round < 4; round++) {
+            for (int n : random.sizes()) {
+                double nullRate = HostileColumns.NULL_RATES[random.rnd.nextInt(HostileColumns.NULL_RATES.length)];
+                List<Object> xs = random.column(DataType.BOOLEAN, n, nullRate, true);
+                List<Object> ys = random.column(DataType.BOOLEAN, n, random.rnd.nextBoolean() ? 0.0 : 0.3, true);
+                boolean xNullTyped = nullRate == 1.0 && random.rnd.nextBoolean();
+                Boolean s = random.rnd.nextInt(3) == 0 ? null : random.rnd.nextBoolean();
+                String what = n + " rows, null rate " + nullRate + (xNullTyped ? " (Null-typed)" : "") + ", scalar " + s + " (seed " + random.seed + ")";
+                List<Object> andAA = new ArrayList<>();
+                List<Object> orAA = new ArrayList<>();
+                List<Object> andAS = new ArrayList<>();
+                List<Object> orAS = new ArrayList<>();
+                List<Object> notA = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    andAA.add(and(xs.get(i), ys.get(i)));
+                    orAA.add(or(xs.get(i), ys.get(i)));
+                    andAS.add(and(xs.get(i), s));
+                    orAS.add(or(xs.get(i), s));
+                    notA.add(xs.get(i) == null ? null : !(Boolean) xs.get(i));
+                }
+                assertEquals(andAA, values(Kernels.and(operand(random, xs, xNullTyped), operand(random, ys, false), n, allocator), n), what);
+                assertEquals(andAA, values(Kernels.and(operand(random, ys, false), operand(random, xs, xNullTyped), n, allocator), n), what);
+                assertEquals(orAA, values(Kernels.or(operand(random, xs, xNullTyped), operand(random, ys, false), n, allocator), n), what);
+                assertEquals(andAS, values(Kernels.and(operand(random, xs, xNullTyped), sc(DataType.BOOLEAN, s), n, allocator), n), what);
+                assertEquals(andAS, values(Kernels.and(sc(DataType.BOOLEAN, s), operand(random, xs, xNullTyped), n, allocator), n), what);
+                assertEquals(orAS, values(Kernels.or(operand(random, xs, xNullTyped), sc(DataType.BOOLEAN, s), n, allocator), n), what);
+                assertEquals(orAS, values(Kernels.or(sc(DataType.BOOLEAN, s), operand(random, xs, xNullTyped), n, allocator), n), what);
+                assertEquals(notA, values(Kernels.not(operand(random, xs, xNullTyped), n, allocator), n), what);
+            }
+        }
+    }
+
+    @Test
+    void randomIsNull() {
+        HostileColumns random = new HostileColumns(SEED, "randomIsNull");
+        for (DataType t : List.of(DataType.BOOLEAN, DataType.INT8, DataType.INT64, DataType.FLOAT64, DataType.UTF8, new DataType.Decimal(20, 3))) {
+            for (int n : random.sizes()) {
+                double nullRate = HostileColumns.NULL_RATES[random.rnd.nextInt(HostileColumns.NULL_RATES.length)];
+                List<Object> xs = random.column(t, n, nullRate, true);
+                for (boolean negated : new boolean[]{false, true}) {
+                    List<Object> expected = new ArrayList<>();
+                    for (Object x : xs) {
+                        expected.add((x == null) != negated);
+                    }
+                    ColumnarValue r = Kernels.isNull(hostile(random, t, xs), negated, n, allocator);
+                    assertEquals(expected, values(r, n), t + ", " + n + " rows, null rate " + nullRate + " (seed " + random.seed + ")");
+                }
+            }
+        }
+        assertInstanceOf(ColumnarValue.Scalar.class, Kernels.isNull(sc(DataType.UTF8, null), true, 3, allocator));
     }
 }

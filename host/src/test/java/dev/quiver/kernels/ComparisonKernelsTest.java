@@ -2,12 +2,15 @@ package dev.quiver.kernels;
 
 import dev.quiver.expr.Operator;
 import dev.quiver.types.DataType;
+import dev.quiver.value.ColumnarValue;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 import static dev.quiver.expr.Operator.EQ;
 import static dev.quiver.expr.Operator.GT;
@@ -19,8 +22,10 @@ import static dev.quiver.expr.Operator.LT_EQ;
 import static dev.quiver.expr.Operator.NOT_EQ;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.fail;
 
 class ComparisonKernelsTest extends KernelTestBase {
+    private static final long SEED = HostileColumns.seed(ComparisonKernelsTest.class);
     private static final Operator[] ALL = {EQ, NOT_EQ, LT, LT_EQ, GT, GT_EQ, IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM};
 
     /**
@@ -137,5 +142,149 @@ class ComparisonKernelsTest extends KernelTestBase {
         assertThrows(UnsupportedOperationException.class, () -> Kernels.compare(LT,
                 arr(new DataType.Timestamp(DataType.TimeUnit.SECOND, null), 1L), arr(new DataType.Timestamp(DataType.TimeUnit.MILLISECOND, null), 1L), 1, allocator));
         assertThrows(IllegalArgumentException.class, () -> Kernels.compare(Operator.PLUS, arr(DataType.INT32, 1), arr(DataType.INT32, 1), 1, allocator));
+    }
+
+    @Test
+    void onlyTheFirstRowsAreRead() {
+        ColumnarValue v = arr(DataType.FLOAT64, 1.0, 2.0, 3.0, null, 5.0);
+        assertEquals(list(false, true, false), values(Kernels.compare(EQ, v, sc(DataType.FLOAT64, 2.0), 3, allocator), 3));
+        assertThrows(IllegalArgumentException.class, () -> Kernels.compare(EQ, v, sc(DataType.FLOAT64, 2.0), 6, allocator));
+    }
+
+    // ---- randomized: every type, operator and operand shape against a per-row reference order
+
+    @Test
+    void randomComparisons() {
+        HostileColumns random = new HostileColumns(SEED, "randomComparisons");
+        DataType tsUs = new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, null);
+        DataType tsUsUtc = new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, "UTC");
+        List<DataType[]> pairs = new ArrayList<>();
+        for (DataType t : List.of(DataType.INT8, DataType.INT16, DataType.INT32, DataType.INT64, DataType.UINT8, DataType.UINT16,
+                DataType.UINT32, DataType.UINT64, DataType.FLOAT32, DataType.FLOAT64, DataType.BOOLEAN, DataType.DATE32, tsUs,
+                new DataType.Decimal(5, 2), new DataType.Decimal(38, 10), DataType.UTF8, DataType.LARGE_UTF8, DataType.BINARY)) {
+            pairs.add(new DataType[]{t, t});
+        }
+        pairs.add(new DataType[]{tsUs, tsUsUtc});
+        pairs.add(new DataType[]{new DataType.Decimal(5, 2), new DataType.Decimal(6, 3)});
+        pairs.add(new DataType[]{new DataType.Decimal(38, 2), new DataType.Decimal(10, 0)});
+        pairs.add(new DataType[]{new DataType.Decimal(10, 0), new DataType.Decimal(38, 37)});
+        pairs.add(new DataType[]{new DataType.Decimal(38, 37), new DataType.Decimal(38, 0)});
+        pairs.add(new DataType[]{DataType.UTF8, DataType.LARGE_UTF8});
+        for (DataType[] pair : pairs) {
+            for (boolean tame : new boolean[]{true, false}) {
+                randomCase(random, pair[0], pair[1], tame);
+            }
+        }
+    }
+
+    private void randomCase(HostileColumns random, DataType lt, DataType rt, boolean tame) {
+        for (int n : random.sizes()) {
+            double nullRate = HostileColumns.NULL_RATES[random.rnd.nextInt(HostileColumns.NULL_RATES.length)];
+            // A few distinct values per batch, so that equal pairs are common.
+            List<Object> pool = new ArrayList<>();
+            for (int k = 0; k < 6; k++) {
+                pool.add(random.value(lt, tame));
+            }
+            List<Object> xs = new ArrayList<>();
+            List<Object> ys = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                xs.add(random.rnd.nextDouble() < nullRate ? null : pool.get(random.rnd.nextInt(pool.size())));
+                ys.add(random.rnd.nextDouble() < nullRate ? null : like(random, rt, pool.get(random.rnd.nextInt(pool.size())), tame));
+            }
+            Object left = random.rnd.nextInt(8) == 0 ? null : pool.get(random.rnd.nextInt(pool.size()));
+            Object right = random.rnd.nextInt(8) == 0 ? null : like(random, rt, pool.get(random.rnd.nextInt(pool.size())), tame);
+            for (Operator op : ALL) {
+                for (boolean vectorApi : new boolean[]{true, false}) {
+                    String what = lt + " " + op.sql() + " " + rt + (vectorApi ? "" : " (plain loops)") + ", " + n + " rows, null rate "
+                            + nullRate + " (seed " + random.seed + ")";
+                    List<Object> aa = new ArrayList<>();
+                    List<Object> as = new ArrayList<>();
+                    List<Object> sa = new ArrayList<>();
+                    for (int i = 0; i < n; i++) {
+                        aa.add(expected(op, xs.get(i), ys.get(i)));
+                        as.add(expected(op, xs.get(i), right));
+                        sa.add(expected(op, left, ys.get(i)));
+                    }
+                    assertRows(what + ", array op array", xs, ys, aa, values(ComparisonKernels.compare(op, hostile(random, lt, xs),
+                            hostile(random, rt, ys), n, allocator, vectorApi), n));
+                    assertRows(what + ", array op " + show(right), xs, HostileColumns.nulls(n), as,
+                            values(ComparisonKernels.compare(op, hostile(random, lt, xs), sc(rt, right), n, allocator, vectorApi), n));
+                    assertRows(what + ", " + show(left) + " op array", HostileColumns.nulls(n), ys, sa,
+                            values(ComparisonKernels.compare(op, sc(lt, left), hostile(random, rt, ys), n, allocator, vectorApi), n));
+                    for (int i = 0; i < Math.min(n, 3); i++) {
+                        assertEquals(aa.get(i), scalar(ComparisonKernels.compare(op, sc(lt, xs.get(i)), sc(rt, ys.get(i)), n, allocator,
+                                vectorApi)), what + ", " + show(xs.get(i)) + " op " + show(ys.get(i)));
+                    }
+                }
+            }
+        }
+    }
+
+    /** {@code v} (a value of the left type) as a value of {@code t} when it converts exactly, else a random value of {@code t}. */
+    private static Object like(HostileColumns random, DataType t, Object v, boolean tame) {
+        if (t instanceof DataType.Decimal d && v instanceof BigDecimal b) {
+            try {
+                BigDecimal c = b.setScale(d.scale(), java.math.RoundingMode.UNNECESSARY);
+                return c.precision() <= d.precision() ? c : random.value(t, tame);
+            } catch (ArithmeticException inexact) {
+                return random.value(t, tame);
+            }
+        }
+        return v;
+    }
+
+    private static void assertRows(String what, List<Object> xs, List<Object> ys, List<Object> expected, List<Object> actual) {
+        for (int i = 0; i < expected.size(); i++) {
+            if (!Objects.equals(expected.get(i), actual.get(i))) {
+                fail(what + ": row " + i + " (" + show(xs.get(i)) + ", " + show(ys.get(i)) + "): expected " + expected.get(i) + ", got " + actual.get(i));
+            }
+        }
+    }
+
+    private static String show(Object v) {
+        return v instanceof byte[] b ? Arrays.toString(b) : String.valueOf(v);
+    }
+
+    private static Object expected(Operator op, Object x, Object y) {
+        if (x == null || y == null) {
+            boolean bothNull = x == null && y == null;
+            return switch (op) {
+                case IS_DISTINCT_FROM -> !bothNull;
+                case IS_NOT_DISTINCT_FROM -> bothNull;
+                default -> null;
+            };
+        }
+        int c = order(x, y);
+        return switch (op) {
+            case EQ, IS_NOT_DISTINCT_FROM -> c == 0;
+            case NOT_EQ, IS_DISTINCT_FROM -> c != 0;
+            case LT -> c < 0;
+            case LT_EQ -> c <= 0;
+            case GT -> c > 0;
+            case GT_EQ -> c >= 0;
+            default -> throw new AssertionError(op);
+        };
+    }
+
+    /** The reference order: numbers by value (floats: -0.0 = 0.0, NaN equal to NaN and above all), strings by code points, bytes unsigned. */
+    private static int order(Object x, Object y) {
+        return switch (x) {
+            case Double a -> floatOrder(a, (Double) y);
+            case Float a -> floatOrder(a, (Float) y);
+            case BigDecimal a -> Integer.signum(a.compareTo((BigDecimal) y));
+            case BigInteger a -> Integer.signum(a.compareTo((BigInteger) y));
+            case Number a -> Long.compare(a.longValue(), ((Number) y).longValue());
+            case Boolean a -> Boolean.compare(a, (Boolean) y);
+            case String a -> Integer.signum(Arrays.compare(a.codePoints().toArray(), ((String) y).codePoints().toArray()));
+            case byte[] a -> Integer.signum(Arrays.compareUnsigned(a, (byte[]) y));
+            default -> throw new AssertionError(x.getClass());
+        };
+    }
+
+    private static int floatOrder(double a, double b) {
+        if (Double.isNaN(a) || Double.isNaN(b)) {
+            return Double.isNaN(a) && Double.isNaN(b) ? 0 : Double.isNaN(a) ? 1 : -1;
+        }
+        return a == b ? 0 : a < b ? -1 : 1;
     }
 }

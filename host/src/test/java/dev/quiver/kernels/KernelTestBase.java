@@ -72,6 +72,13 @@ abstract class KernelTestBase {
         return a;
     }
 
+    /** Like {@link #arr}, with random garbage behind the nulls (see {@link HostileColumns#scribble}). */
+    protected ColumnarValue.Array hostile(HostileColumns random, DataType type, List<Object> values) {
+        ColumnarValue.Array a = arr(type, values.toArray());
+        random.scribble(a.vector(), values);
+        return a;
+    }
+
     protected static ColumnarValue.Scalar sc(DataType type, Object value) {
         return ColumnarValue.scalar(type, value);
     }

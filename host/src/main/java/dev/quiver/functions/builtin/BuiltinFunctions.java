@@ -14,6 +14,7 @@ import java.util.List;
  * <tr><td>least, greatest (any arity, NULLs skipped)</td><td>immutable</td><td>no</td></tr>
  * <tr><td>power (pow), exp, ln, round</td><td>immutable</td><td>no</td></tr>
  * <tr><td>upper, lower, length (char_length)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>try_add, try_subtract, try_multiply, try_divide, try_mod (NULL where the operator raises)</td><td>immutable</td><td>no</td></tr>
  * <tr><td>now (current_timestamp)</td><td>stable</td><td>folded at planning</td></tr>
  * <tr><td>random (rand)</td><td>volatile</td><td>no</td></tr>
  * </table>
@@ -26,6 +27,7 @@ public final class BuiltinFunctions {
         return List.of(new Sqrt(), new Abs(), new Min(), new Max(), new Extremum.Least(), new Extremum.Greatest(), new Fma(), new Hypot(),
                 new Power(), new Exp(), new Ln(), new Round(),
                 new Upper(), new Lower(), new Length(),
+                new TryAdd(), new TrySubtract(), new TryMultiply(), new TryDivide(), new TryMod(),
                 new Now(), new Random());
     }
 }
