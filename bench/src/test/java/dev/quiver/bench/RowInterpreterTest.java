@@ -3,6 +3,7 @@ package dev.quiver.bench;
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
+import dev.quiver.kernels.ArithmeticMode;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -42,7 +43,8 @@ class RowInterpreterTest {
     @BeforeEach
     void open() {
         allocator = new RootAllocator();
-        quiver = Quiver.builder().allocator(allocator).openCl(false).build();
+        // The interpreter wraps integers as Java does; Quiver does too in WRAPPING mode.
+        quiver = Quiver.builder().allocator(allocator).openCl(false).arithmetic(ArithmeticMode.WRAPPING).build();
     }
 
     @AfterEach

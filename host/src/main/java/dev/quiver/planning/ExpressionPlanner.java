@@ -120,13 +120,13 @@ public final class ExpressionPlanner {
                     PhysicalExpr in = lower(n.expr());
                     DataType t = in.dataType().valueType();
                     if (t instanceof DataType.Null) {
-                        yield new NegativeExpr(cast(in, DataType.INT32, e));
+                        yield new NegativeExpr(cast(in, DataType.INT32, e), arithmeticMode);
                     }
                     if (!t.isNumeric() || (t instanceof DataType.Int i && !i.signed())) {
                         throw new PlanningException("cannot negate a " + in.dataType() + " value in " + e
                                 + " (negation needs a signed integer, float or decimal)");
                     }
-                    yield new NegativeExpr(decoded(in, e));
+                    yield new NegativeExpr(decoded(in, e), arithmeticMode);
                 }
                 case Expr.Cast c -> explicitCast(lower(c.expr()), c.type(), false, e);
                 case Expr.TryCast c -> explicitCast(lower(c.expr()), c.type(), true, e);

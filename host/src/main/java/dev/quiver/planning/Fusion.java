@@ -98,7 +98,8 @@ final class Fusion {
                     || b.op() == Operator.DIVIDE) && (out.isFloatingPoint() || b.mode() == ArithmeticMode.WRAPPING)
                     && element(b.left().dataType()) == out && element(b.right().dataType()) == out
                     && leafOk(b.left()) && leafOk(b.right());
-            case NegativeExpr n -> element(n.input().dataType()) == out && leafOk(n.input());
+            case NegativeExpr n -> element(n.input().dataType()) == out && (out.isFloatingPoint() || n.mode() == ArithmeticMode.WRAPPING)
+                    && leafOk(n.input());
             case CastExpr c -> !c.safe() && element(c.input().dataType()) != null
                     && IrNode.Cast.isWidening(element(c.input().dataType()), out) && leafOk(c.input());
             case ScalarFunctionExpr f -> f.function().signature().volatility() != Volatility.VOLATILE
@@ -140,7 +141,7 @@ final class Fusion {
             case BinaryExpr x -> new BinaryExpr(c.get(0), x.op(), c.get(1), x.dataType(), x.mode());
             case NotExpr x -> new NotExpr(c.getFirst());
             case IsNullExpr x -> new IsNullExpr(c.getFirst(), x.negated());
-            case NegativeExpr x -> new NegativeExpr(c.getFirst());
+            case NegativeExpr x -> new NegativeExpr(c.getFirst(), x.mode());
             case CastExpr x -> new CastExpr(c.getFirst(), x.dataType(), x.safe());
             case LikeExpr x -> new LikeExpr(c.get(0), c.get(1), x.escape(), x.negated(), x.caseInsensitive());
             case InListExpr x -> new InListExpr(c.getFirst(), c.subList(1, c.size()), x.negated());

@@ -1,5 +1,6 @@
 package dev.quiver.planning;
 
+import dev.quiver.backend.KernelArithmeticException;
 import dev.quiver.types.DataType;
 import org.apache.arrow.vector.FieldVector;
 import org.junit.jupiter.api.Test;
@@ -81,7 +82,7 @@ class EvaluationTest extends PlanningTestBase {
             {"upper(name) = 'ABC'", DataType.BOOLEAN, row(F, T, null, F, F)},
             // arithmetic on Int8 / UInt32 / Decimal / Date32
             {"t8 + 1", DataType.INT32, row(128, -127, null, 6, 0)},
-            {"-t8", DataType.INT8, row((byte) -127, (byte) -128, null, (byte) -5, (byte) 1)},
+            {"-CAST(t8 AS SMALLINT)", DataType.INT16, row((short) -127, (short) 128, null, (short) -5, (short) 1)},
             {"u32 + 1", DataType.INT64, row(4294967296L, 1L, null, 8L, 2L)},
             {"dec + 1", new DataType.Decimal(13, 2), row(d("2.25"), d("0.50"), null, d("11.00"), d("1.01"))},
             {"dec - dec", new DataType.Decimal(11, 2), row(d("0.00"), d("0.00"), null, d("0.00"), d("0.00"))},
@@ -129,5 +130,13 @@ class EvaluationTest extends PlanningTestBase {
         for (Object[] r : TABLE) {
             assertEquals(List.of(), evaluate(plan((String) r[0]), empty), (String) r[0]);
         }
+    }
+
+    @Test
+    void negatingMinValueIsCheckedUnlessWrapping() {
+        List<FieldVector> b = batch();
+        KernelArithmeticException e = assertThrows(KernelArithmeticException.class, () -> evaluate(plan("-t8"), b));
+        assertEquals("integer overflow in (- t8) at row 1 (on cpu)", e.getMessage());
+        assertEquals(row((byte) -127, (byte) -128, null, (byte) -5, (byte) 1), evaluate(planWrapping("-t8"), b));
     }
 }

@@ -4,6 +4,8 @@ import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
+import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ScalarValue;
@@ -188,10 +190,12 @@ class DuckDbSemanticsTest {
     record Deviation(String quiver, String duckDb, String why) {
     }
 
-    static final String WRAPS = "integer overflow wraps (two's complement, as Java and the fused CPU and OpenCL kernels do)"
+    static final String WRAPS = "under ArithmeticMode.WRAPPING integer overflow wraps (two's complement, as Java does;"
+            + " the default CHECKED raises, see checkedOverflowRaisesExactlyWhereTheExactResultDoesNotFit)"
             + " where DuckDB raises 'Out of Range Error: Overflow'; DuckDB computes exactly in HUGEINT, reduced to the width";
     static final String INT_DIV = "'/' on two integers is integer division truncating toward zero (SQL standard, PostgreSQL);"
-            + " DuckDB's '/' is float division since 0.8, its '//' is Quiver's '/'; MIN_VALUE / -1 wraps to MIN_VALUE";
+            + " DuckDB's '/' is float division since 0.8, its '//' is Quiver's '/'; MIN_VALUE / -1 overflows (and wraps"
+            + " to MIN_VALUE under ArithmeticMode.WRAPPING)";
     static final String FLOAT_LITERAL = "a literal with a decimal point is Float64 in Quiver (README 'Literals'),"
             + " DECIMAL in DuckDB: the arithmetic runs in double";
     static final String UPPER = "upper() is Java's locale-independent full Unicode case mapping (SpecialCasing: 'ß' -> 'SS',"
@@ -254,6 +258,8 @@ class DuckDbSemanticsTest {
 
     private BufferAllocator allocator;
     private Quiver quiver;
+    /** Integer arithmetic that wraps ({@link ArithmeticMode#WRAPPING}), for the deviations that say so. */
+    private Quiver wrapping;
     private VectorSchemaRoot batch;
     private Connection duckDb;
 
@@ -262,6 +268,7 @@ class DuckDbSemanticsTest {
         System.out.println("DuckDbSemanticsTest seed " + SEED + " (replay with -Dquiver.seed=" + SEED + ")");
         allocator = new RootAllocator();
         quiver = Quiver.builder().allocator(allocator).build();
+        wrapping = Quiver.builder().allocator(allocator).arithmetic(ArithmeticMode.WRAPPING).build();
         Random random = new Random(SEED);
         Object[][] rows = new Object[ROWS][];
         for (int i = 0; i < ROWS; i++) {
@@ -284,6 +291,7 @@ class DuckDbSemanticsTest {
             batch.close();
         }
         quiver.close();
+        wrapping.close();
         assertEquals(0, allocator.getAllocatedMemory(), "bytes leaked");
         allocator.close();
     }
@@ -416,6 +424,10 @@ class DuckDbSemanticsTest {
 
     /** Quiver's rows for {@code sql} on each device that can run it; at least the CPU. */
     private List<DeviceResult> quiverRows(String sql) {
+        return quiverRows(quiver, sql);
+    }
+
+    private List<DeviceResult> quiverRows(Quiver quiver, String sql) {
         CompiledExpression e = quiver.compile(batch.getSchema(), sql);
         List<DeviceResult> results = new ArrayList<>();
         for (Device device : quiver.devices()) {
@@ -463,9 +475,13 @@ class DuckDbSemanticsTest {
     }
 
     private void compare(String sql, String duckDbSql, boolean wrap, String why) throws SQLException {
+        compare(quiver, sql, duckDbSql, wrap, why);
+    }
+
+    private void compare(Quiver quiver, String sql, String duckDbSql, boolean wrap, String why) throws SQLException {
         List<Object> expected = duckDbColumn(duckDbSql);
         int ulps = ulpBound(sql);
-        for (DeviceResult r : quiverRows(sql)) {
+        for (DeviceResult r : quiverRows(quiver, sql)) {
             for (int i = 0; i < ROWS; i++) {
                 Object e = expected.get(i);
                 if (wrap && e instanceof BigInteger big && r.type() instanceof DataType.Int t) {
@@ -523,7 +539,7 @@ class DuckDbSemanticsTest {
         List<String> failures = new ArrayList<>();
         for (Deviation d : DEVIATIONS) {
             try {
-                compare(d.quiver(), d.duckDb(), true, d.why());
+                compare(d.why().contains("wraps") ? wrapping : quiver, d.quiver(), d.duckDb(), true, d.why());
             } catch (AssertionError | Exception e) {
                 failures.add(d.quiver() + ": " + e);
             }
@@ -531,6 +547,41 @@ class DuckDbSemanticsTest {
         if (!failures.isEmpty()) {
             fail(String.join("\n", failures));
         }
+    }
+
+    /**
+     * The default, checked integer arithmetic: each expression that wraps under WRAPPING either
+     * agrees with DuckDB's exact (HUGEINT) answer on every row, or raises an overflow at a row
+     * whose exact answer does not fit Quiver's result type. ({@code abs} of MIN_VALUE wraps in
+     * both modes, docs/expressions.md.)
+     */
+    @Test
+    void checkedOverflowRaisesExactlyWhereTheExactResultDoesNotFit() throws SQLException {
+        int raised = 0;
+        for (Deviation d : DEVIATIONS) {
+            if (!d.why().contains("wraps") || d.quiver().startsWith("abs(")) {
+                continue;
+            }
+            CompiledExpression e = quiver.compile(batch.getSchema(), d.quiver());
+            DataType.Int t = (DataType.Int) e.plan().root().dataType();
+            List<Object> exact = duckDbColumn(d.duckDb());
+            try {
+                e.evaluate(batch, quiver.cpu(), allocator).close();
+            } catch (KernelArithmeticException x) {
+                raised++;
+                assertTrue(x.getMessage().startsWith("integer overflow in ") || x.getMessage().startsWith("division by zero"),
+                        x.getMessage());
+                int row = (int) x.row();
+                Object v = exact.get(row);
+                if (x.getMessage().startsWith("integer overflow")) {
+                    assertTrue(v instanceof BigInteger b && !wrap(b, t).equals(b),
+                            d.quiver() + " raised at row " + row + " whose exact value " + v + " fits " + t);
+                }
+                continue;
+            }
+            compare(d.quiver(), d.duckDb(), false, "checked arithmetic: no row overflowed, so every row is exact");
+        }
+        assertTrue(raised > 0, "the random table should make some checked expression overflow (seed " + SEED + ")");
     }
 
     @Test
