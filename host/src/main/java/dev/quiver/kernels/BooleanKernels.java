@@ -20,11 +20,56 @@ final class BooleanKernels {
     }
 
     static ColumnarValue and(ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
-        return binary(l, r, true, rows, allocator);
+        return binary(l, r, true, rows, allocator, null);
     }
 
     static ColumnarValue or(ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
-        return binary(l, r, false, rows, allocator);
+        return binary(l, r, false, rows, allocator, null);
+    }
+
+    /**
+     * The vector of {@code v} when it can take a kernel's result in place: an owned, Boolean
+     * array of exactly {@code rows} rows. Reading word {@code w} of it before writing word
+     * {@code w} is all the word-wise kernels do, so writing over it is safe.
+     */
+    static FieldVector reusable(ColumnarValue v, int rows) {
+        return v instanceof ColumnarValue.Array a && a.owned() && a.vector() instanceof org.apache.arrow.vector.BitVector b
+                && b.getValueCount() == rows && b.getValidityBuffer() != null && b.getDataBuffer() != null ? b : null;
+    }
+
+    /** {@code l AND r} (or OR) that consumes {@code l}: written over it when {@link #reusable}, else {@code l} is closed. */
+    static ColumnarValue consumingLeft(ColumnarValue l, ColumnarValue r, boolean and, int rows, BufferAllocator allocator) {
+        FieldVector target = reusable(l, rows);
+        try {
+            if (target == null) {
+                try (l) {
+                    return binary(l, r, and, rows, allocator, null);
+                }
+            }
+            return binary(l, r, and, rows, allocator, target);
+        } catch (RuntimeException | Error e) {
+            if (target != null) {
+                l.close();
+            }
+            throw e;
+        }
+    }
+
+    /** NOT that consumes {@code v}: flipped in place when {@link #reusable}, else {@code v} is closed. */
+    static ColumnarValue notConsuming(ColumnarValue v, int rows, BufferAllocator allocator) {
+        FieldVector target = reusable(v, rows);
+        if (target == null) {
+            try (v) {
+                return not(v, rows, allocator);
+            }
+        }
+        MemorySegment validity = Bitmaps.view(target.getValidityBuffer());
+        MemorySegment data = Bitmaps.view(target.getDataBuffer());
+        for (int w = 0; w < Bitmaps.words(rows); w++) {
+            long valid = Bitmaps.word(validity, w) & Bitmaps.liveMask(w, rows);
+            Bitmaps.setWord(data, w, ~Bitmaps.word(data, w) & valid, rows);
+        }
+        return v;
     }
 
     private static void check(ColumnarValue v, int rows, BufferAllocator allocator) {
@@ -47,7 +92,8 @@ final class BooleanKernels {
         return (Boolean) s.value().value();
     }
 
-    private static ColumnarValue binary(ColumnarValue l, ColumnarValue r, boolean and, int rows, BufferAllocator allocator) {
+    private static ColumnarValue binary(ColumnarValue l, ColumnarValue r, boolean and, int rows, BufferAllocator allocator,
+                                        FieldVector target) {
         check(l, rows, allocator);
         check(r, rows, allocator);
         requireBoolean(l, and ? "AND" : "OR");
@@ -68,7 +114,7 @@ final class BooleanKernels {
             a = b;
             b = t;
         }
-        FieldVector out = ResultVector.allocate(DataType.BOOLEAN, rows, allocator);
+        FieldVector out = target != null ? target : ResultVector.allocate(DataType.BOOLEAN, rows, allocator);
         try {
             MemorySegment validity = Bitmaps.view(out.getValidityBuffer());
             MemorySegment data = Bitmaps.view(out.getDataBuffer());
@@ -122,9 +168,11 @@ final class BooleanKernels {
                     Bitmaps.setWord(data, w, value & valid & live, rows);
                 }
             }
-            return new ColumnarValue.Array(out, true);
+            return target != null ? l : new ColumnarValue.Array(out, true);
         } catch (RuntimeException | Error e) {
-            out.close();
+            if (target == null) {
+                out.close();
+            }
             throw e;
         }
     }

@@ -86,7 +86,7 @@ final class ComparisonKernels {
                 }
                 return new ColumnarValue.Array(out, true); // otherwise all null
             }
-            Order order = order(a, b, vectorApi && VECTOR_API);
+            Order order = order(a, b, vectorApi && VECTOR_API, rows);
             long less = op == Operator.LT || op == Operator.LT_EQ || op == Operator.NOT_EQ ? -1L : 0;
             long equal = op == Operator.EQ || op == Operator.LT_EQ || op == Operator.GT_EQ ? -1L : 0;
             long greater = op == Operator.GT || op == Operator.GT_EQ || op == Operator.NOT_EQ ? -1L : 0;
@@ -177,9 +177,11 @@ final class ComparisonKernels {
     }
 
     /** The order of array {@code a} against array or scalar {@code b}, both non-null and of comparable types. */
-    private static Order order(Operand a, Operand b, boolean vectorApi) {
-        Order plain = plain(a, b);
+    private static Order order(Operand a, Operand b, boolean vectorApi, int rows) {
         Order whole = vectorApi ? VectorComparisons.order(a, b) : null;
+        // The plain loops' scratch arrays: a chunk, or just the batch (a small batch pays for no more),
+        // or one partial word when the Vector API does the whole words.
+        Order plain = plain(a, b, whole == null ? Math.min(CHUNK, rows) : Math.min(64, rows));
         return whole == null ? plain : withTail(whole, plain);
     }
 
@@ -201,24 +203,24 @@ final class ComparisonKernels {
     }
 
     /** The order computed with plain Java loops. */
-    private static Order plain(Operand a, Operand b) {
+    private static Order plain(Operand a, Operand b, int scratch) {
         return switch (a.type) {
             case DataType.Bool x -> booleans(a, b);
             case DataType.Decimal x -> decimals(a, b);
             case DataType.Utf8 x -> bytes(a, b);
             case DataType.Binary x -> bytes(a, b);
-            case DataType.FloatingPoint f -> floats(a, b, f.bitWidth() == 32);
-            default -> integers(a, b, FixedWidth.intKind(a.type));
+            case DataType.FloatingPoint f -> floats(a, b, f.bitWidth() == 32, scratch);
+            default -> integers(a, b, FixedWidth.intKind(a.type), scratch);
         };
     }
 
     // ---- integers of every width, Date32 and timestamps, widened to long
 
-    private static Order integers(Operand a, Operand b, IntKind kind) {
+    private static Order integers(Operand a, Operand b, IntKind kind, int scratch) {
         MemorySegment ad = a.data();
         // UInt64 compares as signed once the sign bit is flipped.
         long flip = kind == IntKind.UINT64 ? Long.MIN_VALUE : 0;
-        long[] x = new long[CHUNK];
+        long[] x = new long[scratch];
         if (b.isScalar()) {
             long s = FixedWidth.toLong(b.scalar) ^ flip;
             return (from, n, lt, eq) -> {
@@ -239,7 +241,7 @@ final class ComparisonKernels {
             };
         }
         MemorySegment bd = b.data();
-        long[] y = new long[CHUNK];
+        long[] y = new long[scratch];
         return (from, n, lt, eq) -> {
             FixedWidth.widen(ad, kind, from, n, x);
             FixedWidth.widen(bd, kind, from, n, y);
@@ -262,9 +264,9 @@ final class ComparisonKernels {
 
     // ---- floats without the Vector API, in SQL's total order
 
-    private static Order floats(Operand a, Operand b, boolean f32) {
+    private static Order floats(Operand a, Operand b, boolean f32, int scratch) {
         MemorySegment ad = a.data();
-        double[] x = new double[CHUNK];
+        double[] x = new double[scratch];
         if (b.isScalar()) {
             double s = FixedWidth.toDouble(b.scalar);
             return (from, n, lt, eq) -> {
@@ -286,7 +288,7 @@ final class ComparisonKernels {
             };
         }
         MemorySegment bd = b.data();
-        double[] y = new double[CHUNK];
+        double[] y = new double[scratch];
         return (from, n, lt, eq) -> {
             FixedWidth.widen(ad, f32, from, n, x);
             FixedWidth.widen(bd, f32, from, n, y);

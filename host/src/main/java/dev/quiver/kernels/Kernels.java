@@ -144,6 +144,21 @@ public final class Kernels {
         return BooleanKernels.or(l, r, rows, allocator);
     }
 
+    /**
+     * {@code l AND r} (OR when {@code and} is false) taking ownership of {@code l}: when it is an
+     * owned Boolean array of {@code rows} rows the result is written over it and it is returned
+     * (no allocation); otherwise {@code l} is closed and a new value returned. On an exception
+     * {@code l} is closed too. {@code r} stays borrowed.
+     */
+    public static ColumnarValue logicConsumingLeft(ColumnarValue l, ColumnarValue r, boolean and, int rows, BufferAllocator allocator) {
+        return BooleanKernels.consumingLeft(l, r, and, rows, allocator);
+    }
+
+    /** NOT taking ownership of {@code v}: flipped in place when it is an owned Boolean array of {@code rows} rows, else {@code v} is closed. */
+    public static ColumnarValue notConsuming(ColumnarValue v, int rows, BufferAllocator allocator) {
+        return BooleanKernels.notConsuming(v, rows, allocator);
+    }
+
     /** NOT: NULL stays NULL. */
     public static ColumnarValue not(ColumnarValue v, int rows, BufferAllocator allocator) {
         return BooleanKernels.not(v, rows, allocator);

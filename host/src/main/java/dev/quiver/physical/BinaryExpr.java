@@ -93,7 +93,7 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
                     break;
                 }
                 // Every row known TRUE (AND) or known FALSE (OR): the result is the next term's.
-                boolean identity = (and ? Selection.ofNotTrue(acc, rows) : Selection.ofNotFalse(acc, rows)).isNone();
+                boolean identity = undecided.isAll() && !hasNulls(acc);
                 if (identity) {
                     ColumnarValue next = term.evaluate(ctx);
                     acc.close();
@@ -107,9 +107,10 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
                     // NULL on the decided rows, which the Kleene operator then ignores.
                     next = term.evaluateSelection(ctx, undecided);
                 }
-                try (ColumnarValue previous = acc; next) {
-                    acc = null;
-                    acc = and ? Kernels.and(previous, next, rows, ctx.allocator()) : Kernels.or(previous, next, rows, ctx.allocator());
+                try (next) {
+                    ColumnarValue previous = acc;
+                    acc = null; // consumed: written over in place when it is ours, else closed
+                    acc = Kernels.logicConsumingLeft(previous, next, and, rows, ctx.allocator());
                 }
             }
             return acc;
@@ -119,6 +120,13 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
             }
             throw e;
         }
+    }
+
+    private static boolean hasNulls(ColumnarValue v) {
+        return switch (v) {
+            case ColumnarValue.Scalar s -> s.isNull();
+            case ColumnarValue.Array a -> a.vector().getNullCount() > 0;
+        };
     }
 
     @Override

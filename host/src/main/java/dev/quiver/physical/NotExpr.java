@@ -15,9 +15,8 @@ public record NotExpr(PhysicalExpr input) implements PhysicalExpr {
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
-        try (ColumnarValue v = input.evaluate(ctx)) {
-            return Kernels.not(v, ctx.rows(), ctx.allocator());
-        }
+        // The input's own result is flipped in place when it is a fresh Boolean array.
+        return Kernels.notConsuming(input.evaluate(ctx), ctx.rows(), ctx.allocator());
     }
 
     @Override
