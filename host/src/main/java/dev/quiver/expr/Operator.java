@@ -41,6 +41,25 @@ public enum Operator {
         };
     }
 
+    /**
+     * For a comparison, the one that holds exactly where this one is FALSE (and is NULL where it
+     * is NULL): {@code NOT (a < b)} is {@code a >= b}. Comparisons use a total order (for floats
+     * SQL's, with NaN above everything), so this is exact.
+     */
+    public Operator negate() {
+        return switch (this) {
+            case EQ -> NOT_EQ;
+            case NOT_EQ -> EQ;
+            case LT -> GT_EQ;
+            case LT_EQ -> GT;
+            case GT -> LT_EQ;
+            case GT_EQ -> LT;
+            case IS_DISTINCT_FROM -> IS_NOT_DISTINCT_FROM;
+            case IS_NOT_DISTINCT_FROM -> IS_DISTINCT_FROM;
+            default -> throw new IllegalArgumentException(this + " is not a comparison");
+        };
+    }
+
     @Override
     public String toString() {
         return sql;

@@ -93,7 +93,9 @@ public final class ArrayFunctions {
             if (same >= 0) {
                 ColumnarValue input = call.arg(same);
                 if (input instanceof ColumnarValue.Array a) {
-                    return ColumnarValue.Array.borrowed(a.vector()); // the caller's argument: still the caller's
+                    // The argument itself, owned as it was: the caller hands an owned one over to the result
+                    // (ScalarFunctionExpr stops closing it), and a batch column stays borrowed.
+                    return a;
                 }
                 // A scalar broadcast here: it leaves the list of vectors to free and becomes the result.
                 made.removeIf(m -> m instanceof ColumnarValue.Array a && a.vector() == out);

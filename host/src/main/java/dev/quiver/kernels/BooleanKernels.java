@@ -55,6 +55,27 @@ final class BooleanKernels {
         }
     }
 
+    /**
+     * {@code target = target AND (v IS [NOT] NULL)} (OR when {@code and} is false), written over
+     * {@code target} (a Boolean vector of {@code rows} rows): reads only {@code v}'s validity.
+     */
+    static void isNullInto(ColumnarValue v, boolean negated, FieldVector target, boolean and, int rows) {
+        Operand a = Operand.of(v, rows);
+        MemorySegment validity = Bitmaps.view(target.getValidityBuffer());
+        MemorySegment data = Bitmaps.view(target.getDataBuffer());
+        for (int w = 0; w < Bitmaps.words(rows); w++) {
+            long live = Bitmaps.liveMask(w, rows);
+            long valid = a.validWord(w);
+            long cd = negated ? valid : ~valid; // IS NULL is never NULL
+            long tv = Bitmaps.word(validity, w);
+            long td = Bitmaps.word(data, w) & tv;
+            long nv = and ? tv | ~cd : tv | cd;
+            long nd = (and ? td & cd : td | cd) & nv;
+            Bitmaps.setWord(validity, w, nv & live, rows);
+            Bitmaps.setWord(data, w, nd & live, rows);
+        }
+    }
+
     /** NOT that consumes {@code v}: flipped in place when {@link #reusable}, else {@code v} is closed. */
     static ColumnarValue notConsuming(ColumnarValue v, int rows, BufferAllocator allocator) {
         FieldVector target = reusable(v, rows);

@@ -50,6 +50,29 @@ final class ComparisonKernels {
 
     /** {@link #compare}, with the Vector API loops ({@code vectorApi}, where present) or without (for tests: both must agree). */
     static ColumnarValue compare(Operator op, ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator, boolean vectorApi) {
+        return compare(op, l, r, rows, allocator, vectorApi, null, false);
+    }
+
+    /**
+     * {@code target = target AND (l op r)} (OR when {@code and} is false), Kleene, written over
+     * {@code target} (a Boolean vector of {@code rows} rows) with no intermediate vector. Returns
+     * false, leaving {@code target} untouched, for the shapes it does not take (two scalars, an
+     * all-null side, the DISTINCT FROM forms); the caller then combines a plain comparison.
+     */
+    static boolean compareInto(Operator op, ColumnarValue l, ColumnarValue r, FieldVector target, boolean and, int rows,
+                               BufferAllocator allocator) {
+        if (op == Operator.IS_DISTINCT_FROM || op == Operator.IS_NOT_DISTINCT_FROM
+                || (l instanceof ColumnarValue.Scalar && r instanceof ColumnarValue.Scalar)
+                || l.dataType() instanceof DataType.Null || r.dataType() instanceof DataType.Null
+                || (l instanceof ColumnarValue.Scalar s && s.isNull()) || (r instanceof ColumnarValue.Scalar t && t.isNull())) {
+            return false;
+        }
+        compare(op, l, r, rows, allocator, VECTOR_API, Objects.requireNonNull(target, "target is null"), and);
+        return true;
+    }
+
+    private static ColumnarValue compare(Operator op, ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator,
+                                         boolean vectorApi, FieldVector into, boolean intoAnd) {
         if (!op.isComparison()) {
             throw new IllegalArgumentException(op + " is not a comparison operator");
         }
@@ -76,10 +99,12 @@ final class ComparisonKernels {
             b = t;
             op = op.swap();
         }
-        FieldVector out = ResultVector.allocate(DataType.BOOLEAN, rows, allocator);
+        FieldVector out = into != null ? into : ResultVector.allocate(DataType.BOOLEAN, rows, allocator);
         try {
             MemorySegment validity = Bitmaps.view(out.getValidityBuffer());
             MemorySegment data = Bitmaps.view(out.getDataBuffer());
+            long[] targetValid = into == null ? null : new long[Math.min(CHUNK_WORDS, Bitmaps.words(rows))];
+            long[] targetValue = into == null ? null : new long[Math.min(CHUNK_WORDS, Bitmaps.words(rows))];
             if (a.allNull() || b.allNull()) {
                 if (distinct) {
                     nullDistinct(op, a, b, rows, validity, data);
@@ -91,12 +116,13 @@ final class ComparisonKernels {
             long equal = op == Operator.EQ || op == Operator.LT_EQ || op == Operator.GT_EQ ? -1L : 0;
             long greater = op == Operator.GT || op == Operator.GT_EQ || op == Operator.NOT_EQ ? -1L : 0;
             boolean wantDistinct = op == Operator.IS_DISTINCT_FROM;
-            long[] ltWords = new long[CHUNK_WORDS];
-            long[] eqWords = new long[CHUNK_WORDS];
-            long[] va = new long[CHUNK_WORDS];
-            long[] vb = new long[CHUNK_WORDS];
-            long[] valid = new long[CHUNK_WORDS];
-            long[] value = new long[CHUNK_WORDS];
+            int scratchWords = Math.min(CHUNK_WORDS, Bitmaps.words(rows));
+            long[] ltWords = new long[scratchWords];
+            long[] eqWords = new long[scratchWords];
+            long[] va = new long[scratchWords];
+            long[] vb = new long[scratchWords];
+            long[] valid = new long[scratchWords];
+            long[] value = new long[scratchWords];
             for (int from = 0; from < rows; from += CHUNK) {
                 int n = Math.min(CHUNK, rows - from);
                 order.words(from, n, ltWords, eqWords);
@@ -119,15 +145,31 @@ final class ComparisonKernels {
                         value[k] = holds & v;
                     }
                 }
+                if (into != null) {
+                    // Kleene-combine with the target's words, read before they are written over.
+                    Bitmaps.words(validity, first, words, targetValid);
+                    Bitmaps.words(data, first, words, targetValue);
+                    for (int k = 0; k < words; k++) {
+                        long tv = targetValid[k];
+                        long td = targetValue[k] & tv;
+                        long cv = valid[k];
+                        long cd = value[k];
+                        long nv = intoAnd ? (tv & cv) | (tv & ~td) | (cv & ~cd) : (tv & cv) | td | cd;
+                        valid[k] = nv;
+                        value[k] = (intoAnd ? td & cd : td | cd) & nv;
+                    }
+                }
                 long live = Bitmaps.liveMask(first + words - 1, rows);
                 valid[words - 1] &= live;
                 value[words - 1] &= live;
                 Bitmaps.setWords(validity, first, words, valid, rows);
                 Bitmaps.setWords(data, first, words, value, rows);
             }
-            return new ColumnarValue.Array(out, true);
+            return into != null ? null : new ColumnarValue.Array(out, true);
         } catch (RuntimeException | Error e) {
-            out.close();
+            if (into == null) {
+                out.close();
+            }
             throw e;
         }
     }
@@ -181,6 +223,9 @@ final class ComparisonKernels {
         Order whole = vectorApi ? VectorComparisons.order(a, b) : null;
         // The plain loops' scratch arrays: a chunk, or just the batch (a small batch pays for no more),
         // or one partial word when the Vector API does the whole words.
+        if (whole != null && (rows & 63) == 0) {
+            return whole; // no partial word: the plain loops are not needed
+        }
         Order plain = plain(a, b, whole == null ? Math.min(CHUNK, rows) : Math.min(64, rows));
         return whole == null ? plain : withTail(whole, plain);
     }

@@ -154,6 +154,65 @@ public final class Kernels {
         return BooleanKernels.consumingLeft(l, r, and, rows, allocator);
     }
 
+    /**
+     * {@code acc AND (l op r)} (OR when {@code and} is false) for a comparison {@code op},
+     * taking ownership of {@code acc} as {@link #logicConsumingLeft} does: when {@code acc} is an
+     * owned Boolean array of {@code rows} rows the comparison is combined into it word by word and
+     * no vector is allocated for it. {@code l} and {@code r} stay borrowed.
+     */
+    public static ColumnarValue compareConsumingLeft(ColumnarValue acc, Operator op, ColumnarValue l, ColumnarValue r, boolean and,
+                                                     int rows, BufferAllocator allocator) {
+        Objects.requireNonNull(op, "op is null");
+        FieldVector target = BooleanKernels.reusable(acc, rows);
+        try {
+            if (target != null && ComparisonKernels.compareInto(op, l, r, target, and, rows, allocator)) {
+                return acc;
+            }
+        } catch (RuntimeException | Error e) {
+            acc.close();
+            throw e;
+        }
+        ColumnarValue cmp;
+        try {
+            cmp = compare(op, l, r, rows, allocator);
+        } catch (RuntimeException | Error e) {
+            acc.close();
+            throw e;
+        }
+        try (cmp) {
+            return logicConsumingLeft(acc, cmp, and, rows, allocator);
+        }
+    }
+
+    /**
+     * {@code acc AND (v IS [NOT] NULL)} (OR when {@code and} is false), taking ownership of
+     * {@code acc} as {@link #logicConsumingLeft} does: combined into it in place when it is an owned
+     * Boolean array of {@code rows} rows. {@code v} (any type) stays borrowed.
+     */
+    public static ColumnarValue isNullConsumingLeft(ColumnarValue acc, ColumnarValue v, boolean negated, boolean and, int rows,
+                                                    BufferAllocator allocator) {
+        FieldVector target = BooleanKernels.reusable(acc, rows);
+        try {
+            if (target != null) {
+                BooleanKernels.isNullInto(v, negated, target, and, rows);
+                return acc;
+            }
+        } catch (RuntimeException | Error e) {
+            acc.close();
+            throw e;
+        }
+        ColumnarValue test;
+        try {
+            test = isNull(v, negated, rows, allocator);
+        } catch (RuntimeException | Error e) {
+            acc.close();
+            throw e;
+        }
+        try (test) {
+            return logicConsumingLeft(acc, test, and, rows, allocator);
+        }
+    }
+
     /** NOT taking ownership of {@code v}: flipped in place when it is an owned Boolean array of {@code rows} rows, else {@code v} is closed. */
     public static ColumnarValue notConsuming(ColumnarValue v, int rows, BufferAllocator allocator) {
         return BooleanKernels.notConsuming(v, rows, allocator);

@@ -60,9 +60,10 @@ final class VectorComparisons {
     // Each order: for each word k, 64 / lanes vectors starting at row from + 64k.
 
     private static ComparisonKernels.Order float64(MemorySegment a, double s) {
-        DoubleVector sv = DoubleVector.broadcast(F64, s);
         int lanes = F64.length();
         return (from, n, lt, eq) -> {
+            // Broadcast inside the loop body: a vector captured by the lambda would be boxed.
+            DoubleVector sv = DoubleVector.broadcast(F64, s);
             for (int k = 0; k < n >>> 6; k++) {
                 long base = (long) (from + (k << 6)) << 3;
                 long l = 0;
@@ -119,9 +120,10 @@ final class VectorComparisons {
     }
 
     private static ComparisonKernels.Order float32(MemorySegment a, float s) {
-        FloatVector sv = FloatVector.broadcast(F32, s);
         int lanes = F32.length();
         return (from, n, lt, eq) -> {
+            // Broadcast inside the loop body: a vector captured by the lambda would be boxed.
+            FloatVector sv = FloatVector.broadcast(F32, s);
             for (int k = 0; k < n >>> 6; k++) {
                 long base = (long) (from + (k << 6)) << 2;
                 long l = 0;
@@ -176,9 +178,10 @@ final class VectorComparisons {
     }
 
     private static ComparisonKernels.Order int32(MemorySegment a, int s) {
-        IntVector sv = IntVector.broadcast(I32, s);
         int lanes = I32.length();
         return (from, n, lt, eq) -> {
+            // Broadcast inside the loop body: a vector captured by the lambda would be boxed.
+            IntVector sv = IntVector.broadcast(I32, s);
             for (int k = 0; k < n >>> 6; k++) {
                 long base = (long) (from + (k << 6)) << 2;
                 long l = 0;
@@ -215,9 +218,10 @@ final class VectorComparisons {
     }
 
     private static ComparisonKernels.Order int64(MemorySegment a, long s) {
-        LongVector sv = LongVector.broadcast(I64, s);
         int lanes = I64.length();
         return (from, n, lt, eq) -> {
+            // Broadcast inside the loop body: a vector captured by the lambda would be boxed.
+            LongVector sv = LongVector.broadcast(I64, s);
             for (int k = 0; k < n >>> 6; k++) {
                 long base = (long) (from + (k << 6)) << 3;
                 long l = 0;

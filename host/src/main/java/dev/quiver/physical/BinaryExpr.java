@@ -5,6 +5,7 @@ import dev.quiver.expr.Operator;
 import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.kernels.Selection;
+import dev.quiver.memory.Resources;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 
@@ -101,7 +102,17 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
                     continue;
                 }
                 ColumnarValue next;
-                if (undecided.isAll() || (term.isCheapAndInfallible() && undecided.count() > PRE_SELECTION_THRESHOLD * rows)) {
+                boolean whole = undecided.isAll() || (term.isCheapAndInfallible() && undecided.count() > PRE_SELECTION_THRESHOLD * rows);
+                if (whole) {
+                    ColumnarValue previous = acc;
+                    acc = null; // combineInto owns it while it works, and on an exception
+                    ColumnarValue combined = combineInto(previous, term, and, ctx);
+                    acc = combined != null ? combined : previous;
+                    if (combined != null) {
+                        continue;
+                    }
+                }
+                if (whole) {
                     next = term.evaluate(ctx);
                 } else {
                     // NULL on the decided rows, which the Kleene operator then ignores.
@@ -120,6 +131,48 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
             }
             throw e;
         }
+    }
+
+    /**
+     * A comparison (or its negation) or an IS [NOT] NULL term combined straight into the running
+     * result {@code acc}, with no vector of its own; null when {@code term} is not such a term.
+     * Takes ownership of {@code acc} only when it returns non-null (also on an exception).
+     */
+    private static ColumnarValue combineInto(ColumnarValue acc, PhysicalExpr term, boolean and, EvalContext ctx) {
+        boolean negated = false;
+        PhysicalExpr t = term;
+        if (t instanceof NotExpr n && (n.input() instanceof BinaryExpr || n.input() instanceof IsNullExpr)) {
+            negated = true;
+            t = n.input();
+        }
+        if (t instanceof BinaryExpr c && c.op.isComparison()) {
+            Operator op = negated ? c.op.negate() : c.op;
+            ColumnarValue l = null;
+            ColumnarValue r = null;
+            try {
+                l = c.left.evaluate(ctx);
+                r = c.right.evaluate(ctx);
+            } catch (RuntimeException | Error e) {
+                Resources.closeAll(java.util.Arrays.asList(l, acc));
+                throw e;
+            }
+            try (ColumnarValue left = l; ColumnarValue right = r) {
+                return Kernels.compareConsumingLeft(acc, op, left, right, and, ctx.rows(), ctx.allocator());
+            }
+        }
+        if (t instanceof IsNullExpr n) {
+            ColumnarValue v;
+            try {
+                v = n.input().evaluate(ctx);
+            } catch (RuntimeException | Error e) {
+                acc.close();
+                throw e;
+            }
+            try (v) {
+                return Kernels.isNullConsumingLeft(acc, v, n.negated() != negated, and, ctx.rows(), ctx.allocator());
+            }
+        }
+        return null;
     }
 
     private static boolean hasNulls(ColumnarValue v) {

@@ -383,11 +383,22 @@ public sealed interface DataType {
      * @throws IllegalArgumentException for nested types (use {@link #fromField}) and for Arrow
      *                                  types Quiver does not support
      */
+    /** The shared constant for an integer type (types are compared by value; this only saves allocations per batch). */
+    private static Int intType(int bits, boolean signed) {
+        return switch (bits) {
+            case 8 -> signed ? INT8 : UINT8;
+            case 16 -> signed ? INT16 : UINT16;
+            case 32 -> signed ? INT32 : UINT32;
+            case 64 -> signed ? INT64 : UINT64;
+            default -> new Int(bits, signed);
+        };
+    }
+
     static DataType fromArrow(ArrowType t) {
         return switch (t) {
             case ArrowType.Null n -> NULL;
             case ArrowType.Bool b -> BOOLEAN;
-            case ArrowType.Int i -> new Int(i.getBitWidth(), i.getIsSigned());
+            case ArrowType.Int i -> intType(i.getBitWidth(), i.getIsSigned());
             case ArrowType.FloatingPoint f when f.getPrecision() == FloatingPointPrecision.SINGLE -> FLOAT32;
             case ArrowType.FloatingPoint f when f.getPrecision() == FloatingPointPrecision.DOUBLE -> FLOAT64;
             case ArrowType.Decimal d when d.getBitWidth() == 128 -> new Decimal(d.getPrecision(), d.getScale());

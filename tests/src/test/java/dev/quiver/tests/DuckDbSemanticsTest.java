@@ -139,7 +139,11 @@ class DuckDbSemanticsTest {
             "f64 IS DISTINCT FROM h64", "i32 IS NOT DISTINCT FROM k32", "s IS DISTINCT FROM 'abc'", "b IS NOT DISTINCT FROM b2",
             // three-valued logic
             "b AND b2", "b OR b2", "NOT b", "b AND i32 > 0", "f64 > 0 OR s = 'a'", "NOT (b OR i8 < 0)", "b AND NULL", "b2 OR NULL",
-            "i32 IS NULL", "s IS NOT NULL", "(f64 + dec) IS NULL", "b IS NOT NULL AND NOT b",
+            "i32 IS NULL", "s IS NOT NULL",
+            // comparisons, NOT comparisons and IS NULL tests combined into a running AND/OR result
+            "i32 > 0 AND NOT (f64 < 0.5) AND NOT (s IS NULL)", "b OR NOT (f64 >= h64) OR i8 IS NULL",
+            "f64 > 0 AND f64 IS DISTINCT FROM h64 AND NOT (f32 <= 0)", "b2 AND NOT (i16 IS NOT NULL) OR d IS NULL",
+            "f64 < 0.5 OR NOT (i32 = k32) OR NOT (dec > 0)", "(f64 + dec) IS NULL", "b IS NOT NULL AND NOT b",
             // CASE
             "CASE WHEN i32 > 0 THEN 'pos' WHEN i32 < 0 THEN 'neg' END",
             "CASE WHEN b THEN f64 ELSE f32 END",
