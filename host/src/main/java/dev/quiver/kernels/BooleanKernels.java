@@ -60,9 +60,12 @@ final class BooleanKernels {
      * {@code target} (a Boolean vector of {@code rows} rows): reads only {@code v}'s validity.
      */
     static void isNullInto(ColumnarValue v, boolean negated, FieldVector target, boolean and, int rows) {
+        isNullInto(v, negated, Bitmaps.view(target.getValidityBuffer()), Bitmaps.view(target.getDataBuffer()), and, rows);
+    }
+
+    /** {@link #isNullInto(ColumnarValue, boolean, FieldVector, boolean, int)} into bitmaps given as segments. */
+    static void isNullInto(ColumnarValue v, boolean negated, MemorySegment validity, MemorySegment data, boolean and, int rows) {
         Operand a = Operand.of(v, rows);
-        MemorySegment validity = Bitmaps.view(target.getValidityBuffer());
-        MemorySegment data = Bitmaps.view(target.getDataBuffer());
         for (int w = 0; w < Bitmaps.words(rows); w++) {
             long live = Bitmaps.liveMask(w, rows);
             long valid = a.validWord(w);

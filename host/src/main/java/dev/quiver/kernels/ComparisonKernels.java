@@ -50,7 +50,7 @@ final class ComparisonKernels {
 
     /** {@link #compare}, with the Vector API loops ({@code vectorApi}, where present) or without (for tests: both must agree). */
     static ColumnarValue compare(Operator op, ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator, boolean vectorApi) {
-        return compare(op, l, r, rows, allocator, vectorApi, null, false);
+        return compare(op, l, r, rows, allocator, vectorApi, null, null, false, false);
     }
 
     /**
@@ -61,18 +61,34 @@ final class ComparisonKernels {
      */
     static boolean compareInto(Operator op, ColumnarValue l, ColumnarValue r, FieldVector target, boolean and, int rows,
                                BufferAllocator allocator) {
+        Objects.requireNonNull(target, "target is null");
+        return compareInto(op, l, r, Bitmaps.view(target.getValidityBuffer()), Bitmaps.view(target.getDataBuffer()), and, rows,
+                allocator);
+    }
+
+    /** {@link #compareInto(Operator, ColumnarValue, ColumnarValue, FieldVector, boolean, int, BufferAllocator)} into bitmaps given as segments. */
+    static boolean compareInto(Operator op, ColumnarValue l, ColumnarValue r, MemorySegment targetValidity, MemorySegment targetData,
+                               boolean and, int rows, BufferAllocator allocator) {
+        return compareInto(op, l, r, targetValidity, targetData, and, false, rows, allocator);
+    }
+
+    /** As above; {@code overwrite}: the target holds the operator's identity, so the comparison is simply written over it. */
+    static boolean compareInto(Operator op, ColumnarValue l, ColumnarValue r, MemorySegment targetValidity, MemorySegment targetData,
+                               boolean and, boolean overwrite, int rows, BufferAllocator allocator) {
         if (op == Operator.IS_DISTINCT_FROM || op == Operator.IS_NOT_DISTINCT_FROM
                 || (l instanceof ColumnarValue.Scalar && r instanceof ColumnarValue.Scalar)
                 || l.dataType() instanceof DataType.Null || r.dataType() instanceof DataType.Null
                 || (l instanceof ColumnarValue.Scalar s && s.isNull()) || (r instanceof ColumnarValue.Scalar t && t.isNull())) {
             return false;
         }
-        compare(op, l, r, rows, allocator, VECTOR_API, Objects.requireNonNull(target, "target is null"), and);
+        compare(op, l, r, rows, allocator, VECTOR_API, targetValidity, targetData, and, overwrite);
         return true;
     }
 
     private static ColumnarValue compare(Operator op, ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator,
-                                         boolean vectorApi, FieldVector into, boolean intoAnd) {
+                                         boolean vectorApi, MemorySegment intoValidity, MemorySegment intoData, boolean intoAnd,
+                                         boolean overwrite) {
+        boolean into = intoValidity != null;
         if (!op.isComparison()) {
             throw new IllegalArgumentException(op + " is not a comparison operator");
         }
@@ -99,12 +115,13 @@ final class ComparisonKernels {
             b = t;
             op = op.swap();
         }
-        FieldVector out = into != null ? into : ResultVector.allocate(DataType.BOOLEAN, rows, allocator);
+        FieldVector out = into ? null : ResultVector.allocate(DataType.BOOLEAN, rows, allocator);
         try {
-            MemorySegment validity = Bitmaps.view(out.getValidityBuffer());
-            MemorySegment data = Bitmaps.view(out.getDataBuffer());
-            long[] targetValid = into == null ? null : new long[Math.min(CHUNK_WORDS, Bitmaps.words(rows))];
-            long[] targetValue = into == null ? null : new long[Math.min(CHUNK_WORDS, Bitmaps.words(rows))];
+            MemorySegment validity = into ? intoValidity : Bitmaps.view(out.getValidityBuffer());
+            MemorySegment data = into ? intoData : Bitmaps.view(out.getDataBuffer());
+            boolean combine = into && !overwrite;
+            long[] targetValid = combine ? new long[Math.min(CHUNK_WORDS, Bitmaps.words(rows))] : null;
+            long[] targetValue = combine ? new long[Math.min(CHUNK_WORDS, Bitmaps.words(rows))] : null;
             if (a.allNull() || b.allNull()) {
                 if (distinct) {
                     nullDistinct(op, a, b, rows, validity, data);
@@ -145,7 +162,7 @@ final class ComparisonKernels {
                         value[k] = holds & v;
                     }
                 }
-                if (into != null) {
+                if (combine) {
                     // Kleene-combine with the target's words, read before they are written over.
                     Bitmaps.words(validity, first, words, targetValid);
                     Bitmaps.words(data, first, words, targetValue);
@@ -165,9 +182,9 @@ final class ComparisonKernels {
                 Bitmaps.setWords(validity, first, words, valid, rows);
                 Bitmaps.setWords(data, first, words, value, rows);
             }
-            return into != null ? null : new ColumnarValue.Array(out, true);
+            return into ? null : new ColumnarValue.Array(out, true);
         } catch (RuntimeException | Error e) {
-            if (into == null) {
+            if (out != null) {
                 out.close();
             }
             throw e;

@@ -3,6 +3,7 @@ package dev.quiver.physical;
 import dev.quiver.backend.KernelArithmeticException;
 import dev.quiver.expr.Operator;
 import dev.quiver.kernels.ArithmeticMode;
+import dev.quiver.kernels.BooleanAccumulator;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.kernels.Selection;
 import dev.quiver.memory.Resources;
@@ -93,8 +94,10 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
                 if (undecided.isNone()) {
                     break;
                 }
-                // Every row known TRUE (AND) or known FALSE (OR): the result is the next term's.
-                boolean identity = undecided.isAll() && !hasNulls(acc);
+                // Every row known TRUE (AND) or known FALSE (OR): the result is the next term's. (A result of
+                // our own is kept instead: combining into it in place costs less than a new vector.)
+                boolean identity = undecided.isAll() && !hasNulls(acc)
+                        && !(acc instanceof ColumnarValue.Array a && a.owned());
                 if (identity) {
                     ColumnarValue next = term.evaluate(ctx);
                     acc.close();
@@ -160,6 +163,17 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
                 return Kernels.compareConsumingLeft(acc, op, left, right, and, ctx.rows(), ctx.allocator());
             }
         }
+        if (!negated && t instanceof BinaryExpr c && (c.op == Operator.AND || c.op == Operator.OR)) {
+            // A nested chain of the other operator: built on the heap and merged in, no vector of its own.
+            BooleanAccumulator nested;
+            try {
+                nested = c.accumulate(ctx);
+            } catch (RuntimeException | Error e) {
+                acc.close();
+                throw e;
+            }
+            return nested.mergeInto(acc, and, ctx.allocator());
+        }
         if (t instanceof IsNullExpr n) {
             ColumnarValue v;
             try {
@@ -173,6 +187,53 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
             }
         }
         return null;
+    }
+
+    /**
+     * This chain's result on the heap, for a chain nested in another: each term is combined into
+     * it (comparisons and IS NULL tests straight from their operands, nested chains from their own
+     * accumulators) with the same short-circuit and pre-selection as {@link #evaluate}.
+     */
+    private BooleanAccumulator accumulate(EvalContext ctx) {
+        boolean and = op == Operator.AND;
+        int rows = ctx.rows();
+        BooleanAccumulator acc = new BooleanAccumulator(and, rows);
+        for (PhysicalExpr term : terms()) {
+            Selection undecided = acc.undecided();
+            if (undecided.isNone() && rows > 0) {
+                break;
+            }
+            boolean whole = undecided.isAll() || (term.isCheapAndInfallible() && undecided.count() > PRE_SELECTION_THRESHOLD * rows);
+            if (whole) {
+                boolean negated = false;
+                PhysicalExpr t = term;
+                if (t instanceof NotExpr n && (n.input() instanceof BinaryExpr b && b.op.isComparison() || n.input() instanceof IsNullExpr)) {
+                    negated = true;
+                    t = n.input();
+                }
+                if (t instanceof BinaryExpr c && c.op.isComparison()) {
+                    try (ColumnarValue l = c.left.evaluate(ctx); ColumnarValue r = c.right.evaluate(ctx)) {
+                        acc.combineComparison(negated ? c.op.negate() : c.op, l, r, ctx.allocator());
+                    }
+                    continue;
+                }
+                if (t instanceof IsNullExpr n) {
+                    try (ColumnarValue v = n.input().evaluate(ctx)) {
+                        acc.combineIsNull(v, n.negated() != negated);
+                    }
+                    continue;
+                }
+                if (!negated && t instanceof BinaryExpr c && (c.op == Operator.AND || c.op == Operator.OR)) {
+                    acc.combine(c.accumulate(ctx));
+                    continue;
+                }
+            }
+            // NULL on the decided rows when pre-selected, which the Kleene operator then ignores.
+            try (ColumnarValue v = whole ? term.evaluate(ctx) : term.evaluateSelection(ctx, undecided)) {
+                acc.combine(v);
+            }
+        }
+        return acc;
     }
 
     private static boolean hasNulls(ColumnarValue v) {
