@@ -1,6 +1,5 @@
 package dev.quiver.bench;
 
-import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
@@ -10,7 +9,6 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.List;
@@ -29,29 +27,12 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @State(Scope.Benchmark)
-public class BooleanLogicBenchmark {
+public class BooleanLogicBenchmark extends WorkloadBenchmark {
     public static final Workload WORKLOAD =
             new Workload("x > 0.5 AND y < 0.25", List.of("x", "y"), 16L << 20, 64 << 10, 0.01, 1L);
-
-    private LoadedWorkload loaded;
 
     @Setup(Level.Trial)
     public void load() {
         loaded = LoadedWorkload.load(WORKLOAD);
-    }
-
-    @TearDown(Level.Trial)
-    public void free() {
-        loaded.close();
-    }
-
-    @Benchmark
-    public long quiver() {
-        return loaded.evaluateWithQuiver();
-    }
-
-    @Benchmark
-    public long interpreter() {
-        return loaded.evaluateWithInterpreter();
     }
 }

@@ -1,6 +1,5 @@
 package dev.quiver.bench;
 
-import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
@@ -11,7 +10,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.List;
@@ -35,14 +33,12 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @State(Scope.Benchmark)
-public class DispatchBenchmark {
+public class DispatchBenchmark extends WorkloadBenchmark {
     public static final String SQL = "(a > 0.1 AND b < 0.9) OR (NOT (c >= 0.5) AND NOT (d IS NULL) AND a <> b)";
     public static final int NODES = 20;
 
     @Param({"1", "8192"})
     public int rows;
-
-    private LoadedWorkload loaded;
 
     /** The workload of one batch of {@code rows} rows. */
     public static Workload workload(int rows) {
@@ -58,20 +54,5 @@ public class DispatchBenchmark {
             loaded.close();
             throw new IllegalStateException(SQL + " plans to " + nodes + " nodes, not " + NODES + ":\n" + plan);
         }
-    }
-
-    @TearDown(Level.Trial)
-    public void free() {
-        loaded.close();
-    }
-
-    @Benchmark
-    public long quiver() {
-        return loaded.evaluateWithQuiver();
-    }
-
-    @Benchmark
-    public long interpreter() {
-        return loaded.evaluateWithInterpreter();
     }
 }
