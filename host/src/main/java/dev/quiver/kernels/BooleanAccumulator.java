@@ -59,6 +59,15 @@ public final class BooleanAccumulator {
         return Selection.ofWords(w, rows);
     }
 
+    /** The rows where the result is TRUE (NULL is not). */
+    public Selection trueRows() {
+        long[] w = new long[Bitmaps.words(rows)];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = valid[i] & value[i];
+        }
+        return Selection.ofWords(w, rows);
+    }
+
     /** Combines a Boolean value (array of the batch's rows, or scalar) into the result. */
     public void combine(ColumnarValue v) {
         Objects.requireNonNull(v, "v is null");

@@ -17,6 +17,9 @@ final class FixedWidthRows {
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    /** Masked vector stores for 4- and 8-byte constants, where the Vector API module is present. */
+    private static final boolean VECTOR_FILLS = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+            && VectorFills.usable();
 
     private FixedWidthRows() {
     }
@@ -166,7 +169,8 @@ final class FixedWidthRows {
     }
 
     private static void fill32(int c, MemorySegment dst, Selection selection) {
-        for (int wi = 0, n = selection.wordCount(); wi < n; wi++) {
+        int done = VECTOR_FILLS ? VectorFills.fill32(c, dst, selection) : 0;
+        for (int wi = done, n = selection.wordCount(); wi < n; wi++) {
             long w = selection.word(wi);
             long base = (long) wi << 6;
             if (w == -1L) {
@@ -182,7 +186,8 @@ final class FixedWidthRows {
     }
 
     private static void fill64(long c, MemorySegment dst, Selection selection) {
-        for (int wi = 0, n = selection.wordCount(); wi < n; wi++) {
+        int done = VECTOR_FILLS ? VectorFills.fill64(c, dst, selection) : 0;
+        for (int wi = done, n = selection.wordCount(); wi < n; wi++) {
             long w = selection.word(wi);
             long base = (long) wi << 6;
             if (w == -1L) {

@@ -204,29 +204,8 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
                 break;
             }
             boolean whole = undecided.isAll() || (term.isCheapAndInfallible() && undecided.count() > PRE_SELECTION_THRESHOLD * rows);
-            if (whole) {
-                boolean negated = false;
-                PhysicalExpr t = term;
-                if (t instanceof NotExpr n && (n.input() instanceof BinaryExpr b && b.op.isComparison() || n.input() instanceof IsNullExpr)) {
-                    negated = true;
-                    t = n.input();
-                }
-                if (t instanceof BinaryExpr c && c.op.isComparison()) {
-                    try (ColumnarValue l = c.left.evaluate(ctx); ColumnarValue r = c.right.evaluate(ctx)) {
-                        acc.combineComparison(negated ? c.op.negate() : c.op, l, r, ctx.allocator());
-                    }
-                    continue;
-                }
-                if (t instanceof IsNullExpr n) {
-                    try (ColumnarValue v = n.input().evaluate(ctx)) {
-                        acc.combineIsNull(v, n.negated() != negated);
-                    }
-                    continue;
-                }
-                if (!negated && t instanceof BinaryExpr c && (c.op == Operator.AND || c.op == Operator.OR)) {
-                    acc.combine(c.accumulate(ctx));
-                    continue;
-                }
+            if (whole && combineWhole(acc, term, ctx)) {
+                continue;
             }
             // NULL on the decided rows when pre-selected, which the Kleene operator then ignores.
             try (ColumnarValue v = whole ? term.evaluate(ctx) : term.evaluateSelection(ctx, undecided)) {
@@ -234,6 +213,37 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
             }
         }
         return acc;
+    }
+
+    /**
+     * Combines {@code term}, evaluated on the whole batch, into {@code acc} without a vector of its
+     * own when it is a comparison (or its negation), an IS [NOT] NULL test or an AND/OR chain;
+     * false (nothing evaluated) for any other node.
+     */
+    static boolean combineWhole(BooleanAccumulator acc, PhysicalExpr term, EvalContext ctx) {
+        boolean negated = false;
+        PhysicalExpr t = term;
+        if (t instanceof NotExpr n && (n.input() instanceof BinaryExpr b && b.op.isComparison() || n.input() instanceof IsNullExpr)) {
+            negated = true;
+            t = n.input();
+        }
+        if (t instanceof BinaryExpr c && c.op.isComparison()) {
+            try (ColumnarValue l = c.left.evaluate(ctx); ColumnarValue r = c.right.evaluate(ctx)) {
+                acc.combineComparison(negated ? c.op.negate() : c.op, l, r, ctx.allocator());
+            }
+            return true;
+        }
+        if (t instanceof IsNullExpr n) {
+            try (ColumnarValue v = n.input().evaluate(ctx)) {
+                acc.combineIsNull(v, n.negated() != negated);
+            }
+            return true;
+        }
+        if (!negated && t instanceof BinaryExpr c && (c.op == Operator.AND || c.op == Operator.OR)) {
+            acc.combine(c.accumulate(ctx));
+            return true;
+        }
+        return false;
     }
 
     private static boolean hasNulls(ColumnarValue v) {

@@ -1,6 +1,7 @@
 package dev.quiver.physical;
 
 import dev.quiver.expr.Operator;
+import dev.quiver.kernels.BooleanAccumulator;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.kernels.LookupTable;
 import dev.quiver.kernels.Selection;
@@ -128,6 +129,15 @@ public final class CaseExpr implements PhysicalExpr {
 
     /** The rows among {@code remaining} where this WHEN holds (equals the operand, with one). */
     private static Selection taken(PhysicalExpr when, ColumnarValue op, EvalContext ctx, Selection remaining) {
+        int rows = ctx.rows();
+        if (op == null && (remaining.isAll()
+                || (when.isCheapAndInfallible() && remaining.count() > BinaryExpr.PRE_SELECTION_THRESHOLD * rows))) {
+            // A comparison, IS NULL test or AND/OR chain straight into row bits: no Boolean vector.
+            BooleanAccumulator holds = new BooleanAccumulator(true, rows);
+            if (BinaryExpr.combineWhole(holds, when, ctx)) {
+                return holds.trueRows().and(remaining);
+            }
+        }
         Selections.Evaluated w = Selections.evaluateFor(when, ctx, remaining, BinaryExpr.PRE_SELECTION_THRESHOLD);
         try (ColumnarValue cond = w.value()) {
             int n = w.compact() ? remaining.count() : ctx.rows();
