@@ -88,6 +88,10 @@ final class BenchCommand implements Callable<Integer> {
             + "--schema instead of the built-in workload; the baseline is then Quiver's cpu device.")
     String expression;
 
+    @Option(names = "--arithmetic", converter = ArithmeticOption.class, paramLabel = "checked|wrapping",
+            description = ArithmeticOption.DESCRIPTION)
+    dev.quiver.kernels.ArithmeticMode arithmetic = dev.quiver.kernels.ArithmeticMode.CHECKED;
+
     @Option(names = "--schema", converter = SchemaSpec.class, paramLabel = "NAME:TYPE,...",
             description = "Columns to generate for --expr, e.g. x:float64,y:int32,name:utf8,d:decimal(10,2),"
                     + "t:timestamp[ms, UTC]. Default: none.")

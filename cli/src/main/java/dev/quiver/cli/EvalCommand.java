@@ -64,6 +64,10 @@ final class EvalCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "EXPR", description = "SQL scalar expression over the input's columns.")
     String expression;
 
+    @Option(names = "--arithmetic", converter = ArithmeticOption.class, paramLabel = "checked|wrapping",
+            description = ArithmeticOption.DESCRIPTION)
+    dev.quiver.kernels.ArithmeticMode arithmetic = dev.quiver.kernels.ArithmeticMode.CHECKED;
+
     @Option(names = "--input", required = true, paramLabel = "FILE",
             description = "Arrow IPC file (or IPC stream, recognised by the missing ARROW1 magic).")
     Path input;
@@ -107,7 +111,7 @@ final class EvalCommand implements Callable<Integer> {
             System.err.println("error: no such file: " + input);
             return 2;
         }
-        try (Quiver quiver = Quiver.builder().allocator(allocator).build(); ArrowReader reader = open(input, allocator)) {
+        try (Quiver quiver = Quiver.builder().allocator(allocator).arithmetic(arithmetic).build(); ArrowReader reader = open(input, allocator)) {
             VectorSchemaRoot batch;
             Schema schema;
             try {

@@ -25,6 +25,10 @@ final class ExplainCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "EXPR", description = "SQL scalar expression, e.g. \"sqrt(x*x + y*y)\".")
     String expression;
 
+    @Option(names = "--arithmetic", converter = ArithmeticOption.class, paramLabel = "checked|wrapping",
+            description = ArithmeticOption.DESCRIPTION)
+    dev.quiver.kernels.ArithmeticMode arithmetic = dev.quiver.kernels.ArithmeticMode.CHECKED;
+
     @Option(names = "--schema", converter = SchemaSpec.class, paramLabel = "NAME:TYPE,...",
             description = "Columns the expression may read, e.g. x:float64,y:int32,price:decimal(10,2),"
                     + "at:timestamp[ms, UTC],name:utf8. Default: no columns.")
@@ -32,7 +36,7 @@ final class ExplainCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (RootAllocator allocator = new RootAllocator(); Quiver quiver = Quiver.builder().allocator(allocator).build()) {
+        try (RootAllocator allocator = new RootAllocator(); Quiver quiver = Quiver.builder().allocator(allocator).arithmetic(arithmetic).build()) {
             CompiledExpression compiled;
             try {
                 compiled = quiver.compile(schema, expression);

@@ -43,6 +43,19 @@ class ExplainCommandTest {
     }
 
     @Test
+    void integerArithmeticIsCheckedUnlessWrappingIsAskedFor() {
+        CliRun checked = CliRun.of("explain", "a + b * 2", "--schema", "a:int32,b:int32");
+        assertEquals(0, checked.exitCode(), checked.err());
+        assertFalse(checked.out().contains("fused kernel"), "checked integers run as host kernels: " + checked.out());
+        CliRun wrapping = CliRun.of("explain", "a + b * 2", "--schema", "a:int32,b:int32", "--arithmetic", "wrapping");
+        assertEquals(0, wrapping.exitCode(), wrapping.err());
+        assertTrue(wrapping.out().contains("fused kernel (a + (b * 2))"), wrapping.out());
+        CliRun bad = CliRun.of("explain", "a", "--schema", "a:int32", "--arithmetic", "saturating");
+        assertEquals(2, bad.exitCode());
+        assertTrue(bad.err().contains("'saturating' is not checked or wrapping"), bad.err());
+    }
+
+    @Test
     void aSyntaxErrorIsExitTwo() {
         CliRun run = CliRun.of("explain", "x + * 2", "--schema", "x:float64");
         assertEquals(2, run.exitCode());
