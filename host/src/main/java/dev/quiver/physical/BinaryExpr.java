@@ -142,51 +142,37 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
      * Takes ownership of {@code acc} only when it returns non-null (also on an exception).
      */
     private static ColumnarValue combineInto(ColumnarValue acc, PhysicalExpr term, boolean and, EvalContext ctx) {
-        boolean negated = false;
-        PhysicalExpr t = term;
-        if (t instanceof NotExpr n && (n.input() instanceof BinaryExpr || n.input() instanceof IsNullExpr)) {
-            negated = true;
-            t = n.input();
+        Combinable c = Combinable.of(term);
+        if (c == null) {
+            return null;
         }
-        if (t instanceof BinaryExpr c && c.op.isComparison()) {
-            Operator op = negated ? c.op.negate() : c.op;
-            ColumnarValue l = null;
-            ColumnarValue r = null;
-            try {
-                l = c.left.evaluate(ctx);
-                r = c.right.evaluate(ctx);
-            } catch (RuntimeException | Error e) {
-                Resources.closeAll(java.util.Arrays.asList(l, acc));
-                throw e;
+        List<ColumnarValue> inputs = new ArrayList<>(2);
+        BooleanAccumulator nested = null;
+        try {
+            switch (c) {
+                case Combinable.Comparison x -> {
+                    inputs.add(x.node().left.evaluate(ctx));
+                    inputs.add(x.node().right.evaluate(ctx));
+                }
+                case Combinable.NullTest x -> inputs.add(x.input().evaluate(ctx));
+                // A nested chain of the other operator: built on the heap and merged in, no vector of its own.
+                case Combinable.Chain x -> nested = x.node().accumulate(ctx);
             }
-            try (ColumnarValue left = l; ColumnarValue right = r) {
-                return Kernels.compareConsumingLeft(acc, op, left, right, and, ctx.rows(), ctx.allocator());
-            }
+        } catch (RuntimeException | Error e) {
+            inputs.add(acc);
+            Resources.closeAll(inputs);
+            throw e;
         }
-        if (!negated && t instanceof BinaryExpr c && (c.op == Operator.AND || c.op == Operator.OR)) {
-            // A nested chain of the other operator: built on the heap and merged in, no vector of its own.
-            BooleanAccumulator nested;
-            try {
-                nested = c.accumulate(ctx);
-            } catch (RuntimeException | Error e) {
-                acc.close();
-                throw e;
-            }
-            return nested.mergeInto(acc, and, ctx.allocator());
+        try {
+            return switch (c) {
+                case Combinable.Comparison x ->
+                        Kernels.compareConsumingLeft(acc, x.op(), inputs.get(0), inputs.get(1), and, ctx.rows(), ctx.allocator());
+                case Combinable.NullTest x -> Kernels.isNullConsumingLeft(acc, inputs.get(0), x.negated(), and, ctx.rows(), ctx.allocator());
+                case Combinable.Chain x -> nested.mergeInto(acc, and, ctx.allocator());
+            };
+        } finally {
+            Resources.closeAll(inputs);
         }
-        if (t instanceof IsNullExpr n) {
-            ColumnarValue v;
-            try {
-                v = n.input().evaluate(ctx);
-            } catch (RuntimeException | Error e) {
-                acc.close();
-                throw e;
-            }
-            try (v) {
-                return Kernels.isNullConsumingLeft(acc, v, n.negated() != negated, and, ctx.rows(), ctx.allocator());
-            }
-        }
-        return null;
     }
 
     /**
@@ -221,30 +207,54 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
      * false (nothing evaluated) for any other node.
      */
     static boolean combineWhole(BooleanAccumulator acc, PhysicalExpr term, EvalContext ctx) {
-        boolean negated = false;
-        PhysicalExpr t = term;
-        if (t instanceof NotExpr n && (n.input() instanceof BinaryExpr b && b.op.isComparison() || n.input() instanceof IsNullExpr)) {
-            negated = true;
-            t = n.input();
-        }
-        if (t instanceof BinaryExpr c && c.op.isComparison()) {
-            try (ColumnarValue l = c.left.evaluate(ctx); ColumnarValue r = c.right.evaluate(ctx)) {
-                acc.combineComparison(negated ? c.op.negate() : c.op, l, r, ctx.allocator());
+        switch (Combinable.of(term)) {
+            case null -> {
+                return false;
             }
-            return true;
-        }
-        if (t instanceof IsNullExpr n) {
-            try (ColumnarValue v = n.input().evaluate(ctx)) {
-                acc.combineIsNull(v, n.negated() != negated);
+            case Combinable.Comparison x -> {
+                try (ColumnarValue l = x.node().left.evaluate(ctx); ColumnarValue r = x.node().right.evaluate(ctx)) {
+                    acc.combineComparison(x.op(), l, r, ctx.allocator());
+                }
             }
-            return true;
+            case Combinable.NullTest x -> {
+                try (ColumnarValue v = x.input().evaluate(ctx)) {
+                    acc.combineIsNull(v, x.negated());
+                }
+            }
+            case Combinable.Chain x -> acc.combine(x.node().accumulate(ctx));
         }
-        if (!negated && t instanceof BinaryExpr c && (c.op == Operator.AND || c.op == Operator.OR)) {
-            acc.combine(c.accumulate(ctx));
-            return true;
-        }
-        return false;
+        return true;
     }
+
+    /**
+     * A chain term that combines into a running result without a vector of its own: a comparison
+     * (with its operator negated under a NOT), an IS [NOT] NULL test (its sense flipped under a
+     * NOT), or a nested AND/OR chain.
+     */
+    private sealed interface Combinable {
+        record Comparison(BinaryExpr node, Operator op) implements Combinable {
+        }
+
+        record NullTest(PhysicalExpr input, boolean negated) implements Combinable {
+        }
+
+        record Chain(BinaryExpr node) implements Combinable {
+        }
+
+        /** {@code term} as a combinable term, or null. */
+        static Combinable of(PhysicalExpr term) {
+            boolean negated = term instanceof NotExpr n
+                    && (n.input() instanceof BinaryExpr b && b.op.isComparison() || n.input() instanceof IsNullExpr);
+            PhysicalExpr t = negated ? ((NotExpr) term).input() : term;
+            return switch (t) {
+                case BinaryExpr c when c.op.isComparison() -> new Comparison(c, negated ? c.op.negate() : c.op);
+                case IsNullExpr n -> new NullTest(n.input(), n.negated() != negated);
+                case BinaryExpr c when !negated && (c.op == Operator.AND || c.op == Operator.OR) -> new Chain(c);
+                default -> null;
+            };
+        }
+    }
+
 
     private static boolean hasNulls(ColumnarValue v) {
         return switch (v) {
