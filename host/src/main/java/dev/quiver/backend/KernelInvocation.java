@@ -7,18 +7,29 @@ import java.util.Objects;
 /**
  * The memory of one kernel run: views of Arrow buffers (see {@link dev.quiver.memory.VectorView}).
  *
- * @param args     one data segment per program argument, {@code rows * width} bytes each
- * @param validity the output's validity bitmap, already computed (the AND of the inputs')
- * @param out      the output's data segment, {@code rows * width} bytes
+ * @param args     one data segment per program argument, {@code rows * width} bytes each; for a
+ *                 Boolean argument, its bitmap ({@code ceil(rows / 8)} bytes, row 0 in bit 0)
+ * @param validity the output's validity bitmap, already computed (the AND of the inputs' for a
+ *                 strict program, all set for a non-strict one); the backend clears the bits of
+ *                 computed rows where the program's {@code nullWhen} holds
+ * @param out      the output's data segment, {@code rows * width} bytes, or a bitmap for a
+ *                 Boolean result
  * @param rows     number of rows
+ * @param mode     which rows to compute and where failures count
  */
-public record KernelInvocation(List<MemorySegment> args, MemorySegment validity, MemorySegment out, int rows) {
+public record KernelInvocation(List<MemorySegment> args, MemorySegment validity, MemorySegment out, int rows, RowMode mode) {
     public KernelInvocation {
         args = List.copyOf(args);
         Objects.requireNonNull(validity, "validity is null");
         Objects.requireNonNull(out, "out is null");
+        Objects.requireNonNull(mode, "mode is null");
         if (rows < 0) {
             throw new IllegalArgumentException("rows must be >= 0, got " + rows);
         }
+    }
+
+    /** An invocation that computes only valid rows (the behaviour before modes existed). */
+    public KernelInvocation(List<MemorySegment> args, MemorySegment validity, MemorySegment out, int rows) {
+        this(args, validity, out, rows, RowMode.VALID_ROWS);
     }
 }

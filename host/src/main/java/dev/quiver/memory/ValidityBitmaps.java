@@ -55,4 +55,29 @@ public final class ValidityBitmaps {
     public static boolean isValid(MemorySegment bitmap, long row) {
         return (bitmap.get(ValueLayout.JAVA_BYTE, row >>> 3) & (1 << (row & 7))) != 0;
     }
+
+    /** Sets bit {@code row} of {@code bitmap}. */
+    public static void set(MemorySegment bitmap, long row) {
+        long b = row >>> 3;
+        bitmap.set(ValueLayout.JAVA_BYTE, b, (byte) (bitmap.get(ValueLayout.JAVA_BYTE, b) | (1 << (row & 7))));
+    }
+
+    /** Clears bit {@code row} of {@code bitmap}. */
+    public static void clear(MemorySegment bitmap, long row) {
+        long b = row >>> 3;
+        bitmap.set(ValueLayout.JAVA_BYTE, b, (byte) (bitmap.get(ValueLayout.JAVA_BYTE, b) & ~(1 << (row & 7))));
+    }
+
+    /** The number of set bits among the first {@code rows} bits of {@code bitmap}. */
+    public static long count(MemorySegment bitmap, long rows) {
+        long words = rows >>> 6;
+        long set = 0;
+        for (long w = 0; w < words; w++) {
+            set += Long.bitCount(bitmap.get(WORD, w << 3));
+        }
+        for (long r = words << 6; r < rows; r++) {
+            set += isValid(bitmap, r) ? 1 : 0;
+        }
+        return set;
+    }
 }

@@ -20,7 +20,14 @@ public enum ElementType {
     INT32(4, false, "int", "Int32"),
     INT64(8, false, "long", "Int64"),
     FLOAT32(4, true, "float", "Float32"),
-    FLOAT64(8, true, "double", "Float64");
+    FLOAT64(8, true, "double", "Float64"),
+    /**
+     * A Boolean. Arrow packs Booleans one bit per row (LSB first), and so do kernels: a BOOL
+     * argument or result is a bitmap, not a byte array ({@link #isBitPacked()}). Inside a
+     * computation it is a lane mask on the CPU and an {@code int} 0/1 in OpenCL C. It is not a
+     * number: only comparisons, {@code select}, logic and checks produce or consume it.
+     */
+    BOOL(1, false, "int", "Boolean");
 
     private final int byteWidth;
     private final boolean floating;
@@ -34,9 +41,24 @@ public enum ElementType {
         this.displayName = displayName;
     }
 
-    /** Bytes per element in Arrow memory. */
+    /** Bytes per element in Arrow memory; 1 for {@link #BOOL}, which Arrow packs as bits (see {@link #isBitPacked()}). */
     public int byteWidth() {
         return byteWidth;
+    }
+
+    /** True for {@link #BOOL}: one bit per row in Arrow memory. */
+    public boolean isBitPacked() {
+        return this == BOOL;
+    }
+
+    /** True for the four number types (everything but {@link #BOOL}). */
+    public boolean isNumeric() {
+        return this != BOOL;
+    }
+
+    /** True for INT32 and INT64. */
+    public boolean isInteger() {
+        return this == INT32 || this == INT64;
     }
 
     public boolean isFloatingPoint() {
@@ -58,6 +80,7 @@ public enum ElementType {
             case INT64 -> new ArrowType.Int(64, true);
             case FLOAT32 -> new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
             case FLOAT64 -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+            case BOOL -> ArrowType.Bool.INSTANCE;
         };
     }
 
@@ -69,6 +92,9 @@ public enum ElementType {
                 case 64 -> Optional.of(INT64);
                 default -> Optional.empty();
             };
+        }
+        if (type instanceof ArrowType.Bool) {
+            return Optional.of(BOOL);
         }
         if (type instanceof ArrowType.FloatingPoint f) {
             return switch (f.getPrecision()) {
@@ -87,6 +113,9 @@ public enum ElementType {
     public static ElementType common(ElementType a, ElementType b) {
         if (a == b) {
             return a;
+        }
+        if (a == BOOL || b == BOOL) {
+            throw new IllegalArgumentException("a Boolean does not mix with a number (" + a + " and " + b + "): use select");
         }
         if (a == FLOAT64 || b == FLOAT64) {
             return FLOAT64;

@@ -19,6 +19,22 @@ public final class Ir {
         return new IrNode.Arg(index, type);
     }
 
+    /** A Boolean literal. */
+    public static IrNode lit(boolean value) {
+        return new IrNode.Const(ElementType.BOOL, value ? 1 : 0);
+    }
+
+    /** A literal of {@code type}: {@code value} is converted as Java's casts do. */
+    public static IrNode lit(ElementType type, Number value) {
+        return new IrNode.Const(type, switch (type) {
+            case INT32 -> value.intValue();
+            case INT64 -> value.longValue();
+            case FLOAT32 -> value.floatValue();
+            case FLOAT64 -> value.doubleValue();
+            case BOOL -> value.intValue() != 0 ? 1 : 0;
+        });
+    }
+
     /** A literal typed by its Java class: Integer, Long, Float or Double. */
     public static IrNode lit(Number value) {
         ElementType type = switch (value) {
@@ -32,8 +48,8 @@ public final class Ir {
     }
 
     /**
-     * Widens {@code node} to {@code to}. A literal is converted here, once (the conversion is
-     * exact or rounds as Java's cast does), so kernels never convert a constant per row.
+     * Converts {@code node} to {@code to} as Java's cast does (see {@link IrNode.Cast}). A literal
+     * is converted here, once, so kernels never convert a constant per row.
      */
     public static IrNode cast(IrNode node, ElementType to) {
         if (node.type() == to) {
@@ -46,9 +62,62 @@ public final class Ir {
         return cast;
     }
 
+    /**
+     * {@code left op right}, both promoted to their common type; for the floating-point-only
+     * operations (pow, atan2, hypot) integers are promoted to Float64.
+     */
     public static IrNode binary(BinaryOp op, IrNode left, IrNode right) {
-        ElementType t = ElementType.common(left.type(), right.type());
+        ElementType t = left.type() == right.type() ? left.type() : ElementType.common(left.type(), right.type());
+        if (op.domain() == UnaryOp.Domain.FLOAT && t.isInteger()) {
+            t = ElementType.FLOAT64;
+        }
         return new IrNode.Binary(op, cast(left, t), cast(right, t));
+    }
+
+    /** {@code op(x)}; for the floating-point-only operations an integer operand is promoted to Float64. */
+    public static IrNode unary(UnaryOp op, IrNode x) {
+        if (op.domain() == UnaryOp.Domain.FLOAT && x.type().isInteger()) {
+            x = cast(x, ElementType.FLOAT64);
+        }
+        return new IrNode.Unary(op, x);
+    }
+
+    /** {@code left op right}, both promoted to their common type. */
+    public static IrNode compare(CmpOp op, IrNode left, IrNode right) {
+        ElementType t = left.type() == right.type() ? left.type() : ElementType.common(left.type(), right.type());
+        return new IrNode.Compare(op, cast(left, t), cast(right, t));
+    }
+
+    /** {@code condition ? ifTrue : ifFalse} (both computed), the sides promoted to their common type. */
+    public static IrNode select(IrNode condition, IrNode ifTrue, IrNode ifFalse) {
+        ElementType t = ifTrue.type() == ifFalse.type() ? ifTrue.type() : ElementType.common(ifTrue.type(), ifFalse.type());
+        return new IrNode.Select(condition, cast(ifTrue, t), cast(ifFalse, t));
+    }
+
+    /** {@code value}, failing the row with {@code message} (and the value of {@code shown}) where {@code failWhen} holds. */
+    public static IrNode check(IrNode failWhen, IrNode value, String message, IrNode shown) {
+        return new IrNode.Check(failWhen, value, message, shown);
+    }
+
+    public static IrNode not(IrNode a) {
+        return new IrNode.Unary(UnaryOp.NOT, a);
+    }
+
+    public static IrNode and(IrNode a, IrNode b) {
+        return binary(BinaryOp.AND, a, b);
+    }
+
+    public static IrNode or(IrNode a, IrNode b) {
+        return binary(BinaryOp.OR, a, b);
+    }
+
+    /**
+     * {@code node} with every subtree whose leaves are all literals replaced by its value,
+     * computed once here by the reference. A subtree that fails (a check that fires, an integer
+     * division by zero) is kept, so the failure is raised for the rows that reach it.
+     */
+    public static IrNode fold(IrNode node) {
+        return Folding.fold(node);
     }
 
     public static IrNode add(IrNode a, IrNode b) {
@@ -85,8 +154,7 @@ public final class Ir {
 
     /** Square root; integer operands are converted to FLOAT64 first. */
     public static IrNode sqrt(IrNode a) {
-        IrNode f = a.type().isFloatingPoint() ? a : cast(a, ElementType.FLOAT64);
-        return new IrNode.Unary(UnaryOp.SQRT, f);
+        return unary(UnaryOp.SQRT, a);
     }
 
     public static IrNode fma(IrNode a, IrNode b, IrNode c) {

@@ -2,13 +2,23 @@ package dev.quiver.rowfn.ir;
 
 import dev.quiver.types.ElementType;
 
-import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
- * A row computation ready for a backend: the argument types and the IR tree over them.
+ * A row computation ready for a backend: the argument types, the IR tree over them (the
+ * row's value) and, for a function that may return null from valid input, a Boolean tree that
+ * says when the result is null ({@link #nullWhen()}). Subtrees over literals only are folded
+ * when the program is made ({@link Ir#fold}).
+ *
+ * <p>A program is <em>strict</em> (the default): a row whose arguments are not all valid is null
+ * and is not computed. Validity is then the AND of the arguments' validity, less the rows where
+ * {@code nullWhen} holds. A non-strict program receives the validity of the arguments it needs
+ * as Boolean arguments of its own and decides every row's validity with {@code nullWhen}.
  *
  * <p>Immutable, with structural equality (on argument types and tree), so backends cache
  * compiled code by it. Use {@link #shape()} for a key that ignores literal values (backends
@@ -19,6 +29,8 @@ import java.util.Objects;
 public final class KernelProgram {
     private final List<ElementType> argTypes;
     private final IrNode root;
+    private final IrNode nullWhen;
+    private final boolean strict;
     private final String text;
     private final List<IrNode.Const> constants;
     private final long[] constantBits;
@@ -31,20 +43,79 @@ public final class KernelProgram {
      * @param text     a human-readable form for messages and EXPLAIN
      */
     public KernelProgram(List<ElementType> argTypes, IrNode root, String text) {
-        this.argTypes = List.copyOf(argTypes);
-        this.root = Objects.requireNonNull(root, "root is null");
-        this.text = Objects.requireNonNull(text, "text is null");
-        validate(root, this.argTypes);
-        List<IrNode.Const> found = new ArrayList<>();
-        collectConstants(root, found);
-        this.constants = List.copyOf(found);
-        this.constantBits = found.stream().mapToLong(IrNode.Const::bits).toArray();
-        this.shape = new Shape(this.argTypes, slotted(root, new int[1]));
-        this.hash = Objects.hash(this.argTypes, root);
+        this(argTypes, root, null, true, text);
     }
 
     public KernelProgram(List<ElementType> argTypes, IrNode root) {
         this(argTypes, root, render(root));
+    }
+
+    /**
+     * @param nullWhen a Boolean tree over the same arguments: where it is true the row's result is
+     *                 null (an optional output); null when the result is null only for null input
+     * @param strict   whether a row with a null argument is null without being computed
+     */
+    public KernelProgram(List<ElementType> argTypes, IrNode root, IrNode nullWhen, boolean strict, String text) {
+        this.argTypes = List.copyOf(argTypes);
+        this.root = Ir.fold(Objects.requireNonNull(root, "root is null"));
+        this.nullWhen = nullWhen == null ? null : Ir.fold(nullWhen);
+        this.strict = strict;
+        this.text = Objects.requireNonNull(text, "text is null");
+        validate(this.root, this.argTypes);
+        if (this.nullWhen != null) {
+            if (this.nullWhen.type() != ElementType.BOOL) {
+                throw new IllegalArgumentException("the null condition must be a Boolean, got " + this.nullWhen.type());
+            }
+            validate(this.nullWhen, this.argTypes);
+        }
+        if (!strict && this.nullWhen == null) {
+            throw new IllegalArgumentException("a non-strict program needs a null condition");
+        }
+        Map<IrNode.Const, Integer> slots = new LinkedHashMap<>();
+        collectConstants(this.root, slots);
+        if (this.nullWhen != null) {
+            collectConstants(this.nullWhen, slots);
+        }
+        this.slots = Map.copyOf(slots);
+        this.constants = List.copyOf(slots.keySet());
+        this.constantBits = constants.stream().mapToLong(IrNode.Const::bits).toArray();
+        IrNode shapeNull = this.nullWhen == null ? null : slotted(this.nullWhen, slots);
+        this.shape = new Shape(this.argTypes, slotted(this.root, slots), shapeNull, strict);
+        this.hash = Objects.hash(this.argTypes, this.root, this.nullWhen, strict);
+    }
+
+    private final Map<IrNode.Const, Integer> slots;
+
+    /** The Boolean tree that makes a valid row's result null, if the program has one. */
+    public Optional<IrNode> nullWhen() {
+        return Optional.ofNullable(nullWhen);
+    }
+
+    /** Whether a row with a null argument is null without being computed (see the class comment). */
+    public boolean isStrict() {
+        return strict;
+    }
+
+    /** True when a row can fail: the program has a {@link IrNode.Check} or an integer division or remainder. */
+    public boolean isFallible() {
+        return hasIntegerDivision() || anyNode(n -> n instanceof IrNode.Check);
+    }
+
+    /** Whether the result is a Boolean, which Arrow and the backends store as a bitmap. */
+    public boolean hasBooleanResult() {
+        return resultType() == ElementType.BOOL;
+    }
+
+    /**
+     * The parameter slot of literal {@code c}: its index in {@link #constants()}. Equal literals
+     * (same type and bits) share a slot, wherever they appear.
+     */
+    public int constantSlot(IrNode.Const c) {
+        Integer slot = slots.get(c);
+        if (slot == null) {
+            throw new IllegalArgumentException("literal " + c.value() + " is not in " + text);
+        }
+        return slot;
     }
 
     public List<ElementType> argTypes() {
@@ -59,10 +130,11 @@ public final class KernelProgram {
         return text;
     }
 
-    /** Equal when the argument types and the tree are; the display text does not count. */
+    /** Equal when the argument types, the trees and strictness are; the display text does not count. */
     @Override
     public boolean equals(Object o) {
-        return o instanceof KernelProgram p && p.hash == hash && p.argTypes.equals(argTypes) && p.root.equals(root);
+        return o instanceof KernelProgram p && p.hash == hash && p.argTypes.equals(argTypes) && p.root.equals(root)
+                && Objects.equals(p.nullWhen, nullWhen) && p.strict == strict;
     }
 
     @Override
@@ -72,7 +144,8 @@ public final class KernelProgram {
 
     @Override
     public String toString() {
-        return "KernelProgram[" + text + ": " + render(root) + " over " + argTypes + "]";
+        return "KernelProgram[" + text + ": " + render(root) + (nullWhen == null ? "" : " null when " + render(nullWhen))
+                + " over " + argTypes + "]";
     }
 
     public ElementType resultType() {
@@ -83,7 +156,11 @@ public final class KernelProgram {
         return argTypes.size();
     }
 
-    /** The literals in evaluation order (leaves left to right), which is the order backends bind them. */
+    /**
+     * The distinct literals, in first-visit order (pre-order, operands in {@link IrNode#children()}
+     * order, the root's tree then the null condition's): the order backends bind them.
+     * Find a literal's slot with {@link #constantSlot}.
+     */
     public List<IrNode.Const> constants() {
         return constants;
     }
@@ -93,14 +170,14 @@ public final class KernelProgram {
         return constantBits.clone();
     }
 
-    /** True when the tree contains an integer division (the only operation that can fail). */
+    /** True when the program contains an integer division or remainder (which fail on a zero divisor). */
     public boolean hasIntegerDivision() {
-        return anyNode(root, n -> n instanceof IrNode.Binary b && b.op() == BinaryOp.DIV && !b.type().isFloatingPoint());
+        return anyNode(n -> n instanceof IrNode.Binary b && b.op().failsOnZeroDivisor() && b.type().isInteger());
     }
 
-    /** True when any node of the tree matches. */
+    /** True when any node of the value's tree or of the null condition matches. */
     public boolean anyNode(java.util.function.Predicate<IrNode> p) {
-        return anyNode(root, p);
+        return anyNode(root, p) || nullWhen != null && anyNode(nullWhen, p);
     }
 
     /**
@@ -115,17 +192,22 @@ public final class KernelProgram {
     private static final class Shape {
         private final List<ElementType> argTypes;
         private final IrNode root;
+        private final IrNode nullWhen;
+        private final boolean strict;
         private final int hash;
 
-        Shape(List<ElementType> argTypes, IrNode root) {
+        Shape(List<ElementType> argTypes, IrNode root, IrNode nullWhen, boolean strict) {
             this.argTypes = argTypes;
             this.root = root;
-            this.hash = Objects.hash(argTypes, root);
+            this.nullWhen = nullWhen;
+            this.strict = strict;
+            this.hash = Objects.hash(argTypes, root, nullWhen, strict);
         }
 
         @Override
         public boolean equals(Object o) {
-            return o == this || o instanceof Shape s && s.hash == hash && s.argTypes.equals(argTypes) && s.root.equals(root);
+            return o == this || o instanceof Shape s && s.hash == hash && s.argTypes.equals(argTypes) && s.root.equals(root)
+                    && Objects.equals(s.nullWhen, nullWhen) && s.strict == strict;
         }
 
         @Override
@@ -134,27 +216,17 @@ public final class KernelProgram {
         }
     }
 
-    private static IrNode slotted(IrNode n, int[] next) {
+    private static IrNode slotted(IrNode n, Map<IrNode.Const, Integer> slots) {
         return switch (n) {
-            case IrNode.Const c -> new IrNode.Arg(1_000_000 + next[0]++, c.type());
+            case IrNode.Const c -> new IrNode.Arg(1_000_000 + slots.get(c), c.type());
             case IrNode.Arg a -> a;
-            case IrNode.Unary u -> new IrNode.Unary(u.op(), slotted(u.input(), next));
-            case IrNode.Binary b -> {
-                IrNode l = slotted(b.left(), next);
-                yield new IrNode.Binary(b.op(), l, slotted(b.right(), next));
-            }
-            case IrNode.Fma f -> {
-                IrNode a = slotted(f.a(), next);
-                IrNode b = slotted(f.b(), next);
-                yield new IrNode.Fma(a, b, slotted(f.c(), next));
-            }
-            case IrNode.Cast c -> new IrNode.Cast(slotted(c.input(), next), c.type());
+            default -> Folding.withChildren(n, n.children().stream().map(k -> slotted(k, slots)).toList());
         };
     }
 
-    private static void collectConstants(IrNode n, List<IrNode.Const> out) {
+    private static void collectConstants(IrNode n, Map<IrNode.Const, Integer> out) {
         if (n instanceof IrNode.Const c) {
-            out.add(c);
+            out.putIfAbsent(c, out.size());
         }
         for (IrNode child : n.children()) {
             collectConstants(child, out);
@@ -201,14 +273,19 @@ public final class KernelProgram {
     public static String render(IrNode n) {
         return switch (n) {
             case IrNode.Arg a -> "$" + a.index();
-            case IrNode.Const c -> c.value().toString();
+            case IrNode.Const c -> c.type() == ElementType.BOOL ? (c.value().intValue() != 0 ? "true" : "false")
+                    : c.value().toString();
             case IrNode.Unary u -> u.op() == UnaryOp.NEG ? "-(" + render(u.input()) + ")"
+                    : u.op() == UnaryOp.NOT ? "!(" + render(u.input()) + ")"
                     : u.op().symbol() + "(" + render(u.input()) + ")";
             case IrNode.Binary b -> b.op().isInfix()
                     ? "(" + render(b.left()) + " " + b.op().symbol() + " " + render(b.right()) + ")"
                     : b.op().symbol() + "(" + render(b.left()) + ", " + render(b.right()) + ")";
             case IrNode.Fma f -> "fma(" + render(f.a()) + ", " + render(f.b()) + ", " + render(f.c()) + ")";
             case IrNode.Cast c -> "cast(" + render(c.input()) + " as " + c.type() + ")";
+            case IrNode.Compare c -> "(" + render(c.left()) + " " + c.op().symbol() + " " + render(c.right()) + ")";
+            case IrNode.Select s -> "select(" + render(s.condition()) + ", " + render(s.ifTrue()) + ", " + render(s.ifFalse()) + ")";
+            case IrNode.Check c -> "check(" + render(c.value()) + ", fails when " + render(c.failWhen()) + ")";
         };
     }
 }
