@@ -534,6 +534,29 @@ public final class RowFn implements ScalarFunction {
         return Optional.of(IrSubstitution.substitute(inst.value(), args));
     }
 
+    /** This function, when it has a body for these types. */
+    @Override
+    public Optional<RowFn> asRowFn(List<DataType> argTypes) {
+        return accepts(argTypes) ? Optional.of(this) : Optional.empty();
+    }
+
+    /** Whether the body is declared for exactly these argument types (after coercion). */
+    public boolean accepts(List<DataType> argTypes) {
+        List<ElementType> types = new ArrayList<>();
+        for (DataType t : argTypes) {
+            Optional<ElementType> e = t.valueType().elementType();
+            if (e.isEmpty()) {
+                return false;
+            }
+            types.add(e.get());
+        }
+        if (variadic) {
+            return types.size() >= minArity && params.getFirst().type().types().contains(types.getFirst())
+                    && types.stream().allMatch(t -> t == types.getFirst());
+        }
+        return instantiations().contains(types);
+    }
+
     @Override
     public boolean requiresLiteral(int index) {
         return !variadic && index < params.size() && params.get(index).constant();
