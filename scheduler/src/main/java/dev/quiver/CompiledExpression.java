@@ -10,6 +10,7 @@ import dev.quiver.kernels.Kernels;
 import dev.quiver.kernels.Selection;
 import dev.quiver.physical.EvalContext;
 import dev.quiver.physical.KernelExecutor;
+import dev.quiver.backend.RowMode;
 import dev.quiver.planning.PhysicalPlan;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.DataType;
@@ -162,7 +163,7 @@ public final class CompiledExpression {
         quiver.ensureOpen();
         int rows = batch.getRowCount();
         List<FieldVector> inputs = bind(batch, rows);
-        KernelExecutor kernels = (program, args, n, alloc) -> runKernel(chooser.apply(program), program, args, n, alloc);
+        KernelExecutor kernels = (program, args, n, alloc, mode) -> runKernel(chooser.apply(program), program, args, n, alloc, mode);
         return plan.root().evaluate(new EvalContext(inputs, rows, config.withAllocator(allocator), kernels));
     }
 
@@ -217,7 +218,8 @@ public final class CompiledExpression {
         }
     }
 
-    private FieldVector runKernel(Choice choice, KernelProgram program, List<FieldVector> inputs, int rows, BufferAllocator allocator) {
+    private KernelExecutor.Result runKernel(Choice choice, KernelProgram program, List<FieldVector> inputs, int rows,
+                                            BufferAllocator allocator, RowMode mode) {
         // The outermost kernel of a fully fused plan writes the result vector itself (no rename later).
         Field field = program == rootProgram ? outputField : new Field("result", FieldType.nullable(program.resultType().arrowType()), null);
         FieldVector out = allocate(field, rows, allocator);
@@ -235,11 +237,12 @@ public final class CompiledExpression {
             }
             VectorView outView = VectorView.of(out);
             views.add(outView);
-            ValidityBitmaps.and(outView.validity(), validities, rows);
+            // A non-strict program decides every row's validity itself (its null condition).
+            ValidityBitmaps.and(outView.validity(), program.isStrict() ? validities : List.of(), rows);
             KernelRun run = choice.device().backend().execute(program,
-                    new KernelInvocation(args, outView.validity(), outView.data(), rows));
+                    new KernelInvocation(args, outView.validity(), outView.data(), rows, mode));
             metrics.record(choice.device().name(), rows, run, choice.reason());
-            return out;
+            return new KernelExecutor.Result(out, run.rowsComputed(), choice.device().name());
         } catch (RuntimeException | Error e) {
             out.close();
             throw e;

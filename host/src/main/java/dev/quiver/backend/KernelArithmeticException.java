@@ -6,12 +6,33 @@ package dev.quiver.backend;
  */
 public final class KernelArithmeticException extends ArithmeticException {
     private final String what;
+    private final String expression;
     private final long row;
+    private final String backend;
 
     public KernelArithmeticException(String what, String expression, long row, String backend) {
         super(what + " in " + expression + " at row " + row + " (on " + backend + ")");
         this.what = what;
+        this.expression = expression;
         this.row = row;
+        this.backend = backend;
+    }
+
+    /** The same failure at another row (a row of a compacted batch mapped back to the batch's). */
+    public KernelArithmeticException atRow(long batchRow) {
+        KernelArithmeticException e = new KernelArithmeticException(what, expression, batchRow, backend);
+        e.setStackTrace(getStackTrace());
+        return e;
+    }
+
+    /** The expression that failed, as text. */
+    public String expression() {
+        return expression;
+    }
+
+    /** The device it failed on. */
+    public String backend() {
+        return backend;
     }
 
     /** What went wrong, e.g. "division by zero" or "integer overflow". */

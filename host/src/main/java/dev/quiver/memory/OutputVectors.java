@@ -42,7 +42,8 @@ public final class OutputVectors {
             }
             long validityBytes = (VectorView.validityBytes(rows) + 7) & ~7L;
             try (ArrowBuf validity = allocator.buffer(validityBytes);
-                 ArrowBuf data = allocator.buffer((long) rows * fixed.getTypeWidth())) {
+                 ArrowBuf data = allocator.buffer(vector instanceof org.apache.arrow.vector.BitVector ? validityBytes
+                         : (long) rows * fixed.getTypeWidth())) {
                 // The allocator rounds capacity up: rows past `rows` that fit the capacity must read
                 // as null, as after allocateNew. Only the bitmap past the written bytes is zeroed.
                 long written = VectorView.validityBytes(rows);

@@ -43,7 +43,10 @@ public final class VectorView implements AutoCloseable {
         this.byteWidth = fixed.getTypeWidth();
         this.arena = Arena.ofConfined();
         try {
-            this.data = alias(fixed.getDataBuffer(), (long) valueCount * byteWidth, "data", vector);
+            // A BitVector (width 0) packs its values one bit per row, as its validity.
+            long dataBytes = vector instanceof org.apache.arrow.vector.BitVector ? validityBytes(valueCount)
+                    : (long) valueCount * byteWidth;
+            this.data = alias(fixed.getDataBuffer(), dataBytes, "data", vector);
             this.validity = alias(fixed.getValidityBuffer(), validityBytes(valueCount), "validity", vector);
         } catch (RuntimeException e) {
             arena.close();
@@ -73,7 +76,7 @@ public final class VectorView implements AutoCloseable {
         return MemorySegment.ofAddress(buf.memoryAddress()).reinterpret(bytes, arena, null);
     }
 
-    /** The values: {@code valueCount * byteWidth} bytes, little-endian. */
+    /** The values: {@code valueCount * byteWidth} bytes, little-endian; for a BitVector, its bitmap. */
     public MemorySegment data() {
         return data;
     }

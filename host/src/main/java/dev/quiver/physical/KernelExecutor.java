@@ -1,5 +1,6 @@
 package dev.quiver.physical;
 
+import dev.quiver.backend.RowMode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -14,8 +15,24 @@ public interface KernelExecutor {
 
     /**
      * Runs {@code program} over {@code args} (one per program argument, {@code rows} rows each,
-     * borrowed) and returns a new vector of {@code rows} rows from {@code allocator}; a row is
-     * null when any argument is null in it.
+     * borrowed; a Boolean argument is a BitVector) and returns a new vector of {@code rows} rows
+     * from {@code allocator}. For a strict program a row is null when any argument is null in it;
+     * a row is also null where the program's null condition holds.
+     *
+     * @param mode which rows the device computes and where a failure counts ({@link RowMode})
      */
-    FieldVector run(KernelProgram program, List<FieldVector> args, int rows, BufferAllocator allocator);
+    Result run(KernelProgram program, List<FieldVector> args, int rows, BufferAllocator allocator, RowMode mode);
+
+    /** {@link #run(KernelProgram, List, int, BufferAllocator, RowMode)} computing valid rows only; the vector. */
+    default FieldVector run(KernelProgram program, List<FieldVector> args, int rows, BufferAllocator allocator) {
+        return run(program, args, rows, allocator, RowMode.VALID_ROWS).vector();
+    }
+
+    /**
+     * @param vector       the result, owned by the caller
+     * @param rowsComputed rows the device computed (-1 when it did not count)
+     * @param device       the device's name
+     */
+    record Result(FieldVector vector, long rowsComputed, String device) {
+    }
 }

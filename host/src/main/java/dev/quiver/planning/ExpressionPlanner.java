@@ -455,7 +455,7 @@ public final class ExpressionPlanner {
         }
     }
 
-    private static final KernelExecutor NO_KERNELS = (program, args, rows, allocator) -> {
+    private static final KernelExecutor NO_KERNELS = (program, args, rows, allocator, mode) -> {
         throw new IllegalStateException("no kernels while folding");
     };
 }

@@ -7,6 +7,7 @@ import dev.quiver.physical.BetweenExpr;
 import dev.quiver.physical.BinaryExpr;
 import dev.quiver.physical.CaseExpr;
 import dev.quiver.physical.CastExpr;
+import dev.quiver.physical.DictionaryDecodeExpr;
 import dev.quiver.physical.ColumnExpr;
 import dev.quiver.physical.FusedKernelExpr;
 import dev.quiver.physical.InListExpr;
@@ -17,6 +18,8 @@ import dev.quiver.physical.NegativeExpr;
 import dev.quiver.physical.NotExpr;
 import dev.quiver.physical.PhysicalExpr;
 import dev.quiver.physical.ScalarFunctionExpr;
+import dev.quiver.rowfn.IrSubstitution;
+import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
@@ -28,38 +31,87 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Replaces each maximal numeric subtree (+ - * / and negation over Int32/Int64/Float32/Float64,
- * widening casts, and functions with a kernel body such as sqrt or fma) by one
- * {@link FusedKernelExpr}: one pass over memory per subtree, on the CPU or an OpenCL
- * device. The subtree's other inputs (columns, or anything not fusable) become the
- * program's arguments; the same column read twice is one argument. Semantics do not change:
- * the kernels compute what the unfused nodes would (same null propagation, division-by-zero
- * errors). Fused kernels wrap integers, so integer {@code + - * /} is fused only under
- * {@link ArithmeticMode#WRAPPING}; checked integer arithmetic stays a host kernel.
+ * Replaces each maximal numeric subtree by one {@link FusedKernelExpr}, a kernel segment: one
+ * pass over memory per subtree, on the CPU or an OpenCL device. What fuses: + - * / and negation
+ * over Int32/Int64/Float32/Float64, widening casts, RowFn calls (and functions with a kernel
+ * body), and comparisons of numbers with a fused operand. The segment's other inputs (columns,
+ * or anything not fusable) become the program's arguments; the same column read twice is one
+ * argument. Semantics do not change: the kernels compute what the unfused nodes would (same
+ * null propagation, same errors, SQL's order for NaN in comparisons). Fused kernels wrap
+ * integers, so integer {@code + - * /} is fused only under {@link ArithmeticMode#WRAPPING}.
+ *
+ * <p>A RowFn that may return null for valid input, or sees nulls (non-strict), ends a segment:
+ * it is the root of its own, and a call that uses its result reads it as an input.
  */
 final class Fusion {
     private Fusion() {
     }
 
+    /** What one segment collects while its tree is turned into IR. */
+    private static final class Segment {
+        final List<PhysicalExpr> args = new ArrayList<>();
+        final List<ElementType> types = new ArrayList<>();
+        final List<RowFn> rowFns = new ArrayList<>();
+        boolean immutable = true;
+    }
+
     static PhysicalExpr fuse(PhysicalExpr e) {
+        Optional<RowFn.Instance> rooted = segmentRootRowFn(e);
+        if (rooted.isPresent()) {
+            return fuseRowFnRoot((ScalarFunctionExpr) e, rooted.get());
+        }
         if (isFusableOp(e)) {
-            List<PhysicalExpr> args = new ArrayList<>();
-            List<ElementType> types = new ArrayList<>();
-            IrNode root = toIr(e, args, types);
-            if (!args.isEmpty() && root.type() == element(e.dataType())) {
-                return new FusedKernelExpr(new KernelProgram(types, root, text(e)), args, e.dataType());
+            Segment seg = new Segment();
+            IrNode root = toIr(e, seg);
+            if (!seg.args.isEmpty() && root.type() == element(e.dataType())) {
+                return new FusedKernelExpr(new KernelProgram(seg.types, root, text(e)), seg.args, e.dataType(),
+                        seg.rowFns, seg.immutable);
             }
         }
         return withChildren(e, e.children().stream().map(Fusion::fuse).toList());
     }
 
-    private static IrNode toIr(PhysicalExpr e, List<PhysicalExpr> args, List<ElementType> types) {
+    /** A RowFn with a null condition or a non-strict body: the root of a segment of its own. */
+    private static PhysicalExpr fuseRowFnRoot(ScalarFunctionExpr f, RowFn.Instance inst) {
+        RowFn fn = rowFn(f).orElseThrow();
+        Segment seg = new Segment();
+        seg.rowFns.add(fn);
+        seg.immutable = fn.volatility() == Volatility.IMMUTABLE;
+        if (inst.strict()) {
+            List<IrNode> kids = new ArrayList<>();
+            for (PhysicalExpr c : f.args()) {
+                kids.add(toIr(c, seg));
+            }
+            IrNode value = IrSubstitution.substitute(inst.value(), kids);
+            IrNode nullWhen = IrSubstitution.substitute(inst.nullWhen(), kids);
+            if (seg.args.isEmpty()) {
+                return withChildren(f, f.children().stream().map(Fusion::fuse).toList());
+            }
+            return new FusedKernelExpr(new KernelProgram(seg.types, value, nullWhen, true, text(f)), seg.args, f.dataType(),
+                    seg.rowFns, seg.immutable);
+        }
+        // Non-strict: every argument is an input of its own, its validity a Boolean argument after the values.
+        List<PhysicalExpr> inputs = f.args().stream().map(Fusion::fuse).toList();
+        List<ElementType> types = new ArrayList<>(inst.irArgTypes());
+        return new FusedKernelExpr(new KernelProgram(types, inst.value(), inst.nullWhen(), false, text(f)), inputs, f.dataType(),
+                seg.rowFns, seg.immutable && inputs.stream().allMatch(Fusion::isImmutable));
+    }
+
+    private static boolean isImmutable(PhysicalExpr e) {
+        if (e instanceof ScalarFunctionExpr f && f.function().signature().volatility() != Volatility.IMMUTABLE) {
+            return false;
+        }
+        return e.children().stream().allMatch(Fusion::isImmutable);
+    }
+
+    private static IrNode toIr(PhysicalExpr e, Segment seg) {
         if (isFusableOp(e)) {
             List<IrNode> kids = new ArrayList<>();
             for (PhysicalExpr c : e.children()) {
-                kids.add(toIr(c, args, types));
+                kids.add(toIr(c, seg));
             }
             return switch (e) {
+                case BinaryExpr b when b.op().isComparison() -> SqlComparisons.compare(b.op(), kids.get(0), kids.get(1));
                 case BinaryExpr b -> switch (b.op()) {
                     case PLUS -> Ir.add(kids.get(0), kids.get(1));
                     case MINUS -> Ir.sub(kids.get(0), kids.get(1));
@@ -69,22 +121,53 @@ final class Fusion {
                 };
                 case NegativeExpr n -> Ir.neg(kids.getFirst());
                 case CastExpr c -> Ir.cast(kids.getFirst(), element(c.dataType()));
-                case ScalarFunctionExpr f -> f.function().kernel(kids).orElseThrow();
+                case ScalarFunctionExpr f -> {
+                    Optional<RowFn> fn = rowFn(f);
+                    fn.ifPresent(r -> {
+                        seg.rowFns.add(r);
+                        seg.immutable &= r.volatility() == Volatility.IMMUTABLE;
+                    });
+                    if (fn.isEmpty()) {
+                        seg.immutable &= f.function().signature().volatility() == Volatility.IMMUTABLE;
+                    }
+                    yield f.function().kernel(kids).orElseThrow();
+                }
                 default -> throw new IllegalStateException("not fusable: " + e.describe());
             };
         }
         if (e instanceof LiteralExpr l && !l.value().isNull() && element(l.dataType()) != null) {
-            return Ir.lit((Number) l.value().value());
+            Object v = l.value().value();
+            return v instanceof Boolean b ? Ir.lit(b) : Ir.lit((Number) v);
         }
         // A leaf of the kernel: a program argument. Only columns are shared; a volatile input read twice is two inputs.
         PhysicalExpr leaf = fuse(e);
-        int idx = leaf instanceof ColumnExpr ? args.indexOf(leaf) : -1;
-        if (idx < 0) {
-            idx = args.size();
-            args.add(leaf);
-            types.add(element(leaf.dataType()));
+        if (!isImmutable(leaf)) {
+            seg.immutable = false;
         }
-        return Ir.arg(idx, types.get(idx));
+        int idx = leaf instanceof ColumnExpr || leaf instanceof DictionaryDecodeExpr ? seg.args.indexOf(leaf) : -1;
+        if (idx < 0) {
+            idx = seg.args.size();
+            seg.args.add(leaf);
+            seg.types.add(element(leaf.dataType()));
+        }
+        return Ir.arg(idx, seg.types.get(idx));
+    }
+
+    private static Optional<RowFn> rowFn(ScalarFunctionExpr f) {
+        return f.function().asRowFn(f.args().stream().map(PhysicalExpr::dataType).toList());
+    }
+
+    /** The instance of a RowFn call that must be the root of its segment (it may return null, or sees nulls). */
+    private static Optional<RowFn.Instance> segmentRootRowFn(PhysicalExpr e) {
+        if (!(e instanceof ScalarFunctionExpr f) || element(f.dataType()) == null) {
+            return Optional.empty();
+        }
+        Optional<RowFn> fn = rowFn(f);
+        if (fn.isEmpty() || !f.args().stream().allMatch(Fusion::leafOk)) {
+            return Optional.empty();
+        }
+        RowFn.Instance inst = fn.get().instance(f.args().stream().map(a -> element(a.dataType())).toList());
+        return inst.strict() && inst.nullWhen() == null ? Optional.empty() : Optional.of(inst);
     }
 
     private static boolean isFusableOp(PhysicalExpr e) {
@@ -93,17 +176,23 @@ final class Fusion {
             return false;
         }
         return switch (e) {
+            // Comparisons of numbers fuse when an operand is computed in the segment anyway.
+            case BinaryExpr b when b.op().isComparison() -> SqlComparisons.fusable(b.op())
+                    && element(b.left().dataType()) != null && element(b.left().dataType()).isNumeric()
+                    && element(b.left().dataType()) == element(b.right().dataType())
+                    && (isFusableOp(b.left()) || isFusableOp(b.right()));
             // Fused kernels wrap integers: checked integer arithmetic stays a host kernel.
             case BinaryExpr b -> (b.op() == Operator.PLUS || b.op() == Operator.MINUS || b.op() == Operator.MULTIPLY
                     || b.op() == Operator.DIVIDE) && (out.isFloatingPoint() || b.mode() == ArithmeticMode.WRAPPING)
                     && element(b.left().dataType()) == out && element(b.right().dataType()) == out
                     && leafOk(b.left()) && leafOk(b.right());
-            case NegativeExpr n -> element(n.input().dataType()) == out && (out.isFloatingPoint() || n.mode() == ArithmeticMode.WRAPPING)
-                    && leafOk(n.input());
+            case NegativeExpr n -> element(n.input().dataType()) == out && out.isNumeric()
+                    && (out.isFloatingPoint() || n.mode() == ArithmeticMode.WRAPPING) && leafOk(n.input());
             case CastExpr c -> !c.safe() && element(c.input().dataType()) != null
                     && IrNode.Cast.isWidening(element(c.input().dataType()), out) && leafOk(c.input());
-            case ScalarFunctionExpr f -> f.function().signature().volatility() != Volatility.VOLATILE
-                    && f.args().stream().allMatch(a -> element(a.dataType()) != null && leafOk(a))
+            case ScalarFunctionExpr f -> f.args().stream().allMatch(Fusion::leafOk)
+                    && (rowFn(f).map(r -> segmentRootRowFn(f).isEmpty()).orElse(
+                            f.function().signature().volatility() != Volatility.VOLATILE))
                     && kernelType(f).map(t -> t == out).orElse(false);
             default -> false;
         };
@@ -119,7 +208,11 @@ final class Fusion {
         for (int i = 0; i < f.args().size(); i++) {
             args.add(Ir.arg(i, element(f.args().get(i).dataType())));
         }
-        return f.function().kernel(args).map(IrNode::type);
+        try {
+            return f.function().kernel(args).map(IrNode::type);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // a body without an instance for these types runs unfused
+        }
     }
 
     private static ElementType element(DataType t) {
@@ -135,7 +228,7 @@ final class Fusion {
         return switch (e) {
             case ColumnExpr x -> x;
             case LiteralExpr x -> x;
-            case FusedKernelExpr x -> x;
+            case FusedKernelExpr x -> new FusedKernelExpr(x.program(), c, x.dataType(), x.rowFns(), x.immutable());
             case dev.quiver.physical.DictionaryDecodeExpr x -> new dev.quiver.physical.DictionaryDecodeExpr(c.getFirst(), x.dictionaryId(),
                     x.dictionaries(), x.dataType());
             case BinaryExpr x -> new BinaryExpr(c.get(0), x.op(), c.get(1), x.dataType(), x.mode());

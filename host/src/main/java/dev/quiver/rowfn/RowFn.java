@@ -612,6 +612,10 @@ public final class RowFn implements ScalarFunction {
         Instance inst = instance(types.stream().map(RowFn::element).toList());
         KernelProgram program = new KernelProgram(inst.irArgTypes(), inst.value(), inst.nullWhen(), inst.strict(), name);
         DataType out = dataType(inst.resultType());
+        if (strict && call.args().stream().anyMatch(a -> a instanceof ColumnarValue.Scalar s && s.value().isNull())) {
+            stats.record(Strategy.ALL_NULL, 0, 0); // a null constant: every row is null, nothing runs
+            return new ColumnarValue.Scalar(ScalarValue.nullOf(out));
+        }
         boolean allScalar = call.args().stream().allMatch(a -> a instanceof ColumnarValue.Scalar);
         int rows = allScalar ? 1 : call.numberRows();
         List<ColumnarValue> made = new ArrayList<>();
