@@ -46,10 +46,10 @@ class ExplainCommandTest {
     void integerArithmeticIsCheckedUnlessWrappingIsAskedFor() {
         CliRun checked = CliRun.of("explain", "a + b * 2", "--schema", "a:int32,b:int32");
         assertEquals(0, checked.exitCode(), checked.err());
-        assertFalse(checked.out().contains("fused kernel"), "checked integers run as host kernels: " + checked.out());
+        assertFalse(checked.out().contains("kernel segment"), "checked integers run as host kernels: " + checked.out());
         CliRun wrapping = CliRun.of("explain", "a + b * 2", "--schema", "a:int32,b:int32", "--arithmetic", "wrapping");
         assertEquals(0, wrapping.exitCode(), wrapping.err());
-        assertTrue(wrapping.out().contains("fused kernel (a + (b * 2))"), wrapping.out());
+        assertTrue(wrapping.out().contains("kernel segment (a + (b * 2))"), wrapping.out());
         CliRun bad = CliRun.of("explain", "a", "--schema", "a:int32", "--arithmetic", "saturating");
         assertEquals(2, bad.exitCode());
         assertTrue(bad.err().contains("'saturating' is not checked or wrapping"), bad.err());

@@ -102,7 +102,7 @@ class FunctionRegistryTest {
 
     private List<Object> evaluate(PhysicalPlan plan, Integer... xs) {
         try (FieldVector x = Values.of(DataType.INT32, "x", Arrays.asList(xs), allocator);
-             ColumnarValue v = plan.root().evaluate(new EvalContext(List.of(x), xs.length, config, (p, a, r, al) -> {
+             ColumnarValue v = plan.root().evaluate(new EvalContext(List.of(x), xs.length, config, (p, a, r, al, m) -> {
                  throw new AssertionError("no fused kernel expected in " + plan.explain());
              }))) {
             List<Object> out = new ArrayList<>();

@@ -138,7 +138,7 @@ class BadInputPlanningTest extends PlanningTestBase {
         PhysicalPlan named = plan("hypot(y => y, x => x)");
         PhysicalPlan positional = plan("hypot(x, y)");
         assertEquals(positional.root(), named.root());
-        assertEquals("fused kernel hypot(CAST(x AS DOUBLE), y) as sqrt(((cast($0 as Float64) * cast($0 as Float64)) + ($1 * $1))) -> Float64\n"
+        assertEquals("kernel segment hypot(CAST(x AS DOUBLE), y) as sqrt(((cast($0 as Float64) * cast($0 as Float64)) + ($1 * $1))) [dense] -> Float64\n"
                 + "  #0 x -> Int32\n  #1 y -> Float64\n", named.root().explainTree());
         // Literals: hypot(y => 1, x => 2) is hypot(2, 1), folded.
         assertEquals(new LiteralExpr(new ScalarValue(DataType.FLOAT64, Math.sqrt(5))), plan("hypot(y => 1, x => 2)").root());

@@ -125,7 +125,7 @@ class CoercionPlanningTest extends PlanningTestBase {
         assertEquals(DataType.FLOAT64, p.outputType());
         FusedKernelExpr f = assertInstanceOf(FusedKernelExpr.class, p.root());
         assertEquals("(CAST(x AS DOUBLE) + y)", f.program().text());
-        assertTrue(p.explain().contains("fused kernel (CAST(x AS DOUBLE) + y) as (cast($0 as Float64) + $1) -> Float64"), p.explain());
+        assertTrue(p.explain().contains("kernel segment (CAST(x AS DOUBLE) + y) as (cast($0 as Float64) + $1) [dense] -> Float64"), p.explain());
         // Unfused (Int8 and UInt32 have no kernel type): explicit CAST nodes on both sides, to Int64.
         PhysicalPlan q = plan("t8 + u32");
         assertEquals(DataType.INT64, q.outputType());

@@ -16,7 +16,7 @@ class ExplainTest extends PlanningTestBase {
                 Logical plan (as written):
                   (x + (1 + 2))
                 Physical plan (as it will run), result '(x + (1 + 2))' Int32:
-                  fused kernel (x + 3) as ($0 + 3) -> Int32
+                  kernel segment (x + 3) as ($0 + 3) [dense] -> Int32
                     #0 x -> Int32
                 Inputs:
                   #0 = column 0 'x' Int32
@@ -43,7 +43,7 @@ class ExplainTest extends PlanningTestBase {
                 Logical plan (as written):
                   (sqrt(((l * l) + (y * y))) + 1) AS dist
                 Physical plan (as it will run), result 'dist' Float64:
-                  fused kernel (sqrt((CAST((l * l) AS DOUBLE) + (y * y))) + 1.0) as (sqrt((cast(($0 * $0) as Float64) + ($1 * $1))) + 1.0) -> Float64
+                  kernel segment (sqrt((CAST((l * l) AS DOUBLE) + (y * y))) + 1.0) as (sqrt((cast(($0 * $0) as Float64) + ($1 * $1))) + 1.0) [dense] -> Float64
                     #0 l -> Int64
                     #1 y -> Float64
                 Inputs:
@@ -63,7 +63,7 @@ class ExplainTest extends PlanningTestBase {
                       CAST AS INTEGER -> Int32
                         #0 t8 -> Int8
                       literal 0 -> Int32
-                    fused kernel (random() + CAST(x AS DOUBLE)) as ($0 + cast($1 as Float64)) -> Float64
+                    kernel segment (random() + CAST(x AS DOUBLE)) as ($0 + cast($1 as Float64)) [dense] -> Float64
                       call random (volatile) -> Float64
                       #1 x -> Int32
                     CAST AS DOUBLE -> Float64

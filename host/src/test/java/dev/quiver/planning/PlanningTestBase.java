@@ -47,8 +47,8 @@ abstract class PlanningTestBase {
             field("name", DataType.UTF8), field("flag", DataType.BOOLEAN), field("t8", DataType.INT8),
             field("u32", DataType.UINT32), field("dec", new DataType.Decimal(10, 2)), field("day", DataType.DATE32)));
 
-    /** Runs a fused program one row at a time; a row is null when any argument is null. */
-    static final KernelExecutor ROW_INTERPRETER = (program, args, rows, allocator) -> {
+    /** Runs a fused program one row at a time with the reference; a row is null as the program says. */
+    static final KernelExecutor ROW_INTERPRETER = (program, args, rows, allocator, mode) -> {
         DataType out = DataType.fromField(new Field("result", FieldType.nullable(program.resultType().arrowType()), null));
         FieldVector v = Values.allocate(out, "result", rows, allocator);
         try {
@@ -58,16 +58,26 @@ abstract class PlanningTestBase {
                 for (int k = 0; k < args.size(); k++) {
                     ScalarValue s = Values.get(args.get(k), r);
                     isNull |= s.isNull();
-                    row[k] = (Number) s.value();
+                    row[k] = dev.quiver.rowfn.RowFn.toNumber(s.value(), program.argTypes().get(k));
                 }
-                if (isNull) {
+                if (isNull && program.isStrict()) {
                     Values.setNull(v, r);
-                } else {
-                    Values.set(v, r, new ScalarValue(out, RowInterpreter.evaluate(program.root(), row)));
+                    continue;
                 }
+                Number value;
+                try {
+                    value = RowInterpreter.evaluate(program.root(), row);
+                    if (RowInterpreter.isNullResult(program, row)) {
+                        Values.setNull(v, r);
+                        continue;
+                    }
+                } catch (dev.quiver.rowfn.ir.RowFailure e) {
+                    throw RowInterpreter.failure(program, e, r, "reference");
+                }
+                Values.set(v, r, new ScalarValue(out, dev.quiver.rowfn.RowFn.fromNumber(value, program.resultType())));
             }
             v.setValueCount(rows);
-            return v;
+            return new KernelExecutor.Result(v, rows, "reference");
         } catch (RuntimeException e) {
             v.close();
             throw e;

@@ -63,7 +63,7 @@ class PlacementTest extends QuiverTestBase {
         assertEquals(1, e.metrics().byDevice().get("cpu").batches());
         assertEquals("placement OPENCL", e.metrics().byDevice().get(chosen.name()).lastReason());
         String explain = e.explain();
-        assertTrue(explain.contains("fused kernel ((x * y) + 1.0) as (($0 * $1) + 1.0) -> Float64"), explain);
+        assertTrue(explain.contains("kernel segment ((x * y) + 1.0) as (($0 * $1) + 1.0) [dense] -> Float64"), explain);
         assertTrue(explain.contains("ran on " + chosen.name() + ": 1 batches, 3 rows"), explain);
         assertTrue(explain.contains("ran on cpu: 1 batches, 3 rows"), explain);
     }
