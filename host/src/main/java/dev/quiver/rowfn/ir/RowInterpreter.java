@@ -122,7 +122,10 @@ public final class RowInterpreter {
         } catch (RowFailure e) {
             return failure(program, e, row, backendName);
         }
-        return new KernelArithmeticException("integer division by zero", program.text(), row, backendName);
+        boolean checks = program.anyNode(n -> n instanceof IrNode.Check);
+        return new KernelArithmeticException(checks && !program.hasIntegerDivision()
+                ? "a check failed on the device (the reference, computing within the documented accuracy, does not fail this row)"
+                : "integer division by zero", program.text(), row, backendName);
     }
 
     /**
@@ -266,7 +269,12 @@ public final class RowInterpreter {
         if (m == 1.0) {
             return e;
         }
-        return e + StrictMath.log(m) * 1.4426950408889634; // 1 / ln 2
+        // Keep m in [sqrt(1/2), sqrt(2)) so that ln(m) is small and e + ln(m)/ln 2 does not cancel.
+        if (m > 1.4142135623730951) {
+            m *= 0.5;
+            e += 1;
+        }
+        return e + StrictMath.log1p(m - 1) * 1.4426950408889634; // 1 / ln 2; m - 1 is exact
     }
 
     private static Number binary(BinaryOp op, ElementType t, Number x, Number y) {
