@@ -30,8 +30,7 @@ public final class BuiltinFunctions {
 
     public static List<ScalarFunction> all() {
         List<ScalarFunction> all = new java.util.ArrayList<>(MathFunctions.all());
-        all.addAll(List.of(new Min(), new Max(), new Fma(),
-                new Upper(), new Lower(), new Length(),
+        all.addAll(List.of(new Upper(), new Lower(), new Length(),
                 new TryAdd(), new TrySubtract(), new TryMultiply(), new TryDivide(), new TryMod(),
                 new Now(), new Random()));
         return List.copyOf(all);

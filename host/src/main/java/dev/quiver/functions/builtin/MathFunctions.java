@@ -38,6 +38,9 @@ public final class MathFunctions {
     public static List<ScalarFunction> all() {
         List<ScalarFunction> out = new ArrayList<>();
         out.add(abs());
+        out.add(MIN);
+        out.add(MAX);
+        out.add(FMA);
         out.add(SIGN);
         out.add(SQRT);
         out.add(CBRT);
@@ -322,6 +325,26 @@ public final class MathFunctions {
         return new RowFnDispatch(rowFn.name(), List.of(), other.signature(), which + " of its arguments of any comparable"
                 + " types, NULLs skipped (SQL); NaN is above every number.", List.of(rowFn), other);
     }
+
+    // ---- two numbers ---------------------------------------------------------------------
+
+    /** {@code min(a, b)}: as {@link Math#min} (NaN wins, -0.0 below +0.0); for SQL's null-skipping form, {@code least}. */
+    public static final RowFn MIN = RowFn.declare("min")
+            .arg("a", RowType.NUMERIC).arg("b", RowType.NUMERIC).returns(RowType.SAME_AS_ARGS)
+            .description("The smaller of two numbers, as Math.min (NaN wins, -0.0 < +0.0); fused into kernels.")
+            .body(Val::min);
+
+    /** {@code max(a, b)}: as {@link Math#max} (NaN wins, +0.0 above -0.0); for SQL's null-skipping form, {@code greatest}. */
+    public static final RowFn MAX = RowFn.declare("max")
+            .arg("a", RowType.NUMERIC).arg("b", RowType.NUMERIC).returns(RowType.SAME_AS_ARGS)
+            .description("The larger of two numbers, as Math.max (NaN wins, +0.0 > -0.0); fused into kernels.")
+            .body(Val::max);
+
+    /** {@code fma(a, b, c)}: {@code a * b + c} with one rounding, as {@link Math#fma}. */
+    public static final RowFn FMA = RowFn.declare("fma")
+            .arg("a", RowType.FLOATING).arg("b", RowType.FLOATING).arg("c", RowType.FLOATING).returns(RowType.SAME_AS_ARGS)
+            .description("a * b + c with a single rounding (Math.fma).")
+            .body(Val::fma);
 
     // ---- integers -----------------------------------------------------------------------
 

@@ -161,4 +161,19 @@ public final class Ir {
         ElementType t = ElementType.common(ElementType.common(a.type(), b.type()), c.type());
         return new IrNode.Fma(cast(a, t), cast(b, t), cast(c, t));
     }
+
+    /** {@code node} with its operands replaced, in {@link IrNode#children()} order (leaves are returned as they are). */
+    public static IrNode withChildren(IrNode node, java.util.List<IrNode> c) {
+        return switch (node) {
+            case IrNode.Arg a -> a;
+            case IrNode.Const k -> k;
+            case IrNode.Unary u -> new IrNode.Unary(u.op(), c.get(0));
+            case IrNode.Binary b -> new IrNode.Binary(b.op(), c.get(0), c.get(1));
+            case IrNode.Fma f -> new IrNode.Fma(c.get(0), c.get(1), c.get(2));
+            case IrNode.Cast k -> new IrNode.Cast(c.get(0), k.type());
+            case IrNode.Compare k -> new IrNode.Compare(k.op(), c.get(0), c.get(1));
+            case IrNode.Select s -> new IrNode.Select(c.get(0), c.get(1), c.get(2));
+            case IrNode.Check k -> new IrNode.Check(c.get(0), c.get(1), k.message(), c.get(2));
+        };
+    }
 }
