@@ -41,8 +41,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>all-constant arguments compute the body once, with the reference, and give a scalar;</li>
  *   <li>arguments constant in this batch are put into the program, and the parts of the body
  *       that depend only on them are computed once, with the reference, before the kernel runs;</li>
- *   <li>an immutable segment whose only varying input is a dictionary-encoded column computes
- *       the body once per dictionary value, then gathers by the indices;</li>
+ *   <li>an immutable, strict segment whose only varying input is a dictionary-encoded column
+ *       computes the body once per dictionary value, then gathers by the indices (when a
+ *       dictionary value fails, the batch runs row by row instead, so that only the rows decide
+ *       and the error names a row of the batch);</li>
  *   <li>otherwise the strategy: {@link Strategy#DENSE} for programs that cannot fail; for ones
  *       that can, {@link Strategy#FILTER_SCATTER} when under 1/8 of the rows are valid,
  *       {@link Strategy#DENSE_RETRY} when over 7/8 are, {@link Strategy#VALID_ROWS} between.</li>
@@ -90,7 +92,7 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
         try {
             int dictionaryInput = -1;
             for (int i = 0; i < n; i++) {
-                if (immutable && dictionaryInput < 0 && inputs.get(i) instanceof DictionaryDecodeExpr) {
+                if (immutable && program.isStrict() && dictionaryInput < 0 && inputs.get(i) instanceof DictionaryDecodeExpr) {
                     dictionaryInput = i;
                     continue;
                 }
@@ -114,6 +116,9 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
      * a constant and the dictionary has at most half as many values as the batch has rows.
      */
     private ColumnarValue tryDictionary(EvalContext ctx, ColumnarValue[] values, int at) {
+        if (!program.isStrict()) {
+            return null; // a null index is a row the body must see: no dictionary value stands for it
+        }
         for (int i = 0; i < values.length; i++) {
             if (i != at && !(values[i] instanceof ColumnarValue.Scalar)) {
                 return null;
@@ -135,7 +140,13 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
             }
             ColumnarValue[] perValue = values.clone();
             perValue[at] = new ColumnarValue.Array(dict, false);
-            ColumnarValue computed = compute(ctx.kernels(), perValue, size, ctx.allocator(), Strategy.DICTIONARY);
+            ColumnarValue computed;
+            try {
+                computed = compute(ctx.kernels(), perValue, size, ctx.allocator(), Strategy.DICTIONARY);
+            } catch (KernelArithmeticException e) {
+                // A dictionary value fails, but maybe no row uses it: the batch's rows decide, and name the row.
+                return null;
+            }
             try (computed) {
                 if (computed instanceof ColumnarValue.Scalar s) {
                     // Constant over the dictionary: the same value wherever an index is valid.
@@ -196,11 +207,13 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
                     return new ColumnarValue.Scalar(ScalarValue.nullOf(dataType));
                 }
                 ElementType t = program.argTypes().get(i);
-                scalars[i] = RowFn.toNumber(s.value().value(), t);
+                scalars[i] = RowFn.toNumber(s.value().value(), t); // a null reads as zero; its validity says null
                 key.add(i);
-                key.add(s.value().isNull() ? null : scalars[i]);
+                key.add(scalars[i]);
                 if (!strict) {
                     scalars[n + i] = s.value().isNull() ? 0 : 1;
+                    key.add(n + i);
+                    key.add(scalars[n + i]);
                 }
             } else {
                 allScalar = false;
@@ -450,7 +463,7 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
         if (!program.isStrict()) {
             sb.append(" [sees nulls]");
         }
-        if (immutable && inputs.stream().anyMatch(i -> i instanceof DictionaryDecodeExpr)) {
+        if (immutable && program.isStrict() && inputs.stream().anyMatch(i -> i instanceof DictionaryDecodeExpr)) {
             sb.append(" [once per dictionary value]");
         }
         return sb.toString();

@@ -471,4 +471,69 @@ class RowFnPipelineTest extends QuiverTestBase {
         PlanningException noSignature = assertThrows(PlanningException.class, () -> quiver.compile(s, "scale_by('a', 2)"));
         assertTrue(noSignature.getMessage().contains("scale_by"), noSignature.getMessage());
     }
+
+    @ParameterizedTest
+    @EnumSource(Where.class)
+    void aNonStrictFunctionTakesConstantsAndNullConstants(Where where) {
+        Placement p = placement(where);
+        Param nothing = new Param("nothing");
+        nothing.value.set(null);
+        Param param = new Param();
+        param.value.set(5.0);
+        quiver.functions().register(nothing);
+        quiver.functions().register(param);
+        Schema s = schema(DataType.FLOAT64.toField("x", true));
+        try (VectorSchemaRoot batch = TestColumns.batch(4, TestColumns.of(allocator, "x", DataType.FLOAT64,
+                java.util.Arrays.asList(1.0, null, 9.0, null), () -> -7.0))) {
+            assertEquals(java.util.Arrays.asList(5.0, 5.0, 9.0, 5.0),
+                    TestColumns.valuesAndClose(quiver.compile(s, "greatest(x, 5.0)").evaluate(batch, p)));
+            assertEquals(java.util.Arrays.asList(5.0, 5.0, 9.0, 5.0),
+                    TestColumns.valuesAndClose(quiver.compile(s, "greatest(x, param())").evaluate(batch, p)));
+            assertEquals(java.util.Arrays.asList(1.0, null, 9.0, null),
+                    TestColumns.valuesAndClose(quiver.compile(s, "greatest(x, nothing())").evaluate(batch, p)));
+            assertEquals(java.util.Arrays.asList(1.0, 5.0, 5.0, 5.0),
+                    TestColumns.valuesAndClose(quiver.compile(s, "least(x, param())").evaluate(batch, p)));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Where.class)
+    void aFailingDictionaryValueThatNoRowUsesIsNoErrorAndARealFailureNamesTheBatchRow(Where where) {
+        Placement p = placement(where);
+        try (BigIntVector dict = longs("dict", new long[] {0, 3}, null)) {
+            Dictionary d = new Dictionary(dict, new DictionaryEncoding(12L, false, new ArrowType.Int(32, true)));
+            DictionaryProvider.MapDictionaryProvider provider = new DictionaryProvider.MapDictionaryProvider(d);
+            int rows = 64;
+            for (int failing : new int[] {-1, 41}) {
+                IntVector indices = new IntVector(new Field("b", new org.apache.arrow.vector.types.pojo.FieldType(true,
+                        new ArrowType.Int(32, true), d.getEncoding()), null), allocator);
+                indices.allocateNew(rows);
+                for (int i = 0; i < rows; i++) {
+                    indices.set(i, i == failing ? 0 : 1);
+                }
+                indices.setNull(5); // behind it: index 0, the failing value
+                indices.set(5, 0);
+                indices.setNull(5);
+                indices.setValueCount(rows);
+                try (VectorSchemaRoot batch = new VectorSchemaRoot(List.of((FieldVector) indices))) {
+                    batch.setRowCount(rows);
+                    CompiledExpression e = quiver.compile(batch.getSchema(), provider, dev.quiver.expr.SqlParser.parse("mod(100, b)"));
+                    if (failing < 0) {
+                        try (FieldVector out = e.evaluate(batch, p)) {
+                            for (int i = 0; i < rows; i++) {
+                                if (i == 5) {
+                                    assertTrue(out.isNull(i), "row 5 is null");
+                                } else {
+                                    assertEquals(1L, ((BigIntVector) out).get(i), "row " + i);
+                                }
+                            }
+                        }
+                    } else {
+                        ArithmeticException x = assertThrows(ArithmeticException.class, () -> e.evaluate(batch, p).close());
+                        assertTrue(x.getMessage().contains("mod: division by zero") && x.getMessage().contains("at row 41 "), x.getMessage());
+                    }
+                }
+            }
+        }
+    }
 }
