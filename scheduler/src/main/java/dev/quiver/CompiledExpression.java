@@ -318,8 +318,29 @@ public final class CompiledExpression {
                 sb.append("  OpenCL: ").append(quiver.openClStatus()).append('\n');
             }
         }
+        List<dev.quiver.rowfn.RowFn> rowFns = rowFns(plan.root(), new ArrayList<>());
+        if (!rowFns.isEmpty()) {
+            sb.append("RowFns (counted since each was declared, in every expression):\n");
+            for (dev.quiver.rowfn.RowFn f : rowFns) {
+                sb.append("  ").append(f.name()).append(": ").append(f.stats()).append('\n');
+            }
+        }
         sb.append(metrics.describe());
         return sb.toString();
+    }
+
+    private static List<dev.quiver.rowfn.RowFn> rowFns(dev.quiver.physical.PhysicalExpr e, List<dev.quiver.rowfn.RowFn> out) {
+        if (e instanceof dev.quiver.physical.FusedKernelExpr f) {
+            for (dev.quiver.rowfn.RowFn r : f.rowFns()) {
+                if (!out.contains(r)) {
+                    out.add(r);
+                }
+            }
+        }
+        for (dev.quiver.physical.PhysicalExpr c : e.children()) {
+            rowFns(c, out);
+        }
+        return out;
     }
 
     private List<FieldVector> bind(VectorSchemaRoot batch, int rows) {

@@ -117,6 +117,10 @@ class RowFnGuideTest extends QuiverTestBase {
             }
         }
         assertTrue(haversine.stats().bodyRows() > 0, haversine.stats().toString());
+        String explain = quiver.compile(new Schema(List.of(DataType.FLOAT64.toField("lat", true))),
+                "haversine(lat, 0.0, 51.4779, -0.0015)").explain();
+        assertTrue(explain.contains("RowFns (counted since each was declared") && explain.contains("haversine: rows computed "
+                + haversine.stats().bodyRows()), explain);
     }
 
     /** The textbook formula, independently of Quiver. */
