@@ -37,7 +37,9 @@ final class ExpressionBench {
     int call() throws Exception {
         int failures = 0;
         ObjectMapper json = new ObjectMapper();
-        try (RootAllocator allocator = new RootAllocator(); Quiver quiver = Quiver.builder().allocator(allocator).arithmetic(options.arithmetic).build()) {
+        try (RootAllocator allocator = new RootAllocator();
+             Quiver quiver = Quiver.builder().allocator(allocator).functions(CliFunctions.registry())
+                     .arithmetic(options.arithmetic).build()) {
             CompiledExpression expr;
             try {
                 expr = quiver.compile(options.schema, options.expression);

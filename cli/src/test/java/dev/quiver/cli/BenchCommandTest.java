@@ -65,11 +65,12 @@ class BenchCommandTest {
                 assertEquals(1.0, n.get("speedupVsRowLoop").asDouble());
             }
         }
-        assertEquals(Set.of("a*b+c", "a*b+c [10% nulls]", "sqrt(x*x+y*y)", "sqrt(x*x+y*y) [10% nulls]"), workloads);
+        assertEquals(Set.of("a*b+c", "a*b+c [10% nulls]", "sqrt(x*x+y*y)", "sqrt(x*x+y*y) [10% nulls]", "haversine",
+                "haversine [10% nulls]"), workloads);
         assertTrue(devices.containsAll(List.of("row-loop", "vector-api-loop", "cpu")), devices.toString());
         int perConfig = devices.size();
-        assertEquals(4 * 2 * perConfig, lines.size(), "every device on every workload and batch size");
-        assertTrue(run.err().contains("[8/8] sqrt(x*x+y*y) [10% nulls], 5000 rows in batches of 5000"), run.err());
+        assertEquals(6 * 2 * perConfig, lines.size(), "every device on every workload and batch size");
+        assertTrue(run.err().contains("[12/12] haversine [10% nulls], 5000 rows in batches of 5000"), run.err());
     }
 
     @Test
@@ -86,7 +87,7 @@ class BenchCommandTest {
     void anUnknownWorkloadIsAnErrorThatListsTheKnownOnes() {
         Run run = bench("bench", "--workload", "nope", "--rows", "10");
         assertEquals(2, run.exitCode());
-        assertTrue(run.err().contains("no workload matches [nope]; known: a*b+c, sqrt(x*x+y*y)"), run.err());
+        assertTrue(run.err().contains("no workload matches [nope]; known: a*b+c, sqrt(x*x+y*y), haversine"), run.err());
     }
 
     @Test
