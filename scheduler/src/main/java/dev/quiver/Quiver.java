@@ -58,6 +58,7 @@ public final class Quiver implements AutoCloseable {
         } else {
             status = "disabled by Quiver.builder().openCl(false)";
         }
+        found.addAll(b.extraDevices);
         this.devices = List.copyOf(found);
         this.openClStatus = status;
     }
@@ -179,6 +180,7 @@ public final class Quiver implements AutoCloseable {
         private BufferAllocator allocator;
         private Placement placement = Placement.AUTO;
         private boolean openCl = true;
+        private final List<Device> extraDevices = new ArrayList<>();
         private FunctionRegistry functions;
         private boolean checkTypes = Boolean.getBoolean("quiver.checkTypes") || assertionsEnabled();
         private ArithmeticMode arithmetic = ArithmeticMode.CHECKED;
@@ -239,6 +241,15 @@ public final class Quiver implements AutoCloseable {
         /** Whether to look for OpenCL devices; default true. */
         public Builder openCl(boolean enabled) {
             this.openCl = enabled;
+            return this;
+        }
+
+        /**
+         * Adds a device with a backend of your own (after the CPU and the OpenCL devices found).
+         * Quiver closes its backend when it closes. Placement treats it by its {@link Device#kind()}.
+         */
+        public Builder addDevice(Device device) {
+            extraDevices.add(Objects.requireNonNull(device, "device is null"));
             return this;
         }
 

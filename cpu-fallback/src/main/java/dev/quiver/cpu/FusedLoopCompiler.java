@@ -1,10 +1,13 @@
 package dev.quiver.cpu;
 
+import dev.quiver.backend.RowMode;
+import dev.quiver.cpu.VectorCode.Kind;
+import dev.quiver.cpu.VectorCode.Val;
 import dev.quiver.rowfn.ir.BinaryOp;
+import dev.quiver.rowfn.ir.CmpOp;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
-import jdk.incubator.vector.VectorOperators;
 
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.CodeBuilder;
@@ -16,12 +19,14 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import static java.lang.constant.ConstantDescs.CD_int;
@@ -30,119 +35,306 @@ import static java.lang.constant.ConstantDescs.CD_void;
 
 /**
  * Compiles a {@link KernelProgram} into one fused Vector API loop: a hidden class whose static
- * method loads each argument vector once per step, computes the whole tree in registers and
- * stores the result, so memory is touched once per row and no intermediate array exists.
+ * method loads each argument once per step, computes the value tree (and the null condition)
+ * in registers and stores the result, so memory is touched once per row and no intermediate
+ * array exists.
  *
  * <p>Why generate bytecode: the Vector API is only fast when every species and operator is a
  * JIT-time constant in straight-line code; an interpreter over the tree (even tile by tile)
- * passes vectors through calls the JIT cannot specialise and loses 2-14x. The generated method
- * is equivalent to this hand-written Java, for {@code sqrt(x*x + y*y)} on Float64:
+ * passes vectors through calls the JIT cannot specialise and loses 2-14x.
+ *
+ * <p>The generated method is what a person would write by hand. For the Float64 program
+ * {@code check(y == 0, select(x > 0, sqrt(x*x + y*y), x / y), "division by zero", y)} over
+ * {@code x, y} and a Boolean {@code b}, with null condition {@code !b}, compiled for
+ * {@link RowMode#VALID_ROWS} with 8 lanes, it is equivalent to:
  *
  * <pre>{@code
  * static long run(MemorySegment[] args, MemorySegment out, long[] consts, long start, long end,
- *                 MemorySegment validity, long rowBase, long rowLimit) {
- *     long bad = -1;
- *     MemorySegment a0 = args[0], a1 = args[1];
- *     for (long i = start; i < end; i += LANES) {
+ *                 MemorySegment validity, long laneMask) {
+ *     MemorySegment a0 = args[0], a1 = args[1], a2 = args[2];
+ *     DoubleVector c0 = DoubleVector.broadcast(FLOAT64_512, Double.longBitsToDouble(consts[0]));  // 0.0
+ *     DoubleVector zero = DoubleVector.broadcast(FLOAT64_512, 0.0);
+ *     long computed = 0;
+ *     for (long i = start; i < end; i += 8) {
+ *         long valid = LaneBits.load8(validity, i);            // VALID_ROWS only:
+ *         if (valid == 0) {                                     // no valid row, skip the step
+ *             zero.intoMemorySegment(out, i << 3, LE);
+ *             continue;
+ *         }
+ *         computed += 8;
+ *         long fail = 0;
  *         DoubleVector x = DoubleVector.fromMemorySegment(FLOAT64_512, a0, i << 3, LE);
  *         DoubleVector y = DoubleVector.fromMemorySegment(FLOAT64_512, a1, i << 3, LE);
- *         x.lanewise(MUL, x).lanewise(ADD, y.lanewise(MUL, y)).lanewise(SQRT).intoMemorySegment(out, i << 3, LE);
+ *         long b = LaneBits.load8(a2, i);                       // a Boolean argument: bits
+ *         fail |= y.compare(EQ, c0).toLong();                   // the check's failWhen
+ *         VectorMask<Double> m = x.compare(GT, c0);
+ *         DoubleVector h = x.lanewise(MUL, x).lanewise(ADD, y.lanewise(MUL, y)).lanewise(SQRT);
+ *         DoubleVector r = x.lanewise(DIV, y).blend(h, m);      // select(m, h, x / y)
+ *         long isNull = b ^ 0xFF;                               // the null condition, !b
+ *         fail &= valid & laneMask;                             // ALL_ROWS: fail &= laneMask
+ *         if (fail != 0) {
+ *             return -1 - (i + Long.numberOfTrailingZeros(fail));
+ *         }
+ *         r.intoMemorySegment(out, i << 3, LE);
+ *         LaneBits.clear8(validity, i, isNull);                 // null where the condition holds
  *     }
- *     return bad;
+ *     return computed;                                          // ALL_ROWS: end - start
  * }
  * }</pre>
  *
- * Literals are loaded from {@code consts} (their bits, in {@link KernelProgram#constants()}
- * order) and broadcast once before the loop, so one compiled loop serves every program of the
- * same {@linkplain KernelProgram#shape() shape}. {@code end - start} must be a multiple of the
- * loop's lane count; the caller handles the remainder. Integer division records the first
- * non-null row with a zero divisor (rows are {@code rowBase + i}, rows at or past
- * {@code rowLimit} are padding) and returns it, or -1.
+ * <ul>
+ * <li>Each step loads the arguments it uses, then computes each distinct subtree once into a
+ * local (structural equality: the DAGs that functions build and equal subtrees written twice
+ * alike), then stores.
+ * <li>Literals come from {@code consts} (their bits, one slot per distinct literal, see
+ * {@link KernelProgram#constantSlot}) and are broadcast once before the loop, so one compiled
+ * loop serves every program of the same {@linkplain KernelProgram#shape() shape}.
+ * <li>Booleans are bits (a {@code long}, lane {@code k} in bit {@code k}) where they come from
+ * memory or literals and are only combined with each other, and {@link jdk.incubator.vector.VectorMask}s
+ * where comparisons make them or {@code select} consumes them; one becomes the other with
+ * {@code VectorMask.fromLong} / {@code toLong}, a mask of one element type another with
+ * {@code cast}, each conversion made once per step. Boolean arguments and results are Arrow
+ * bitmaps ({@link LaneBits}).
+ * <li>A row fails where a check's {@code failWhen} holds or an integer division or remainder has
+ * a zero divisor (replaced by one, so the loop never traps); the step's failing lanes are
+ * collected in {@code fail} and the loop returns {@code -1 - row} for the first failing row of
+ * the first step that has one, masked by {@code laneMask} (the padding of the tail step) and,
+ * in {@link RowMode#VALID_ROWS}, by the step's validity. Otherwise it returns the number of
+ * rows computed.
+ * <li>{@code floor}, {@code ceil}, {@code trunc}, {@code rint} and {@code log2} have no vector
+ * operator: {@link VectorMath} emits them from lanewise operations, as it emits {@code pow}
+ * with Java's special cases and Int32 division (in doubles, exact for 32-bit integers). Int64
+ * division is the Vector API's, which x86 has no instruction for (the JIT divides lane by lane,
+ * some 2 ns per row). Everything that touches a vector is emitted into the loop itself, never
+ * called (see {@link VectorCode}); the only helpers, {@link LaneBits}, move bits.
+ * </ul>
+ *
+ * {@code end - start} must be a multiple of the loop's lane count and so must {@code start}
+ * (bitmaps are addressed by step); the caller handles the remainder with a padded block.
+ *
+ * <p>A limit to know: C2 inlines the Vector API calls of one loop up to a node budget
+ * (NodeCountInliningCutoff); a program of more than some 60 vector operations per step (each
+ * {@code floor} or {@code log2} counts a dozen) passes it, and the calls past it run as the
+ * Vector API's boxed Java code, several times slower. Such programs would need splitting into
+ * loops over intermediate columns, which this compiler does not do.
  */
 final class FusedLoopCompiler {
     private static final ClassDesc CD_SEGMENT = ClassDesc.of(MemorySegment.class.getName());
     private static final ClassDesc CD_BYTE_ORDER = ClassDesc.of("java.nio.ByteOrder");
-    private static final ClassDesc CD_VECTOR = ClassDesc.of("jdk.incubator.vector.Vector");
-    private static final ClassDesc CD_SPECIES = ClassDesc.of("jdk.incubator.vector.VectorSpecies");
-    private static final ClassDesc CD_OPERATORS = ClassDesc.of(VectorOperators.class.getName());
-    private static final ClassDesc CD_UNARY = ClassDesc.of(VectorOperators.Unary.class.getName());
-    private static final ClassDesc CD_BINARY = ClassDesc.of(VectorOperators.Binary.class.getName());
-    private static final ClassDesc CD_TERNARY = ClassDesc.of(VectorOperators.Ternary.class.getName());
-    private static final ClassDesc CD_CONVERSION = ClassDesc.of(VectorOperators.Conversion.class.getName());
-    private static final ClassDesc CD_TABLE = ClassDesc.of(VectorSpeciesTable.class.getName());
-    private static final ClassDesc CD_DIVISION = ClassDesc.of(DivisionChecks.class.getName());
+    private static final ClassDesc CD_LANE_BITS = ClassDesc.of(LaneBits.class.getName());
+    private static final ClassDesc CD_VECTOR = VectorCode.CD_VECTOR;
+    private static final ClassDesc CD_MASK = VectorCode.CD_MASK;
+    private static final ClassDesc CD_SPECIES = VectorCode.CD_SPECIES;
+    private static final ClassDesc CD_TABLE = VectorCode.CD_TABLE;
+    private static final MethodTypeDesc BITS_LOAD = MethodTypeDesc.of(CD_long, CD_SEGMENT, CD_long);
+    private static final MethodTypeDesc BITS_STORE = MethodTypeDesc.of(CD_void, CD_SEGMENT, CD_long, CD_long);
+
     static final MethodType RUN_TYPE = MethodType.methodType(long.class, MemorySegment[].class, MemorySegment.class,
-            long[].class, long.class, long.class, MemorySegment.class, long.class, long.class);
+            long[].class, long.class, long.class, MemorySegment.class, long.class);
     private static final MethodTypeDesc RUN_DESC = MethodTypeDesc.of(CD_long, CD_SEGMENT.arrayType(), CD_SEGMENT,
-            CD_long.arrayType(), CD_long, CD_long, CD_SEGMENT, CD_long, CD_long);
+            CD_long.arrayType(), CD_long, CD_long, CD_SEGMENT, CD_long);
 
     // Parameter slots of run(...): longs take two.
-    private static final int ARGS = 0, OUT = 1, CONSTS = 2, START = 3, END = 5, VALIDITY = 7, ROW_BASE = 8, ROW_LIMIT = 10;
+    private static final int ARGS = 0, OUT = 1, CONSTS = 2, START = 3, END = 5, VALIDITY = 7, LANE_MASK = 8;
 
     private FusedLoopCompiler() {
     }
 
-    /** A compiled loop and the number of rows it advances per step. */
-    record FusedLoop(MethodHandle run, int lanes) {
+    /**
+     * A compiled loop, the number of rows it advances per step, the mode it was compiled for and
+     * the size of its class file.
+     */
+    record FusedLoop(MethodHandle run, int lanes, RowMode mode, int classBytes) {
     }
 
-    static FusedLoop compile(KernelProgram program) {
-        int lanes = lanesFor(program);
+    static FusedLoop compile(KernelProgram program, RowMode mode) {
+        return compile(program, mode, lanesFor(program), true);
+    }
+
+    /**
+     * @param lanes          rows per step: a power of two from 2 to 64, at most 16 when the program has
+     *                       32-bit values and 8 when it has 64-bit ones (the widest species is 512 bits)
+     * @param shareSubtrees  compute equal subtrees once per step (false only to measure what it saves)
+     */
+    static FusedLoop compile(KernelProgram program, RowMode mode, int lanes, boolean shareSubtrees) {
+        if (Integer.bitCount(lanes) != 1 || lanes < 2 || lanes > maxLanes(program)) {
+            throw new IllegalArgumentException("cannot run " + program.text() + " with " + lanes + " lanes");
+        }
         byte[] bytes = ClassFile.of().build(ClassDesc.of(FusedLoopCompiler.class.getPackageName() + ".FusedLoop"),
                 cb -> cb.withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC)
                         .withMethodBody("run", RUN_DESC, ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC,
-                                code -> new Emitter(code, program, lanes).emitMethod()));
+                                code -> new Emitter(code, program, lanes, mode, shareSubtrees).emitMethod()));
         try {
             MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClass(bytes, true);
-            return new FusedLoop(hidden.findStatic(hidden.lookupClass(), "run", RUN_TYPE), lanes);
+            return new FusedLoop(hidden.findStatic(hidden.lookupClass(), "run", RUN_TYPE), lanes, mode, bytes.length);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot load the fused loop for " + program.text(), e);
         }
     }
 
-    /** All-32-bit programs use the widest 32-bit vectors; anything with 64-bit values the widest 64-bit ones. */
+    /**
+     * All-32-bit programs use the widest 32-bit vectors; anything with 64-bit values the widest
+     * 64-bit ones, so every value of a step has the same lanes (as do programs that divide Int32s,
+     * which they do in doubles). Programs over Booleans only compute on bits: 64 rows (one
+     * {@code long}) per step.
+     */
     static int lanesFor(KernelProgram program) {
-        boolean wide = program.argTypes().stream().anyMatch(t -> t.byteWidth() == 8)
-                || program.anyNode(n -> n.type().byteWidth() == 8);
-        int lanes = VectorSpeciesTable.preferredLanes(wide ? 64 : 32);
+        if (!hasNumbers(program)) {
+            return 64;
+        }
+        int lanes = VectorSpeciesTable.preferredLanes(hasWideValues(program) ? 64 : 32);
         return Math.max(lanes, 2); // 32-bit species start at 64 bits
+    }
+
+    /** The most lanes the 512-bit species allow for the program's values (and Int32 division in doubles). */
+    static int maxLanes(KernelProgram program) {
+        return !hasNumbers(program) ? 64 : hasWideValues(program) ? 8 : 16;
+    }
+
+    private static boolean hasNumbers(KernelProgram program) {
+        return program.argTypes().stream().anyMatch(ElementType::isNumeric) || program.anyNode(n -> n.type().isNumeric());
+    }
+
+    private static boolean hasWideValues(KernelProgram program) {
+        return program.argTypes().stream().anyMatch(t -> t.byteWidth() == 8)
+                || program.anyNode(n -> n.type().byteWidth() == 8
+                        || n instanceof IrNode.Binary b && b.op().failsOnZeroDivisor() && b.type() == ElementType.INT32);
     }
 
     private static final class Emitter {
         private final CodeBuilder code;
+        private final VectorCode v;
         private final KernelProgram program;
         private final int lanes;
-        private final Map<Integer, Integer> argSegment = new HashMap<>();
-        private final Map<Integer, Integer> argVector = new HashMap<>();
-        private final Deque<Integer> constLocals = new ArrayDeque<>();
+        private final long laneBits;
+        private final boolean validRows;
+        private final boolean fallible;
+        private final boolean share;
+        private final Map<Integer, Integer> argSegment = new TreeMap<>();
+        private final Map<Integer, Val> constVals = new HashMap<>();
+        private final IdentityHashMap<IrNode, Integer> ids = new IdentityHashMap<>();
+        private final Map<List<Object>, Integer> structure = new HashMap<>();
+        private final Map<Integer, Val> values = new HashMap<>();
+        private final Map<List<Object>, Val> converted = new HashMap<>();
+        private final IdentityHashMap<IrNode, Boolean> fallibleNodes = new IdentityHashMap<>();
+        private int nextId;
         private int iSlot;
-        private int badSlot;
+        private int failSlot = -1;
+        private int validSlot = -1;
 
-        Emitter(CodeBuilder code, KernelProgram program, int lanes) {
+        Emitter(CodeBuilder code, KernelProgram program, int lanes, RowMode mode, boolean share) {
             this.code = code;
+            this.v = new VectorCode(code, lanes);
             this.program = program;
             this.lanes = lanes;
+            this.laneBits = LaneBits.laneMask(lanes);
+            this.validRows = mode == RowMode.VALID_ROWS;
+            this.fallible = program.isFallible();
+            this.share = share;
         }
 
         void emitMethod() {
             iSlot = code.allocateLocal(TypeKind.LONG);
-            badSlot = code.allocateLocal(TypeKind.LONG);
-            code.loadConstant(-1L).lstore(badSlot);
-
-            TreeSet<Integer> used = new TreeSet<>();
-            collectArgs(program.root(), used);
-            for (int k : used) {
+            for (int k : usedArgs()) {
                 int slot = code.allocateLocal(TypeKind.REFERENCE);
                 code.aload(ARGS).loadConstant(k).aaload().astore(slot);
                 argSegment.put(k, slot);
-                argVector.put(k, code.allocateLocal(TypeKind.REFERENCE));
             }
+            emitConstants();
+            ElementType rt = program.resultType();
+            Val zero = null;
+            int computedSlot = -1;
+            if (validRows) {
+                if (rt.isNumeric()) {
+                    zero = v.broadcast(rt, 0);
+                }
+                computedSlot = code.allocateLocal(TypeKind.LONG);
+                code.lconst_0().lstore(computedSlot);
+                validSlot = code.allocateLocal(TypeKind.LONG);
+            }
+            if (fallible) {
+                failSlot = code.allocateLocal(TypeKind.LONG);
+            }
+
+            Label loop = code.newLabel();
+            Label next = code.newLabel();
+            Label exit = code.newLabel();
+            code.lload(START).lstore(iSlot);
+            code.labelBinding(loop);
+            code.lload(iSlot).lload(END).lcmp().ifge(exit);
+            if (validRows) {
+                Label compute = code.newLabel();
+                code.aload(VALIDITY).lload(iSlot).invokestatic(CD_LANE_BITS, "load" + lanes, BITS_LOAD).lstore(validSlot);
+                code.lload(validSlot).lconst_0().lcmp().ifne(compute);
+                if (rt.isNumeric()) {
+                    code.aload(zero.slot());
+                    storeVector(rt);
+                } else {
+                    code.aload(OUT).lload(iSlot).lconst_0().invokestatic(CD_LANE_BITS, "store" + lanes, BITS_STORE);
+                }
+                code.goto_(next);
+                code.labelBinding(compute);
+                code.lload(computedSlot).loadConstant((long) lanes).ladd().lstore(computedSlot);
+            }
+            if (fallible) {
+                code.lconst_0().lstore(failSlot);
+            }
+
+            for (int k : argSegment.keySet()) { // the step's arguments first, as one would write it
+                value(new IrNode.Arg(k, program.argTypes().get(k)));
+            }
+            Val result = value(program.root());
+            if (!rt.isNumeric()) {
+                result = asBits(result);
+            }
+            Val isNull = program.nullWhen().map(w -> asBits(value(w))).orElse(null);
+
+            if (fallible) {
+                Label ok = code.newLabel();
+                code.lload(failSlot);
+                if (validRows) {
+                    code.lload(validSlot).land();
+                }
+                code.lload(LANE_MASK).land().lstore(failSlot);
+                code.lload(failSlot).lconst_0().lcmp().ifeq(ok);
+                code.loadConstant(-1L).lload(iSlot).lsub().lload(failSlot)
+                        .invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", MethodTypeDesc.of(CD_int, CD_long))
+                        .i2l().lsub().lreturn();
+                code.labelBinding(ok);
+            }
+            if (rt.isNumeric()) {
+                code.aload(result.slot());
+                storeVector(rt);
+            } else {
+                code.aload(OUT).lload(iSlot).lload(result.slot()).invokestatic(CD_LANE_BITS, "store" + lanes, BITS_STORE);
+            }
+            if (isNull != null) {
+                code.aload(VALIDITY).lload(iSlot).lload(isNull.slot()).invokestatic(CD_LANE_BITS, "clear" + lanes, BITS_STORE);
+            }
+            code.labelBinding(next);
+            code.lload(iSlot).loadConstant((long) lanes).ladd().lstore(iSlot);
+            code.goto_(loop);
+            code.labelBinding(exit);
+            if (validRows) {
+                code.lload(computedSlot);
+            } else {
+                code.lload(END).lload(START).lsub();
+            }
+            code.lreturn();
+        }
+
+        /** Broadcasts each literal slot once, before the loop: a vector, or bits for a Boolean. */
+        private void emitConstants() {
             List<IrNode.Const> consts = program.constants();
-            List<Integer> slots = new ArrayList<>();
-            for (int c = 0; c < consts.size(); c++) {
-                ElementType t = consts.get(c).type();
-                species(t);
-                code.aload(CONSTS).loadConstant(c).laload();
+            for (int k = 0; k < consts.size(); k++) {
+                ElementType t = consts.get(k).type();
+                if (t == ElementType.BOOL) {
+                    code.aload(CONSTS).loadConstant(k).laload().lneg().loadConstant(laneBits).land();
+                    constVals.put(k, v.storeBits(-1));
+                    continue;
+                }
+                v.species(t);
+                code.aload(CONSTS).loadConstant(k).laload();
                 ClassDesc prim = switch (t) {
                     case INT32 -> {
                         code.l2i();
@@ -159,146 +351,275 @@ final class FusedLoopCompiler {
                                 MethodTypeDesc.of(ClassDesc.ofDescriptor("D"), CD_long));
                         yield ClassDesc.ofDescriptor("D");
                     }
+                    case BOOL -> throw new AssertionError();
                 };
-                code.invokestatic(vectorClass(t), "broadcast", MethodTypeDesc.of(vectorClass(t), CD_SPECIES, prim));
-                int slot = code.allocateLocal(TypeKind.REFERENCE);
-                code.astore(slot);
-                slots.add(slot);
+                ClassDesc vt = VectorCode.vectorClass(t);
+                code.invokestatic(vt, "broadcast", MethodTypeDesc.of(vt, CD_SPECIES, prim));
+                constVals.put(k, v.storeVector(t, -1));
             }
-
-            Label loop = code.newLabel();
-            Label exit = code.newLabel();
-            code.lload(START).lstore(iSlot);
-            code.labelBinding(loop);
-            code.lload(iSlot).lload(END).lcmp().ifge(exit);
-            for (int k : used) {
-                ElementType t = program.argTypes().get(k);
-                species(t);
-                code.aload(argSegment.get(k));
-                byteOffset(t);
-                code.getstatic(CD_TABLE, "LE", CD_BYTE_ORDER);
-                code.invokestatic(vectorClass(t), "fromMemorySegment",
-                        MethodTypeDesc.of(vectorClass(t), CD_SPECIES, CD_SEGMENT, CD_long, CD_BYTE_ORDER));
-                code.astore(argVector.get(k));
-            }
-            constLocals.clear();
-            constLocals.addAll(slots);
-            emit(program.root());
-            ElementType rt = program.resultType();
-            code.aload(OUT);
-            byteOffset(rt);
-            code.getstatic(CD_TABLE, "LE", CD_BYTE_ORDER);
-            code.invokevirtual(vectorClass(rt), "intoMemorySegment",
-                    MethodTypeDesc.of(CD_void, CD_SEGMENT, CD_long, CD_BYTE_ORDER));
-            code.lload(iSlot).loadConstant((long) lanes).ladd().lstore(iSlot);
-            code.goto_(loop);
-            code.labelBinding(exit);
-            code.lload(badSlot).lreturn();
         }
 
-        private void emit(IrNode node) {
-            ElementType t = node.type();
-            ClassDesc vt = vectorClass(t);
-            switch (node) {
-                case IrNode.Arg a -> code.aload(argVector.get(a.index()));
-                case IrNode.Const c -> code.aload(constLocals.removeFirst());
-                case IrNode.Unary u -> {
-                    emit(u.input());
-                    operator(u.op().name());
-                    code.invokevirtual(vt, "lanewise", MethodTypeDesc.of(vt, CD_UNARY));
+        /** The arguments the step reads: those under the value and the null condition, less a check's display-only {@code shown}. */
+        private SortedSet<Integer> usedArgs() {
+            TreeSet<Integer> used = new TreeSet<>();
+            IdentityHashMap<IrNode, Boolean> seen = new IdentityHashMap<>();
+            collectArgs(program.root(), used, seen);
+            program.nullWhen().ifPresent(w -> collectArgs(w, used, seen));
+            return used;
+        }
+
+        private void collectArgs(IrNode n, Set<Integer> used, IdentityHashMap<IrNode, Boolean> seen) {
+            if (seen.put(n, Boolean.TRUE) != null) {
+                return;
+            }
+            switch (n) {
+                case IrNode.Arg a -> used.add(a.index());
+                case IrNode.Check c -> {
+                    collectArgs(c.failWhen(), used, seen);
+                    collectArgs(c.value(), used, seen);
+                    if (isFallible(c.shown())) {
+                        collectArgs(c.shown(), used, seen);
+                    }
                 }
-                case IrNode.Binary b when b.op() == BinaryOp.DIV && !t.isFloatingPoint() -> {
-                    int left = code.allocateLocal(TypeKind.REFERENCE);
-                    int right = code.allocateLocal(TypeKind.REFERENCE);
-                    emit(b.left());
-                    code.astore(left);
-                    emit(b.right());
-                    code.astore(right);
-                    code.aload(right).aload(VALIDITY).lload(iSlot).lload(ROW_BASE).lload(ROW_LIMIT).lload(badSlot);
-                    code.invokestatic(CD_DIVISION, "firstZeroDivisor",
-                            MethodTypeDesc.of(CD_long, vt, CD_SEGMENT, CD_long, CD_long, CD_long, CD_long));
-                    code.lstore(badSlot);
-                    code.aload(left).aload(right);
-                    code.invokestatic(CD_DIVISION, "divide", MethodTypeDesc.of(vt, vt, vt));
+                default -> n.children().forEach(k -> collectArgs(k, used, seen));
+            }
+        }
+
+        // ---- values
+
+        /** The subtree's number: equal subtrees share one (when sharing), so they are computed once. */
+        private int id(IrNode n) {
+            if (!share) {
+                return nextId++;
+            }
+            Integer known = ids.get(n);
+            if (known != null) {
+                return known;
+            }
+            List<Object> key = switch (n) {
+                case IrNode.Arg a -> List.of("arg", a.index(), a.type());
+                case IrNode.Const c -> List.of("const", program.constantSlot(c));
+                case IrNode.Unary u -> List.of("unary", u.op(), id(u.input()));
+                case IrNode.Binary b -> List.of("binary", b.op(), id(b.left()), id(b.right()));
+                case IrNode.Fma f -> List.of("fma", id(f.a()), id(f.b()), id(f.c()));
+                case IrNode.Cast c -> List.of("cast", c.type(), id(c.input()));
+                case IrNode.Compare c -> List.of("compare", c.op(), id(c.left()), id(c.right()));
+                case IrNode.Select s -> List.of("select", id(s.condition()), id(s.ifTrue()), id(s.ifFalse()));
+                case IrNode.Check c -> List.of("check", c.message(), id(c.failWhen()), id(c.value()), id(c.shown()));
+            };
+            int id = structure.computeIfAbsent(key, k -> nextId++);
+            ids.put(n, id);
+            return id;
+        }
+
+        /** Computes {@code n} into a local (once per step and subtree) and returns it. */
+        private Val value(IrNode n) {
+            int id = id(n);
+            Val v = values.get(id);
+            if (v == null) {
+                v = compute(n, id);
+                values.put(id, v);
+            }
+            return v;
+        }
+
+        private Val compute(IrNode n, int id) {
+            ElementType t = n.type();
+            switch (n) {
+                case IrNode.Arg a when t == ElementType.BOOL -> {
+                    code.aload(argSegment.get(a.index())).lload(iSlot).invokestatic(CD_LANE_BITS, "load" + lanes, BITS_LOAD);
+                    return v.storeBits(id);
+                }
+                case IrNode.Arg a -> {
+                    ClassDesc vt = VectorCode.vectorClass(t);
+                    v.species(t);
+                    code.aload(argSegment.get(a.index()));
+                    byteOffset(t);
+                    code.getstatic(CD_TABLE, "LE", CD_BYTE_ORDER);
+                    code.invokestatic(vt, "fromMemorySegment", MethodTypeDesc.of(vt, CD_SPECIES, CD_SEGMENT, CD_long, CD_BYTE_ORDER));
+                    return v.storeVector(t, id);
+                }
+                case IrNode.Const c -> {
+                    return named(constVals.get(program.constantSlot(c)), id);
+                }
+                case IrNode.Unary u when t == ElementType.BOOL -> { // not
+                    Val in = value(u.input());
+                    if (in.kind() == Kind.BITS) {
+                        code.lload(in.slot()).loadConstant(laneBits).lxor();
+                        return v.storeBits(id);
+                    }
+                    return named(v.not(in), id);
+                }
+                case IrNode.Unary u -> {
+                    Val in = value(u.input());
+                    return named(switch (u.op()) {
+                        case LOG2 -> VectorMath.log2(v, in);
+                        case FLOOR, CEIL, TRUNC, RINT -> VectorMath.round(v, u.op().name(), in);
+                        default -> v.unary(u.op().name(), in);
+                    }, id);
+                }
+                case IrNode.Binary b when t == ElementType.BOOL -> {
+                    return logic(b.op().name(), b.left(), b.right(), id);
+                }
+                case IrNode.Binary b when t.isInteger() && b.op().failsOnZeroDivisor() -> {
+                    Val l = value(b.left()), r = value(b.right());
+                    Val zero = v.compare("EQ", r, 0);
+                    code.lload(failSlot).aload(zero.slot()).invokevirtual(CD_MASK, "toLong", MethodTypeDesc.of(CD_long));
+                    code.lor().lstore(failSlot);
+                    Val d = v.blend(r, 1, zero); // never trap: the failure is reported instead
+                    // Int64: the Vector API's division, lane by lane on x86 (no instruction).
+                    Val q = t == ElementType.INT32 ? VectorMath.int32Quotient(v, l, d) : v.binary("DIV", l, d);
+                    return named(b.op() == BinaryOp.DIV ? q : v.binary("SUB", l, v.binary("MUL", q, d)), id);
+                }
+                case IrNode.Binary b when b.op() == BinaryOp.POW -> {
+                    return named(VectorMath.pow(v, value(b.left()), value(b.right())), id);
                 }
                 case IrNode.Binary b -> {
-                    emit(b.left());
-                    operator(b.op().name());
-                    emit(b.right());
-                    code.invokevirtual(vt, "lanewise", MethodTypeDesc.of(vt, CD_BINARY, CD_VECTOR));
+                    Val l = value(b.left()), r = value(b.right());
+                    return named(v.binary(switch (b.op()) {
+                        case SHL -> "LSHL";
+                        case SHR -> "ASHR";
+                        case USHR -> "LSHR";
+                        default -> b.op().name();
+                    }, l, r), id);
                 }
                 case IrNode.Fma f when t.isFloatingPoint() -> {
-                    emit(f.a());
-                    operator("FMA");
-                    emit(f.b());
-                    emit(f.c());
-                    code.invokevirtual(vt, "lanewise", MethodTypeDesc.of(vt, CD_TERNARY, CD_VECTOR, CD_VECTOR));
+                    Val a = value(f.a()), b = value(f.b()), c = value(f.c());
+                    ClassDesc vt = VectorCode.vectorClass(t);
+                    code.aload(a.slot());
+                    v.operator("FMA");
+                    code.aload(b.slot()).aload(c.slot());
+                    code.invokevirtual(vt, "lanewise", MethodTypeDesc.of(vt, VectorCode.CD_TERNARY, CD_VECTOR, CD_VECTOR));
+                    return v.storeVector(t, id);
                 }
                 case IrNode.Fma f -> { // integers: wrapping multiply, then add
-                    emit(f.a());
-                    operator("MUL");
-                    emit(f.b());
-                    code.invokevirtual(vt, "lanewise", MethodTypeDesc.of(vt, CD_BINARY, CD_VECTOR));
-                    operator("ADD");
-                    emit(f.c());
-                    code.invokevirtual(vt, "lanewise", MethodTypeDesc.of(vt, CD_BINARY, CD_VECTOR));
+                    Val a = value(f.a()), b = value(f.b()), c = value(f.c());
+                    return named(v.binary("ADD", v.binary("MUL", a, b), c), id);
                 }
                 case IrNode.Cast c -> {
-                    emit(c.input());
-                    operator(conversionName(c.input().type(), t));
-                    species(t);
-                    code.loadConstant(0);
-                    code.invokevirtual(CD_VECTOR, "convertShape", MethodTypeDesc.of(CD_VECTOR, CD_CONVERSION, CD_SPECIES, CD_int));
-                    code.checkcast(vt);
+                    return named(v.convert(value(c.input()), t), id);
+                }
+                case IrNode.Compare c when c.left().type() == ElementType.BOOL -> {
+                    return logic(c.op() == CmpOp.EQ ? "EQ" : "XOR", c.left(), c.right(), id);
+                }
+                case IrNode.Compare c -> {
+                    return named(v.compare(c.op().name(), value(c.left()), value(c.right())), id);
+                }
+                case IrNode.Select s when t == ElementType.BOOL -> {
+                    Val c = value(s.condition()), yes = value(s.ifTrue()), no = value(s.ifFalse());
+                    if (c.kind() == Kind.BITS && yes.kind() == Kind.BITS && no.kind() == Kind.BITS) {
+                        code.lload(yes.slot()).lload(c.slot()).land();
+                        code.lload(no.slot()).lload(c.slot()).loadConstant(-1L).lxor().land();
+                        code.lor();
+                        return v.storeBits(id);
+                    }
+                    ElementType sp = yes.kind() == Kind.MASK ? yes.type() : no.kind() == Kind.MASK ? no.type() : c.type();
+                    Val cm = asMask(c, sp), ym = asMask(yes, sp), nm = asMask(no, sp);
+                    return named(v.mask("or", v.mask("and", ym, cm), v.mask("andNot", nm, cm)), id);
+                }
+                case IrNode.Select s -> {
+                    Val c = value(s.condition()), yes = value(s.ifTrue()), no = value(s.ifFalse());
+                    return named(v.blend(no, yes, asMask(c, t)), id);
+                }
+                case IrNode.Check k -> {
+                    Val fails = asBits(value(k.failWhen()));
+                    code.lload(failSlot).lload(fails.slot()).lor().lstore(failSlot);
+                    if (isFallible(k.shown())) {
+                        value(k.shown()); // its failures count, as in the reference; its value is only for messages
+                    }
+                    return value(k.value());
                 }
             }
         }
 
-        private void collectArgs(IrNode n, TreeSet<Integer> used) {
-            if (n instanceof IrNode.Arg a) {
-                used.add(a.index());
+        private static Val named(Val v, int id) {
+            return new Val(v.kind(), v.type(), v.slot(), id);
+        }
+
+        /** AND, OR, XOR or EQ of two Booleans: on bits when both are bits, else on masks. */
+        private Val logic(String op, IrNode left, IrNode right, int id) {
+            Val l = value(left), r = value(right);
+            if (l.kind() == Kind.BITS && r.kind() == Kind.BITS) {
+                code.lload(l.slot()).lload(r.slot());
+                switch (op) {
+                    case "AND" -> code.land();
+                    case "OR" -> code.lor();
+                    case "XOR" -> code.lxor();
+                    case "EQ" -> code.lxor().loadConstant(laneBits).lxor();
+                    default -> throw new IllegalStateException(op + " on Booleans");
+                }
+                return v.storeBits(id);
             }
-            n.children().forEach(c -> collectArgs(c, used));
+            ElementType sp = l.kind() == Kind.MASK ? l.type() : r.type();
+            return named(v.mask(op.toLowerCase(Locale.ROOT), asMask(l, sp), asMask(r, sp)), id);
+        }
+
+        /** {@code b}, a Boolean, as a mask of {@code species}'s species (converted once per step). */
+        private Val asMask(Val b, ElementType species) {
+            if (b.kind() == Kind.MASK && b.type() == species) {
+                return b;
+            }
+            List<Object> key = List.of(b.id(), b.slot(), species);
+            Val done = converted.get(key);
+            if (done != null) {
+                return done;
+            }
+            if (b.kind() == Kind.MASK) {
+                code.aload(b.slot());
+                v.species(species);
+                code.invokevirtual(CD_MASK, "cast", MethodTypeDesc.of(CD_MASK, CD_SPECIES));
+            } else {
+                v.species(species);
+                code.lload(b.slot());
+                code.invokestatic(CD_MASK, "fromLong", MethodTypeDesc.of(CD_MASK, CD_SPECIES, CD_long));
+            }
+            Val m = v.storeMask(species, b.id());
+            converted.put(key, m);
+            return m;
+        }
+
+        /** {@code b}, a Boolean, as bits (converted once per step). */
+        private Val asBits(Val b) {
+            if (b.kind() == Kind.BITS) {
+                return b;
+            }
+            List<Object> key = List.of(b.id(), b.slot(), "bits");
+            Val done = converted.get(key);
+            if (done != null) {
+                return done;
+            }
+            code.aload(b.slot()).invokevirtual(CD_MASK, "toLong", MethodTypeDesc.of(CD_long));
+            Val bits = v.storeBits(b.id());
+            converted.put(key, bits);
+            return bits;
+        }
+
+        private boolean isFallible(IrNode n) {
+            Boolean known = fallibleNodes.get(n);
+            if (known != null) {
+                return known;
+            }
+            boolean f = n instanceof IrNode.Check
+                    || n instanceof IrNode.Binary b && b.op().failsOnZeroDivisor() && b.type().isInteger();
+            for (IrNode c : n.children()) {
+                f |= isFallible(c);
+            }
+            fallibleNodes.put(n, f);
+            return f;
+        }
+
+        /** With the vector on the stack: stores it at row i of {@code out}. */
+        private void storeVector(ElementType t) {
+            code.aload(OUT);
+            byteOffset(t);
+            code.getstatic(CD_TABLE, "LE", CD_BYTE_ORDER);
+            ClassDesc vt = VectorCode.vectorClass(t);
+            code.invokevirtual(vt, "intoMemorySegment", MethodTypeDesc.of(CD_void, CD_SEGMENT, CD_long, CD_BYTE_ORDER));
         }
 
         /** Pushes {@code i << log2(width)}. */
         private void byteOffset(ElementType t) {
             code.lload(iSlot).loadConstant(Integer.numberOfTrailingZeros(t.byteWidth())).lshl();
         }
-
-        private void species(ElementType t) {
-            code.getstatic(CD_TABLE, t.name() + "_" + (lanes * t.byteWidth() * 8), CD_SPECIES);
-        }
-
-        private void operator(String name) {
-            try {
-                Class<?> type = VectorOperators.class.getField(name).getType();
-                code.getstatic(CD_OPERATORS, name, ClassDesc.of(type.getName()));
-            } catch (NoSuchFieldException e) {
-                throw new IllegalStateException("no vector operator " + name, e);
-            }
-        }
-    }
-
-    private static String conversionName(ElementType from, ElementType to) {
-        return letter(from) + "2" + letter(to);
-    }
-
-    private static String letter(ElementType t) {
-        return switch (t) {
-            case INT32 -> "I";
-            case INT64 -> "L";
-            case FLOAT32 -> "F";
-            case FLOAT64 -> "D";
-        };
-    }
-
-    private static ClassDesc vectorClass(ElementType t) {
-        return ClassDesc.of("jdk.incubator.vector." + switch (t) {
-            case INT32 -> "IntVector";
-            case INT64 -> "LongVector";
-            case FLOAT32 -> "FloatVector";
-            case FLOAT64 -> "DoubleVector";
-        });
     }
 }

@@ -44,6 +44,7 @@ class CpuBackendTest {
                 case FLOAT32 -> (float) (r.nextInt(4) == 0 ? HOSTILE_F64[r.nextInt(HOSTILE_F64.length)] : r.nextGaussian() * 1e3);
                 case INT64 -> r.nextInt(3) == 0 ? HOSTILE_I64[r.nextInt(HOSTILE_I64.length)] : r.nextLong();
                 case INT32 -> r.nextInt(3) == 0 ? (int) HOSTILE_I64[r.nextInt(HOSTILE_I64.length)] : r.nextInt();
+                case BOOL -> r.nextInt(2);
             };
             RowInterpreter.write(s, t, i, v);
         }

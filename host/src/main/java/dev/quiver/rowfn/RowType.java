@@ -20,8 +20,12 @@ public enum RowType {
     NUMERIC(List.of(ElementType.INT32, ElementType.INT64, ElementType.FLOAT32, ElementType.FLOAT64)),
     /** {@code T}: Int32 or Int64. */
     INTEGER(List.of(ElementType.INT32, ElementType.INT64)),
-    /** {@code T}: Float32 or Float64. */
-    FLOATING(List.of(ElementType.FLOAT32, ElementType.FLOAT64)),
+    /**
+     * {@code T}: Float64 or Float32. Float64 comes first: an argument that must be cast (an
+     * integer, a decimal, an untyped NULL) becomes a Float64, never a Float32 that would round
+     * an Int32 to 24 bits; Float32 arguments match the Float32 body exactly and stay Float32.
+     */
+    FLOATING(List.of(ElementType.FLOAT64, ElementType.FLOAT32)),
     /** As a result type: the argument type variable's type {@code T}. */
     SAME_AS_ARGS(List.of());
 

@@ -33,9 +33,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FunctionRegistryTest {
     private static final Schema SCHEMA = new Schema(List.of(DataType.INT32.toField("x", true)));
-    private static final List<String> DEFAULT_NAMES = List.of("abs", "char_length", "current_timestamp", "exp", "fma", "greatest",
-            "hypot", "least", "length", "ln", "lower", "max", "min", "now", "pow", "power", "rand", "random", "round", "sqrt",
-            "try_add", "try_divide", "try_mod", "try_multiply", "try_subtract", "upper");
+    private static final List<String> DEFAULT_NAMES = List.of("abs", "acos", "asin", "atan", "atan2", "cbrt", "ceil", "char_length",
+            "cos", "cosh", "current_timestamp", "degrees", "exp", "floor", "fma", "gcd", "greatest", "hypot", "least", "length", "ln",
+            "log", "log10", "log2", "lower", "max", "min", "mod", "now", "pi", "pow", "power", "radians", "rand", "random", "round", "sign", "sin",
+            "sinh", "sqrt", "tan", "tanh", "trunc", "try_add", "try_divide", "try_mod", "try_multiply", "try_subtract", "upper");
 
     private RootAllocator root;
     private BufferAllocator allocator;
@@ -121,8 +122,8 @@ class FunctionRegistryTest {
     void defaultsHoldEveryBuiltinAndItsAliases() {
         FunctionRegistry r = FunctionRegistry.withDefaults();
         assertEquals(DEFAULT_NAMES, r.names());
-        assertEquals(22, r.functions().size());
-        String[][] aliases = {{"pow", "power"}, {"rand", "random"},
+        assertEquals(45, r.functions().size());
+        String[][] aliases = {{"power", "pow"}, {"rand", "random"},
                 {"current_timestamp", "now"}, {"char_length", "length"}};
         for (String[] a : aliases) {
             assertSame(r.lookup(a[1]), r.lookup(a[0]), a[0]);
@@ -181,11 +182,11 @@ class FunctionRegistryTest {
     void unknownNamesSuggestTheClosest() {
         FunctionRegistry r = FunctionRegistry.withDefaults();
         String[][] table = {
-                {"sqr", "unknown function 'sqr'; did you mean 'sqrt'? (26 functions are registered)"},
-                {"uppper", "unknown function 'uppper'; did you mean 'upper'? (26 functions are registered)"},
-                {"lenght", "unknown function 'lenght'; did you mean 'length'? (26 functions are registered)"},
-                {"mx", "unknown function 'mx'; did you mean 'max' or 'exp' or 'fma'? (26 functions are registered)"},
-                {"frobnicate", "unknown function 'frobnicate' (26 functions are registered)"},
+                {"sqr", "unknown function 'sqr'; did you mean 'sqrt' or 'sin'? (49 functions are registered)"},
+                {"uppper", "unknown function 'uppper'; did you mean 'upper'? (49 functions are registered)"},
+                {"lenght", "unknown function 'lenght'; did you mean 'length'? (49 functions are registered)"},
+                {"mx", "unknown function 'mx'; did you mean 'max' or 'exp' or 'fma'? (49 functions are registered)"},
+                {"frobnicate", "unknown function 'frobnicate' (49 functions are registered)"},
         };
         for (String[] row : table) {
             PlanningException e = assertThrows(PlanningException.class, () -> r.lookup(row[0]));

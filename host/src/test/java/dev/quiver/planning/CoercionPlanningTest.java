@@ -186,10 +186,10 @@ class CoercionPlanningTest extends PlanningTestBase {
         assertEquals("sqrt(CAST(x AS DOUBLE))", assertInstanceOf(FusedKernelExpr.class, p.root()).program().text());
         PhysicalPlan h = plan("hypot(x, y)");
         assertEquals("hypot(CAST(x AS DOUBLE), y)", assertInstanceOf(FusedKernelExpr.class, h.root()).program().text());
-        // Unfused arguments show the cast as a node: round of an integer is round of a Float64 ...
+        // An argument the kernels cannot take shows its cast as a node: round of an integer is round of a Float64 ...
         PhysicalPlan d = plan("round(u32, 1)");
-        ScalarFunctionExpr f = assertInstanceOf(ScalarFunctionExpr.class, d.root());
-        CastExpr c = assertInstanceOf(CastExpr.class, f.args().getFirst(), d.explain());
+        FusedKernelExpr f = assertInstanceOf(FusedKernelExpr.class, d.root());
+        CastExpr c = assertInstanceOf(CastExpr.class, f.inputs().getFirst(), d.explain());
         assertEquals(DataType.FLOAT64, c.dataType());
         assertEquals(DataType.UINT32, c.input().dataType());
         // ... while a decimal matches round's decimal signature exactly: no cast, and the result stays a decimal.

@@ -43,7 +43,7 @@ class ExplainTest extends PlanningTestBase {
                 Logical plan (as written):
                   (sqrt(((l * l) + (y * y))) + 1) AS dist
                 Physical plan (as it will run), result 'dist' Float64:
-                  kernel segment (sqrt((CAST((l * l) AS DOUBLE) + (y * y))) + 1.0) as (sqrt((cast(($0 * $0) as Float64) + ($1 * $1))) + 1.0) [dense] -> Float64
+                  kernel segment (sqrt((CAST((l * l) AS DOUBLE) + (y * y))) + 1.0) as (sqrt((cast(($0 * $0) as Float64) + ($1 * $1))) + 1.0) [RowFn sqrt] [dense] -> Float64
                     #0 l -> Int64
                     #1 y -> Float64
                 Inputs:

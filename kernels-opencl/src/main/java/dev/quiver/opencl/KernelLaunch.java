@@ -70,6 +70,13 @@ final class KernelLaunch implements AutoCloseable {
                 Pointer.to(byteBuffer(segment, bytes)), 0, null, null), "clEnqueueWriteBuffer");
     }
 
+    /** Enqueues a copy of {@code bytes} of {@code segment} from {@code offset} into {@code mem} at the same offset. */
+    void write(cl_mem mem, long offset, MemorySegment segment, long bytes) {
+        enqueued = true;
+        OpenClException.check(CL.clEnqueueWriteBuffer(queue, mem, false, offset, bytes,
+                Pointer.to(segment.asSlice(offset, bytes).asByteBuffer()), 0, null, null), "clEnqueueWriteBuffer");
+    }
+
     /** Copies {@code bytes} of {@code mem} into {@code segment}, waiting for it and everything enqueued before. */
     void read(cl_mem mem, MemorySegment segment, long bytes) {
         enqueued = true;

@@ -1,14 +1,16 @@
 package dev.quiver.opencl;
 
-import dev.quiver.backend.KernelArithmeticException;
 import dev.quiver.backend.KernelBackend;
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
+import dev.quiver.backend.RowMode;
 import dev.quiver.memory.Resources;
+import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.memory.VectorView;
 import dev.quiver.rowfn.ir.BinaryOp;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
+import dev.quiver.rowfn.ir.RowInterpreter;
 import dev.quiver.rowfn.ir.UnaryOp;
 import dev.quiver.types.ElementType;
 import org.jocl.CL;
@@ -31,13 +33,23 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Runs {@link KernelProgram}s on one OpenCL device: each program becomes one OpenCL C kernel
- * with Java's arithmetic, bit for bit (see {@link #unsupportedReason} for what a device must
- * offer for that), compiled once per program shape.
+ * with Java's arithmetic, bit for bit but for the ulp error of the math functions' finite results
+ * (see {@link #unsupportedReason} for what a device must offer for that), compiled once per
+ * program shape (see {@link KernelSource}).
+ *
+ * <p>Rows: in {@link RowMode#VALID_ROWS} a null row is not computed (its value is 0) and cannot
+ * fail, and {@link KernelRun#rowsComputed()} is the number of valid rows; in
+ * {@link RowMode#ALL_ROWS} every row is computed and can fail. A failing row (a check, or an
+ * integer division or remainder by zero) is found on the device, the first one; the reference
+ * ({@link RowInterpreter#failureAt}) then evaluates that row again on the host for the message,
+ * so every device reports the same {@link dev.quiver.backend.KernelArithmeticException}. Boolean
+ * arguments and results are Arrow bitmaps, and a program's null condition clears bits of the
+ * output validity.
  *
  * <p>Memory: on a device that shares host memory (PoCL, integrated GPUs) the kernel reads and
  * writes the Arrow buffers themselves, with no copy; elsewhere each argument is written to the
- * device once and the output read back once, and those bytes are reported in the
- * {@link KernelRun}. See {@link TransferMode}.
+ * device once and the output read back once (the validity too, when the row mode or a null
+ * condition needs it), and those bytes are reported in the {@link KernelRun}. See {@link TransferMode}.
  *
  * <p>Ownership: the backend owns its OpenCL context, command queue and compiled programs, and
  * releases them in {@link #close()}. It never owns Arrow memory: the segments of an invocation
@@ -138,7 +150,11 @@ public final class OpenClBackend implements KernelBackend {
      * Why this device cannot compute {@code program} exactly as Java does, or empty. Reasons:
      * FLOAT64 values on a device without double precision; FLOAT32 division or square root
      * where the device cannot round them correctly; FLOAT32 values where it flushes subnormals;
-     * more arguments and literals than a kernel can take.
+     * math functions (exp, sin, pow, ...) or {@code fma} on a device of the embedded profile,
+     * whose builtins promise neither the full profile's ulp bounds nor its special cases (nor
+     * infinities and NaN at all); more arguments and literals than a kernel can take. Everything
+     * else the IR expresses (Booleans, comparisons, selects, checks, shifts, remainders, casts,
+     * null conditions) runs on every device.
      */
     @Override
     public Optional<String> unsupportedReason(KernelProgram program) {
@@ -162,6 +178,12 @@ public final class OpenClBackend implements KernelBackend {
             return Optional.of(program.text() + " computes with Float32, but" + on
                     + " subnormal Float32 values are flushed to zero (no CL_FP_DENORM)");
         }
+        if (!device.fullProfile() && program.anyNode(n -> isMathBuiltin(n) || n instanceof IrNode.Fma f
+                && f.type().isFloatingPoint())) {
+            return Optional.of(program.text() + " calls a floating-point math function, but" + on
+                    + " (embedded profile) its accuracy and special cases (infinities, NaN) are not those of the"
+                    + " full profile, which Quiver needs to match Java");
+        }
         long parameterBytes = parameterBytes(program);
         if (parameterBytes > device.maxParameterBytes()) {
             return Optional.of(program.text() + " needs " + parameterBytes + " bytes of kernel arguments ("
@@ -171,18 +193,30 @@ public final class OpenClBackend implements KernelBackend {
         return Optional.empty();
     }
 
+    /** A function computed by an OpenCL builtin with the full profile's ulp bound (not exact, unlike sqrt or floor). */
+    static boolean isMathBuiltin(IrNode node) {
+        return node instanceof IrNode.Unary u && u.type().isFloatingPoint() && !u.op().isExact()
+                || node instanceof IrNode.Binary b && (b.op() == BinaryOp.POW || b.op() == BinaryOp.ATAN2
+                || b.op() == BinaryOp.HYPOT);
+    }
+
     private static boolean uses(KernelProgram program, ElementType type) {
         return program.argTypes().contains(type) || program.anyNode(n -> n.type() == type);
     }
 
     private static long parameterBytes(KernelProgram program) {
-        // rows, then one buffer per argument, the output, and validity + status when dividing: device pointers of at
-        // most 8 bytes. Plain constants, so that deciding needs no OpenCL library.
-        long bytes = Integer.BYTES + (long) Long.BYTES * (program.arity() + 1 + (program.hasIntegerDivision() ? 2 : 0));
+        // rows and all_rows, then one buffer per argument, the output, the validity and the status when the program
+        // can fail: device pointers of at most 8 bytes. Plain constants, so that deciding needs no OpenCL library.
+        long bytes = 2L * Integer.BYTES + (long) Long.BYTES * (program.arity() + 2 + (program.isFallible() ? 1 : 0));
         for (IrNode.Const c : program.constants()) {
-            bytes += c.type().byteWidth();
+            bytes += c.type() == ElementType.BOOL ? Integer.BYTES : c.type().byteWidth();
         }
         return bytes;
+    }
+
+    /** Bytes of {@code rows} values of {@code type} in Arrow memory: a bitmap for Booleans. */
+    static long dataBytes(ElementType type, long rows) {
+        return type.isBitPacked() ? VectorView.validityBytes(rows) : rows * type.byteWidth();
     }
 
     /**
@@ -244,6 +278,10 @@ public final class OpenClBackend implements KernelBackend {
         });
         checkFits(program, invocation);
         long start = System.nanoTime();
+        // Counted before the kernel runs: a null condition clears validity bits in place. Every row valid here is
+        // computed in VALID_ROWS mode (a null row, or a byte of null rows, is skipped), and only those.
+        long rowsComputed = invocation.mode() == RowMode.ALL_ROWS ? invocation.rows()
+                : ValidityBitmaps.count(invocation.validity(), invocation.rows());
         lifecycle.readLock().lock();
         LaunchResult result;
         try {
@@ -252,7 +290,7 @@ public final class OpenClBackend implements KernelBackend {
             }
             if (invocation.rows() == 0) {
                 // OpenCL rejects zero-sized buffers and work sizes; there is nothing to do anyway.
-                return new TracedRun(new KernelRun(name, 0, 0, System.nanoTime() - start), 0, List.of());
+                return new TracedRun(new KernelRun(name, 0, 0, System.nanoTime() - start, 0), 0, List.of());
             }
             CompiledProgram compiled = programs.get(program);
             try (KernelLaunch launch = new KernelLaunch(context.handle(), queue.handle())) {
@@ -262,13 +300,16 @@ public final class OpenClBackend implements KernelBackend {
             lifecycle.readLock().unlock();
         }
         if (result.failingRow() != Integer.MAX_VALUE) {
-            throw new KernelArithmeticException("integer division by zero", program.text(), result.failingRow(), name);
+            // The kernel knows the row, not why: the reference evaluates it again (from host memory, which the
+            // arguments are on either path), so every device reports the same message.
+            throw RowInterpreter.failureAt(program, invocation.args(), result.failingRow(), name);
         }
-        KernelRun run = new KernelRun(name, result.bytesToDevice(), result.bytesFromDevice(), System.nanoTime() - start);
+        KernelRun run = new KernelRun(name, result.bytesToDevice(), result.bytesFromDevice(), System.nanoTime() - start,
+                rowsComputed);
         return new TracedRun(run, result.mappedOutputAddress(), result.hostPointers());
     }
 
-    /** {@code failingRow} is {@link Integer#MAX_VALUE} when no valid row divided by zero. */
+    /** {@code failingRow} is {@link Integer#MAX_VALUE} when no computed row failed. */
     private record LaunchResult(long bytesToDevice, long bytesFromDevice, int failingRow,
                                 long mappedOutputAddress, List<Long> hostPointers) {
     }
@@ -276,11 +317,14 @@ public final class OpenClBackend implements KernelBackend {
     private LaunchResult launch(KernelLaunch launch, CompiledProgram compiled, KernelProgram program,
                                 KernelInvocation invocation, boolean trace, RunProbes probes) {
         int rows = invocation.rows();
+        KernelSource source = compiled.source();
+        boolean allRows = invocation.mode() == RowMode.ALL_ROWS;
+        boolean writesValidity = program.nullWhen().isPresent();
         cl_kernel kernel = launch.own(compiled.newKernel());
         List<cl_mem> buffers = new ArrayList<>();
         long bytesToDevice = 0;
         for (int i = 0; i < program.arity(); i++) {
-            long bytes = (long) rows * program.argTypes().get(i).byteWidth();
+            long bytes = dataBytes(program.argTypes().get(i), rows);
             MemorySegment arg = invocation.args().get(i);
             if (mode == TransferMode.ZERO_COPY) {
                 buffers.add(launch.hostBuffer(arg, bytes, CL.CL_MEM_READ_ONLY));
@@ -291,52 +335,68 @@ public final class OpenClBackend implements KernelBackend {
                 bytesToDevice += bytes;
             }
         }
-        long outBytes = (long) rows * program.resultType().byteWidth();
-        cl_mem out = mode == TransferMode.ZERO_COPY
-                ? launch.hostBuffer(invocation.out(), outBytes, CL.CL_MEM_WRITE_ONLY)
-                : launch.deviceBuffer(outBytes, CL.CL_MEM_WRITE_ONLY);
+        ElementType resultType = program.resultType();
+        long outBytes = dataBytes(resultType, rows);
+        // A bitmap result is written a byte at a time, keeping the bits past the last row: the kernel reads its
+        // last byte. On the COPY path that byte goes to the device first, so the read-back returns it intact.
+        boolean bitmapOut = resultType.isBitPacked();
+        long outAccess = bitmapOut ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_WRITE_ONLY;
+        cl_mem out;
+        if (mode == TransferMode.ZERO_COPY) {
+            out = launch.hostBuffer(invocation.out(), outBytes, outAccess);
+        } else {
+            out = launch.deviceBuffer(outBytes, outAccess);
+            if (bitmapOut && rows % 8 != 0) {
+                launch.write(out, outBytes - 1, invocation.out(), 1);
+                bytesToDevice += 1;
+            }
+        }
         buffers.add(out);
-        // Programs that divide integers also take the output validity (zero divisors behind nulls
-        // are not errors) and a status word where the kernel keeps the first failing row.
-        int[] status = {Integer.MAX_VALUE};
+        // The validity says which rows to compute (VALID_ROWS) and takes the null condition's cleared bits; a run
+        // that needs neither passes NULL.
+        long validityBytes = VectorView.validityBytes(rows);
         cl_mem validityBuffer = null;
-        cl_mem statusBuffer = null;
-        if (compiled.source().hasStatus()) {
-            long validityBytes = VectorView.validityBytes(rows);
+        if (!allRows || writesValidity) {
+            long access = writesValidity ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_READ_ONLY;
             if (mode == TransferMode.ZERO_COPY) {
-                validityBuffer = launch.hostBuffer(invocation.validity(), validityBytes, CL.CL_MEM_READ_ONLY);
+                validityBuffer = launch.hostBuffer(invocation.validity(), validityBytes, access);
             } else {
-                validityBuffer = launch.deviceBuffer(validityBytes, CL.CL_MEM_READ_ONLY);
+                validityBuffer = launch.deviceBuffer(validityBytes, access);
                 launch.write(validityBuffer, invocation.validity(), validityBytes);
                 bytesToDevice += validityBytes;
             }
-            statusBuffer = launch.deviceBuffer(status);
         }
+        // Programs that can fail take a status word where the kernel keeps the first failing row.
+        int[] status = {Integer.MAX_VALUE};
+        cl_mem statusBuffer = source.hasStatus() ? launch.deviceBuffer(status) : null;
 
         int index = 0;
         launch.setArg(kernel, index++, Sizeof.cl_int, Pointer.to(new int[] {rows}));
+        launch.setArg(kernel, index++, Sizeof.cl_int, Pointer.to(new int[] {allRows ? 1 : 0}));
         for (cl_mem mem : buffers) {
             launch.setArg(kernel, index++, Sizeof.cl_mem, Pointer.to(mem));
         }
+        // A NULL buffer argument is a NULL pointer in the kernel, which then never reads it.
+        launch.setArg(kernel, index++, Sizeof.cl_mem, validityBuffer == null ? null : Pointer.to(validityBuffer));
         if (statusBuffer != null) {
-            launch.setArg(kernel, index++, Sizeof.cl_mem, Pointer.to(validityBuffer));
             launch.setArg(kernel, index++, Sizeof.cl_mem, Pointer.to(statusBuffer));
         }
         for (IrNode.Const c : program.constants()) {
             // Raw bits, so NaN payloads and -0.0 reach the device unchanged.
             long bits = c.bits();
             switch (c.type()) {
-                case INT32, FLOAT32 -> launch.setArg(kernel, index++, Sizeof.cl_int, Pointer.to(new int[] {(int) bits}));
+                case INT32, FLOAT32, BOOL -> launch.setArg(kernel, index++, Sizeof.cl_int, Pointer.to(new int[] {(int) bits}));
                 case INT64, FLOAT64 -> launch.setArg(kernel, index++, Sizeof.cl_long, Pointer.to(new long[] {bits}));
             }
         }
 
         long group = compiled.workGroupSize();
+        long items = (rows + (long) source.rowsPerItem() - 1) / source.rowsPerItem();
         if (probes != RunProbes.NONE) {
             launch.finish(); // transfers enqueued so far are done before the probe looks
             probes.afterBind().run();
         }
-        launch.launch(kernel, (rows + group - 1) / group * group, group);
+        launch.launch(kernel, (items + group - 1) / group * group, group);
         if (probes != RunProbes.NONE) {
             launch.finish();
             probes.afterKernel().run();
@@ -346,9 +406,16 @@ public final class OpenClBackend implements KernelBackend {
         long bytesFromDevice = 0;
         if (mode == TransferMode.ZERO_COPY) {
             mapped = launch.synchronizeToHost(out, outBytes);
+            if (writesValidity) {
+                launch.synchronizeToHost(validityBuffer, validityBytes);
+            }
         } else {
             launch.read(out, invocation.out(), outBytes);
             bytesFromDevice = outBytes;
+            if (writesValidity) {
+                launch.read(validityBuffer, invocation.validity(), validityBytes);
+                bytesFromDevice += validityBytes;
+            }
         }
         if (statusBuffer != null) {
             launch.read(statusBuffer, status);
@@ -369,9 +436,9 @@ public final class OpenClBackend implements KernelBackend {
         }
         long rows = invocation.rows();
         for (int i = 0; i < program.arity(); i++) {
-            checkSegment("argument " + i, invocation.args().get(i), rows * program.argTypes().get(i).byteWidth());
+            checkSegment("argument " + i, invocation.args().get(i), dataBytes(program.argTypes().get(i), rows));
         }
-        checkSegment("the output", invocation.out(), rows * program.resultType().byteWidth());
+        checkSegment("the output", invocation.out(), dataBytes(program.resultType(), rows));
         if (invocation.validity().byteSize() < VectorView.validityBytes(rows)) {
             throw new IllegalArgumentException("the validity bitmap holds " + invocation.validity().byteSize()
                     + " bytes, fewer than the " + VectorView.validityBytes(rows) + " of " + rows + " rows");

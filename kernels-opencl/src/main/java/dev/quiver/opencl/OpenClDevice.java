@@ -43,11 +43,12 @@ public final class OpenClDevice {
     private final boolean fp64;
     private final boolean fp32CorrectlyRoundedDivideSqrt;
     private final boolean fp32Denormals;
+    private final boolean fullProfile;
 
     OpenClDevice(cl_platform_id platformId, cl_device_id id, OpenClPlatform platform, String name, String vendor,
                  Type type, String driverVersion, String version, String openClCVersion, int computeUnits,
                  long globalMemoryBytes, long maxAllocationBytes, long maxParameterBytes, boolean hostUnifiedMemory,
-                 boolean fp64, boolean fp32CorrectlyRoundedDivideSqrt, boolean fp32Denormals) {
+                 boolean fp64, boolean fp32CorrectlyRoundedDivideSqrt, boolean fp32Denormals, boolean fullProfile) {
         this.platformId = platformId;
         this.id = id;
         this.platform = Objects.requireNonNull(platform, "platform is null");
@@ -65,6 +66,7 @@ public final class OpenClDevice {
         this.fp64 = fp64;
         this.fp32CorrectlyRoundedDivideSqrt = fp32CorrectlyRoundedDivideSqrt;
         this.fp32Denormals = fp32Denormals;
+        this.fullProfile = fullProfile;
     }
 
     /** The platform (driver) the device belongs to. */
@@ -146,6 +148,15 @@ public final class OpenClDevice {
     /** Whether single precision keeps subnormal numbers ({@code CL_FP_DENORM}) rather than flushing them to zero. */
     public boolean fp32Denormals() {
         return fp32Denormals;
+    }
+
+    /**
+     * Whether the device implements the OpenCL full profile ({@code CL_DEVICE_PROFILE} is
+     * {@code FULL_PROFILE}), which promises the math builtins' ulp bounds, their special cases
+     * (infinities and NaN included) and correctly rounded {@code fma}; the embedded profile does not.
+     */
+    public boolean fullProfile() {
+        return fullProfile;
     }
 
     /** True when {@link #version()} is at least OpenCL {@code major.minor}. */

@@ -173,7 +173,8 @@ public final class OpenClRuntime {
                 unified,
                 dbl != 0,
                 (single & CL.CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0,
-                (single & CL.CL_FP_DENORM) != 0);
+                (single & CL.CL_FP_DENORM) != 0,
+                "FULL_PROFILE".equals(deviceString(id, CL.CL_DEVICE_PROFILE).trim()));
     }
 
     /** Deprecated since OpenCL 2.0 but still answered by the drivers we know; no answer means no. */

@@ -1,6 +1,7 @@
 package dev.quiver.opencl;
 
 import dev.quiver.backend.KernelInvocation;
+import dev.quiver.backend.RowMode;
 import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.memory.VectorView;
 import dev.quiver.rowfn.ir.KernelProgram;
@@ -88,6 +89,11 @@ final class Batches {
 
     static Output run(OpenClBackend backend, BufferAllocator allocator, KernelProgram program, int rows,
                       FieldVector... args) {
+        return run(backend, allocator, program, rows, RowMode.VALID_ROWS, args);
+    }
+
+    static Output run(OpenClBackend backend, BufferAllocator allocator, KernelProgram program, int rows, RowMode mode,
+                      FieldVector... args) {
         BaseFixedWidthVector out = newVector(program.resultType(), allocator);
         try {
             out.allocateNew(rows);
@@ -100,7 +106,7 @@ final class Batches {
                 List<MemorySegment> data = views.stream().map(VectorView::data).toList();
                 ValidityBitmaps.and(outView.validity(), views.stream().map(VectorView::validity).toList(), rows);
                 TracedRun trace = backend.executeTraced(program,
-                        new KernelInvocation(data, outView.validity(), outView.data(), rows));
+                        new KernelInvocation(data, outView.validity(), outView.data(), rows, mode));
                 return new Output(out, trace);
             } finally {
                 views.forEach(VectorView::close);
@@ -117,6 +123,8 @@ final class Batches {
             case INT64 -> new BigIntVector("out", allocator);
             case FLOAT32 -> new Float4Vector("out", allocator);
             case FLOAT64 -> new Float8Vector("out", allocator);
+            // VectorView has no data view of a BitVector; Boolean results are tested on raw memory (Differential).
+            case BOOL -> throw new IllegalArgumentException("Batches runs numeric results only; see Differential");
         };
     }
 

@@ -43,6 +43,7 @@ class KernelSourceTest {
         assertTrue(source.hasStatus());
         assertTrue(source.text().contains("__kernel void quiver_kernel(\n"
                 + "        const int rows,\n"
+                + "        const int all_rows,\n"
                 + "        __global const int* a0,\n"
                 + "        __global const long* a1,\n"
                 + "        __global long* out,\n"
@@ -59,5 +60,65 @@ class KernelSourceTest {
                 Ir.fma(Ir.neg(I), Ir.abs(I), Ir.sub(I, I)))).text();
         assertTrue(text.contains("(uint) a * (uint) b + (uint) c"), text);
         assertTrue(text.contains("(int) ((uint) 0 - (uint) a)"), text);
+    }
+
+    @Test
+    void booleansAreBitmapsAndBitmapOutputsTakeEightRowsPerWorkItem() {
+        IrNode b = Ir.arg(1, ElementType.BOOL);
+        KernelProgram program = new KernelProgram(List.of(ElementType.FLOAT64, ElementType.BOOL),
+                Ir.and(b, Ir.compare(dev.quiver.rowfn.ir.CmpOp.LT, X, Ir.lit(1.0))));
+        KernelSource source = KernelSource.of(program);
+        assertEquals(8, source.rowsPerItem());
+        assertFalse(source.hasStatus());
+        assertTrue(source.text().contains("__global const uchar* a1,\n        __global uchar* out,\n"
+                + "        __global const uchar* valid,\n        const double c0) {"), source.text());
+        assertTrue(source.text().contains("const int x1 = (a1[i >> 3] >> (i & 7)) & 1;"), source.text());
+        // Whole bytes, keeping the bits past the last row.
+        assertTrue(source.text().contains("out[g] = (uchar) ((out[g] & ~live) | bits);"), source.text());
+        assertEquals(1, KernelSource.of(new KernelProgram(List.of(ElementType.FLOAT64), Ir.mul(X, X))).rowsPerItem());
+    }
+
+    @Test
+    void aNullConditionWritesTheValidity() {
+        KernelProgram program = new KernelProgram(List.of(ElementType.FLOAT64), Ir.sqrt(X),
+                Ir.compare(dev.quiver.rowfn.ir.CmpOp.LT, X, Ir.lit(0.0)), true, "sqrt_or_null($0)");
+        KernelSource source = KernelSource.of(program);
+        assertEquals(8, source.rowsPerItem());
+        assertTrue(source.text().contains("__global uchar* valid,"), source.text());
+        assertTrue(source.text().contains("valid[g] = (uchar) (v & ~nulls);"), source.text());
+    }
+
+    @Test
+    void equalLiteralsShareOneParameterAndEqualSubtreesOneTemporary() {
+        // ($0 * 2.0 + 2.0) / ($0 * 2.0): the literal twice, the product twice (built separately).
+        KernelProgram program = new KernelProgram(List.of(ElementType.FLOAT64),
+                Ir.div(Ir.add(Ir.mul(X, Ir.lit(2.0)), Ir.lit(2.0)), Ir.mul(X, Ir.lit(2.0))));
+        String text = KernelSource.of(program).text();
+        assertTrue(text.contains("const double c0) {"), text);
+        assertFalse(text.contains("double c1"), text);
+        assertEquals(text.indexOf("x0 * c0"), text.lastIndexOf("x0 * c0"), text);
+    }
+
+    @Test
+    void failuresAreKeptPerRowAndShiftsAndRemaindersAreJavas() {
+        IrNode j = Ir.arg(1, ElementType.INT32);
+        KernelProgram program = new KernelProgram(List.of(ElementType.INT32, ElementType.INT32),
+                new IrNode.Binary(dev.quiver.rowfn.ir.BinaryOp.REM, new IrNode.Binary(dev.quiver.rowfn.ir.BinaryOp.SHL, I, j),
+                        new IrNode.Binary(dev.quiver.rowfn.ir.BinaryOp.SHR, I, j)));
+        KernelSource source = KernelSource.of(program);
+        assertTrue(source.hasStatus());
+        String text = source.text();
+        assertTrue(text.contains("(int) ((uint) x0 << (x1 & 31))"), text);
+        assertTrue(text.contains("a < 0 ? ~(~a >> n) : a >> n"), text);
+        assertTrue(text.contains("q_rem_int(t0, t1, &failed)"), text);
+        assertTrue(text.contains("atomic_min(status, i);"), text);
+    }
+
+    @Test
+    void powHasJavasSpecialCases() {
+        String text = KernelSource.of(new KernelProgram(List.of(ElementType.FLOAT64),
+                new IrNode.Binary(dev.quiver.rowfn.ir.BinaryOp.POW, X, X))).text();
+        assertTrue(text.contains("if (isnan(y))"), text);
+        assertTrue(text.contains("if (isinf(y) && fabs(x) == (double) 1)"), text);
     }
 }

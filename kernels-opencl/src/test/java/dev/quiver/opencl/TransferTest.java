@@ -1,6 +1,7 @@
 package dev.quiver.opencl;
 
 import dev.quiver.backend.KernelInvocation;
+import dev.quiver.backend.RowMode;
 import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.memory.VectorView;
 import dev.quiver.rowfn.ir.Ir;
@@ -86,22 +87,29 @@ class TransferTest extends DeviceTestBase {
     void copyModeComputesTheSameAndCountsBytes(OpenClBackend autoMode) {
         int[] a = ints();
         double[] b = doubles();
-        try (OpenClBackend copying = OpenClBackend.open(autoMode.device(), TransferMode.COPY);
-             IntVector va = int32(allocator, a); Float8Vector vb = withNulls(float64(allocator, b), 0, ROWS - 1);
-             var copied = run(copying, allocator, PROGRAM, va, vb);
-             var reference = run(autoMode, allocator, PROGRAM, va, vb)) {
-            assertEquals(TransferMode.COPY, copying.transferMode());
-            assertEquals((long) ROWS * (Integer.BYTES + Double.BYTES), copied.trace().run().bytesToDevice());
-            assertEquals((long) ROWS * Double.BYTES, copied.trace().run().bytesFromDevice());
-            assertEquals(List.of(0L, 0L, 0L), copied.trace().hostPointers(), "device buffers have no host memory");
-            assertEquals(0, copied.trace().mappedOutputAddress());
-            assertEquals(copying.name(), copied.trace().run().backend());
-            Float8Vector want = (Float8Vector) reference.vector();
-            assertFloat64(copied.vector(), want::get, PROGRAM.text() + " copied vs " + autoMode.transferMode());
-            assertFloat64(copied.vector(), i -> Math.fma(a[i], b[i], b[i]), PROGRAM.text());
-            assertEquals(2, copied.vector().getNullCount());
+        long validityBytes = VectorView.validityBytes(ROWS);
+        for (RowMode rowMode : RowMode.values()) {
+            try (OpenClBackend copying = OpenClBackend.open(autoMode.device(), TransferMode.COPY);
+                 IntVector va = int32(allocator, a); Float8Vector vb = withNulls(float64(allocator, b), 0, ROWS - 1);
+                 var copied = run(copying, allocator, PROGRAM, ROWS, rowMode, va, vb);
+                 var reference = run(autoMode, allocator, PROGRAM, ROWS, rowMode, va, vb)) {
+                assertEquals(TransferMode.COPY, copying.transferMode());
+                // VALID_ROWS also sends the validity, which says which rows to compute; ALL_ROWS needs none.
+                assertEquals((long) ROWS * (Integer.BYTES + Double.BYTES) + (rowMode == RowMode.VALID_ROWS ? validityBytes : 0),
+                        copied.trace().run().bytesToDevice(), rowMode.toString());
+                assertEquals((long) ROWS * Double.BYTES, copied.trace().run().bytesFromDevice());
+                assertEquals(List.of(0L, 0L, 0L), copied.trace().hostPointers(), "device buffers have no host memory");
+                assertEquals(0, copied.trace().mappedOutputAddress());
+                assertEquals(copying.name(), copied.trace().run().backend());
+                assertEquals(rowMode == RowMode.VALID_ROWS ? ROWS - 2 : ROWS, copied.trace().run().rowsComputed());
+                Float8Vector want = (Float8Vector) reference.vector();
+                assertFloat64(copied.vector(), want::get, PROGRAM.text() + " copied vs " + autoMode.transferMode());
+                assertFloat64(copied.vector(), i -> Math.fma(a[i], b[i], b[i]), PROGRAM.text());
+                assertEquals(2, copied.vector().getNullCount());
+            }
         }
     }
+
     /**
      * Where the kernel really reads and writes, which the host-pointer checks above cannot tell
      * (the spec has a USE_HOST_PTR buffer report its host pointer even where the driver copies):

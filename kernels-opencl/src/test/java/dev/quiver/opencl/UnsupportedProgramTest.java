@@ -19,9 +19,14 @@ class UnsupportedProgramTest {
     private static final IrNode I = Ir.arg(0, ElementType.INT32);
 
     private static OpenClDevice device(boolean fp64, boolean fp32CorrectlyRounded, boolean fp32Denormals) {
+        return device(fp64, fp32CorrectlyRounded, fp32Denormals, true);
+    }
+
+    private static OpenClDevice device(boolean fp64, boolean fp32CorrectlyRounded, boolean fp32Denormals,
+                                       boolean fullProfile) {
         return new OpenClDevice(null, null, new OpenClPlatform("Test Platform", "Test", "OpenCL 1.2"), "test-gpu", "Test",
                 OpenClDevice.Type.GPU, "1.0", "OpenCL 1.2 test", "OpenCL C 1.2", 8, 1L << 32, 1L << 30, 1024, false,
-                fp64, fp32CorrectlyRounded, fp32Denormals);
+                fp64, fp32CorrectlyRounded, fp32Denormals, fullProfile);
     }
 
     private static KernelProgram float32(IrNode node) {
@@ -59,6 +64,26 @@ class UnsupportedProgramTest {
                 .contains("flushed to zero"));
         assertFalse(OpenClBackend.unsupportedReason(device(true, true, false),
                 new KernelProgram(List.of(ElementType.INT32), Ir.mul(I, I))).isPresent());
+    }
+
+    @Test
+    void mathFunctionsNeedTheFullProfile() {
+        OpenClDevice embedded = device(true, true, true, false);
+        String reason = OpenClBackend.unsupportedReason(embedded,
+                new KernelProgram(List.of(ElementType.FLOAT32), Ir.unary(dev.quiver.rowfn.ir.UnaryOp.EXP, F))).orElseThrow();
+        assertTrue(reason.contains("embedded profile"), reason);
+        assertTrue(OpenClBackend.unsupportedReason(embedded, float32(Ir.fma(F, F, F))).isPresent());
+        // Everything else the IR has runs there: arithmetic, Booleans, comparisons, checks, remainders, shifts.
+        IrNode j = Ir.arg(1, ElementType.INT32);
+        KernelProgram ints = new KernelProgram(List.of(ElementType.INT32, ElementType.INT32),
+                Ir.select(Ir.compare(dev.quiver.rowfn.ir.CmpOp.LT, I, j),
+                        new IrNode.Binary(dev.quiver.rowfn.ir.BinaryOp.REM, I, j),
+                        new IrNode.Binary(dev.quiver.rowfn.ir.BinaryOp.SHL, I, j)),
+                Ir.compare(dev.quiver.rowfn.ir.CmpOp.EQ, j, Ir.lit(0)), true, "f($0, $1)");
+        assertFalse(OpenClBackend.unsupportedReason(embedded, ints).isPresent());
+        assertFalse(OpenClBackend.unsupportedReason(embedded, float32(Ir.unary(dev.quiver.rowfn.ir.UnaryOp.FLOOR, Ir.sqrt(Ir.mul(F, F))))).isPresent());
+        assertFalse(OpenClBackend.unsupportedReason(device(true, true, true), float32(Ir.unary(
+                dev.quiver.rowfn.ir.UnaryOp.EXP, F))).isPresent());
     }
 
     @Test

@@ -96,6 +96,7 @@ final class TestBatches {
             case INT64 -> special ? SPECIAL_I[r.nextInt(SPECIAL_I.length)] : r.nextLong();
             case FLOAT32 -> special ? (float) SPECIAL_F[r.nextInt(SPECIAL_F.length)] : (float) (r.nextGaussian() * 1e3);
             case FLOAT64 -> special ? SPECIAL_F[r.nextInt(SPECIAL_F.length)] : r.nextGaussian() * 1e6;
+            case BOOL -> r.nextBoolean() ? 1 : 0;
         };
     }
 }

@@ -10,7 +10,8 @@ import java.util.Objects;
  * row's arguments and constants. The same tree is interpreted by the scalar reference, compiled
  * into a fused Vector API loop on the CPU and translated to an OpenCL C kernel.
  *
- * <p>Nodes are immutable records with structural equality. Operands of {@link Binary} and
+ * <p>Nodes are immutable records with structural equality (computed visiting each shared
+ * subtree once: a body that uses a value twice makes a DAG). Operands of {@link Binary} and
  * {@link Fma} have the node's own type; {@link Cast} and {@link Compare} are the only nodes that
  * change type. Build trees with {@link Ir}, which inserts the widening casts. A tree is
  * evaluated whole for every row it runs on: {@link Select} picks a value but both sides are
@@ -103,6 +104,16 @@ public sealed interface IrNode permits IrNode.Arg, IrNode.Const, IrNode.Unary, I
         }
 
         @Override
+        public boolean equals(Object o) {
+            return o instanceof IrNode n && IrStructure.equal(this, n);
+        }
+
+        @Override
+        public int hashCode() {
+            return IrStructure.hash(this);
+        }
+
+        @Override
         public List<IrNode> children() {
             return List.of(input);
         }
@@ -123,6 +134,16 @@ public sealed interface IrNode permits IrNode.Arg, IrNode.Const, IrNode.Unary, I
         @Override
         public ElementType type() {
             return left.type();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof IrNode n && IrStructure.equal(this, n);
+        }
+
+        @Override
+        public int hashCode() {
+            return IrStructure.hash(this);
         }
 
         @Override
@@ -150,6 +171,16 @@ public sealed interface IrNode permits IrNode.Arg, IrNode.Const, IrNode.Unary, I
         @Override
         public ElementType type() {
             return a.type();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof IrNode n && IrStructure.equal(this, n);
+        }
+
+        @Override
+        public int hashCode() {
+            return IrStructure.hash(this);
         }
 
         @Override
@@ -184,7 +215,17 @@ public sealed interface IrNode permits IrNode.Arg, IrNode.Const, IrNode.Unary, I
             };
         }
 
-    @Override
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof IrNode n && IrStructure.equal(this, n);
+        }
+
+        @Override
+        public int hashCode() {
+            return IrStructure.hash(this);
+        }
+
+        @Override
         public List<IrNode> children() {
             return List.of(input);
         }
@@ -208,6 +249,16 @@ public sealed interface IrNode permits IrNode.Arg, IrNode.Const, IrNode.Unary, I
         @Override
         public ElementType type() {
             return ElementType.BOOL;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof IrNode n && IrStructure.equal(this, n);
+        }
+
+        @Override
+        public int hashCode() {
+            return IrStructure.hash(this);
         }
 
         @Override
@@ -237,6 +288,16 @@ public sealed interface IrNode permits IrNode.Arg, IrNode.Const, IrNode.Unary, I
         }
 
         @Override
+        public boolean equals(Object o) {
+            return o instanceof IrNode n && IrStructure.equal(this, n);
+        }
+
+        @Override
+        public int hashCode() {
+            return IrStructure.hash(this);
+        }
+
+        @Override
         public List<IrNode> children() {
             return List.of(condition, ifTrue, ifFalse);
         }
@@ -263,6 +324,16 @@ public sealed interface IrNode permits IrNode.Arg, IrNode.Const, IrNode.Unary, I
         @Override
         public ElementType type() {
             return value.type();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof IrNode n && IrStructure.equal(this, n);
+        }
+
+        @Override
+        public int hashCode() {
+            return IrStructure.hash(this);
         }
 
         @Override

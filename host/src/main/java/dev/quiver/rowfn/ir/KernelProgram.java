@@ -217,28 +217,54 @@ public final class KernelProgram {
     }
 
     private static IrNode slotted(IrNode n, Map<IrNode.Const, Integer> slots) {
-        return switch (n) {
-            case IrNode.Const c -> new IrNode.Arg(1_000_000 + slots.get(c), c.type());
-            case IrNode.Arg a -> a;
-            default -> Folding.withChildren(n, n.children().stream().map(k -> slotted(k, slots)).toList());
-        };
+        return slotted(n, slots, new IdentityHashMap<>());
     }
 
+    /** Shared subtrees stay shared (each is rebuilt once). */
+    private static IrNode slotted(IrNode n, Map<IrNode.Const, Integer> slots, IdentityHashMap<IrNode, IrNode> done) {
+        IrNode seen = done.get(n);
+        if (seen != null) {
+            return seen;
+        }
+        IrNode out = switch (n) {
+            case IrNode.Const c -> new IrNode.Arg(1_000_000 + slots.get(c), c.type());
+            case IrNode.Arg a -> a;
+            default -> Folding.withChildren(n, n.children().stream().map(k -> slotted(k, slots, done)).toList());
+        };
+        done.put(n, out);
+        return out;
+    }
+
+    /** Pre-order; a shared subtree is visited once (its literals are already in {@code out} the second time). */
     private static void collectConstants(IrNode n, Map<IrNode.Const, Integer> out) {
+        collectConstants(n, out, new IdentityHashMap<>());
+    }
+
+    private static void collectConstants(IrNode n, Map<IrNode.Const, Integer> out, IdentityHashMap<IrNode, Boolean> seen) {
+        if (seen.put(n, Boolean.TRUE) != null) {
+            return;
+        }
         if (n instanceof IrNode.Const c) {
             out.putIfAbsent(c, out.size());
         }
         for (IrNode child : n.children()) {
-            collectConstants(child, out);
+            collectConstants(child, out, seen);
         }
     }
 
     private static boolean anyNode(IrNode n, java.util.function.Predicate<IrNode> p) {
+        return anyNode(n, p, new IdentityHashMap<>());
+    }
+
+    private static boolean anyNode(IrNode n, java.util.function.Predicate<IrNode> p, IdentityHashMap<IrNode, Boolean> seen) {
+        if (seen.put(n, Boolean.TRUE) != null) {
+            return false;
+        }
         if (p.test(n)) {
             return true;
         }
         for (IrNode c : n.children()) {
-            if (anyNode(c, p)) {
+            if (anyNode(c, p, seen)) {
                 return true;
             }
         }
@@ -269,23 +295,70 @@ public final class KernelProgram {
         }
     }
 
-    /** Renders a tree as text: {@code sqrt(($0 * $0) + ($1 * $1))}. */
+    /** The longest text {@link #render} writes; past it, the rest of the tree is elided. */
+    static final int RENDER_LIMIT = 4_000;
+
+    /**
+     * Renders a tree as text: {@code sqrt(($0 * $0) + ($1 * $1))}. A shared subtree is written
+     * at each place it is used; a tree whose text would pass {@value #RENDER_LIMIT} characters
+     * (an unrolled loop shares a lot) is cut there and ends with {@code …}.
+     */
     public static String render(IrNode n) {
-        return switch (n) {
-            case IrNode.Arg a -> "$" + a.index();
-            case IrNode.Const c -> c.type() == ElementType.BOOL ? (c.value().intValue() != 0 ? "true" : "false")
-                    : c.value().toString();
-            case IrNode.Unary u -> u.op() == UnaryOp.NEG ? "-(" + render(u.input()) + ")"
-                    : u.op() == UnaryOp.NOT ? "!(" + render(u.input()) + ")"
-                    : u.op().symbol() + "(" + render(u.input()) + ")";
-            case IrNode.Binary b -> b.op().isInfix()
-                    ? "(" + render(b.left()) + " " + b.op().symbol() + " " + render(b.right()) + ")"
-                    : b.op().symbol() + "(" + render(b.left()) + ", " + render(b.right()) + ")";
-            case IrNode.Fma f -> "fma(" + render(f.a()) + ", " + render(f.b()) + ", " + render(f.c()) + ")";
-            case IrNode.Cast c -> "cast(" + render(c.input()) + " as " + c.type() + ")";
-            case IrNode.Compare c -> "(" + render(c.left()) + " " + c.op().symbol() + " " + render(c.right()) + ")";
-            case IrNode.Select s -> "select(" + render(s.condition()) + ", " + render(s.ifTrue()) + ", " + render(s.ifFalse()) + ")";
-            case IrNode.Check c -> "check(" + render(c.value()) + ", fails when " + render(c.failWhen()) + ")";
-        };
+        StringBuilder sb = new StringBuilder();
+        render(n, sb);
+        return sb.length() > RENDER_LIMIT ? sb.substring(0, RENDER_LIMIT) + "…" : sb.toString();
+    }
+
+    private static void render(IrNode n, StringBuilder sb) {
+        if (sb.length() > RENDER_LIMIT) {
+            return;
+        }
+        switch (n) {
+            case IrNode.Arg a -> sb.append('$').append(a.index());
+            case IrNode.Const c -> sb.append(c.type() == ElementType.BOOL ? (c.value().intValue() != 0 ? "true" : "false")
+                    : c.value().toString());
+            case IrNode.Unary u -> call(sb, u.op() == UnaryOp.NEG ? "-" : u.op() == UnaryOp.NOT ? "!" : u.op().symbol(), u.input());
+            case IrNode.Binary b -> {
+                if (b.op().isInfix()) {
+                    infix(sb, b.left(), b.op().symbol(), b.right());
+                } else {
+                    call(sb, b.op().symbol(), b.left(), b.right());
+                }
+            }
+            case IrNode.Fma f -> call(sb, "fma", f.a(), f.b(), f.c());
+            case IrNode.Cast c -> {
+                sb.append("cast(");
+                render(c.input(), sb);
+                sb.append(" as ").append(c.type()).append(')');
+            }
+            case IrNode.Compare c -> infix(sb, c.left(), c.op().symbol(), c.right());
+            case IrNode.Select s -> call(sb, "select", s.condition(), s.ifTrue(), s.ifFalse());
+            case IrNode.Check c -> {
+                sb.append("check(");
+                render(c.value(), sb);
+                sb.append(", fails when ");
+                render(c.failWhen(), sb);
+                sb.append(')');
+            }
+        }
+    }
+
+    private static void call(StringBuilder sb, String name, IrNode... args) {
+        sb.append(name).append('(');
+        for (int i = 0; i < args.length; i++) {
+            if (i > 0) {
+                sb.append(", ");
+            }
+            render(args[i], sb);
+        }
+        sb.append(')');
+    }
+
+    private static void infix(StringBuilder sb, IrNode left, String op, IrNode right) {
+        sb.append('(');
+        render(left, sb);
+        sb.append(' ').append(op).append(' ');
+        render(right, sb);
+        sb.append(')');
     }
 }

@@ -22,7 +22,7 @@ public enum UnaryOp {
     LOG("ln", Domain.FLOAT),
     /** {@code ln(1 + x)}, accurate near 0. */
     LOG1P("log1p", Domain.FLOAT),
-    /** Base-2 logarithm; exact for powers of two. */
+    /** Base-2 logarithm; exact for powers of two, within 1.5 ulp elsewhere (the reference's bound). */
     LOG2("log2", Domain.FLOAT),
     LOG10("log10", Domain.FLOAT),
     SIN("sin", Domain.FLOAT),

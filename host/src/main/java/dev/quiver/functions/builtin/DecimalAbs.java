@@ -2,13 +2,11 @@ package dev.quiver.functions.builtin;
 
 import dev.quiver.functions.ArrayFunctions;
 import dev.quiver.functions.Coercion;
+import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
 import dev.quiver.functions.Signature;
-import dev.quiver.functions.TypeSignature;
 import dev.quiver.functions.TypeSignatureClass;
 import dev.quiver.functions.Volatility;
-import dev.quiver.rowfn.ir.Ir;
-import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
@@ -19,17 +17,12 @@ import java.math.BigDecimal;
 import java.util.List;
 
 /**
- * {@code abs}: absolute value. Int32, Int64, Float32 and Float64 run in the fused kernels
- * (integers wrap: abs of the minimum is the minimum); a decimal stays a decimal of the same type.
+ * {@code abs} of a decimal: a decimal of the same type. The numbers (Int32, Int64, Float32,
+ * Float64) are the RowFn {@link MathFunctions#ABS}; the registered {@code abs} chooses by type.
  */
-final class Abs extends KernelFunction {
-    private static final Signature SIGNATURE = Signature.oneOf(List.of(
-            new TypeSignature.Exact(List.of(DataType.INT32)),
-            new TypeSignature.Exact(List.of(DataType.INT64)),
-            new TypeSignature.Exact(List.of(DataType.FLOAT32)),
-            new TypeSignature.Exact(List.of(DataType.FLOAT64)),
-            new TypeSignature.Coercible(List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL)))), Volatility.IMMUTABLE)
-            .withParameterNames("x");
+final class DecimalAbs implements ScalarFunction {
+    private static final Signature SIGNATURE = Signature.coercible(
+            List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL)), Volatility.IMMUTABLE).withParameterNames("x");
 
     @Override
     public String name() {
@@ -42,22 +35,13 @@ final class Abs extends KernelFunction {
     }
 
     @Override
-    IrNode body(List<IrNode> a) {
-        return Ir.abs(a.get(0));
-    }
-
-    @Override
     public DataType returnType(List<DataType> argTypes) {
-        DataType t = argTypes.getFirst().valueType();
-        return t instanceof DataType.Decimal ? t : super.returnType(argTypes);
+        return argTypes.getFirst().valueType();
     }
 
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
         DataType t = DataType.fromField(call.argFields().getFirst());
-        if (!(t instanceof DataType.Decimal)) {
-            return super.invoke(call);
-        }
         return ArrayFunctions.invoke(call, (arrays, c) -> {
             FieldVector x = arrays.getFirst();
             int rows = x.getValueCount();
@@ -78,6 +62,6 @@ final class Abs extends KernelFunction {
 
     @Override
     public String description() {
-        return "Absolute value; integers wrap (abs of the minimum is the minimum); decimals stay decimals.";
+        return "Absolute value of a decimal, of the same type.";
     }
 }
