@@ -247,39 +247,42 @@ public final class Haversine {
     }
 
     /**
-     * The largest difference between two results, in units in the last place of the expected
-     * value ({@link Long#MAX_VALUE} when their nulls or lengths differ, or one is NaN and the
-     * other is not).
+     * The largest difference between two results over their valid rows, in {@link #errorUnits}
+     * ({@link Double#POSITIVE_INFINITY} when their lengths or nulls differ, or a NaN meets a number).
      */
-    public static long maxUlps(FieldVector expected, FieldVector actual) {
+    public static double maxError(FieldVector expected, FieldVector actual) {
         if (!(expected instanceof Float8Vector e) || !(actual instanceof Float8Vector a) || e.getValueCount() != a.getValueCount()) {
-            return Long.MAX_VALUE;
+            return Double.POSITIVE_INFINITY;
         }
-        long max = 0;
+        double max = 0;
         for (int i = 0; i < e.getValueCount(); i++) {
             if (e.isNull(i) != a.isNull(i)) {
-                return Long.MAX_VALUE;
+                return Double.POSITIVE_INFINITY;
             }
             if (!e.isNull(i)) {
-                max = Math.max(max, ulps(e.get(i), a.get(i)));
+                max = Math.max(max, errorUnits(e.get(i), a.get(i)));
             }
         }
         return max;
     }
 
-    /** How many doubles apart {@code x} and {@code y} are (0 for two NaNs; {@link Long#MAX_VALUE} for NaN and a number). */
-    static long ulps(double x, double y) {
-        if (Double.isNaN(x) || Double.isNaN(y)) {
-            return Double.isNaN(x) && Double.isNaN(y) ? 0 : Long.MAX_VALUE;
+    /**
+     * How far {@code actual} is from {@code expected}, a distance in km, in ulps of the distance
+     * widened by the formula's condition: {@code |actual - expected| / (ulp(d) + D ulp(1) / cos(d / D))}
+     * where {@code d} is {@code expected} and {@code D} the Earth's diameter. Implementations whose
+     * {@code sin}, {@code cos} and {@code asin} differ by an ulp differ by about that much in
+     * {@code a}; {@code asin(sqrt(a))} magnifies that by {@code 1 / cos(d / D)}, without bound near
+     * antipodal points, so plain ulps of the result would not tell a correct implementation from a
+     * wrong one there. 0 for equal values and for two NaNs; infinite for a NaN and a number.
+     */
+    public static double errorUnits(double expected, double actual) {
+        if (Double.isNaN(expected) || Double.isNaN(actual)) {
+            return Double.isNaN(expected) && Double.isNaN(actual) ? 0 : Double.POSITIVE_INFINITY;
         }
-        long bx = ordered(x), by = ordered(y);
-        long d = bx - by;
-        return (bx >= by) == (d >= 0) ? Math.abs(d) : Long.MAX_VALUE; // overflow: opposite ends of the range
-    }
-
-    /** The bits of {@code x} as a number that orders as the doubles do (-0.0 and 0.0 both 0). */
-    private static long ordered(double x) {
-        long bits = Double.doubleToRawLongBits(x);
-        return bits < 0 ? -(bits & Long.MAX_VALUE) : bits;
+        if (expected == actual) {
+            return 0;
+        }
+        double unit = Math.ulp(expected) + DIAMETER_KM * Math.ulp(1.0) / Math.max(Math.cos(expected / DIAMETER_KM), Double.MIN_NORMAL);
+        return Math.abs(actual - expected) / unit;
     }
 }

@@ -48,9 +48,13 @@ import java.util.function.Function;
  *     fails with "OpenCL not available" when no OpenCL device can run it, and
  *     {@link BenchReport} reports it so.</li>
  * </ul>
- * The setup checks, on the first batch, that quiver and boxedUdf agree with vectorApi within
- * {@value #MAX_ULPS} ulps (opencl within {@value #MAX_ULPS_OPENCL}) and prints the largest
- * differences. The project's targets ({@link BenchReport}): quiver at least 0.85x the speed of
+ * The setup checks, on the first batch, that quiver, boxedUdf (and opencl in its fork) agree with
+ * vectorApi within {@value #MAX_ERROR} ulps, widened near antipodal points by the formula's
+ * condition ({@link Haversine#errorUnits}), and prints the largest differences. It runs before
+ * the warm-up, when the Vector API still computes SIN, COS and ASIN with {@link Math} lane by
+ * lane; once C2 has compiled the loops they use the JDK's vector math library, which differs
+ * from {@link Math} by up to an ulp or so in each function (1.3 units over the 16M rows, 53 plain
+ * ulps of the result; PoCL: 1.6 units). The project's targets ({@link BenchReport}): quiver at least 0.85x the speed of
  * vectorApi, and at least 20x that of boxedUdf.
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -64,13 +68,8 @@ public class HaversineBenchmark {
     public static final long ROWS = 16L << 20;
     public static final int BATCH_ROWS = 64 << 10;
     public static final long SEED = 20240601L;
-    /** How far quiver and boxedUdf may be from vectorApi on the first batch (Math's sin/cos/asin are not the Vector API's). */
-    public static final long MAX_ULPS = 4;
-    /**
-     * How far opencl may be: OpenCL allows 4 ulps for each of sin, cos and asin in double
-     * precision, and asin(sqrt(a)) near 1 (nearly antipodal points) magnifies a's error.
-     */
-    public static final long MAX_ULPS_OPENCL = 64;
+    /** How far each implementation may be from vectorApi, in {@link Haversine#errorUnits}. */
+    public static final double MAX_ERROR = 4;
 
     private BufferAllocator allocator;
     private Quiver quiver;
@@ -131,13 +130,14 @@ public class HaversineBenchmark {
      * {@link IllegalStateException} when one is further than allowed. Returns the differences found.
      */
     static String check(CompiledExpression compiled, VectorSchemaRoot batch, BufferAllocator allocator, boolean openCl) {
-        StringBuilder report = new StringBuilder("haversine, first batch (" + batch.getRowCount() + " rows), largest difference from vectorApi:");
+        StringBuilder report = new StringBuilder("haversine, first batch (" + batch.getRowCount()
+                + " rows), largest difference from vectorApi in condition-widened ulps:");
         try (Float8Vector expected = Haversine.vectorApi(batch, allocator)) {
             List<String> failures = new ArrayList<>();
-            compare("quiver", expected, () -> compiled.evaluate(batch, Placement.CPU, allocator), MAX_ULPS, report, failures);
-            compare("boxedUdf", expected, () -> Haversine.boxedUdf(batch, allocator, new Haversine.BoxedUdf()), MAX_ULPS, report, failures);
+            compare("quiver", expected, () -> compiled.evaluate(batch, Placement.CPU, allocator), report, failures);
+            compare("boxedUdf", expected, () -> Haversine.boxedUdf(batch, allocator, new Haversine.BoxedUdf()), report, failures);
             if (openCl) {
-                compare("opencl", expected, () -> compiled.evaluate(batch, Placement.OPENCL, allocator), MAX_ULPS_OPENCL, report, failures);
+                compare("opencl", expected, () -> compiled.evaluate(batch, Placement.OPENCL, allocator), report, failures);
             }
             if (!failures.isEmpty()) {
                 throw new IllegalStateException("the implementations disagree on the first batch: " + String.join("; ", failures));
@@ -146,14 +146,14 @@ public class HaversineBenchmark {
         return report.toString();
     }
 
-    private static void compare(String name, Float8Vector expected, java.util.function.Supplier<FieldVector> run, long limit,
+    private static void compare(String name, Float8Vector expected, java.util.function.Supplier<FieldVector> run,
                                 StringBuilder report, List<String> failures) {
         try (FieldVector actual = run.get()) {
-            long ulps = Haversine.maxUlps(expected, actual);
-            report.append(' ').append(name).append(' ').append(ulps == Long.MAX_VALUE ? "(nulls, NaN or length differ)" : ulps + " ulps");
-            if (ulps > limit) {
-                failures.add(name + " is " + (ulps == Long.MAX_VALUE ? "not comparable" : ulps + " ulps") + " from vectorApi (at most "
-                        + limit + " allowed)");
+            double error = Haversine.maxError(expected, actual);
+            String text = Double.isInfinite(error) ? "(nulls, NaN or length differ)" : String.format(java.util.Locale.ROOT, "%.2f", error);
+            report.append(' ').append(name).append(' ').append(text);
+            if (!(error <= MAX_ERROR)) {
+                failures.add(name + " is " + text + " from vectorApi (at most " + MAX_ERROR + " allowed)");
             }
         }
     }
