@@ -77,10 +77,19 @@ class RowFnPipelineTest extends QuiverTestBase {
     /** A volatile nullary function whose value each batch reads: a constant the planner cannot fold. */
     static final class Param implements ScalarFunction {
         final AtomicReference<Double> value = new AtomicReference<>(2.0);
+        private final String name;
+
+        Param() {
+            this("param");
+        }
+
+        Param(String name) {
+            this.name = name;
+        }
 
         @Override
         public String name() {
-            return "param";
+            return name;
         }
 
         @Override
@@ -169,7 +178,10 @@ class RowFnPipelineTest extends QuiverTestBase {
         CompiledExpression literal = quiver.compile(s, "weird(x, 2.0)");
         assertTrue(literal.explain().contains("kernel segment"), literal.explain());
         CompiledExpression allConstant = quiver.compile(s, "weird(param(), param())");
-        CompiledExpression nullConstant = quiver.compile(s, "weird(x, CASE WHEN param() > 100 THEN param() END)");
+        Param nothing = new Param("nothing");
+        nothing.value.set(null);
+        quiver.functions().register(nothing);
+        CompiledExpression nullConstant = quiver.compile(s, "weird(x, nothing())");
         try (VectorSchemaRoot batch = TestColumns.batch(ROWS, doubles("x", ROWS, 2, 0))) {
             try (FieldVector out = literal.evaluate(batch, p)) {
                 assertEquals(((Float8Vector) batch.getVector(0)).get(7) * StrictMath.exp(StrictMath.cos(2.0)),
@@ -195,10 +207,9 @@ class RowFnPipelineTest extends QuiverTestBase {
         BigIntVector v = new BigIntVector(name, allocator);
         v.allocateNew(values.length);
         for (int i = 0; i < values.length; i++) {
+            v.set(i, values[i]); // the value stays behind a null: kernels may read it
             if (isNull != null && isNull[i]) {
                 v.setNull(i);
-            } else {
-                v.set(i, values[i]);
             }
         }
         v.setValueCount(values.length);
