@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Quiver's JMH benchmarks (physical tree against a per-row interpreter):
+# Quiver's JMH benchmarks (physical tree against a per-row interpreter; the haversine RowFn against
+# a hand-written Vector API loop and a boxed per-row UDF):
 #
 #   bash bench/run.sh [JMH options] [benchmark regexp]      e.g.  bash bench/run.sh -f 1 -wi 3 -w 1s -i 5 -r 1s
 #
 # Builds the whole reactor (mvn package -DskipTests; bench/target/classpath.txt and jvm.options
 # come out of it), then runs dev.quiver.bench.BenchReport: JMH with these arguments (-h lists
-# them), followed by the speedups, GB/s and the dispatch share computed from that run's medians.
+# them), followed by the speedups, GB/s, the dispatch share and the haversine ratios computed from
+# that run's medians, and a table of the targets.
 # JMH's forks inherit the JVM options (the parent pom's quiver.jvm.options) and add their -Xmx.
 # Environment:
 #   QUIVER_MVN_ARGS    extra Maven arguments, e.g. "-o" to build offline

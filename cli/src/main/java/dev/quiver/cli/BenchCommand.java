@@ -42,13 +42,19 @@ import java.util.function.Function;
                 + "--expr, the built-in workload.",
                 "With --expr the baseline is Quiver's own cpu device: speedupVsRowLoop (the 'vs cpu' column) is the cpu "
                 + "median divided by this device's median, and every device's result is checked against the cpu "
-                + "device's (values and nulls; floats within 1 ulp) before it is timed.",
-                "Without --expr: run the built-in workload (a*b+c and sqrt(x*x+y*y) over generated float64 columns, "
+                + "device's (values and nulls; floats within 1 ulp, or 1e-9 relative where the expression computes an "
+                + "inexact math function such as sin or haversine) before it is timed.",
+                "Without --expr: run the built-in workloads (a*b+c and sqrt(x*x+y*y) over generated float64 columns, "
+                + "and haversine(lat1, lon1, lat2, lon2), the guide's RowFn, over latitudes and longitudes; "
                 + "without and with 10% nulls) on every device, next to a per-row Float8Vector get/set loop "
                 + "and a hand-written Vector API loop over the same memory.",
-                "Each figure is the median over --iterations runs of all batches, after at least --warmup runs and --warmup-ms of warm-up. "
+                "Each figure is the median over --iterations runs of all batches, after at least --warmup runs and --warmup-ms of warm-up "
+                        + "(a run slower than about --budget-ms / 7 gets fewer, at least 1 warm-up run and 3 timed runs). "
                         + "GB/s counts bytes read and written (values and validity). Every device's result is "
-                        + "checked against the row loop before it is timed."})
+                        + "checked against the row loop before it is timed (the same bits; haversine within 4 ulps, widened near "
+                        + "antipodal points).",
+                "The command line registers haversine(lat1, lon1, lat2, lon2) (docs/rowfn.md) in every command, so --expr, "
+                        + "explain and eval can call it too."})
 final class BenchCommand implements Callable<Integer> {
 
     enum Format { table, json }
@@ -75,10 +81,17 @@ final class BenchCommand implements Callable<Integer> {
             + "compiled every loop before timing starts, however small the batches. Default: ${DEFAULT-VALUE}.")
     int warmupMs = 250;
 
+    @Option(names = "--budget-ms", description = "Cut slow measurements short: the warm-up stops once it has taken half of "
+            + "this (after at least 1 run), the timing once it has taken this (after at least 3 timed runs); 0: no limit. "
+            + "Only runs slower than about a seventh of it are affected, such as the row loop and OpenCL on haversine. "
+            + "Default: ${DEFAULT-VALUE}.")
+    int budgetMs = 2000;
+
     @Option(names = "--format", description = "table or json (one object per line). Default: ${DEFAULT-VALUE}.")
     Format format = Format.table;
 
-    @Option(names = "--workload", split = ",", description = "Workloads to run, by name. Default: all (a*b+c, sqrt(x*x+y*y)).")
+    @Option(names = "--workload", split = ",", description = "Workloads to run, by name. Default: all (a*b+c, sqrt(x*x+y*y), "
+            + "haversine).")
     List<String> workloads;
 
     @Option(names = "--seed", description = "Seed of the generated data. Default: ${DEFAULT-VALUE}.")
@@ -138,14 +151,16 @@ final class BenchCommand implements Callable<Integer> {
         List<Workload> chosen = Workload.ALL.stream()
                 .filter(w -> workloads == null || workloads.contains(w.name())).toList();
         if (chosen.isEmpty()) {
-            progress.println("no workload matches " + workloads + "; known: a*b+c, sqrt(x*x+y*y)");
+            progress.println("no workload matches " + workloads + "; known: " + Workload.names());
             return 2;
         }
         int failures = 0;
         ObjectMapper json = new ObjectMapper();
-        try (RootAllocator allocator = new RootAllocator(); Quiver quiver = Quiver.builder().allocator(allocator).build()) {
+        try (RootAllocator allocator = new RootAllocator();
+             Quiver quiver = Quiver.builder().allocator(allocator).functions(CliFunctions.registry()).build()) {
             describeMachine(quiver, format == Format.table ? out : progress,
-                    "  baselines: 'row-loop' = Float8Vector get/set per row; 'vector-api-loop' = hand-written Vector API loop");
+                    "  baselines: 'row-loop' = Float8Vector get/set per row; 'vector-api-loop' = hand-written Vector API loop\n"
+                            + "  data: " + String.join("; ", chosen.stream().map(BenchCommand::describeData).toList()));
             if (format == Format.table) {
                 out.printf("%-30s %10s %10s %-42s %10s %8s %10s%n", "workload", "rows", "batchRows", "device",
                         "median ms", "GB/s", "vs rows");
@@ -173,6 +188,15 @@ final class BenchCommand implements Callable<Integer> {
             }
         }
         return failures == 0 ? 0 : 1;
+    }
+
+    /** What a workload's columns hold, e.g. {@code haversine: lat1 in [-90, 90), lon1 in [-180, 180), ...}. */
+    private static String describeData(Workload w) {
+        List<String> parts = new ArrayList<>();
+        for (int c = 0; c < w.columns().size(); c++) {
+            parts.add(w.columns().get(c) + " in " + w.ranges().get(c));
+        }
+        return w.name() + ": " + String.join(", ", parts);
     }
 
     void printResult(ObjectMapper json, Result r) throws java.io.IOException {
@@ -256,7 +280,8 @@ final class BenchCommand implements Callable<Integer> {
     private int measure(Quiver quiver, BufferAllocator allocator, Workload w, String name, double nullFraction,
                         int rows, int batchRows, List<Result> results) {
         int failures = 0;
-        List<VectorSchemaRoot> batches = generate(allocator, w.columns(), rows, batchRows, nullFraction);
+        List<VectorSchemaRoot> batches = generate(allocator, w, rows, batchRows, nullFraction);
+        Float8Vector expected = null;
         try {
             CompiledExpression expr = quiver.compile(batches.getFirst().getSchema(), Expr.parse(w.expression()));
             long bytes = bytesMoved(batches, w.columns().size());
@@ -276,8 +301,10 @@ final class BenchCommand implements Callable<Integer> {
                 runs.putAll(deviceRuns(quiver, expr, allocator));
             }
             double rowLoopMs = Double.NaN;
+            // The row loop's result for the first batch, computed once: every run is checked against it.
+            expected = w.rowLoop().apply(batches.getFirst(), allocator);
             for (Map.Entry<String, Function<VectorSchemaRoot, FieldVector>> run : runs.entrySet()) {
-                String mismatch = verify(batches.getFirst(), w, allocator, run.getValue());
+                String mismatch = verify(batches.getFirst(), w, expected, run.getValue());
                 if (mismatch != null) {
                     progress.println("  ERROR " + run.getKey() + " disagrees with the row loop: " + mismatch + " (not timed)");
                     failures++;
@@ -290,24 +317,47 @@ final class BenchCommand implements Callable<Integer> {
                 results.add(new Result(name, rows, batchRows, run.getKey(), ms, bytes / (ms / 1e3) / 1e9, rowLoopMs / ms));
             }
         } finally {
+            if (expected != null) {
+                expected.close();
+            }
             batches.forEach(VectorSchemaRoot::close);
         }
         return failures;
     }
 
+    /**
+     * The median time of one run over all batches, in ms: after at least {@link #warmup} runs and
+     * {@link #warmupMs} of warm-up, over {@link #iterations} timed runs. A slow run stops early:
+     * the warm-up once it has taken half of {@link #budgetMs} (after at least 1 run), the timing
+     * once it has taken {@link #budgetMs} (after at least 3 runs).
+     */
     double medianMs(List<VectorSchemaRoot> batches, Function<VectorSchemaRoot, FieldVector> run) {
-        long warmupEnd = System.nanoTime() + warmupMs * 1_000_000L;
+        long start = System.nanoTime();
+        long warmupEnd = start + warmupMs * 1_000_000L;
         for (int it = 0; it < warmup || System.nanoTime() < warmupEnd; it++) {
+            if (it >= 1 && overBudget(start, budgetMs / 2)) {
+                break;
+            }
             runAll(batches, run);
         }
         double[] times = new double[iterations];
-        for (int it = 0; it < iterations; it++) {
+        int timed = 0;
+        long timingStart = System.nanoTime();
+        for (; timed < iterations; timed++) {
+            if (timed >= Math.min(3, iterations) && overBudget(timingStart, budgetMs)) {
+                break;
+            }
             long t0 = System.nanoTime();
             runAll(batches, run);
-            times[it] = (System.nanoTime() - t0) / 1e6;
+            times[timed] = (System.nanoTime() - t0) / 1e6;
         }
+        times = Arrays.copyOf(times, timed);
         Arrays.sort(times);
         return times.length % 2 == 1 ? times[times.length / 2] : (times[times.length / 2 - 1] + times[times.length / 2]) / 2;
+    }
+
+    private boolean overBudget(long since, int ms) {
+        return budgetMs > 0 && System.nanoTime() - since >= ms * 1_000_000L;
     }
 
     private static void runAll(List<VectorSchemaRoot> batches, Function<VectorSchemaRoot, FieldVector> run) {
@@ -320,16 +370,17 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    /** Compares one batch's result with the row loop's: same validity, same bits in valid rows. */
-    private static String verify(VectorSchemaRoot batch, Workload w, BufferAllocator allocator, Function<VectorSchemaRoot, FieldVector> run) {
-        try (Float8Vector expected = w.rowLoop().apply(batch, allocator); FieldVector actual = run.apply(batch)) {
+    /** Compares one batch's result with the row loop's: same validity, valid rows as {@link Workload#agrees} allows. */
+    private static String verify(VectorSchemaRoot batch, Workload w, Float8Vector expected, Function<VectorSchemaRoot, FieldVector> run) {
+        try (FieldVector actual = run.apply(batch)) {
             Float8Vector a = (Float8Vector) actual;
             for (int i = 0; i < expected.getValueCount(); i++) {
                 if (expected.isNull(i) != a.isNull(i)) {
                     return "row " + i + " null=" + expected.isNull(i) + " vs " + a.isNull(i);
                 }
-                if (!expected.isNull(i) && Double.doubleToLongBits(expected.get(i)) != Double.doubleToLongBits(a.get(i))) {
-                    return "row " + i + ": " + expected.get(i) + " vs " + a.get(i);
+                if (!expected.isNull(i) && !w.agrees(expected.get(i), a.get(i))) {
+                    return "row " + i + ": " + expected.get(i) + " vs " + a.get(i)
+                            + " (required: " + w.agreement().requirement() + ")";
                 }
             }
             return null;
@@ -353,8 +404,9 @@ final class BenchCommand implements Callable<Integer> {
         return total;
     }
 
-    private List<VectorSchemaRoot> generate(BufferAllocator allocator, List<String> columns, int rows, int batchRows, double nullFraction) {
-        List<Field> fields = columns.stream()
+    /** The workload's columns, each uniform in its range, with nulls at {@code nullFraction}, from {@link #seed}. */
+    private List<VectorSchemaRoot> generate(BufferAllocator allocator, Workload w, int rows, int batchRows, double nullFraction) {
+        List<Field> fields = w.columns().stream()
                 .map(c -> new Field(c, FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null))
                 .toList();
         Schema schema = new Schema(fields);
@@ -365,11 +417,12 @@ final class BenchCommand implements Callable<Integer> {
                 int n = Math.min(batchRows, rows - start);
                 VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
                 batches.add(root);
-                for (FieldVector v : root.getFieldVectors()) {
-                    Float8Vector f = (Float8Vector) v;
+                for (int c = 0; c < w.columns().size(); c++) {
+                    Float8Vector f = (Float8Vector) root.getVector(c);
+                    Workload.Range range = w.ranges().get(c);
                     f.allocateNew(n);
                     for (int i = 0; i < n; i++) {
-                        f.set(i, random.nextDouble(-1e3, 1e3));
+                        f.set(i, random.nextDouble(range.min(), range.max()));
                         if (nullFraction > 0 && random.nextDouble() < nullFraction) {
                             f.setNull(i);
                         }

@@ -111,7 +111,8 @@ final class EvalCommand implements Callable<Integer> {
             System.err.println("error: no such file: " + input);
             return 2;
         }
-        try (Quiver quiver = Quiver.builder().allocator(allocator).arithmetic(arithmetic).build(); ArrowReader reader = open(input, allocator)) {
+        try (Quiver quiver = Quiver.builder().allocator(allocator).functions(CliFunctions.registry()).arithmetic(arithmetic).build();
+             ArrowReader reader = open(input, allocator)) {
             VectorSchemaRoot batch;
             Schema schema;
             try {

@@ -36,7 +36,8 @@ final class ExplainCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (RootAllocator allocator = new RootAllocator(); Quiver quiver = Quiver.builder().allocator(allocator).arithmetic(arithmetic).build()) {
+        try (RootAllocator allocator = new RootAllocator();
+             Quiver quiver = Quiver.builder().allocator(allocator).functions(CliFunctions.registry()).arithmetic(arithmetic).build()) {
             CompiledExpression compiled;
             try {
                 compiled = quiver.compile(schema, expression);

@@ -3,6 +3,8 @@ package dev.quiver.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quiver.CompiledExpression;
 import dev.quiver.Quiver;
+import dev.quiver.rowfn.ir.IrNode;
+import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
@@ -23,10 +25,22 @@ import java.util.function.Function;
  * ({@link DataGenerator}). There is no hand-written loop to compare with, so the baseline is
  * Quiver's own cpu device: it always runs, and each other run's speedup is the cpu median over
  * its median. Before a run is timed, its result for every batch must equal the cpu device's
- * (same nulls, equal values; floats within 1 ulp).
+ * (same nulls, equal values; floats within 1 ulp, or, when a fused kernel computes an inexact
+ * math function, within {@link #INEXACT_RELATIVE_F64} relative for Float64 and
+ * {@link #INEXACT_RELATIVE_F32} for Float32).
  */
 final class ExpressionBench {
     static final String BASELINE = "cpu";
+    /**
+     * How far apart, relative to the larger, two devices' Float64 results may be when the
+     * expression computes an inexact math function ({@code sin}, {@code exp}, {@code pow}, a
+     * RowFn such as {@code haversine} that uses one, ...): each device is within its own few ulps
+     * of the exact value (docs/math.md), and the rest of the expression can magnify that (asin
+     * near 1 does without bound). Loose enough for such differences, tight enough for a wrong result.
+     */
+    static final double INEXACT_RELATIVE_F64 = 1e-9;
+    /** As {@link #INEXACT_RELATIVE_F64}, for Float32 results. */
+    static final double INEXACT_RELATIVE_F32 = 1e-4;
 
     private final BenchCommand options;
 
@@ -37,7 +51,9 @@ final class ExpressionBench {
     int call() throws Exception {
         int failures = 0;
         ObjectMapper json = new ObjectMapper();
-        try (RootAllocator allocator = new RootAllocator(); Quiver quiver = Quiver.builder().allocator(allocator).arithmetic(options.arithmetic).build()) {
+        try (RootAllocator allocator = new RootAllocator();
+             Quiver quiver = Quiver.builder().allocator(allocator).functions(CliFunctions.registry())
+                     .arithmetic(options.arithmetic).build()) {
             CompiledExpression expr;
             try {
                 expr = quiver.compile(options.schema, options.expression);
@@ -116,7 +132,7 @@ final class ExpressionBench {
             double baselineMs = Double.NaN;
             for (Map.Entry<String, Function<VectorSchemaRoot, FieldVector>> run : runs.entrySet()) {
                 if (!run.getKey().equals(BASELINE)) {
-                    String mismatch = verify(batches, expected, run.getValue());
+                    String mismatch = verify(batches, expected, run.getValue(), hasInexactMath(expr));
                     if (mismatch != null) {
                         options.progress.println("  ERROR " + run.getKey() + " disagrees with the cpu device: " + mismatch + " (not timed)");
                         failures++;
@@ -137,11 +153,12 @@ final class ExpressionBench {
     }
 
     /** The first difference between each batch's result and the cpu device's, or null when there is none. */
-    private static String verify(List<VectorSchemaRoot> batches, List<FieldVector> expected, Function<VectorSchemaRoot, FieldVector> run) {
+    private static String verify(List<VectorSchemaRoot> batches, List<FieldVector> expected, Function<VectorSchemaRoot, FieldVector> run,
+                                 boolean inexact) {
         try {
             for (int k = 0; k < batches.size(); k++) {
                 try (FieldVector actual = run.apply(batches.get(k))) {
-                    String d = firstDifference(expected.get(k), actual);
+                    String d = firstDifference(expected.get(k), actual, inexact);
                     if (d != null) {
                         return "batch " + k + ", " + d;
                     }
@@ -155,6 +172,14 @@ final class ExpressionBench {
 
     /** Same type, length and nulls; equal values, floats within 1 ulp. Null when they agree. */
     static String firstDifference(FieldVector expected, FieldVector actual) {
+        return firstDifference(expected, actual, false);
+    }
+
+    /**
+     * As {@link #firstDifference(FieldVector, FieldVector)}; with {@code inexact}, floats may also
+     * differ by {@link #INEXACT_RELATIVE_F64} ({@link #INEXACT_RELATIVE_F32}) of the larger.
+     */
+    static String firstDifference(FieldVector expected, FieldVector actual, boolean inexact) {
         if (!expected.getField().getType().equals(actual.getField().getType())) {
             return "type " + expected.getField().getType() + " vs " + actual.getField().getType();
         }
@@ -167,11 +192,58 @@ final class ExpressionBench {
             if (e.isNull() != a.isNull()) {
                 return "row " + i + ": " + e + " vs " + a;
             }
-            if (!e.equals(a) && !withinOneUlp(e.value(), a.value())) {
+            if (!e.equals(a) && !withinOneUlp(e.value(), a.value()) && !(inexact && withinRelative(e.value(), a.value()))) {
                 return "row " + i + ": " + e + " vs " + a;
             }
         }
         return null;
+    }
+
+    private static boolean withinRelative(Object e, Object a) {
+        if (e instanceof Double x && a instanceof Double y) {
+            return Math.abs(x - y) <= INEXACT_RELATIVE_F64 * Math.max(Math.abs(x), Math.abs(y));
+        }
+        if (e instanceof Float x && a instanceof Float y) {
+            return Math.abs(x - y) <= INEXACT_RELATIVE_F32 * Math.max(Math.abs(x), Math.abs(y));
+        }
+        return false;
+    }
+
+    /** Whether a fused kernel of {@code expr} computes a math function that is not exact on every device (docs/math.md). */
+    static boolean hasInexactMath(CompiledExpression expr) {
+        for (KernelProgram p : expr.programs()) {
+            java.util.Set<IrNode> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            if (hasInexactMath(p.root(), seen) || p.nullWhen().map(n -> hasInexactMath(n, seen)).orElse(false)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasInexactMath(IrNode node, java.util.Set<IrNode> seen) {
+        if (!seen.add(node)) {
+            return false; // a shared node, already looked at
+        }
+        boolean inexact = switch (node) {
+            case IrNode.Unary u -> switch (u.op()) {
+                case NEG, ABS, NOT, SQRT, FLOOR, CEIL, TRUNC, RINT -> false;
+                default -> true;
+            };
+            case IrNode.Binary b -> switch (b.op()) {
+                case POW, ATAN2, HYPOT -> true;
+                default -> false;
+            };
+            default -> false;
+        };
+        if (inexact) {
+            return true;
+        }
+        for (IrNode c : node.children()) {
+            if (hasInexactMath(c, seen)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean withinOneUlp(Object e, Object a) {

@@ -65,11 +65,12 @@ class BenchCommandTest {
                 assertEquals(1.0, n.get("speedupVsRowLoop").asDouble());
             }
         }
-        assertEquals(Set.of("a*b+c", "a*b+c [10% nulls]", "sqrt(x*x+y*y)", "sqrt(x*x+y*y) [10% nulls]"), workloads);
+        assertEquals(Set.of("a*b+c", "a*b+c [10% nulls]", "sqrt(x*x+y*y)", "sqrt(x*x+y*y) [10% nulls]", "haversine",
+                "haversine [10% nulls]"), workloads);
         assertTrue(devices.containsAll(List.of("row-loop", "vector-api-loop", "cpu")), devices.toString());
         int perConfig = devices.size();
-        assertEquals(4 * 2 * perConfig, lines.size(), "every device on every workload and batch size");
-        assertTrue(run.err().contains("[8/8] sqrt(x*x+y*y) [10% nulls], 5000 rows in batches of 5000"), run.err());
+        assertEquals(6 * 2 * perConfig, lines.size(), "every device on every workload and batch size");
+        assertTrue(run.err().contains("[12/12] haversine [10% nulls], 5000 rows in batches of 5000"), run.err());
     }
 
     @Test
@@ -82,11 +83,50 @@ class BenchCommandTest {
         assertTrue(run.out().matches("(?s).*\\na\\*b\\+c +2000 +2000 cpu .*"), run.out());
     }
 
+    /** A slow run is warmed up and timed fewer times: at least 1 warm-up run and 3 timed ones, within --budget-ms. */
+    @Test
+    void theBudgetCutsSlowRunsShort() {
+        try (var allocator = new org.apache.arrow.memory.RootAllocator();
+             var batch = org.apache.arrow.vector.VectorSchemaRoot.create(SchemaSpec.parse("x:float64"), allocator)) {
+            batch.setRowCount(1);
+            int[] calls = {0};
+            java.util.function.Function<org.apache.arrow.vector.VectorSchemaRoot, org.apache.arrow.vector.FieldVector> slow = b -> {
+                calls[0]++;
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                var v = new org.apache.arrow.vector.Float8Vector("r", allocator);
+                v.allocateNew(1);
+                v.setValueCount(1);
+                return v;
+            };
+            BenchCommand bench = new BenchCommand();
+            bench.warmup = 3;
+            bench.warmupMs = 0;
+            bench.iterations = 7;
+            bench.budgetMs = 0;
+            assertTrue(bench.medianMs(List.of(batch), slow) >= 20);
+            assertEquals(3 + 7, calls[0], "no budget: every run");
+            calls[0] = 0;
+            // Each run takes at least 20 ms: the warm-up is over its 15 ms after 1 run, the timing over its 30 ms after 3.
+            bench.budgetMs = 30;
+            assertTrue(bench.medianMs(List.of(batch), slow) >= 20);
+            assertEquals(1 + 3, calls[0], "at least 1 warm-up run and 3 timed runs");
+            calls[0] = 0;
+            bench.budgetMs = 1;
+            bench.iterations = 2;
+            bench.medianMs(List.of(batch), slow);
+            assertEquals(1 + 2, calls[0], "at least 1 warm-up run, and --iterations when it is under 3");
+        }
+    }
+
     @Test
     void anUnknownWorkloadIsAnErrorThatListsTheKnownOnes() {
         Run run = bench("bench", "--workload", "nope", "--rows", "10");
         assertEquals(2, run.exitCode());
-        assertTrue(run.err().contains("no workload matches [nope]; known: a*b+c, sqrt(x*x+y*y)"), run.err());
+        assertTrue(run.err().contains("no workload matches [nope]; known: a*b+c, sqrt(x*x+y*y), haversine"), run.err());
     }
 
     @Test
@@ -153,6 +193,30 @@ class BenchCommandTest {
                 b.forEach(org.apache.arrow.vector.VectorSchemaRoot::close);
             }
             assertEquals(0, allocator.getAllocatedMemory());
+        }
+    }
+
+    /** Devices may differ by a few ulps in an inexact math function: the check then allows 1e-9 relative, otherwise 1 ulp. */
+    @Test
+    void inexactMathIsComparedWithARelativeTolerance() {
+        org.apache.arrow.vector.types.pojo.Schema schema = SchemaSpec.parse("x:float64");
+        try (var allocator = new org.apache.arrow.memory.RootAllocator();
+             var quiver = dev.quiver.Quiver.builder().allocator(allocator).openCl(false).functions(CliFunctions.registry()).build();
+             var e = new org.apache.arrow.vector.Float8Vector("e", allocator);
+             var a = new org.apache.arrow.vector.Float8Vector("a", allocator)) {
+            assertTrue(ExpressionBench.hasInexactMath(quiver.compile(schema, "sin(x) * 2")));
+            assertTrue(ExpressionBench.hasInexactMath(quiver.compile(schema, "haversine(x, x, 1, 2)")));
+            assertTrue(!ExpressionBench.hasInexactMath(quiver.compile(schema, "sqrt(x * x) + floor(x)")));
+            e.allocateNew(1);
+            a.allocateNew(1);
+            e.set(0, 1000.0);
+            a.set(0, 1000.0 + 1e-7);
+            e.setValueCount(1);
+            a.setValueCount(1);
+            assertTrue(ExpressionBench.firstDifference(e, a, false) != null, "1e-10 relative is more than 1 ulp");
+            assertEquals(null, ExpressionBench.firstDifference(e, a, true));
+            a.set(0, 1000.0 + 1e-5);
+            assertTrue(ExpressionBench.firstDifference(e, a, true) != null, "1e-8 relative is too far even so");
         }
     }
 

@@ -69,6 +69,21 @@ class EvalCommandTest {
         assertEquals(Arrays.asList(3.0, 7.0, null, 11.0, 6.0, null, 2.0), evalToFile("x * 2 + 1", in, "cpu"));
     }
 
+    /** The command line registers the guide's haversine: the distance from (x°, 0) to (0, 0) is x degrees of a meridian. */
+    @Test
+    void haversineIsRegistered() throws IOException {
+        Path in = writeInput(false);
+        List<Object> km = evalToFile("haversine(x, 0, 0, 0)", in, "cpu");
+        for (int i = 0; i < X.length; i++) {
+            if (X[i] == null) {
+                assertEquals(null, km.get(i), "row " + i);
+            } else {
+                double expected = Math.toRadians(X[i]) * CliFunctions.EARTH_RADIUS_KM;
+                assertEquals(expected, (Double) km.get(i), 1e-9 * expected, "row " + i);
+            }
+        }
+    }
+
     @Test
     void stringResults() throws IOException {
         Path in = writeInput(false);
