@@ -47,9 +47,12 @@ public final class Quiver implements AutoCloseable {
         this.checkTypes = b.checkTypes;
         this.arithmetic = b.arithmetic;
         List<Device> found = new ArrayList<>();
+        CpuBackend cpu = new CpuBackend(b.cpuThreads);
         found.add(new Device("cpu", Device.Kind.CPU,
-                "the calling thread, Vector API " + jdk.incubator.vector.DoubleVector.SPECIES_PREFERRED.vectorBitSize()
-                        + "-bit (" + Runtime.getRuntime().availableProcessors() + " cores in the machine)", new CpuBackend()));
+                "Vector API " + jdk.incubator.vector.DoubleVector.SPECIES_PREFERRED.vectorBitSize() + "-bit, "
+                        + (cpu.threads() == 1 ? "the calling thread" : "up to " + cpu.threads() + " threads per batch of "
+                        + 2 * CpuBackend.PARALLEL_MIN_ROWS + "+ rows") + " ("
+                        + Runtime.getRuntime().availableProcessors() + " cores in the machine)", cpu));
         String status;
         if (b.openCl) {
             OpenClDevices.Opened opened = OpenClDevices.open();
@@ -181,6 +184,7 @@ public final class Quiver implements AutoCloseable {
         private Placement placement = Placement.AUTO;
         private boolean openCl = true;
         private final List<Device> extraDevices = new ArrayList<>();
+        private int cpuThreads = Runtime.getRuntime().availableProcessors();
         private FunctionRegistry functions;
         private boolean checkTypes = Boolean.getBoolean("quiver.checkTypes") || assertionsEnabled();
         private ArithmeticMode arithmetic = ArithmeticMode.CHECKED;
@@ -241,6 +245,20 @@ public final class Quiver implements AutoCloseable {
         /** Whether to look for OpenCL devices; default true. */
         public Builder openCl(boolean enabled) {
             this.openCl = enabled;
+            return this;
+        }
+
+        /**
+         * The most threads the CPU device splits one large batch between (default: the machine's
+         * cores; batches under {@code 2 * CpuBackend.PARALLEL_MIN_ROWS} rows always stay on the
+         * calling thread). 1 keeps every batch on the calling thread, for engines that run one
+         * task per core themselves. Helpers come from the common fork-join pool.
+         */
+        public Builder cpuThreads(int threads) {
+            if (threads < 1) {
+                throw new IllegalArgumentException("cpuThreads must be >= 1, got " + threads);
+            }
+            this.cpuThreads = threads;
             return this;
         }
 

@@ -136,6 +136,7 @@ public final class BenchReport {
     private static void haversine(Collection<RunResult> results, boolean openClSelected, List<String> lines, List<Target> targets) {
         String name = "HaversineBenchmark";
         Median quiver = find(results, name, "quiver", null);
+        Median quiverOneThread = find(results, name, "quiverOneThread", null);
         Median vectorApi = find(results, name, "vectorApi", null);
         Median boxedUdf = find(results, name, "boxedUdf", null);
         Median opencl = find(results, name, "opencl", null);
@@ -145,7 +146,8 @@ public final class BenchReport {
         double rows = HaversineBenchmark.ROWS;
         lines.add(String.format(Locale.ROOT, "  %-22s %s, %dM Float64 rows in batches of %dK, no nulls:", name, Haversine.SQL,
                 HaversineBenchmark.ROWS >> 20, HaversineBenchmark.BATCH_ROWS >> 10));
-        for (var m : new Object[][] {{"quiver", quiver}, {"vectorApi", vectorApi}, {"boxedUdf", boxedUdf}, {"opencl", opencl}}) {
+        for (var m : new Object[][] {{"quiver", quiver}, {"quiverOneThread", quiverOneThread}, {"vectorApi", vectorApi},
+                {"boxedUdf", boxedUdf}, {"opencl", opencl}}) {
             Median median = (Median) m[1];
             String text;
             if (median != null) {
@@ -156,7 +158,7 @@ public final class BenchReport {
             } else {
                 text = "not run";
             }
-            lines.add(String.format(Locale.ROOT, "  %-22s   %-10s %s", "", m[0], text));
+            lines.add(String.format(Locale.ROOT, "  %-22s   %-15s %s", "", m[0], text));
         }
         if (quiver != null && vectorApi != null) {
             double ratio = vectorApi.seconds / quiver.seconds;
@@ -171,6 +173,12 @@ public final class BenchReport {
                     ratio, ratio >= 20 ? "met" : "missed"));
             targets.add(new Target("Haversine: quiver >= 20x boxedUdf (one boxed call per row)",
                     String.format(Locale.ROOT, "%.1fx", ratio), ratio >= 20));
+        }
+        if (quiverOneThread != null && vectorApi != null && boxedUdf != null) {
+            lines.add(String.format(Locale.ROOT, "  %-22s   quiverOneThread (the calling thread only): %.2fx vectorApi, %.1fx boxedUdf"
+                    + " (no target; the CPU device uses %d threads for batches this large)", "",
+                    vectorApi.seconds / quiverOneThread.seconds, boxedUdf.seconds / quiverOneThread.seconds,
+                    Runtime.getRuntime().availableProcessors()));
         }
         if (quiver != null && opencl != null) {
             lines.add(String.format(Locale.ROOT, "  %-22s   opencl vs quiver: %.2fx (quiver / opencl; no target)", "",

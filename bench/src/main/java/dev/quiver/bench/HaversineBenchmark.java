@@ -74,6 +74,8 @@ public class HaversineBenchmark {
     private BufferAllocator allocator;
     private Quiver quiver;
     private CompiledExpression compiled;
+    private Quiver oneThread;
+    private CompiledExpression compiledOneThread;
     private List<VectorSchemaRoot> batches = List.of();
     private final Function<Object[], Object> udf = new Haversine.BoxedUdf();
 
@@ -89,6 +91,9 @@ public class HaversineBenchmark {
             quiver = Quiver.builder().allocator(allocator).openCl(openCl).build();
             quiver.functions().register(Haversine.haversine());
             compiled = quiver.compile(Haversine.schema(), Haversine.SQL);
+            oneThread = Quiver.builder().allocator(allocator).openCl(false).cpuThreads(1).build();
+            oneThread.functions().register(Haversine.haversine());
+            compiledOneThread = oneThread.compile(Haversine.schema(), Haversine.SQL);
             if (openCl) {
                 Optional<String> why = whyNoOpenCl(quiver, compiled);
                 if (why.isPresent()) {
@@ -167,6 +172,10 @@ public class HaversineBenchmark {
                 quiver.close();
                 quiver = null;
             }
+            if (oneThread != null) {
+                oneThread.close();
+                oneThread = null;
+            }
         } finally {
             if (allocator != null) {
                 long leaked = allocator.getAllocatedMemory();
@@ -184,6 +193,18 @@ public class HaversineBenchmark {
         long rows = 0;
         for (VectorSchemaRoot batch : batches) {
             try (FieldVector v = compiled.evaluate(batch, Placement.CPU, allocator)) {
+                rows += v.getValueCount();
+            }
+        }
+        return rows;
+    }
+
+    /** The same, with the CPU device kept on the calling thread ({@code Quiver.builder().cpuThreads(1)}). */
+    @Benchmark
+    public long quiverOneThread() {
+        long rows = 0;
+        for (VectorSchemaRoot batch : batches) {
+            try (FieldVector v = compiledOneThread.evaluate(batch, Placement.CPU, allocator)) {
                 rows += v.getValueCount();
             }
         }

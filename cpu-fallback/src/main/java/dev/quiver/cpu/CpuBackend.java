@@ -18,8 +18,15 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The CPU backend: runs each program as one fused Vector API loop over the Arrow memory
- * (see {@link FusedLoopCompiler}), on the calling thread. It runs every program the IR can
- * express. Compiled loops are cached by program shape and {@link RowMode}; literal values are
+ * (see {@link FusedLoopCompiler}). It runs every program the IR can express.
+ *
+ * <p>Threads: a batch of at least {@link #PARALLEL_MIN_ROWS} rows per thread is split into
+ * contiguous ranges (a quarter of a thread's share, at least 4096 rows, whole multiples of 64
+ * rows so no two threads write the same byte of a bitmap) that the calling thread and helpers
+ * from the common fork-join pool take one by one; the calling
+ * thread takes ranges too, so a busy pool only means the caller computes more of them itself.
+ * A failing row is the earliest over all ranges. {@code new CpuBackend(1)}, or
+ * {@code Quiver.builder().cpuThreads(1)}, keeps every batch on the calling thread. Compiled loops are cached by program shape and {@link RowMode}; literal values are
  * passed in per run.
  *
  * <p>Rows that do not fill a whole vector at the end of a batch are copied into a small
@@ -35,17 +42,39 @@ public final class CpuBackend implements KernelBackend {
     private final ConcurrentHashMap<Object, FusedLoopCompiler.FusedLoop> allRowsLoops = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Object, FusedLoopCompiler.FusedLoop> validRowsLoops = new ConcurrentHashMap<>();
     private final int maxLanes;
+    private final int threads;
 
+    /** Rows one thread computes at the least before a batch is split between threads. */
+    public static final int PARALLEL_MIN_ROWS = 1 << 14;
+
+    /** The rows of one range a thread takes at a time (a multiple of 64). */
+    private static final long RANGE_ROWS = 1 << 12;
+
+    /** A backend that uses every core of the machine for large batches. */
     public CpuBackend() {
-        this(64);
+        this(Runtime.getRuntime().availableProcessors());
+    }
+
+    /** A backend that splits large batches between at most {@code threads} threads (1: the calling thread only). */
+    public CpuBackend(int threads) {
+        this(64, threads);
     }
 
     /** A backend whose loops use at most {@code maxLanes} lanes (narrower vectors), for tests of every lane count. */
-    CpuBackend(int maxLanes) {
+    CpuBackend(int maxLanes, int threads) {
         if (maxLanes < 2 || Integer.bitCount(maxLanes) != 1) {
             throw new IllegalArgumentException("maxLanes must be a power of two >= 2, got " + maxLanes);
         }
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+        }
         this.maxLanes = maxLanes;
+        this.threads = threads;
+    }
+
+    /** The most threads one batch is split between. */
+    public int threads() {
+        return threads;
     }
 
     @Override
@@ -89,7 +118,9 @@ public final class CpuBackend implements KernelBackend {
             int lanes = loop.lanes();
             long whole = rows - rows % lanes;
             if (whole > 0) {
-                long r = invoke(loop, args, invocation.out(), consts, 0, whole, invocation.validity(), -1L);
+                long r = parallelParts(whole, lanes) > 1 && allNative(args, invocation)
+                        ? invokeInParallel(loop, args, invocation, consts, whole)
+                        : invoke(loop, args, invocation.out(), consts, 0, whole, invocation.validity(), -1L);
                 if (r < 0) {
                     throw RowInterpreter.failureAt(program, invocation.args(), -1 - r, name());
                 }
@@ -149,6 +180,87 @@ public final class CpuBackend implements KernelBackend {
             }
             return Math.min(r, count);
         }
+    }
+
+    /** How many ranges {@code whole} rows are split into: 1 below {@code 2 * PARALLEL_MIN_ROWS}. */
+    private int parallelParts(long whole, int lanes) {
+        return (int) Math.max(1, Math.min(threads, whole / PARALLEL_MIN_ROWS));
+    }
+
+    private static boolean allNative(MemorySegment[] args, KernelInvocation invocation) {
+        for (MemorySegment a : args) {
+            if (!a.isNative()) {
+                return false;
+            }
+        }
+        return invocation.out().isNative() && invocation.validity().isNative();
+    }
+
+    /**
+     * Rows {@code 0..whole-1} split into ranges that this thread and the common pool take one at
+     * a time; what {@link #invoke} returns for all of them: the rows computed, or -1 - the
+     * earliest failing row of any range.
+     */
+    private long invokeInParallel(FusedLoopCompiler.FusedLoop loop, MemorySegment[] args, KernelInvocation invocation,
+                                  long[] consts, long whole) {
+        int parts = parallelParts(whole, loop.lanes());
+        long unit = Math.max(64, loop.lanes());
+        // Ranges smaller than a thread's share: a helper that wakes late leaves its ranges to the others.
+        long size = Math.max(RANGE_ROWS, (whole / parts + unit - 1) / unit * unit / 4) / unit * unit;
+        // The views are confined to the caller's thread; the memory outlives this call (the SPI's contract),
+        // so the helpers get unscoped views of the same bytes, bounds and all.
+        MemorySegment[] shared = new MemorySegment[args.length];
+        for (int k = 0; k < args.length; k++) {
+            shared[k] = unscoped(args[k]);
+        }
+        MemorySegment out = unscoped(invocation.out());
+        MemorySegment validity = unscoped(invocation.validity());
+        int ranges = (int) ((whole + size - 1) / size);
+        long[] results = new long[ranges];
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(ranges);
+        java.util.concurrent.atomic.AtomicReference<Throwable> error = new java.util.concurrent.atomic.AtomicReference<>();
+        Runnable work = () -> {
+            for (int i; (i = next.getAndIncrement()) < ranges; ) {
+                try {
+                    long from = i * size;
+                    results[i] = invoke(loop, shared, out, consts, from, Math.min(whole, from + size), validity, -1L);
+                } catch (Throwable t) {
+                    error.compareAndSet(null, t);
+                } finally {
+                    done.countDown();
+                }
+            }
+        };
+        for (int h = 1; h < Math.min(parts, ranges); h++) {
+            java.util.concurrent.ForkJoinPool.commonPool().execute(work);
+        }
+        work.run();
+        try {
+            done.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the CPU computed a batch", e);
+        }
+        if (error.get() instanceof RuntimeException e) {
+            throw e;
+        } else if (error.get() instanceof Error e) {
+            throw e;
+        }
+        long computed = 0;
+        long firstFailure = Long.MAX_VALUE;
+        for (long r : results) {
+            if (r < 0) {
+                firstFailure = Math.min(firstFailure, -1 - r);
+            } else {
+                computed += r;
+            }
+        }
+        return firstFailure == Long.MAX_VALUE ? computed : -1 - firstFailure;
+    }
+
+    private static MemorySegment unscoped(MemorySegment s) {
+        return s.byteSize() == 0 ? s : MemorySegment.ofAddress(s.address()).reinterpret(s.byteSize());
     }
 
     private static long invoke(FusedLoopCompiler.FusedLoop loop, MemorySegment[] args, MemorySegment out, long[] consts,

@@ -34,7 +34,7 @@ import static dev.quiver.types.ElementType.INT64;
 class OpCoverageTest {
     static final ElementType[] NUMBERS = {INT32, INT64, FLOAT32, FLOAT64};
     private static final int[] ROWS = {1, 7, 63, 64, 65, 1000};
-    private static final CpuBackend[] BACKENDS = {new CpuBackend(), new CpuBackend(2), new CpuBackend(4), new CpuBackend(8)};
+    private static final CpuBackend[] BACKENDS = {new CpuBackend(), new CpuBackend(2, 4), new CpuBackend(4, 4), new CpuBackend(8, 4)};
 
     /** Programs over (a, b) of one type, plus Boolean arguments 2 and 3: each op alone, so a failure names it. */
     static List<KernelProgram> programs() {

@@ -72,7 +72,7 @@ class RowModesAndChecksTest {
     @ParameterizedTest
     @ValueSource(ints = {2, 4, 8, 64})
     void theFirstFailingRowIsReportedWhicheverCheckOrDivisionFails(int maxLanes) {
-        CpuBackend cpu = new CpuBackend(maxLanes);
+        CpuBackend cpu = new CpuBackend(maxLanes, 4);
         KernelProgram p = threeFailures();
         int rows = 50;
         try (Arena arena = Arena.ofConfined()) {
@@ -134,7 +134,7 @@ class RowModesAndChecksTest {
     @ParameterizedTest
     @ValueSource(ints = {2, 4, 8, 16, 64})
     void validRowsSkipsStepsWithoutAValidRowAndCountsTheRowsComputed(int maxLanes) {
-        CpuBackend cpu = new CpuBackend(maxLanes);
+        CpuBackend cpu = new CpuBackend(maxLanes, 4);
         int rows = 1000;
         List<KernelProgram> programs = List.of(
                 new KernelProgram(TYPES, Ir.mul(X, X)),

@@ -1,0 +1,95 @@
+package dev.quiver.cpu;
+
+import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.backend.KernelInvocation;
+import dev.quiver.backend.KernelRun;
+import dev.quiver.backend.RowMode;
+import dev.quiver.memory.ValidityBitmaps;
+import dev.quiver.rowfn.ir.CmpOp;
+import dev.quiver.rowfn.ir.Ir;
+import dev.quiver.rowfn.ir.IrNode;
+import dev.quiver.rowfn.ir.KernelProgram;
+import dev.quiver.rowfn.ir.RowInterpreter;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Random;
+
+import static dev.quiver.types.ElementType.FLOAT64;
+import static dev.quiver.types.ElementType.INT64;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A large batch split between threads computes exactly what one thread does, fails at the earliest row, and counts rows. */
+class ParallelRangesTest {
+    /** Rows: several ranges for 4 threads, and a tail that is not a whole step. */
+    static final int ROWS = 4 * CpuBackend.PARALLEL_MIN_ROWS + 77;
+
+    @Test
+    void rangesOnSeveralThreadsMatchTheReferenceWithBitmapsNullConditionsAndRowModes() {
+        IrNode x = Ir.arg(0, FLOAT64), a = Ir.arg(1, INT64);
+        List<KernelProgram> programs = List.of(
+                new KernelProgram(List.of(FLOAT64, INT64), Ir.add(Ir.sqrt(Ir.abs(x)), Ir.cast(a, FLOAT64))),
+                // A Boolean result: every range writes whole bytes of its own.
+                new KernelProgram(List.of(FLOAT64, INT64), Ir.compare(CmpOp.GT, x, Ir.cast(a, FLOAT64))),
+                // A null condition clears validity bits in every range.
+                new KernelProgram(List.of(FLOAT64, INT64), Ir.mul(x, x), Ir.compare(CmpOp.LT, x, Ir.lit(0.0)), true, "x * x"));
+        CpuBackend parallel = new CpuBackend(4);
+        try (Arena arena = Arena.ofConfined()) {
+            Random r = new Random(5);
+            MemorySegment xs = arena.allocate(ROWS * 8L, 8), as = arena.allocate(ROWS * 8L, 8);
+            for (int i = 0; i < ROWS; i++) {
+                RowInterpreter.write(xs, FLOAT64, i, r.nextGaussian());
+                RowInterpreter.write(as, INT64, i, (long) r.nextInt(5) - 2);
+            }
+            for (KernelProgram p : programs) {
+                for (RowMode mode : RowMode.values()) {
+                    MemorySegment valid = Oracle.validity(arena, ROWS, new Random(6), 0.2);
+                    KernelRun run = Oracle.check(parallel, p, List.of(xs, as), valid, ROWS, mode);
+                    if (mode == RowMode.ALL_ROWS) {
+                        assertEquals(ROWS, run.rowsComputed(), p.text());
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void theEarliestFailingRowWinsWhicheverRangeFinishesFirst() {
+        IrNode a = Ir.arg(0, INT64), b = Ir.arg(1, INT64);
+        KernelProgram p = new KernelProgram(List.of(INT64, INT64), Ir.div(a, b));
+        CpuBackend parallel = new CpuBackend(4);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment as = arena.allocate(ROWS * 8L, 8), bs = arena.allocate(ROWS * 8L, 8);
+            for (int i = 0; i < ROWS; i++) {
+                RowInterpreter.write(as, INT64, i, (long) i);
+                RowInterpreter.write(bs, INT64, i, 3L);
+            }
+            int late = ROWS - 100, early = CpuBackend.PARALLEL_MIN_ROWS + 5;
+            RowInterpreter.write(bs, INT64, late, 0L);
+            RowInterpreter.write(bs, INT64, early, 0L);
+            MemorySegment valid = Oracle.validity(arena, ROWS, new Random(7), 0);
+            MemorySegment out = arena.allocate(ROWS * 8L, 8);
+            for (int attempt = 0; attempt < 20; attempt++) {
+                KernelArithmeticException e = assertThrows(KernelArithmeticException.class,
+                        () -> parallel.execute(p, new KernelInvocation(List.of(as, bs), valid, out, ROWS, RowMode.ALL_ROWS)));
+                assertEquals(early, e.row(), e.getMessage());
+            }
+            ValidityBitmaps.clear(valid, early);
+            KernelArithmeticException e = assertThrows(KernelArithmeticException.class,
+                    () -> parallel.execute(p, new KernelInvocation(List.of(as, bs), valid, out, ROWS, RowMode.VALID_ROWS)));
+            assertEquals(late, e.row(), "a null row does not fail in VALID_ROWS: " + e.getMessage());
+            assertTrue(e.getMessage().endsWith("(on cpu)"), e.getMessage());
+        }
+    }
+
+    @Test
+    void oneThreadMeansTheCallingThreadOnly() {
+        assertEquals(1, new CpuBackend(1).threads());
+        assertEquals(Runtime.getRuntime().availableProcessors(), new CpuBackend().threads());
+        assertThrows(IllegalArgumentException.class, () -> new CpuBackend(0));
+    }
+}
