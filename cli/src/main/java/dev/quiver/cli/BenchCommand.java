@@ -46,7 +46,7 @@ import java.util.function.Function;
                 + "inexact math function such as sin or haversine) before it is timed.",
                 "Without --expr: run the built-in workloads (a*b+c and sqrt(x*x+y*y) over generated float64 columns, "
                 + "and haversine(lat1, lon1, lat2, lon2), the guide's RowFn, over latitudes and longitudes; "
-                + "without and with 10% nulls) on every device, next to a per-row Float8Vector get/set loop "
+                + "without and with 10%% nulls) on every device, next to a per-row Float8Vector get/set loop "
                 + "and a hand-written Vector API loop over the same memory.",
                 "Each figure is the median over --iterations runs of all batches, after at least --warmup runs and --warmup-ms of warm-up "
                         + "(a run slower than about --budget-ms / 7 gets fewer, at least 1 warm-up run and 3 timed runs). "
