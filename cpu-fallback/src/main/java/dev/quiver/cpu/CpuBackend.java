@@ -5,6 +5,7 @@ import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
 import dev.quiver.backend.RowMode;
 import dev.quiver.memory.ValidityBitmaps;
+import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowInterpreter;
 import dev.quiver.types.ElementType;
@@ -20,7 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The CPU backend: runs each program as one fused Vector API loop over the Arrow memory
  * (see {@link FusedLoopCompiler}). It runs every program the IR can express.
  *
- * <p>Threads: a batch of at least {@link #PARALLEL_MIN_ROWS} rows per thread is split into
+ * <p>Threads: a batch of at least {@link #PARALLEL_MIN_ROWS} rows and {@link #PARALLEL_MIN_WORK}
+ * units of work ({@link #weight}) per thread is split into
  * contiguous ranges (a quarter of a thread's share, at least 4096 rows, whole multiples of 64
  * rows so no two threads write the same byte of a bitmap) that the calling thread and helpers
  * from the common fork-join pool take one by one; the calling
@@ -47,6 +49,15 @@ public final class CpuBackend implements KernelBackend {
     /** Rows one thread computes at the least before a batch is split between threads. */
     public static final int PARALLEL_MIN_ROWS = 1 << 14;
 
+    /**
+     * The work (rows times {@link #weight}) one thread does at the least before a batch is split:
+     * waking a helper costs tens of microseconds, so a cheap streaming loop over 64K rows stays on
+     * one thread while one with a few transcendental functions per row is split.
+     */
+    static final long PARALLEL_MIN_WORK = 2_000_000;
+
+    private final ConcurrentHashMap<Object, Long> weights = new ConcurrentHashMap<>();
+
     /** The rows of one range a thread takes at a time (a multiple of 64). */
     private static final long RANGE_ROWS = 1 << 12;
 
@@ -62,6 +73,11 @@ public final class CpuBackend implements KernelBackend {
 
     /** A backend whose loops use at most {@code maxLanes} lanes (narrower vectors), for tests of every lane count. */
     CpuBackend(int maxLanes, int threads) {
+        this(maxLanes, threads, PARALLEL_MIN_WORK);
+    }
+
+    /** As above, splitting batches from {@code minWork} units of work per thread (tests split cheap programs). */
+    CpuBackend(int maxLanes, int threads, long minWork) {
         if (maxLanes < 2 || Integer.bitCount(maxLanes) != 1) {
             throw new IllegalArgumentException("maxLanes must be a power of two >= 2, got " + maxLanes);
         }
@@ -70,7 +86,10 @@ public final class CpuBackend implements KernelBackend {
         }
         this.maxLanes = maxLanes;
         this.threads = threads;
+        this.minWork = Math.max(1, minWork);
     }
+
+    private final long minWork;
 
     /** The most threads one batch is split between. */
     public int threads() {
@@ -118,8 +137,9 @@ public final class CpuBackend implements KernelBackend {
             int lanes = loop.lanes();
             long whole = rows - rows % lanes;
             if (whole > 0) {
-                long r = parallelParts(whole, lanes) > 1 && allNative(args, invocation)
-                        ? invokeInParallel(loop, args, invocation, consts, whole)
+                int parts = parallelParts(program, whole);
+                long r = parts > 1 && allNative(args, invocation)
+                        ? invokeInParallel(loop, args, invocation, consts, whole, parts)
                         : invoke(loop, args, invocation.out(), consts, 0, whole, invocation.validity(), -1L);
                 if (r < 0) {
                     throw RowInterpreter.failureAt(program, invocation.args(), -1 - r, name());
@@ -182,9 +202,40 @@ public final class CpuBackend implements KernelBackend {
         }
     }
 
-    /** How many ranges {@code whole} rows are split into: 1 below {@code 2 * PARALLEL_MIN_ROWS}. */
-    private int parallelParts(long whole, int lanes) {
-        return (int) Math.max(1, Math.min(threads, whole / PARALLEL_MIN_ROWS));
+    /** How many threads share {@code whole} rows of {@code program}: 1 below twice the minimum rows or work. */
+    private int parallelParts(KernelProgram program, long whole) {
+        if (threads == 1 || whole < 2L * PARALLEL_MIN_ROWS) {
+            return 1;
+        }
+        long work = whole * weights.computeIfAbsent(program.shape(), k -> weight(program));
+        return (int) Math.max(1, Math.min(threads, Math.min(whole / PARALLEL_MIN_ROWS, work / minWork)));
+    }
+
+    /**
+     * A rough cost of one row: 16 per transcendental function (about what SVML takes against an
+     * add), 8 per integer division or remainder, 1 per other node and per argument.
+     */
+    static long weight(KernelProgram program) {
+        java.util.Set<IrNode> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        long[] w = {program.arity()};
+        java.util.function.Consumer<IrNode> visit = new java.util.function.Consumer<>() {
+            @Override
+            public void accept(IrNode n) {
+                if (!seen.add(n)) {
+                    return;
+                }
+                w[0] += switch (n) {
+                    case IrNode.Unary u when !u.op().isExact() -> 16;
+                    case IrNode.Binary b when b.op().domain() == dev.quiver.rowfn.ir.UnaryOp.Domain.FLOAT -> 16;
+                    case IrNode.Binary b when b.op().failsOnZeroDivisor() && b.type().isInteger() -> 8;
+                    default -> 1;
+                };
+                n.children().forEach(this);
+            }
+        };
+        visit.accept(program.root());
+        program.nullWhen().ifPresent(visit);
+        return w[0];
     }
 
     private static boolean allNative(MemorySegment[] args, KernelInvocation invocation) {
@@ -202,8 +253,7 @@ public final class CpuBackend implements KernelBackend {
      * earliest failing row of any range.
      */
     private long invokeInParallel(FusedLoopCompiler.FusedLoop loop, MemorySegment[] args, KernelInvocation invocation,
-                                  long[] consts, long whole) {
-        int parts = parallelParts(whole, loop.lanes());
+                                  long[] consts, long whole, int parts) {
         long unit = Math.max(64, loop.lanes());
         // Ranges smaller than a thread's share: a helper that wakes late leaves its ranges to the others.
         long size = Math.max(RANGE_ROWS, (whole / parts + unit - 1) / unit * unit / 4) / unit * unit;

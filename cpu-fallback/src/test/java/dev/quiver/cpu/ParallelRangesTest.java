@@ -37,7 +37,7 @@ class ParallelRangesTest {
                 new KernelProgram(List.of(FLOAT64, INT64), Ir.compare(CmpOp.GT, x, Ir.cast(a, FLOAT64))),
                 // A null condition clears validity bits in every range.
                 new KernelProgram(List.of(FLOAT64, INT64), Ir.mul(x, x), Ir.compare(CmpOp.LT, x, Ir.lit(0.0)), true, "x * x"));
-        CpuBackend parallel = new CpuBackend(4);
+        CpuBackend parallel = new CpuBackend(64, 4, 1);
         try (Arena arena = Arena.ofConfined()) {
             Random r = new Random(5);
             MemorySegment xs = arena.allocate(ROWS * 8L, 8), as = arena.allocate(ROWS * 8L, 8);
@@ -61,7 +61,7 @@ class ParallelRangesTest {
     void theEarliestFailingRowWinsWhicheverRangeFinishesFirst() {
         IrNode a = Ir.arg(0, INT64), b = Ir.arg(1, INT64);
         KernelProgram p = new KernelProgram(List.of(INT64, INT64), Ir.div(a, b));
-        CpuBackend parallel = new CpuBackend(4);
+        CpuBackend parallel = new CpuBackend(64, 4, 1);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment as = arena.allocate(ROWS * 8L, 8), bs = arena.allocate(ROWS * 8L, 8);
             for (int i = 0; i < ROWS; i++) {
@@ -91,5 +91,17 @@ class ParallelRangesTest {
         assertEquals(1, new CpuBackend(1).threads());
         assertEquals(Runtime.getRuntime().availableProcessors(), new CpuBackend().threads());
         assertThrows(IllegalArgumentException.class, () -> new CpuBackend(0));
+        // What is split: rows and work per thread (a cheap loop over 64K rows is not worth waking a helper).
+        IrNode x = Ir.arg(0, FLOAT64);
+        KernelProgram cheap = new KernelProgram(List.of(FLOAT64), Ir.mul(x, x));
+        IrNode y = x;
+        for (int i = 0; i < 4; i++) {
+            y = Ir.unary(i % 2 == 0 ? dev.quiver.rowfn.ir.UnaryOp.COS : dev.quiver.rowfn.ir.UnaryOp.SIN, y);
+        }
+        KernelProgram costly = new KernelProgram(List.of(FLOAT64), y); // four transcendental functions, as haversine has five
+        assertTrue(CpuBackend.weight(costly) >= 64 && CpuBackend.weight(cheap) <= 3,
+                CpuBackend.weight(costly) + " " + CpuBackend.weight(cheap));
+        assertTrue(65536 * CpuBackend.weight(cheap) < 2 * CpuBackend.PARALLEL_MIN_WORK);
+        assertTrue(65536 * CpuBackend.weight(costly) >= 2 * CpuBackend.PARALLEL_MIN_WORK);
     }
 }
