@@ -23,10 +23,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Threads: a batch of at least {@link #PARALLEL_MIN_ROWS} rows and {@link #PARALLEL_MIN_WORK}
  * units of work ({@link #weight}) per thread is split into
- * contiguous ranges (a quarter of a thread's share, at least 4096 rows, whole multiples of 64
- * rows so no two threads write the same byte of a bitmap) that the calling thread and helpers
- * from the common fork-join pool take one by one; the calling
- * thread takes ranges too, so a busy pool only means the caller computes more of them itself.
+ * contiguous ranges (an eighth of a thread's share, at least 2048 rows, whole multiples of 64
+ * rows so no two threads write the same byte of a bitmap) that the calling thread and the
+ * backend's helper threads ({@link RangeWorkers}: they spin briefly between batches, then park)
+ * take one by one; a helper that is late or busy only means the caller computes more of them.
  * A failing row is the earliest over all ranges. {@code new CpuBackend(1)}, or
  * {@code Quiver.builder().cpuThreads(1)}, keeps every batch on the calling thread. Compiled loops are cached by program shape and {@link RowMode}; literal values are
  * passed in per run.
@@ -59,7 +59,7 @@ public final class CpuBackend implements KernelBackend {
     private final ConcurrentHashMap<Object, Long> weights = new ConcurrentHashMap<>();
 
     /** The rows of one range a thread takes at a time (a multiple of 64). */
-    private static final long RANGE_ROWS = 1 << 12;
+    private static final long RANGE_ROWS = 1 << 10;
 
     /** A backend that uses every core of the machine for large batches. */
     public CpuBackend() {
@@ -255,8 +255,8 @@ public final class CpuBackend implements KernelBackend {
     private long invokeInParallel(FusedLoopCompiler.FusedLoop loop, MemorySegment[] args, KernelInvocation invocation,
                                   long[] consts, long whole, int parts) {
         long unit = Math.max(64, loop.lanes());
-        // Ranges smaller than a thread's share: a helper that wakes late leaves its ranges to the others.
-        long size = Math.max(RANGE_ROWS, (whole / parts + unit - 1) / unit * unit / 4) / unit * unit;
+        // Ranges smaller than a thread's share: a helper that starts late leaves its ranges to the others.
+        long size = Math.max(RANGE_ROWS, (whole / parts + unit - 1) / unit * unit / 16) / unit * unit;
         // The views are confined to the caller's thread; the memory outlives this call (the SPI's contract),
         // so the helpers get unscoped views of the same bytes, bounds and all.
         MemorySegment[] shared = new MemorySegment[args.length];
@@ -267,36 +267,10 @@ public final class CpuBackend implements KernelBackend {
         MemorySegment validity = unscoped(invocation.validity());
         int ranges = (int) ((whole + size - 1) / size);
         long[] results = new long[ranges];
-        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(ranges);
-        java.util.concurrent.atomic.AtomicReference<Throwable> error = new java.util.concurrent.atomic.AtomicReference<>();
-        Runnable work = () -> {
-            for (int i; (i = next.getAndIncrement()) < ranges; ) {
-                try {
-                    long from = i * size;
-                    results[i] = invoke(loop, shared, out, consts, from, Math.min(whole, from + size), validity, -1L);
-                } catch (Throwable t) {
-                    error.compareAndSet(null, t);
-                } finally {
-                    done.countDown();
-                }
-            }
-        };
-        for (int h = 1; h < Math.min(parts, ranges); h++) {
-            java.util.concurrent.ForkJoinPool.commonPool().execute(work);
-        }
-        work.run();
-        try {
-            done.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the CPU computed a batch", e);
-        }
-        if (error.get() instanceof RuntimeException e) {
-            throw e;
-        } else if (error.get() instanceof Error e) {
-            throw e;
-        }
+        workers().run(new RangeWorkers.Job(i -> {
+            long from = i * size;
+            results[i] = invoke(loop, shared, out, consts, from, Math.min(whole, from + size), validity, -1L);
+        }, ranges, parts - 1));
         long computed = 0;
         long firstFailure = Long.MAX_VALUE;
         for (long r : results) {
@@ -307,6 +281,22 @@ public final class CpuBackend implements KernelBackend {
             }
         }
         return firstFailure == Long.MAX_VALUE ? computed : -1 - firstFailure;
+    }
+
+    private volatile RangeWorkers workers;
+
+    /** The helper threads, started on the first batch worth splitting. */
+    private RangeWorkers workers() {
+        RangeWorkers w = workers;
+        if (w == null) {
+            synchronized (this) {
+                w = workers;
+                if (w == null) {
+                    workers = w = new RangeWorkers(threads - 1);
+                }
+            }
+        }
+        return w;
     }
 
     private static MemorySegment unscoped(MemorySegment s) {
@@ -333,5 +323,11 @@ public final class CpuBackend implements KernelBackend {
     public void close() {
         allRowsLoops.clear();
         validRowsLoops.clear();
+        synchronized (this) {
+            if (workers != null) {
+                workers.close();
+                workers = null;
+            }
+        }
     }
 }

@@ -141,7 +141,8 @@ class CompiledLoopsTest {
     void compiledLoopsMatchTheReference(KernelProgram p, List<IrNode> ops) {
         int operations = ops.size();
         Random r = new Random(Oracle.SEED ^ p.text().hashCode() ^ p.argTypes().size());
-        CpuBackend cpu = new CpuBackend();
+        // One thread: the timing below tells whether the loop itself runs compiled.
+        CpuBackend cpu = new CpuBackend(1);
         ElementType rt = p.resultType();
         try (Arena arena = Arena.ofConfined()) {
             List<MemorySegment> args = new ArrayList<>();
