@@ -30,6 +30,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.IdentityHashMap;
+import dev.quiver.physical.FusedKernelExpr;
+import dev.quiver.physical.PhysicalExpr;
+import dev.quiver.backend.KernelArithmeticException;
 import java.util.function.Function;
 
 /**
@@ -42,8 +46,8 @@ import java.util.function.Function;
  * failure everything allocated for the batch is freed before the exception leaves.
  */
 public final class CompiledExpression {
-    /** Smallest batch {@link Placement#AUTO} sends to an OpenCL GPU. */
-    public static final int AUTO_GPU_MIN_ROWS = 1 << 20;
+    /** The batch size EXPLAIN estimates for before any batch has run. */
+    public static final int DEFAULT_EXPLAIN_ROWS = 1 << 16;
 
     private final Quiver quiver;
     private final PhysicalPlan plan;
@@ -54,13 +58,48 @@ public final class CompiledExpression {
     /** Whether each device can run each program: fixed per program and device, asked on every batch. */
     private final Map<Device, Map<KernelProgram, Optional<String>>> unsupported = new ConcurrentHashMap<>();
 
+    /** One scheduler per kernel segment of the plan, in plan order (outermost first). */
+    private final Map<FusedKernelExpr, SegmentScheduler> segments = new IdentityHashMap<>();
+    private final List<SegmentScheduler> segmentList = new ArrayList<>();
+    /** Schedulers for programs run without their segment (an executor called directly). */
+    private final Map<KernelProgram, SegmentScheduler> loose = new ConcurrentHashMap<>();
+    private volatile int lastBatchRows;
+
     CompiledExpression(Quiver quiver, PhysicalPlan plan, ExecutionConfig config) {
         this.quiver = quiver;
         this.plan = plan;
         this.config = config;
         DataType t = plan.outputType().valueType();
         this.outputField = t.toField(plan.outputName(), true);
-        this.rootProgram = plan.root() instanceof dev.quiver.physical.FusedKernelExpr f ? f.program() : null;
+        this.rootProgram = plan.root() instanceof FusedKernelExpr f ? f.program() : null;
+        collectSegments(plan.root());
+    }
+
+    private void collectSegments(PhysicalExpr e) {
+        if (e instanceof FusedKernelExpr f && !segments.containsKey(f)) {
+            List<String> cpuOnly = new ArrayList<>();
+            for (dev.quiver.rowfn.RowFn r : f.rowFns()) {
+                if (r.isCpuOnly()) {
+                    cpuOnly.add(r.name());
+                }
+            }
+            SegmentScheduler s = new SegmentScheduler(this, f.program().text(), f.program(),
+                    cpuOnly.isEmpty() ? null : String.join(", ", cpuOnly), quiver.runtimes(), quiver.explorationShare());
+            segments.put(f, s);
+            segmentList.add(s);
+        }
+        for (PhysicalExpr c : e.children()) {
+            collectSegments(c);
+        }
+    }
+
+    private SegmentScheduler scheduler(FusedKernelExpr segment, KernelProgram program) {
+        SegmentScheduler s = segment == null ? null : segments.get(segment);
+        if (s != null) {
+            return s;
+        }
+        return loose.computeIfAbsent(program, p -> new SegmentScheduler(this, p.text(), p, null, quiver.runtimes(),
+                quiver.explorationShare()));
     }
 
     /** The field of the vectors this expression returns (nullable, named after the alias or the expression). */
@@ -136,14 +175,13 @@ public final class CompiledExpression {
      */
     public ColumnarValue evaluateValue(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
         Objects.requireNonNull(placement, "placement is null");
-        Objects.requireNonNull(batch, "batch is null");
-        int rows = batch.getRowCount();
-        return run(batch, program -> choose(placement, rows, program), allocator);
+        return run(batch, new Executor(placement, null), allocator);
     }
 
     /**
      * Evaluates with every fused kernel on one named device, as
-     * {@link #evaluate(VectorSchemaRoot, Placement, BufferAllocator)} does. Throws
+     * {@link #evaluate(VectorSchemaRoot, Placement, BufferAllocator)} does, with no fallback: a
+     * device error is thrown (this is for tests and benchmarks of one device). Throws
      * {@link IllegalStateException} when that device cannot run one of them.
      */
     public FieldVector evaluate(VectorSchemaRoot batch, Device device, BufferAllocator allocator) {
@@ -153,18 +191,39 @@ public final class CompiledExpression {
                 throw new IllegalStateException(device.name() + " cannot run " + p.text() + ": " + r);
             });
         }
-        Choice choice = new Choice(device, "device " + device.name() + " requested");
-        return toVector(run(batch, program -> choice, allocator), batch.getRowCount(), allocator);
+        return toVector(run(batch, new Executor(null, quiver.runtime(device)), allocator), batch.getRowCount(), allocator);
     }
 
-    private ColumnarValue run(VectorSchemaRoot batch, Function<KernelProgram, Choice> chooser, BufferAllocator allocator) {
+    private ColumnarValue run(VectorSchemaRoot batch, Executor executor, BufferAllocator allocator) {
         Objects.requireNonNull(batch, "batch is null");
         Objects.requireNonNull(allocator, "allocator is null");
         quiver.ensureOpen();
         int rows = batch.getRowCount();
         List<FieldVector> inputs = bind(batch, rows);
-        KernelExecutor kernels = (program, args, n, alloc, mode) -> runKernel(chooser.apply(program), program, args, n, alloc, mode);
-        return plan.root().evaluate(new EvalContext(inputs, rows, config.withAllocator(allocator), kernels));
+        lastBatchRows = rows;
+        return plan.root().evaluate(new EvalContext(inputs, rows, config.withAllocator(allocator), executor));
+    }
+
+    /** Runs each kernel of one evaluation where its placement (or the requested device) says. */
+    private final class Executor implements KernelExecutor {
+        private final Placement placement;
+        private final DeviceRuntime requested;
+
+        Executor(Placement placement, DeviceRuntime requested) {
+            this.placement = placement;
+            this.requested = requested;
+        }
+
+        @Override
+        public Result run(KernelProgram program, List<FieldVector> args, int rows, BufferAllocator allocator, RowMode mode) {
+            return run(null, program, args, rows, allocator, mode);
+        }
+
+        @Override
+        public Result run(FusedKernelExpr segment, KernelProgram program, List<FieldVector> args, int rows,
+                          BufferAllocator allocator, RowMode mode) {
+            return runKernel(scheduler(segment, program), placement, requested, program, args, rows, allocator, mode);
+        }
     }
 
     /**
@@ -218,8 +277,12 @@ public final class CompiledExpression {
         }
     }
 
-    private KernelExecutor.Result runKernel(Choice choice, KernelProgram program, List<FieldVector> inputs, int rows,
+    private KernelExecutor.Result runKernel(SegmentScheduler segment, Placement placement, DeviceRuntime requested,
+                                            KernelProgram program, List<FieldVector> inputs, int rows,
                                             BufferAllocator allocator, RowMode mode) {
+        long t0 = System.nanoTime();
+        Choice choice = decide(segment, placement, requested, program, rows, false);
+        long t1 = System.nanoTime();
         // The outermost kernel of a fully fused plan writes the result vector itself (no rename later).
         Field field = program == rootProgram ? outputField : new Field("result", FieldType.nullable(program.resultType().arrowType()), null);
         FieldVector out = allocate(field, rows, allocator);
@@ -238,10 +301,42 @@ public final class CompiledExpression {
             VectorView outView = VectorView.of(out);
             views.add(outView);
             // A non-strict program decides every row's validity itself (its null condition).
-            ValidityBitmaps.and(outView.validity(), program.isStrict() ? validities : List.of(), rows);
-            KernelRun run = choice.device().backend().execute(program,
-                    new KernelInvocation(args, outView.validity(), outView.data(), rows, mode));
-            metrics.record(choice.device().name(), rows, run, choice.reason());
+            List<MemorySegment> strictInputs = program.isStrict() ? validities : List.of();
+            ValidityBitmaps.and(outView.validity(), strictInputs, rows);
+            KernelInvocation invocation = new KernelInvocation(args, outView.validity(), outView.data(), rows, mode);
+            DeviceRuntime device = quiver.runtime(choice.deviceIndex());
+            long t2 = System.nanoTime();
+            KernelRun run;
+            try {
+                run = execute(device, choice, program, invocation, rows);
+            } catch (KernelArithmeticException e) {
+                // A row of the data failed (the same on every device): the device itself worked.
+                device.health.success();
+                throw e;
+            } catch (RuntimeException e) {
+                if (choice.deviceIndex() == 0 || requested != null) {
+                    throw e;
+                }
+                // The device failed to build, transfer or launch: the batch is recomputed on the CPU, same result.
+                boolean memory = isMemoryError(e);
+                String what = device.device.name() + ": " + e.getMessage();
+                if (memory) {
+                    device.health.memoryFallback(what);
+                    device.memoryBudget = Math.max(0, Math.min(device.memoryBudget, device.bytesInFlight.get()));
+                } else {
+                    device.health.failure(what);
+                }
+                segment.recordFallback(choice);
+                metrics.fallback(device.device.name(), memory);
+                ValidityBitmaps.and(outView.validity(), strictInputs, rows);
+                choice = segment.fixed(0, rows, SegmentScheduler.Why.FALLBACK, false);
+                t2 = System.nanoTime();
+                run = execute(quiver.runtime(0), choice, program, invocation, rows);
+            }
+            long t3 = System.nanoTime();
+            segment.record(choice, rows, t3 - t2);
+            metrics.record(choice.device().name(), rows, run, choice);
+            metrics.scheduled(t1 - t0 + System.nanoTime() - t3);
             return new KernelExecutor.Result(out, run.rowsComputed(), choice.device().name());
         } catch (RuntimeException | Error e) {
             out.close();
@@ -253,69 +348,259 @@ public final class CompiledExpression {
         }
     }
 
-    /** The device {@code placement} picks for a batch of {@code rows} rows, for the outermost kernel, and why. */
-    public Choice choose(Placement placement, int rows) {
-        List<KernelProgram> ps = plan.programs();
-        if (ps.isEmpty()) {
-            return new Choice(quiver.cpu(), "no fused kernel: the plan runs on the calling thread");
+    private static KernelRun execute(DeviceRuntime device, Choice choice, KernelProgram program, KernelInvocation invocation,
+                                     int rows) {
+        if (choice.deviceIndex() == 0) {
+            return device.device.backend().execute(program, invocation);
         }
-        return choose(placement, rows, ps.getFirst());
+        long queued = (long) choice.estimatedNanos();
+        long bytes = device.copies ? (long) (rows * choice.segment().profile.bytesPerRow()) : 0;
+        device.queuedNanos.addAndGet(queued);
+        if (bytes > 0) {
+            device.bytesInFlight.addAndGet(bytes);
+        }
+        try {
+            KernelRun run = device.device.backend().execute(program, invocation);
+            device.health.success();
+            return run;
+        } finally {
+            device.queuedNanos.addAndGet(-queued);
+            if (bytes > 0) {
+                device.bytesInFlight.addAndGet(-bytes);
+            }
+        }
     }
 
-    private Choice choose(Placement placement, int rows, KernelProgram program) {
+    /** Out of device (or driver host) memory, or a buffer too large for the device. */
+    private static boolean isMemoryError(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof dev.quiver.opencl.OpenClException ocl) {
+                int c = ocl.errorCode();
+                return c == org.jocl.CL.CL_MEM_OBJECT_ALLOCATION_FAILURE || c == org.jocl.CL.CL_OUT_OF_RESOURCES
+                        || c == org.jocl.CL.CL_OUT_OF_HOST_MEMORY || c == org.jocl.CL.CL_INVALID_BUFFER_SIZE;
+            }
+            if (t instanceof org.apache.arrow.memory.OutOfMemoryException || t instanceof OutOfMemoryError) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Choice decide(SegmentScheduler s, Placement placement, DeviceRuntime requested, KernelProgram program, int rows,
+                          boolean peek) {
+        if (requested != null) {
+            return s.fixed(requested.index, rows, SegmentScheduler.Why.REQUESTED, false);
+        }
+        if (s.cpuOnly != null) {
+            return s.fixed(0, rows, SegmentScheduler.Why.CPU_ONLY, false);
+        }
         return switch (placement) {
-            case CPU -> new Choice(quiver.cpu(), "placement CPU");
+            case CPU -> s.fixed(0, rows, SegmentScheduler.Why.PLACEMENT_CPU, false);
+            case AUTO -> s.auto(program, rows, peek);
             case OPENCL -> {
                 List<String> why = new ArrayList<>();
-                for (Device d : quiver.openClDevices()) {
-                    Optional<String> reason = unsupportedOn(d, program);
-                    if (reason.isEmpty()) {
-                        yield new Choice(d, "placement OPENCL");
+                boolean fenced = false, noMemory = false;
+                DeviceRuntime[] all = quiver.runtimes();
+                for (int i = 1; i < all.length; i++) {
+                    DeviceRuntime d = all[i];
+                    if (!d.device.isOpenCl()) {
+                        continue;
                     }
-                    why.add(d.name() + ": " + reason.get());
+                    Optional<String> reason = unsupportedOn(d.device, program);
+                    if (reason.isPresent()) {
+                        why.add(d.device.name() + ": " + reason.get());
+                        continue;
+                    }
+                    if (d.copies && !d.fits((long) (rows * s.profile.bytesPerRow()), (long) rows * 8)) {
+                        noMemory = true;
+                        continue;
+                    }
+                    if (d.health.isHealthy()) {
+                        yield s.fixed(i, rows, SegmentScheduler.Why.PLACEMENT_OPENCL, false);
+                    }
+                    if (!peek && d.health.tryProbe()) {
+                        yield s.fixed(i, rows, SegmentScheduler.Why.PROBE, true);
+                    }
+                    fenced = true;
+                }
+                if (fenced || noMemory) {
+                    yield s.fixed(0, rows, fenced ? SegmentScheduler.Why.FENCED : SegmentScheduler.Why.NO_MEMORY, false);
                 }
                 throw new IllegalStateException("placement OPENCL, but no OpenCL device can run " + program.text() + ": "
                         + (why.isEmpty() ? quiver.openClStatus() : String.join("; ", why)));
             }
-            case AUTO -> {
-                if (rows >= AUTO_GPU_MIN_ROWS) {
-                    for (Device d : quiver.openClDevices()) {
-                        if (d.kind() == Device.Kind.OPENCL_GPU && unsupportedOn(d, program).isEmpty()) {
-                            yield new Choice(d, "auto: " + rows + " rows >= " + AUTO_GPU_MIN_ROWS + " on a GPU");
-                        }
-                    }
-                    yield new Choice(quiver.cpu(), "auto: no OpenCL GPU can run it");
-                }
-                yield new Choice(quiver.cpu(), "auto: " + rows + " rows < " + AUTO_GPU_MIN_ROWS);
-            }
         };
     }
 
-    private Optional<String> unsupportedOn(Device device, KernelProgram program) {
+    /**
+     * The device {@code placement} picks for a batch of {@code rows} rows, for the outermost
+     * kernel, and why, as the next batch would see it (without exploring or probing).
+     */
+    public Choice choose(Placement placement, int rows) {
+        if (segmentList.isEmpty()) {
+            SegmentScheduler none = new SegmentScheduler(this, "(none)", new KernelProgram(List.of(),
+                    dev.quiver.rowfn.ir.Ir.lit(0.0)), null, quiver.runtimes(), 0);
+            return none.fixed(0, rows, SegmentScheduler.Why.NO_KERNEL, false);
+        }
+        SegmentScheduler s = segmentList.getFirst();
+        return decide(s, placement, null, s.program, rows, true);
+    }
+
+    Optional<String> unsupportedOn(Device device, KernelProgram program) {
         return unsupported.computeIfAbsent(device, d -> new ConcurrentHashMap<>())
                 .computeIfAbsent(program, p -> device.backend().unsupportedReason(p));
     }
 
-    /** A placement decision. */
-    public record Choice(Device device, String reason) {
+    /**
+     * A placement decision: the device, why, and the estimate it was made on.
+     */
+    public static final class Choice {
+        private final Device device;
+        private final int deviceIndex;
+        private final SegmentScheduler.Why why;
+        private final double rawEstimateNanos;
+        private final double estimatedNanos;
+        private final boolean exploration;
+        private final boolean probe;
+        private final SegmentScheduler segment;
+
+        Choice(Device device, int deviceIndex, SegmentScheduler.Why why, double rawEstimateNanos, double estimatedNanos,
+               boolean exploration, boolean probe, SegmentScheduler segment) {
+            this.device = device;
+            this.deviceIndex = deviceIndex;
+            this.why = why;
+            this.rawEstimateNanos = rawEstimateNanos;
+            this.estimatedNanos = estimatedNanos;
+            this.exploration = exploration;
+            this.probe = probe;
+            this.segment = segment;
+        }
+
+        public Device device() {
+            return device;
+        }
+
+        int deviceIndex() {
+            return deviceIndex;
+        }
+
+        SegmentScheduler segment() {
+            return segment;
+        }
+
+        /** Why this device: the placement, a cpuOnly function, the fastest estimate, an exploration, a probe, a fallback. */
+        public String reason() {
+            return why.text + (estimatedNanos > 0 ? String.format(java.util.Locale.ROOT, ", estimated %.3f ms",
+                    estimatedNanos / 1e6) : "");
+        }
+
+        /** The estimate with the learnt correction (0 when the device's figures were not needed). */
+        public double estimatedNanos() {
+            return estimatedNanos;
+        }
+
+        double rawEstimateNanos() {
+            return rawEstimateNanos;
+        }
+
+        /** Whether AUTO sent this batch to refresh a stale estimate rather than to the fastest device. */
+        public boolean exploration() {
+            return exploration;
+        }
+
+        /** Whether this batch tests a device after its fence ended. */
+        public boolean probe() {
+            return probe;
+        }
+
+        @Override
+        public String toString() {
+            return device.name() + " (" + reason() + ")";
+        }
     }
 
-    /** Both plans (logical as written, physical as it will run), the devices and what has run where. */
+    /** {@link #explain(boolean) explain(true)}: the plans, placement estimates and what has run. */
     public String explain() {
+        return explain(true);
+    }
+
+    /**
+     * The plans, the devices, and per kernel segment the estimated time on each device at the
+     * last batch size evaluated ({@link #DEFAULT_EXPLAIN_ROWS} before any), with the batch size
+     * from which each OpenCL device is estimated faster than the CPU; with {@code analyze}, also
+     * what has run: batches and time per device, estimated against measured per segment,
+     * explorations, fallbacks, device health and the scheduler's own time per decision.
+     * Estimating calibrates the devices if that has not happened yet.
+     */
+    public String explain(boolean analyze) {
+        int rows = lastBatchRows;
+        return explain(analyze, rows > 0 ? rows : DEFAULT_EXPLAIN_ROWS);
+    }
+
+    /** {@link #explain(boolean)} with estimates for batches of {@code batchRows} rows. */
+    public String explain(boolean analyze, int batchRows) {
+        if (batchRows < 1) {
+            throw new IllegalArgumentException("batchRows must be >= 1, got " + batchRows);
+        }
         StringBuilder sb = new StringBuilder(plan.explain());
         List<KernelProgram> ps = plan.programs();
+        DeviceRuntime[] runtimes = quiver.runtimes();
         if (!ps.isEmpty()) {
             sb.append("Devices:\n");
-            for (Device d : quiver.devices()) {
+            for (DeviceRuntime rt : runtimes) {
+                Device d = rt.device;
                 List<String> cannot = new ArrayList<>();
                 for (KernelProgram p : ps) {
                     unsupportedOn(d, p).ifPresent(cannot::add);
                 }
                 sb.append("  ").append(d.name()).append(": ").append(cannot.isEmpty() ? "can run every kernel" : "cannot run: "
-                        + String.join("; ", cannot)).append('\n');
+                        + String.join("; ", cannot));
+                if (d.isOpenCl()) {
+                    sb.append("; ").append(rt.health.snapshot().describe());
+                }
+                sb.append('\n');
             }
             if (quiver.openClDevices().isEmpty()) {
                 sb.append("  OpenCL: ").append(quiver.openClStatus()).append('\n');
+            }
+            sb.append(String.format(java.util.Locale.ROOT, "Placement (auto) at %d rows per batch:%n", batchRows));
+            for (SegmentScheduler s : segmentList) {
+                sb.append("  segment ").append(s.text).append(": ").append(s.profile.describe()).append('\n');
+                if (s.cpuOnly != null) {
+                    sb.append("    runs on the cpu only: ").append(s.cpuOnly).append(" cpuOnly\n");
+                    continue;
+                }
+                dev.quiver.placement.CostModel.Estimate[] est = s.estimates(batchRows);
+                int best = -1;
+                double bestTotal = Double.POSITIVE_INFINITY;
+                for (int i = 0; i < est.length; i++) {
+                    if (est[i] != null && (i == 0 || runtimes[i].health.isHealthy())
+                            && est[i].totalNanos() * s.correction(i, batchRows) < bestTotal) {
+                        best = i;
+                        bestTotal = est[i].totalNanos() * s.correction(i, batchRows);
+                    }
+                }
+                for (int i = 0; i < est.length; i++) {
+                    sb.append("    ").append(runtimes[i].device.name()).append(": ");
+                    if (est[i] == null) {
+                        sb.append("cannot run it\n");
+                        continue;
+                    }
+                    double c = s.correction(i, batchRows);
+                    sb.append(est[i].describe());
+                    if (c != 1) {
+                        sb.append(String.format(java.util.Locale.ROOT, " x%.2f learnt = %s", c,
+                                dev.quiver.placement.CostModel.ms(est[i].totalNanos() * c)));
+                    }
+                    sb.append(i == best ? "  <- auto" : "").append('\n');
+                }
+                for (int i = 1; i < est.length; i++) {
+                    if (est[i] != null) {
+                        Optional<Long> x = s.crossover(i);
+                        sb.append("    ").append(runtimes[i].device.name()).append(x.map(r -> " is estimated faster than the cpu from "
+                                + r + " rows per batch").orElse(" is not estimated faster than the cpu below 2^31 rows")).append('\n');
+                    }
+                }
             }
         }
         List<dev.quiver.rowfn.RowFn> rowFns = rowFns(plan.root(), new ArrayList<>());
@@ -325,8 +610,27 @@ public final class CompiledExpression {
                 sb.append("  ").append(f.name()).append(": ").append(f.stats()).append('\n');
             }
         }
-        sb.append(metrics.describe());
+        if (analyze) {
+            sb.append(metrics.describe());
+            for (SegmentScheduler s : segmentList) {
+                dev.quiver.placement.SegmentStats st = s.stats();
+                if (st.devices().stream().allMatch(o -> o.batches() == 0 && o.fallbacks() == 0)) {
+                    continue;
+                }
+                sb.append("  segment ").append(s.text).append(" (").append(st.decisions()).append(" auto decisions):\n");
+                for (dev.quiver.placement.SegmentStats.OnDevice o : st.devices()) {
+                    if (o.batches() > 0 || o.fallbacks() > 0) {
+                        sb.append("    ").append(o.describe()).append('\n');
+                    }
+                }
+            }
+        }
         return sb.toString();
+    }
+
+    /** Per kernel segment, in plan order: what ran where, estimated against measured. */
+    public List<dev.quiver.placement.SegmentStats> placementStats() {
+        return segmentList.stream().map(SegmentScheduler::stats).toList();
     }
 
     private static List<dev.quiver.rowfn.RowFn> rowFns(dev.quiver.physical.PhysicalExpr e, List<dev.quiver.rowfn.RowFn> out) {

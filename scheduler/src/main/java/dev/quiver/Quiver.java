@@ -12,6 +12,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import dev.quiver.placement.CalibrationCache;
+import dev.quiver.placement.Calibrator;
+import dev.quiver.placement.DeviceFigures;
+import dev.quiver.placement.DeviceHealth;
+import dev.quiver.placement.DeviceIdentity;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -38,6 +44,11 @@ public final class Quiver implements AutoCloseable {
     private final FunctionRegistry functions;
     private final boolean checkTypes;
     private final ArithmeticMode arithmetic;
+    private final DeviceRuntime[] runtimes;
+    private final double explorationShare;
+    private final boolean calibrate;
+    private final CalibrationCache calibrationCache;
+    private final Map<String, DeviceFigures> givenFigures;
     private volatile boolean closed;
 
     private Quiver(Builder b) {
@@ -64,6 +75,95 @@ public final class Quiver implements AutoCloseable {
         found.addAll(b.extraDevices);
         this.devices = List.copyOf(found);
         this.openClStatus = status;
+        this.explorationShare = b.explorationShare;
+        this.calibrate = b.calibrate;
+        this.calibrationCache = b.calibrationDirectory == null ? null : new CalibrationCache(b.calibrationDirectory);
+        this.givenFigures = Map.copyOf(b.figures);
+        this.runtimes = new DeviceRuntime[devices.size()];
+        for (int i = 0; i < runtimes.length; i++) {
+            runtimes[i] = new DeviceRuntime(this, devices.get(i), i, new DeviceHealth(b.healthPolicy, b.clock));
+        }
+    }
+
+    /** Figures by device identity, measured or read once per JVM (every Quiver instance shares them). */
+    private static final java.util.concurrent.ConcurrentHashMap<String, DeviceFigures> MEASURED_IN_THIS_JVM =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    DeviceRuntime[] runtimes() {
+        return runtimes;
+    }
+
+    DeviceRuntime runtime(int index) {
+        return runtimes[index];
+    }
+
+    DeviceRuntime runtime(Device device) {
+        for (DeviceRuntime r : runtimes) {
+            if (r.device.equals(device)) {
+                return r;
+            }
+        }
+        throw new IllegalArgumentException("device " + device.name() + " is not a device of this Quiver instance");
+    }
+
+    double explorationShare() {
+        return explorationShare;
+    }
+
+    /**
+     * The calibrated figures of {@code device} that AUTO placement estimates with: given to the
+     * builder, read from the on-disk cache, or measured now (short micro-benchmarks, about a
+     * third of a second per device, then cached), in that order. Calibration happens on the
+     * first AUTO batch or EXPLAIN otherwise.
+     */
+    public DeviceFigures figures(Device device) {
+        return runtime(device).figures();
+    }
+
+    /** Measures {@code device} again, replacing its figures in this instance and in the on-disk cache. */
+    public DeviceFigures recalibrate(Device device) {
+        ensureOpen();
+        return runtime(device).recalibrate();
+    }
+
+    /** The health of {@code device}: healthy, fenced off after failures, or being probed; its failure counts. */
+    public DeviceHealth.Snapshot health(Device device) {
+        return runtime(device).health.snapshot();
+    }
+
+    /** Where figures come from; {@code force}: measure even when cached. */
+    DeviceFigures calibrate(Device device, boolean force) {
+        String identity = DeviceIdentity.of(device);
+        DeviceFigures given = givenFigures.get(device.name());
+        if (given != null) {
+            return given;
+        }
+        if (!calibrate) {
+            return Calibrator.defaults(device, identity);
+        }
+        CalibrationCache cache = calibrationCache != null ? calibrationCache : new CalibrationCache(CalibrationCache.defaultDirectory());
+        if (!force) {
+            DeviceFigures known = MEASURED_IN_THIS_JVM.get(identity);
+            if (known != null) {
+                return known;
+            }
+            Optional<DeviceFigures> cached = cache.load(identity);
+            if (cached.isPresent()) {
+                MEASURED_IN_THIS_JVM.put(identity, cached.get());
+                return cached.get();
+            }
+        }
+        try {
+            DeviceFigures measured = Calibrator.measure(device, identity);
+            cache.store(measured);
+            MEASURED_IN_THIS_JVM.put(identity, measured);
+            return measured;
+        } catch (RuntimeException e) {
+            DeviceFigures d = Calibrator.defaults(device, identity);
+            System.getLogger(Quiver.class.getName()).log(System.Logger.Level.WARNING,
+                    "calibrating " + device.name() + " failed, placement uses rough defaults: " + e.getMessage());
+            return d;
+        }
     }
 
     public static Builder builder() {
@@ -188,6 +288,66 @@ public final class Quiver implements AutoCloseable {
         private FunctionRegistry functions;
         private boolean checkTypes = Boolean.getBoolean("quiver.checkTypes") || assertionsEnabled();
         private ArithmeticMode arithmetic = ArithmeticMode.CHECKED;
+        private DeviceHealth.Policy healthPolicy = DeviceHealth.Policy.DEFAULT;
+        private java.util.function.LongSupplier clock = System::nanoTime;
+        private double explorationShare = 0.01;
+        private boolean calibrate = true;
+        private java.nio.file.Path calibrationDirectory;
+        private final Map<String, DeviceFigures> figures = new java.util.HashMap<>();
+
+        /**
+         * When a failing device is fenced off and for how long ({@link DeviceHealth.Policy#DEFAULT}:
+         * 3 failed batches in a row, 10 s at first, doubling up to 5 min).
+         */
+        public Builder healthPolicy(DeviceHealth.Policy policy) {
+            this.healthPolicy = Objects.requireNonNull(policy, "policy is null");
+            return this;
+        }
+
+        /** The clock fences are timed with, in nanoseconds; default {@link System#nanoTime()} (tests pass their own). */
+        public Builder clock(java.util.function.LongSupplier nanoClock) {
+            this.clock = Objects.requireNonNull(nanoClock, "nanoClock is null");
+            return this;
+        }
+
+        /**
+         * The share of its measured time AUTO may spend running batches on a device other than the
+         * estimated fastest, to keep that device's estimate fresh; default 0.01 (1%), 0 turns
+         * exploration off.
+         */
+        public Builder explorationShare(double share) {
+            if (!(share >= 0 && share <= 0.5)) {
+                throw new IllegalArgumentException("explorationShare must be in [0, 0.5], got " + share);
+            }
+            this.explorationShare = share;
+            return this;
+        }
+
+        /**
+         * Whether devices are calibrated (measured once per device identity, then read from the
+         * cache) for AUTO placement; default true. Off: rough figures per device kind, corrected
+         * online by what batches measure.
+         */
+        public Builder calibration(boolean on) {
+            this.calibrate = on;
+            return this;
+        }
+
+        /**
+         * Where calibrated figures are cached; default {@link CalibrationCache#defaultDirectory()}
+         * ({@code -Dquiver.calibration.dir}, {@code $QUIVER_CALIBRATION_DIR},
+         * {@code $XDG_CACHE_HOME/quiver/calibration} or {@code ~/.cache/quiver/calibration}).
+         */
+        public Builder calibrationDirectory(java.nio.file.Path dir) {
+            this.calibrationDirectory = Objects.requireNonNull(dir, "dir is null");
+            return this;
+        }
+
+        /** Figures for the device named {@code deviceName}, used instead of calibrating it (reproducible placement). */
+        public Builder deviceFigures(String deviceName, DeviceFigures f) {
+            figures.put(Objects.requireNonNull(deviceName, "deviceName is null"), Objects.requireNonNull(f, "figures is null"));
+            return this;
+        }
 
         @SuppressWarnings("AssertWithSideEffects")
         private static boolean assertionsEnabled() {

@@ -202,6 +202,15 @@ public final class CpuBackend implements KernelBackend {
         }
     }
 
+    /**
+     * How many threads a batch of {@code rows} rows of {@code program} is split between (1: the
+     * calling thread alone): what the placement cost model divides the CPU's work by.
+     */
+    public int threadsFor(KernelProgram program, long rows) {
+        int lanes = lanes(program);
+        return parallelParts(program, rows - rows % lanes);
+    }
+
     /** How many threads share {@code whole} rows of {@code program}: 1 below twice the minimum rows or work. */
     private int parallelParts(KernelProgram program, long whole) {
         if (threads == 1 || whole < 2L * PARALLEL_MIN_ROWS) {

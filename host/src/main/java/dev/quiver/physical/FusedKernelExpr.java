@@ -252,21 +252,21 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
                             BufferAllocator allocator, Strategy forced) {
         KernelProgram p = sp.program();
         if (!p.isFallible()) {
-            KernelExecutor.Result r = kernels.run(p, args, rows, allocator, RowMode.ALL_ROWS);
+            KernelExecutor.Result r = kernels.run(this, p, args, rows, allocator, RowMode.ALL_ROWS);
             record(forced != null ? forced : Strategy.DENSE, computed(r, rows), sp.constantParts());
             return r.vector();
         }
         Selection valid = p.isStrict() ? validRows(args, rows) : null;
         int validCount = valid == null ? rows : valid.count();
         if (validCount == 0) {
-            KernelExecutor.Result r = kernels.run(p, args, rows, allocator, RowMode.VALID_ROWS);
+            KernelExecutor.Result r = kernels.run(this, p, args, rows, allocator, RowMode.VALID_ROWS);
             record(forced != null ? forced : Strategy.VALID_ROWS, computed(r, 0), sp.constantParts());
             return r.vector();
         }
         if (validCount > rows * DENSE) {
             long done = 0;
             try {
-                KernelExecutor.Result r = kernels.run(p, args, rows, allocator, RowMode.ALL_ROWS);
+                KernelExecutor.Result r = kernels.run(this, p, args, rows, allocator, RowMode.ALL_ROWS);
                 record(forced != null ? forced : Strategy.DENSE_RETRY, computed(r, rows), sp.constantParts());
                 return r.vector();
             } catch (KernelArithmeticException e) {
@@ -275,14 +275,14 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
                 }
                 done = rows; // failed in a null row: compute the valid rows only
             }
-            KernelExecutor.Result r = kernels.run(p, args, rows, allocator, RowMode.VALID_ROWS);
+            KernelExecutor.Result r = kernels.run(this, p, args, rows, allocator, RowMode.VALID_ROWS);
             record(forced != null ? forced : Strategy.DENSE_RETRY, done + computed(r, validCount), sp.constantParts());
             return r.vector();
         }
         if (validCount < rows * SPARSE) {
             return filterAndScatter(kernels, sp, args, valid, rows, allocator, forced);
         }
-        KernelExecutor.Result r = kernels.run(p, args, rows, allocator, RowMode.VALID_ROWS);
+        KernelExecutor.Result r = kernels.run(this, p, args, rows, allocator, RowMode.VALID_ROWS);
         record(forced != null ? forced : Strategy.VALID_ROWS, computed(r, validCount), sp.constantParts());
         return r.vector();
     }
@@ -297,7 +297,7 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
             }
             KernelExecutor.Result r;
             try {
-                r = kernels.run(sp.program(), compact, valid.count(), allocator, RowMode.ALL_ROWS);
+                r = kernels.run(this, sp.program(), compact, valid.count(), allocator, RowMode.ALL_ROWS);
             } catch (KernelArithmeticException e) {
                 throw e.row() >= 0 && e.row() < valid.count() ? e.atRow(valid.indices()[(int) e.row()]) : e;
             }

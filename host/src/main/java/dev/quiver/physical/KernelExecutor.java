@@ -23,6 +23,16 @@ public interface KernelExecutor {
      */
     Result run(KernelProgram program, List<FieldVector> args, int rows, BufferAllocator allocator, RowMode mode);
 
+    /**
+     * {@link #run(KernelProgram, List, int, BufferAllocator, RowMode)} for a run of the kernel
+     * segment {@code segment} ({@code program} is its program, or the program specialized for
+     * this batch's constants): a scheduler places and learns per segment.
+     */
+    default Result run(FusedKernelExpr segment, KernelProgram program, List<FieldVector> args, int rows,
+                       BufferAllocator allocator, RowMode mode) {
+        return run(program, args, rows, allocator, mode);
+    }
+
     /** {@link #run(KernelProgram, List, int, BufferAllocator, RowMode)} computing valid rows only; the vector. */
     default FieldVector run(KernelProgram program, List<FieldVector> args, int rows, BufferAllocator allocator) {
         return run(program, args, rows, allocator, RowMode.VALID_ROWS).vector();

@@ -136,6 +136,7 @@ public final class RowFn implements ScalarFunction {
     private final RowType returns;
     private final boolean fallible;
     private final boolean optionalOutput;
+    private final boolean cpuOnly;
     private final boolean strict;
     private final Volatility volatility;
     private final String description;
@@ -154,6 +155,7 @@ public final class RowFn implements ScalarFunction {
         this.returns = b.returns;
         this.fallible = b.fallible;
         this.optionalOutput = b.optionalOutput;
+        this.cpuOnly = b.cpuOnly;
         this.strict = rowBody == null;
         this.volatility = b.volatility;
         this.description = b.description;
@@ -183,6 +185,7 @@ public final class RowFn implements ScalarFunction {
         private RowType returns;
         private boolean fallible;
         private boolean optionalOutput;
+        private boolean cpuOnly;
         private Volatility volatility = Volatility.IMMUTABLE;
         private String description = "";
 
@@ -255,6 +258,17 @@ public final class RowFn implements ScalarFunction {
         /** The result may be null for valid arguments ({@link Val#nullIf}). */
         public Builder optionalOutput() {
             this.optionalOutput = true;
+            return this;
+        }
+
+        /**
+         * The function never leaves the CPU: a kernel segment that calls it runs on the CPU under
+         * every placement (AUTO, and OPENCL too, which then says so in EXPLAIN and the metrics).
+         * For bodies whose results must be bit-identical to Java's on every row (OpenCL math
+         * builtins may differ from StrictMath by a few ulp), or that a site keeps off shared GPUs.
+         */
+        public Builder cpuOnly() {
+            this.cpuOnly = true;
             return this;
         }
 
@@ -581,6 +595,11 @@ public final class RowFn implements ScalarFunction {
 
     public boolean hasOptionalOutput() {
         return optionalOutput;
+    }
+
+    /** Whether the function was declared {@link Builder#cpuOnly()}: its segments always run on the CPU. */
+    public boolean isCpuOnly() {
+        return cpuOnly;
     }
 
     /** Whether a null argument makes the result null without running the body (every RowFn but those with a {@link RowBody}). */

@@ -24,22 +24,6 @@ class PlacementTest extends QuiverTestBase {
 
 
     @Test
-    void autoKeepsSmallBatchesOnTheCpuAndNeverPicksACpuTypeOpenClDevice() {
-        CompiledExpression e = quiver.compile(XY, Expr.parse("sqrt(x*x + y*y)"));
-        CompiledExpression.Choice small = e.choose(Placement.AUTO, 1000);
-        assertEquals("cpu", small.device().name());
-        assertEquals("auto: 1000 rows < " + CompiledExpression.AUTO_GPU_MIN_ROWS, small.reason());
-        CompiledExpression.Choice big = e.choose(Placement.AUTO, CompiledExpression.AUTO_GPU_MIN_ROWS);
-        boolean gpu = quiver.openClDevices().stream().anyMatch(d -> d.kind() == Device.Kind.OPENCL_GPU);
-        if (gpu) {
-            assertEquals(Device.Kind.OPENCL_GPU, big.device().kind(), big.reason());
-        } else {
-            assertEquals("cpu", big.device().name());
-            assertEquals("auto: no OpenCL GPU can run it", big.reason());
-        }
-    }
-
-    @Test
     void openClPlacementRunsOnOpenClAndTheMetricsAndExplainSaySo() {
         OpenClAvailability.requireOpenCl(quiver);
         CompiledExpression e = quiver.compile(XY, Expr.parse("x*y + 1"));

@@ -69,9 +69,10 @@ class UnsupportedOnDeviceTest {
     @Test
     void aSegmentTheGpuCannotRunRunsOnTheCpuAndExplainSaysWhy() {
         NoSinGpu gpu = new NoSinGpu();
-        int rows = CompiledExpression.AUTO_GPU_MIN_ROWS;
+        int rows = 1 << 20;
         try (BufferAllocator allocator = new RootAllocator();
              Quiver quiver = Quiver.builder().allocator(allocator).openCl(false)
+                     .deviceFigures("cpu", TestFigures.cpu()).deviceFigures("opencl:no-sin-gpu", TestFigures.fastGpu())
                      .addDevice(new Device("opencl:no-sin-gpu", Device.Kind.OPENCL_GPU, "a test GPU without sin", gpu)).build()) {
             Schema schema = new Schema(List.of(DataType.FLOAT64.toField("x", true)));
             CompiledExpression withSin = quiver.compile(schema, "sin(x) * 2");

@@ -1,0 +1,86 @@
+package dev.quiver;
+
+import dev.quiver.cpu.CpuBackend;
+import dev.quiver.opencl.OpenClBackend;
+import dev.quiver.opencl.TransferMode;
+import dev.quiver.placement.DeviceFigures;
+import dev.quiver.placement.DeviceHealth;
+import dev.quiver.rowfn.ir.KernelProgram;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the scheduler keeps per device of one {@link Quiver}: its calibrated figures (measured on
+ * first use), its health (circuit breaker), the estimated work queued on it and the device memory
+ * held by batches in flight. Shared by every expression of that Quiver; thread-safe, lock-free on
+ * the per-batch path.
+ */
+final class DeviceRuntime {
+    final Device device;
+    final int index;
+    final DeviceHealth health;
+    /** Estimated nanoseconds of batches running on the device (its in-order queue); not kept for the CPU. */
+    final AtomicLong queuedNanos = new AtomicLong();
+    /** Device memory held by batches in flight (devices that copy). */
+    final AtomicLong bytesInFlight = new AtomicLong();
+    /** Device memory a batch may use with the others in flight; lowered when an allocation fails. */
+    volatile long memoryBudget;
+    /** The largest single buffer the device allocates. */
+    final long maxAllocation;
+    /** Whether batches are copied to the device's own memory (a discrete GPU). */
+    final boolean copies;
+    private final CpuBackend cpu;
+    private final Quiver quiver;
+    private volatile DeviceFigures figures;
+
+    DeviceRuntime(Quiver quiver, Device device, int index, DeviceHealth health) {
+        this.quiver = quiver;
+        this.device = device;
+        this.index = index;
+        this.health = health;
+        this.cpu = device.backend() instanceof CpuBackend c ? c : null;
+        if (device.backend() instanceof OpenClBackend ocl && ocl.transferMode() == TransferMode.COPY) {
+            copies = true;
+            maxAllocation = ocl.device().maxAllocationBytes();
+            memoryBudget = (long) (ocl.device().globalMemoryBytes() * 0.8);
+        } else {
+            copies = false;
+            maxAllocation = Long.MAX_VALUE;
+            memoryBudget = Long.MAX_VALUE;
+        }
+    }
+
+    /** The figures, calibrating (or reading the cache) on first use. */
+    DeviceFigures figures() {
+        DeviceFigures f = figures;
+        if (f == null) {
+            synchronized (this) {
+                f = figures;
+                if (f == null) {
+                    figures = f = quiver.calibrate(device, false);
+                }
+            }
+        }
+        return f;
+    }
+
+    /** Figures if already known (no calibration), else null. */
+    DeviceFigures knownFigures() {
+        return figures;
+    }
+
+    synchronized DeviceFigures recalibrate() {
+        DeviceFigures f = quiver.calibrate(device, true);
+        figures = f;
+        return f;
+    }
+
+    int threadsFor(KernelProgram program, long rows) {
+        return cpu == null ? 1 : cpu.threadsFor(program, rows);
+    }
+
+    /** Whether a batch needing {@code bytes} of device memory (largest buffer {@code largest}) fits now. */
+    boolean fits(long bytes, long largest) {
+        return !copies || largest <= maxAllocation && bytesInFlight.get() + bytes <= memoryBudget;
+    }
+}

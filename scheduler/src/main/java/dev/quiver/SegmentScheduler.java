@@ -1,0 +1,375 @@
+package dev.quiver;
+
+import dev.quiver.placement.CostModel;
+import dev.quiver.placement.DeviceFigures;
+import dev.quiver.placement.DeviceHealth;
+import dev.quiver.placement.SegmentProfile;
+import dev.quiver.placement.SegmentStats;
+import dev.quiver.rowfn.ir.KernelProgram;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Places the batches of one kernel segment of one expression and learns from every run.
+ *
+ * <p>AUTO: each device that can run the program, is not fenced off and has the memory gets an
+ * estimate ({@link CostModel} with the device's calibrated figures) times a correction learnt
+ * from the measured runs of this segment on that device: an exponentially weighted mean of
+ * log(measured / estimated), kept per batch-size bucket (powers of two of rows) and over all
+ * buckets (used where a bucket has no run yet). The cheapest device wins. The first run of a
+ * segment on a device (program build, JIT) is recorded but not learnt from.
+ *
+ * <p>Exploration: every run earns a credit of {@code explorationShare} of its measured time;
+ * a device that was not measured in this bucket for {@link #EXPLORE_GAP} batches is tried
+ * instead of the winner when the credit covers its expected extra time. So exploring costs at
+ * most that share of the total, by the model's own reckoning, and a stale estimate cannot
+ * persist. Decisions are deterministic (no random draws).
+ *
+ * <p>Lock-free: the per-batch path reads volatile fields and updates atomics only.
+ */
+final class SegmentScheduler {
+    static final int BUCKETS = 33;
+    /** Batches between two explorations of one device in one bucket, at the least. */
+    static final long EXPLORE_GAP = 32;
+    /** Weight of a new run in a bucket's correction, and in the segment-wide one. */
+    private static final double ALPHA_BUCKET = 0.25, ALPHA_GLOBAL = 0.1;
+    /** The most exploration credit kept, nanoseconds. */
+    private static final long MAX_CREDIT = 100_000_000;
+
+    final String text;
+    final KernelProgram program;
+    final SegmentProfile profile;
+    /** Names of the cpuOnly functions the segment calls, or null. */
+    final String cpuOnly;
+    private final DeviceRuntime[] devices;
+    private final Slot[] slots;
+    private final CompiledExpression owner;
+    private final double explorationShare;
+    private final AtomicLong batches = new AtomicLong();
+    private final AtomicLong credit = new AtomicLong();
+
+    SegmentScheduler(CompiledExpression owner, String text, KernelProgram program, String cpuOnly, DeviceRuntime[] devices,
+                     double explorationShare) {
+        this.owner = owner;
+        this.text = text;
+        this.program = program;
+        this.profile = SegmentProfile.of(program);
+        this.cpuOnly = cpuOnly;
+        this.devices = devices;
+        this.explorationShare = explorationShare;
+        this.slots = new Slot[devices.length];
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = new Slot();
+        }
+    }
+
+    /** What the segment has learnt and run on one device. */
+    private static final class Slot {
+        /** log(measured/estimated), as double bits; NaN: no run yet. */
+        final AtomicLongArray logCorrection = new AtomicLongArray(BUCKETS);
+        /** exp of the above, kept so a decision does not compute exp. */
+        final AtomicLongArray factor = new AtomicLongArray(BUCKETS);
+        /** The segment's batch counter when the device last ran a batch of the bucket (0: never). */
+        final AtomicLongArray lastRun = new AtomicLongArray(BUCKETS);
+        volatile double globalLog = Double.NaN;
+        volatile double globalFactor = 1;
+        volatile boolean warmed;
+        /** Whether the device can run the segment's own program: 0 unknown, 1 yes, 2 no. */
+        volatile int supportsBase;
+        /** The last batch size asked of {@code threadsFor}, packed with its answer: rows << 16 | threads. */
+        volatile long lastThreads = -1;
+        final LongAdder batches = new LongAdder(), rows = new LongAdder(), estimated = new LongAdder(),
+                measured = new LongAdder(), explorations = new LongAdder(), fallbacks = new LongAdder(),
+                probes = new LongAdder();
+
+        Slot() {
+            long nan = Double.doubleToRawLongBits(Double.NaN);
+            long one = Double.doubleToRawLongBits(1.0);
+            for (int b = 0; b < BUCKETS; b++) {
+                logCorrection.set(b, nan);
+                factor.set(b, one);
+            }
+        }
+
+        double factor(int bucket) {
+            return Double.isNaN(Double.longBitsToDouble(logCorrection.getPlain(bucket)))
+                    ? globalFactor : Double.longBitsToDouble(factor.getPlain(bucket));
+        }
+    }
+
+    static int bucket(long rows) {
+        return Math.min(BUCKETS - 1, 64 - Long.numberOfLeadingZeros(Math.max(0, rows)));
+    }
+
+    /** Why a device was chosen. */
+    enum Why {
+        PLACEMENT_CPU("placement CPU"),
+        PLACEMENT_OPENCL("placement OPENCL"),
+        REQUESTED("device requested"),
+        CPU_ONLY("a function of the segment is cpuOnly"),
+        FASTEST("auto: fastest estimate"),
+        ONLY("auto: the only device that can run it"),
+        EXPLORE("auto: exploring (the estimate was stale)"),
+        PROBE("probing a fenced device"),
+        FENCED("every OpenCL device that can run it is fenced off"),
+        NO_MEMORY("not enough device memory: on the cpu"),
+        FALLBACK("recomputed on the cpu after the device failed"),
+        NO_KERNEL("no fused kernel: the plan runs on the calling thread");
+
+        final String text;
+
+        Why(String text) {
+            this.text = text;
+        }
+    }
+
+    /** The devices' estimates for a batch of {@code rows} rows, in device order (null where the device cannot run it). */
+    CostModel.Estimate[] estimates(long rows) {
+        CostModel.Estimate[] out = new CostModel.Estimate[devices.length];
+        for (int i = 0; i < devices.length; i++) {
+            if (i == 0 || supports(i, program)) {
+                out[i] = CostModel.estimate(devices[i].figures(), profile, rows, devices[i].threadsFor(program, rows),
+                        i == 0 ? 0 : devices[i].queuedNanos.get());
+            }
+        }
+        return out;
+    }
+
+    /** The learnt correction factor for {@code device} at {@code rows}. */
+    double correction(int device, long rows) {
+        return slots[device].factor(bucket(rows));
+    }
+
+    boolean supports(int i, KernelProgram p) {
+        if (i == 0) {
+            return true;
+        }
+        if (p == program) {
+            int s = slots[i].supportsBase;
+            if (s == 0) {
+                slots[i].supportsBase = s = owner.unsupportedOn(devices[i].device, p).isEmpty() ? 1 : 2;
+            }
+            return s == 1;
+        }
+        return owner.unsupportedOn(devices[i].device, p).isEmpty();
+    }
+
+    private int threads(int i, long rows) {
+        DeviceRuntime d = devices[i];
+        if (i != 0) {
+            return 1;
+        }
+        Slot s = slots[i];
+        long packed = s.lastThreads;
+        if (packed >>> 16 == rows) {
+            return (int) (packed & 0xFFFF);
+        }
+        int t = d.threadsFor(program, rows);
+        s.lastThreads = rows << 16 | Math.min(t, 0xFFFF);
+        return t;
+    }
+
+    /**
+     * The decision of AUTO for a batch. {@code peek}: no side effects (no counter, no exploration,
+     * no probe claimed), for {@link CompiledExpression#choose}.
+     */
+    CompiledExpression.Choice auto(KernelProgram p, int rows, boolean peek) {
+        long n = peek ? batches.get() : batches.incrementAndGet();
+        int b = bucket(rows);
+        int best = -1, second = -1;
+        double bestEst = Double.POSITIVE_INFINITY, bestRaw = 0, secondEst = Double.POSITIVE_INFINITY;
+        boolean bestProbe = false;
+        boolean anyMemoryShort = false;
+        for (int i = 0; i < devices.length; i++) {
+            DeviceRuntime d = devices[i];
+            boolean probe = false;
+            if (i != 0) {
+                if (!supports(i, p)) {
+                    continue;
+                }
+                if (!d.health.isHealthy()) {
+                    if (d.health.state() != DeviceHealth.State.PROBE_DUE) {
+                        continue;
+                    }
+                    probe = true;
+                }
+                if (d.copies) {
+                    long bytes = (long) (rows * profile.bytesPerRow());
+                    if (!d.fits(bytes, (long) rows * 8)) {
+                        anyMemoryShort = true;
+                        continue;
+                    }
+                }
+            }
+            double raw = CostModel.totalNanos(d.figures(), profile, rows, threads(i, rows),
+                    i == 0 ? 0 : d.queuedNanos.get());
+            double est = raw * slots[i].factor(b);
+            if (est < bestEst) {
+                second = best;
+                secondEst = bestEst;
+                best = i;
+                bestEst = est;
+                bestRaw = raw;
+                bestProbe = probe;
+            } else if (est < secondEst) {
+                second = i;
+                secondEst = est;
+            }
+        }
+        if (best < 0) {
+            best = 0; // unreachable: the CPU always qualifies
+        }
+        if (!peek && bestProbe && !devices[best].health.tryProbe()) {
+            // Another thread is probing that device: the CPU takes this batch.
+            return choice(0, rawOf(0, rows), p, rows, Why.FENCED, false, false);
+        }
+        if (!peek && second >= 0 && !bestProbe) {
+            // Exploration: a device not measured in this bucket for a while, when the credit pays for it.
+            for (int i = 0; i < devices.length; i++) {
+                if (i == best || !supports(i, p) || !devices[i].health.isHealthy()) {
+                    continue;
+                }
+                Slot s = slots[i];
+                if (n - s.lastRun.get(b) < EXPLORE_GAP) {
+                    continue;
+                }
+                double raw = rawOf(i, rows);
+                double extra = raw * s.factor(b) - bestEst;
+                long c = credit.get();
+                if (extra <= c && credit.compareAndSet(c, c - (long) Math.max(0, extra))) {
+                    s.lastRun.set(b, n);
+                    return choice(i, raw, p, rows, Why.EXPLORE, true, false);
+                }
+            }
+        }
+        Why why = bestProbe ? Why.PROBE : second < 0 && !anyMemoryShort ? Why.ONLY
+                : best == 0 && anyMemoryShort && second < 0 ? Why.NO_MEMORY : Why.FASTEST;
+        return choice(best, bestRaw, p, rows, why, false, bestProbe);
+    }
+
+    private double rawOf(int i, long rows) {
+        return CostModel.totalNanos(devices[i].figures(), profile, rows, threads(i, rows),
+                i == 0 ? 0 : devices[i].queuedNanos.get());
+    }
+
+    CompiledExpression.Choice choice(int device, double rawEstimate, KernelProgram p, long rows, Why why, boolean explore,
+                                     boolean probe) {
+        return new CompiledExpression.Choice(devices[device].device, device, why, rawEstimate,
+                rawEstimate * slots[device].factor(bucket(rows)), explore, probe, this);
+    }
+
+    /** A fixed choice (placement CPU/OPENCL, a requested device), with its estimate when figures are known. */
+    CompiledExpression.Choice fixed(int device, long rows, Why why, boolean probe) {
+        DeviceRuntime d = devices[device];
+        // A fixed placement never calibrates: without figures there is no estimate (and nothing learnt).
+        DeviceFigures f = d.knownFigures();
+        double raw = f == null ? 0 : CostModel.totalNanos(f, profile, rows, threads(device, rows),
+                device == 0 ? 0 : d.queuedNanos.get());
+        return choice(device, raw, null, rows, why, false, probe);
+    }
+
+    /** Records a run: the measured time, learnt from unless it was the device's first run of this segment. */
+    void record(CompiledExpression.Choice c, int rows, long measuredNanos) {
+        Slot s = slots[c.deviceIndex()];
+        s.batches.increment();
+        s.rows.add(rows);
+        s.estimated.add((long) c.estimatedNanos());
+        s.measured.add(measuredNanos);
+        if (c.exploration()) {
+            s.explorations.increment();
+        }
+        if (c.probe()) {
+            s.probes.increment();
+        }
+        int b = bucket(rows);
+        s.lastRun.set(b, Math.max(1, batches.get()));
+        long earned = (long) (measuredNanos * explorationShare);
+        if (earned > 0 && credit.get() < MAX_CREDIT) {
+            credit.addAndGet(earned);
+        }
+        if (!s.warmed) {
+            s.warmed = true;
+            return;
+        }
+        if (c.rawEstimateNanos() <= 0 || measuredNanos <= 0) {
+            return;
+        }
+        double r = Math.log(measuredNanos / c.rawEstimateNanos());
+        double old = Double.longBitsToDouble(s.logCorrection.getPlain(b));
+        double next;
+        if (Double.isNaN(old)) {
+            next = Math.max(-6, Math.min(6, r));
+        } else {
+            // One odd run (a GC pause, a page fault) moves the correction by a factor e at most.
+            next = old + ALPHA_BUCKET * (Math.max(old - 1, Math.min(old + 1, r)) - old);
+        }
+        s.logCorrection.setRelease(b, Double.doubleToRawLongBits(next));
+        s.factor.setRelease(b, Double.doubleToRawLongBits(Math.exp(next)));
+        double g = s.globalLog;
+        double gNext = Double.isNaN(g) ? next : g + ALPHA_GLOBAL * (Math.max(g - 1, Math.min(g + 1, r)) - g);
+        s.globalLog = gNext;
+        s.globalFactor = Math.exp(gNext);
+    }
+
+    void recordFallback(CompiledExpression.Choice failed) {
+        slots[failed.deviceIndex()].fallbacks.increment();
+    }
+
+    /**
+     * The smallest batch from which device {@code i} is estimated faster than the CPU (learnt
+     * corrections included), searched over powers of two then bisected; empty when it never is
+     * below 2^31 rows.
+     */
+    Optional<Long> crossover(int i) {
+        if (i == 0 || !supports(i, program)) {
+            return Optional.empty();
+        }
+        long lo = 0;
+        for (long r = 1; r <= 1L << 31; r <<= 1) {
+            if (faster(i, r)) {
+                if (r == 1) {
+                    return Optional.of(1L);
+                }
+                long a = lo, z = r; // faster at z, not at a
+                while (z - a > Math.max(1, a / 64)) {
+                    long m = (a + z) >>> 1;
+                    if (faster(i, m)) {
+                        z = m;
+                    } else {
+                        a = m;
+                    }
+                }
+                return Optional.of(z);
+            }
+            lo = r;
+        }
+        return Optional.empty();
+    }
+
+    private boolean faster(int i, long rows) {
+        double dev = CostModel.totalNanos(devices[i].figures(), profile, rows, 1, 0) * correction(i, rows);
+        double cpu = CostModel.totalNanos(devices[0].figures(), profile, rows, devices[0].threadsFor(program, rows), 0)
+                * correction(0, rows);
+        return dev < cpu;
+    }
+
+    /** Per device: what ran, estimated against measured. */
+    SegmentStats stats() {
+        List<SegmentStats.OnDevice> on = new ArrayList<>();
+        for (int i = 0; i < devices.length; i++) {
+            Slot s = slots[i];
+            on.add(new SegmentStats.OnDevice(devices[i].device.name(), s.batches.sum(), s.rows.sum(), s.estimated.sum(),
+                    s.measured.sum(), s.explorations.sum(), s.fallbacks.sum(), s.probes.sum(),
+                    Double.isNaN(s.globalLog) ? 1 : s.globalFactor));
+        }
+        return new SegmentStats(text, profile, batches.get(), List.copyOf(on));
+    }
+
+}
