@@ -29,7 +29,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs {@link KernelProgram}s on one OpenCL device: each program becomes one OpenCL C kernel
@@ -54,8 +58,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>Ownership: the backend owns its OpenCL context, command queue and compiled programs, and
  * releases them in {@link #close()}. It never owns Arrow memory: the segments of an invocation
  * must stay alive for the duration of {@link #execute}, and no command touches them after it
- * returns or throws. Thread-safe: runs from several threads share the queue; {@link #close()}
- * waits for runs in progress.
+ * returns or throws. Thread-safe: runs from several threads share the queue and take no lock
+ * (one atomic add as they start and one as they end, and a volatile read of a built program);
+ * {@link #close()} waits for runs in progress, and a run that starts once close has begun throws
+ * {@link IllegalStateException}.
  *
  * <pre>{@code
  * OpenClDevice device = OpenClRuntime.discover().devices().getFirst();
@@ -73,9 +79,26 @@ public final class OpenClBackend implements KernelBackend {
     private final ClObject<cl_context> context;
     private final ClObject<cl_command_queue> queue;
     private final ProgramCache programs;
-    /** Runs hold it shared (OpenCL calls are thread-safe); close holds it exclusively. */
-    private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
-    private boolean closed;
+    /**
+     * Bit 0 ({@link #CLOSED}): close has begun; the other bits: twice the runs in progress. One
+     * word, so that a run registers and learns whether the backend is closed in a single atomic
+     * add, and close sees every run that did not see it. (Not a LongAdder: its sum is no snapshot,
+     * so a run still in progress could be missed while others come and go.)
+     */
+    private final AtomicInteger state = new AtomicInteger();
+    /**
+     * Null while open; then the thread that closes (the first to set it), woken by the last run to
+     * end; then {@link #DONE} once released.
+     */
+    private final AtomicReference<Object> closer = new AtomicReference<>();
+    private static final Object DONE = new Object();
+    /** Open until close has released everything; a second close waits on it. */
+    private final CountDownLatch released = new CountDownLatch(1);
+    private static final int CLOSED = 1;
+    private static final int RUN = 2;
+    /** How long close spins for runs to end before it parks, and the longest it parks at a time. */
+    private static final long SPIN_NANOS = 20_000;
+    private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private OpenClBackend(OpenClDevice device, TransferMode mode, ClObject<cl_context> context,
                           ClObject<cl_command_queue> queue) {
@@ -248,6 +271,11 @@ public final class OpenClBackend implements KernelBackend {
         return CompiledProgram.build(context.handle(), device.id(), source, options);
     }
 
+    /** Whether close has begun (runs now throw), for tests of closing under runs. */
+    boolean closing() {
+        return (state.get() & CLOSED) != 0;
+    }
+
     /** How many programs this backend has built, for tests of the cache. */
     int compiledPrograms() {
         return programs.size();
@@ -282,12 +310,9 @@ public final class OpenClBackend implements KernelBackend {
         // computed in VALID_ROWS mode (a null row, or a byte of null rows, is skipped), and only those.
         long rowsComputed = invocation.mode() == RowMode.ALL_ROWS ? invocation.rows()
                 : ValidityBitmaps.count(invocation.validity(), invocation.rows());
-        lifecycle.readLock().lock();
+        enter();
         LaunchResult result;
         try {
-            if (closed) {
-                throw new IllegalStateException("backend " + name + " is closed");
-            }
             if (invocation.rows() == 0) {
                 // OpenCL rejects zero-sized buffers and work sizes; there is nothing to do anyway.
                 return new TracedRun(new KernelRun(name, 0, 0, System.nanoTime() - start, 0), 0, List.of());
@@ -297,7 +322,7 @@ public final class OpenClBackend implements KernelBackend {
                 result = launch(launch, compiled, program, invocation, trace, probes);
             }
         } finally {
-            lifecycle.readLock().unlock();
+            exit();
         }
         if (result.failingRow() != Integer.MAX_VALUE) {
             // The kernel knows the row, not why: the reference evaluates it again (from host memory, which the
@@ -464,18 +489,81 @@ public final class OpenClBackend implements KernelBackend {
         }
     }
 
-    /** Waits for runs in progress, then releases the compiled programs, the queue and the context. Idempotent. */
+    /**
+     * Registers a run, or throws {@link IllegalStateException} when close has begun: then the run
+     * must touch none of the backend's OpenCL objects. A run that gets past here is waited for
+     * by close until its {@link #exit()}.
+     */
+    private void enter() {
+        if ((state.getAndAdd(RUN) & CLOSED) != 0) {
+            exit();
+            throw new IllegalStateException("backend " + name + " is closed");
+        }
+    }
+
+    /** Ends a run registered by {@link #enter()}; the last one to end after close has begun wakes the closer. */
+    private void exit() {
+        if (state.addAndGet(-RUN) == CLOSED) {
+            if (closer.get() instanceof Thread t) {
+                LockSupport.unpark(t);
+            }
+        }
+    }
+
+    /**
+     * Refuses new runs, waits for runs in progress, then releases the compiled programs, the
+     * queue and the context. Idempotent: a later or concurrent call waits until the first has
+     * released everything, then returns. Not interruptible (an interrupt is kept for the caller).
+     * Must not be called from within a run of this backend (it would wait for itself).
+     */
     @Override
     public void close() {
-        lifecycle.writeLock().lock();
+        if (!closer.compareAndSet(null, Thread.currentThread())) {
+            awaitReleased();
+            return;
+        }
+        // Set after the closer, so the last run to end finds whom to wake; only this thread sets it.
+        state.getAndAdd(CLOSED);
         try {
-            if (closed) {
-                return;
-            }
-            closed = true;
+            awaitRunsEnded();
             Resources.closeAll(List.<AutoCloseable>of(programs::close, queue::close, context::close));
         } finally {
-            lifecycle.writeLock().unlock();
+            closer.set(DONE);
+            released.countDown();
+        }
+    }
+
+    /** Spins briefly, then parks (woken by the last run, or after at most a millisecond) until no run is in progress. */
+    private void awaitRunsEnded() {
+        boolean interrupted = false;
+        long start = System.nanoTime();
+        long park = 1_000;
+        while (state.get() != CLOSED) {
+            if (System.nanoTime() - start < SPIN_NANOS) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(this, park);
+                park = Math.min(MAX_PARK_NANOS, park * 2);
+                interrupted |= Thread.interrupted(); // else park returns at once, forever
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void awaitReleased() {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                released.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -15,8 +15,9 @@ import java.util.function.Function;
  *
  * <p>Thread-safe; each shape is built once, by the first caller, while later callers of that
  * shape wait and callers of other shapes proceed. A failed build is not remembered: the error
- * goes to the caller and the next call tries again. Owns the programs; {@link #close()} releases
- * them and must not race with {@link #get}.
+ * goes to the caller and the next call tries again. Once a shape is built, {@link #get} takes no
+ * lock: a lock-free map lookup and a volatile read (every run of the backend passes here). Owns
+ * the programs; {@link #close()} releases them and must not race with {@link #get}.
  */
 final class ProgramCache implements AutoCloseable {
     private final ConcurrentHashMap<Object, Slot> slots = new ConcurrentHashMap<>();
@@ -28,7 +29,13 @@ final class ProgramCache implements AutoCloseable {
 
     /** The compiled program for {@code program}'s shape, built now if it is the first of its shape. */
     CompiledProgram get(KernelProgram program) {
-        return slots.computeIfAbsent(program.shape(), k -> new Slot()).get(program, builder);
+        Object shape = program.shape();
+        // get first: computeIfAbsent may lock the map's bin even when the key is present.
+        Slot slot = slots.get(shape);
+        if (slot == null) {
+            slot = slots.computeIfAbsent(shape, k -> new Slot());
+        }
+        return slot.get(program, builder);
     }
 
     /** How many programs are built. */
@@ -55,18 +62,30 @@ final class ProgramCache implements AutoCloseable {
         Resources.closeAll(built);
     }
 
-    /** One shape's program, built under the slot's own lock so a slow build blocks only its own shape. */
+    /**
+     * One shape's program. Read lock-free once built (double-checked on a volatile field); built
+     * under the slot's own lock, so a slow build blocks only callers of its own shape, and a
+     * failed build leaves the field null for the next caller to try again.
+     */
     private static final class Slot {
-        private CompiledProgram program;
+        private volatile CompiledProgram program;
 
-        synchronized CompiledProgram get(KernelProgram source, Function<KernelProgram, CompiledProgram> builder) {
-            if (program == null) {
-                program = builder.apply(source);
+        CompiledProgram get(KernelProgram source, Function<KernelProgram, CompiledProgram> builder) {
+            CompiledProgram p = program;
+            if (p != null) {
+                return p;
             }
-            return program;
+            synchronized (this) {
+                p = program;
+                if (p == null) {
+                    p = Objects.requireNonNull(builder.apply(source), "the builder returned no program");
+                    program = p;
+                }
+                return p;
+            }
         }
 
-        synchronized CompiledProgram built() {
+        CompiledProgram built() {
             return program;
         }
     }

@@ -94,6 +94,18 @@ final class Batches {
 
     static Output run(OpenClBackend backend, BufferAllocator allocator, KernelProgram program, int rows, RowMode mode,
                       FieldVector... args) {
+        return run(allocator, program, rows, mode, invocation -> backend.executeTraced(program, invocation), args);
+    }
+
+    /** As {@link #run(OpenClBackend, BufferAllocator, KernelProgram, FieldVector...)}, calling {@code probes} during the run. */
+    static Output runProbed(OpenClBackend backend, BufferAllocator allocator, KernelProgram program,
+                            OpenClBackend.RunProbes probes, FieldVector... args) {
+        return run(allocator, program, args[0].getValueCount(), RowMode.VALID_ROWS,
+                invocation -> backend.executeProbed(program, invocation, probes), args);
+    }
+
+    private static Output run(BufferAllocator allocator, KernelProgram program, int rows, RowMode mode,
+                              java.util.function.Function<KernelInvocation, TracedRun> execute, FieldVector... args) {
         BaseFixedWidthVector out = newVector(program.resultType(), allocator);
         try {
             out.allocateNew(rows);
@@ -105,8 +117,7 @@ final class Batches {
                 }
                 List<MemorySegment> data = views.stream().map(VectorView::data).toList();
                 ValidityBitmaps.and(outView.validity(), views.stream().map(VectorView::validity).toList(), rows);
-                TracedRun trace = backend.executeTraced(program,
-                        new KernelInvocation(data, outView.validity(), outView.data(), rows, mode));
+                TracedRun trace = execute.apply(new KernelInvocation(data, outView.validity(), outView.data(), rows, mode));
                 return new Output(out, trace);
             } finally {
                 views.forEach(VectorView::close);
