@@ -353,7 +353,7 @@ public final class CompiledExpression {
         if (choice.deviceIndex() == 0) {
             return device.device.backend().execute(program, invocation);
         }
-        long queued = (long) choice.estimatedNanos();
+        long queued = (long) choice.ownNanos();
         long bytes = device.copies ? (long) (rows * choice.segment().profile.bytesPerRow()) : 0;
         device.queuedNanos.addAndGet(queued);
         if (bytes > 0) {
@@ -363,6 +363,11 @@ public final class CompiledExpression {
             KernelRun run = device.device.backend().execute(program, invocation);
             device.health.success();
             return run;
+        } catch (Error e) {
+            if (choice.probe()) {
+                device.health.releaseProbe();
+            }
+            throw e;
         } finally {
             device.queuedNanos.addAndGet(-queued);
             if (bytes > 0) {
@@ -459,13 +464,15 @@ public final class CompiledExpression {
         private final int deviceIndex;
         private final SegmentScheduler.Why why;
         private final double rawEstimateNanos;
+        private final double ownNanos;
         private final double estimatedNanos;
         private final boolean exploration;
         private final boolean probe;
         private final SegmentScheduler segment;
 
-        Choice(Device device, int deviceIndex, SegmentScheduler.Why why, double rawEstimateNanos, double estimatedNanos,
-               boolean exploration, boolean probe, SegmentScheduler segment) {
+        Choice(Device device, int deviceIndex, SegmentScheduler.Why why, double rawEstimateNanos, double ownNanos,
+               double estimatedNanos, boolean exploration, boolean probe, SegmentScheduler segment) {
+            this.ownNanos = ownNanos;
             this.device = device;
             this.deviceIndex = deviceIndex;
             this.why = why;
@@ -494,13 +501,18 @@ public final class CompiledExpression {
                     estimatedNanos / 1e6) : "");
         }
 
-        /** The estimate with the learnt correction (0 when the device's figures were not needed). */
+        /** The estimate with the learnt correction and the device's queue (0 when the device's figures were not needed). */
         public double estimatedNanos() {
             return estimatedNanos;
         }
 
         double rawEstimateNanos() {
             return rawEstimateNanos;
+        }
+
+        /** The device's own time for the batch as estimated (corrected), without the work queued before it. */
+        double ownNanos() {
+            return ownNanos;
         }
 
         /** Whether AUTO sent this batch to refresh a stale estimate rather than to the fastest device. */

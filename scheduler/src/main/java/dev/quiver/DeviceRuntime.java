@@ -75,6 +75,11 @@ final class DeviceRuntime {
         return f;
     }
 
+    /** Whether the device compiles each new kernel progressively (the JVM's JIT: the CPU device). */
+    boolean jitWarmsUp() {
+        return cpu != null;
+    }
+
     int threadsFor(KernelProgram program, long rows) {
         return cpu == null ? 1 : cpu.threadsFor(program, rows);
     }

@@ -40,6 +40,8 @@ final class SegmentScheduler {
     static final long EXPLORE_GAP = 32;
     /** Weight of a new run in a bucket's correction, and in the segment-wide one. */
     private static final double ALPHA_BUCKET = 0.25, ALPHA_GLOBAL = 0.1;
+    /** Rows and batches of a segment the CPU runs before its measured times count when slower than estimated. */
+    static final long JIT_WARM_ROWS = 1 << 20, JIT_WARM_BATCHES = 16;
     /** The most exploration credit kept, nanoseconds. */
     private static final long MAX_CREDIT = 100_000_000;
 
@@ -81,6 +83,8 @@ final class SegmentScheduler {
         volatile double globalLog = Double.NaN;
         volatile double globalFactor = 1;
         volatile boolean warmed;
+        /** Whether the device's JIT has had time to compile the segment's loop (see {@link #record}). */
+        volatile boolean jitWarm;
         /** Whether the device can run the segment's own program: 0 unknown, 1 yes, 2 no. */
         volatile int supportsBase;
         /** The last batch size asked of {@code threadsFor}, packed with its answer: rows << 16 | threads. */
@@ -208,9 +212,9 @@ final class SegmentScheduler {
                     }
                 }
             }
-            double raw = CostModel.totalNanos(d.figures(), profile, rows, threads(i, rows),
-                    i == 0 ? 0 : d.queuedNanos.get());
-            double est = raw * slots[i].factor(b);
+            double raw = CostModel.totalNanos(d.figures(), profile, rows, threads(i, rows), 0);
+            // The correction scales the device's own work; work already queued on it is added as it is.
+            double est = raw * slots[i].factor(b) + (i == 0 ? 0 : d.queuedNanos.get());
             if (est < bestEst) {
                 second = best;
                 secondEst = bestEst;
@@ -241,7 +245,7 @@ final class SegmentScheduler {
                     continue;
                 }
                 double raw = rawOf(i, rows);
-                double extra = raw * s.factor(b) - bestEst;
+                double extra = raw * s.factor(b) + devices[i].queuedNanos.get() - bestEst;
                 long c = credit.get();
                 if (extra <= c && credit.compareAndSet(c, c - (long) Math.max(0, extra))) {
                     s.lastRun.set(b, n);
@@ -254,15 +258,17 @@ final class SegmentScheduler {
         return choice(best, bestRaw, p, rows, why, false, bestProbe);
     }
 
+    /** The device's own estimated time for the batch, without correction or queue. */
     private double rawOf(int i, long rows) {
-        return CostModel.totalNanos(devices[i].figures(), profile, rows, threads(i, rows),
-                i == 0 ? 0 : devices[i].queuedNanos.get());
+        return CostModel.totalNanos(devices[i].figures(), profile, rows, threads(i, rows), 0);
     }
 
     CompiledExpression.Choice choice(int device, double rawEstimate, KernelProgram p, long rows, Why why, boolean explore,
                                      boolean probe) {
-        return new CompiledExpression.Choice(devices[device].device, device, why, rawEstimate,
-                rawEstimate * slots[device].factor(bucket(rows)), explore, probe, this);
+        double own = rawEstimate * slots[device].factor(bucket(rows));
+        double queued = device == 0 ? 0 : devices[device].queuedNanos.get();
+        return new CompiledExpression.Choice(devices[device].device, device, why, rawEstimate, own, own + queued, explore,
+                probe, this);
     }
 
     /** A fixed choice (placement CPU/OPENCL, a requested device), with its estimate when figures are known. */
@@ -270,8 +276,7 @@ final class SegmentScheduler {
         DeviceRuntime d = devices[device];
         // A fixed placement never calibrates: without figures there is no estimate (and nothing learnt).
         DeviceFigures f = d.knownFigures();
-        double raw = f == null ? 0 : CostModel.totalNanos(f, profile, rows, threads(device, rows),
-                device == 0 ? 0 : d.queuedNanos.get());
+        double raw = f == null ? 0 : CostModel.totalNanos(f, profile, rows, threads(device, rows), 0);
         return choice(device, raw, null, rows, why, false, probe);
     }
 
@@ -280,7 +285,7 @@ final class SegmentScheduler {
         Slot s = slots[c.deviceIndex()];
         s.batches.increment();
         s.rows.add(rows);
-        s.estimated.add((long) c.estimatedNanos());
+        s.estimated.add((long) c.ownNanos());
         s.measured.add(measuredNanos);
         if (c.exploration()) {
             s.explorations.increment();
@@ -303,6 +308,16 @@ final class SegmentScheduler {
         }
         double r = Math.log(measuredNanos / c.rawEstimateNanos());
         double old = Double.longBitsToDouble(s.logCorrection.getPlain(b));
+        if (!s.jitWarm && devices[c.deviceIndex()].jitWarmsUp()) {
+            // A new CPU loop runs interpreted, then C1-compiled, for its first few hundred thousand rows: such a
+            // run says nothing about the loop's speed once compiled, which the figures estimate. Until then only
+            // runs faster than the estimate teach anything.
+            if (s.rows.sum() >= JIT_WARM_ROWS && s.batches.sum() >= JIT_WARM_BATCHES) {
+                s.jitWarm = true;
+            } else if (r > (Double.isNaN(old) ? 0 : old)) {
+                return;
+            }
+        }
         double next;
         if (Double.isNaN(old)) {
             next = Math.max(-6, Math.min(6, r));

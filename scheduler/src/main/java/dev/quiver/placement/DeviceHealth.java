@@ -174,6 +174,12 @@ public final class DeviceHealth {
     public void memoryFallback(String message) {
         memoryFallbacks.increment();
         lastFailure = message;
+        releaseProbe();
+    }
+
+    /** A probe ended without a verdict (the batch lacked memory, or the JVM threw an Error): a later batch probes again. */
+    public void releaseProbe() {
+        probing.set(false);
     }
 
     public Snapshot snapshot() {
