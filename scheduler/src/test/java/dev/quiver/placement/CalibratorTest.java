@@ -1,0 +1,79 @@
+package dev.quiver.placement;
+
+import dev.quiver.Device;
+import dev.quiver.cpu.CpuBackend;
+import dev.quiver.opencl.OpenClBackend;
+import dev.quiver.opencl.OpenClDevice;
+import dev.quiver.opencl.OpenClRuntime;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CalibratorTest {
+
+    @Test
+    void measuresTheCpuOnOneThread() {
+        try (CpuBackend backend = new CpuBackend(1)) {
+            Device device = new Device("cpu", Device.Kind.CPU, "test", backend);
+            DeviceFigures f = timed(device);
+            assertEquals(1, f.threads());
+            assertEquals(1.0, f.parallelEfficiency());
+            assertEquals(f.nanosPerByte(), f.parallelNanosPerByte());
+        }
+    }
+
+    @Test
+    void measuresTheCpuOnAllThreads() {
+        try (CpuBackend backend = new CpuBackend(2)) {
+            Device device = new Device("cpu", Device.Kind.CPU, "test", backend);
+            DeviceFigures f = timed(device);
+            assertEquals(2, f.threads());
+            assertTrue(f.parallelEfficiency() > 0 && f.parallelEfficiency() <= 1, f::describe);
+            assertTrue(f.parallelNanosPerByte() > 0, f::describe);
+        }
+    }
+
+    @Test
+    void measuresTheFirstOpenClDevice() {
+        List<OpenClDevice> devices = OpenClRuntime.discover().devices();
+        Assumptions.assumeFalse(devices.isEmpty(), "no OpenCL device");
+        OpenClDevice d = devices.getFirst();
+        try (OpenClBackend backend = OpenClBackend.open(d)) {
+            Device.Kind kind = switch (d.type()) {
+                case CPU -> Device.Kind.OPENCL_CPU;
+                case GPU, ACCELERATOR -> Device.Kind.OPENCL_GPU;
+                default -> Device.Kind.OPENCL_OTHER;
+            };
+            Device device = new Device(backend.name(), kind, d.toString(), backend);
+            DeviceFigures f = timed(device);
+            assertEquals(1, f.threads());
+            assertEquals(1.0, f.parallelEfficiency());
+        }
+    }
+
+    /** Measures {@code device}, checks what holds on every device, and prints the figures. */
+    private static DeviceFigures timed(Device device) {
+        String identity = DeviceIdentity.of(device);
+        StringBuilder trace = new StringBuilder();
+        long t0 = System.nanoTime();
+        DeviceFigures f = Calibrator.measure(device, identity, line -> trace.append("  ").append(line).append('\n'));
+        long millis = (System.nanoTime() - t0) / 1_000_000;
+        System.out.println(device.name() + " (" + identity + "): " + f.describe() + "\n  calibrated in " + millis
+                + " ms\n" + trace);
+        assertEquals(DeviceFigures.Source.MEASURED, f.source());
+        assertEquals(identity, f.identity());
+        assertTrue(millis < 2_000, () -> "calibration took " + millis + " ms");
+        assertTrue(f.launchNanos() > 0 && f.launchNanos() < 10_000_000, f::describe);
+        assertTrue(f.nanosPerByte() > 0, f::describe);
+        assertEquals(0.0, f.transferNanosPerByte(), f::describe);
+        assertTrue(f.arithmeticNanos() > 0, f::describe);
+        assertTrue(f.divideNanos() > 0, f::describe);
+        assertTrue(f.transcendentalNanos() > f.arithmeticNanos(), f::describe);
+        assertTrue(f.calibrationMillis() > 0 && f.calibrationMillis() <= millis + 1, f::describe);
+        return f;
+    }
+}
