@@ -155,7 +155,9 @@ public final class Quiver implements AutoCloseable {
         }
         try {
             DeviceFigures measured = Calibrator.measure(device, identity);
-            cache.store(measured);
+            if (measured.source() == DeviceFigures.Source.MEASURED) {
+                cache.store(measured);
+            }
             MEASURED_IN_THIS_JVM.put(identity, measured);
             return measured;
         } catch (RuntimeException e) {

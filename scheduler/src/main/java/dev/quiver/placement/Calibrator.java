@@ -84,9 +84,11 @@ public final class Calibrator {
     static final int TRANSCENDENTAL_OPS = 8;
 
     /** Measuring stops after the run in progress once this much time has passed. */
-    static final long HARD_LIMIT_NANOS = 950_000_000L;
+    static final long HARD_LIMIT_NANOS = 2_500_000_000L;
     /** The CPU's warm-up stops once this much time has passed, warm or not. */
-    static final long WARM_UP_LIMIT_NANOS = 550_000_000L;
+    static final long WARM_UP_LIMIT_NANOS = 1_500_000_000L;
+    /** The JIT counts as done with the warm-up programs once it has compiled nothing for this long. */
+    static final long JIT_QUIET_NANOS = 40_000_000L;
     /** Per-operation figures are at least this (ns): a chain never costs nothing. */
     static final double MIN_OP_NANOS = 0.001;
     /** Memory figures are at least this (ns per byte, 10 TB/s). */
@@ -128,7 +130,7 @@ public final class Calibrator {
         s.trace("%s: calibrated in %d ms", device.name(), millis);
         return new DeviceFigures(identity, f.launch, f.perByte, f.parallelPerByte, f.transfer, f.ops.arithmetic,
                 f.ops.divide, f.ops.transcendental, f.threads, f.efficiency, startMillis, millis,
-                DeviceFigures.Source.MEASURED);
+                s.cold ? DeviceFigures.Source.MEASURED_COLD : DeviceFigures.Source.MEASURED);
     }
 
     private record Figures(double launch, double perByte, double parallelPerByte, double transfer, Ops ops,
@@ -361,6 +363,8 @@ public final class Calibrator {
         private final long start;
         private final long deadline;
         private final Consumer<String> trace;
+        /** Whether a warm-up program was still not fast when the warm-up ended (the figures may be the JIT's, not the loop's). */
+        boolean cold;
         private Buffers buffers;
 
         Session(String device, long start, Consumer<String> trace) {
@@ -402,12 +406,37 @@ public final class Calibrator {
                 rows[i] = w.backend() instanceof CpuBackend c ? c.lanes(w.program()) : 64;
             }
             long end = start + WARM_UP_LIMIT_NANOS;
+            // "Fast" can be C1's code: the C2 compilation of a large Vector API loop takes a while on a busy machine,
+            // so the warm-up also waits until the JIT has been idle for a moment (where the JVM reports its time).
+            java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+            boolean jitTimed = jit != null && jit.isCompilationTimeMonitoringSupported();
+            long jitTotal = jitTimed ? jit.getTotalCompilationTime() : 0;
+            long jitChanged = System.nanoTime();
             int done = 0;
-            while (done < n && System.nanoTime() < end) {
+            while (System.nanoTime() < end) {
+                long now = System.nanoTime();
+                if (jitTimed) {
+                    long t = jit.getTotalCompilationTime();
+                    if (t != jitTotal) {
+                        jitTotal = t;
+                        jitChanged = now;
+                    }
+                }
+                boolean jitQuiet = !jitTimed || now - jitChanged >= JIT_QUIET_NANOS;
+                if (done == n && jitQuiet) {
+                    break;
+                }
+                boolean allFast = done == n;
                 done = 0;
                 for (int i = 0; i < n; i++) {
                     Warm w = programs.get(i);
-                    if (fast[i] >= 3) {
+                    if (fast[i] >= 3 && !allFast) {
+                        done++;
+                        continue;
+                    }
+                    if (allFast) {
+                        // Waiting for the JIT: keep every program's code hot, at its full warm-up size.
+                        run("warm-up", w.backend(), w.program(), buffers.invocation(buffers.args(rows[i])));
                         done++;
                         continue;
                     }
@@ -422,6 +451,9 @@ public final class Calibrator {
                         rows[i] = Math.min(w.rows(), rows[i] * 2);
                     }
                 }
+            }
+            for (int i = 0; i < n; i++) {
+                cold |= fast[i] < 3;
             }
             if (trace != null) {
                 StringBuilder sb = new StringBuilder();

@@ -43,6 +43,11 @@ public record DeviceFigures(String identity, double launchNanos, double nanosPer
     public enum Source {
         /** Measured by this process. */
         MEASURED,
+        /**
+         * Measured by this process before the JIT had compiled every benchmark loop (a freshly
+         * started JVM on a busy machine): used by this process, not cached, measured again by the next.
+         */
+        MEASURED_COLD,
         /** Read from the on-disk cache (measured by an earlier process on the same device identity). */
         CACHED,
         /** Given by the application ({@code Quiver.builder().deviceFigures(...)}). */

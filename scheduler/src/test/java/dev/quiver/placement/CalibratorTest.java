@@ -64,9 +64,9 @@ class CalibratorTest {
         long millis = (System.nanoTime() - t0) / 1_000_000;
         System.out.println(device.name() + " (" + identity + "): " + f.describe() + "\n  calibrated in " + millis
                 + " ms\n" + trace);
-        assertEquals(DeviceFigures.Source.MEASURED, f.source());
+        assertTrue(f.source() == DeviceFigures.Source.MEASURED || f.source() == DeviceFigures.Source.MEASURED_COLD, f::describe);
         assertEquals(identity, f.identity());
-        assertTrue(millis < 2_000, () -> "calibration took " + millis + " ms");
+        assertTrue(millis < 4_000, () -> "calibration took " + millis + " ms");
         assertTrue(f.launchNanos() > 0 && f.launchNanos() < 10_000_000, f::describe);
         assertTrue(f.nanosPerByte() > 0, f::describe);
         assertEquals(0.0, f.transferNanosPerByte(), f::describe);
