@@ -280,6 +280,9 @@ public final class CompiledExpression {
     private KernelExecutor.Result runKernel(SegmentScheduler segment, Placement placement, DeviceRuntime requested,
                                             KernelProgram program, List<FieldVector> inputs, int rows,
                                             BufferAllocator allocator, RowMode mode) {
+        if (placement == Placement.AUTO && requested == null) {
+            quiver.ensureCalibrated(); // once: calibrating is not the scheduler's time per batch
+        }
         long t0 = System.nanoTime();
         Choice choice = decide(segment, placement, requested, program, rows, false);
         long t1 = System.nanoTime();

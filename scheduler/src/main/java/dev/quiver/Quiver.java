@@ -106,6 +106,18 @@ public final class Quiver implements AutoCloseable {
         throw new IllegalArgumentException("device " + device.name() + " is not a device of this Quiver instance");
     }
 
+    private volatile boolean calibrated;
+
+    /** Makes sure every device has figures (calibrating those that have none), once. */
+    void ensureCalibrated() {
+        if (!calibrated) {
+            for (DeviceRuntime r : runtimes) {
+                r.figures();
+            }
+            calibrated = true;
+        }
+    }
+
     double explorationShare() {
         return explorationShare;
     }
@@ -133,11 +145,11 @@ public final class Quiver implements AutoCloseable {
 
     /** Where figures come from; {@code force}: measure even when cached. */
     DeviceFigures calibrate(Device device, boolean force) {
-        String identity = DeviceIdentity.of(device);
         DeviceFigures given = givenFigures.get(device.name());
         if (given != null) {
             return given;
         }
+        String identity = DeviceIdentity.of(device);
         if (!calibrate) {
             return Calibrator.defaults(device, identity);
         }

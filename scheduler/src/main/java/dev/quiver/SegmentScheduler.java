@@ -318,19 +318,23 @@ final class SegmentScheduler {
                 return;
             }
         }
-        double next;
-        if (Double.isNaN(old)) {
-            next = Math.max(-6, Math.min(6, r));
-        } else {
-            // One odd run (a GC pause, a page fault) moves the correction by a factor e at most.
-            next = old + ALPHA_BUCKET * (Math.max(old - 1, Math.min(old + 1, r)) - old);
-        }
+        double next = Double.isNaN(old) ? Math.max(-6, Math.min(6, r)) : learn(old, r, ALPHA_BUCKET);
         s.logCorrection.setRelease(b, Double.doubleToRawLongBits(next));
         s.factor.setRelease(b, Double.doubleToRawLongBits(Math.exp(next)));
         double g = s.globalLog;
-        double gNext = Double.isNaN(g) ? next : g + ALPHA_GLOBAL * (Math.max(g - 1, Math.min(g + 1, r)) - g);
+        double gNext = Double.isNaN(g) ? next : learn(g, r, ALPHA_GLOBAL);
         s.globalLog = gNext;
         s.globalFactor = Math.exp(gNext);
+    }
+
+    /**
+     * One step of the correction towards {@code r}. Asymmetric: a device cannot run faster than it
+     * is, while a run can be slowed by things that pass (a pause, page faults, a neighbour busy on
+     * the same cores), so a faster run moves the correction twice as far as a slower one, and a
+     * slower one by at most a factor e^alpha.
+     */
+    private static double learn(double old, double r, double alpha) {
+        return r < old ? old + 2 * alpha * (r - old) : old + alpha * Math.min(r - old, 1);
     }
 
     void recordFallback(CompiledExpression.Choice failed) {

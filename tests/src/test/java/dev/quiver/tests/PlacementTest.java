@@ -200,13 +200,13 @@ class PlacementTest extends QuiverTestBase {
     @Test
     void learningMovesBatchesOffADeviceSlowerThanItsFiguresAndExplorationKeepsCheckingIt() {
         ScriptedBackend gpu = new ScriptedBackend();
-        gpu.sleepNanos = 200_000; // the figures promise ~0.07 ms for 8K rows; it takes over 0.2 ms
+        gpu.sleepNanos = 400_000; // the figures promise ~0.07 ms for 8K rows; it takes over 0.4 ms
         quiver.close();
         quiver = scripted(gpu, new ManualClock(), 0.5);
         CompiledExpression e = quiver.compile(XY, Expr.parse(EXPR));
         int rows = 1 << 13;
         assertEquals(GPU, e.choose(Placement.AUTO, rows).device().name(), "the figures favour the device at first");
-        int batches = 400;
+        int batches = 600;
         try (VectorSchemaRoot b = batch(rows)) {
             for (int i = 0; i < batches; i++) {
                 try (FieldVector out = e.evaluate(b, Placement.AUTO)) {
