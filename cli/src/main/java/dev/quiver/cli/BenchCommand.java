@@ -117,6 +117,25 @@ final class BenchCommand implements Callable<Integer> {
             + "Default: every device.")
     DeviceChoice device;
 
+    @Option(names = "--placement", description = "Instead of the workloads: time the placement policies cpu, opencl and "
+            + "auto side by side on a suite of kernel segments (cheap, predicate, transcendental, heavy) at batch sizes "
+            + "from 1K to 4M rows, and report auto's regret against the faster fixed policy per case (--workload picks "
+            + "cases). Its defaults differ: --rows 4M, --batch-rows 1K,4K,16K,64K,256K,1M,4M, --iterations 5, --nulls 0.")
+    boolean placement;
+
+    @Option(names = "--no-opencl", description = "With --placement: leave OpenCL out, as on a machine without a device "
+            + "(opencl is then reported as absent).")
+    boolean noOpenCl;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    /** Whether the command line gave {@code option} (so a mode with other defaults keeps the user's value). */
+    boolean given(String option) {
+        return spec != null && spec.commandLine().getParseResult() != null
+                && spec.commandLine().getParseResult().hasMatchedOption(option);
+    }
+
     static final class RowCount implements ITypeConverter<Integer> {
         @Override
         public Integer convert(String s) {
@@ -141,6 +160,13 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (placement) {
+            return new PlacementBench(this).call();
+        }
+        if (noOpenCl) {
+            progress.println("error: --no-opencl goes with --placement");
+            return 2;
+        }
         if (expression != null) {
             return new ExpressionBench(this).call();
         }
@@ -351,16 +377,20 @@ final class BenchCommand implements Callable<Integer> {
             runAll(batches, run);
             times[timed] = (System.nanoTime() - t0) / 1e6;
         }
-        times = Arrays.copyOf(times, timed);
+        return median(Arrays.copyOf(times, timed));
+    }
+
+    /** The median of {@code times} (sorted in place). */
+    static double median(double[] times) {
         Arrays.sort(times);
         return times.length % 2 == 1 ? times[times.length / 2] : (times[times.length / 2 - 1] + times[times.length / 2]) / 2;
     }
 
-    private boolean overBudget(long since, int ms) {
+    boolean overBudget(long since, int ms) {
         return budgetMs > 0 && System.nanoTime() - since >= ms * 1_000_000L;
     }
 
-    private static void runAll(List<VectorSchemaRoot> batches, Function<VectorSchemaRoot, FieldVector> run) {
+    static void runAll(List<VectorSchemaRoot> batches, Function<VectorSchemaRoot, FieldVector> run) {
         for (VectorSchemaRoot b : batches) {
             try (FieldVector r = run.apply(b)) {
                 if (r.getValueCount() != b.getRowCount()) {
@@ -406,7 +436,13 @@ final class BenchCommand implements Callable<Integer> {
 
     /** The workload's columns, each uniform in its range, with nulls at {@code nullFraction}, from {@link #seed}. */
     private List<VectorSchemaRoot> generate(BufferAllocator allocator, Workload w, int rows, int batchRows, double nullFraction) {
-        List<Field> fields = w.columns().stream()
+        return generate(allocator, w.columns(), w.ranges(), rows, batchRows, nullFraction);
+    }
+
+    /** Float64 {@code columns}, each uniform in its range of {@code ranges}, with nulls at {@code nullFraction}, from {@link #seed}. */
+    List<VectorSchemaRoot> generate(BufferAllocator allocator, List<String> columns, List<Workload.Range> ranges, int rows,
+                                    int batchRows, double nullFraction) {
+        List<Field> fields = columns.stream()
                 .map(c -> new Field(c, FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null))
                 .toList();
         Schema schema = new Schema(fields);
@@ -417,9 +453,9 @@ final class BenchCommand implements Callable<Integer> {
                 int n = Math.min(batchRows, rows - start);
                 VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
                 batches.add(root);
-                for (int c = 0; c < w.columns().size(); c++) {
+                for (int c = 0; c < columns.size(); c++) {
                     Float8Vector f = (Float8Vector) root.getVector(c);
-                    Workload.Range range = w.ranges().get(c);
+                    Workload.Range range = ranges.get(c);
                     f.allocateNew(n);
                     for (int i = 0; i < n; i++) {
                         f.set(i, random.nextDouble(range.min(), range.max()));

@@ -99,9 +99,9 @@ record Workload(String name, String expression, List<String> columns, List<Range
     private static final VectorSpecies<Double> SPECIES = DoubleVector.SPECIES_PREFERRED;
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
-    private static final Range ANY = new Range(-1e3, 1e3);
-    private static final Range LATITUDE = new Range(-90, 90);
-    private static final Range LONGITUDE = new Range(-180, 180);
+    static final Range ANY = new Range(-1e3, 1e3);
+    static final Range LATITUDE = new Range(-90, 90);
+    static final Range LONGITUDE = new Range(-180, 180);
     private static final double TO_RADIANS = Math.PI / 180;
     private static final double HALF_TO_RADIANS = TO_RADIANS * 0.5;
     private static final double DIAMETER_KM = 2 * CliFunctions.EARTH_RADIUS_KM;

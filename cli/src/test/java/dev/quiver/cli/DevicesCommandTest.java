@@ -1,0 +1,37 @@
+package dev.quiver.cli;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code quiver devices}: every device with its figures (and health for OpenCL), the cache, and --recalibrate. */
+class DevicesCommandTest {
+
+    @Test
+    void listsTheCpuWithItsFiguresAndTheCache() {
+        CliRun run = CliRun.of("devices");
+        assertEquals(0, run.exitCode(), run.err());
+        String out = run.out();
+        assertTrue(out.matches("(?s)cpu +Vector API .*\\n  figures: launch .*"), out);
+        for (String line : out.split("\n")) {
+            if (line.startsWith("opencl:")) {
+                assertTrue(out.contains(line + "\n  figures: "), "each OpenCL device has figures: " + out);
+            }
+        }
+        if (out.contains("\nopencl:")) {
+            assertTrue(out.contains("\n  health: "), "OpenCL devices have a health line: " + out);
+        }
+        assertTrue(out.contains("\nCalibration cache: " + dev.quiver.placement.CalibrationCache.defaultDirectory()), out);
+        assertTrue(out.contains("\nOpenCL: "), out);
+    }
+
+    @Test
+    void recalibrateMeasuresAgainAndPrintsTheNewFigures() {
+        CliRun run = CliRun.of("devices", "--recalibrate");
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().matches("(?s)cpu +Vector API .*\\n  figures: launch .*"), run.out());
+        assertTrue(run.out().contains("(just recalibrated)"), run.out());
+        assertTrue(run.err().contains("measuring each device's figures again"), run.err());
+    }
+}
