@@ -21,8 +21,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * The CPU backend: runs each program as one fused Vector API loop over the Arrow memory
  * (see {@link FusedLoopCompiler}). It runs every program the IR can express.
  *
- * <p>Threads: a batch of at least {@link #PARALLEL_MIN_ROWS} rows and {@link #PARALLEL_MIN_WORK}
- * units of work ({@link #weight}) per thread is split into
+ * <p>Threads: a batch of a compute-bound program (a {@link #weight} of at least
+ * {@link #MIN_SPLIT_WEIGHT} per row: memory-bound loops such as {@code a * b + c} gain nothing
+ * from a second core) with at least {@link #PARALLEL_MIN_ROWS} rows and {@link #PARALLEL_MIN_WORK}
+ * units of work per thread is split into
  * contiguous ranges (an eighth of a thread's share, at least 2048 rows, whole multiples of 64
  * rows so no two threads write the same byte of a bitmap) that the calling thread and the
  * backend's helper threads ({@link RangeWorkers}: they spin briefly between batches, then park)
@@ -43,6 +45,9 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class CpuBackend implements KernelBackend {
     private final ConcurrentHashMap<Object, FusedLoopCompiler.FusedLoop> allRowsLoops = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Object, FusedLoopCompiler.FusedLoop> validRowsLoops = new ConcurrentHashMap<>();
+    /** The loops split batches run their ranges with: a class of their own (see {@link #rangeLoop}). */
+    private final ConcurrentHashMap<Object, FusedLoopCompiler.FusedLoop> allRowsRangeLoops = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Object, FusedLoopCompiler.FusedLoop> validRowsRangeLoops = new ConcurrentHashMap<>();
     private final int maxLanes;
     private final int threads;
 
@@ -55,6 +60,13 @@ public final class CpuBackend implements KernelBackend {
      * one thread while one with a few transcendental functions per row is split.
      */
     static final long PARALLEL_MIN_WORK = 2_000_000;
+
+    /**
+     * The least {@link #weight} per row of a program worth splitting at all: below it a loop is
+     * bound by memory bandwidth, which one core nearly fills (a second thread gained nothing for
+     * {@code a * b + c}), and short ranges only cost the JIT (see {@link #rangeLoop}).
+     */
+    static final long MIN_SPLIT_WEIGHT = 16;
 
     private final ConcurrentHashMap<Object, Long> weights = new ConcurrentHashMap<>();
 
@@ -87,7 +99,11 @@ public final class CpuBackend implements KernelBackend {
         this.maxLanes = maxLanes;
         this.threads = threads;
         this.minWork = Math.max(1, minWork);
+        // Tests that split cheap programs on purpose (a small minWork) split every weight.
+        this.minWeight = minWork < PARALLEL_MIN_WORK ? 1 : MIN_SPLIT_WEIGHT;
     }
+
+    private final long minWeight;
 
     private final long minWork;
 
@@ -113,7 +129,7 @@ public final class CpuBackend implements KernelBackend {
 
     /** Number of distinct compiled loops held. */
     public int compiledLoops() {
-        return allRowsLoops.size() + validRowsLoops.size();
+        return allRowsLoops.size() + validRowsLoops.size() + allRowsRangeLoops.size() + validRowsRangeLoops.size();
     }
 
     /** The size of the class file of the loop for {@code program} in {@code mode} (compiling it if needed). */
@@ -139,7 +155,7 @@ public final class CpuBackend implements KernelBackend {
             if (whole > 0) {
                 int parts = parallelParts(program, whole);
                 long r = parts > 1 && allNative(args, invocation)
-                        ? invokeInParallel(loop, args, invocation, consts, whole, parts)
+                        ? invokeInParallel(program, rangeLoop(program, invocation.mode()), args, invocation, consts, whole, parts)
                         : invoke(loop, args, invocation.out(), consts, 0, whole, invocation.validity(), -1L);
                 if (r < 0) {
                     throw RowInterpreter.failureAt(program, invocation.args(), -1 - r, name());
@@ -216,7 +232,12 @@ public final class CpuBackend implements KernelBackend {
         if (threads == 1 || whole < 2L * PARALLEL_MIN_ROWS) {
             return 1;
         }
-        long work = whole * weights.computeIfAbsent(program.shape(), k -> weight(program));
+        Long cached = weights.get(program.shape());
+        long weight = cached != null ? cached : weights.computeIfAbsent(program.shape(), k -> weight(program));
+        if (weight < minWeight) {
+            return 1;
+        }
+        long work = whole * weight;
         return (int) Math.max(1, Math.min(threads, Math.min(whole / PARALLEL_MIN_ROWS, work / minWork)));
     }
 
@@ -261,8 +282,8 @@ public final class CpuBackend implements KernelBackend {
      * a time; what {@link #invoke} returns for all of them: the rows computed, or -1 - the
      * earliest failing row of any range.
      */
-    private long invokeInParallel(FusedLoopCompiler.FusedLoop loop, MemorySegment[] args, KernelInvocation invocation,
-                                  long[] consts, long whole, int parts) {
+    private long invokeInParallel(KernelProgram program, FusedLoopCompiler.FusedLoop loop, MemorySegment[] args,
+                                  KernelInvocation invocation, long[] consts, long whole, int parts) {
         long unit = Math.max(64, loop.lanes());
         // Ranges smaller than a thread's share: a helper that starts late leaves its ranges to the others.
         long size = Math.max(RANGE_ROWS, (whole / parts + unit - 1) / unit * unit / 16) / unit * unit;
@@ -276,9 +297,23 @@ public final class CpuBackend implements KernelBackend {
         MemorySegment validity = unscoped(invocation.validity());
         int ranges = (int) ((whole + size - 1) / size);
         long[] results = new long[ranges];
+        long[] widths = new long[args.length];
+        for (int k = 0; k < args.length; k++) {
+            ElementType t = program.argTypes().get(k);
+            widths[k] = t.isBitPacked() ? 0 : t.byteWidth();
+        }
+        ElementType rt = program.resultType();
+        long outWidth = rt.isBitPacked() ? 0 : rt.byteWidth();
         workers().run(new RangeWorkers.Job(i -> {
-            long from = i * size;
-            results[i] = invoke(loop, shared, out, consts, from, Math.min(whole, from + size), validity, -1L);
+            long from = i * size, to = Math.min(whole, from + size);
+            boolean last = to == whole;
+            MemorySegment[] a = new MemorySegment[shared.length];
+            for (int k = 0; k < a.length; k++) {
+                a[k] = rows(shared[k], widths[k], from, to, last);
+            }
+            long r = invoke(loop, a, rows(out, outWidth, from, to, last), consts, 0, to - from,
+                    rows(validity, 0, from, to, last), -1L);
+            results[i] = r < 0 ? -1 - (from + (-1 - r)) : r;
         }, ranges, parts - 1));
         long computed = 0;
         long firstFailure = Long.MAX_VALUE;
@@ -290,6 +325,15 @@ public final class CpuBackend implements KernelBackend {
             }
         }
         return firstFailure == Long.MAX_VALUE ? computed : -1 - firstFailure;
+    }
+
+    /**
+     * The rows {@code from..to-1} of {@code s} ({@code width} bytes a row, or a bitmap for width 0;
+     * {@code from} a multiple of 64), as a segment of their own; the last range keeps the rest.
+     */
+    private static MemorySegment rows(MemorySegment s, long width, long from, long to, boolean last) {
+        long offset = width == 0 ? from >>> 3 : from * width;
+        return last ? s.asSlice(offset) : s.asSlice(offset, width == 0 ? (to - from) >>> 3 : (to - from) * width);
     }
 
     private volatile RangeWorkers workers;
@@ -323,6 +367,20 @@ public final class CpuBackend implements KernelBackend {
         }
     }
 
+    /**
+     * The loop of {@code program} for the ranges of split batches: the same code as {@link #loop},
+     * in a class of its own. One method entered both ways (whole batches from one thread, ranges
+     * from several) gets profiled loop predicates from one way that the other fails: C2 then
+     * deoptimizes it and compiles it again, over and over, and a cheap loop over 1M rows runs
+     * 30x slower (measured with {@code -Xlog:deoptimization=debug}: {@code profile_predicate}
+     * traps at the loop's back edge; {@code -XX:-UseProfiledLoopPredicate} makes them go away).
+     */
+    private FusedLoopCompiler.FusedLoop rangeLoop(KernelProgram program, RowMode mode) {
+        var cache = mode == RowMode.ALL_ROWS ? allRowsRangeLoops : validRowsRangeLoops;
+        FusedLoopCompiler.FusedLoop l = cache.get(program.shape());
+        return l != null ? l : cache.computeIfAbsent(program.shape(), s -> FusedLoopCompiler.compile(program, mode, lanes(program), true));
+    }
+
     private FusedLoopCompiler.FusedLoop loop(KernelProgram program, RowMode mode) {
         var cache = mode == RowMode.ALL_ROWS ? allRowsLoops : validRowsLoops;
         return cache.computeIfAbsent(program.shape(), s -> FusedLoopCompiler.compile(program, mode, lanes(program), true));
@@ -332,6 +390,8 @@ public final class CpuBackend implements KernelBackend {
     public void close() {
         allRowsLoops.clear();
         validRowsLoops.clear();
+        allRowsRangeLoops.clear();
+        validRowsRangeLoops.clear();
         synchronized (this) {
             if (workers != null) {
                 workers.close();

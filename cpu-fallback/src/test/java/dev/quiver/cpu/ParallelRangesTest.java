@@ -104,4 +104,20 @@ class ParallelRangesTest {
         assertTrue(65536 * CpuBackend.weight(cheap) < 2 * CpuBackend.PARALLEL_MIN_WORK);
         assertTrue(65536 * CpuBackend.weight(costly) >= 2 * CpuBackend.PARALLEL_MIN_WORK);
     }
+
+    @Test
+    void aMemoryBoundProgramStaysOnOneThreadWhileAComputeBoundOneIsSplit() {
+        IrNode x = Ir.arg(0, FLOAT64), y = Ir.arg(1, FLOAT64);
+        KernelProgram cheap = new KernelProgram(List.of(FLOAT64, FLOAT64), Ir.add(Ir.mul(x, y), x));
+        KernelProgram heavy = new KernelProgram(List.of(FLOAT64, FLOAT64),
+                Ir.add(Ir.unary(dev.quiver.rowfn.ir.UnaryOp.SIN, x), Ir.unary(dev.quiver.rowfn.ir.UnaryOp.COS, y)));
+        CpuBackend cpu = new CpuBackend(4);
+        try {
+            assertEquals(1, cpu.threadsFor(cheap, 1 << 22), "a * b + c is bound by memory at any size");
+            assertEquals(1, cpu.threadsFor(heavy, CpuBackend.PARALLEL_MIN_ROWS), "too few rows to split");
+            assertEquals(4, cpu.threadsFor(heavy, 1 << 20));
+        } finally {
+            cpu.close();
+        }
+    }
 }
