@@ -369,11 +369,13 @@ public final class CpuBackend implements KernelBackend {
 
     /**
      * The loop of {@code program} for the ranges of split batches: the same code as {@link #loop},
-     * in a class of its own. One method entered both ways (whole batches from one thread, ranges
-     * from several) gets profiled loop predicates from one way that the other fails: C2 then
-     * deoptimizes it and compiles it again, over and over, and a cheap loop over 1M rows runs
-     * 30x slower (measured with {@code -Xlog:deoptimization=debug}: {@code profile_predicate}
-     * traps at the loop's back edge; {@code -XX:-UseProfiledLoopPredicate} makes them go away).
+     * in a class of its own, so whatever C2 learns from ranges never deoptimizes the loop whole
+     * batches run. Ranges are short loops entered again and again, and C2's profiled loop
+     * predicates fail on them now and then ({@code -Xlog:deoptimization=debug} shows
+     * {@code profile_predicate} traps at the back edge, each followed by a recompilation; they
+     * are gone with {@code -XX:-UseProfiledLoopPredicate}). For a memory-bound loop that made a
+     * cheap 1M-row batch 30x slower than one thread, which is why such loops are never split
+     * ({@link #MIN_SPLIT_WEIGHT}); a compute-bound loop keeps its speedup.
      */
     private FusedLoopCompiler.FusedLoop rangeLoop(KernelProgram program, RowMode mode) {
         var cache = mode == RowMode.ALL_ROWS ? allRowsRangeLoops : validRowsRangeLoops;
