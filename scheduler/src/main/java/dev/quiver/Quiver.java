@@ -426,7 +426,7 @@ public final class Quiver implements AutoCloseable {
          * The most threads the CPU device splits one large batch between (default: the machine's
          * cores; batches under {@code 2 * CpuBackend.PARALLEL_MIN_ROWS} rows always stay on the
          * calling thread). 1 keeps every batch on the calling thread, for engines that run one
-         * task per core themselves. Helpers come from the common fork-join pool.
+         * task per core themselves. Helpers are the CPU backend's own threads.
          */
         public Builder cpuThreads(int threads) {
             if (threads < 1) {

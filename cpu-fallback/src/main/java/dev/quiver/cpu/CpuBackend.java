@@ -278,7 +278,7 @@ public final class CpuBackend implements KernelBackend {
     }
 
     /**
-     * Rows {@code 0..whole-1} split into ranges that this thread and the common pool take one at
+     * Rows {@code 0..whole-1} split into ranges that this thread and the helper threads take one at
      * a time; what {@link #invoke} returns for all of them: the rows computed, or -1 - the
      * earliest failing row of any range.
      */
