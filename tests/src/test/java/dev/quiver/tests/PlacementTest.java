@@ -110,9 +110,14 @@ class PlacementTest extends QuiverTestBase {
     }
 
     private Quiver scripted(ScriptedBackend gpu, ManualClock clock, double explorationShare) {
+        return scripted(gpu, clock, explorationShare, TestFigures.fastGpu());
+    }
+
+    private Quiver scripted(ScriptedBackend gpu, ManualClock clock, double explorationShare,
+                            dev.quiver.placement.DeviceFigures gpuFigures) {
         return Quiver.builder().allocator(allocator).openCl(false)
                 .addDevice(new Device(GPU, Device.Kind.OPENCL_GPU, "a scripted test GPU", gpu))
-                .deviceFigures("cpu", TestFigures.cpu()).deviceFigures(GPU, TestFigures.fastGpu())
+                .deviceFigures("cpu", TestFigures.cpu()).deviceFigures(GPU, gpuFigures)
                 .healthPolicy(new DeviceHealth.Policy(3, Duration.ofSeconds(10), Duration.ofSeconds(40)))
                 .clock(clock::get).explorationShare(explorationShare).build();
     }
@@ -250,10 +255,10 @@ class PlacementTest extends QuiverTestBase {
         ScriptedBackend gpu = new ScriptedBackend();
         ManualClock clock = new ManualClock();
         quiver.close();
-        quiver = scripted(gpu, clock, 0);
+        quiver = scripted(gpu, clock, 0, TestFigures.instantGpu());
         Device device = quiver.device(GPU).orElseThrow();
         CompiledExpression e = quiver.compile(XY, Expr.parse(EXPR));
-        int rows = 1 << 20; // the figures send this size to the device
+        int rows = 1 << 20;
         try (VectorSchemaRoot b = batch(rows)) {
             gpu.failWith = CL.CL_OUT_OF_RESOURCES - 1000; // not a memory code: a failure of the device
             for (int i = 0; i < 5; i++) {
@@ -329,7 +334,7 @@ class PlacementTest extends QuiverTestBase {
     void aDeviceOutOfMemorySendsTheBatchToTheCpuWithoutBeingFenced() {
         ScriptedBackend gpu = new ScriptedBackend();
         quiver.close();
-        quiver = scripted(gpu, new ManualClock(), 0);
+        quiver = scripted(gpu, new ManualClock(), 0, TestFigures.instantGpu());
         Device device = quiver.device(GPU).orElseThrow();
         CompiledExpression e = quiver.compile(XY, Expr.parse(EXPR));
         gpu.failWith = CL.CL_MEM_OBJECT_ALLOCATION_FAILURE;

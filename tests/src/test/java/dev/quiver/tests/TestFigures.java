@@ -17,4 +17,10 @@ final class TestFigures {
         return new DeviceFigures("test gpu", 50_000, 0.01, 0.01, 0.1, 0.01, 0.04, 0.2, 1, 1, 0, 0,
                 DeviceFigures.Source.GIVEN);
     }
+
+    /** A device no CPU can beat by the figures (a microsecond a batch, reads host memory): for tests of what happens on it. */
+    static DeviceFigures instantGpu() {
+        return new DeviceFigures("test instant gpu", 1_000, 0.000_01, 0.000_01, 0, 0.000_01, 0.000_01, 0.000_01, 1, 1, 0, 0,
+                DeviceFigures.Source.GIVEN);
+    }
 }
