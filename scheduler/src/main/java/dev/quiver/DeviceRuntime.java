@@ -30,6 +30,12 @@ final class DeviceRuntime {
     /** Whether batches are copied to the device's own memory (a discrete GPU). */
     final boolean copies;
     private final CpuBackend cpu;
+    /**
+     * What the first run of a segment costs beyond its estimate (an OpenCL program build, the
+     * JIT's first compilation), learnt from first runs; exploring a device that never ran a
+     * segment must pay it. Starts at 20 ms for OpenCL devices, 1 ms for the CPU.
+     */
+    volatile double firstRunNanos;
     private final Quiver quiver;
     private volatile DeviceFigures figures;
 
@@ -39,6 +45,7 @@ final class DeviceRuntime {
         this.index = index;
         this.health = health;
         this.cpu = device.backend() instanceof CpuBackend c ? c : null;
+        this.firstRunNanos = device.isOpenCl() ? 20e6 : 1e6;
         if (device.backend() instanceof OpenClBackend ocl && ocl.transferMode() == TransferMode.COPY) {
             copies = true;
             maxAllocation = ocl.device().maxAllocationBytes();

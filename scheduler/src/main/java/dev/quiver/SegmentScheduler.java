@@ -74,14 +74,14 @@ final class SegmentScheduler {
 
     /** What the segment has learnt and run on one device. */
     private static final class Slot {
-        /** log(measured/estimated), as double bits; NaN: no run yet. */
-        final AtomicLongArray logCorrection = new AtomicLongArray(BUCKETS);
-        /** exp of the above, kept so a decision does not compute exp. */
-        final AtomicLongArray factor = new AtomicLongArray(BUCKETS);
+        /**
+         * The learnt factor measured / estimated per bucket, and over all buckets at index
+         * {@link #BUCKETS}, as double bits; NaN: no run yet. Written with release semantics, read
+         * plainly: a decision may see a value one batch old.
+         */
+        final AtomicLongArray factor = new AtomicLongArray(BUCKETS + 1);
         /** The segment's batch counter when the device last ran a batch of the bucket (0: never). */
         final AtomicLongArray lastRun = new AtomicLongArray(BUCKETS);
-        volatile double globalLog = Double.NaN;
-        volatile double globalFactor = 1;
         volatile boolean warmed;
         /** Whether the device's JIT has had time to compile the segment's loop (see {@link #record}). */
         volatile boolean jitWarm;
@@ -95,16 +95,23 @@ final class SegmentScheduler {
 
         Slot() {
             long nan = Double.doubleToRawLongBits(Double.NaN);
-            long one = Double.doubleToRawLongBits(1.0);
-            for (int b = 0; b < BUCKETS; b++) {
-                logCorrection.set(b, nan);
-                factor.set(b, one);
+            for (int b = 0; b <= BUCKETS; b++) {
+                factor.set(b, nan);
             }
         }
 
+        double learnt(int bucket) {
+            return Double.longBitsToDouble(factor.getPlain(bucket));
+        }
+
+        /** The bucket's factor, else the factor over all buckets, else 1. */
         double factor(int bucket) {
-            return Double.isNaN(Double.longBitsToDouble(logCorrection.getPlain(bucket)))
-                    ? globalFactor : Double.longBitsToDouble(factor.getPlain(bucket));
+            double f = learnt(bucket);
+            if (f == f) {
+                return f;
+            }
+            double g = learnt(BUCKETS);
+            return g == g ? g : 1;
         }
     }
 
@@ -245,7 +252,9 @@ final class SegmentScheduler {
                     continue;
                 }
                 double raw = rawOf(i, rows);
-                double extra = raw * s.factor(b) + devices[i].queuedNanos.get() - bestEst;
+                // A device that never ran the segment first builds it (an OpenCL compile takes milliseconds).
+                double extra = raw * s.factor(b) + devices[i].queuedNanos.get() - bestEst
+                        + (s.warmed ? 0 : devices[i].firstRunNanos);
                 long c = credit.get();
                 if (extra <= c && credit.compareAndSet(c, c - (long) Math.max(0, extra))) {
                     s.lastRun.set(b, n);
@@ -294,47 +303,53 @@ final class SegmentScheduler {
             s.probes.increment();
         }
         int b = bucket(rows);
-        s.lastRun.set(b, Math.max(1, batches.get()));
+        s.lastRun.setRelease(b, Math.max(1, batches.get()));
         long earned = (long) (measuredNanos * explorationShare);
         if (earned > 0 && credit.get() < MAX_CREDIT) {
             credit.addAndGet(earned);
         }
         if (!s.warmed) {
             s.warmed = true;
+            // What a first run costs beyond its estimate (a build, a JIT), remembered per device for exploration.
+            DeviceRuntime d = devices[c.deviceIndex()];
+            double over = Math.max(0, measuredNanos - c.ownNanos());
+            d.firstRunNanos = d.firstRunNanos + 0.5 * (over - d.firstRunNanos);
             return;
         }
         if (c.rawEstimateNanos() <= 0 || measuredNanos <= 0) {
             return;
         }
-        double r = Math.log(measuredNanos / c.rawEstimateNanos());
-        double old = Double.longBitsToDouble(s.logCorrection.getPlain(b));
+        double r = measuredNanos / c.rawEstimateNanos();
+        double old = s.learnt(b);
         if (!s.jitWarm && devices[c.deviceIndex()].jitWarmsUp()) {
             // A new CPU loop runs interpreted, then C1-compiled, for its first few hundred thousand rows: such a
             // run says nothing about the loop's speed once compiled, which the figures estimate. Until then only
             // runs faster than the estimate teach anything.
             if (s.rows.sum() >= JIT_WARM_ROWS && s.batches.sum() >= JIT_WARM_BATCHES) {
                 s.jitWarm = true;
-            } else if (r > (Double.isNaN(old) ? 0 : old)) {
+            } else if (r > (old == old ? old : 1)) {
                 return;
             }
         }
-        double next = Double.isNaN(old) ? Math.max(-6, Math.min(6, r)) : learn(old, r, ALPHA_BUCKET);
-        s.logCorrection.setRelease(b, Double.doubleToRawLongBits(next));
-        s.factor.setRelease(b, Double.doubleToRawLongBits(Math.exp(next)));
-        double g = s.globalLog;
-        double gNext = Double.isNaN(g) ? next : learn(g, r, ALPHA_GLOBAL);
-        s.globalLog = gNext;
-        s.globalFactor = Math.exp(gNext);
+        double next = old == old ? learn(old, r, ALPHA_BUCKET) : Math.max(MIN_FACTOR, Math.min(MAX_FACTOR, r));
+        s.factor.setRelease(b, Double.doubleToRawLongBits(next));
+        double g = s.learnt(BUCKETS);
+        s.factor.setRelease(BUCKETS, Double.doubleToRawLongBits(g == g ? learn(g, r, ALPHA_GLOBAL) : next));
     }
 
+    /** The range of a learnt factor. */
+    private static final double MIN_FACTOR = 1.0 / 400, MAX_FACTOR = 400;
+
     /**
-     * One step of the correction towards {@code r}. Asymmetric: a device cannot run faster than it
-     * is, while a run can be slowed by things that pass (a pause, page faults, a neighbour busy on
-     * the same cores), so a faster run moves the correction twice as far as a slower one, and a
-     * slower one by at most a factor e^alpha.
+     * One step of the factor towards the ratio {@code r} (measured / estimated): an exponentially
+     * weighted mean, asymmetric. A device cannot run faster than it is, while a run can be slowed
+     * by things that pass (a pause, page faults, a neighbour busy on the same cores), so a faster
+     * run moves the factor twice as far as a slower one, and one slower run counts as at most e
+     * times the factor (one odd run moves it by a factor 1 + alpha * (e - 1) at most).
      */
     private static double learn(double old, double r, double alpha) {
-        return r < old ? old + 2 * alpha * (r - old) : old + alpha * Math.min(r - old, 1);
+        double next = r < old ? old + 2 * alpha * (r - old) : old + alpha * (Math.min(r, old * Math.E) - old);
+        return Math.max(MIN_FACTOR, Math.min(MAX_FACTOR, next));
     }
 
     void recordFallback(CompiledExpression.Choice failed) {
@@ -386,7 +401,7 @@ final class SegmentScheduler {
             Slot s = slots[i];
             on.add(new SegmentStats.OnDevice(devices[i].device.name(), s.batches.sum(), s.rows.sum(), s.estimated.sum(),
                     s.measured.sum(), s.explorations.sum(), s.fallbacks.sum(), s.probes.sum(),
-                    Double.isNaN(s.globalLog) ? 1 : s.globalFactor));
+                    s.factor(BUCKETS)));
         }
         return new SegmentStats(text, profile, batches.get(), List.copyOf(on));
     }
