@@ -120,7 +120,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--placement", description = "Instead of the workloads: time the placement policies cpu, opencl and "
             + "auto side by side on a suite of kernel segments (cheap, predicate, transcendental, heavy) at batch sizes "
             + "from 1K to 4M rows, and report auto's regret against the faster fixed policy per case (--workload picks "
-            + "cases). Its defaults differ: --rows 4M, --batch-rows 1K,4K,16K,64K,256K,1M,4M, --iterations 5, --nulls 0.")
+            + "cases). Its defaults differ: --rows 4M, --batch-rows 1K,4K,16K,64K,256K,1M,4M, --iterations 7, --nulls 0.")
     boolean placement;
 
     @Option(names = "--no-opencl", description = "With --placement: leave OpenCL out, as on a machine without a device "
