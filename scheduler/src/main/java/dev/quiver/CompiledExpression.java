@@ -459,8 +459,13 @@ public final class CompiledExpression {
     }
 
     Optional<String> unsupportedOn(Device device, KernelProgram program) {
-        return unsupported.computeIfAbsent(device, d -> new ConcurrentHashMap<>())
-                .computeIfAbsent(program, p -> device.backend().unsupportedReason(p));
+        // get before computeIfAbsent: the latter may lock a bin even when the key is there.
+        Map<KernelProgram, Optional<String>> byProgram = unsupported.get(device);
+        if (byProgram == null) {
+            byProgram = unsupported.computeIfAbsent(device, d -> new ConcurrentHashMap<>());
+        }
+        Optional<String> known = byProgram.get(program);
+        return known != null ? known : byProgram.computeIfAbsent(program, p -> device.backend().unsupportedReason(p));
     }
 
     /**

@@ -385,7 +385,8 @@ public final class CpuBackend implements KernelBackend {
 
     private FusedLoopCompiler.FusedLoop loop(KernelProgram program, RowMode mode) {
         var cache = mode == RowMode.ALL_ROWS ? allRowsLoops : validRowsLoops;
-        return cache.computeIfAbsent(program.shape(), s -> FusedLoopCompiler.compile(program, mode, lanes(program), true));
+        FusedLoopCompiler.FusedLoop l = cache.get(program.shape());
+        return l != null ? l : cache.computeIfAbsent(program.shape(), s -> FusedLoopCompiler.compile(program, mode, lanes(program), true));
     }
 
     @Override
