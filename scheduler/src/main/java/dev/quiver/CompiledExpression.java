@@ -34,6 +34,7 @@ import java.util.IdentityHashMap;
 import dev.quiver.physical.FusedKernelExpr;
 import dev.quiver.physical.PhysicalExpr;
 import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.placement.DeviceHealth;
 import java.util.function.Function;
 
 /**
@@ -181,7 +182,8 @@ public final class CompiledExpression {
     /**
      * Evaluates with every fused kernel on one named device, as
      * {@link #evaluate(VectorSchemaRoot, Placement, BufferAllocator)} does, with no fallback: a
-     * device error is thrown (this is for tests and benchmarks of one device). Throws
+     * device error is thrown (this is for tests and benchmarks of one device). A segment that calls
+     * a {@code cpuOnly} RowFn still runs on the CPU. Throws
      * {@link IllegalStateException} when that device cannot run one of them.
      */
     public FieldVector evaluate(VectorSchemaRoot batch, Device device, BufferAllocator allocator) {
@@ -283,15 +285,12 @@ public final class CompiledExpression {
         if (placement == Placement.AUTO && requested == null) {
             quiver.ensureCalibrated(); // once: calibrating is not the scheduler's time per batch
         }
-        // The scheduler times itself on a sample of runs: two clock reads cost a tenth of a decision.
-        boolean timed = java.util.concurrent.ThreadLocalRandom.current().nextInt(ExpressionMetrics.SAMPLE) == 0;
-        long t0 = timed ? System.nanoTime() : 0;
-        Choice choice = decide(segment, placement, requested, program, rows, false);
-        long t1 = timed ? System.nanoTime() : 0;
         // The outermost kernel of a fully fused plan writes the result vector itself (no rename later).
         Field field = program == rootProgram ? outputField : new Field("result", FieldType.nullable(program.resultType().arrowType()), null);
         FieldVector out = allocate(field, rows, allocator);
         List<VectorView> views = new ArrayList<>(inputs.size() + 1);
+        Choice choice = null;
+        boolean verdict = false;
         try {
             List<MemorySegment> args = new ArrayList<>(inputs.size());
             List<MemorySegment> validities = new ArrayList<>();
@@ -309,28 +308,41 @@ public final class CompiledExpression {
             List<MemorySegment> strictInputs = program.isStrict() ? validities : List.of();
             ValidityBitmaps.and(outView.validity(), strictInputs, rows);
             KernelInvocation invocation = new KernelInvocation(args, outView.validity(), outView.data(), rows, mode);
+            // Everything that can fail before the device runs has run: a probe claimed now always gets a verdict.
+            // The scheduler times itself on a sample of runs: two clock reads cost a tenth of a decision.
+            boolean timed = java.util.concurrent.ThreadLocalRandom.current().nextInt(ExpressionMetrics.SAMPLE) == 0;
+            long t0 = timed ? System.nanoTime() : 0;
+            choice = decide(segment, placement, requested, program, rows, false);
+            long t1 = timed ? System.nanoTime() : 0;
             DeviceRuntime device = quiver.runtime(choice.deviceIndex());
             long t2 = System.nanoTime();
             KernelRun run;
             try {
                 run = execute(device, choice, program, invocation, rows);
+                verdict = true;
             } catch (KernelArithmeticException e) {
                 // A row of the data failed (the same on every device): the device itself worked.
-                device.health.success();
+                device.health.success(choice.probe());
+                verdict = true;
                 throw e;
             } catch (RuntimeException e) {
                 if (choice.deviceIndex() == 0 || requested != null) {
                     throw e;
                 }
-                // The device failed to build, transfer or launch: the batch is recomputed on the CPU, same result.
-                boolean memory = isMemoryError(e);
+                // The device could not run the batch: it is recomputed on the CPU, with the same result.
                 String what = device.device.name() + ": " + e.getMessage();
+                boolean memory = isMemoryError(e);
                 if (memory) {
+                    // Out of device memory: the batch goes to the CPU, later batches get less of the device.
                     device.health.memoryFallback(what);
-                    device.memoryBudget = Math.max(0, Math.min(device.memoryBudget, device.bytesInFlight.get()));
+                    device.shrinkMemoryBudget((long) (rows * segment.profile.bytesPerRow()));
+                } else if (e instanceof IllegalArgumentException || e instanceof UnsupportedOperationException) {
+                    // This batch does not fit the device (a buffer over its limit): no fault of the device.
+                    device.health.releaseProbe();
                 } else {
-                    device.health.failure(what);
+                    device.health.failure(what, choice.probe());
                 }
+                verdict = true;
                 segment.recordFallback(choice);
                 metrics.fallback(device.device.name(), memory);
                 ValidityBitmaps.and(outView.validity(), strictInputs, rows);
@@ -346,6 +358,9 @@ public final class CompiledExpression {
             }
             return new KernelExecutor.Result(out, run.rowsComputed(), choice.device().name());
         } catch (RuntimeException | Error e) {
+            if (choice != null && choice.probe() && !verdict) {
+                quiver.runtime(choice.deviceIndex()).health.releaseProbe();
+            }
             out.close();
             throw e;
         } finally {
@@ -368,13 +383,11 @@ public final class CompiledExpression {
         }
         try {
             KernelRun run = device.device.backend().execute(program, invocation);
-            device.health.success();
-            return run;
-        } catch (Error e) {
-            if (choice.probe()) {
-                device.health.releaseProbe();
+            device.health.success(choice.probe());
+            if (bytes > 0) {
+                device.growMemoryBudget();
             }
-            throw e;
+            return run;
         } finally {
             device.queuedNanos.addAndGet(-queued);
             if (bytes > 0) {
@@ -383,13 +396,16 @@ public final class CompiledExpression {
         }
     }
 
-    /** Out of device (or driver host) memory, or a buffer too large for the device. */
+    /**
+     * Out of device (or driver host) memory, or a buffer too large for the device. Not
+     * {@code CL_OUT_OF_RESOURCES}: drivers also report kernel faults and watchdog timeouts with it.
+     */
     private static boolean isMemoryError(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof dev.quiver.opencl.OpenClException ocl) {
                 int c = ocl.errorCode();
-                return c == org.jocl.CL.CL_MEM_OBJECT_ALLOCATION_FAILURE || c == org.jocl.CL.CL_OUT_OF_RESOURCES
-                        || c == org.jocl.CL.CL_OUT_OF_HOST_MEMORY || c == org.jocl.CL.CL_INVALID_BUFFER_SIZE;
+                return c == org.jocl.CL.CL_MEM_OBJECT_ALLOCATION_FAILURE || c == org.jocl.CL.CL_OUT_OF_HOST_MEMORY
+                        || c == org.jocl.CL.CL_INVALID_BUFFER_SIZE;
             }
             if (t instanceof org.apache.arrow.memory.OutOfMemoryException || t instanceof OutOfMemoryError) {
                 return true;
@@ -400,11 +416,12 @@ public final class CompiledExpression {
 
     private Choice decide(SegmentScheduler s, Placement placement, DeviceRuntime requested, KernelProgram program, int rows,
                           boolean peek) {
+        if (s.cpuOnly != null) {
+            // Even on a requested device: the function's author said it must never leave the CPU.
+            return s.fixed(0, rows, SegmentScheduler.Why.CPU_ONLY, false);
+        }
         if (requested != null) {
             return s.fixed(requested.index, rows, SegmentScheduler.Why.REQUESTED, false);
-        }
-        if (s.cpuOnly != null) {
-            return s.fixed(0, rows, SegmentScheduler.Why.CPU_ONLY, false);
         }
         return switch (placement) {
             case CPU -> s.fixed(0, rows, SegmentScheduler.Why.PLACEMENT_CPU, false);
@@ -423,7 +440,7 @@ public final class CompiledExpression {
                         why.add(d.device.name() + ": " + reason.get());
                         continue;
                     }
-                    if (d.copies && !d.fits((long) (rows * s.profile.bytesPerRow()), (long) rows * 8)) {
+                    if (!d.fits((long) (rows * s.profile.bytesPerRow()), (long) rows * 8)) {
                         noMemory = true;
                         continue;
                     }
@@ -598,10 +615,12 @@ public final class CompiledExpression {
                 int best = -1;
                 double bestTotal = Double.POSITIVE_INFINITY;
                 for (int i = 0; i < est.length; i++) {
-                    if (est[i] != null && (i == 0 || runtimes[i].health.isHealthy())
-                            && est[i].totalNanos() * s.correction(i, batchRows) < bestTotal) {
+                    if (est[i] != null && (i == 0 || runtimes[i].health.state() == DeviceHealth.State.HEALTHY
+                            || runtimes[i].health.state() == DeviceHealth.State.PROBE_DUE)
+                            && (i == 0 || runtimes[i].fits((long) (batchRows * s.profile.bytesPerRow()), batchRows * 8L))
+                            && corrected(est[i], s.correction(i, batchRows)) < bestTotal) {
                         best = i;
-                        bestTotal = est[i].totalNanos() * s.correction(i, batchRows);
+                        bestTotal = corrected(est[i], s.correction(i, batchRows));
                     }
                 }
                 for (int i = 0; i < est.length; i++) {
@@ -614,7 +633,7 @@ public final class CompiledExpression {
                     sb.append(est[i].describe());
                     if (c != 1) {
                         sb.append(String.format(java.util.Locale.ROOT, " x%.2f learnt = %s", c,
-                                dev.quiver.placement.CostModel.ms(est[i].totalNanos() * c)));
+                                dev.quiver.placement.CostModel.ms(corrected(est[i], c))));
                     }
                     sb.append(i == best ? "  <- auto" : "").append('\n');
                 }
@@ -650,6 +669,11 @@ public final class CompiledExpression {
             }
         }
         return sb.toString();
+    }
+
+    /** An estimate with a learnt correction: the device's own time scaled, the queue before it as it is. */
+    private static double corrected(dev.quiver.placement.CostModel.Estimate e, double correction) {
+        return (e.totalNanos() - e.queueNanos()) * correction + e.queueNanos();
     }
 
     /** Per kernel segment, in plan order: what ran where, estimated against measured. */

@@ -23,9 +23,13 @@ final class DeviceRuntime {
     final AtomicLong queuedNanos = new AtomicLong();
     /** Device memory held by batches in flight (devices that copy). */
     final AtomicLong bytesInFlight = new AtomicLong();
-    /** Device memory a batch may use with the others in flight; lowered when an allocation fails. */
+    /**
+     * Device memory the batches in flight may use together: 80% of the device's at first, cut
+     * when an allocation fails, grown back by a sixteenth after each batch that ran.
+     */
     volatile long memoryBudget;
-    /** The largest single buffer the device allocates. */
+    private final long fullBudget;
+    /** The largest single buffer the device takes: its largest allocation, and 2 GiB for any OpenCL buffer. */
     final long maxAllocation;
     /** Whether batches are copied to the device's own memory (a discrete GPU). */
     final boolean copies;
@@ -46,15 +50,17 @@ final class DeviceRuntime {
         this.health = health;
         this.cpu = device.backend() instanceof CpuBackend c ? c : null;
         this.firstRunNanos = device.isOpenCl() ? 20e6 : 1e6;
-        if (device.backend() instanceof OpenClBackend ocl && ocl.transferMode() == TransferMode.COPY) {
-            copies = true;
-            maxAllocation = ocl.device().maxAllocationBytes();
-            memoryBudget = (long) (ocl.device().globalMemoryBytes() * 0.8);
+        if (device.backend() instanceof OpenClBackend ocl) {
+            copies = ocl.transferMode() == TransferMode.COPY;
+            long limit = Integer.MAX_VALUE; // OpenClBackend takes no buffer over 2 GiB
+            maxAllocation = copies ? Math.min(limit, ocl.device().maxAllocationBytes()) : limit;
+            fullBudget = copies ? (long) (ocl.device().globalMemoryBytes() * 0.8) : Long.MAX_VALUE;
         } else {
             copies = false;
             maxAllocation = Long.MAX_VALUE;
-            memoryBudget = Long.MAX_VALUE;
+            fullBudget = Long.MAX_VALUE;
         }
+        memoryBudget = fullBudget;
     }
 
     /** The figures, calibrating (or reading the cache) on first use. */
@@ -93,6 +99,23 @@ final class DeviceRuntime {
 
     /** Whether a batch needing {@code bytes} of device memory (largest buffer {@code largest}) fits now. */
     boolean fits(long bytes, long largest) {
-        return !copies || largest <= maxAllocation && bytesInFlight.get() + bytes <= memoryBudget;
+        return largest <= maxAllocation && (!copies || bytesInFlight.get() + bytes <= memoryBudget);
     }
+
+    /** An allocation of a batch of {@code bytes} failed: the batches in flight with it were too many. */
+    void shrinkMemoryBudget(long bytes) {
+        long atFailure = bytesInFlight.get() + bytes; // this batch's bytes are already released
+        memoryBudget = Math.max(MIN_BUDGET, Math.min(memoryBudget, atFailure * 3 / 4));
+    }
+
+    /** A batch ran on the device: the budget grows back towards its start. */
+    void growMemoryBudget() {
+        long b = memoryBudget;
+        if (b < fullBudget) {
+            memoryBudget = Math.min(fullBudget, b + Math.max(MIN_BUDGET, b) / 16);
+        }
+    }
+
+    /** The least memory budget: a single small batch always fits. */
+    private static final long MIN_BUDGET = 64L << 20;
 }

@@ -86,7 +86,7 @@ public final class ExpressionMetrics {
         return byDevice.values().stream().mapToLong(t -> t.fallbacks.sum()).sum();
     }
 
-    /** Kernel runs placed and recorded (one per kernel segment per batch, and one more for a batch recomputed after a failure). */
+    /** Kernel runs placed and recorded: one per kernel segment per batch (a batch recomputed on the CPU after a failure counts once, on the CPU). */
     public long decisions() {
         return byDevice.values().stream().mapToLong(t -> t.batches.sum()).sum();
     }

@@ -62,7 +62,7 @@ public final class Quiver implements AutoCloseable {
         found.add(new Device("cpu", Device.Kind.CPU,
                 "Vector API " + jdk.incubator.vector.DoubleVector.SPECIES_PREFERRED.vectorBitSize() + "-bit, "
                         + (cpu.threads() == 1 ? "the calling thread" : "up to " + cpu.threads() + " threads per batch of "
-                        + 2 * CpuBackend.PARALLEL_MIN_ROWS + "+ rows") + " ("
+                        + 2 * CpuBackend.PARALLEL_MIN_ROWS + "+ rows of a compute-bound kernel") + " ("
                         + Runtime.getRuntime().availableProcessors() + " cores in the machine)", cpu));
         String status;
         if (b.openCl) {

@@ -195,9 +195,9 @@ final class SegmentScheduler {
         long n = peek ? batches.get() : batches.incrementAndGet();
         int b = bucket(rows);
         int best = -1, second = -1;
-        double bestEst = Double.POSITIVE_INFINITY, bestRaw = 0, secondEst = Double.POSITIVE_INFINITY;
-        boolean bestProbe = false;
-        boolean anyMemoryShort = false;
+        double bestEst = Double.POSITIVE_INFINITY, bestRaw = 0, secondEst = Double.POSITIVE_INFINITY, secondRaw = 0;
+        boolean bestProbe = false, secondProbe = false;
+        boolean anyMemoryShort = false, anyFenced = false;
         for (int i = 0; i < devices.length; i++) {
             DeviceRuntime d = devices[i];
             boolean probe = false;
@@ -207,16 +207,14 @@ final class SegmentScheduler {
                 }
                 if (!d.health.isHealthy()) {
                     if (d.health.state() != DeviceHealth.State.PROBE_DUE) {
+                        anyFenced = true;
                         continue;
                     }
                     probe = true;
                 }
-                if (d.copies) {
-                    long bytes = (long) (rows * profile.bytesPerRow());
-                    if (!d.fits(bytes, (long) rows * 8)) {
-                        anyMemoryShort = true;
-                        continue;
-                    }
+                if (!fits(i, rows)) {
+                    anyMemoryShort = true;
+                    continue;
                 }
             }
             double raw = CostModel.totalNanos(d.figures(), profile, rows, threads(i, rows), 0);
@@ -225,6 +223,8 @@ final class SegmentScheduler {
             if (est < bestEst) {
                 second = best;
                 secondEst = bestEst;
+                secondRaw = bestRaw;
+                secondProbe = bestProbe;
                 best = i;
                 bestEst = est;
                 bestRaw = raw;
@@ -232,19 +232,22 @@ final class SegmentScheduler {
             } else if (est < secondEst) {
                 second = i;
                 secondEst = est;
+                secondRaw = raw;
+                secondProbe = probe;
             }
         }
         if (best < 0) {
             best = 0; // unreachable: the CPU always qualifies
         }
         if (!peek && bestProbe && !devices[best].health.tryProbe()) {
-            // Another thread is probing that device: the CPU takes this batch.
-            return choice(0, rawOf(0, rows), p, rows, Why.FENCED, false, false);
+            // Another thread is probing that device: the next best takes this batch (never a second probe).
+            return second >= 0 && !secondProbe ? choice(second, secondRaw, p, rows, Why.FASTEST, false, false)
+                    : choice(0, rawOf(0, rows), p, rows, Why.FENCED, false, false);
         }
-        if (!peek && second >= 0 && !bestProbe) {
+        if (!peek && second >= 0 && !bestProbe && explorationShare > 0) {
             // Exploration: a device not measured in this bucket for a while, when the credit pays for it.
             for (int i = 0; i < devices.length; i++) {
-                if (i == best || !supports(i, p) || !devices[i].health.isHealthy()) {
+                if (i == best || !supports(i, p) || !devices[i].health.isHealthy() || !fits(i, rows)) {
                     continue;
                 }
                 Slot s = slots[i];
@@ -256,15 +259,22 @@ final class SegmentScheduler {
                 double extra = raw * s.factor(b) + devices[i].queuedNanos.get() - bestEst
                         + (s.warmed ? 0 : devices[i].firstRunNanos);
                 long c = credit.get();
-                if (extra <= c && credit.compareAndSet(c, c - (long) Math.max(0, extra))) {
+                if (extra >= 0 && extra <= c && credit.compareAndSet(c, c - (long) extra)) {
                     s.lastRun.set(b, n);
                     return choice(i, raw, p, rows, Why.EXPLORE, true, false);
                 }
             }
         }
-        Why why = bestProbe ? Why.PROBE : second < 0 && !anyMemoryShort ? Why.ONLY
-                : best == 0 && anyMemoryShort && second < 0 ? Why.NO_MEMORY : Why.FASTEST;
+        Why why = bestProbe ? Why.PROBE
+                : best == 0 && second < 0 && anyFenced ? Why.FENCED
+                : best == 0 && second < 0 && anyMemoryShort ? Why.NO_MEMORY
+                : second < 0 ? Why.ONLY : Why.FASTEST;
         return choice(best, bestRaw, p, rows, why, false, bestProbe);
+    }
+
+    /** Whether device {@code i} has the memory and buffer size for a batch of {@code rows} rows now. */
+    private boolean fits(int i, long rows) {
+        return i == 0 || devices[i].fits((long) (rows * profile.bytesPerRow()), rows * 8);
     }
 
     /** The device's own estimated time for the batch, without correction or queue. */
@@ -311,15 +321,19 @@ final class SegmentScheduler {
         if (!s.warmed) {
             s.warmed = true;
             // What a first run costs beyond its estimate (a build, a JIT), remembered per device for exploration.
-            DeviceRuntime d = devices[c.deviceIndex()];
-            double over = Math.max(0, measuredNanos - c.ownNanos());
-            d.firstRunNanos = d.firstRunNanos + 0.5 * (over - d.firstRunNanos);
+            if (c.rawEstimateNanos() > 0) {
+                DeviceRuntime d = devices[c.deviceIndex()];
+                double over = Math.max(0, measuredNanos - c.ownNanos());
+                d.firstRunNanos = d.firstRunNanos + 0.5 * (over - d.firstRunNanos);
+            }
             return;
         }
         if (c.rawEstimateNanos() <= 0 || measuredNanos <= 0) {
             return;
         }
-        double r = measuredNanos / c.rawEstimateNanos();
+        // The device's own time: the wait behind work queued before it is the queue term's, not the device's.
+        double queued = c.estimatedNanos() - c.ownNanos();
+        double r = Math.max(measuredNanos - queued, measuredNanos * 0.1) / c.rawEstimateNanos();
         double old = s.learnt(b);
         if (!s.jitWarm && devices[c.deviceIndex()].jitWarmsUp()) {
             // A new CPU loop runs interpreted, then C1-compiled, for its first few hundred thousand rows: such a

@@ -132,12 +132,15 @@ public final class DeviceHealth {
         return true;
     }
 
-    /** A batch ran on the device. */
-    public void success() {
+    /**
+     * A batch ran on the device. Only a probe's success lifts a fence: a batch sent before the
+     * fence and finishing after it says nothing about the device now.
+     */
+    public void success(boolean probe) {
         if (consecutive.get() != 0) {
             consecutive.set(0);
         }
-        if (fencedUntil != 0) {
+        if (probe) {
             synchronized (this) {
                 fencedUntil = 0;
                 currentFence.set(policy.fenceFor().toNanos());
@@ -146,13 +149,16 @@ public final class DeviceHealth {
         }
     }
 
-    /** A batch failed on the device (and was recomputed elsewhere). */
-    public void failure(String message) {
+    /**
+     * A batch failed on the device (and was recomputed elsewhere). A failed probe fences the
+     * device again for twice as long; other failures fence it after enough in a row.
+     */
+    public void failure(String message, boolean probe) {
         failures.increment();
         lastFailure = message;
         int c = consecutive.incrementAndGet();
         synchronized (this) {
-            if (probing.get()) {
+            if (probe) {
                 long next = Math.min(currentFence.get() * 2, policy.maxFence().toNanos());
                 currentFence.set(next);
                 fencedUntil = fenceEnd(next);

@@ -62,6 +62,8 @@ class PlacementTest extends QuiverTestBase {
         volatile long sleepNanos;
         /** The OpenCL error code every run fails with, or 0 to run. */
         volatile int failWith;
+        /** Every run throws this instead, when set. */
+        volatile RuntimeException throwing;
 
         @Override
         public String name() {
@@ -76,6 +78,9 @@ class PlacementTest extends QuiverTestBase {
         @Override
         public KernelRun execute(KernelProgram program, KernelInvocation invocation) {
             attempts.incrementAndGet();
+            if (throwing != null) {
+                throw throwing;
+            }
             if (failWith != 0) {
                 // Scribble over the output first, as a half-finished device run would.
                 invocation.out().fill((byte) 0x5A);
@@ -369,6 +374,9 @@ class PlacementTest extends QuiverTestBase {
                 }
             }
         }
+        try (VectorSchemaRoot b = batch(1000); FieldVector out = e.evaluate(b, quiver.device(GPU).orElseThrow(), allocator)) {
+            assertReference(b, out, "requested device, cpuOnly function");
+        }
         assertEquals(0, gpu.attempts.get());
         assertTrue(e.metrics().byDevice().get("cpu").lastReason().startsWith("a function of the segment is cpuOnly"));
         assertTrue(e.explain().contains("runs on the cpu only: exact_ratio cpuOnly"), e.explain());
@@ -459,6 +467,55 @@ class PlacementTest extends QuiverTestBase {
         }
         b.setRowCount(rows);
         return b;
+    }
+
+    @Test
+    void aBatchTooBigForTheDeviceGoesToTheCpuWithoutCountingAgainstIt() {
+        ScriptedBackend gpu = new ScriptedBackend();
+        gpu.throwing = new IllegalArgumentException("buffers over 2 GiB are not supported");
+        quiver.close();
+        quiver = scripted(gpu, new ManualClock(), 0, TestFigures.instantGpu());
+        CompiledExpression e = quiver.compile(XY, Expr.parse(EXPR));
+        try (VectorSchemaRoot b = batch(1 << 16)) {
+            for (int i = 0; i < 5; i++) {
+                try (FieldVector out = e.evaluate(b, Placement.AUTO)) {
+                    assertReference(b, out, "too big, recomputed");
+                }
+            }
+        }
+        DeviceHealth.Snapshot h = quiver.health(quiver.device(GPU).orElseThrow());
+        assertEquals(DeviceHealth.State.HEALTHY, h.state(), h.describe());
+        assertEquals(0, h.failures());
+        assertEquals(5, e.metrics().fallbacks());
+    }
+
+    @Test
+    void aProbeThatNeverRunsIsNotLeftClaimed() {
+        ScriptedBackend gpu = new ScriptedBackend();
+        ManualClock clock = new ManualClock();
+        quiver.close();
+        quiver = scripted(gpu, clock, 0, TestFigures.instantGpu());
+        Device device = quiver.device(GPU).orElseThrow();
+        CompiledExpression e = quiver.compile(XY, Expr.parse(EXPR));
+        try (VectorSchemaRoot b = batch(1 << 16)) {
+            gpu.failWith = CL.CL_INVALID_KERNEL;
+            for (int i = 0; i < 3; i++) {
+                e.evaluate(b, Placement.AUTO).close();
+            }
+            assertEquals(DeviceHealth.State.FENCED, quiver.health(device).state());
+            clock.advance(Duration.ofSeconds(10));
+            gpu.failWith = 0;
+            // The result cannot be allocated: the batch fails before any device runs it.
+            try (BufferAllocator tiny = allocator.newChildAllocator("tiny", 0, 1024)) {
+                assertThrows(IllegalStateException.class, () -> e.evaluate(b, Placement.AUTO, tiny));
+            }
+            assertEquals(DeviceHealth.State.PROBE_DUE, quiver.health(device).state(), quiver.health(device).describe());
+            try (FieldVector out = e.evaluate(b, Placement.AUTO)) {
+                assertReference(b, out, "the probe");
+            }
+            assertEquals(DeviceHealth.State.HEALTHY, quiver.health(device).state());
+            assertEquals(1, gpu.runs.get());
+        }
     }
 
     @Test
