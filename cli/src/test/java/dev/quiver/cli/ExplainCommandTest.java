@@ -26,6 +26,16 @@ class ExplainCommandTest {
     }
 
     @Test
+    void showsEachDevicesEstimateAtTheBatchSizeAsked() {
+        CliRun run = CliRun.of("explain", "sqrt(x*x + y) + 1", "--schema", "x:float64,y:int32", "--batch-rows", "1K");
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("Placement (auto) at 1024 rows per batch:"), run.out());
+        assertTrue(run.out().contains("4 arith, 1 div, 0 transcendental, 20.4 B/row"), run.out());
+        // A 1K-row batch of a cheap kernel: the cpu wins on any machine (an OpenCL launch alone costs more).
+        assertTrue(run.out().matches("(?s).*\\n    cpu: [0-9.]+ ms \\(launch .*<- auto\\n.*"), run.out());
+    }
+
+    @Test
     void stringAndBooleanExpressionsPlanToo() {
         CliRun run = CliRun.of("explain", "x > 2 AND upper(name) LIKE 'A%'", "--schema", "x:float64,name:utf8");
         assertEquals(0, run.exitCode(), run.err());
