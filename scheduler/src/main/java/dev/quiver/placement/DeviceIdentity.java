@@ -3,6 +3,7 @@ package dev.quiver.placement;
 import dev.quiver.Device;
 import dev.quiver.cpu.CpuBackend;
 import dev.quiver.opencl.OpenClBackend;
+import dev.quiver.opencl.TransferMode;
 import dev.quiver.opencl.OpenClDevice;
 
 import java.io.IOException;
@@ -21,7 +22,8 @@ import java.util.stream.Stream;
  *
  * <ul>
  * <li>OpenCL: {@code opencl | platform <name> <version> | device <name> | vendor <vendor> |
- * driver <driver version> | <device version> | quiver <version>}
+ * driver <driver version> | <device version> | zero copy|copies | quiver <version>} (one device
+ * driven both ways has two sets of figures)
  * <li>CPU: {@code cpu | <os.arch> | <CPU model> | processors <n> | threads <n> | vector <bits>
  * bits | java <version> | quiver <version>}
  * <li>Any other backend: {@code <device name> | <description> | quiver <version>}
@@ -33,7 +35,7 @@ public final class DeviceIdentity {
 
     public static String of(Device device) {
         String base = switch (device.backend()) {
-            case OpenClBackend cl -> openCl(cl.device());
+            case OpenClBackend cl -> openCl(cl.device()) + (cl.transferMode() == TransferMode.COPY ? " | copies" : " | zero copy");
             case CpuBackend cpu -> cpu(cpu.threads());
             default -> clean(device.name()) + " | " + clean(device.description());
         };
