@@ -125,7 +125,7 @@ public final class Quiver implements AutoCloseable {
     /**
      * The calibrated figures of {@code device} that AUTO placement estimates with: given to the
      * builder, read from the on-disk cache, or measured now (short micro-benchmarks, about a
-     * third of a second per device, then cached), in that order. Calibration happens on the
+     * second per device, then cached), in that order. Calibration happens on the
      * first AUTO batch or EXPLAIN otherwise.
      */
     public DeviceFigures figures(Device device) {
@@ -166,7 +166,12 @@ public final class Quiver implements AutoCloseable {
             }
         }
         try {
+            System.Logger log = System.getLogger(Quiver.class.getName());
+            log.log(System.Logger.Level.INFO, "calibrating " + device.name() + " for placement (once per device and driver,"
+                    + " about a second; then cached in " + cache.directory() + ")");
             DeviceFigures measured = Calibrator.measure(device, identity);
+            log.log(System.Logger.Level.INFO, "calibrated " + device.name() + " in " + measured.calibrationMillis() + " ms: "
+                    + measured.describe());
             if (measured.source() == DeviceFigures.Source.MEASURED) {
                 cache.store(measured);
             }
