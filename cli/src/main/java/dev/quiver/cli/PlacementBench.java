@@ -34,8 +34,8 @@ import java.util.function.Function;
  * policy gets its own {@link CompiledExpression}, so AUTO's learning state belongs to that case
  * alone. Each policy is warmed up (as the other modes: at least {@code --warmup} passes and
  * {@code --warmup-ms}, cut by {@code --budget-ms}), then the policies are timed pass by pass,
- * interleaved, the order rotating pass by pass (cpu, opencl, auto; opencl, auto, cpu; ...) so that drift
- * and what one policy leaves behind affect all three alike; a pass
+ * interleaved, the order going through every permutation pass by pass so that drift and what one
+ * policy leaves behind affect all three alike; a pass
  * evaluates every batch of the case and closes each result. Each figure is the median pass.
  */
 final class PlacementBench {
@@ -56,6 +56,13 @@ final class PlacementBench {
     static final int DEFAULT_ROWS = 4 << 20;
     static final List<Integer> DEFAULT_BATCH_ROWS = List.of(1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20);
     static final int DEFAULT_ITERATIONS = 7;
+
+    /** Per number of policies, the orders passes take in turn: every permutation. */
+    private static final int[][][] ORDERS = {
+            {},
+            {{0}},
+            {{0, 1}, {1, 0}},
+            {{0, 1, 2}, {2, 1, 0}, {1, 0, 2}, {2, 0, 1}, {0, 2, 1}, {1, 2, 0}}};
     /** The batch size whose scheduler time is reported against the batch's own time. */
     static final int SCHEDULER_BATCH_ROWS = 64 << 10;
 
@@ -202,7 +209,7 @@ final class PlacementBench {
         }
         to.println("  cases (float64 columns, uniform): " + String.join("; ", described));
         to.printf(Locale.ROOT, "  each figure: the median of %d passes (a pass evaluates every batch of the case and closes "
-                        + "each result), the policies interleaved pass by pass in a rotating order, after at least %d warm-up passes and %d ms "
+                        + "each result), the policies interleaved pass by pass, in every order in turn, after at least %d warm-up passes and %d ms "
                         + "each (cut at %d ms after 1 pass)%n", iterations, Math.max(1, options.warmup), options.warmupMs,
                 options.budgetMs / 2);
         to.println("  oracle = the faster of cpu and opencl per case; regret = auto / oracle - 1");
@@ -249,10 +256,11 @@ final class PlacementBench {
             List<Function<VectorSchemaRoot, FieldVector>> ordered = List.copyOf(runs.values());
             double[][] times = new double[ordered.size()][iterations];
             for (int it = 0; it < iterations; it++) {
-                // The order rotates pass by pass: whatever one policy leaves behind (PoCL's worker threads
-                // winding down on the same cores, a cache full of its data) falls on each of the others alike.
-                for (int q = 0; q < ordered.size(); q++) {
-                    int p = (q + it) % ordered.size();
+                // The order changes pass by pass, through every permutation: whatever one policy leaves behind
+                // (PoCL's worker threads winding down on the same cores, a cache full of its data) falls on each of
+                // the others alike. A rotation alone would keep the same predecessor for each.
+                int[] order = ORDERS[ordered.size()][it % ORDERS[ordered.size()].length];
+                for (int p : order) {
                     long t0 = System.nanoTime();
                     BenchCommand.runAll(batches, ordered.get(p));
                     times[p][it] = (System.nanoTime() - t0) / 1e6;
