@@ -47,6 +47,11 @@ class ConcurrentEvaluationTest extends QuiverTestBase {
                                     evaluated++;
                                 }
                             }
+                            // And wherever AUTO places it, learning from every thread's runs at once.
+                            try (FieldVector out = expr.evaluate(batch, dev.quiver.Placement.AUTO, allocator)) {
+                                DifferentialTest.assertMatchesReference(expr, batch, out, "auto, seed " + seed);
+                                evaluated++;
+                            }
                         }
                     }
                     return evaluated;
@@ -56,7 +61,7 @@ class ConcurrentEvaluationTest extends QuiverTestBase {
             for (Future<Integer> f : done) {
                 total += f.get();
             }
-            assertEquals(threads * batchesPerThread * quiver.devices().size(), total);
+            assertEquals(threads * batchesPerThread * (quiver.devices().size() + 1), total);
             long counted = expr.metrics().byDevice().values().stream().mapToLong(t -> t.batches()).sum();
             assertEquals(total, counted);
         } finally {
