@@ -127,6 +127,12 @@ final class BenchCommand implements Callable<Integer> {
             + "(opencl is then reported as absent).")
     boolean noOpenCl;
 
+    @Option(names = "--chart", paramLabel = "FILE", description = "With --placement: after the suite, also write FILE, one "
+            + "self-contained HTML page (inline SVG, no scripts or network) with a chart per case of ms per pass against "
+            + "batch rows for cpu, opencl and auto, under the machine, the devices' figures, the totals and the command "
+            + "that reproduces the run.")
+    java.nio.file.Path chart;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -162,6 +168,10 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (placement) {
             return new PlacementBench(this).call();
+        }
+        if (chart != null) {
+            progress.println("error: --chart draws the results of --placement; give --placement too");
+            return 2;
         }
         if (noOpenCl) {
             progress.println("error: --no-opencl goes with --placement");

@@ -111,6 +111,13 @@ final class PlacementBench {
                 return 2;
             }
         }
+        if (options.chart != null) {
+            java.nio.file.Path dir = options.chart.toAbsolutePath().getParent();
+            if (java.nio.file.Files.isDirectory(options.chart) || dir == null || !java.nio.file.Files.isDirectory(dir)) {
+                progress.println("error: --chart needs a file in an existing directory: " + options.chart);
+                return 2;
+            }
+        }
         List<Case> cases = CASES.stream().filter(c -> options.workloads == null || options.workloads.contains(c.name())).toList();
         if (cases.isEmpty()) {
             progress.println("no placement case matches " + options.workloads + "; known: "
@@ -148,17 +155,19 @@ final class PlacementBench {
         int failures = 0;
         try (Quiver quiver = Quiver.builder().allocator(allocator).functions(CliFunctions.registry())
                 .openCl(!options.noOpenCl).build()) {
-            describe(quiver, info, cases, iterations, reproduce);
+            List<String> header = describe(quiver, info, cases, iterations, reproduce);
             if (table) {
                 out.printf("%-20s %6s %9s %10s %10s %10s %10s %8s  %s%n", "case", "rows", "batchRows", "cpu ms", "opencl ms",
                         "auto ms", "oracle ms", "regret", "auto ran on (batches, warm-up included)");
             }
             List<Result> results = new ArrayList<>();
+            Map<String, String> expressions = new LinkedHashMap<>();
             int total = cases.size() * nulls.size() * sizes.size(), step = 0;
             for (Case c : cases) {
                 for (double nullFraction : nulls) {
                     String name = c.name() + (nullFraction > 0
                             ? String.format(Locale.ROOT, " [%.0f%% nulls]", nullFraction * 100) : "");
+                    expressions.put(name, c.expression());
                     for (int[] size : sizes) {
                         step++;
                         progress.printf("[%d/%d] %s %s rows in batches of %s ...%n", step, total, name, rows(size[0]), rows(size[1]));
@@ -171,18 +180,34 @@ final class PlacementBench {
                     }
                 }
             }
-            totals(info, results);
+            List<String> totals = totals(info, results);
             info.println("  reproduce: " + reproduce);
+            if (options.chart != null) {
+                try {
+                    PlacementChart.write(options.chart, PlacementChart.html(header, totals, reproduce, results, expressions));
+                    progress.println("chart written to " + options.chart);
+                } catch (java.io.IOException | RuntimeException e) {
+                    progress.println("error: could not write the chart to " + options.chart + ": " + e);
+                    failures++;
+                }
+            }
         }
         return failures;
     }
 
-    /** The machine, the devices with the figures AUTO estimates with, the cases and the method. */
-    private void describe(Quiver quiver, PrintStream to, List<Case> cases, int iterations, String reproduce) {
-        to.printf(Locale.ROOT, "Quiver bench --placement: %d cores, %s %s (%s), Java %s (%s, %s), CPU vectors %d-bit%n",
+    /**
+     * The machine, the devices with the figures AUTO estimates with, the cases and the method.
+     *
+     * @return the machine line and the device lines (with their figures, and why OpenCL is absent), as printed
+     */
+    private List<String> describe(Quiver quiver, PrintStream to, List<Case> cases, int iterations, String reproduce) {
+        List<String> printed = new ArrayList<>();
+        String machine = String.format(Locale.ROOT, "Quiver bench --placement: %d cores, %s %s (%s), Java %s (%s, %s), CPU vectors %d-bit",
                 Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"), System.getProperty("os.version"),
                 System.getProperty("os.arch"), Runtime.version(), System.getProperty("java.vm.name"),
                 System.getProperty("java.vendor"), DoubleVector.SPECIES_PREFERRED.vectorBitSize());
+        to.println(machine);
+        printed.add(machine);
         to.flush();
         progress.println("reading or measuring each device's figures for auto placement (calibration takes up to a second "
                 + "per device, then they are cached in " + CalibrationCache.defaultDirectory() + ") ...");
@@ -193,11 +218,16 @@ final class PlacementBench {
             } catch (RuntimeException e) {
                 figures = "unavailable: " + e;
             }
-            to.printf("  device %s: %s%n    figures: %s%n", d.name(), d.description(), figures);
+            for (String line : List.of("  device " + d.name() + ": " + d.description(), "    figures: " + figures)) {
+                to.println(line);
+                printed.add(line);
+            }
         }
         if (quiver.openClDevices().isEmpty()) {
-            to.println("  OpenCL: no device, so opencl is absent ('-') and the oracle is cpu. Why: "
-                    + (options.noOpenCl ? "--no-opencl" : quiver.openClStatus()));
+            String line = "  OpenCL: no device, so opencl is absent ('-') and the oracle is cpu. Why: "
+                    + (options.noOpenCl ? "--no-opencl" : quiver.openClStatus());
+            to.println(line);
+            printed.add(line);
         }
         List<String> described = new ArrayList<>();
         for (Case c : cases) {
@@ -215,6 +245,7 @@ final class PlacementBench {
         to.println("  oracle = the faster of cpu and opencl per case; regret = auto / oracle - 1");
         to.println("  reproduce: " + reproduce);
         to.flush();
+        return printed;
     }
 
     private Result measure(Quiver quiver, BufferAllocator allocator, Case c, String name, double nullFraction, int rows,
@@ -347,8 +378,12 @@ final class PlacementBench {
         }
     }
 
-    /** Sums over the cases, auto against the oracle and the worse fixed policy, and the scheduler's own time. */
-    private void totals(PrintStream to, List<Result> results) {
+    /**
+     * Sums over the cases, auto against the oracle and the worse fixed policy, and the scheduler's own time.
+     *
+     * @return the lines printed after the blank line
+     */
+    private static List<String> totals(PrintStream to, List<Result> results) {
         double auto = 0, oracle = 0, cpu = 0, opencl = 0;
         boolean openclEverywhere = true, openclAnywhere = false;
         for (Result r : results) {
@@ -362,14 +397,14 @@ final class PlacementBench {
                 opencl += r.openclMs();
             }
         }
-        to.println();
-        to.printf(Locale.ROOT, "Totals over %d cases: auto %.2f ms, oracle %.2f ms, cpu %.2f ms, opencl %s%n", results.size(),
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "Totals over %d cases: auto %.2f ms, oracle %.2f ms, cpu %.2f ms, opencl %s", results.size(),
                 auto, oracle, cpu, openclEverywhere ? String.format(Locale.ROOT, "%.2f ms", opencl)
-                        : openclAnywhere ? "- (absent in some cases)" : "- (absent)");
+                        : openclAnywhere ? "- (absent in some cases)" : "- (absent)"));
         boolean openclWorse = openclEverywhere && opencl > cpu;
         double worse = openclWorse ? opencl : cpu;
-        to.printf(Locale.ROOT, "  auto/oracle %.3f (%+.1f%%), auto/worse fixed %.3f (the worse fixed policy: %s)%n",
-                auto / oracle, (auto / oracle - 1) * 100, auto / worse, openclWorse ? "opencl" : "cpu");
+        lines.add(String.format(Locale.ROOT, "  auto/oracle %.3f (%+.1f%%), auto/worse fixed %.3f (the worse fixed policy: %s)",
+                auto / oracle, (auto / oracle - 1) * 100, auto / worse, openclWorse ? "opencl" : "cpu"));
         List<String> scheduler = new ArrayList<>();
         for (Result r : results) {
             if (r.batchRows() == SCHEDULER_BATCH_ROWS && r.decisions() > 0) {
@@ -379,9 +414,12 @@ final class PlacementBench {
                         perDecision, perDecision / 1e6 / perBatchMs * 100, perBatchMs));
             }
         }
-        to.println("  scheduler's own time at 64K rows per batch (auto, per placement decision, against auto's median time "
+        lines.add("  scheduler's own time at 64K rows per batch (auto, per placement decision, against auto's median time "
                 + "per batch): " + (scheduler.isEmpty() ? "no 64K case was run" : String.join("; ", scheduler)));
+        to.println();
+        lines.forEach(to::println);
         to.flush();
+        return lines;
     }
 
     /** Per --rows value, the batch sizes not above it (or all rows in one batch when none is). */
