@@ -40,5 +40,12 @@ for f in "$target/classes" "$target/classpath.txt" "$target/jvm.options"; do
   fi
 done
 read -r -a jvm_opts <"$target/jvm.options"
+# HotSpot's signal chaining: PoCL builds kernels with LLVM in-process, and LLVM installs SIGSEGV
+# handlers of its own; the JVM takes SIGSEGV for safepoints and null checks, so without chaining
+# one landing while LLVM's handler is installed kills the process (README: "OpenCL and the JVM's signals").
+if [[ -f "$JAVA_HOME/lib/libjsig.so" && "${LD_PRELOAD:-}" != *libjsig* ]]; then
+  export LD_PRELOAD="$JAVA_HOME/lib/libjsig.so${LD_PRELOAD:+:$LD_PRELOAD}"
+fi
+
 exec "$JAVA_HOME/bin/java" "${jvm_opts[@]}" -cp "$target/classes:$(cat "$target/classpath.txt")" \
   dev.quiver.bench.BenchReport "$@"

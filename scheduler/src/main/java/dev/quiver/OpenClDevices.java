@@ -32,10 +32,33 @@ final class OpenClDevices {
                 problems.add("device '" + d.name() + "' could not be opened: " + e.getMessage());
             }
         }
+        warnWithoutSignalChaining(devices);
         String status = devices.isEmpty()
                 ? (problems.isEmpty() ? "no OpenCL device found" : String.join("; ", problems))
                 : devices.size() + " OpenCL device(s)" + (problems.isEmpty() ? "" : "; " + String.join("; ", problems));
         return new Opened(devices, status);
+    }
+
+    private static volatile boolean warned;
+
+    /**
+     * PoCL builds kernels with LLVM inside the process, and LLVM installs signal handlers of its
+     * own; the JVM takes SIGSEGV for safepoints and null checks, so one that lands while LLVM's
+     * handler is installed kills the process (exit 139, no hs_err file). HotSpot's signal
+     * chaining ({@code LD_PRELOAD=$JAVA_HOME/lib/libjsig.so}) keeps the JVM's handlers first.
+     * Said once per process, when a PoCL device is in use without it.
+     */
+    private static void warnWithoutSignalChaining(List<Device> devices) {
+        boolean pocl = devices.stream().anyMatch(d -> d.backend() instanceof OpenClBackend b
+                && b.device().platform().name().contains("Portable Computing Language"));
+        String preload = System.getenv("LD_PRELOAD");
+        if (pocl && !warned && (preload == null || !preload.contains("libjsig"))) {
+            warned = true;
+            System.getLogger(Quiver.class.getName()).log(System.Logger.Level.WARNING, "PoCL builds OpenCL kernels with LLVM"
+                    + " in this process, and LLVM replaces the JVM's SIGSEGV handler while it does: start the JVM with"
+                    + " LD_PRELOAD=" + System.getProperty("java.home") + "/lib/libjsig.so (HotSpot signal chaining),"
+                    + " or a JVM safepoint during a kernel build can crash the process");
+        }
     }
 
     private static String describe(OpenClDevice d) {
