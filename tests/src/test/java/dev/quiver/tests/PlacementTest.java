@@ -128,20 +128,7 @@ class PlacementTest extends QuiverTestBase {
     }
 
     private VectorSchemaRoot batch(int rows) {
-        VectorSchemaRoot b = VectorSchemaRoot.create(XY, allocator);
-        Float8Vector x = (Float8Vector) b.getVector("x"), y = (Float8Vector) b.getVector("y");
-        x.allocateNew(rows);
-        y.allocateNew(rows);
-        for (int i = 0; i < rows; i++) {
-            if (i % 7 == 3) {
-                x.setNull(i);
-            } else {
-                x.set(i, i * 0.25 - 100);
-            }
-            y.set(i, 3 - i * 0.5);
-        }
-        b.setRowCount(rows);
-        return b;
+        return batchIn(allocator, rows);
     }
 
     /** (x * y + 1) / (y - 0.5), in Java, null where x is: the independent reference. */
