@@ -596,6 +596,8 @@ public final class RowInterpreter {
                 case Expr.Not n -> new NotNode(bool(compile(n.expr()), e));
                 case Expr.IsNull n -> new IsNullNode(compile(n.expr()), n.negated());
                 case Expr.Case c -> caseWhen(c);
+                case Expr.ScalarSubquery s -> throw new UnsupportedOperationException("RowInterpreter does not support scalar"
+                        + " subqueries (they read a table of the query; run them in a pipeline): " + s);
                 default -> throw new UnsupportedOperationException("RowInterpreter does not support "
                         + e.getClass().getSimpleName() + " (" + e + ")");
             };

@@ -148,7 +148,8 @@ class RowInterpreterTest {
         Schema schema = new Schema(List.of(Field.nullable("x", new ArrowType.FloatingPoint(
                 org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE)), Field.nullable("s", ArrowType.Utf8.INSTANCE)));
         for (String[] sqlAndName : new String[][]{{"sqrt(x)", "Call"}, {"x % 2.0", "%"}, {"x BETWEEN 0.1 AND 0.2", "Between"},
-                {"s IS NULL", "Utf8"}, {"x IN (0.1, 0.2)", "InList"}, {"CAST(x AS INTEGER)", "Cast"}, {"x > 0.5 AND NULL", "Null"}}) {
+                {"s IS NULL", "Utf8"}, {"x IN (0.1, 0.2)", "InList"}, {"CAST(x AS INTEGER)", "Cast"}, {"x > 0.5 AND NULL", "Null"},
+                {"x > (SELECT rate FROM rates)", "does not support scalar subqueries"}}) {
             UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
                     () -> RowInterpreter.compile(schema, sqlAndName[0]), sqlAndName[0]);
             assertTrue(e.getMessage().contains(sqlAndName[1]), e.getMessage());

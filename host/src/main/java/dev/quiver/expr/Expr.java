@@ -24,7 +24,8 @@ import java.util.Objects;
  * }</pre>
  */
 public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Expr.Not, Expr.IsNull, Expr.Negative,
-        Expr.Cast, Expr.TryCast, Expr.Case, Expr.InList, Expr.Between, Expr.Like, Expr.Call, Expr.Alias {
+        Expr.Cast, Expr.TryCast, Expr.Case, Expr.InList, Expr.Between, Expr.Like, Expr.Call, Expr.Alias,
+        Expr.ScalarSubquery {
 
     // ---------------------------------------------------------------- nodes
 
@@ -109,7 +110,7 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
             // parse: parenthesize everything that does not print as a name, a call or a parenthesized form.
             boolean bare = expr instanceof Column || expr instanceof Call || expr instanceof Binary || expr instanceof Not
                     || expr instanceof IsNull || expr instanceof Negative || expr instanceof InList || expr instanceof Between
-                    || expr instanceof Like;
+                    || expr instanceof Like || expr instanceof ScalarSubquery;
             return "(- " + (bare ? expr : "(" + expr + ")") + ")";
         }
     }
@@ -297,6 +298,36 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
         }
     }
 
+    /**
+     * {@code (SELECT select FROM table [WHERE where] [LIMIT limit])}: an uncorrelated scalar subquery over a
+     * table of the query, computed once per query. SQL's rules: no row is a NULL of the select's type, one row
+     * is its value, more rows are an error. It runs in a pipeline (dev.quiver.stream), which resolves the table; the
+     * single-batch planner rejects it.
+     *
+     * <p>{@code select} and {@code where} are over the columns of {@code table}, not of the expression the
+     * subquery is part of: they are not its {@link #children()}.
+     *
+     * @param select the one value selected, over the table's columns
+     * @param table  the table's name, as written; a schema-qualified name is {@code schema.table}
+     * @param where  the rows' filter, or null for all rows
+     * @param limit  at most this many rows (at least 0), or null for no limit
+     */
+    record ScalarSubquery(Expr select, String table, Expr where, Long limit) implements Expr {
+        public ScalarSubquery {
+            Objects.requireNonNull(select, "select is null");
+            Objects.requireNonNull(table, "table is null");
+            if (limit != null && limit < 0) {
+                throw new IllegalArgumentException("the LIMIT of a subquery must be at least 0, got " + limit);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "(SELECT " + select + " FROM " + quoteIdentifier(table) + (where == null ? "" : " WHERE " + where)
+                    + (limit == null ? "" : " LIMIT " + limit) + ")";
+        }
+    }
+
     // ---------------------------------------------------------------- builders
 
     /** A column by name, exactly as given (no splitting at dots). */
@@ -343,6 +374,11 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
     /** A call with named arguments: {@code callNamed("f", List.of("x", "y"), a, b)} is {@code f(x => a, y => b)}. */
     static Call callNamed(String function, List<String> names, Expr... args) {
         return new Call(function, List.of(args), names);
+    }
+
+    /** {@code (SELECT select FROM table [WHERE where])}, without LIMIT; {@code where} may be null. */
+    static ScalarSubquery scalarSubquery(Expr select, String table, Expr where) {
+        return new ScalarSubquery(select, table, where, null);
     }
 
     /** Starts a searched CASE: {@code when(c1, v1).when(c2, v2).otherwise(v3)} or {@code .end()}. */
@@ -505,7 +541,12 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
         return new Alias(this, name);
     }
 
-    /** The direct children, in order. */
+    /**
+     * The direct children, in order: the subexpressions over the same columns as this one. A
+     * {@link ScalarSubquery} has none: its select and where are over the columns of its own table, not
+     * of the expression around it, so a walk that collects an expression's columns must not see them
+     * (it is a leaf here, like a {@link Literal}, whose value a pipeline computes once per query).
+     */
     default List<Expr> children() {
         return switch (this) {
             case Column c -> List.of();
@@ -540,6 +581,7 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
             case Like l -> List.of(l.expr(), l.pattern());
             case Call c -> c.args();
             case Alias a -> List.of(a.expr());
+            case ScalarSubquery s -> List.of();
         };
     }
 

@@ -25,6 +25,7 @@ import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.conditional.OrExpression;
 import net.sf.jsqlparser.expression.operators.relational.Between;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.GreaterThan;
 import net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals;
@@ -44,6 +45,15 @@ import net.sf.jsqlparser.parser.ParserKeywordsUtils;
 import net.sf.jsqlparser.parser.Token;
 import net.sf.jsqlparser.parser.TokenMgrException;
 import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.Limit;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.select.SetOperationList;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -89,9 +99,17 @@ import java.util.concurrent.ConcurrentHashMap;
  *     {@code [NOT] IN (...)}, {@code [NOT] BETWEEN}, {@code [NOT] LIKE|ILIKE ... [ESCAPE 'c']};</li>
  * <li>function calls {@code f(a, b)} and {@code f(a, name => b)}: the name is lower-cased unless it is
  *     quoted;</li>
+ * <li>uncorrelated scalar subqueries {@code (SELECT expr [AS name] FROM table [WHERE cond] [LIMIT n])},
+ *     anywhere an expression goes, as an {@link Expr.ScalarSubquery}: one select item (its alias is
+ *     ignored), one plain table name without alias ({@code schema.table} is kept as that name, the parts
+ *     unquoted and joined with a dot), an optional WHERE and an optional LIMIT with a non-negative
+ *     integer literal. Every other part of a SELECT ({@code *},
+ *     several items, joins, several FROM items, a subquery in FROM, GROUP BY, HAVING, ORDER BY,
+ *     DISTINCT, OFFSET, UNION and the other set operations, WITH, ...) is rejected, and so are
+ *     {@code EXISTS}, {@code IN (SELECT ...)} and {@code ANY/ALL};</li>
  * <li>{@code expr AS name} at the top of the text only, as an {@link Expr.Alias}.</li>
  * </ul>
- * Anything else JSqlParser reads (subqueries, {@code *}, arrays, window functions, {@code ||},
+ * Anything else JSqlParser reads ({@code *}, arrays, window functions, {@code ||},
  * parameters, ...) is rejected with an {@link IllegalArgumentException} naming the construct.
  *
  * <p>A syntax error is an {@link IllegalArgumentException} whose message says where, and shows the
@@ -108,9 +126,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * point at the exact place.
  *
  * <p>{@code parse(e.toString()).equals(e)} holds for every tree except: an {@link Expr.Alias} below
- * the top; literals of LargeUtf8, of timestamps with a time zone other than UTC in microseconds,
- * and of intervals, lists and structs, which print as {@code CAST('text' AS type)} and read back
- * as that cast.
+ * the top (a subquery's select item included); a subquery's table whose name ends with a dot
+ * (JSqlParser drops the dot); literals of LargeUtf8, of timestamps with a time zone other than UTC
+ * in microseconds, and of intervals, lists and structs, which print as {@code CAST('text' AS type)}
+ * and read back as that cast.
  */
 public final class SqlParser {
 
@@ -453,6 +472,8 @@ public final class SqlParser {
                     }
                     yield new Expr.Call("trim", List.of(convert(t.getExpression())));
                 }
+                case ParenthesedSelect p -> scalarSubquery(p);
+                case ExistsExpression x -> throw unsupported("EXISTS", e);
                 default -> throw unsupported(describe(e), e);
             };
         }
@@ -464,7 +485,8 @@ public final class SqlParser {
         private static String describe(Expression e) {
             String name = e.getClass().getSimpleName();
             return switch (name) {
-                case "ParenthesedSelect", "Select", "PlainSelect", "ExistsExpression" -> "a subquery";
+                case "ParenthesedSelect", "Select", "PlainSelect", "SetOperationList", "Values" -> "a subquery";
+                case "ExistsExpression" -> "EXISTS";
                 case "AllColumns", "AllTableColumns" -> "'*'";
                 case "ArrayConstructor", "ArrayExpression" -> "an array";
                 case "AnalyticExpression" -> "a window function";
@@ -580,6 +602,9 @@ public final class SqlParser {
             if (in.isGlobal() || in.getOldOracleJoinSyntax() != 0) {
                 throw unsupported("GLOBAL IN / Oracle join syntax", in);
             }
+            if (in.getRightExpression() instanceof Select) {
+                throw unsupported("IN (SELECT ...) (write IN (a, b, ...))", in);
+            }
             if (!(in.getRightExpression() instanceof ExpressionList<?> list)) {
                 throw unsupported("IN with " + describe(in.getRightExpression()) + " (write IN (a, b, ...))", in);
             }
@@ -607,6 +632,126 @@ public final class SqlParser {
                 escape = string(s).charAt(0);
             }
             return new Expr.Like(convert(l.getLeftExpression()), convert(l.getRightExpression()), escape, l.isNot(), ci);
+        }
+
+        /**
+         * {@code (SELECT item FROM table [WHERE cond] [LIMIT n])}, the only form of SELECT Quiver reads; every
+         * other clause is named in the error. Parentheses around the parentheses are the same subquery.
+         */
+        private Expr scalarSubquery(ParenthesedSelect subquery) {
+            Select body = subquery;
+            while (body instanceof ParenthesedSelect p) {
+                wrapperClauses(p, subquery);
+                body = p.getSelect();
+            }
+            PlainSelect s = switch (body) {
+                case PlainSelect plain -> plain;
+                case SetOperationList ops -> throw unsupported(ops.getOperations().isEmpty() ? "a set operation"
+                        : ops.getOperations().getFirst().toString().trim() + " (a set operation)", subquery);
+                case net.sf.jsqlparser.statement.select.Values v -> throw unsupported("VALUES as a subquery", subquery);
+                default -> throw unsupported("a " + body.getClass().getSimpleName() + " subquery", subquery);
+            };
+            if (s.getWithItemsList() != null && !s.getWithItemsList().isEmpty()) {
+                throw unsupported("WITH in a subquery", subquery);
+            }
+            List<SelectItem<?>> items = s.getSelectItems();
+            for (SelectItem<?> item : items) {
+                if (item.getExpression() instanceof AllColumns) {
+                    throw unsupported("'*' in a subquery (select one expression)", subquery);
+                }
+            }
+            if (items.size() != 1) {
+                throw unsupported("several select items in a subquery (a scalar subquery selects one expression)", subquery);
+            }
+            if (s.getDistinct() != null) {
+                throw unsupported("DISTINCT in a subquery", subquery);
+            }
+            if (s.getTop() != null) {
+                throw unsupported("TOP in a subquery (write LIMIT)", subquery);
+            }
+            if (s.getFromItem() == null) {
+                throw unsupported("a subquery without FROM", subquery);
+            }
+            if (s.getFromItem() instanceof Select) {
+                throw unsupported("a subquery as FROM item", subquery);
+            }
+            if (!(s.getFromItem() instanceof Table table)) {
+                throw unsupported("a FROM item other than a table name in a subquery", subquery);
+            }
+            if (s.getJoins() != null && !s.getJoins().isEmpty()) {
+                throw unsupported(s.getJoins().stream().allMatch(Join::isSimple) ? "several FROM items in a subquery"
+                        : "a join in a subquery", subquery);
+            }
+            if (s.getGroupBy() != null) {
+                throw unsupported("GROUP BY in a subquery", subquery);
+            }
+            if (s.getHaving() != null) {
+                throw unsupported("HAVING in a subquery", subquery);
+            }
+            if (s.getOrderByElements() != null && !s.getOrderByElements().isEmpty()) {
+                throw unsupported("ORDER BY in a subquery", subquery);
+            }
+            if (s.getOffset() != null || (s.getLimit() != null && s.getLimit().getOffset() != null)) {
+                throw unsupported("OFFSET in a subquery", subquery);
+            }
+            if (s.getFetch() != null) {
+                throw unsupported("FETCH in a subquery (write LIMIT)", subquery);
+            }
+            // Whatever else JSqlParser keeps on a SELECT (QUALIFY, WINDOW, INTO, FOR UPDATE, LIMIT BY, ...): the
+            // select rebuilt from the parts read here prints differently.
+            PlainSelect rebuilt = new PlainSelect().withSelectItems(items).withFromItem(table).withWhere(s.getWhere());
+            rebuilt.setLimit(s.getLimit());
+            if (!rebuilt.toString().equals(s.toString())) {
+                throw unsupported("a subquery clause other than SELECT, FROM, WHERE and LIMIT", subquery);
+            }
+            String tableName = tableName(table, subquery);
+            Expr select = convert(items.getFirst().getExpression());
+            Expr where = s.getWhere() == null ? null : convert(s.getWhere());
+            return new Expr.ScalarSubquery(select, tableName, where, s.getLimit() == null ? null : limit(s.getLimit(), subquery));
+        }
+
+        /** {@code ((SELECT ...) LIMIT 1)}: clauses outside the inner parentheses. */
+        private void wrapperClauses(ParenthesedSelect p, ParenthesedSelect subquery) {
+            if (p.getWithItemsList() != null && !p.getWithItemsList().isEmpty()) {
+                throw unsupported("WITH in a subquery", subquery);
+            }
+            if (p.getOrderByElements() != null && !p.getOrderByElements().isEmpty()) {
+                throw unsupported("ORDER BY in a subquery", subquery);
+            }
+            if (p.getOffset() != null) {
+                throw unsupported("OFFSET in a subquery", subquery);
+            }
+            if (p.getLimit() != null || p.getFetch() != null || !p.toString().equals("(" + p.getSelect() + ")")) {
+                throw unsupported("a clause after a parenthesized subquery (write it inside the parentheses)", subquery);
+            }
+        }
+
+        /**
+         * {@code t}, {@code schema.t} (or {@code catalog.schema.t}): the parts unquoted and joined with dots. JSqlParser
+         * splits a quoted name at its dots ({@code "s.t"} is {@code "s"."t"}), so joining them back is what makes the
+         * quoted name {@link Expr.ScalarSubquery#toString()} prints read back as the same name.
+         */
+        private String tableName(Table t, ParenthesedSelect subquery) {
+            if (t.getAlias() != null) {
+                throw unsupported("a table alias in a subquery", subquery);
+            }
+            if (!t.toString().equals(t.getFullyQualifiedName())) {
+                throw unsupported("a table with TABLESAMPLE, hints or other decorations in a subquery", subquery);
+            }
+            List<String> parts = new ArrayList<>(t.getNameParts());
+            java.util.Collections.reverse(parts); // JSqlParser lists them from the table's own name outwards
+            return String.join(".", parts.stream().map(SqlParser::unquote).toList());
+        }
+
+        private long limit(Limit limit, ParenthesedSelect subquery) {
+            if (!(limit.getRowCount() instanceof LongValue v)) {
+                throw unsupported("LIMIT " + limit.getRowCount() + " (LIMIT takes a non-negative integer literal)", subquery);
+            }
+            BigInteger n = new BigInteger(v.getStringValue());
+            if (n.bitLength() >= 64) {
+                throw new IllegalArgumentException("LIMIT out of range (Int64): " + n + " (in \"" + sql + "\")");
+            }
+            return n.longValueExact();
         }
 
         private Expr call(Function f) {

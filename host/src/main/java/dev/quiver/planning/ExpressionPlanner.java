@@ -53,7 +53,9 @@ import java.util.stream.Collectors;
  *   <li>numeric subtrees are fused into kernel programs ({@link Fusion}) that run on the CPU
  *   or an OpenCL device.</li>
  * </ol>
- * Every error is a {@link PlanningException} raised here, never during evaluation.
+ * Every error is a {@link PlanningException} raised here, never during evaluation. An
+ * {@link Expr.ScalarSubquery} anywhere in the expression is rejected: it reads a table of the
+ * query, not the batch, and a pipeline ({@code dev.quiver.stream.Pipeline}) computes it once per query.
  */
 public final class ExpressionPlanner {
     private final FunctionRegistry registry;
@@ -84,7 +86,7 @@ public final class ExpressionPlanner {
     public PhysicalPlan plan(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, Expr expr) {
         Objects.requireNonNull(schema, "schema is null");
         Objects.requireNonNull(expr, "expr is null");
-        Lowering l = new Lowering(schema, dictionaries);
+        Lowering l = new Lowering(schema, dictionaries, expr);
         String name = expr instanceof Expr.Alias a ? a.name() : expr.toString();
         PhysicalExpr unfused = l.lower(expr);
         PhysicalExpr root = Fusion.fuse(unfused);
@@ -98,10 +100,13 @@ public final class ExpressionPlanner {
         final List<Integer> schemaIndexes = new ArrayList<>();
 
         final org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries;
+        /** The whole expression being planned, for messages about a part of it. */
+        final Expr root;
 
-        Lowering(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries) {
+        Lowering(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, Expr root) {
             this.schema = schema;
             this.dictionaries = dictionaries;
+            this.root = root;
         }
 
         PhysicalExpr lower(Expr e) {
@@ -157,6 +162,9 @@ public final class ExpressionPlanner {
                     yield new LikeExpr(cast(v, t, e), cast(p, t, e), like.escape(), like.negated(), like.caseInsensitive());
                 }
                 case Expr.Call call -> call(call);
+                // Its table is not this batch's schema, and its value is one per query, not per batch.
+                case Expr.ScalarSubquery sub -> throw new PlanningException("a scalar subquery needs the tables of a query: run it in a"
+                        + " pipeline (dev.quiver.stream.Pipeline), which computes it once per query; got " + sub + " in " + root);
             };
         }
 

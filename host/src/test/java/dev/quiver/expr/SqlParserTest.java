@@ -284,9 +284,9 @@ class SqlParserTest {
     @Test
     void rejectsConstructsQuiverHasNoNodeFor() {
         Map<String, String> cases = Map.ofEntries(
-                Map.entry("(SELECT 1)", "a subquery"),
-                Map.entry("x IN (SELECT 1)", "IN with a subquery"),
-                Map.entry("EXISTS (SELECT 1)", "a subquery"),
+                Map.entry("(SELECT 1)", "a subquery without FROM"),
+                Map.entry("x IN (SELECT 1)", "IN (SELECT ...)"),
+                Map.entry("EXISTS (SELECT 1)", "EXISTS"),
                 Map.entry("*", "'*'"),
                 Map.entry("count(*)", "'*'"),
                 Map.entry("count(DISTINCT x)", "an aggregate or decorated call"),

@@ -159,4 +159,19 @@ class BadInputPlanningTest extends PlanningTestBase {
         rejected("pi(x => 1)", "function pi does not take named arguments, in pi(x => 1)");
         rejected(callNamed("any_one", List.of("v"), lit(1)), "function any_one does not take named arguments, in any_one(v => 1)");
     }
+
+    @Test
+    void aScalarSubqueryNeedsAPipeline() {
+        String sub = "(SELECT rate FROM rates WHERE (cur = 'EUR'))";
+        rejected("x > (SELECT rate FROM rates WHERE cur = 'EUR') * 2", "a scalar subquery needs the tables of a query: run it in a "
+                + "pipeline (dev.quiver.stream.Pipeline), which computes it once per query; got " + sub + " in (x > (" + sub + " * 2))");
+        // The whole expression, alias included; the subquery's own columns (rate, cur) are not looked up in the batch's schema.
+        rejected("(SELECT a FROM r LIMIT 1) AS z", "a scalar subquery needs the tables of a query: run it in a pipeline "
+                + "(dev.quiver.stream.Pipeline), which computes it once per query; got (SELECT a FROM r LIMIT 1) in "
+                + "(SELECT a FROM r LIMIT 1) AS z");
+        // Even where a literal-only expression around it would fold, and below other nodes.
+        Expr nested = call("abs", Expr.scalarSubquery(lit(1), "t", null)).add(col("x"));
+        rejected(nested, "a scalar subquery needs the tables of a query: run it in a pipeline (dev.quiver.stream.Pipeline), "
+                + "which computes it once per query; got (SELECT 1 FROM t) in (abs((SELECT 1 FROM t)) + x)");
+    }
 }
