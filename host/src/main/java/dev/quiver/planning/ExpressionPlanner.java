@@ -273,6 +273,11 @@ public final class ExpressionPlanner {
 
         private PhysicalExpr call(Expr.Call call) {
             ScalarFunction fn = registry.lookup(call.function());
+            if (fn instanceof dev.quiver.functions.AsyncScalarFunction) {
+                throw new PlanningException("async function '" + fn.name() + "' cannot run in a single-batch expression: run "
+                        + "the query as a pipeline (dev.quiver.stream.Pipeline), which lifts " + call
+                        + " into an async-function operator");
+            }
             List<Expr> ordered = orderArguments(fn, call);
             List<PhysicalExpr> args = new ArrayList<>();
             for (Expr a : ordered) {

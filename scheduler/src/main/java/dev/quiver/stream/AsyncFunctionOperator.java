@@ -1,0 +1,503 @@
+package dev.quiver.stream;
+
+import dev.quiver.CompiledExpression;
+import dev.quiver.Placement;
+import dev.quiver.functions.ScalarFunctionArgs;
+import dev.quiver.value.ColumnarValue;
+import dev.quiver.value.Values;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Evaluates lifted async calls and appends their results as columns. Per output batch: the
+ * input is coalesced to the batch size (or to the rows a limit above still needs), every call's
+ * arguments are evaluated once over the batch, each call's rows are sliced into chunks of the
+ * function's ideal size, all chunks go out at once (each waits, without a thread, for a permit
+ * of its function's limiter), failed attempts are retried by the policy, and the results are
+ * concatenated in row order. The first chunk that fails for good fails the batch: the other
+ * chunks are cancelled, and every buffer is freed, the late results of cancelled calls when
+ * they arrive.
+ */
+final class AsyncFunctionOperator extends Operator {
+    private final BatchStream input;
+    private final List<AsyncCallSite> sites;
+    private final AsyncOptions options;
+    private final Placement placement;
+    private final BufferAllocator allocator;
+    private final Outstanding outstanding;
+    private final BatchCoalescer coalescer;
+    private boolean inputDone;
+    /** Rows a limit above still needs; negative: no limit. */
+    private long fetch;
+    private long rowsIn;
+    private volatile BatchRun current;
+
+    AsyncFunctionOperator(BatchStream input, List<AsyncCallSite> sites, Schema schema, AsyncOptions options, long fetch,
+                          Placement placement, BufferAllocator allocator, Outstanding outstanding, Executor executor,
+                          OperatorMetrics metrics) {
+        super(schema, executor, metrics);
+        this.input = input;
+        this.sites = List.copyOf(sites);
+        this.options = options;
+        this.fetch = fetch;
+        this.placement = placement;
+        this.allocator = allocator;
+        this.outstanding = outstanding;
+        this.coalescer = new BatchCoalescer(input.schema(), options.batchSize(), allocator);
+    }
+
+    @Override
+    protected CompletableFuture<VectorSchemaRoot> produce() {
+        return fill().thenComposeAsync(batch -> batch == null ? CompletableFuture.completedFuture(null) : run(batch), executor);
+    }
+
+    /** The next coalesced batch, or null at the end. */
+    private CompletableFuture<VectorSchemaRoot> fill() {
+        int want = fetch < 0 ? options.batchSize() : (int) Math.min(options.batchSize(), fetch);
+        if (want == 0) {
+            input.close(); // a limit above has all its rows: stop reading
+            return CompletableFuture.completedFuture(null);
+        }
+        synchronized (coalescer) {
+            ensureOpen();
+            if (coalescer.bufferedRows() >= want || inputDone) {
+                VectorSchemaRoot b = coalescer.poll(want);
+                if (b != null && fetch >= 0) {
+                    fetch -= b.getRowCount();
+                }
+                return CompletableFuture.completedFuture(b);
+            }
+        }
+        return input.next().thenComposeAsync(b -> {
+            synchronized (coalescer) {
+                if (b == null) {
+                    inputDone = true;
+                } else if (closed) {
+                    b.close();
+                    throw new CancellationException("the stream was closed");
+                } else {
+                    coalescer.push(b);
+                }
+            }
+            return fill();
+        }, executor);
+    }
+
+    private CompletableFuture<VectorSchemaRoot> run(VectorSchemaRoot batch) {
+        long first = rowsIn;
+        rowsIn += batch.getRowCount();
+        metrics.rowsIn(batch.getRowCount());
+        BatchRun r = new BatchRun(batch, first);
+        current = r;
+        if (closed) {
+            r.fail(null, new CancellationException("the stream was closed"));
+        } else {
+            r.start();
+        }
+        return r.done;
+    }
+
+    @Override
+    protected void release() {
+        BatchRun r = current;
+        if (r != null) {
+            r.fail(null, new CancellationException("the query was cancelled"));
+        }
+        synchronized (coalescer) {
+            coalescer.close();
+        }
+        input.close();
+    }
+
+    /** One coalesced batch in flight. */
+    private final class BatchRun {
+        final VectorSchemaRoot batch;
+        final long firstRow;
+        final int rows;
+        final CompletableFuture<VectorSchemaRoot> done = new CompletableFuture<>();
+        final List<List<Chunk>> chunks = new ArrayList<>();
+        final ColumnarValue.Array[][] results;
+        int remaining;
+        boolean failed;
+        boolean assembling;
+        boolean batchClosed;
+
+        BatchRun(VectorSchemaRoot batch, long firstRow) {
+            this.batch = batch;
+            this.firstRow = firstRow;
+            this.rows = batch.getRowCount();
+            this.results = new ColumnarValue.Array[sites.size()][];
+        }
+
+        void start() {
+            long t0 = System.nanoTime();
+            try {
+                for (int s = 0; s < sites.size(); s++) {
+                    AsyncCallSite site = sites.get(s);
+                    List<ColumnarValue> whole = new ArrayList<>();
+                    try {
+                        for (CompiledExpression a : site.args) {
+                            whole.add(a.evaluateValue(batch, placement, allocator));
+                        }
+                        int size = site.chunkRows(rows);
+                        int n = (rows + size - 1) / size;
+                        results[s] = new ColumnarValue.Array[n];
+                        List<Chunk> list = new ArrayList<>(n);
+                        for (int c = 0; c < n; c++) {
+                            int start = c * size;
+                            int len = Math.min(size, rows - start);
+                            list.add(new Chunk(site, s, c, n, start, len, n == 1 ? whole : slice(whole, start, len)));
+                        }
+                        if (n == 1) {
+                            whole = List.of(); // the one chunk owns them now
+                        }
+                        chunks.add(list);
+                        remaining += n;
+                    } finally {
+                        whole.forEach(ColumnarValue::close);
+                    }
+                }
+            } catch (RuntimeException | Error e) {
+                metrics.cpu(System.nanoTime() - t0);
+                fail(null, e);
+                return;
+            }
+            metrics.cpu(System.nanoTime() - t0);
+            for (List<Chunk> list : chunks) {
+                for (Chunk c : list) {
+                    c.attempt(1);
+                }
+            }
+        }
+
+        private List<ColumnarValue> slice(List<ColumnarValue> whole, int start, int len) {
+            List<ColumnarValue> out = new ArrayList<>(whole.size());
+            try {
+                for (ColumnarValue v : whole) {
+                    out.add(v instanceof ColumnarValue.Array a ? new ColumnarValue.Array(Batches.slice(a.vector(), start, len, allocator)) : v);
+                }
+                return out;
+            } catch (RuntimeException | Error e) {
+                out.forEach(ColumnarValue::close);
+                throw e;
+            }
+        }
+
+        /** A chunk's result arrived (owned here now). */
+        void succeeded(Chunk chunk, ColumnarValue value) {
+            ColumnarValue.Array array;
+            try {
+                array = checked(chunk, value);
+            } catch (RuntimeException e) {
+                value.close();
+                chunk.site.metrics.failed();
+                fail(chunk, e);
+                return;
+            }
+            boolean last;
+            synchronized (this) {
+                if (failed) {
+                    array.close();
+                    chunk.finish();
+                    return;
+                }
+                results[chunk.siteIndex][chunk.index] = array;
+                last = --remaining == 0;
+            }
+            chunk.finish();
+            if (last) {
+                executor.execute(this::assemble);
+            }
+        }
+
+        private ColumnarValue.Array checked(Chunk chunk, ColumnarValue value) {
+            AsyncCallSite site = chunk.site;
+            if (value == null) {
+                throw new IllegalStateException("returned null instead of a value");
+            }
+            if (value instanceof ColumnarValue.Scalar s) {
+                if (!s.dataType().toArrow().equals(site.returnType.toArrow())) {
+                    throw new IllegalStateException("returned a scalar of " + s.dataType() + " but was planned to return " + site.returnType);
+                }
+                return new ColumnarValue.Array(Values.broadcast(s.value(), site.column, chunk.len, allocator));
+            }
+            ColumnarValue.Array a = (ColumnarValue.Array) value;
+            if (a.length() != chunk.len) {
+                throw new IllegalStateException("returned " + a.length() + " rows for a call of " + chunk.len + " rows");
+            }
+            if (!a.vector().getField().getType().equals(site.returnField.getType())) {
+                throw new IllegalStateException("returned " + a.dataType() + " but was planned to return " + site.returnType);
+            }
+            if (!a.owned()) {
+                // A borrowed array (an argument handed back): copy it, since the arguments are freed after the call.
+                FieldVector copy = Batches.slice(a.vector(), 0, a.length(), allocator);
+                return new ColumnarValue.Array(copy);
+            }
+            return a;
+        }
+
+        private void assemble() {
+            synchronized (this) {
+                if (failed) {
+                    return;
+                }
+                assembling = true; // from here a cancellation waits for the batch and closes it
+            }
+            List<FieldVector> extra = new ArrayList<>(sites.size());
+            long t0 = System.nanoTime();
+            try {
+                ensureOpen();
+                for (int s = 0; s < sites.size(); s++) {
+                    List<FieldVector> parts = new ArrayList<>();
+                    for (ColumnarValue.Array a : results[s]) {
+                        parts.add(a.vector());
+                    }
+                    extra.add(Batches.concat(parts, sites.get(s).returnField, allocator));
+                }
+                closeResults();
+                VectorSchemaRoot out = Batches.withColumns(batch, extra); // takes the extra vectors even when it fails
+                extra = List.of();
+                synchronized (this) {
+                    batchClosed = true;
+                }
+                metrics.cpu(System.nanoTime() - t0);
+                if (!done.complete(out)) {
+                    out.close();
+                }
+            } catch (RuntimeException | Error e) {
+                extra.forEach(FieldVector::close);
+                synchronized (this) {
+                    failed = true;
+                }
+                closeResults();
+                closeBatch();
+                done.completeExceptionally(e);
+            }
+        }
+
+        private void closeResults() {
+            for (ColumnarValue.Array[] rs : results) {
+                if (rs != null) {
+                    for (int i = 0; i < rs.length; i++) {
+                        if (rs[i] != null) {
+                            rs[i].close();
+                            rs[i] = null;
+                        }
+                    }
+                }
+            }
+        }
+
+        private void closeBatch() {
+            synchronized (this) {
+                if (batchClosed) {
+                    return;
+                }
+                batchClosed = true;
+            }
+            batch.close();
+        }
+
+        /** Fails the batch (once): cancels the other chunks and frees everything. {@code chunk} is null for a cancellation. */
+        void fail(Chunk chunk, Throwable cause) {
+            synchronized (this) {
+                if (failed || assembling) {
+                    if (chunk != null) {
+                        chunk.finish();
+                    }
+                    return;
+                }
+                failed = true;
+            }
+            for (List<Chunk> list : chunks) {
+                for (Chunk c : list) {
+                    c.cancel();
+                }
+            }
+            synchronized (this) {
+                closeResults();
+            }
+            closeBatch();
+            Throwable error = cause;
+            if (chunk != null && !(cause instanceof CancellationException)) {
+                String fn = chunk.site.function.name();
+                long a = firstRow + chunk.start;
+                long b = a + chunk.len;
+                error = new AsyncFunctionException(fn, a, b, "async function '" + fn + "' failed on input rows [" + a + ", " + b + ") (call "
+                        + (chunk.index + 1) + " of " + chunk.of + " for a batch of " + rows + " rows, after " + chunk.attempts + " attempt"
+                        + (chunk.attempts == 1 ? "" : "s") + ", in " + chunk.site.text + "): " + describe(cause), cause);
+            }
+            done.completeExceptionally(error);
+        }
+
+        private static String describe(Throwable t) {
+            Throwable c = RetryPolicy.unwrap(t);
+            return c.getMessage() == null ? c.getClass().getName() : c.getClass().getSimpleName() + ": " + c.getMessage();
+        }
+
+        /** One call's rows of one call site. */
+        private final class Chunk {
+            final AsyncCallSite site;
+            final int siteIndex;
+            final int index;
+            final int of;
+            final int start;
+            final int len;
+            final List<ColumnarValue> args;
+            int refs = 1;
+            int attempts;
+            boolean finished;
+            CompletableFuture<Void> waiter;
+            CompletableFuture<ColumnarValue> raw;
+
+            Chunk(AsyncCallSite site, int siteIndex, int index, int of, int start, int len, List<ColumnarValue> args) {
+                this.site = site;
+                this.siteIndex = siteIndex;
+                this.index = index;
+                this.of = of;
+                this.start = start;
+                this.len = len;
+                this.args = args;
+            }
+
+            void attempt(int n) {
+                CompletableFuture<Void> w = site.limiter.acquire();
+                synchronized (this) {
+                    waiter = w;
+                }
+                w.whenCompleteAsync((v, e) -> {
+                    if (e != null) {
+                        return; // cancelled while waiting: no permit was taken
+                    }
+                    call(n);
+                }, executor);
+            }
+
+            private void call(int n) {
+                boolean stop;
+                synchronized (BatchRun.this) {
+                    stop = failed || closed;
+                }
+                synchronized (this) {
+                    // The chunk's own reference keeps the arguments alive until finish(), so while
+                    // it is unfinished another reference is safe to take.
+                    stop |= finished;
+                    if (!stop) {
+                        refs++;
+                        attempts = n;
+                    }
+                }
+                if (stop) {
+                    site.limiter.release();
+                    return;
+                }
+                outstanding.increment();
+                site.metrics.started(len, System.nanoTime());
+                CompletableFuture<ColumnarValue> r;
+                try {
+                    r = Objects.requireNonNull(site.function.invokeAsync(new ScalarFunctionArgs(args, site.argFields, len, site.returnField,
+                            site.config)), "invokeAsync returned null");
+                } catch (RuntimeException | Error e) {
+                    r = CompletableFuture.failedFuture(e);
+                }
+                CompletableFuture<ColumnarValue> fromFunction = r;
+                synchronized (this) {
+                    raw = fromFunction;
+                }
+                CompletableFuture<ColumnarValue> attempt = new CompletableFuture<>();
+                fromFunction.whenComplete((value, failure) -> {
+                    site.metrics.ended(System.nanoTime());
+                    site.limiter.release();
+                    unref();
+                    outstanding.decrement();
+                    if (failure != null) {
+                        attempt.completeExceptionally(failure);
+                    } else if (!attempt.complete(value) && value != null) {
+                        value.close(); // too late: timed out or cancelled
+                    }
+                });
+                Duration timeout = options.callTimeout();
+                attempt.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
+                attempt.whenComplete((value, failure) -> {
+                    if (failure == null) {
+                        succeeded(this, value);
+                        return;
+                    }
+                    Throwable cause = RetryPolicy.unwrap(failure);
+                    if (!fromFunction.isDone()) {
+                        if (cause instanceof TimeoutException) {
+                            site.metrics.timedOut();
+                            cause = new TimeoutException("the call took longer than the timeout of " + timeout.toMillis() + " ms");
+                        }
+                        fromFunction.cancel(true);
+                    }
+                    boolean halt;
+                    synchronized (BatchRun.this) {
+                        halt = failed || closed;
+                    }
+                    if (halt) {
+                        finish();
+                        return;
+                    }
+                    if (options.retry().retries(n, cause)) {
+                        site.metrics.retried();
+                        CompletableFuture.delayedExecutor(options.retry().backoff(n).toNanos(), TimeUnit.NANOSECONDS, executor)
+                                .execute(() -> attempt(n + 1));
+                    } else {
+                        site.metrics.failed();
+                        fail(this, cause);
+                    }
+                });
+            }
+
+            void cancel() {
+                CompletableFuture<Void> w;
+                CompletableFuture<ColumnarValue> r;
+                synchronized (this) {
+                    w = waiter;
+                    r = raw;
+                }
+                if (w != null) {
+                    w.cancel(false);
+                }
+                if (r != null) {
+                    r.cancel(true);
+                }
+                finish();
+            }
+
+            /** The chunk is done with (result taken, failed or cancelled): its arguments go once no call reads them. */
+            void finish() {
+                synchronized (this) {
+                    if (finished) {
+                        return;
+                    }
+                    finished = true;
+                }
+                unref();
+            }
+
+            private void unref() {
+                boolean free;
+                synchronized (this) {
+                    free = --refs == 0;
+                }
+                if (free) {
+                    args.forEach(ColumnarValue::close);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.quiver.stream;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a pipeline runs its async functions.
+ *
+ * @param batchSize          rows the input is coalesced to before a call (the function's
+ *                           ideal batch size then slices each batch into chunks); 8192 by default
+ * @param callTimeout        the longest one call may take before it fails (and is retried if the
+ *                           retry policy says so); 30 s by default
+ * @param retry              how failed calls are retried; none by default
+ * @param maxConcurrentCalls calls of one function in flight at once on one runtime; 0 (the
+ *                           default) takes the function's own
+ *                           {@link dev.quiver.functions.AsyncScalarFunction#maxConcurrentCalls()}
+ */
+public record AsyncOptions(int batchSize, Duration callTimeout, RetryPolicy retry, int maxConcurrentCalls) {
+
+    public static final int DEFAULT_BATCH_SIZE = 8192;
+    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
+
+    public AsyncOptions {
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batchSize must be >= 1, got " + batchSize);
+        }
+        Objects.requireNonNull(callTimeout, "callTimeout is null");
+        if (callTimeout.isNegative() || callTimeout.isZero()) {
+            throw new IllegalArgumentException("callTimeout must be positive, got " + callTimeout);
+        }
+        Objects.requireNonNull(retry, "retry is null");
+        if (maxConcurrentCalls < 0) {
+            throw new IllegalArgumentException("maxConcurrentCalls must be >= 0 (0: the function's own), got " + maxConcurrentCalls);
+        }
+    }
+
+    public static AsyncOptions defaults() {
+        return new AsyncOptions(DEFAULT_BATCH_SIZE, DEFAULT_CALL_TIMEOUT, RetryPolicy.none(), 0);
+    }
+
+    public AsyncOptions withBatchSize(int rows) {
+        return new AsyncOptions(rows, callTimeout, retry, maxConcurrentCalls);
+    }
+
+    public AsyncOptions withCallTimeout(Duration timeout) {
+        return new AsyncOptions(batchSize, timeout, retry, maxConcurrentCalls);
+    }
+
+    public AsyncOptions withRetry(RetryPolicy policy) {
+        return new AsyncOptions(batchSize, callTimeout, policy, maxConcurrentCalls);
+    }
+
+    public AsyncOptions withMaxConcurrentCalls(int calls) {
+        return new AsyncOptions(batchSize, callTimeout, retry, calls);
+    }
+}

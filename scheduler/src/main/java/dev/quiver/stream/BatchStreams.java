@@ -1,0 +1,218 @@
+package dev.quiver.stream;
+
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+
+/** Sources of batches, and ways to consume a stream. */
+public final class BatchStreams {
+    private BatchStreams() {
+    }
+
+    /**
+     * A stream of the batches {@code batches} yields, which it hands over: each batch belongs to
+     * the stream, then to its consumer. {@code iterator.next()} runs on {@code executor} when the
+     * consumer asks, never ahead of it. Closing the stream closes an {@link AutoCloseable}
+     * iterator.
+     */
+    public static BatchStream fromIterator(Schema schema, Iterator<VectorSchemaRoot> batches, Executor executor) {
+        return new IteratorStream(schema, batches, executor);
+    }
+
+    /** A stream of {@code count} batches made by {@code make} (batch index in, a new batch out), on demand. */
+    public static BatchStream generate(Schema schema, int count, java.util.function.IntFunction<VectorSchemaRoot> make, Executor executor) {
+        Objects.requireNonNull(make, "make is null");
+        return fromIterator(schema, new Iterator<>() {
+            int i;
+
+            @Override
+            public boolean hasNext() {
+                return i < count;
+            }
+
+            @Override
+            public VectorSchemaRoot next() {
+                return make.apply(i++);
+            }
+        }, executor);
+    }
+
+    /**
+     * A stream of an Arrow IPC reader's batches: each loaded batch is transferred into a new
+     * root from {@code allocator}'s side of the reader (no copy). Closing the stream closes the
+     * reader.
+     */
+    public static BatchStream fromReader(ArrowReader reader, Executor executor) {
+        Schema schema;
+        try {
+            schema = reader.getVectorSchemaRoot().getSchema();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Iterator<VectorSchemaRoot> it = new ReaderIterator(reader);
+        return fromIterator(schema, it, executor);
+    }
+
+    /**
+     * Consumes {@code stream} to its end without blocking a thread: {@code consumer} sees each
+     * batch (which is closed after it returns); the future gives the rows seen. On failure the
+     * stream is closed and the future fails with the cause.
+     */
+    public static CompletableFuture<Long> forEach(BatchStream stream, Consumer<VectorSchemaRoot> consumer) {
+        CompletableFuture<Long> done = new CompletableFuture<>();
+        pull(stream, consumer, 0, done);
+        return done;
+    }
+
+    private static void pull(BatchStream stream, Consumer<VectorSchemaRoot> consumer, long rows, CompletableFuture<Long> done) {
+        stream.next().whenComplete((batch, failure) -> {
+            if (failure != null) {
+                stream.close();
+                done.completeExceptionally(Operator.unwrap(failure));
+                return;
+            }
+            if (batch == null) {
+                stream.close();
+                done.complete(rows);
+                return;
+            }
+            long n = rows + batch.getRowCount();
+            try (batch) {
+                consumer.accept(batch);
+            } catch (RuntimeException | Error e) {
+                stream.close();
+                done.completeExceptionally(e);
+                return;
+            }
+            if (done.isCancelled()) {
+                stream.close();
+                return;
+            }
+            // Each batch arrives from a completed stage on a worker, so the recursion has no common stack.
+            pull(stream, consumer, n, done);
+        });
+    }
+
+    /**
+     * Blocks the calling thread (not a worker) until {@code stream} ends, handing each batch to
+     * {@code consumer}; returns the rows seen. Use {@link #forEach} from asynchronous code.
+     */
+    public static long drain(BatchStream stream, Consumer<VectorSchemaRoot> consumer) {
+        try {
+            return forEach(stream, consumer).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof RuntimeException r) {
+                throw r;
+            }
+            if (c instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
+    }
+
+    private static final class IteratorStream extends Operator {
+        private final Iterator<VectorSchemaRoot> batches;
+
+        IteratorStream(Schema schema, Iterator<VectorSchemaRoot> batches, Executor executor) {
+            super(Objects.requireNonNull(schema, "schema is null"), Objects.requireNonNull(executor, "executor is null"),
+                    new OperatorMetrics());
+            this.batches = Objects.requireNonNull(batches, "batches is null");
+        }
+
+        @Override
+        protected CompletableFuture<VectorSchemaRoot> produce() {
+            return CompletableFuture.supplyAsync(() -> {
+                synchronized (batches) {
+                    if (closed) {
+                        throw new CancellationException("the stream was closed");
+                    }
+                    if (!batches.hasNext()) {
+                        return null;
+                    }
+                    VectorSchemaRoot b = Objects.requireNonNull(batches.next(), "the source yielded a null batch");
+                    if (!b.getSchema().equals(schema)) {
+                        Schema got = b.getSchema();
+                        b.close();
+                        throw new IllegalStateException("the source yielded a batch of schema " + got + ", not " + schema);
+                    }
+                    return b;
+                }
+            }, executor);
+        }
+
+        @Override
+        protected void release() {
+            if (batches instanceof AutoCloseable c) {
+                synchronized (batches) {
+                    try {
+                        c.close();
+                    } catch (Exception e) {
+                        throw new IllegalStateException("closing the source failed: " + e.getMessage(), e);
+                    }
+                }
+            }
+        }
+    }
+
+    private static final class ReaderIterator implements Iterator<VectorSchemaRoot>, AutoCloseable {
+        private final ArrowReader reader;
+        private Boolean loaded;
+
+        ReaderIterator(ArrowReader reader) {
+            this.reader = reader;
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (loaded == null) {
+                try {
+                    loaded = reader.loadNextBatch();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            return loaded;
+        }
+
+        @Override
+        public VectorSchemaRoot next() {
+            if (!hasNext()) {
+                throw new java.util.NoSuchElementException();
+            }
+            loaded = null;
+            try {
+                VectorSchemaRoot root = reader.getVectorSchemaRoot();
+                List<FieldVector> out = new ArrayList<>();
+                for (FieldVector v : root.getFieldVectors()) {
+                    var tp = v.getTransferPair(v.getAllocator());
+                    tp.transfer();
+                    out.add((FieldVector) tp.getTo());
+                }
+                VectorSchemaRoot b = new VectorSchemaRoot(root.getSchema().getFields(), out, root.getRowCount());
+                return b;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            reader.close();
+        }
+    }
+
+}

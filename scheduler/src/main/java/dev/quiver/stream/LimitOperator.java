@@ -1,0 +1,53 @@
+package dev.quiver.stream;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/** The first {@code limit} rows; once they have passed, the input is closed (cancelling what runs below). */
+final class LimitOperator extends Operator {
+    private final BatchStream input;
+    private final BufferAllocator allocator;
+    private long remaining;
+
+    LimitOperator(BatchStream input, long limit, BufferAllocator allocator, Executor executor, OperatorMetrics metrics) {
+        super(input.schema(), executor, metrics);
+        this.input = input;
+        this.remaining = limit;
+        this.allocator = allocator;
+    }
+
+    @Override
+    protected CompletableFuture<VectorSchemaRoot> produce() {
+        if (remaining <= 0) {
+            input.close();
+            return CompletableFuture.completedFuture(null);
+        }
+        return input.next().thenApply(batch -> {
+            if (batch == null) {
+                return null;
+            }
+            metrics.rowsIn(batch.getRowCount());
+            if (batch.getRowCount() <= remaining) {
+                remaining -= batch.getRowCount();
+                if (remaining == 0) {
+                    input.close();
+                }
+                return batch;
+            }
+            try (batch) {
+                VectorSchemaRoot head = Batches.slice(batch, 0, (int) remaining, allocator);
+                remaining = 0;
+                input.close();
+                return head;
+            }
+        });
+    }
+
+    @Override
+    protected void release() {
+        input.close();
+    }
+}
