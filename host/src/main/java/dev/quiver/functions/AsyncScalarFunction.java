@@ -79,6 +79,77 @@ public interface AsyncScalarFunction extends ScalarFunction {
         return new VirtualThreadFunction(name, signature, returnType, idealBatchSize, maxConcurrentCalls, body);
     }
 
+    /**
+     * One call of a blocking body on a virtual thread. Cancelling it interrupts the body, and
+     * the future completes (exceptionally) only once the body has returned, so the arguments,
+     * which are freed when the future completes, are never freed under a body still reading
+     * them; a result the body makes after the cancellation is closed.
+     */
+    final class BodyCall extends CompletableFuture<ColumnarValue> implements Runnable {
+        private final Object lock = new Object();
+        private final BlockingBody body;
+        private final ScalarFunctionArgs args;
+        private Thread runner;
+        private boolean started;
+        private boolean cancelRequested;
+
+        BodyCall(BlockingBody body, ScalarFunctionArgs args) {
+            this.body = body;
+            this.args = args;
+        }
+
+        @Override
+        public void run() {
+            synchronized (lock) {
+                if (cancelRequested) {
+                    return;
+                }
+                started = true;
+                runner = Thread.currentThread();
+            }
+            ColumnarValue value = null;
+            Throwable failure = null;
+            try {
+                value = body.call(args);
+            } catch (Throwable t) {
+                failure = t;
+            }
+            boolean cancelled;
+            synchronized (lock) {
+                runner = null;
+                cancelled = cancelRequested;
+                Thread.interrupted(); // a late interrupt must not outlive the call
+            }
+            if (cancelled) {
+                if (value != null) {
+                    value.close();
+                }
+                completeExceptionally(new java.util.concurrent.CancellationException("the call was cancelled"));
+            } else if (failure != null) {
+                completeExceptionally(failure);
+            } else if (!complete(value) && value != null) {
+                value.close();
+            }
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            synchronized (lock) {
+                if (isDone()) {
+                    return false;
+                }
+                cancelRequested = true;
+                if (started) {
+                    if (runner != null) {
+                        runner.interrupt();
+                    }
+                    return true; // completes when the body returns
+                }
+            }
+            return super.cancel(mayInterruptIfRunning); // never started: it will not run
+        }
+    }
+
     /** See {@link #onVirtualThreads}. */
     final class VirtualThreadFunction implements AsyncScalarFunction {
         private static final Executor VIRTUAL = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("quiver-async-", 0).factory());
@@ -132,39 +203,9 @@ public interface AsyncScalarFunction extends ScalarFunction {
 
         @Override
         public CompletableFuture<ColumnarValue> invokeAsync(ScalarFunctionArgs args) {
-            CompletableFuture<ColumnarValue> result = new CompletableFuture<>();
-            Thread[] runner = new Thread[1];
-            VIRTUAL.execute(() -> {
-                synchronized (runner) {
-                    if (result.isDone()) {
-                        return; // cancelled before it started
-                    }
-                    runner[0] = Thread.currentThread();
-                }
-                try {
-                    ColumnarValue v = body.call(args);
-                    if (!result.complete(v) && v != null) {
-                        v.close(); // cancelled meanwhile: nobody will read it
-                    }
-                } catch (Throwable t) {
-                    result.completeExceptionally(t);
-                } finally {
-                    synchronized (runner) {
-                        runner[0] = null;
-                    }
-                }
-            });
-            // Cancelling the future interrupts the blocked body (an interruptible client gives up).
-            result.whenComplete((v, e) -> {
-                if (e instanceof java.util.concurrent.CancellationException) {
-                    synchronized (runner) {
-                        if (runner[0] != null) {
-                            runner[0].interrupt();
-                        }
-                    }
-                }
-            });
-            return result;
+            BodyCall call = new BodyCall(body, args);
+            VIRTUAL.execute(call);
+            return call;
         }
 
         @Override

@@ -143,7 +143,32 @@ final class AsyncFunctionOperator extends Operator {
 
         void start() {
             long t0 = System.nanoTime();
-            try {
+            RuntimeException failure = null;
+            // Under the lock, so that a cancellation waits until the batch's arguments and chunks exist.
+            synchronized (this) {
+                if (failed) {
+                    return;
+                }
+                try {
+                    evaluateArguments();
+                } catch (RuntimeException e) {
+                    failure = e;
+                }
+            }
+            metrics.cpu(System.nanoTime() - t0);
+            if (failure != null) {
+                fail(null, failure);
+                return;
+            }
+            for (List<Chunk> list : chunks) {
+                for (Chunk c : list) {
+                    c.attempt(1);
+                }
+            }
+        }
+
+        private void evaluateArguments() {
+            {
                 for (int s = 0; s < sites.size(); s++) {
                     AsyncCallSite site = sites.get(s);
                     List<ColumnarValue> whole = new ArrayList<>();
@@ -155,29 +180,18 @@ final class AsyncFunctionOperator extends Operator {
                         int n = (rows + size - 1) / size;
                         results[s] = new ColumnarValue.Array[n];
                         List<Chunk> list = new ArrayList<>(n);
+                        chunks.add(list); // before any chunk exists, so a failure below cancels (and frees) those made
                         for (int c = 0; c < n; c++) {
                             int start = c * size;
                             int len = Math.min(size, rows - start);
-                            list.add(new Chunk(site, s, c, n, start, len, n == 1 ? whole : slice(whole, start, len)));
+                            // Each chunk owns slices (buffers shared, reference-counted), never a column of the batch
+                            // itself: a failed batch closes the batch while other calls may still read their arguments.
+                            list.add(new Chunk(site, s, c, n, start, len, slice(whole, start, len)));
+                            remaining++;
                         }
-                        if (n == 1) {
-                            whole = List.of(); // the one chunk owns them now
-                        }
-                        chunks.add(list);
-                        remaining += n;
                     } finally {
                         whole.forEach(ColumnarValue::close);
                     }
-                }
-            } catch (RuntimeException | Error e) {
-                metrics.cpu(System.nanoTime() - t0);
-                fail(null, e);
-                return;
-            }
-            metrics.cpu(System.nanoTime() - t0);
-            for (List<Chunk> list : chunks) {
-                for (Chunk c : list) {
-                    c.attempt(1);
                 }
             }
         }
