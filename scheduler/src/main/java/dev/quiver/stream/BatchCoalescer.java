@@ -40,7 +40,7 @@ import java.util.Objects;
  * copies a row twice: a polled batch is either a pushed batch itself (when it has exactly the
  * rows asked for), a zero-copy {@link Batches#slice slice} of one (sharing its buffers; only
  * bit-packed validity/{@code Bit} data at an offset that is not a multiple of 8, and rebased
- * variable-width offsets, are re-packed), or, when the rows span several pushed batches, a
+ * variable-width and list offsets, are re-packed), or, when the rows span several pushed batches, a
  * {@link Batches#concat(List, org.apache.arrow.memory.BufferAllocator) concatenation} that
  * copies each row once, straight from the pushed batches (through temporary zero-copy slices
  * that are closed before {@code poll} returns). So the memory in use is bounded by what was
@@ -79,12 +79,20 @@ public final class BatchCoalescer implements AutoCloseable {
         this.targetRows = targetRows;
     }
 
-    /** @return the schema of every pushed and every polled batch */
+    /**
+     * The schema of the stream.
+     *
+     * @return the schema every pushed and every polled batch has
+     */
     public Schema schema() {
         return schema;
     }
 
-    /** @return the rows of a full output batch */
+    /**
+     * The size of a full output batch.
+     *
+     * @return the rows of a full output batch
+     */
     public int targetRows() {
         return targetRows;
     }
@@ -136,12 +144,20 @@ public final class BatchCoalescer implements AutoCloseable {
         }
     }
 
-    /** @return the rows pushed and not yet polled (0 once closed) */
+    /**
+     * The rows pushed and not yet handed out.
+     *
+     * @return the buffered rows (0 once closed)
+     */
     public int bufferedRows() {
         return bufferedRows;
     }
 
-    /** @return whether a full batch can be polled: {@code bufferedRows() >= targetRows()} */
+    /**
+     * Whether a full batch can be polled.
+     *
+     * @return {@code bufferedRows() >= targetRows()}
+     */
     public boolean hasFull() {
         return bufferedRows >= targetRows;
     }
@@ -153,7 +169,8 @@ public final class BatchCoalescer implements AutoCloseable {
      * <p>When the oldest pushed batch holds exactly those rows (none of it handed out yet) it is
      * returned itself (zero copy); when it holds at least that many, a slice of it is returned
      * and the rest stays buffered; otherwise the rows of several pushed batches are
-     * concatenated. The result has schema {@link #schema()}.
+     * concatenated. The result has schema {@link #schema()}; a pushed batch returned itself
+     * keeps its own allocator, slices and concatenations are made in the coalescer's.
      *
      * <p>On failure (say {@link org.apache.arrow.memory.OutOfMemoryException}) nothing is
      * removed, nothing allocated by this call is left allocated, and the call may be retried.

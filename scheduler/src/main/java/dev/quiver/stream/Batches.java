@@ -34,12 +34,17 @@ import java.util.Set;
  * {@link #slice slices} (and a {@link #concat(List, Field, BufferAllocator) concatenation} of a
  * single part) are zero copy where Arrow can: their vectors hold new references to the input's
  * buffers (Arrow's {@link TransferPair#splitAndTransfer}), so writing into one is seen by the
- * other. Only bit-packed buffers (validity bitmaps, {@code Bit} data) of a slice that starts at a
- * row that is not a multiple of 8, and the offsets of a variable-width slice that does not start
- * at the first byte of the data, are re-packed into new (small) buffers. Closing either side
+ * other. What Arrow re-packs into new (small) buffers instead: bit-packed buffers (validity
+ * bitmaps, {@code Bit} data) of a slice that starts at a row that is not a multiple of 8, and
+ * the offsets of a variable-width or list slice that does not start at offset 0 (Arrow rebases
+ * them); the values themselves are not copied. Closing either side
  * releases only its own references: the memory is freed when the last holder closes, and a slice
- * keeps its input's whole buffers alive until then. All allocators involved must share one root
- * allocator; buffers shared with a vector of another allocator are accounted to one of them.
+ * keeps its input's whole buffers alive until then. A concatenation of several parts copies
+ * their values, except the out-of-line string data of view vectors ({@code Utf8View},
+ * {@code BinaryView}), whose buffers Arrow's appender shares with the parts. All allocators
+ * involved must share one root allocator; a buffer shared between vectors of two allocators is
+ * accounted to one of them (Arrow moves the accounting without checking the receiving
+ * allocator's limit).
  *
  * <h2>Supported vectors</h2>
  * Fixed width (ints, floats, decimals, dates, times, timestamps, {@code Bit}), variable width
@@ -251,6 +256,8 @@ public final class Batches {
      * @throws IllegalArgumentException when an extra vector's value count differs from the batch's
      *                                  row count, or a vector is listed twice or is already a
      *                                  column of {@code batch}
+     * @throws NullPointerException     when {@code batch}, {@code extra} or an extra vector is
+     *                                  null (the other extra vectors are closed all the same)
      */
     public static VectorSchemaRoot withColumns(VectorSchemaRoot batch, List<? extends FieldVector> extra) {
         Set<FieldVector> own = Collections.newSetFromMap(new IdentityHashMap<>());
