@@ -38,6 +38,7 @@ final class AsyncFunctionOperator extends Operator {
     private final BufferAllocator allocator;
     private final Outstanding outstanding;
     private final BatchCoalescer coalescer;
+    private final int batchRows;
     private boolean inputDone;
     /** Rows a limit above still needs; negative: no limit. */
     private long fetch;
@@ -55,7 +56,38 @@ final class AsyncFunctionOperator extends Operator {
         this.placement = placement;
         this.allocator = allocator;
         this.outstanding = outstanding;
-        this.coalescer = new BatchCoalescer(input.schema(), options.batchSize(), allocator);
+        this.batchRows = batchRows(sites.stream().map(c -> c.function).toList(), options.batchSize());
+        this.coalescer = new BatchCoalescer(input.schema(), batchRows, allocator);
+    }
+
+    /**
+     * The rows of a coalesced batch: the batch size rounded down to a multiple of the calls'
+     * ideal batch sizes (their least common multiple), so that no call but the stream's last is
+     * short; the ideal size itself when it is larger than the batch size (the function asked for
+     * bigger calls); the batch size when the ideal sizes have no common multiple up to it.
+     */
+    static int batchRows(List<dev.quiver.functions.AsyncScalarFunction> functions, int batchSize) {
+        long unit = 1;
+        long largest = 0;
+        for (var f : functions) {
+            var ideal = f.idealBatchSize();
+            if (ideal.isPresent() && ideal.getAsInt() > 0) {
+                long i = ideal.getAsInt();
+                largest = Math.max(largest, i);
+                unit = unit / gcd(unit, i) * i;
+                if (unit > Integer.MAX_VALUE) {
+                    return batchSize;
+                }
+            }
+        }
+        if (unit <= batchSize) {
+            return (int) (batchSize / unit * unit);
+        }
+        return unit == largest ? (int) unit : batchSize;
+    }
+
+    private static long gcd(long a, long b) {
+        return b == 0 ? a : gcd(b, a % b);
     }
 
     @Override
@@ -65,7 +97,7 @@ final class AsyncFunctionOperator extends Operator {
 
     /** The next coalesced batch, or null at the end. */
     private CompletableFuture<VectorSchemaRoot> fill() {
-        int want = fetch < 0 ? options.batchSize() : (int) Math.min(options.batchSize(), fetch);
+        int want = fetch < 0 ? batchRows : (int) Math.min(batchRows, fetch);
         if (want == 0) {
             input.close(); // a limit above has all its rows: stop reading
             return CompletableFuture.completedFuture(null);
@@ -430,18 +462,14 @@ final class AsyncFunctionOperator extends Operator {
                 synchronized (this) {
                     raw = fromFunction;
                 }
+                boolean late;
+                synchronized (BatchRun.this) {
+                    late = failed || closed; // failed while invokeAsync ran: cancel() found no call to cancel
+                }
+                if (late) {
+                    fromFunction.cancel(true);
+                }
                 CompletableFuture<ColumnarValue> attempt = new CompletableFuture<>();
-                fromFunction.whenComplete((value, failure) -> {
-                    site.metrics.ended(System.nanoTime());
-                    site.limiter.release();
-                    unref();
-                    outstanding.decrement();
-                    if (failure != null) {
-                        attempt.completeExceptionally(failure);
-                    } else if (!attempt.complete(value) && value != null) {
-                        value.close(); // too late: timed out or cancelled
-                    }
-                });
                 Duration timeout = options.callTimeout();
                 attempt.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
                 attempt.whenComplete((value, failure) -> {
@@ -472,6 +500,22 @@ final class AsyncFunctionOperator extends Operator {
                     } else {
                         site.metrics.failed();
                         fail(this, cause);
+                    }
+                });
+                // Registered last: the attempt's outcome (a failed batch, a closed late result) is settled
+                // before the permit goes to the next call and before whenReleased() can see no call in flight.
+                fromFunction.whenComplete((value, failure) -> {
+                    site.metrics.ended(System.nanoTime());
+                    try {
+                        if (failure != null) {
+                            attempt.completeExceptionally(failure);
+                        } else if (!attempt.complete(value) && value != null) {
+                            value.close(); // too late: timed out or cancelled
+                        }
+                    } finally {
+                        site.limiter.release();
+                        unref();
+                        outstanding.decrement();
                     }
                 });
             }

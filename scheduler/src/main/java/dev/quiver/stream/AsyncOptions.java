@@ -7,7 +7,10 @@ import java.util.Objects;
  * How a pipeline runs its async functions.
  *
  * @param batchSize          rows the input is coalesced to before a call (the function's
- *                           ideal batch size then slices each batch into chunks); 8192 by default
+ *                           ideal batch size then slices each batch into chunks); 8192 by
+ *                           default. It is rounded down to a multiple of the ideal batch size
+ *                           (1000 rows per call: batches of 8000), or up to the ideal size when
+ *                           that is larger, so that only a stream's last call is short
  * @param callTimeout        the longest one call may take before it fails (and is retried if the
  *                           retry policy says so); 30 s by default
  * @param retry              how failed calls are retried; none by default

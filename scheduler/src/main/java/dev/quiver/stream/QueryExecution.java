@@ -270,7 +270,8 @@ public final class QueryExecution implements AutoCloseable {
             sb.append(indent);
             switch (op) {
                 case PipelinePlan.AsyncOp a -> {
-                    sb.append("AsyncFunction: batches of ").append(plan.options.batchSize()).append(" rows");
+                    sb.append("AsyncFunction: batches of ").append(AsyncFunctionOperator.batchRows(
+                            a.calls().stream().map(PipelinePlan.LiftedCall::function).toList(), plan.options.batchSize())).append(" rows");
                     if (a.fetch() >= 0) {
                         sb.append(" (at most ").append(a.fetch()).append(" rows in all: limit above)");
                     }
