@@ -1,0 +1,121 @@
+package dev.quiver.tests;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.quiver.functions.AsyncScalarFunction;
+import dev.quiver.functions.ScalarFunctionArgs;
+import dev.quiver.functions.Signature;
+import dev.quiver.functions.Volatility;
+import dev.quiver.types.DataType;
+import dev.quiver.value.ColumnarValue;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VarCharVector;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The README's async example: {@code score(text VARCHAR) -> DOUBLE}, computed by a remote
+ * service. Each call POSTs the chunk's strings as one JSON array ({@code ["a", null, ...]}) and
+ * reads back a JSON array of as many numbers ({@code [1.0, null, ...]}). No thread waits while a
+ * request is pending: {@link HttpClient#sendAsync} returns a future, and the answer is parsed on
+ * the client's thread when it arrives.
+ */
+final class HttpScoreFunction implements AsyncScalarFunction {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final URI endpoint;
+    private final int idealBatchSize;
+    private final int maxConcurrentCalls;
+
+    HttpScoreFunction(URI endpoint, int idealBatchSize, int maxConcurrentCalls) {
+        this.endpoint = Objects.requireNonNull(endpoint, "endpoint is null");
+        this.idealBatchSize = idealBatchSize;
+        this.maxConcurrentCalls = maxConcurrentCalls;
+    }
+
+    @Override
+    public String name() {
+        return "score";
+    }
+
+    @Override
+    public Signature signature() {
+        return Signature.exact(List.of(DataType.UTF8), Volatility.STABLE);
+    }
+
+    @Override
+    public DataType returnType(List<DataType> argTypes) {
+        return DataType.FLOAT64;
+    }
+
+    @Override
+    public OptionalInt idealBatchSize() {
+        return OptionalInt.of(idealBatchSize);
+    }
+
+    @Override
+    public int maxConcurrentCalls() {
+        return maxConcurrentCalls;
+    }
+
+    @Override
+    public CompletableFuture<ColumnarValue> invokeAsync(ScalarFunctionArgs args) {
+        HttpRequest request = HttpRequest.newBuilder(endpoint)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(requestBody(args)))
+                .build();
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).thenApply(response -> {
+            try {
+                return scores(args, response.statusCode(), response.body());
+            } catch (IOException e) {
+                throw new CompletionException(e);
+            }
+        });
+    }
+
+    /** The chunk's strings as a JSON array; a scalar argument stands for every row. */
+    static String requestBody(ScalarFunctionArgs args) {
+        ArrayNode texts = JSON.createArrayNode();
+        for (int i = 0; i < args.numberRows(); i++) {
+            texts.add(switch (args.arg(0)) {
+                case ColumnarValue.Array a -> a.vector().isNull(i) ? null
+                        : new String(((VarCharVector) a.vector()).get(i), StandardCharsets.UTF_8);
+                case ColumnarValue.Scalar s -> (String) s.value().value();
+            });
+        }
+        return texts.toString();
+    }
+
+    /** The service's answer as a new vector of {@code args.numberRows()} scores; nothing is allocated when it is wrong. */
+    static ColumnarValue scores(ScalarFunctionArgs args, int status, byte[] body) throws IOException {
+        if (status != 200) {
+            throw new IOException("score service answered HTTP " + status);
+        }
+        Double[] scores = JSON.readValue(body, Double[].class);
+        if (scores == null || scores.length != args.numberRows()) {
+            throw new IllegalStateException("score service answered " + (scores == null ? 0 : scores.length) + " scores for "
+                    + args.numberRows() + " texts");
+        }
+        Float8Vector out = new Float8Vector(args.returnField(), args.config().allocator()); // the caller owns it
+        out.allocateNew(scores.length); // only once the answer is known good: nothing below can fail
+        for (int i = 0; i < scores.length; i++) {
+            if (scores[i] == null) {
+                out.setNull(i);
+            } else {
+                out.set(i, scores[i]);
+            }
+        }
+        out.setValueCount(scores.length);
+        return new ColumnarValue.Array(out);
+    }
+}
