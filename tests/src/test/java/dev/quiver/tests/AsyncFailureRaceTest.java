@@ -15,7 +15,6 @@ import dev.quiver.stream.RetryPolicy;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import org.apache.arrow.vector.Float8Vector;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -106,9 +105,6 @@ class AsyncFailureRaceTest extends QuiverTestBase {
      * result arrives after the batch failed. whenReleased() must not complete before that result is
      * freed.
      */
-    @Disabled("bug: AsyncFunctionOperator.BatchRun.Chunk.call decrements `outstanding` (so whenReleased() completes) in "
-            + "fromFunction.whenComplete BEFORE the late value reaches attempt.complete/succeeded, which closes it "
-            + "(value.close() or array.close() under `failed`): an allocator check right after whenReleased() sees it")
     @Test
     void whenReleasedCompletesOnlyOnceALateResultIsFreed() throws Exception {
         CompletableFuture<ColumnarValue> a = new CompletableFuture<>();
@@ -149,10 +145,6 @@ class AsyncFailureRaceTest extends QuiverTestBase {
      * inside invokeAsync when the batch's failure cancels the chunks. B's call must not be left
      * running: it should be cancelled (or never started), not kept until its timeout.
      */
-    @Disabled("bug: AsyncFunctionOperator.BatchRun.Chunk.call: (1) fromFunction.whenComplete releases the limiter before the "
-            + "failure reaches fail(), so a waiting sibling chunk starts a call after its batch has failed; (2) a call whose "
-            + "invokeAsync is running when fail() cancels the chunks is missed (`raw` is still null) and never rechecked, so it "
-            + "runs on, holding a permit and keeping whenReleased() waiting until the call timeout")
     @Test
     void aCallStartedAsItsBatchFailsIsCancelled() throws Exception {
         CompletableFuture<ColumnarValue> a = new CompletableFuture<>();

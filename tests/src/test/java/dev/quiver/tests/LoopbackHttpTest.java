@@ -22,7 +22,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -143,9 +142,6 @@ class LoopbackHttpTest extends QuiverTestBase {
         }
     }
 
-    @Disabled("bug (design): with the default batch size of 8192 rows, an ideal batch size of 1000 makes 110 calls for "
-            + "100,000 rows, not 100: every coalesced batch ends in a call of 192 rows (AsyncFunctionOperator.fill coalesces "
-            + "to options.batchSize() whatever the call sites' ideal sizes)")
     @Test
     void theDefaultBatchSizeAlsoMakesOneRequestPerThousandRows() throws Exception {
         try (var service = new LoopbackScoreService()) {
