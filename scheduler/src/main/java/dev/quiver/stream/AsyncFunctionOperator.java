@@ -247,7 +247,9 @@ final class AsyncFunctionOperator extends Operator {
             try {
                 array = checked(chunk, value);
             } catch (RuntimeException e) {
-                value.close();
+                if (value != null && !chunk.isArgument(value)) {
+                    value.close();
+                }
                 chunk.site.metrics.failed();
                 fail(chunk, e);
                 return;
@@ -286,8 +288,9 @@ final class AsyncFunctionOperator extends Operator {
             if (!a.vector().getField().getType().equals(site.returnField.getType())) {
                 throw new IllegalStateException("returned " + a.dataType() + " but was planned to return " + site.returnType);
             }
-            if (!a.owned()) {
-                // A borrowed array (an argument handed back): copy it, since the arguments are freed after the call.
+            if (!a.owned() || chunk.isArgument(a)) {
+                // An argument handed back (or some other borrowed array): the chunk frees its arguments after the
+                // call, so the result takes references of its own to the same buffers.
                 FieldVector copy = Batches.slice(a.vector(), 0, a.length(), allocator);
                 return new ColumnarValue.Array(copy);
             }
@@ -418,6 +421,18 @@ final class AsyncFunctionOperator extends Operator {
                 this.args = args;
             }
 
+            /** Whether {@code v} is (the vector of) one of this chunk's arguments. */
+            boolean isArgument(ColumnarValue v) {
+                if (v instanceof ColumnarValue.Array a) {
+                    for (ColumnarValue arg : args) {
+                        if (arg instanceof ColumnarValue.Array b && b.vector() == a.vector()) {
+                            return true;
+                        }
+                    }
+                }
+                return false;
+            }
+
             void attempt(int n) {
                 CompletableFuture<Void> w = site.limiter.acquire();
                 synchronized (this) {
@@ -506,6 +521,7 @@ final class AsyncFunctionOperator extends Operator {
                 // before the permit goes to the next call and before whenReleased() can see no call in flight.
                 fromFunction.whenComplete((value, failure) -> {
                     site.metrics.ended(System.nanoTime());
+                    unref(); // this call reads the arguments no more: a finished chunk frees them before its result moves on
                     try {
                         if (failure != null) {
                             attempt.completeExceptionally(failure);
@@ -514,7 +530,6 @@ final class AsyncFunctionOperator extends Operator {
                         }
                     } finally {
                         site.limiter.release();
-                        unref();
                         outstanding.decrement();
                     }
                 });

@@ -85,7 +85,7 @@ public final class PipelinePlan {
             schema.getFields().forEach(f -> taken.add(f.getName()));
             switch (step) {
                 case Pipeline.Filter f -> {
-                    Expr predicate = subqueries(f.predicate(), p);
+                    Expr predicate = subqueries(f.predicate(), p, schema);
                     List<Expr> cheap = new ArrayList<>();
                     List<Expr> costly = new ArrayList<>();
                     for (Expr c : conjuncts(predicate)) {
@@ -114,7 +114,7 @@ public final class PipelinePlan {
                     for (Expr e : pr.columns()) {
                         String name = e instanceof Expr.Alias a ? a.name() : e.toString();
                         Expr body = e instanceof Expr.Alias a ? a.expr() : e;
-                        Expr lifted = new Expr.Alias(l.lift(subqueries(body, p)), name);
+                        Expr lifted = new Expr.Alias(l.lift(subqueries(body, p, schema)), name);
                         cols.add(lifted);
                     }
                     list.addAll(l.ops());
@@ -217,17 +217,17 @@ public final class PipelinePlan {
     }
 
     /** Plans every scalar subquery of {@code e}; returns {@code e}. */
-    private Expr subqueries(Expr e, Pipeline p) {
+    private Expr subqueries(Expr e, Pipeline p, Schema schema) {
         ExprRewriter.transformUp(e, n -> {
             if (n instanceof Expr.ScalarSubquery s && !subqueries.containsKey(s)) {
-                subqueries.put(s, planSubquery(s, p));
+                subqueries.put(s, planSubquery(s, p, schema));
             }
             return n;
         });
         return e;
     }
 
-    private Subquery planSubquery(Expr.ScalarSubquery s, Pipeline outer) {
+    private Subquery planSubquery(Expr.ScalarSubquery s, Pipeline outer, Schema outerSchema) {
         Pipeline.Table t = outer.tables.get(s.table().toLowerCase(Locale.ROOT));
         if (t == null) {
             throw new PlanningException("the scalar subquery " + s + " reads table '" + s.table() + "', which the pipeline does not have"
@@ -249,11 +249,19 @@ public final class PipelinePlan {
         try {
             plan = sub.plan(quiver);
         } catch (PlanningException e) {
-            String hint = e.getMessage().contains("unknown column")
+            String hint = readsOuterColumn(s, t.schema(), outerSchema)
                     ? " (a subquery reads only the columns of its table: correlated subqueries are not supported)" : "";
             throw new PlanningException("in the scalar subquery " + s + ": " + e.getMessage() + hint, e);
         }
         return new Subquery(s, t, plan, DataType.fromField(plan.output.getFields().getFirst()));
+    }
+
+    /** Whether the subquery names a column its table lacks but the outer input has: a correlated reference. */
+    private static boolean readsOuterColumn(Expr.ScalarSubquery s, Schema table, Schema outer) {
+        java.util.function.Predicate<Expr> outerColumn = n -> n instanceof Expr.Column c
+                && table.getFields().stream().noneMatch(f -> f.getName().equalsIgnoreCase(c.name()))
+                && outer.getFields().stream().anyMatch(f -> f.getName().equalsIgnoreCase(c.name()));
+        return ExprRewriter.any(s.select(), outerColumn) || (s.where() != null && ExprRewriter.any(s.where(), outerColumn));
     }
 
     private boolean callsAsync(Expr e) {

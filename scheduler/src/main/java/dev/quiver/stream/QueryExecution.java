@@ -126,7 +126,7 @@ public final class QueryExecution implements AutoCloseable {
     /** The metrics of each async call, in operator order (empty until the execution has compiled). */
     public List<AsyncCallMetrics> asyncMetrics() {
         List<AsyncCallMetrics> out = new ArrayList<>();
-        Prepared p = prepared.getNow(null);
+        Prepared p = nowOrNull(prepared);
         if (p != null) {
             for (Object o : p.perOp()) {
                 if (o instanceof List<?> l) {
@@ -263,7 +263,7 @@ public final class QueryExecution implements AutoCloseable {
     static String describe(PipelinePlan plan, QueryExecution run) {
         StringBuilder sb = new StringBuilder();
         sb.append("Pipeline -> ").append(fields(plan.output)).append('\n');
-        Prepared p = run == null ? null : run.prepared.getNow(null);
+        Prepared p = run == null ? null : nowOrNull(run.prepared);
         String indent = "  ";
         for (int i = plan.ops.size() - 1; i >= 0; i--) {
             PipelinePlan.Op op = plan.ops.get(i);
@@ -340,6 +340,11 @@ public final class QueryExecution implements AutoCloseable {
         return sb.toString();
     }
 
+    /** The value of a future that completed normally, else null (never throws). */
+    static <T> T nowOrNull(CompletableFuture<T> f) {
+        return f.isDone() && !f.isCompletedExceptionally() ? f.join() : null;
+    }
+
     private static String column(Expr e) {
         return e instanceof Expr.Alias a && a.name().equals(a.expr().toString()) ? a.expr().toString() : e.toString();
     }
@@ -388,7 +393,7 @@ public final class QueryExecution implements AutoCloseable {
                 return;
             }
             closed = true;
-            BatchStream s = inner.getNow(null);
+            BatchStream s = nowOrNull(inner);
             if (s != null) {
                 s.close();
             } else if (inner.isDone()) {

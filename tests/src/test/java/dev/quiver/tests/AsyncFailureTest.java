@@ -26,7 +26,6 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -208,8 +207,6 @@ class AsyncFailureTest extends QuiverTestBase {
     }
 
     @Test
-    @Disabled("bug: AsyncFunctionOperator.BatchRun.succeeded (line 204) calls value.close() on the null value when checked() "
-            + "rejects it: the NullPointerException escapes into the whenComplete stage, fail() is never called, the query hangs")
     void aFutureOfNullFailsTheQuery() throws Exception {
         Probe f = new Probe("remote", 0, 4);
         f.respond = c -> CompletableFuture.completedFuture(null);
@@ -302,9 +299,6 @@ class AsyncFailureTest extends QuiverTestBase {
      */
     @ParameterizedTest(name = "{0}, {1} rows per call")
     @CsvSource({"remote(v), 100, 0", "remote(v + 0.5), 0, 0.5", "remote(v + 0.5), 100, 0.5"})
-    @Disabled("bug: AsyncFunctionOperator.BatchRun.checked (line 243) takes an owned argument handed back as the result: "
-            + "the chunk's finish() then closes its arguments (line 498), which closes the result before assemble() reads it "
-            + "(\"extra vector 0 (__quiver_async_0) has 0 values\"), and the vector is closed twice")
     void anOwnedArgumentHandedBackItselfIsEitherCopiedOrAClearError(String expr, int ideal, double plus) throws Exception {
         handsBackTheArgumentItself(expr, ideal, plus);
     }
@@ -386,9 +380,6 @@ class AsyncFailureTest extends QuiverTestBase {
      * as ended.
      */
     @Test
-    @Disabled("bug: AsyncFunctionOperator.BatchRun.Chunk.call (line 424) calls outstanding.decrement() before the value is "
-            + "handed to attempt/succeeded() (which closes it when the batch failed): whenReleased() completes while that "
-            + "result is still allocated")
     void whenReleasedCompletesOnlyOnceALateResultIsFreed() throws Exception {
         Probe f = new Probe("hang", 0, 4);
         f.futures = StubbornFuture::new;
@@ -407,9 +398,6 @@ class AsyncFailureTest extends QuiverTestBase {
 
     /** The contract: arguments stay valid until the returned future completes, even once the call has timed out. */
     @Test
-    @Disabled("bug: AsyncFunctionOperator.BatchRun.fail (line 332) closes the batch while a call that ignored its cancellation "
-            + "is still outstanding; with one call per batch, a plain column argument is the batch's own vector (borrowed), "
-            + "so the call's arguments are freed before its future completes")
     void argumentsStayValidUntilALateCallCompletes() throws Exception {
         Probe f = new Probe("hang", 0, 4);
         f.futures = StubbornFuture::new;
@@ -597,9 +585,6 @@ class AsyncFailureTest extends QuiverTestBase {
      * say) must still reach the call once its future is handed back.
      */
     @Test
-    @Disabled("bug: AsyncFunctionOperator.BatchRun.Chunk.cancel (line 470) cancels `raw`, which Chunk.call assigns only after "
-            + "invokeAsync returns (line 417): a cancellation in between finds it null, and nothing cancels the future "
-            + "afterwards; the call keeps its permit and the execution's outstanding count until it ends on its own")
     void cancellingWhileInvokeAsyncRunsStillCancelsTheCall() throws Exception {
         Probe f = new Probe("slowstart", 0, 4);
         CountDownLatch proceed = new CountDownLatch(1);

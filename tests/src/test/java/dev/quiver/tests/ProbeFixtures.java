@@ -440,18 +440,9 @@ final class ProbeFixtures {
         return out;
     }
 
-    /**
-     * Awaits {@code released} (an execution's whenReleased()), then asserts that nothing is left
-     * allocated. Works around a bug that AsyncFailureTest.whenReleasedCompletesOnlyOnceALateResultIsFreed
-     * pins down (whenReleased() completes just before the last result in transit is freed): it
-     * gives the allocator up to a second to reach zero. A real leak still fails.
-     */
+    /** Awaits {@code released} (an execution's whenReleased()), then asserts that nothing is left allocated. */
     static void assertZeroLeftAfter(BufferAllocator allocator, CompletableFuture<Void> released) throws InterruptedException {
         await(released, "whenReleased");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-        while (allocator.getAllocatedMemory() != 0 && System.nanoTime() < deadline) {
-            Thread.sleep(1); // only a guard against the race above, not an ordering device
-        }
         assertEquals(0, allocator.getAllocatedMemory(), "bytes still allocated once every call has ended");
     }
 }
