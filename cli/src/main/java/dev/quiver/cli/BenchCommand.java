@@ -133,6 +133,26 @@ final class BenchCommand implements Callable<Integer> {
             + "that reproduces the run.")
     java.nio.file.Path chart;
 
+    @Option(names = "--async", description = "Instead of the workloads: what batching and concurrency buy for a remote "
+            + "function. Starts a loopback HTTP score service in-process (a JSON array of strings in, their lengths out, "
+            + "--latency-ms per request) and times the pipeline project(\"id\", \"score(text) AS s\") calling it through an "
+            + "HttpClient-based async function, in each of --async-configs, against one call per row. Its defaults differ: "
+            + "--rows 100000, --iterations 5, --warmup 1.")
+    boolean async;
+
+    @Option(names = "--latency-ms", paramLabel = "MS", description = "With --async: the service's latency per request, in ms "
+            + "(a waiting request holds no platform thread). Default: 2.")
+    Double latencyMs;
+
+    @Option(names = "--per-row-rows", paramLabel = "N", description = "With --async: configs of 1 row per call run on at most "
+            + "this many rows, and 1x1's time per row is scaled to --rows for the speedups. Default: 2000.")
+    Integer perRowRows;
+
+    @Option(names = "--async-configs", split = ",", converter = AsyncBench.ConfigConverter.class, paramLabel = "ROWSxCALLS",
+            description = "With --async: the configs to time, rows per call x calls in flight at most ('batch' for the whole "
+                    + "8192-row batch per call). Default: " + AsyncBench.DEFAULT_CONFIGS + ".")
+    List<AsyncBench.Config> asyncConfigs;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -166,6 +186,13 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (async) {
+            return new AsyncBench(this).call();
+        }
+        if (latencyMs != null || perRowRows != null || asyncConfigs != null) {
+            progress.println("error: --latency-ms, --per-row-rows and --async-configs go with --async; give --async too");
+            return 2;
+        }
         if (placement) {
             return new PlacementBench(this).call();
         }
