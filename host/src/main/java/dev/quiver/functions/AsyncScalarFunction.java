@@ -44,7 +44,7 @@ public interface AsyncScalarFunction extends ScalarFunction {
     /**
      * How many calls of this function may be in flight at once, across every query on one
      * runtime ({@code dev.quiver.stream.QueryRuntime}); chunks beyond it wait without holding a
-     * thread. The pipeline's options can lower or raise it.
+     * thread. A pipeline's options ({@code AsyncOptions.maxConcurrentCalls}) can lower it for one query.
      */
     default int maxConcurrentCalls() {
         return 4;

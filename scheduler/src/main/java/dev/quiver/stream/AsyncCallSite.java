@@ -22,11 +22,12 @@ final class AsyncCallSite {
     final Field returnField;
     final DataType returnType;
     final AsyncLimiter limiter;
+    final AsyncLimiter.Group group;
     final ExecutionConfig config;
     final AsyncCallMetrics metrics = new AsyncCallMetrics();
 
     AsyncCallSite(AsyncScalarFunction function, String text, String column, List<CompiledExpression> args, DataType returnType,
-                  AsyncLimiter limiter, ExecutionConfig config) {
+                  AsyncLimiter limiter, AsyncLimiter.Group group, ExecutionConfig config) {
         this.function = function;
         this.text = text;
         this.column = column;
@@ -35,6 +36,7 @@ final class AsyncCallSite {
         this.returnType = returnType;
         this.returnField = returnType.toField(column, true);
         this.limiter = limiter;
+        this.group = group;
         this.config = config;
     }
 
@@ -47,6 +49,6 @@ final class AsyncCallSite {
     String describe() {
         var ideal = function.idealBatchSize();
         return text + " AS " + column + " (" + (ideal.isPresent() ? ideal.getAsInt() + " rows per call" : "one call per batch") + ", at most "
-                + limiter.permits() + " in flight)";
+                + Math.min(limiter.permits(), group.limit) + " in flight)";
     }
 }

@@ -97,34 +97,75 @@ final class AsyncFunctionOperator extends Operator {
 
     /** The next coalesced batch, or null at the end. */
     private CompletableFuture<VectorSchemaRoot> fill() {
-        int want = fetch < 0 ? batchRows : (int) Math.min(batchRows, fetch);
-        if (want == 0) {
-            input.close(); // a limit above has all its rows: stop reading
-            return CompletableFuture.completedFuture(null);
+        CompletableFuture<VectorSchemaRoot> result = new CompletableFuture<>();
+        fillFrom(result);
+        return result;
+    }
+
+    /**
+     * Pulls input until a batch is ready, in a loop while the input answers at once and from a
+     * new task on a worker when it does not: no chain of futures or stack frames grows with the
+     * number of input batches (thousands of tiny or empty ones are read in constant memory).
+     */
+    private void fillFrom(CompletableFuture<VectorSchemaRoot> result) {
+        try {
+            while (true) {
+                int want = fetch < 0 ? batchRows : (int) Math.min(batchRows, fetch);
+                if (want == 0) {
+                    closeQuietly(input); // a limit above has all its rows: stop reading
+                    result.complete(null);
+                    return;
+                }
+                synchronized (coalescer) {
+                    ensureOpen();
+                    if (coalescer.bufferedRows() >= want || inputDone) {
+                        VectorSchemaRoot b = coalescer.poll(want);
+                        if (b != null && fetch >= 0) {
+                            fetch -= b.getRowCount();
+                        }
+                        if (!result.complete(b) && b != null) {
+                            b.close();
+                        }
+                        return;
+                    }
+                }
+                CompletableFuture<VectorSchemaRoot> next = input.next();
+                if (!next.isDone()) {
+                    next.whenCompleteAsync((b, e) -> {
+                        if (e != null) {
+                            result.completeExceptionally(unwrap(e));
+                            return;
+                        }
+                        try {
+                            accept(b);
+                        } catch (RuntimeException | Error x) {
+                            result.completeExceptionally(x);
+                            return;
+                        }
+                        fillFrom(result);
+                    }, executor);
+                    return;
+                }
+                accept(next.join());
+            }
+        } catch (java.util.concurrent.CompletionException e) {
+            result.completeExceptionally(unwrap(e));
+        } catch (RuntimeException | Error e) {
+            result.completeExceptionally(e);
         }
+    }
+
+    private void accept(VectorSchemaRoot b) {
         synchronized (coalescer) {
-            ensureOpen();
-            if (coalescer.bufferedRows() >= want || inputDone) {
-                VectorSchemaRoot b = coalescer.poll(want);
-                if (b != null && fetch >= 0) {
-                    fetch -= b.getRowCount();
-                }
-                return CompletableFuture.completedFuture(b);
+            if (b == null) {
+                inputDone = true;
+            } else if (closed) {
+                b.close();
+                throw new CancellationException("the stream was closed");
+            } else {
+                coalescer.push(b);
             }
         }
-        return input.next().thenComposeAsync(b -> {
-            synchronized (coalescer) {
-                if (b == null) {
-                    inputDone = true;
-                } else if (closed) {
-                    b.close();
-                    throw new CancellationException("the stream was closed");
-                } else {
-                    coalescer.push(b);
-                }
-            }
-            return fill();
-        }, executor);
     }
 
     private CompletableFuture<VectorSchemaRoot> run(VectorSchemaRoot batch) {
@@ -150,7 +191,7 @@ final class AsyncFunctionOperator extends Operator {
         synchronized (coalescer) {
             coalescer.close();
         }
-        input.close();
+        closeQuietly(input);
     }
 
     /** One coalesced batch in flight. */
@@ -380,7 +421,7 @@ final class AsyncFunctionOperator extends Operator {
             }
             closeBatch();
             Throwable error = cause;
-            if (chunk != null && !(cause instanceof CancellationException)) {
+            if (chunk != null) { // a call's failure, even a cancellation by its client: the query did not ask for it
                 String fn = chunk.site.function.name();
                 long a = firstRow + chunk.start;
                 long b = a + chunk.len;
@@ -434,7 +475,7 @@ final class AsyncFunctionOperator extends Operator {
             }
 
             void attempt(int n) {
-                CompletableFuture<Void> w = site.limiter.acquire();
+                CompletableFuture<Void> w = site.limiter.acquire(site.group);
                 synchronized (this) {
                     waiter = w;
                 }
@@ -446,7 +487,9 @@ final class AsyncFunctionOperator extends Operator {
                 }, executor);
             }
 
+            /** One attempt, holding a permit, which it gives back once the attempt's outcome is settled. */
             private void call(int n) {
+                outstanding.increment(); // the call; counted before the checks, so whenReleased() cannot slip in between
                 boolean stop;
                 synchronized (BatchRun.this) {
                     stop = failed || closed;
@@ -461,10 +504,10 @@ final class AsyncFunctionOperator extends Operator {
                     }
                 }
                 if (stop) {
-                    site.limiter.release();
+                    site.limiter.release(site.group);
+                    outstanding.decrement();
                     return;
                 }
-                outstanding.increment();
                 site.metrics.started(len, System.nanoTime());
                 CompletableFuture<ColumnarValue> r;
                 try {
@@ -487,38 +530,19 @@ final class AsyncFunctionOperator extends Operator {
                 CompletableFuture<ColumnarValue> attempt = new CompletableFuture<>();
                 Duration timeout = options.callTimeout();
                 attempt.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
-                attempt.whenComplete((value, failure) -> {
-                    if (failure == null) {
-                        succeeded(this, value);
-                        return;
+                outstanding.increment(); // the attempt's outcome
+                // On a worker: a timeout completes the attempt on the JDK's shared timer thread, which must not run
+                // the failure through the operators and into the consumer.
+                attempt.whenCompleteAsync((value, failure) -> {
+                    try {
+                        settle(n, fromFunction, timeout, value, failure);
+                    } finally {
+                        // The permit goes on only now: a batch that failed is marked so first, and a call stuck past
+                        // its timeout does not hold it (a retry, or another query, may go ahead).
+                        site.limiter.release(site.group);
+                        outstanding.decrement();
                     }
-                    Throwable cause = RetryPolicy.unwrap(failure);
-                    if (!fromFunction.isDone()) {
-                        if (cause instanceof TimeoutException) {
-                            site.metrics.timedOut();
-                            cause = new TimeoutException("the call took longer than the timeout of " + timeout.toMillis() + " ms");
-                        }
-                        fromFunction.cancel(true);
-                    }
-                    boolean halt;
-                    synchronized (BatchRun.this) {
-                        halt = failed || closed;
-                    }
-                    if (halt) {
-                        finish();
-                        return;
-                    }
-                    if (options.retry().retries(n, cause)) {
-                        site.metrics.retried();
-                        CompletableFuture.delayedExecutor(options.retry().backoff(n).toNanos(), TimeUnit.NANOSECONDS, executor)
-                                .execute(() -> attempt(n + 1));
-                    } else {
-                        site.metrics.failed();
-                        fail(this, cause);
-                    }
-                });
-                // Registered last: the attempt's outcome (a failed batch, a closed late result) is settled
-                // before the permit goes to the next call and before whenReleased() can see no call in flight.
+                }, executor);
                 fromFunction.whenComplete((value, failure) -> {
                     site.metrics.ended(System.nanoTime());
                     unref(); // this call reads the arguments no more: a finished chunk frees them before its result moves on
@@ -529,10 +553,41 @@ final class AsyncFunctionOperator extends Operator {
                             value.close(); // too late: timed out or cancelled
                         }
                     } finally {
-                        site.limiter.release();
                         outstanding.decrement();
                     }
                 });
+            }
+
+            private void settle(int n, CompletableFuture<ColumnarValue> fromFunction, Duration timeout, ColumnarValue value,
+                                Throwable failure) {
+                if (failure == null) {
+                    succeeded(this, value);
+                    return;
+                }
+                Throwable cause = RetryPolicy.unwrap(failure);
+                if (!fromFunction.isDone()) {
+                    if (cause instanceof TimeoutException) {
+                        site.metrics.timedOut();
+                        cause = new TimeoutException("the call took longer than the timeout of " + timeout.toMillis() + " ms");
+                    }
+                    fromFunction.cancel(true);
+                }
+                boolean halt;
+                synchronized (BatchRun.this) {
+                    halt = failed || closed;
+                }
+                if (halt) {
+                    finish();
+                    return;
+                }
+                if (options.retry().retries(n, cause)) {
+                    site.metrics.retried();
+                    CompletableFuture.delayedExecutor(options.retry().backoff(n).toNanos(), TimeUnit.NANOSECONDS, executor)
+                            .execute(() -> attempt(n + 1));
+                } else {
+                    site.metrics.failed();
+                    fail(this, cause);
+                }
             }
 
             void cancel() {

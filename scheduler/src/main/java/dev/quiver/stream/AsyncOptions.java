@@ -14,9 +14,11 @@ import java.util.Objects;
  * @param callTimeout        the longest one call may take before it fails (and is retried if the
  *                           retry policy says so); 30 s by default
  * @param retry              how failed calls are retried; none by default
- * @param maxConcurrentCalls calls of one function in flight at once on one runtime; 0 (the
- *                           default) takes the function's own
+ * @param maxConcurrentCalls calls of one function this query may have in flight at once; 0
+ *                           (the default): no bound of its own. The function's own
  *                           {@link dev.quiver.functions.AsyncScalarFunction#maxConcurrentCalls()}
+ *                           bounds its calls across every query of a runtime in any case, so
+ *                           this can only lower it
  */
 public record AsyncOptions(int batchSize, Duration callTimeout, RetryPolicy retry, int maxConcurrentCalls) {
 
@@ -33,7 +35,7 @@ public record AsyncOptions(int batchSize, Duration callTimeout, RetryPolicy retr
         }
         Objects.requireNonNull(retry, "retry is null");
         if (maxConcurrentCalls < 0) {
-            throw new IllegalArgumentException("maxConcurrentCalls must be >= 0 (0: the function's own), got " + maxConcurrentCalls);
+            throw new IllegalArgumentException("maxConcurrentCalls must be >= 0 (0: no bound of the query's own), got " + maxConcurrentCalls);
         }
     }
 

@@ -118,7 +118,7 @@ public final class BatchCoalescer implements AutoCloseable {
             if (closed) {
                 throw new IllegalStateException("the coalescer is closed");
             }
-            if (!schema.equals(batch.getSchema())) {
+            if (!schema.getFields().equals(batch.getSchema().getFields())) { // metadata aside
                 throw new IllegalArgumentException("batch schema " + batch.getSchema() + " differs from the coalescer's " + schema);
             }
             int rows = batch.getRowCount();

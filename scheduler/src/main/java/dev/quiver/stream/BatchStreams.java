@@ -76,33 +76,85 @@ public final class BatchStreams {
         return done;
     }
 
+    /**
+     * Handles batches in a loop while the stream answers at once, and from the completion of
+     * the first answer that is not there yet: the stack does not grow with the stream.
+     */
     private static void pull(BatchStream stream, Consumer<VectorSchemaRoot> consumer, long rows, CompletableFuture<Long> done) {
-        stream.next().whenComplete((batch, failure) -> {
-            if (failure != null) {
-                stream.close();
-                done.completeExceptionally(Operator.unwrap(failure));
-                return;
-            }
-            if (batch == null) {
-                stream.close();
-                done.complete(rows);
-                return;
-            }
-            long n = rows + batch.getRowCount();
-            try (batch) {
-                consumer.accept(batch);
+        long n = rows;
+        while (true) {
+            CompletableFuture<VectorSchemaRoot> next;
+            try {
+                next = stream.next();
             } catch (RuntimeException | Error e) {
-                stream.close();
-                done.completeExceptionally(e);
+                finish(stream, done, 0, e);
                 return;
             }
-            if (done.isCancelled()) {
-                stream.close();
+            if (!next.isDone()) {
+                long seen = n;
+                next.whenComplete((batch, failure) -> {
+                    long after = handle(stream, consumer, seen, done, batch, failure);
+                    if (after >= 0) {
+                        pull(stream, consumer, after, done);
+                    }
+                });
                 return;
             }
-            // Each batch arrives from a completed stage on a worker, so the recursion has no common stack.
-            pull(stream, consumer, n, done);
-        });
+            VectorSchemaRoot batch = null;
+            Throwable failure = null;
+            try {
+                batch = next.join();
+            } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+                failure = e;
+            }
+            n = handle(stream, consumer, n, done, batch, failure);
+            if (n < 0) {
+                return;
+            }
+        }
+    }
+
+    /** One answer of the stream: the rows seen so far, or -1 when {@code done} has been completed. */
+    private static long handle(BatchStream stream, Consumer<VectorSchemaRoot> consumer, long rows, CompletableFuture<Long> done,
+                               VectorSchemaRoot batch, Throwable failure) {
+        if (failure != null) {
+            finish(stream, done, rows, Operator.unwrap(failure));
+            return -1;
+        }
+        if (batch == null) {
+            finish(stream, done, rows, null);
+            return -1;
+        }
+        long n = rows + batch.getRowCount();
+        try (batch) {
+            consumer.accept(batch);
+        } catch (RuntimeException | Error e) {
+            finish(stream, done, rows, e);
+            return -1;
+        }
+        if (done.isDone()) { // cancelled by the caller
+            Operator.closeQuietly(stream);
+            return -1;
+        }
+        return n;
+    }
+
+    /** Closes the stream, then completes {@code done}, whatever closing does. */
+    private static void finish(BatchStream stream, CompletableFuture<Long> done, long rows, Throwable failure) {
+        try {
+            stream.close();
+        } catch (RuntimeException e) {
+            if (failure != null) {
+                failure.addSuppressed(e);
+            } else {
+                failure = e;
+            }
+        }
+        if (failure != null) {
+            done.completeExceptionally(failure);
+        } else {
+            done.complete(rows);
+        }
     }
 
     /**
@@ -144,7 +196,7 @@ public final class BatchStreams {
                         return null;
                     }
                     VectorSchemaRoot b = Objects.requireNonNull(batches.next(), "the source yielded a null batch");
-                    if (!b.getSchema().equals(schema)) {
+                    if (!Operator.sameFields(b.getSchema(), schema)) {
                         Schema got = b.getSchema();
                         b.close();
                         throw new IllegalStateException("the source yielded a batch of schema " + got + ", not " + schema);
@@ -202,7 +254,7 @@ public final class BatchStreams {
                     tp.transfer();
                     out.add((FieldVector) tp.getTo());
                 }
-                VectorSchemaRoot b = new VectorSchemaRoot(root.getSchema().getFields(), out, root.getRowCount());
+                VectorSchemaRoot b = new VectorSchemaRoot(root.getSchema(), out, root.getRowCount()); // keeps the metadata
                 return b;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

@@ -206,7 +206,7 @@ public final class Batches {
         long total = 0;
         for (int i = 0; i < parts.size(); i++) {
             VectorSchemaRoot part = Objects.requireNonNull(parts.get(i), "part " + i + " is null");
-            if (!part.getSchema().equals(schema)) {
+            if (!part.getSchema().getFields().equals(schema.getFields())) { // metadata aside
                 throw new IllegalArgumentException("batch " + i + " has schema " + part.getSchema() + ", batch 0 has " + schema);
             }
             for (FieldVector v : part.getFieldVectors()) {

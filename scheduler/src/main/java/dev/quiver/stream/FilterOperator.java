@@ -32,9 +32,32 @@ final class FilterOperator extends Operator {
 
     @Override
     protected CompletableFuture<VectorSchemaRoot> produce() {
-        return input.next().thenComposeAsync(batch -> {
+        CompletableFuture<VectorSchemaRoot> result = new CompletableFuture<>();
+        pull(result);
+        return result;
+    }
+
+    /**
+     * Asks for input until a batch keeps a row. Each empty batch starts a fresh task on a worker
+     * rather than chaining a future to the last, so a long run of batches with no row left costs
+     * no memory and no stack.
+     */
+    private void pull(CompletableFuture<VectorSchemaRoot> result) {
+        CompletableFuture<VectorSchemaRoot> next;
+        try {
+            next = input.next();
+        } catch (RuntimeException | Error e) {
+            result.completeExceptionally(e);
+            return;
+        }
+        next.whenCompleteAsync((batch, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(unwrap(failure));
+                return;
+            }
             if (batch == null) {
-                return CompletableFuture.completedFuture(null);
+                result.complete(null);
+                return;
             }
             VectorSchemaRoot kept;
             try (batch) {
@@ -47,20 +70,29 @@ final class FilterOperator extends Operator {
                     for (int i = 0; i < keep; i++) {
                         cols[i] = i;
                     }
-                    kept = Batches.select(kept, cols);
+                    try {
+                        kept = Batches.select(kept, cols);
+                    } catch (RuntimeException | Error e) {
+                        kept.close(); // select leaves its input to the caller when it fails
+                        throw e;
+                    }
                 }
                 metrics.cpu(System.nanoTime() - t0);
+            } catch (RuntimeException | Error e) {
+                result.completeExceptionally(e);
+                return;
             }
             if (kept.getRowCount() == 0) {
                 kept.close();
-                return produce(); // nothing survived: ask for more (a new stage, so no deep stack)
+                pull(result); // nothing survived: ask for more
+            } else if (!result.complete(kept)) {
+                kept.close();
             }
-            return CompletableFuture.completedFuture(kept);
         }, executor);
     }
 
     @Override
     protected void release() {
-        input.close();
+        closeQuietly(input);
     }
 }

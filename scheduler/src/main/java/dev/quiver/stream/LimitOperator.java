@@ -22,7 +22,7 @@ final class LimitOperator extends Operator {
     @Override
     protected CompletableFuture<VectorSchemaRoot> produce() {
         if (remaining <= 0) {
-            input.close();
+            closeQuietly(input);
             return CompletableFuture.completedFuture(null);
         }
         return input.next().thenApply(batch -> {
@@ -33,14 +33,14 @@ final class LimitOperator extends Operator {
             if (batch.getRowCount() <= remaining) {
                 remaining -= batch.getRowCount();
                 if (remaining == 0) {
-                    input.close();
+                    closeQuietly(input);
                 }
                 return batch;
             }
             try (batch) {
                 VectorSchemaRoot head = Batches.slice(batch, 0, (int) remaining, allocator);
                 remaining = 0;
-                input.close();
+                closeQuietly(input);
                 return head;
             }
         });
@@ -48,6 +48,6 @@ final class LimitOperator extends Operator {
 
     @Override
     protected void release() {
-        input.close();
+        closeQuietly(input);
     }
 }

@@ -18,6 +18,8 @@ abstract class Operator implements BatchStream {
     protected final Executor executor;
     protected final OperatorMetrics metrics;
     protected volatile boolean closed;
+    /** The execution's count of work in flight, when this operator belongs to one. */
+    private volatile Outstanding tracker;
     private final AtomicReference<CompletableFuture<VectorSchemaRoot>> pending = new AtomicReference<>();
 
     Operator(Schema schema, Executor executor, OperatorMetrics metrics) {
@@ -40,6 +42,10 @@ abstract class Operator implements BatchStream {
         if (!pending.compareAndSet(null, result)) {
             return CompletableFuture.failedFuture(new IllegalStateException("next() called again before the previous batch arrived"));
         }
+        Outstanding t = tracker;
+        if (t != null) {
+            t.increment(); // until the batch has been handed over or freed
+        }
         CompletableFuture<VectorSchemaRoot> inner;
         try {
             inner = produce();
@@ -47,19 +53,30 @@ abstract class Operator implements BatchStream {
             inner = CompletableFuture.failedFuture(e);
         }
         inner.whenComplete((batch, failure) -> {
-            pending.compareAndSet(result, null);
-            if (failure != null) {
-                result.completeExceptionally(unwrap(failure));
-            } else {
-                if (batch != null) {
-                    metrics.batchOut(batch.getRowCount());
+            try {
+                pending.compareAndSet(result, null);
+                if (failure != null) {
+                    result.completeExceptionally(unwrap(failure));
+                } else {
+                    if (batch != null) {
+                        metrics.batchOut(batch.getRowCount());
+                    }
+                    if (!result.complete(batch) && batch != null) {
+                        batch.close(); // the consumer closed the stream meanwhile
+                    }
                 }
-                if (!result.complete(batch) && batch != null) {
-                    batch.close(); // the consumer closed the stream meanwhile
+            } finally {
+                if (t != null) {
+                    t.decrement();
                 }
             }
         });
         return result;
+    }
+
+    /** Counts this operator's work in flight into {@code outstanding} (an execution's). */
+    void track(Outstanding outstanding) {
+        this.tracker = outstanding;
     }
 
     /** The next batch or null at the end; called only while no other call is outstanding. */
@@ -78,7 +95,29 @@ abstract class Operator implements BatchStream {
         if (p != null) {
             p.completeExceptionally(new CancellationException("the stream was closed"));
         }
-        release();
+        try {
+            release();
+        } catch (RuntimeException e) {
+            // Closing is cleanup: its failure (say, a reader that cannot close its file) must not
+            // replace the outcome the caller is dealing with, nor stop the rest of the cleanup.
+            LOG.log(System.Logger.Level.WARNING, "closing a stream failed: " + e, e);
+        }
+    }
+
+    private static final System.Logger LOG = System.getLogger(Operator.class.getName());
+
+    /** Closes {@code stream}, logging rather than throwing a failure to close. */
+    static void closeQuietly(BatchStream stream) {
+        try {
+            stream.close();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "closing a stream failed: " + e, e);
+        }
+    }
+
+    /** Whether two schemas have the same fields (names, types, nullability, children), metadata aside. */
+    static boolean sameFields(Schema a, Schema b) {
+        return a.getFields().equals(b.getFields());
     }
 
     /** Throws when the stream was closed: the batch in hand is then closed by the caller's stage. */

@@ -199,7 +199,12 @@ public final class PipelinePlan {
     }
 
     private CompiledExpression check(Schema schema, Expr e, String where) {
-        return quiver.compile(schema, placeholders(e));
+        CompiledExpression c = quiver.compile(schema, placeholders(e));
+        DataType t = c.plan().root().dataType();
+        if (where.equals("filter") && !(t instanceof DataType.Bool || t instanceof DataType.Null)) {
+            throw new PlanningException("a filter must be Boolean, but " + e + " is " + t);
+        }
+        return c;
     }
 
     /** {@code e} with each scalar subquery replaced by a NULL of its type (for checking types at planning). */

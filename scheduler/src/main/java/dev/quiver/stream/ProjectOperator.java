@@ -57,6 +57,6 @@ final class ProjectOperator extends Operator {
 
     @Override
     protected void release() {
-        input.close();
+        closeQuietly(input);
     }
 }

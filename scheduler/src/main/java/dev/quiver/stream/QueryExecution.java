@@ -68,7 +68,7 @@ public final class QueryExecution implements AutoCloseable {
             throw new IllegalArgumentException("an execution needs at least one partition");
         }
         for (int i = 0; i < partitions.size(); i++) {
-            if (!partitions.get(i).schema().equals(plan.input)) {
+            if (!Operator.sameFields(partitions.get(i).schema(), plan.input)) {
                 Schema got = partitions.get(i).schema();
                 partitions.forEach(BatchStream::close);
                 throw new IllegalArgumentException("partition " + i + " has schema " + got + " but the pipeline was planned for " + plan.input);
@@ -214,6 +214,8 @@ public final class QueryExecution implements AutoCloseable {
         Map<Expr.ScalarSubquery, ScalarValue> values = new LinkedHashMap<>();
         subqueries.forEach((k, v) -> values.put(k, v.value.join()));
         List<Object> perOp = new ArrayList<>();
+        // One share of each function's runtime-wide limit for the whole query (all its call sites and partitions).
+        Map<dev.quiver.functions.AsyncScalarFunction, AsyncLimiter.Group> groups = new java.util.IdentityHashMap<>();
         for (PipelinePlan.Op op : plan.ops) {
             perOp.add(switch (op) {
                 case PipelinePlan.AsyncOp a -> {
@@ -223,9 +225,10 @@ public final class QueryExecution implements AutoCloseable {
                         for (Expr arg : c.args()) {
                             args.add(plan.quiver.compile(a.in(), PipelinePlan.substitute(arg, values)));
                         }
-                        int limit = plan.options.maxConcurrentCalls() > 0 ? plan.options.maxConcurrentCalls() : c.function().maxConcurrentCalls();
+                        AsyncLimiter.Group group = groups.computeIfAbsent(c.function(), f -> new AsyncLimiter.Group(
+                                plan.options.maxConcurrentCalls() > 0 ? plan.options.maxConcurrentCalls() : Integer.MAX_VALUE));
                         sites.add(new AsyncCallSite(c.function(), PipelinePlan.substitute(c.call(), values).toString(), c.column(), args, c.type(),
-                                runtime.limiter(c.function(), Math.max(1, limit)), config));
+                                runtime.limiter(c.function()), group, config));
                     }
                     yield sites;
                 }
@@ -241,6 +244,9 @@ public final class QueryExecution implements AutoCloseable {
     @SuppressWarnings("unchecked")
     private BatchStream build(Prepared p, BatchStream source) {
         BatchStream s = source;
+        if (s instanceof Operator o) {
+            o.track(outstanding); // a source read in flight holds a batch too
+        }
         var executor = runtime.executor();
         for (int i = 0; i < plan.ops.size(); i++) {
             PipelinePlan.Op op = plan.ops.get(i);
@@ -254,6 +260,7 @@ public final class QueryExecution implements AutoCloseable {
                         allocator, executor, metrics.get(i));
                 case PipelinePlan.LimitOp l -> new LimitOperator(s, l.rows(), allocator, executor, metrics.get(i));
             };
+            ((Operator) s).track(outstanding);
         }
         return s;
     }

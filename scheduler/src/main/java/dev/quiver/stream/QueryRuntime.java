@@ -2,7 +2,6 @@ package dev.quiver.stream;
 
 import dev.quiver.functions.AsyncScalarFunction;
 
-import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,7 +21,8 @@ public final class QueryRuntime implements AutoCloseable {
     private static final AtomicInteger RUNTIMES = new AtomicInteger();
     private final ExecutorService workers;
     private final int threads;
-    private final Map<AsyncScalarFunction, Map<Integer, AsyncLimiter>> limiters = new IdentityHashMap<>();
+    /** Per function (by identity, as functions do not override equals), dropped with the function. */
+    private final Map<AsyncScalarFunction, AsyncLimiter> limiters = new java.util.WeakHashMap<>();
 
     private QueryRuntime(int threads) {
         if (threads < 1) {
@@ -58,11 +58,10 @@ public final class QueryRuntime implements AutoCloseable {
         return threads;
     }
 
-    /** The limiter of {@code function}'s calls in flight on this runtime, for a limit of {@code permits}. */
-    AsyncLimiter limiter(AsyncScalarFunction function, int permits) {
+    /** The limiter of {@code function}'s calls in flight on this runtime: its own {@code maxConcurrentCalls()}. */
+    AsyncLimiter limiter(AsyncScalarFunction function) {
         synchronized (limiters) {
-            return limiters.computeIfAbsent(function, k -> new java.util.HashMap<>())
-                    .computeIfAbsent(permits, AsyncLimiter::new);
+            return limiters.computeIfAbsent(function, f -> new AsyncLimiter(Math.max(1, f.maxConcurrentCalls())));
         }
     }
 
