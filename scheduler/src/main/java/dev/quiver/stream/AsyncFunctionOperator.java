@@ -43,7 +43,12 @@ final class AsyncFunctionOperator extends Operator {
     /** Rows a limit above still needs; negative: no limit. */
     private long fetch;
     private long rowsIn;
-    private volatile BatchRun current;
+    /** Batches whose calls are under way (at most {@code batchesInFlight}). */
+    private final java.util.Set<BatchRun> active = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** Batches being read and started ahead of the consumer, oldest first; guarded by {@code this}. */
+    private final java.util.ArrayDeque<CompletableFuture<BatchRun>> ahead = new java.util.ArrayDeque<>();
+    /** The latest batch started: the next one is read after it (reading is sequential); guarded by {@code this}. */
+    private CompletableFuture<BatchRun> last;
 
     AsyncFunctionOperator(BatchStream input, List<AsyncCallSite> sites, Schema schema, AsyncOptions options, long fetch,
                           Placement placement, BufferAllocator allocator, Outstanding outstanding, Executor executor,
@@ -90,9 +95,36 @@ final class AsyncFunctionOperator extends Operator {
         return b == 0 ? a : gcd(b, a % b);
     }
 
+    /**
+     * The next output batch. With {@code batchesInFlight} above 1, the batches after it are read
+     * and their calls started ahead, so calls overlap across batches as well as within one; the
+     * consumer still sees the batches in order, and no more than that many are held.
+     */
     @Override
     protected CompletableFuture<VectorSchemaRoot> produce() {
-        return fill().thenComposeAsync(batch -> batch == null ? CompletableFuture.completedFuture(null) : run(batch), executor);
+        CompletableFuture<BatchRun> mine;
+        synchronized (this) {
+            mine = ahead.poll();
+            if (mine != null) {
+                outstanding.decrement(); // the consumer's next() counts it from here
+            } else {
+                mine = startAfter(last);
+            }
+            while (!closed && ahead.size() < options.batchesInFlight() - 1) {
+                outstanding.increment(); // work of no consumer's: counted until taken or cleaned up
+                ahead.add(startAfter(last));
+            }
+        }
+        return mine.thenCompose(run -> run == null ? CompletableFuture.completedFuture(null) : run.done);
+    }
+
+    /** Reads the batch after {@code previous} (once that one has been read and started) and starts its calls. */
+    private CompletableFuture<BatchRun> startAfter(CompletableFuture<BatchRun> previous) {
+        CompletableFuture<?> after = previous == null ? CompletableFuture.completedFuture(null) : previous.handle((r, e) -> null);
+        CompletableFuture<BatchRun> next = after.thenComposeAsync(x -> fill(), executor)
+                .thenApplyAsync(batch -> batch == null ? null : run(batch), executor);
+        last = next;
+        return next;
     }
 
     /** The next coalesced batch, or null at the end. */
@@ -168,25 +200,56 @@ final class AsyncFunctionOperator extends Operator {
         }
     }
 
-    private CompletableFuture<VectorSchemaRoot> run(VectorSchemaRoot batch) {
+    private BatchRun run(VectorSchemaRoot batch) {
         long first = rowsIn;
         rowsIn += batch.getRowCount();
         metrics.rowsIn(batch.getRowCount());
         BatchRun r = new BatchRun(batch, first);
-        current = r;
+        synchronized (active) {
+            active.add(r);
+        }
+        r.done.whenComplete((b, e) -> {
+            synchronized (active) {
+                active.remove(r);
+            }
+        });
         if (closed) {
             r.fail(null, new CancellationException("the stream was closed"));
         } else {
             r.start();
         }
-        return r.done;
+        return r;
     }
 
     @Override
     protected void release() {
-        BatchRun r = current;
-        if (r != null) {
+        List<BatchRun> runs;
+        synchronized (active) {
+            runs = new ArrayList<>(active);
+        }
+        for (BatchRun r : runs) {
             r.fail(null, new CancellationException("the query was cancelled"));
+        }
+        List<CompletableFuture<BatchRun>> unclaimed;
+        synchronized (this) {
+            unclaimed = new ArrayList<>(ahead);
+            ahead.clear();
+        }
+        for (CompletableFuture<BatchRun> f : unclaimed) {
+            // Read ahead for a consumer who has gone: cancel its calls, free its batch however it ends.
+            f.whenComplete((r, e) -> {
+                if (r == null) {
+                    outstanding.decrement();
+                    return;
+                }
+                r.fail(null, new CancellationException("the query was cancelled"));
+                r.done.whenComplete((b, e2) -> {
+                    if (b != null) {
+                        b.close();
+                    }
+                    outstanding.decrement();
+                });
+            });
         }
         synchronized (coalescer) {
             coalescer.close();

@@ -19,8 +19,12 @@ import java.util.Objects;
  *                           {@link dev.quiver.functions.AsyncScalarFunction#maxConcurrentCalls()}
  *                           bounds its calls across every query of a runtime in any case, so
  *                           this can only lower it
+ * @param batchesInFlight    coalesced batches whose calls may be under way at once in one
+ *                           async operator: 2 by default, so the next batch's calls start while
+ *                           the consumer waits for (or works on) the current one; 1 overlaps
+ *                           calls only within a batch. It bounds what the operator holds.
  */
-public record AsyncOptions(int batchSize, Duration callTimeout, RetryPolicy retry, int maxConcurrentCalls) {
+public record AsyncOptions(int batchSize, Duration callTimeout, RetryPolicy retry, int maxConcurrentCalls, int batchesInFlight) {
 
     public static final int DEFAULT_BATCH_SIZE = 8192;
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
@@ -37,25 +41,32 @@ public record AsyncOptions(int batchSize, Duration callTimeout, RetryPolicy retr
         if (maxConcurrentCalls < 0) {
             throw new IllegalArgumentException("maxConcurrentCalls must be >= 0 (0: no bound of the query's own), got " + maxConcurrentCalls);
         }
+        if (batchesInFlight < 1) {
+            throw new IllegalArgumentException("batchesInFlight must be >= 1, got " + batchesInFlight);
+        }
     }
 
     public static AsyncOptions defaults() {
-        return new AsyncOptions(DEFAULT_BATCH_SIZE, DEFAULT_CALL_TIMEOUT, RetryPolicy.none(), 0);
+        return new AsyncOptions(DEFAULT_BATCH_SIZE, DEFAULT_CALL_TIMEOUT, RetryPolicy.none(), 0, 2);
     }
 
     public AsyncOptions withBatchSize(int rows) {
-        return new AsyncOptions(rows, callTimeout, retry, maxConcurrentCalls);
+        return new AsyncOptions(rows, callTimeout, retry, maxConcurrentCalls, batchesInFlight);
     }
 
     public AsyncOptions withCallTimeout(Duration timeout) {
-        return new AsyncOptions(batchSize, timeout, retry, maxConcurrentCalls);
+        return new AsyncOptions(batchSize, timeout, retry, maxConcurrentCalls, batchesInFlight);
     }
 
     public AsyncOptions withRetry(RetryPolicy policy) {
-        return new AsyncOptions(batchSize, callTimeout, policy, maxConcurrentCalls);
+        return new AsyncOptions(batchSize, callTimeout, policy, maxConcurrentCalls, batchesInFlight);
     }
 
     public AsyncOptions withMaxConcurrentCalls(int calls) {
-        return new AsyncOptions(batchSize, callTimeout, retry, calls);
+        return new AsyncOptions(batchSize, callTimeout, retry, calls, batchesInFlight);
+    }
+
+    public AsyncOptions withBatchesInFlight(int batches) {
+        return new AsyncOptions(batchSize, callTimeout, retry, maxConcurrentCalls, batches);
     }
 }

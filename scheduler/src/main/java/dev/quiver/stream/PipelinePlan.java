@@ -50,7 +50,7 @@ public final class PipelinePlan {
     }
 
     /** Appends {@code calls}' columns to {@code in}; reads at most {@code fetch} rows when not negative. */
-    record AsyncOp(List<LiftedCall> calls, Schema in, Schema out, long fetch) implements Op {
+    record AsyncOp(List<LiftedCall> calls, Schema in, Schema out, long fetch, boolean readAhead) implements Op {
     }
 
     /** Keeps the rows where {@code predicate} holds, and the first {@code keep} columns. */
@@ -181,17 +181,19 @@ public final class PipelinePlan {
     private static List<Op> pushLimitsInto(List<Op> list) {
         List<Op> out = new ArrayList<>(list);
         long fetch = -1;
+        boolean limited = false;
         for (int i = out.size() - 1; i >= 0; i--) {
             Op op = out.get(i);
             switch (op) {
-                case LimitOp l -> fetch = fetch < 0 ? l.rows() : Math.min(fetch, l.rows());
+                case LimitOp l -> {
+                    fetch = fetch < 0 ? l.rows() : Math.min(fetch, l.rows());
+                    limited = true;
+                }
                 case ProjectOp ignored -> {
                 }
-                case AsyncOp a -> {
-                    if (fetch >= 0) {
-                        out.set(i, new AsyncOp(a.calls(), a.in(), a.out(), fetch));
-                    }
-                }
+                // Reading ahead under a limit it does not know the reach of (a filter between) could pay for calls
+                // whose rows are never needed; with the limit pushed down it reads only rows that are.
+                case AsyncOp a -> out.set(i, new AsyncOp(a.calls(), a.in(), a.out(), fetch, !limited || fetch >= 0));
                 case FilterOp ignored -> fetch = -1; // a filter may drop rows: below it, every row may be needed
             }
         }
@@ -385,7 +387,7 @@ public final class PipelinePlan {
                 for (LiftedCall c : level) {
                     fs.add(c.type().toField(c.column(), true));
                 }
-                out.add(new AsyncOp(level, in, new Schema(fs), -1));
+                out.add(new AsyncOp(level, in, new Schema(fs), -1, true));
             }
             return out;
         }

@@ -252,7 +252,8 @@ public final class QueryExecution implements AutoCloseable {
             PipelinePlan.Op op = plan.ops.get(i);
             Object compiled = p.perOp().get(i);
             s = switch (op) {
-                case PipelinePlan.AsyncOp a -> new AsyncFunctionOperator(s, (List<AsyncCallSite>) compiled, a.out(), plan.options, a.fetch(),
+                case PipelinePlan.AsyncOp a -> new AsyncFunctionOperator(s, (List<AsyncCallSite>) compiled, a.out(),
+                        a.readAhead() ? plan.options : plan.options.withBatchesInFlight(1), a.fetch(),
                         plan.placement, allocator, outstanding, executor, metrics.get(i));
                 case PipelinePlan.FilterOp f -> new FilterOperator(s, (CompiledExpression) compiled, f.keep(), f.out(), plan.placement, allocator,
                         executor, metrics.get(i));
@@ -281,6 +282,11 @@ public final class QueryExecution implements AutoCloseable {
                             a.calls().stream().map(PipelinePlan.LiftedCall::function).toList(), plan.options.batchSize())).append(" rows");
                     if (a.fetch() >= 0) {
                         sb.append(" (at most ").append(a.fetch()).append(" rows in all: limit above)");
+                    }
+                    int inFlight = a.readAhead() ? plan.options.batchesInFlight() : 1;
+                    sb.append(", ").append(inFlight).append(inFlight == 1 ? " batch" : " batches").append(" in flight");
+                    if (!a.readAhead() && plan.options.batchesInFlight() > 1) {
+                        sb.append(" (no reading ahead under a limit)");
                     }
                     sb.append(", timeout ").append(plan.options.callTimeout().toMillis()).append(" ms, ").append(plan.options.retry()).append('\n');
                     for (int c = 0; c < a.calls().size(); c++) {

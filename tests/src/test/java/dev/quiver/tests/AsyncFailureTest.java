@@ -35,6 +35,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.LongStream;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -624,7 +625,8 @@ class AsyncFailureTest extends QuiverTestBase {
         };
         quiver.functions().register(f);
         CountingSource source = new CountingSource(allocator, 1000, 5);
-        QueryExecution q = plan("slow(v)", batchOf(1000)).execute(runtime, source.stream(runtime.executor()));
+        // One batch in flight: nothing is read ahead of the consumer.
+        QueryExecution q = plan("slow(v)", batchOf(1000).withBatchesInFlight(1)).execute(runtime, source.stream(runtime.executor()));
         try {
             BatchStream s = q.stream();
             try (VectorSchemaRoot b = await(s.next(), "first batch")) {
@@ -646,6 +648,42 @@ class AsyncFailureTest extends QuiverTestBase {
             assertNull(f.poll(50), "a call after the stream was closed");
             assertEquals(20, f.calls.size());
             assertEquals(2, source.made.get());
+            assertTrue(source.closed.get(), "the source was not closed");
+        } finally {
+            q.close();
+        }
+    }
+
+    /** By default the next batch's calls start while the consumer holds the current one; closing cancels them. */
+    @Test
+    void theBatchReadAheadIsCancelledAndFreedWhenTheStreamCloses() throws Exception {
+        Probe f = new Probe("slow", 100, 10);
+        f.respond = c -> {
+            if (c.first() < 1000) {
+                c.complete(v -> v); // the first batch is answered, the one read ahead held
+            }
+            return c.future;
+        };
+        quiver.functions().register(f);
+        CountingSource source = new CountingSource(allocator, 1000, 5);
+        QueryExecution q = plan("slow(v)", batchOf(1000)).execute(runtime, source.stream(runtime.executor()));
+        try {
+            BatchStream s = q.stream();
+            try (VectorSchemaRoot b = await(s.next(), "first batch")) {
+                assertEquals(1000, b.getRowCount());
+                assertEquals(LongStream.range(0, 1000).boxed().toList(), longs(b, "id"));
+            }
+            f.take(10);
+            List<Call> ahead = f.takeWired(10); // the second batch, read ahead while nobody asked
+            assertEquals(1000, ahead.getFirst().first(), "the batch read ahead starts at row 1000");
+            assertNull(f.poll(30), "no call beyond the one batch read ahead");
+            assertEquals(2, source.made.get());
+            s.close();
+            for (Call c : ahead) {
+                assertTrue(c.future.isCancelled(), "the call at row " + c.first() + " was not cancelled");
+            }
+            assertZeroLeftAfter(allocator, q.whenReleased());
+            assertEquals(20, f.calls.size());
             assertTrue(source.closed.get(), "the source was not closed");
         } finally {
             q.close();

@@ -198,13 +198,13 @@ class AsyncLimitTest extends QuiverTestBase {
                 assertEquals(LongStream.range(0, 1000).boxed().toList(), longs(b, "id"));
                 assertEquals(LongStream.range(0, 1000).mapToObj(r -> r * 10.0).toList(), doubles(b, "y"));
             }
-            // The consumer stops pulling: nothing may run ahead of it.
+            // The consumer stops pulling: nothing may run further ahead of it than the one batch read ahead.
             Thread.sleep(200); // the wait is the test: a source or operator running ahead would fill it
             int made = source.made.get();
-            assertTrue(made >= 10 && made <= 11, "source batches made for one output batch of 1000 rows: " + made);
-            assertEquals(1000, f.totalRows(), "the function ran ahead of the consumer");
+            assertTrue(made >= 10 && made <= 21, "source batches made for one output batch of 1000 rows and one read ahead: " + made);
+            assertTrue(f.totalRows() <= 2000, "the function ran more than one batch ahead of the consumer: " + f.totalRows());
             AsyncCallMetrics m = q.asyncMetrics().getFirst();
-            assertEquals(10, m.calls());
+            assertTrue(m.calls() <= 20, "calls: " + m.calls());
             assertFalse(source.closed.get());
         } finally {
             q.close();
