@@ -46,7 +46,11 @@ final class AsyncFunctionOperator extends Operator {
     /** Batches whose calls are under way (at most {@code batchesInFlight}). */
     private final java.util.Set<BatchRun> active = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     /** Batches being read and started ahead of the consumer, oldest first; guarded by {@code this}. */
-    private final java.util.ArrayDeque<CompletableFuture<BatchRun>> ahead = new java.util.ArrayDeque<>();
+    private final java.util.ArrayDeque<Ahead> ahead = new java.util.ArrayDeque<>();
+    /** Set once a batch read came back empty (the end) or failed: nothing more is read ahead. */
+    private volatile boolean ended;
+    /** The input's failure: it sticks, so the input is not read again after it. */
+    private volatile Throwable inputFailure;
     /** The latest batch started: the next one is read after it (reading is sequential); guarded by {@code this}. */
     private CompletableFuture<BatchRun> last;
 
@@ -104,18 +108,52 @@ final class AsyncFunctionOperator extends Operator {
     protected CompletableFuture<VectorSchemaRoot> produce() {
         CompletableFuture<BatchRun> mine;
         synchronized (this) {
-            mine = ahead.poll();
-            if (mine != null) {
-                outstanding.decrement(); // the consumer's next() counts it from here
+            Ahead a = ahead.poll();
+            if (a != null) {
+                uncount(a); // the consumer's next() counts it from here
+                mine = a.run;
             } else {
                 mine = startAfter(last);
             }
-            while (!closed && ahead.size() < options.batchesInFlight() - 1) {
-                outstanding.increment(); // work of no consumer's: counted until taken or cleaned up
-                ahead.add(startAfter(last));
+            while (!closed && !ended && ahead.size() < options.batchesInFlight() - 1) {
+                Ahead b = new Ahead(startAfter(last));
+                outstanding.increment(); // work no consumer has asked for yet: counted until taken, done with or cleaned up
+                ahead.add(b);
+                // A read ahead that ends the stream, fails, or whose calls fail holds nothing: it stops counting at once.
+                b.run.whenComplete((r, e) -> {
+                    if (r == null) {
+                        uncount(b);
+                    } else {
+                        r.done.whenComplete((batch, e2) -> {
+                            if (e2 != null) {
+                                uncount(b);
+                            }
+                        });
+                    }
+                });
             }
         }
         return mine.thenCompose(run -> run == null ? CompletableFuture.completedFuture(null) : run.done);
+    }
+
+    /** A batch read ahead, and whether it still counts as work in flight. */
+    private static final class Ahead {
+        final CompletableFuture<BatchRun> run;
+        boolean counted = true; // guarded by the operator
+
+        Ahead(CompletableFuture<BatchRun> run) {
+            this.run = run;
+        }
+    }
+
+    private void uncount(Ahead a) {
+        synchronized (this) {
+            if (!a.counted) {
+                return;
+            }
+            a.counted = false;
+        }
+        outstanding.decrement();
     }
 
     /** Reads the batch after {@code previous} (once that one has been read and started) and starts its calls. */
@@ -123,6 +161,11 @@ final class AsyncFunctionOperator extends Operator {
         CompletableFuture<?> after = previous == null ? CompletableFuture.completedFuture(null) : previous.handle((r, e) -> null);
         CompletableFuture<BatchRun> next = after.thenComposeAsync(x -> fill(), executor)
                 .thenApplyAsync(batch -> batch == null ? null : run(batch), executor);
+        next.whenComplete((r, e) -> {
+            if (r == null) {
+                ended = true; // the end of the input, or its failure: read nothing more ahead
+            }
+        });
         last = next;
         return next;
     }
@@ -130,6 +173,11 @@ final class AsyncFunctionOperator extends Operator {
     /** The next coalesced batch, or null at the end. */
     private CompletableFuture<VectorSchemaRoot> fill() {
         CompletableFuture<VectorSchemaRoot> result = new CompletableFuture<>();
+        result.whenComplete((b, e) -> {
+            if (e != null && !(unwrap(e) instanceof CancellationException)) {
+                inputFailure = unwrap(e);
+            }
+        });
         fillFrom(result);
         return result;
     }
@@ -140,6 +188,11 @@ final class AsyncFunctionOperator extends Operator {
      * number of input batches (thousands of tiny or empty ones are read in constant memory).
      */
     private void fillFrom(CompletableFuture<VectorSchemaRoot> result) {
+        Throwable failed = inputFailure;
+        if (failed != null) {
+            result.completeExceptionally(failed); // the input is done after a failure: never read it again
+            return;
+        }
         try {
             while (true) {
                 int want = fetch < 0 ? batchRows : (int) Math.min(batchRows, fetch);
@@ -230,16 +283,16 @@ final class AsyncFunctionOperator extends Operator {
         for (BatchRun r : runs) {
             r.fail(null, new CancellationException("the query was cancelled"));
         }
-        List<CompletableFuture<BatchRun>> unclaimed;
+        List<Ahead> unclaimed;
         synchronized (this) {
             unclaimed = new ArrayList<>(ahead);
             ahead.clear();
         }
-        for (CompletableFuture<BatchRun> f : unclaimed) {
+        for (Ahead a : unclaimed) {
             // Read ahead for a consumer who has gone: cancel its calls, free its batch however it ends.
-            f.whenComplete((r, e) -> {
+            a.run.whenComplete((r, e) -> {
                 if (r == null) {
-                    outstanding.decrement();
+                    uncount(a);
                     return;
                 }
                 r.fail(null, new CancellationException("the query was cancelled"));
@@ -247,7 +300,7 @@ final class AsyncFunctionOperator extends Operator {
                     if (b != null) {
                         b.close();
                     }
-                    outstanding.decrement();
+                    uncount(a);
                 });
             });
         }

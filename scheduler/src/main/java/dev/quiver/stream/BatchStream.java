@@ -8,7 +8,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A stream of Arrow batches, pulled one at a time: nothing is computed until {@link #next()}
  * asks, so a slow consumer slows every operator and source below it, and no operator buffers
- * more than one batch's worth of rows (back-pressure by construction).
+ * more than a bounded number of batches (one, or an async operator's {@code batchesInFlight}):
+ * back-pressure by construction.
  *
  * <p>{@link #next()} never blocks: it returns a future of the next batch, or of {@code null}
  * at the end. Ask for the next batch only after the previous future completed. The batch

@@ -182,6 +182,7 @@ public final class PipelinePlan {
         List<Op> out = new ArrayList<>(list);
         long fetch = -1;
         boolean limited = false;
+        boolean cut = false; // a limit above, and a filter between it and what is below
         for (int i = out.size() - 1; i >= 0; i--) {
             Op op = out.get(i);
             switch (op) {
@@ -193,8 +194,11 @@ public final class PipelinePlan {
                 }
                 // Reading ahead under a limit it does not know the reach of (a filter between) could pay for calls
                 // whose rows are never needed; with the limit pushed down it reads only rows that are.
-                case AsyncOp a -> out.set(i, new AsyncOp(a.calls(), a.in(), a.out(), fetch, !limited || fetch >= 0));
-                case FilterOp ignored -> fetch = -1; // a filter may drop rows: below it, every row may be needed
+                case AsyncOp a -> out.set(i, new AsyncOp(a.calls(), a.in(), a.out(), fetch, !cut));
+                case FilterOp ignored -> {
+                    fetch = -1; // a filter may drop rows: below it, every row may be needed
+                    cut |= limited;
+                }
             }
         }
         return List.copyOf(out);

@@ -152,10 +152,16 @@ class AsyncFailureTest extends QuiverTestBase {
                     assertEquals(r * 10.0, y.get(r), "row " + r);
                 }
             }
-            List<Call> first = f.take(10);
+            // The first batch's 10 calls and the second batch's 10, read ahead: they may come in any order.
+            List<Call> all = f.take(20);
+            List<Call> first = all.subList(0, 10);
             assertEquals(0.0, first.getFirst().first());
+            assertTrue(first.getLast().first() < 1000);
             CompletableFuture<VectorSchemaRoot> second = s.next();
-            List<Call> pending = f.takeWired(10);
+            List<Call> pending = new ArrayList<>(all.subList(10, 20));
+            for (Call c : pending) {
+                c.awaitWired();
+            }
             for (int i = 0; i < 10; i++) {
                 assertEquals(1000 + 100 * i, pending.get(i).first(), "chunk " + i + " of the second batch");
                 assertEquals(100, pending.get(i).rows());
@@ -673,8 +679,12 @@ class AsyncFailureTest extends QuiverTestBase {
                 assertEquals(1000, b.getRowCount());
                 assertEquals(LongStream.range(0, 1000).boxed().toList(), longs(b, "id"));
             }
-            f.take(10);
-            List<Call> ahead = f.takeWired(10); // the second batch, read ahead while nobody asked
+            List<Call> all = f.take(20); // the first batch's calls and the second batch's, read ahead while nobody asked
+            assertTrue(all.get(9).first() < 1000);
+            List<Call> ahead = new ArrayList<>(all.subList(10, 20));
+            for (Call c : ahead) {
+                c.awaitWired();
+            }
             assertEquals(1000, ahead.getFirst().first(), "the batch read ahead starts at row 1000");
             assertNull(f.poll(30), "no call beyond the one batch read ahead");
             assertEquals(2, source.made.get());

@@ -510,10 +510,22 @@ class PipelineRobustnessTest extends QuiverTestBase {
                 List<Double> vals = ProbeFixtures.values(args.arg(0), n);
                 long d = java.util.concurrent.ThreadLocalRandom.current().nextInt(3);
                 boolean failIt = java.util.concurrent.ThreadLocalRandom.current().nextInt(200) == 0;
-                return CompletableFuture.supplyAsync(() -> {
-                    if (failIt) throw new RuntimeException("boom");
-                    return (ColumnarValue) new ColumnarValue.Array(ProbeFixtures.vector(args.returnField(), args.config().allocator(), vals, v -> v * 2));
-                }, CompletableFuture.delayedExecutor(d, TimeUnit.MILLISECONDS));
+                // Not supplyAsync: it drops (leaks) its value when the future is cancelled while the supplier runs.
+                CompletableFuture<ColumnarValue> out = new CompletableFuture<>();
+                CompletableFuture.delayedExecutor(d, TimeUnit.MILLISECONDS).execute(() -> {
+                    if (out.isDone()) {
+                        return;
+                    }
+                    if (failIt) {
+                        out.completeExceptionally(new RuntimeException("boom"));
+                        return;
+                    }
+                    ColumnarValue v = new ColumnarValue.Array(ProbeFixtures.vector(args.returnField(), args.config().allocator(), vals, x -> x * 2));
+                    if (!out.complete(v)) {
+                        v.close();
+                    }
+                });
+                return out;
             }
         };
         quiver.functions().register(g);
