@@ -86,8 +86,4 @@ final class AsyncLimiter {
     private void purgeCancelled() {
         waiters.removeIf(w -> w.future.isDone());
     }
-
-    synchronized int inUse() {
-        return used;
-    }
 }

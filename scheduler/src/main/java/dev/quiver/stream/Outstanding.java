@@ -24,10 +24,6 @@ final class Outstanding {
         }
     }
 
-    synchronized int count() {
-        return count;
-    }
-
     /** Completes when no call is in flight. */
     synchronized CompletableFuture<Void> whenIdle() {
         if (count == 0) {
