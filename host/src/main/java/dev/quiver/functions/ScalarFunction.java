@@ -71,6 +71,19 @@ public interface ScalarFunction {
         return false;
     }
 
+    /**
+     * Called once per call site when an expression is planned, with the (already coerced)
+     * argument types and, for each argument that is a literal after folding, its value (empty
+     * for the others). Returns the function that runs this call: {@code this} (the default), or
+     * one specialised for it, such as a regular expression compiled once per query from a
+     * literal pattern, or a struct whose field names come from literal arguments. Throw a
+     * {@link PlanningException} to reject the call (a non-literal field name, a bad pattern).
+     * The planner takes the result type from the returned function.
+     */
+    default ScalarFunction bind(List<DataType> argTypes, List<Optional<dev.quiver.value.ScalarValue>> literals) {
+        return this;
+    }
+
     /** One line for listings and "did you mean" messages. */
     default String description() {
         return "";

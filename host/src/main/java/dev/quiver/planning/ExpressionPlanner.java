@@ -36,6 +36,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -302,8 +303,17 @@ public final class ExpressionPlanner {
             for (int i = 0; i < args.size(); i++) {
                 cast.add(cast(args.get(i), target.get(i), call));
             }
-            DataType rt = fn.returnType(cast.stream().map(PhysicalExpr::dataType).toList());
-            return new ScalarFunctionExpr(fn, cast, Objects.requireNonNull(rt, () -> fn.name() + " returned no return type"));
+            List<DataType> types = cast.stream().map(PhysicalExpr::dataType).toList();
+            List<Optional<ScalarValue>> literals = cast.stream()
+                    .map(p -> p instanceof LiteralExpr l ? Optional.of(l.value()) : Optional.<ScalarValue>empty()).toList();
+            ScalarFunction bound;
+            try {
+                bound = Objects.requireNonNull(fn.bind(types, literals), () -> fn.name() + ".bind returned null");
+            } catch (PlanningException e) {
+                throw new PlanningException(e.getMessage() + " in " + call, e);
+            }
+            DataType rt = bound.returnType(types);
+            return new ScalarFunctionExpr(bound, cast, Objects.requireNonNull(rt, () -> fn.name() + " returned no return type"));
         }
 
         private List<Expr> orderArguments(ScalarFunction fn, Expr.Call call) {
