@@ -3,6 +3,7 @@ package dev.quiver.physical;
 import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.kernels.Selection;
+import dev.quiver.strings.Utf8Input;
 import dev.quiver.value.ColumnarValue;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -29,6 +30,8 @@ public final class EvalContext implements AutoCloseable {
     private final EvalContext parent;
     private final Selection selection;
     private final List<FieldVector> owned = new ArrayList<>();
+    /** For a batch: which string columns were checked for valid UTF-8 (once per batch); null for a selection. */
+    private final boolean[] checkedUtf8;
     private boolean closed;
 
     public EvalContext(List<FieldVector> columns, int rows, ExecutionConfig config, KernelExecutor kernels) {
@@ -46,6 +49,7 @@ public final class EvalContext implements AutoCloseable {
         this.kernels = Objects.requireNonNull(kernels, "kernels is null");
         this.parent = parent;
         this.selection = selection;
+        this.checkedUtf8 = parent == null ? new boolean[columns.length] : null;
         if (rows < 0) {
             throw new IllegalArgumentException("rows < 0");
         }
@@ -95,6 +99,11 @@ public final class EvalContext implements AutoCloseable {
             c = Kernels.filter(parent.column(index).vector(), selection, allocator());
             owned.add(c);
             columns[index] = c;
+        } else if (checkedUtf8 != null && !checkedUtf8[index]) {
+            // Strings are checked where they enter, so every kernel after this reads valid UTF-8
+            // and an error names the row of the batch.
+            Utf8Input.check(c, c.getName());
+            checkedUtf8[index] = true;
         }
         return ColumnarValue.Array.borrowed(c);
     }
@@ -110,7 +119,9 @@ public final class EvalContext implements AutoCloseable {
             throw new IllegalArgumentException("a selection of " + rows.rows() + " rows on a batch of " + this.rows);
         }
         if (rows.isAll()) {
-            return new EvalContext(columnsNow(), this.rows, config, kernels, null, null);
+            EvalContext all = new EvalContext(columnsNow(), this.rows, config, kernels, null, null);
+            Arrays.fill(all.checkedUtf8, true);
+            return all;
         }
         return new EvalContext(new FieldVector[columns.length], rows.count(), config, kernels, this, rows);
     }
