@@ -87,6 +87,7 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
 
     @Override
     public String describe() {
-        return "call " + function.name() + " (" + function.signature().volatility().name().toLowerCase(java.util.Locale.ROOT) + ")";
+        String call = "call " + function.name() + " (" + function.signature().volatility().name().toLowerCase(java.util.Locale.ROOT) + ")";
+        return function instanceof dev.quiver.rowfn.StringRowFn ? call + " [per-row RowFn, runs on the CPU]" : call;
     }
 }

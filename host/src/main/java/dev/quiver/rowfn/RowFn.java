@@ -147,6 +147,10 @@ public final class RowFn implements ScalarFunction {
     private final RowFnStats stats = new RowFnStats();
 
     private RowFn(Builder b, BodyN body, RowBody rowBody) {
+        if (b.returns == RowType.UTF8 || b.params.stream().anyMatch(p -> p.type() == RowType.UTF8)) {
+            throw new IllegalArgumentException(b.name + ": kernel IR has no strings; a RowFn with UTF8 arguments or result "
+                    + "declares a per-row body: perRow((row, out) -> ...)");
+        }
         this.name = b.name;
         this.aliases = List.copyOf(b.aliases);
         this.params = List.copyOf(b.params);
@@ -325,6 +329,17 @@ public final class RowFn implements ScalarFunction {
         public RowFn rowBody(RowBody f) {
             optionalOutput = true;
             return new RowFn(this, null, Objects.requireNonNull(f, "body is null"));
+        }
+
+        /**
+         * A per-row body, for functions with {@link RowType#UTF8} arguments or result: plain Java
+         * called once per row on the CPU, strings in as {@link dev.quiver.strings.Utf8View}s of
+         * the Arrow bytes, a string out through {@link StringRowFn.Out}. Types are concrete (no
+         * type variables) and the result type is required. See {@link StringRowFn}.
+         */
+        public StringRowFn perRow(StringRowFn.Body f) {
+            return new StringRowFn(name, aliases, params, variadic, minArity, returns, fallible, optionalOutput, volatility,
+                    description, Objects.requireNonNull(f, "body is null"));
         }
 
         private void requireArity(int n) {

@@ -27,7 +27,12 @@ public enum RowType {
      */
     FLOATING(List.of(ElementType.FLOAT64, ElementType.FLOAT32)),
     /** As a result type: the argument type variable's type {@code T}. */
-    SAME_AS_ARGS(List.of());
+    SAME_AS_ARGS(List.of()),
+    /**
+     * A UTF-8 string (Utf8 or LargeUtf8), for per-row bodies only ({@link RowFn.Builder#perRow}):
+     * a {@link dev.quiver.strings.Utf8View} in, a string builder out. Kernel IR has no strings.
+     */
+    UTF8(List.of());
 
     private final List<ElementType> types;
 

@@ -181,8 +181,24 @@ public final class Utf8Output implements AutoCloseable {
         append(src, 0, src.length);
     }
 
+    /** Appends the bytes of {@code v}. */
+    public void append(Utf8View v) {
+        append(v.data(), v.start(), v.length());
+    }
+
+    /** Appends the bytes {@code [from, to)} of {@code v}. */
+    public void append(Utf8View v, int from, int to) {
+        if (from < 0 || to > v.length() || from > to) {
+            throw new IndexOutOfBoundsException("bytes [" + from + ", " + to + ") of a " + v.length() + "-byte string");
+        }
+        append(v.data(), v.start() + from, to - from);
+    }
+
     /** Appends the UTF-8 encoding of {@code cp} (a valid code point, not a surrogate). */
     public void appendCodePoint(int cp) {
+        if (cp < 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+            throw new IllegalArgumentException("not a Unicode scalar value: 0x" + Integer.toHexString(cp));
+        }
         ensure(4);
         MemorySegment d = data;
         long p = position;

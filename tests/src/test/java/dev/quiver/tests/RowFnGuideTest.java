@@ -34,18 +34,23 @@ class RowFnGuideTest extends QuiverTestBase {
 
     /** The first {@code ```java} block of docs/rowfn.md that declares a class, compiled and loaded. */
     static Class<?> guideClass(Path work) throws Exception {
+        return guideClass(work, "GuideFunctions");
+    }
+
+    /** The {@code ```java} block of docs/rowfn.md that declares {@code public final class <name>}, compiled and loaded. */
+    static Class<?> guideClass(Path work, String name) throws Exception {
         Path doc = Path.of(System.getProperty("user.dir")).getParent().resolve("docs/rowfn.md");
         String text = Files.readString(doc);
         Matcher m = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL).matcher(text);
         String source = null;
         while (m.find()) {
-            if (m.group(1).contains("public final class GuideFunctions")) {
+            if (m.group(1).contains("public final class " + name + " ")) {
                 source = m.group(1);
                 break;
             }
         }
-        assertTrue(source != null, "docs/rowfn.md has no GuideFunctions block");
-        Path file = work.resolve("GuideFunctions.java");
+        assertTrue(source != null, "docs/rowfn.md has no " + name + " block");
+        Path file = work.resolve(name + ".java");
         Files.writeString(file, source);
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
@@ -53,7 +58,7 @@ class RowFnGuideTest extends QuiverTestBase {
         int rc = javac.run(null, null, errors, "-proc:none", "-classpath", classpath, "-d", work.toString(), file.toString());
         assertEquals(0, rc, "the guide's code does not compile:\n" + errors.toString(StandardCharsets.UTF_8));
         URLClassLoader loader = new URLClassLoader(new URL[] {work.toUri().toURL()}, RowFnGuideTest.class.getClassLoader());
-        return loader.loadClass("GuideFunctions");
+        return loader.loadClass(name);
     }
 
     @Test
