@@ -137,6 +137,10 @@ final class EvalCommand implements Callable<Integer> {
             };
             try {
                 return output != null ? write(compiled, reader, batch, placement, allocator) : print(compiled, reader, batch, placement, allocator);
+            } catch (dev.quiver.strings.InvalidUtf8Exception e) {
+                // Malformed input data, not a failure of the evaluation.
+                System.err.println("error: " + input + ": " + e.getMessage());
+                return 2;
             } catch (ArithmeticException | IllegalStateException | IllegalArgumentException e) {
                 System.err.println("error: " + e.getMessage());
                 return 1;

@@ -164,6 +164,30 @@ class EvalCommandTest {
     }
 
     @Test
+    void invalidUtf8InTheInputIsABadInputNamingTheRow() throws IOException {
+        Path path = dir.resolve("bad-utf8.arrow");
+        Schema schema = new Schema(List.of(dev.quiver.types.DataType.UTF8.toField("name", true)));
+        try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+             FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+             ArrowWriter writer = new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)) {
+            VarCharVector name = (VarCharVector) root.getVector("name");
+            name.allocateNew(3);
+            name.setSafe(0, "ok".getBytes(StandardCharsets.UTF_8));
+            name.setSafe(1, "caf\u00e9".getBytes(StandardCharsets.UTF_8));
+            name.setSafe(2, new byte[]{'x', (byte) 0xC0, (byte) 0xAF}); // an overlong '/'
+            name.setValueCount(3);
+            root.setRowCount(3);
+            writer.start();
+            writer.writeBatch();
+            writer.end();
+        }
+        CliRun run = CliRun.of("eval", "upper(name)", "--input", path.toString());
+        assertEquals(2, run.exitCode(), run.err());
+        assertTrue(run.err().contains("invalid UTF-8 in column 'name' at row 2"), run.err());
+        assertEquals(0L, run.subcommand("eval", EvalCommand.class).bytesLeft);
+    }
+
+    @Test
     void anEvaluationErrorIsExitOneAndLeavesNoOutputFile() throws IOException {
         Path in = writeInput(false);
         Path out = dir.resolve("out.arrow");
