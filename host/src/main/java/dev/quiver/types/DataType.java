@@ -408,6 +408,8 @@ public sealed interface DataType {
             case ArrowType.Date d when d.getUnit() == DateUnit.DAY -> DATE32;
             case ArrowType.Timestamp ts -> new Timestamp(TimeUnit.valueOf(ts.getUnit().name()), ts.getTimezone());
             case ArrowType.Interval iv -> new Interval(iv.getUnit());
+            case ArrowType.Utf8View v -> throw new IllegalArgumentException("Arrow type Utf8View (string views) is not supported: "
+                    + "Quiver's string kernels read Utf8 and LargeUtf8; convert the column to one of those (docs/strings.md)");
             default -> throw new IllegalArgumentException("Arrow type " + t + " is not supported (supported: "
                     + "Null, Bool, Int8-64, UInt8-64, Float32/64, Decimal128, Utf8, LargeUtf8, Binary, Date32, Timestamp, "
                     + "Interval, List, Struct, and dictionaries of these)");

@@ -9,6 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class DataTypeTest {
 
     @Test
+    void stringViewsAreRejectedWithTheWayOut() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> DataType.fromArrow(org.apache.arrow.vector.types.pojo.ArrowType.Utf8View.INSTANCE));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("Utf8View") && e.getMessage().contains("LargeUtf8"),
+                e.getMessage());
+    }
+
+    @Test
     void typeNamesParse() {
         String[][] cases = {
                 {"int8", "Int8"}, {"BIGINT", "Int64"}, {"uint64", "UInt64"}, {"float", "Float32"}, {"double", "Float64"},
