@@ -108,8 +108,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *     DISTINCT, OFFSET, UNION and the other set operations, WITH, ...) is rejected, and so are
  *     {@code EXISTS}, {@code IN (SELECT ...)} and {@code ANY/ALL};</li>
  * <li>{@code expr AS name} at the top of the text only, as an {@link Expr.Alias}.</li>
+ * <li>subscripts: {@code x['name']} as {@code get_field(x, 'name')}, {@code x[i]} as
+ *     {@code array_element(x, i)}; list constructors {@code [a, b]} and {@code ARRAY[a, b]} as
+ *     {@code make_array(a, b)} (slices {@code x[a:b]} are rejected).</li>
  * </ul>
- * Anything else JSqlParser reads ({@code *}, arrays, window functions, {@code ||},
+ * Anything else JSqlParser reads ({@code *}, window functions, {@code ||},
  * parameters, ...) is rejected with an {@link IllegalArgumentException} naming the construct.
  *
  * <p>A syntax error is an {@link IllegalArgumentException} whose message says where, and shows the
@@ -472,6 +475,19 @@ public final class SqlParser {
                     }
                     yield new Expr.Call("trim", List.of(convert(t.getExpression())));
                 }
+                case net.sf.jsqlparser.expression.ArrayExpression a -> subscript(a);
+                case net.sf.jsqlparser.expression.ArrayConstructor a -> {
+                    if (a.getDataType() != null) {
+                        throw unsupported("a typed array constructor", e);
+                    }
+                    List<Expr> items = new ArrayList<>();
+                    if (a.getExpressions() != null) {
+                        for (Expression x : a.getExpressions()) {
+                            items.add(convert(x));
+                        }
+                    }
+                    yield new Expr.Call("make_array", items);
+                }
                 case ParenthesedSelect p -> scalarSubquery(p);
                 case ExistsExpression x -> throw unsupported("EXISTS", e);
                 default -> throw unsupported(describe(e), e);
@@ -488,8 +504,7 @@ public final class SqlParser {
                 case "ParenthesedSelect", "Select", "PlainSelect", "SetOperationList", "Values" -> "a subquery";
                 case "ExistsExpression" -> "EXISTS";
                 case "AllColumns", "AllTableColumns" -> "'*'";
-                case "ArrayConstructor", "ArrayExpression" -> "an array";
-                case "AnalyticExpression" -> "a window function";
+                                case "AnalyticExpression" -> "a window function";
                 case "IntervalExpression" -> "an INTERVAL";
                 case "JdbcParameter", "JdbcNamedParameter", "NumericBind" -> "a parameter";
                 case "UserVariable" -> "a variable";
@@ -509,6 +524,15 @@ public final class SqlParser {
         }
 
         private Expr column(Column c) {
+            if (c.getArrayConstructor() != null) {
+                // JSqlParser reads x[i] and x['name'] on a plain name as a column with an index.
+                net.sf.jsqlparser.expression.ArrayConstructor index = c.getArrayConstructor();
+                if (index.getExpressions() == null || index.getExpressions().size() != 1) {
+                    throw unsupported("an index of other than one value", c);
+                }
+                Column bare = new Column(c.getTable(), c.getColumnName());
+                return subscript(new net.sf.jsqlparser.expression.ArrayExpression(bare, (Expression) index.getExpressions().get(0)));
+            }
             String name = unquote(c.getColumnName());
             if (c.getTable() == null || c.getTable().getName() == null) {
                 return Expr.col(name);
@@ -752,6 +776,19 @@ public final class SqlParser {
                 throw new IllegalArgumentException("LIMIT out of range (Int64): " + n + " (in \"" + sql + "\")");
             }
             return n.longValueExact();
+        }
+
+        /** {@code x['name']}: get_field; {@code x[i]}: array_element (1-based). Slices are not supported. */
+        private Expr subscript(net.sf.jsqlparser.expression.ArrayExpression a) {
+            // JSqlParser reads the a:b of x[a:b] as a JSON path, or as a start and a stop.
+            if (a.getIndexExpression() == null || a.getIndexExpression() instanceof net.sf.jsqlparser.expression.JsonExpression) {
+                throw unsupported("a list slice (x[a:b])", a);
+            }
+            Expr target = convert(a.getObjExpression());
+            if (a.getIndexExpression() instanceof StringValue name) {
+                return new Expr.Call("get_field", List.of(target, Expr.lit(string(name))));
+            }
+            return new Expr.Call("array_element", List.of(target, convert(a.getIndexExpression())));
         }
 
         private Expr call(Function f) {

@@ -33,10 +33,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FunctionRegistryTest {
     private static final Schema SCHEMA = new Schema(List.of(DataType.INT32.toField("x", true)));
-    private static final List<String> DEFAULT_NAMES = List.of("abs", "acos", "asin", "atan", "atan2", "cbrt", "ceil", "char_length",
-            "cos", "cosh", "current_timestamp", "degrees", "exp", "floor", "fma", "gcd", "greatest", "hypot", "least", "length", "ln",
-            "log", "log10", "log2", "lower", "max", "min", "mod", "now", "pi", "pow", "power", "radians", "rand", "random", "round", "sign", "sin",
-            "sinh", "sqrt", "tan", "tanh", "trunc", "try_add", "try_divide", "try_mod", "try_multiply", "try_subtract", "upper");
+    private static final List<String> DEFAULT_NAMES = List.of("abs", "acos", "array", "array_contains", "array_element", "array_extract",
+            "array_has", "array_length", "asin", "atan", "atan2", "cardinality", "cbrt", "ceil", "char_length",
+            "cos", "cosh", "current_timestamp", "degrees", "exp", "floor", "fma", "gcd", "get_field", "greatest", "hypot", "least", "length",
+            "list_contains", "list_element", "list_extract", "list_has", "list_length", "list_value", "ln",
+            "log", "log10", "log2", "lower", "make_array", "max", "min", "mod", "named_struct", "now", "pi", "pow", "power", "radians", "rand",
+            "random", "round", "sign", "sin", "sinh", "sqrt", "struct", "struct_extract", "tan", "tanh", "trunc", "try_add", "try_divide",
+            "try_mod", "try_multiply", "try_subtract", "upper");
 
     private RootAllocator root;
     private BufferAllocator allocator;
@@ -122,9 +125,10 @@ class FunctionRegistryTest {
     void defaultsHoldEveryBuiltinAndItsAliases() {
         FunctionRegistry r = FunctionRegistry.withDefaults();
         assertEquals(DEFAULT_NAMES, r.names());
-        assertEquals(45, r.functions().size());
+        assertEquals(53, r.functions().size());
         String[][] aliases = {{"power", "pow"}, {"rand", "random"},
-                {"current_timestamp", "now"}, {"char_length", "length"}};
+                {"current_timestamp", "now"}, {"char_length", "length"},
+                {"list_extract", "array_element"}, {"list_contains", "array_contains"}, {"struct_extract", "get_field"}, {"list_value", "make_array"}};
         for (String[] a : aliases) {
             assertSame(r.lookup(a[1]), r.lookup(a[0]), a[0]);
             assertEquals(a[1], r.lookup(a[0]).name());
@@ -182,11 +186,11 @@ class FunctionRegistryTest {
     void unknownNamesSuggestTheClosest() {
         FunctionRegistry r = FunctionRegistry.withDefaults();
         String[][] table = {
-                {"sqr", "unknown function 'sqr'; did you mean 'sqrt' or 'sin'? (49 functions are registered)"},
-                {"uppper", "unknown function 'uppper'; did you mean 'upper'? (49 functions are registered)"},
-                {"lenght", "unknown function 'lenght'; did you mean 'length'? (49 functions are registered)"},
-                {"mx", "unknown function 'mx'; did you mean 'max' or 'exp' or 'fma'? (49 functions are registered)"},
-                {"frobnicate", "unknown function 'frobnicate' (49 functions are registered)"},
+                {"sqr", "unknown function 'sqr'; did you mean 'sqrt' or 'sin'? (67 functions are registered)"},
+                {"uppper", "unknown function 'uppper'; did you mean 'upper'? (67 functions are registered)"},
+                {"lenght", "unknown function 'lenght'; did you mean 'length'? (67 functions are registered)"},
+                {"mx", "unknown function 'mx'; did you mean 'max' or 'exp' or 'fma'? (67 functions are registered)"},
+                {"frobnicate", "unknown function 'frobnicate' (67 functions are registered)"},
         };
         for (String[] row : table) {
             PlanningException e = assertThrows(PlanningException.class, () -> r.lookup(row[0]));

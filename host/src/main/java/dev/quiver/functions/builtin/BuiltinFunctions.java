@@ -22,6 +22,10 @@ import java.util.List;
  * <tr><td>try_add, try_subtract, try_multiply, try_divide, try_mod (NULL where the operator raises)</td><td>immutable</td><td>no</td></tr>
  * <tr><td>now (current_timestamp)</td><td>stable</td><td>folded at planning</td></tr>
  * <tr><td>random (rand)</td><td>volatile</td><td>no</td></tr>
+ * <tr><td>make_array (array, list_value), array_element (list_extract, list_element, array_extract; {@code l[i]}),
+ * array_length (list_length), cardinality, array_contains (list_contains, array_has, list_has): lists
+ * (docs/expressions.md, "Nested values")</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>named_struct, struct, get_field (struct_extract; {@code s['name']}): structs, zero copy</td><td>immutable</td><td>no</td></tr>
  * </table>
  */
 public final class BuiltinFunctions {
@@ -32,7 +36,9 @@ public final class BuiltinFunctions {
         List<ScalarFunction> all = new java.util.ArrayList<>(MathFunctions.all());
         all.addAll(List.of(new Upper(), new Lower(), new Length(),
                 new TryAdd(), new TrySubtract(), new TryMultiply(), new TryDivide(), new TryMod(),
-                new Now(), new Random()));
+                new Now(), new Random(),
+                new MakeArray(), new ArrayElement(), new ArrayLength(), new Cardinality(), new ArrayContains(),
+                new NamedStruct(), new StructFunction(), new GetField()));
         return List.copyOf(all);
     }
 }
