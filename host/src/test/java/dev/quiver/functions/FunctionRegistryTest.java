@@ -33,10 +33,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FunctionRegistryTest {
     private static final Schema SCHEMA = new Schema(List.of(DataType.INT32.toField("x", true)));
-    private static final List<String> DEFAULT_NAMES = List.of("abs", "acos", "asin", "atan", "atan2", "cbrt", "ceil", "char_length",
-            "cos", "cosh", "current_timestamp", "degrees", "exp", "floor", "fma", "gcd", "greatest", "hypot", "least", "length", "ln",
-            "log", "log10", "log2", "lower", "max", "min", "mod", "now", "pi", "pow", "power", "radians", "rand", "random", "round", "sign", "sin",
-            "sinh", "sqrt", "tan", "tanh", "trunc", "try_add", "try_divide", "try_mod", "try_multiply", "try_subtract", "upper");
+    private static final List<String> DEFAULT_NAMES = List.of(
+            "abs", "acos", "asin", "atan", "atan2", "bit_length", "cbrt", "ceil", "char_length",
+            "character_length", "cos", "cosh", "current_timestamp", "degrees", "exp", "floor", "fma", "gcd",
+            "greatest", "hypot", "least", "left", "length", "ln", "log", "log10", "log2", "lower", "lpad",
+            "ltrim", "max", "min", "mod", "now", "octet_length", "pi", "pow", "power", "radians", "rand",
+            "random", "repeat", "reverse", "right", "round", "rpad", "rtrim", "sign", "sin", "sinh", "sqrt",
+            "substr", "substring", "tan", "tanh", "trim", "trunc", "try_add", "try_divide", "try_mod",
+            "try_multiply", "try_subtract", "upper");
 
     private RootAllocator root;
     private BufferAllocator allocator;
@@ -122,9 +126,9 @@ class FunctionRegistryTest {
     void defaultsHoldEveryBuiltinAndItsAliases() {
         FunctionRegistry r = FunctionRegistry.withDefaults();
         assertEquals(DEFAULT_NAMES, r.names());
-        assertEquals(45, r.functions().size());
+        assertEquals(57, r.functions().size());
         String[][] aliases = {{"power", "pow"}, {"rand", "random"},
-                {"current_timestamp", "now"}, {"char_length", "length"}};
+                {"current_timestamp", "now"}, {"char_length", "length"}, {"character_length", "length"}, {"substr", "substring"}};
         for (String[] a : aliases) {
             assertSame(r.lookup(a[1]), r.lookup(a[0]), a[0]);
             assertEquals(a[1], r.lookup(a[0]).name());
@@ -182,11 +186,11 @@ class FunctionRegistryTest {
     void unknownNamesSuggestTheClosest() {
         FunctionRegistry r = FunctionRegistry.withDefaults();
         String[][] table = {
-                {"sqr", "unknown function 'sqr'; did you mean 'sqrt' or 'sin'? (49 functions are registered)"},
-                {"uppper", "unknown function 'uppper'; did you mean 'upper'? (49 functions are registered)"},
-                {"lenght", "unknown function 'lenght'; did you mean 'length'? (49 functions are registered)"},
-                {"mx", "unknown function 'mx'; did you mean 'max' or 'exp' or 'fma'? (49 functions are registered)"},
-                {"frobnicate", "unknown function 'frobnicate' (49 functions are registered)"},
+                {"sqr", "unknown function 'sqr'; did you mean 'sqrt' or 'sin'? (63 functions are registered)"},
+                {"uppper", "unknown function 'uppper'; did you mean 'upper'? (63 functions are registered)"},
+                {"lenght", "unknown function 'lenght'; did you mean 'length'? (63 functions are registered)"},
+                {"mx", "unknown function 'mx'; did you mean 'max' or 'exp' or 'fma'? (63 functions are registered)"},
+                {"frobnicate", "unknown function 'frobnicate' (63 functions are registered)"},
         };
         for (String[] row : table) {
             PlanningException e = assertThrows(PlanningException.class, () -> r.lookup(row[0]));
