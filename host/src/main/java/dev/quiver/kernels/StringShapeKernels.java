@@ -702,11 +702,25 @@ public final class StringShapeKernels {
                     + " (this row alone " + (more == Long.MAX_VALUE ? "more than 2^63" : more) + " bytes), beyond what a"
                     + " Utf8 column can hold (a LargeUtf8 argument gives a LargeUtf8 result)");
         }
-        long room = out.data().byteSize() - out.position() + allocator.getHeadroom();
+        // Growing towards an impossible size would first copy ever larger buffers: refuse up front
+        // what the allocator's limit, or the machine's memory, cannot hold.
+        long room = Math.min(out.data().byteSize() - out.position() + allocator.getHeadroom(), PHYSICAL_MEMORY);
         if (more > room) {
             throw new IllegalArgumentException(name + ": row " + row + " would take " + (more == Long.MAX_VALUE
-                    ? "more than 2^63" : more) + " bytes, more than the allocator's limit leaves (" + room + " bytes)");
+                    ? "more than 2^63" : more) + " bytes, more than the allocator's limit or the machine's memory leaves ("
+                    + room + " bytes)");
         }
+    }
+
+    /** The machine's physical memory in bytes (unbounded when the JVM cannot tell). */
+    private static final long PHYSICAL_MEMORY = physicalMemory();
+
+    private static long physicalMemory() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            long total = os.getTotalMemorySize();
+            return total > 0 ? total : Long.MAX_VALUE;
+        }
+        return Long.MAX_VALUE;
     }
 
     // ------------------------------------------------------------------------------ shared
