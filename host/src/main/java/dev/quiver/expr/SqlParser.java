@@ -469,12 +469,7 @@ public final class SqlParser {
                         convert(b.getBetweenExpressionEnd()), b.isNot());
                 case LikeExpression l -> like(l);
                 case Function f -> call(f);
-                case TrimFunction t -> {
-                    if (t.getTrimSpecification() != null || t.getFromExpression() != null) {
-                        throw unsupported("TRIM with LEADING/TRAILING/BOTH or FROM (call trim(x), ltrim(x) or rtrim(x))", e);
-                    }
-                    yield new Expr.Call("trim", List.of(convert(t.getExpression())));
-                }
+                case TrimFunction t -> trim(t);
                 case net.sf.jsqlparser.expression.ArrayExpression a -> subscript(a);
                 case net.sf.jsqlparser.expression.ArrayConstructor a -> {
                     if (a.getDataType() != null) {
@@ -791,9 +786,54 @@ public final class SqlParser {
             return new Expr.Call("array_element", List.of(target, convert(a.getIndexExpression())));
         }
 
+        /**
+         * {@code TRIM([BOTH|LEADING|TRAILING] [characters] FROM s)} → {@code trim/ltrim/rtrim(s[, characters])};
+         * {@code trim(s[, characters])} and {@code TRIM(LEADING s)} likewise.
+         */
+        private Expr trim(TrimFunction t) {
+            String name = t.getTrimSpecification() == null ? "trim" : switch (t.getTrimSpecification()) {
+                case LEADING -> "ltrim";
+                case TRAILING -> "rtrim";
+                case BOTH -> "trim";
+            };
+            List<Expr> args = new ArrayList<>();
+            if (t.isUsingFromKeyword()) {
+                args.add(convert(t.getFromExpression()));
+                if (t.getExpression() != null) {
+                    args.add(convert(t.getExpression()));
+                }
+            } else {
+                args.add(convert(t.getExpression()));
+                if (t.getFromExpression() != null) {
+                    args.add(convert(t.getFromExpression()));
+                }
+            }
+            return new Expr.Call(name, args);
+        }
+
+        /** {@code SUBSTRING(s FROM start [FOR length])} → {@code substring(s, start[, length])}. */
+        private Expr substringFromFor(Function f) {
+            var named = f.getNamedParameters();
+            List<String> names = named.getNames();
+            boolean shape = (names.size() == 2 || names.size() == 3) && (names.getFirst() == null || names.getFirst().isEmpty())
+                    && "FROM".equalsIgnoreCase(names.get(1)) && (names.size() == 2 || "FOR".equalsIgnoreCase(names.get(2)));
+            if (!shape) {
+                throw unsupported("this form of SUBSTRING (write SUBSTRING(s FROM start [FOR length]) or substring(s, start[, length]))", f);
+            }
+            List<Expr> args = new ArrayList<>();
+            for (Expression p : named) {
+                args.add(convert(p));
+            }
+            return new Expr.Call("substring", args);
+        }
+
         private Expr call(Function f) {
             if (f.getMultipartName().size() != 1) {
                 throw unsupported("a qualified function name", f);
+            }
+            if (f.getNamedParameters() != null && f.getParameters() == null
+                    && List.of("substring", "substr").contains(f.getName().toLowerCase(Locale.ROOT))) {
+                return substringFromFor(f);
             }
             if (f.isDistinct() || f.isUnique() || f.isAllColumns() || f.getOrderByElements() != null || f.getKeep() != null
                     || f.getNullHandling() != null || f.getHavingClause() != null || f.getLimit() != null || f.getAttribute() != null

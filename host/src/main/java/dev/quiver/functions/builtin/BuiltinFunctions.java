@@ -18,7 +18,21 @@ import java.util.List;
  * <tr><td>least, greatest (any arity, NULLs skipped)</td><td>immutable</td><td>RowFns for numbers (run
  * with their NULL arguments); strings, dates and decimals with the comparison kernels</td></tr>
  * <tr><td>min, max, fma</td><td>immutable</td><td>yes, for Int32/Int64/Float32/Float64</td></tr>
- * <tr><td>upper, lower, length (char_length)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>length (char_length, character_length): characters (code points) as Int64; an ASCII batch from the offsets alone (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>octet_length: UTF-8 bytes as Int64, from the offsets (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>bit_length: 8 × octet_length (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>upper: simple case mapping per code point, ß → ẞ (as DuckDB); an ASCII batch 8 bytes per step (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>lower: simple case mapping per code point; an ASCII batch 8 bytes per step (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>trim(s[, characters]): both ends; spaces by default; SQL TRIM([BOTH] c FROM s) (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>ltrim(s[, characters]): the start; SQL TRIM(LEADING c FROM s) (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>rtrim(s[, characters]): the end; SQL TRIM(TRAILING c FROM s) (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>substring(s, start[, length]) (substr; SQL SUBSTRING(s FROM i FOR n)): 1-based characters, SQL's window for start &lt;= 0 and negative length (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>left(s, n): the first n characters; negative n drops the last -n (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>right(s, n): the last n characters; negative n drops the first -n (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>lpad(s, n[, fill]): pad on the left to n characters (space by default), cut a longer s; an empty fill raises where padding is needed (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>rpad(s, n[, fill]): as lpad, on the right (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>repeat(s, n): n &lt;= 0 gives ''; a Utf8 result over 2 GiB raises (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>reverse: by code point (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
  * <tr><td>try_add, try_subtract, try_multiply, try_divide, try_mod (NULL where the operator raises)</td><td>immutable</td><td>no</td></tr>
  * <tr><td>now (current_timestamp)</td><td>stable</td><td>folded at planning</td></tr>
  * <tr><td>random (rand)</td><td>volatile</td><td>no</td></tr>
@@ -34,7 +48,9 @@ public final class BuiltinFunctions {
 
     public static List<ScalarFunction> all() {
         List<ScalarFunction> all = new java.util.ArrayList<>(MathFunctions.all());
-        all.addAll(List.of(new Upper(), new Lower(), new Length(),
+        all.addAll(List.of(new Upper(), new Lower(), new Length(), new OctetLength(), new BitLength(),
+                new Trim(), new Ltrim(), new Rtrim(), new Substring(), new Left(), new Right(), new Lpad(), new Rpad(),
+                new Repeat(), new Reverse(),
                 new TryAdd(), new TrySubtract(), new TryMultiply(), new TryDivide(), new TryMod(),
                 new Now(), new Random(),
                 new MakeArray(), new ArrayElement(), new ArrayLength(), new Cardinality(), new ArrayContains(),

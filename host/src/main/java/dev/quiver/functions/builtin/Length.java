@@ -1,11 +1,22 @@
 package dev.quiver.functions.builtin;
 
+import dev.quiver.functions.ScalarFunction;
+import dev.quiver.functions.ScalarFunctionArgs;
+import dev.quiver.functions.Signature;
+import dev.quiver.kernels.StringShapeKernels;
 import dev.quiver.types.DataType;
+import dev.quiver.value.ColumnarValue;
 
 import java.util.List;
 
-/** {@code length}: The number of characters (Unicode code points) as Int64 (alias char_length). */
-final class Length extends StringFunction {
+/**
+ * {@code length(s)} (also {@code char_length}, {@code character_length}): the number of characters
+ * (Unicode code points, not bytes or grapheme clusters) as Int64; NULL for NULL. An all-ASCII
+ * batch is measured from its offsets alone. docs/strings.md
+ */
+final class Length implements ScalarFunction {
+    private static final Signature SIGNATURE = StringShape.signature(List.of(StringShape.TEXT)).withParameterNames("s");
+
     @Override
     public String name() {
         return "length";
@@ -13,7 +24,12 @@ final class Length extends StringFunction {
 
     @Override
     public List<String> aliases() {
-        return List.of("char_length");
+        return List.of("char_length", "character_length");
+    }
+
+    @Override
+    public Signature signature() {
+        return SIGNATURE;
     }
 
     @Override
@@ -22,12 +38,12 @@ final class Length extends StringFunction {
     }
 
     @Override
-    Object apply(String s) {
-        return (long) s.codePointCount(0, s.length());
+    public ColumnarValue invoke(ScalarFunctionArgs call) {
+        return StringShape.invoke(call, (args, rows, allocator) -> StringShapeKernels.charLength(args.getFirst(), allocator));
     }
 
     @Override
     public String description() {
-        return "The number of characters (Unicode code points) as Int64 (alias char_length).";
+        return "The number of characters (Unicode code points) as Int64 (alias char_length, character_length).";
     }
 }

@@ -1,28 +1,44 @@
 package dev.quiver.functions.builtin;
 
+import dev.quiver.functions.ScalarFunction;
+import dev.quiver.functions.ScalarFunctionArgs;
+import dev.quiver.functions.Signature;
+import dev.quiver.kernels.StringShapeKernels;
 import dev.quiver.types.DataType;
+import dev.quiver.value.ColumnarValue;
 
 import java.util.List;
 
-/** {@code lower}: The string in lower case (Unicode, locale-independent). */
-final class Lower extends StringFunction {
+/**
+ * {@code lower(s)}: the string in lower case, code point by code point with Unicode's simple
+ * case mapping ({@link Character#toLowerCase(int)}, locale-independent); NULL for NULL. Of the
+ * type of {@code s}. An all-ASCII batch is mapped eight bytes per step. docs/strings.md
+ */
+final class Lower implements ScalarFunction {
+    private static final Signature SIGNATURE = StringShape.signature(List.of(StringShape.TEXT)).withParameterNames("s");
+
     @Override
     public String name() {
         return "lower";
     }
 
     @Override
-    public DataType returnType(List<DataType> argTypes) {
-        return argTypes.getFirst();
+    public Signature signature() {
+        return SIGNATURE;
     }
 
     @Override
-    Object apply(String s) {
-        return s.toLowerCase(java.util.Locale.ROOT);
+    public DataType returnType(List<DataType> argTypes) {
+        return StringShape.sameString(argTypes);
+    }
+
+    @Override
+    public ColumnarValue invoke(ScalarFunctionArgs call) {
+        return StringShape.invoke(call, (args, rows, allocator) -> StringShapeKernels.lower(args.getFirst(), allocator));
     }
 
     @Override
     public String description() {
-        return "The string in lower case (Unicode, locale-independent).";
+        return "The string in lower case (Unicode simple case mapping per code point, locale-independent).";
     }
 }
