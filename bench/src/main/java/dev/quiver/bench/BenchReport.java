@@ -228,7 +228,7 @@ public final class BenchReport {
             } else {
                 text = "not run (left out by the benchmark filter)";
             }
-            lines.add(String.format(Locale.ROOT, "  %-22s   %-15s %-22s %s", "", methods[i], what[i], text));
+            lines.add(String.format(Locale.ROOT, "  %-22s   %-15s %-30s %s", "", methods[i], text, what[i]));
         }
         stringRatio(StringBenchmark.LIKE_SQL, medians[0], "containsPerRow", medians[3], 5, lines, targets);
         stringRatio(StringBenchmark.CONTAINS_SQL, medians[1], "containsPerRow", medians[3], 5, lines, targets);
