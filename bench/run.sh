@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Quiver's JMH benchmarks (physical tree against a per-row interpreter; the haversine RowFn against
-# a hand-written Vector API loop and a boxed per-row UDF):
+# a hand-written Vector API loop and a boxed per-row UDF; the string kernels LIKE '%abc%',
+# contains(s, 'abc') and upper(s) against per-row java.lang.String loops, StringBenchmark):
 #
 #   bash bench/run.sh [JMH options] [benchmark regexp]      e.g.  bash bench/run.sh -f 1 -wi 3 -w 1s -i 5 -r 1s
 #
 # Builds the whole reactor (mvn package -DskipTests; bench/target/classpath.txt and jvm.options
 # come out of it), then runs dev.quiver.bench.BenchReport: JMH with these arguments (-h lists
-# them), followed by the speedups, GB/s, the dispatch share and the haversine ratios computed from
-# that run's medians, and a table of the targets.
+# them), followed by the speedups, GB/s, the dispatch share, the haversine ratios and the string
+# ratios (targets: LIKE and contains >= 5x per-row String.contains, upper >= 3x per-row
+# toUpperCase) computed from that run's medians, and a table of the targets.
+#   bash bench/run.sh -f 1 -wi 3 -w 1s -i 5 -r 1s StringBenchmark     the string benchmarks only
 # JMH's forks inherit the JVM options (the parent pom's quiver.jvm.options) and add their -Xmx.
 # Environment:
 #   QUIVER_MVN_ARGS    extra Maven arguments, e.g. "-o" to build offline

@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * Runs the JMH benchmarks of this module, then prints the figures the project's targets are
@@ -22,7 +23,11 @@ import java.util.concurrent.TimeUnit;
  * <li>{@link MemoryCopyBenchmark}'s GB/s, the machine's copy bandwidth;</li>
  * <li>for {@link HaversineBenchmark}: the speed of {@code quiver} relative to {@code vectorApi}
  *     (vectorApi's median over quiver's; target: at least 0.85) and to {@code boxedUdf} (target:
- *     at least 20), with {@code opencl}'s median beside them, or why it has none.</li>
+ *     at least 20), with {@code opencl}'s median beside them, or why it has none;</li>
+ * <li>for {@link StringBenchmark}: the speed of {@code likeQuiver} and of {@code containsQuiver}
+ *     relative to {@code containsPerRow} (containsPerRow's median over theirs; target: at least 5
+ *     each), and of {@code upperQuiver} relative to {@code upperPerRow} (target: at least 3), with
+ *     each median in ns per row, or why one has none.</li>
  * </ul>
  * A table of every target with its measured figure closes the summary.
  * Its arguments are JMH's ({@code -h} lists them), for example {@code -f 1 -wi 3 -w 1s -i 5 -r 1s
@@ -49,7 +54,7 @@ public final class BenchReport {
         }
         Collection<RunResult> results = new Runner(options).run();
         System.out.println();
-        System.out.print(summarize(results, willRun(options, HaversineBenchmark.class.getName() + ".opencl")));
+        System.out.print(summarize(results, benchmark -> willRun(options, benchmark)));
     }
 
     /** Whether JMH's include and exclude patterns (regular expressions found anywhere in the name) select {@code benchmark}. */
@@ -76,10 +81,12 @@ public final class BenchReport {
     }
 
     /**
-     * The summary of a run, as text. {@code openClSelected}: whether {@code HaversineBenchmark.opencl}
-     * was among the benchmarks to run (so a missing result means its setup failed).
+     * The summary of a run, as text. {@code selected}: whether a benchmark, by its full name
+     * ({@code dev.quiver.bench.HaversineBenchmark.opencl}), was among the benchmarks to run, so
+     * that a missing result means its setup failed.
      */
-    static String summarize(Collection<RunResult> results, boolean openClSelected) {
+    static String summarize(Collection<RunResult> results, Predicate<String> selected) {
+        boolean openClSelected = selected.test(HaversineBenchmark.class.getName() + ".opencl");
         List<String> lines = new ArrayList<>();
         List<Target> targets = new ArrayList<>();
         lines.add("Quiver against its baselines, medians of the measurement iterations:");
@@ -101,6 +108,7 @@ public final class BenchReport {
                     MemoryCopyBenchmark.bytesMoved() / copy.seconds / 1e9));
         }
         haversine(results, openClSelected, lines, targets);
+        strings(results, selected, lines, targets);
         if (lines.size() == 1) {
             return "";
         }
@@ -184,6 +192,59 @@ public final class BenchReport {
             lines.add(String.format(Locale.ROOT, "  %-22s   opencl vs quiver: %.2fx (quiver / opencl; no target)", "",
                     quiver.seconds / opencl.seconds));
         }
+    }
+
+    /**
+     * StringBenchmark: likeQuiver and containsQuiver against containsPerRow, upperQuiver against
+     * upperPerRow. A selected benchmark without a result is reported as such (containsQuiver's
+     * setup fails where the build has no {@code contains}).
+     */
+    private static void strings(Collection<RunResult> results, Predicate<String> selected, List<String> lines, List<Target> targets) {
+        String name = "StringBenchmark";
+        String[] methods = {"likeQuiver", "containsQuiver", "upperQuiver", "containsPerRow", "upperPerRow"};
+        String[] what = {StringBenchmark.LIKE_SQL, StringBenchmark.CONTAINS_SQL, StringBenchmark.UPPER_SQL,
+                "get, new String, String.contains", "get, new String, toUpperCase, getBytes, setSafe"};
+        Median[] medians = new Median[methods.length];
+        boolean any = false;
+        for (int i = 0; i < methods.length; i++) {
+            medians[i] = find(results, name, methods[i], null);
+            any |= medians[i] != null;
+        }
+        if (!any) {
+            return;
+        }
+        double rows = StringBenchmark.ROWS;
+        lines.add(String.format(Locale.ROOT, "  %-22s %dM Utf8 rows of %d-%d ASCII characters (%.0f%% contain '%s', %.0f%% nulls)"
+                        + " in batches of %dK:", name, StringBenchmark.ROWS >> 20, StringBatches.MIN_LENGTH, StringBatches.MAX_LENGTH,
+                100 * StringBatches.MATCH_FRACTION, StringBatches.NEEDLE, 100 * StringBatches.NULL_FRACTION,
+                StringBenchmark.BATCH_ROWS >> 10));
+        for (int i = 0; i < methods.length; i++) {
+            String text;
+            if (medians[i] != null) {
+                text = String.format(Locale.ROOT, "%s (%.2f ns/row)", medians[i], medians[i].seconds / rows * 1e9);
+            } else if (selected.test(StringBenchmark.class.getName() + "." + methods[i])) {
+                text = "no result (its setup failed, the reason is above"
+                        + (methods[i].equals("containsQuiver") ? ", e.g. no function 'contains' in this build)" : ")");
+            } else {
+                text = "not run (left out by the benchmark filter)";
+            }
+            lines.add(String.format(Locale.ROOT, "  %-22s   %-15s %-30s %s", "", methods[i], text, what[i]));
+        }
+        stringRatio(StringBenchmark.LIKE_SQL, medians[0], "containsPerRow", medians[3], 5, lines, targets);
+        stringRatio(StringBenchmark.CONTAINS_SQL, medians[1], "containsPerRow", medians[3], 5, lines, targets);
+        stringRatio(StringBenchmark.UPPER_SQL, medians[2], "upperPerRow", medians[4], 3, lines, targets);
+    }
+
+    private static void stringRatio(String sql, Median quiver, String baselineName, Median baseline, double target, List<String> lines,
+                                    List<Target> targets) {
+        if (quiver == null || baseline == null) {
+            return;
+        }
+        double ratio = baseline.seconds / quiver.seconds;
+        lines.add(String.format(Locale.ROOT, "  %-22s   %s vs %s: %.1fx (%s / quiver; target >= %.0fx: %s)", "", sql, baselineName,
+                ratio, baselineName, target, ratio >= target ? "met" : "missed"));
+        targets.add(new Target(String.format(Locale.ROOT, "Strings: %s >= %.0fx %s", sql, target, baselineName),
+                String.format(Locale.ROOT, "%.1fx", ratio), ratio >= target));
     }
 
     /** The median of one benchmark method, with {@code rows} as its parameter (null: any). */
