@@ -36,7 +36,8 @@ public record DictionaryDecodeExpr(PhysicalExpr indices, long dictionaryId, Dict
         }
         try (ColumnarValue in = indices.evaluate(ctx)) {
             ColumnarValue.Array a = (ColumnarValue.Array) in;
-            return new ColumnarValue.Array((FieldVector) DictionaryEncoder.decode(a.vector(), dictionary, ctx.allocator()));
+            FieldVector decoded = (FieldVector) DictionaryEncoder.decode(a.vector(), dictionary, ctx.allocator());
+            return new ColumnarValue.Array(dev.quiver.strings.Utf8Input.checked(decoded, a.vector().getName()));
         }
     }
 

@@ -190,7 +190,8 @@ public final class StringRowFn implements ScalarFunction {
 
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
-        boolean allScalar = call.args().stream().allMatch(a -> a instanceof ColumnarValue.Scalar);
+        // No arguments (a volatile function, not folded): one call per row of the batch.
+        boolean allScalar = !call.args().isEmpty() && call.args().stream().allMatch(a -> a instanceof ColumnarValue.Scalar);
         int n = allScalar ? 1 : call.numberRows();
         List<AutoCloseable> resources = new ArrayList<>();
         FieldVector result = null;
@@ -436,7 +437,8 @@ public final class StringRowFn implements ScalarFunction {
             this.fn = fn;
             this.rows = rows;
             if (fn.returns == RowType.UTF8) {
-                long hint = 16L * rows;
+                // A first guess that growth corrects; never a reservation that could itself exceed 2 GiB.
+                long hint = Math.min(16L * rows, 64L << 20);
                 this.text = Utf8Output.allocate(false, fn.name, rows, hint, call.config().allocator());
                 this.fixed = null;
                 this.kind = -1;

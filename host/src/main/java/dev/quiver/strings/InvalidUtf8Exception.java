@@ -12,8 +12,8 @@ public final class InvalidUtf8Exception extends IllegalArgumentException {
     private final long byteIndex;
 
     public InvalidUtf8Exception(String column, long row, long byteIndex, int badByte) {
-        super("invalid UTF-8 in column '" + column + "' at row " + row + ": byte " + byteIndex + " of the value (0x"
-                + String.format("%02X", badByte & 0xFF) + ") does not continue a valid sequence");
+        super("invalid UTF-8 in column '" + column + "' at row " + row + ": the sequence that starts at byte " + byteIndex
+                + " of the value (0x" + String.format("%02X", badByte & 0xFF) + ") is not valid UTF-8");
         this.column = column;
         this.row = row;
         this.byteIndex = byteIndex;

@@ -48,6 +48,9 @@ public final class Utf8Input implements AutoCloseable {
             long offsetBytes = rows == 0 ? 0 : (long) (rows + 1) * (large ? 8 : 4);
             this.offsets = alias(vector.getOffsetBuffer(), offsetBytes, "offset");
             long dataEnd = rows == 0 ? 0 : offsetAt(rows);
+            if (rows > 0 && (offsetAt(0) < 0 || offsetAt(0) > dataEnd)) {
+                throw new IllegalStateException("string vector '" + vector.getName() + "' has offsets " + offsetAt(0) + " .. " + dataEnd);
+            }
             this.data = alias(vector.getDataBuffer(), dataEnd, "data");
             ArrowBuf v = vector.getValidityBuffer();
             this.validity = vector.getNullCount() == 0 || v == null ? null : alias(v, (rows + 7) / 8, "validity");
@@ -154,10 +157,11 @@ public final class Utf8Input implements AutoCloseable {
         return w;
     }
 
-    /** Whether every byte of every row (nulls' bytes too) is ASCII; computed once. */
+    /** Whether every byte of the data buffer up to the last row's end (nulls' bytes too) is ASCII; computed once. */
     public boolean isAllAscii() {
         if (ascii < 0) {
-            ascii = rows == 0 || Utf8.isAscii(data, offsetAt(0), offsetAt(rows)) ? 1 : 0;
+            // From byte 0, not offset[0]: kernels map whole words from the start of the buffer.
+            ascii = rows == 0 || Utf8.isAscii(data, 0, offsetAt(rows)) ? 1 : 0;
         }
         return ascii == 1;
     }
@@ -201,6 +205,21 @@ public final class Utf8Input implements AutoCloseable {
             try (Utf8Input in = of(vector)) {
                 in.checkValid(name);
             }
+        }
+    }
+
+    /**
+     * Returns {@code result} after checking it as {@link #check}; on invalid UTF-8 it closes
+     * {@code result} first. For strings that reach an expression from inside other values
+     * (dictionaries, struct fields, list elements), which the batch's column check does not see.
+     */
+    public static FieldVector checked(FieldVector result, String name) {
+        try {
+            check(result, name);
+            return result;
+        } catch (RuntimeException e) {
+            result.close();
+            throw e;
         }
     }
 

@@ -106,7 +106,8 @@ final class ArrayElement implements ScalarFunction {
                     BitVectorHelper.unsetBit(out.getValidityBuffer(), r);
                 }
             }
-            return new ColumnarValue.Array(out);
+            // After the nulls: a string list element is checked as a batch column is (rows out of range read nothing).
+            return new ColumnarValue.Array(dev.quiver.strings.Utf8Input.checked(out, "a list element"));
         }
     }
 
@@ -116,7 +117,7 @@ final class ArrayElement implements ScalarFunction {
         if (i > 0 && i <= length) {
             return start + (int) (i - 1);
         }
-        if (i < 0 && -i <= length) {
+        if (i < 0 && i >= -(long) length) {
             return end + (int) i;
         }
         return -1;

@@ -119,8 +119,8 @@ final class GetField implements ScalarFunction {
         return switch (call.arg(0)) {
             case ColumnarValue.Scalar s -> new ColumnarValue.Scalar(s.isNull() ? ScalarValue.nullOf(type)
                     : new ScalarValue(type, ((Map<?, ?>) s.value().value()).get(field)));
-            case ColumnarValue.Array a ->
-                    new ColumnarValue.Array(extract((StructVector) a.vector(), call.numberRows(), out, call.config().allocator()));
+            case ColumnarValue.Array a -> new ColumnarValue.Array(dev.quiver.strings.Utf8Input.checked(
+                    extract((StructVector) a.vector(), call.numberRows(), out, call.config().allocator()), "field '" + field + "'"));
         };
     }
 
