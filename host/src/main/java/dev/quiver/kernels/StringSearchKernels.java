@@ -29,11 +29,6 @@ public final class StringSearchKernels {
     private StringSearchKernels() {
     }
 
-    /** What a search reports: {@code row} holds the needle at byte {@code at}. */
-    private interface Hits {
-        void hit(int row, long at);
-    }
-
     /** {@code contains(s, needle)}: strict, an empty needle is in every string. */
     public static FieldVector contains(FieldVector s, FieldVector needle, BufferAllocator allocator) {
         return predicate(s, needle, Kind.CONTAINS, allocator);
@@ -60,6 +55,7 @@ public final class StringSearchKernels {
         }
         try (Utf8Input in = Utf8Input.of(s);
              Utf8Input nd = constant ? Utf8Input.constant(needle) : Utf8Input.of(needle);
+             java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined();
              PredicateOutput out = PredicateOutput.allocate(rows, allocator)) {
             if (rows == 0) {
                 return out.finish();
@@ -74,7 +70,7 @@ public final class StringSearchKernels {
                         if (n.length() == 0) {
                             java.util.Arrays.fill(found, -1L);
                         } else {
-                            searchAll(in, n, rows, (row, at) -> found[row >>> 6] |= 1L << row);
+                            searchAll(in, Offsets.of(s, arena), n, rows, found);
                         }
                     }
                     case PREFIX -> {
@@ -141,7 +137,8 @@ public final class StringSearchKernels {
             throw new IllegalArgumentException("a needle of " + needle.getValueCount() + " rows for " + rows + " strings");
         }
         BigIntVector out = new BigIntVector("result", allocator);
-        try (Utf8Input in = Utf8Input.of(s); Utf8Input nd = constant ? Utf8Input.constant(needle) : Utf8Input.of(needle)) {
+        try (Utf8Input in = Utf8Input.of(s); Utf8Input nd = constant ? Utf8Input.constant(needle) : Utf8Input.of(needle);
+             java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
             out.allocateNew(Math.max(rows, 1)); // zeroed: 0 (not found), null
             out.setValueCount(rows);
             if (rows == 0) {
@@ -167,12 +164,16 @@ public final class StringSearchKernels {
                     }
                     return out;
                 }
-                searchAll(in, n, rows, (row, at) -> {
-                    if (in.isValid(row)) {
+                long[] found = new long[(rows + 63) >>> 6];
+                searchAll(in, Offsets.of(s, arena), n, rows, found);
+                for (int w = 0; w < found.length; w++) {
+                    for (long m = found[w] & in.validWord(w, rows); m != 0; m &= m - 1) {
+                        int row = (w << 6) + Long.numberOfTrailingZeros(m);
                         long st = in.start(row);
+                        long at = n.find(d, st, in.end(row));
                         out.set(row, 1 + (ascii ? at - st : Utf8.codePoints(d, st, at)));
                     }
-                });
+                }
                 return out;
             }
             MemorySegment nb = nd.data();
@@ -192,31 +193,69 @@ public final class StringSearchKernels {
     }
 
     /**
-     * Reports, for each row of {@code in} that contains {@code n} (not empty), its first
-     * occurrence, in row order: one search over the whole data buffer, hits mapped to rows by
-     * the offsets. Null rows may be reported; the caller masks them.
+     * Sets bit {@code r} of {@code found} for each row {@code r} of {@code in} that contains
+     * {@code n} (not empty): one counted loop over the whole data buffer, eight start positions
+     * per step; a rare candidate is compared in full, and only a real occurrence walks the
+     * offsets forward to its row, where it counts if it ends inside the row. The loop never
+     * leaves the scan for a hit, so C2 compiles it as one long counted loop (jumping to the next
+     * row after a hit measured slower). Null rows may be marked; the caller masks them.
      */
-    private static void searchAll(Utf8Input in, Needle n, int rows, Hits hits) {
+    private static void searchAll(Utf8Input in, Offsets offsets, Needle n, int rows, long[] found) {
         MemorySegment d = in.data();
         int len = n.length();
+        long start = in.start(0);
         long end = in.end(rows - 1);
+        long lastStart = end - len;
+        // Whole words are read at p and p + len - 1, so the fast loop stops where both fit.
+        long fastEnd = Math.min(lastStart - 7, d.byteSize() - len - 7);
         int r = 0;
-        long rowEnd = in.end(0);
-        long p = in.start(0);
-        while (true) {
-            long q = n.find(d, p, end);
-            if (q < 0) {
-                return;
+        long rowEnd = offsets.end(0);
+        long p = start;
+        for (; p <= fastEnd; p += 8) {
+            long c = n.candidates(d, p);
+            while (c != 0) {
+                long q = p + (Long.numberOfTrailingZeros(c) >>> 3);
+                c &= c - 1;
+                if (n.at(d, q)) {
+                    if (rowEnd <= q) {
+                        // Eight rows per step while they all end before q, then one at a time.
+                        while (r + 9 < rows && offsets.end(r + 8) <= q) {
+                            r += 8;
+                        }
+                        rowEnd = offsets.end(r);
+                        while (rowEnd <= q) {
+                            rowEnd = offsets.end(++r);
+                        }
+                    }
+                    if (q + len <= rowEnd) {
+                        found[r >>> 6] |= 1L << r;
+                    }
+                }
             }
-            while (rowEnd <= q) {
-                rowEnd = in.end(++r);
+        }
+        for (; p <= lastStart; p++) {
+            if (n.at(d, p)) {
+                while (rowEnd <= p) {
+                    rowEnd = offsets.end(++r);
+                }
+                if (p + len <= rowEnd) {
+                    found[r >>> 6] |= 1L << r;
+                }
             }
-            if (q + len <= rowEnd) {
-                hits.hit(r, q);
-                p = rowEnd; // the first occurrence in this row is the one that counts
-            } else {
-                p = q + 1; // it straddles two rows: no match, search on
-            }
+        }
+    }
+
+    /** The offsets of a string vector, read directly: where rows end, and which row holds a byte. */
+    private record Offsets(MemorySegment offsets, boolean large) {
+        /** A view of {@code v}'s offsets (it has rows) that lives as long as {@code arena}. */
+        static Offsets of(FieldVector v, java.lang.foreign.Arena arena) {
+            org.apache.arrow.memory.ArrowBuf b = v.getOffsetBuffer();
+            return new Offsets(MemorySegment.ofAddress(b.memoryAddress()).reinterpret(b.capacity(), arena, null),
+                    v instanceof org.apache.arrow.vector.LargeVarCharVector);
+        }
+
+        long end(int row) {
+            return large ? offsets.get(Utf8.WORD, (long) (row + 1) << 3) : offsets.get(Utf8.INT, (long) (row + 1) << 2);
         }
     }
 }
