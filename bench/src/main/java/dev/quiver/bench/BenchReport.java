@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
  * <li>for {@link DispatchBenchmark}: Quiver's median at 1 row over its median at 8192 rows, the
  *     share of the per-batch fixed cost in a batch of 8192 rows (target: under 5%);</li>
  * <li>{@link MemoryCopyBenchmark}'s GB/s, the machine's copy bandwidth;</li>
+ * <li>for {@link StringSearchBenchmark}: the per-row String.contains loop's median over Quiver's
+ * {@code contains(s, 'abc')} (target: at least 5);</li>
  * <li>for {@link HaversineBenchmark}: the speed of {@code quiver} relative to {@code vectorApi}
  *     (vectorApi's median over quiver's; target: at least 0.85) and to {@code boxedUdf} (target:
  *     at least 20), with {@code opencl}'s median beside them, or why it has none.</li>
@@ -101,6 +103,15 @@ public final class BenchReport {
                     MemoryCopyBenchmark.bytesMoved() / copy.seconds / 1e9));
         }
         haversine(results, openClSelected, lines, targets);
+        Median search = find(results, "StringSearchBenchmark", "quiver", null);
+        Median perRow = find(results, "StringSearchBenchmark", "perRowString", null);
+        if (search != null && perRow != null) {
+            double ratio = perRow.seconds / search.seconds;
+            lines.add(String.format(Locale.ROOT, "  %-22s contains(s, 'abc') %s, per-row String.contains %s: %.1fx (target >= 5x: %s)",
+                    "StringSearchBenchmark", search, perRow, ratio, ratio >= 5 ? "met" : "missed"));
+            targets.add(new Target("StringSearch: contains >= 5x per-row String.contains", String.format(Locale.ROOT, "%.1fx", ratio),
+                    ratio >= 5));
+        }
         if (lines.size() == 1) {
             return "";
         }
