@@ -12,19 +12,37 @@ import java.util.Objects;
  * over a word for the SWAR candidate filter. A byte match in valid UTF-8 is a character match,
  * since UTF-8 is self-synchronizing, so every search here works on the bytes.
  *
- * <p>{@link #find} tests eight start positions per step: a position is a candidate when the
- * needle's first byte is there and its last byte where it would end (the zero-byte trick; a
- * few false positives, never a miss), and each candidate is then compared in full.
+ * <p>{@link #find} tests eight start positions per step with an exact SWAR byte comparison of
+ * four of the needle's bytes: a needle of up to 4 bytes is matched outright, a longer one's
+ * candidates (its first two and last two bytes in place) are then compared in full.
  */
 public final class Needle {
     private static final long ONES = 0x0101_0101_0101_0101L;
+    private static final long LOW7 = 0x7F7F_7F7F_7F7F_7F7FL;
     private static final long HIGHS = 0x8080_8080_8080_8080L;
 
     private final byte[] bytes;
     private final long[] words;
     private final long[] masks;
-    private final long firstBytes;
-    private final long lastBytes;
+    /**
+     * Four byte positions of the needle are tested per step: 0, 1, {@code tail}, {@code tail + 1}
+     * (all of a needle of up to 4 bytes, with {@code tail = 2}; else its first two and last two).
+     * Their bytes in every byte of a word, and per position a mask that is 0 where the needle is
+     * too short to have it (the comparison then always passes).
+     */
+    private final int tail;
+    private final long b0;
+    private final long b1;
+    private final long b2;
+    private final long b3;
+    private final long m1;
+    private final long m2;
+    private final long m3;
+    /** Whether the four positions cover the whole needle (at most 4 bytes): a candidate is then a match. */
+    private final boolean exact;
+    /** Where the needle's last byte is, and that byte in every byte of a word. */
+    private final int lastAt;
+    private final long last;
 
     private Needle(byte[] bytes) {
         this.bytes = bytes;
@@ -36,8 +54,17 @@ public final class Needle {
             words[k >>> 3] |= (bytes[k] & 0xFFL) << shift;
             masks[k >>> 3] |= 0xFFL << shift;
         }
-        firstBytes = n == 0 ? 0 : (bytes[0] & 0xFFL) * ONES;
-        lastBytes = n == 0 ? 0 : (bytes[n - 1] & 0xFFL) * ONES;
+        exact = n <= 4;
+        tail = exact ? 2 : n - 2;
+        b0 = n > 0 ? (bytes[0] & 0xFFL) * ONES : 0;
+        b1 = n > 1 ? (bytes[1] & 0xFFL) * ONES : 0;
+        b2 = n > tail ? (bytes[tail] & 0xFFL) * ONES : 0;
+        b3 = n > tail + 1 ? (bytes[tail + 1] & 0xFFL) * ONES : 0;
+        m1 = n > 1 ? -1L : 0;
+        m2 = n > tail ? -1L : 0;
+        m3 = n > tail + 1 ? -1L : 0;
+        lastAt = Math.max(0, n - 1);
+        last = n > 0 ? (bytes[lastAt] & 0xFFL) * ONES : 0;
     }
 
     /** A needle of {@code bytes} (copied). */
@@ -75,15 +102,41 @@ public final class Needle {
     }
 
     /**
-     * Bit 7 of byte {@code k} set when {@code p + k} may start the needle: its first byte at
-     * {@code p + k} and its last at {@code p + k + length() - 1}. Reads eight bytes at {@code p}
-     * and at {@code p + length() - 1}; the caller ensures both words are inside {@code d}.
+     * Bit 7 of byte {@code k} set when {@code p + k} may start the needle: its first and last
+     * bytes are in place (two words and the zero-byte trick: a few false positives, never a
+     * miss). Reads words up to {@code p + }{@link #reach()}; the caller ensures
+     * {@code p + reach() + 8 <= d.byteSize()}. Straight-line code, so the scanning loop unrolls;
+     * pass the rare non-zero result to {@link #confirm}.
      */
     long candidates(MemorySegment d, long p) {
-        long a = d.get(Utf8.WORD, p) ^ firstBytes;
-        long b = d.get(Utf8.WORD, p + bytes.length - 1) ^ lastBytes;
-        long x = a | b;
+        long x = (d.get(Utf8.WORD, p) ^ b0) | (d.get(Utf8.WORD, p + lastAt) ^ last);
         return (x - ONES) & ~x & HIGHS;
+    }
+
+    /**
+     * The candidates {@code c} of {@link #candidates} at {@code p} that also have the needle's
+     * bytes 1, {@code tail} and {@code tail + 1} in place (an exact SWAR zero-byte test): for a
+     * needle of up to 4 bytes ({@link #exact}) exactly its matches; otherwise still candidates.
+     */
+    long confirm(MemorySegment d, long p, long c) {
+        long q = p + tail;
+        return c & zeros(d.get(Utf8.WORD, p) ^ b0) & zeros((d.get(Utf8.WORD, p + 1) ^ b1) & m1)
+                & zeros((d.get(Utf8.WORD, q) ^ b2) & m2) & zeros((d.get(Utf8.WORD, q + 1) ^ b3) & m3);
+    }
+
+    /** The last byte offset from a start position that {@link #candidates} and {@link #confirm} read a word at. */
+    long reach() {
+        return Math.max(tail + 1, lastAt);
+    }
+
+    /** Whether every candidate of {@link #candidates} is a match (needles of up to 4 bytes). */
+    boolean exact() {
+        return exact;
+    }
+
+    /** Bit 7 set in each byte of {@code x} that is 0, and in no other. */
+    private static long zeros(long x) {
+        return ~(((x & LOW7) + LOW7) | x | LOW7);
     }
 
     /**
@@ -96,13 +149,17 @@ public final class Needle {
             return from <= to ? from : -1;
         }
         long lastStart = to - n;
-        // Whole words are read at p and at p + n - 1: stay where both lie inside the segment.
-        long fastEnd = Math.min(lastStart - 7, d.byteSize() - n - 7);
+        // Words are read up to p + reach(): stay where they lie inside the segment.
+        long fastEnd = Math.min(lastStart - 7, d.byteSize() - reach() - 8);
         long p = from;
         for (; p <= fastEnd; p += 8) {
-            for (long c = candidates(d, p); c != 0; c &= c - 1) {
+            long c = candidates(d, p);
+            if (c == 0) {
+                continue;
+            }
+            for (c = confirm(d, p, c); c != 0; c &= c - 1) {
                 long q = p + (Long.numberOfTrailingZeros(c) >>> 3);
-                if (at(d, q)) {
+                if (exact || at(d, q)) {
                     return q;
                 }
             }

@@ -195,7 +195,8 @@ public final class StringSearchKernels {
     /**
      * Sets bit {@code r} of {@code found} for each row {@code r} of {@code in} that contains
      * {@code n} (not empty): one counted loop over the whole data buffer, eight start positions
-     * per step; a rare candidate is compared in full, and only a real occurrence walks the
+     * per step ({@link Needle#candidates}: exact for needles of up to 4 bytes, else a rare
+     * candidate is compared in full), and only a real occurrence walks the
      * offsets forward to its row, where it counts if it ends inside the row. The loop never
      * leaves the scan for a hit, so C2 compiles it as one long counted loop (jumping to the next
      * row after a hit measured slower). Null rows may be marked; the caller masks them.
@@ -206,17 +207,22 @@ public final class StringSearchKernels {
         long start = in.start(0);
         long end = in.end(rows - 1);
         long lastStart = end - len;
-        // Whole words are read at p and p + len - 1, so the fast loop stops where both fit.
-        long fastEnd = Math.min(lastStart - 7, d.byteSize() - len - 7);
+        // Words are read from p to p + len - 1, so the fast loop stops where they all fit.
+        long fastEnd = Math.min(lastStart - 7, d.byteSize() - n.reach() - 8);
         int r = 0;
         long rowEnd = offsets.end(0);
         long p = start;
+        boolean exact = n.exact();
         for (; p <= fastEnd; p += 8) {
             long c = n.candidates(d, p);
+            if (c == 0) {
+                continue;
+            }
+            c = n.confirm(d, p, c);
             while (c != 0) {
                 long q = p + (Long.numberOfTrailingZeros(c) >>> 3);
                 c &= c - 1;
-                if (n.at(d, q)) {
+                if (exact || n.at(d, q)) {
                     if (rowEnd <= q) {
                         // Eight rows per step while they all end before q, then one at a time.
                         while (r + 9 < rows && offsets.end(r + 8) <= q) {
