@@ -34,9 +34,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class FunctionRegistryTest {
     private static final Schema SCHEMA = new Schema(List.of(DataType.INT32.toField("x", true)));
     private static final List<String> DEFAULT_NAMES = List.of("abs", "acos", "asin", "atan", "atan2", "cbrt", "ceil", "char_length",
-            "cos", "cosh", "current_timestamp", "degrees", "exp", "floor", "fma", "gcd", "greatest", "hypot", "least", "length", "ln",
-            "log", "log10", "log2", "lower", "max", "min", "mod", "now", "pi", "pow", "power", "radians", "rand", "random", "round", "sign", "sin",
-            "sinh", "sqrt", "tan", "tanh", "trunc", "try_add", "try_divide", "try_mod", "try_multiply", "try_subtract", "upper");
+            "concat", "concat_ws", "contains", "cos", "cosh", "current_timestamp", "degrees", "ends_with", "exp", "floor", "fma", "gcd",
+            "greatest", "hypot", "instr", "least", "length", "ln", "log", "log10", "log2", "lower", "max", "min", "mod", "now", "pi",
+            "position", "pow", "power", "radians", "rand", "random", "regexp_like", "regexp_matches", "regexp_replace", "replace", "round",
+            "sign", "sin", "sinh", "split_part", "sqrt", "starts_with", "strict_concat", "strpos", "suffix", "tan", "tanh", "trunc",
+            "try_add", "try_divide", "try_mod", "try_multiply", "try_subtract", "upper");
 
     private RootAllocator root;
     private BufferAllocator allocator;
@@ -122,9 +124,10 @@ class FunctionRegistryTest {
     void defaultsHoldEveryBuiltinAndItsAliases() {
         FunctionRegistry r = FunctionRegistry.withDefaults();
         assertEquals(DEFAULT_NAMES, r.names());
-        assertEquals(45, r.functions().size());
+        assertEquals(56, r.functions().size());
         String[][] aliases = {{"power", "pow"}, {"rand", "random"},
-                {"current_timestamp", "now"}, {"char_length", "length"}};
+                {"current_timestamp", "now"}, {"char_length", "length"}, {"suffix", "ends_with"}, {"instr", "strpos"},
+                {"position", "strpos"}, {"regexp_like", "regexp_matches"}};
         for (String[] a : aliases) {
             assertSame(r.lookup(a[1]), r.lookup(a[0]), a[0]);
             assertEquals(a[1], r.lookup(a[0]).name());
@@ -182,11 +185,11 @@ class FunctionRegistryTest {
     void unknownNamesSuggestTheClosest() {
         FunctionRegistry r = FunctionRegistry.withDefaults();
         String[][] table = {
-                {"sqr", "unknown function 'sqr'; did you mean 'sqrt' or 'sin'? (49 functions are registered)"},
-                {"uppper", "unknown function 'uppper'; did you mean 'upper'? (49 functions are registered)"},
-                {"lenght", "unknown function 'lenght'; did you mean 'length'? (49 functions are registered)"},
-                {"mx", "unknown function 'mx'; did you mean 'max' or 'exp' or 'fma'? (49 functions are registered)"},
-                {"frobnicate", "unknown function 'frobnicate' (49 functions are registered)"},
+                {"sqr", "unknown function 'sqr'; did you mean 'sqrt' or 'sin'? (64 functions are registered)"},
+                {"uppper", "unknown function 'uppper'; did you mean 'upper'? (64 functions are registered)"},
+                {"lenght", "unknown function 'lenght'; did you mean 'length'? (64 functions are registered)"},
+                {"mx", "unknown function 'mx'; did you mean 'max' or 'exp' or 'fma'? (64 functions are registered)"},
+                {"frobnicate", "unknown function 'frobnicate' (64 functions are registered)"},
         };
         for (String[] row : table) {
             PlanningException e = assertThrows(PlanningException.class, () -> r.lookup(row[0]));

@@ -187,8 +187,9 @@ final class Regex {
                     groups.stream().mapToInt(Integer::intValue).toArray(), max, valid);
         }
 
-        boolean validFor(Pattern p) {
-            return valid && maxGroup <= p.matcher("").groupCount();
+        /** Whether the replacement is valid for the pattern of {@code m} (every group it names exists). */
+        boolean validFor(Matcher m) {
+            return valid && maxGroup <= m.groupCount();
         }
 
         /** Appends the replacement of the current match of {@code m} over the ASCII bytes of {@code d} from {@code base}. */

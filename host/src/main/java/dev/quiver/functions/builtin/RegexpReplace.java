@@ -117,7 +117,7 @@ final class RegexpReplace implements ScalarFunction {
                 Pattern p = fixed != null ? fixed : cache.get(pat, r);
                 Matcher m = fixed != null ? fixedMatcher : p.matcher("");
                 Regex.Rewrite rw = rewrite != null ? rewrite : Regex.Rewrite.parse(rep.string(r));
-                if (!rw.validFor(p)) {
+                if (!rw.validFor(m)) {
                     out.append(d, st, e - st); // DuckDB returns the string unchanged for an invalid replacement
                     out.endRow();
                     continue;
