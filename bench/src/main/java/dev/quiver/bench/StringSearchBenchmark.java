@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  * {@code contains(s, 'abc')} over one batch of 16M ASCII strings of 5 to 20 characters, about 10%
  * of them holding {@code 'abc'}, against the baseline the issue names: a per-row loop of
  * {@code VarCharVector.get(i)}, {@code new String(...)} and {@code String.contains}. Also
- * {@code s LIKE '%abc%'}, whose CONTAINS strategy searches 64 rows' bytes at a time, for
+ * {@code s LIKE '%abc%'}, whose CONTAINS strategy shares the search ({@code Needle.searchRows}), for
  * comparison. {@link BenchReport} prints the speedup of {@code contains} over the baseline.
  */
 @BenchmarkMode(Mode.AverageTime)

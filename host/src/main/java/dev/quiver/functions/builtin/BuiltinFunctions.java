@@ -23,7 +23,7 @@ import java.util.List;
  * <tr><td>strict_concat (what {@code a || b} means: NULL when any argument is NULL)</td><td>immutable</td><td>no</td></tr>
  * <tr><td>concat_ws (NULL separator gives NULL, NULL arguments skipped)</td><td>immutable</td><td>no</td></tr>
  * <tr><td>replace (every occurrence, left to right; empty {@code from} changes nothing)</td><td>immutable</td><td>no</td></tr>
- * <tr><td>contains, starts_with, ends_with (suffix) (empty needle: true; whole-buffer search for a constant needle)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>contains, starts_with, ends_with (suffix) (empty needle: true; a constant needle searched over 64 rows' bytes at once)</td><td>immutable</td><td>no</td></tr>
  * <tr><td>strpos (instr, position; {@code POSITION(needle IN s)}: 1-based in characters, 0 when absent)</td><td>immutable</td><td>no</td></tr>
  * <tr><td>split_part (1-based, negative from the end, '' beyond the parts; empty delimiter splits characters)</td><td>immutable</td><td>no</td></tr>
  * <tr><td>regexp_matches (regexp_like; a search, options as DuckDB; literal pattern compiled once per query)</td><td>immutable</td><td>no</td></tr>
