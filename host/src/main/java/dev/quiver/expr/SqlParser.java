@@ -468,6 +468,7 @@ public final class SqlParser {
                 case Between b -> new Expr.Between(convert(b.getLeftExpression()), convert(b.getBetweenExpressionStart()),
                         convert(b.getBetweenExpressionEnd()), b.isNot());
                 case LikeExpression l -> like(l);
+                case net.sf.jsqlparser.expression.operators.arithmetic.Concat c -> concat(c);
                 case Function f -> call(f);
                 case TrimFunction t -> trim(t);
                 case net.sf.jsqlparser.expression.ArrayExpression a -> subscript(a);
@@ -503,7 +504,6 @@ public final class SqlParser {
                 case "IntervalExpression" -> "an INTERVAL";
                 case "JdbcParameter", "JdbcNamedParameter", "NumericBind" -> "a parameter";
                 case "UserVariable" -> "a variable";
-                case "Concat" -> "'||' (call concat)";
                 case "HexValue" -> "a hex literal";
                 case "ExtractExpression" -> "EXTRACT";
                 case "IsBooleanExpression" -> "IS TRUE/IS FALSE";
@@ -827,6 +827,35 @@ public final class SqlParser {
             return new Expr.Call("substring", args);
         }
 
+        /**
+         * {@code a || b || c}: strict_concat(a, b, c), NULL when any operand is NULL (as DuckDB
+         * and the SQL standard; concat(...) skips NULLs instead).
+         */
+        private Expr concat(net.sf.jsqlparser.expression.operators.arithmetic.Concat c) {
+            List<Expr> operands = new ArrayList<>();
+            Expression e = c;
+            java.util.ArrayDeque<Expression> rights = new java.util.ArrayDeque<>();
+            while (e instanceof net.sf.jsqlparser.expression.operators.arithmetic.Concat k) {
+                rights.push(k.getRightExpression());
+                e = k.getLeftExpression();
+            }
+            operands.add(convert(e));
+            while (!rights.isEmpty()) {
+                operands.add(convert(rights.pop()));
+            }
+            return new Expr.Call("strict_concat", operands);
+        }
+
+        /** {@code POSITION(needle IN s)}: strpos(s, needle). */
+        private Expr position(Function f) {
+            var named = f.getNamedParameters();
+            List<String> names = named.getNames();
+            if (named.size() != 2 || names.size() != 2 || !"IN".equalsIgnoreCase(names.get(1))) {
+                throw unsupported("this form of POSITION (write POSITION(needle IN s) or strpos(s, needle))", f);
+            }
+            return new Expr.Call("strpos", List.of(convert(named.get(1)), convert(named.get(0))));
+        }
+
         private Expr call(Function f) {
             if (f.getMultipartName().size() != 1) {
                 throw unsupported("a qualified function name", f);
@@ -834,6 +863,9 @@ public final class SqlParser {
             if (f.getNamedParameters() != null && f.getParameters() == null
                     && List.of("substring", "substr").contains(f.getName().toLowerCase(Locale.ROOT))) {
                 return substringFromFor(f);
+            }
+            if (f.getNamedParameters() != null && f.getParameters() == null && "position".equalsIgnoreCase(f.getName())) {
+                return position(f);
             }
             if (f.isDistinct() || f.isUnique() || f.isAllColumns() || f.getOrderByElements() != null || f.getKeep() != null
                     || f.getNullHandling() != null || f.getHavingClause() != null || f.getLimit() != null || f.getAttribute() != null

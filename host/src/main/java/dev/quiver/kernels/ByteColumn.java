@@ -12,8 +12,9 @@ import java.lang.foreign.ValueLayout;
  */
 final class ByteColumn {
     final MemorySegment data;
-    private final MemorySegment offsets;
-    private final boolean large;
+    /** The offsets (Int32, or Int64 when {@link #large}), for loops that read them without the constant check. */
+    final MemorySegment offsets;
+    final boolean large;
     /** A scalar: every row reads row 0. */
     final boolean constant;
 
@@ -31,6 +32,19 @@ final class ByteColumn {
         }
         return new ByteColumn(out.view(in.vector.getDataBuffer()), out.view(in.vector.getOffsetBuffer()),
                 in.type instanceof DataType.Utf8 u && u.large(), in.constant);
+    }
+
+    /** Bounds-checked views of a Utf8 or LargeUtf8 vector's buffers (every row its own) that live as long as {@code arena}. */
+    static ByteColumn of(org.apache.arrow.vector.FieldVector v, java.lang.foreign.Arena arena) {
+        return new ByteColumn(view(v.getDataBuffer(), arena), view(v.getOffsetBuffer(), arena),
+                v instanceof org.apache.arrow.vector.LargeVarCharVector, false);
+    }
+
+    private static MemorySegment view(org.apache.arrow.memory.ArrowBuf buf, java.lang.foreign.Arena arena) {
+        if (buf == null || buf.capacity() == 0) {
+            return MemorySegment.NULL.reinterpret(0, arena, null);
+        }
+        return MemorySegment.ofAddress(buf.memoryAddress()).reinterpret(buf.capacity(), arena, null);
     }
 
     long start(int row) {

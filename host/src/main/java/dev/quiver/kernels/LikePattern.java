@@ -19,8 +19,10 @@ import java.util.Objects;
  * <li>{@link Strategy#ANY} {@code %}: every non-null value;</li>
  * <li>{@link Strategy#EXACT} {@code abc}, {@link Strategy#PREFIX} {@code abc%},
  *     {@link Strategy#SUFFIX} {@code %abc}: the literal compared with the row's bytes, eight at a time;</li>
- * <li>{@link Strategy#CONTAINS} {@code %abc%}: a search that tests eight positions per step for
- *     the literal's first and last bytes and checks the candidates;</li>
+ * <li>{@link Strategy#CONTAINS} {@code %abc%}: a search over 64 rows' bytes at once that tests
+ *     eight positions per step for the literal's first and last bytes and checks the candidates
+ *     (LIKE: {@link Needle#searchRows}, shared with {@code contains()}; ILIKE: its own, which
+ *     folds ASCII case);</li>
  * <li>{@link Strategy#GENERAL}, every other pattern: a backtracking matcher over the code
  *     points decoded in place (linear for most patterns, at worst rows x pattern length).</li>
  * </ul>
@@ -60,6 +62,8 @@ public final class LikePattern {
     private final long firstCase;
     private final long lastBytes;
     private final long lastCase;
+    /** CONTAINS, case-sensitive: the literal as a {@link Needle}, searched over 64 rows at once with the contains() kernel's search. */
+    private final Needle needle;
 
     private LikePattern(String pattern, Character escape, boolean caseInsensitive, int[] tokens) {
         this.pattern = pattern;
@@ -112,6 +116,7 @@ public final class LikePattern {
         } else {
             firstBytes = lastBytes = firstCase = lastCase = 0;
         }
+        needle = s == Strategy.CONTAINS && !caseInsensitive ? Needle.of(lit) : null;
     }
 
     /**
@@ -223,7 +228,9 @@ public final class LikePattern {
                     }
                 }
             }
-            case CONTAINS -> hits = column.constant ? (contains(d, column.start(0), column.end(0)) ? rows : 0) : containsWord(column, first, rows);
+            case CONTAINS -> hits = column.constant ? (contains(d, column.start(0), column.end(0)) ? rows : 0)
+                    : needle != null ? (rows == 0 ? 0 : needle.searchRows(column, first, 64 - Long.numberOfLeadingZeros(rows)) & rows)
+                    : containsWord(column, first, rows);
             case GENERAL -> {
                 for (long m = rows; m != 0; m &= m - 1) {
                     int j = Long.numberOfTrailingZeros(m);

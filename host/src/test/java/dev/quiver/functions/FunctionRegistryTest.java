@@ -36,12 +36,14 @@ class FunctionRegistryTest {
     private static final List<String> DEFAULT_NAMES = List.of(
             "abs", "acos", "array", "array_contains", "array_element", "array_extract", "array_has", "array_length",
             "asin", "atan", "atan2", "bit_length", "cardinality", "cbrt", "ceil", "char_length", "character_length",
-            "cos", "cosh", "current_timestamp", "degrees", "exp", "floor", "fma", "gcd", "get_field", "greatest",
-            "hypot", "least", "left", "length", "list_contains", "list_element", "list_extract", "list_has",
-            "list_length", "list_value", "ln", "log", "log10", "log2", "lower", "lpad", "ltrim", "make_array", "max",
-            "min", "mod", "named_struct", "now", "octet_length", "pi", "pow", "power", "radians", "rand", "random",
-            "repeat", "reverse", "right", "round", "rpad", "rtrim", "sign", "sin", "sinh", "sqrt", "struct",
-            "struct_extract", "substr", "substring", "tan", "tanh", "trim", "trunc", "try_add", "try_divide",
+            "concat", "concat_ws", "contains", "cos", "cosh", "current_timestamp", "degrees", "ends_with", "exp",
+            "floor", "fma", "gcd", "get_field", "greatest", "hypot", "instr", "least", "left", "length",
+            "list_contains", "list_element", "list_extract", "list_has", "list_length", "list_value", "ln", "log",
+            "log10", "log2", "lower", "lpad", "ltrim", "make_array", "max", "min", "mod", "named_struct", "now",
+            "octet_length", "pi", "position", "pow", "power", "radians", "rand", "random", "regexp_like",
+            "regexp_matches", "regexp_replace", "repeat", "replace", "reverse", "right", "round", "rpad", "rtrim",
+            "sign", "sin", "sinh", "split_part", "sqrt", "starts_with", "strict_concat", "strpos", "struct",
+            "struct_extract", "substr", "substring", "suffix", "tan", "tanh", "trim", "trunc", "try_add", "try_divide",
             "try_mod", "try_multiply", "try_subtract", "upper");
 
     private RootAllocator root;
@@ -128,10 +130,11 @@ class FunctionRegistryTest {
     void defaultsHoldEveryBuiltinAndItsAliases() {
         FunctionRegistry r = FunctionRegistry.withDefaults();
         assertEquals(DEFAULT_NAMES, r.names());
-        assertEquals(65, r.functions().size());
+        assertEquals(76, r.functions().size());
         String[][] aliases = {{"power", "pow"}, {"rand", "random"},
                 {"current_timestamp", "now"}, {"char_length", "length"}, {"character_length", "length"}, {"substr", "substring"},
-                {"list_extract", "array_element"}, {"list_contains", "array_contains"}, {"struct_extract", "get_field"}, {"list_value", "make_array"}};
+                {"list_extract", "array_element"}, {"list_contains", "array_contains"}, {"struct_extract", "get_field"}, {"list_value", "make_array"},
+                {"suffix", "ends_with"}, {"instr", "strpos"}, {"position", "strpos"}, {"regexp_like", "regexp_matches"}};
         for (String[] a : aliases) {
             assertSame(r.lookup(a[1]), r.lookup(a[0]), a[0]);
             assertEquals(a[1], r.lookup(a[0]).name());

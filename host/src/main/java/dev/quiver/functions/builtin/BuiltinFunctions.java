@@ -33,6 +33,15 @@ import java.util.List;
  * <tr><td>rpad(s, n[, fill]): as lpad, on the right (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
  * <tr><td>repeat(s, n): n &lt;= 0 gives ''; a Utf8 result over 2 GiB raises (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
  * <tr><td>reverse: by code point (docs/strings.md)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>concat (any arity, NULLs skipped; docs/strings.md)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>strict_concat (what {@code a || b} means: NULL when any argument is NULL)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>concat_ws (NULL separator gives NULL, NULL arguments skipped)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>replace (every occurrence, left to right; empty {@code from} changes nothing)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>contains, starts_with, ends_with (suffix) (empty needle: true; a constant needle searched over 64 rows' bytes at once)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>strpos (instr, position; {@code POSITION(needle IN s)}: 1-based in characters, 0 when absent)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>split_part (1-based, negative from the end, '' beyond the parts; empty delimiter splits characters)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>regexp_matches (regexp_like; a search, options as DuckDB; literal pattern compiled once per query)</td><td>immutable</td><td>no</td></tr>
+ * <tr><td>regexp_replace (first match, every one with 'g'; DuckDB's \1 replacement syntax)</td><td>immutable</td><td>no</td></tr>
  * <tr><td>try_add, try_subtract, try_multiply, try_divide, try_mod (NULL where the operator raises)</td><td>immutable</td><td>no</td></tr>
  * <tr><td>now (current_timestamp)</td><td>stable</td><td>folded at planning</td></tr>
  * <tr><td>random (rand)</td><td>volatile</td><td>no</td></tr>
@@ -51,6 +60,8 @@ public final class BuiltinFunctions {
         all.addAll(List.of(new Upper(), new Lower(), new Length(), new OctetLength(), new BitLength(),
                 new Trim(), new Ltrim(), new Rtrim(), new Substring(), new Left(), new Right(), new Lpad(), new Rpad(),
                 new Repeat(), new Reverse(),
+                new Concat(), new StrictConcat(), new ConcatWs(), new Replace(), new Contains(), new StartsWith(), new EndsWith(),
+                new Strpos(), new SplitPart(), new RegexpMatches(), new RegexpReplace(),
                 new TryAdd(), new TrySubtract(), new TryMultiply(), new TryDivide(), new TryMod(),
                 new Now(), new Random(),
                 new MakeArray(), new ArrayElement(), new ArrayLength(), new Cardinality(), new ArrayContains(),
