@@ -83,6 +83,14 @@ final class LikeKernels {
             }
             ByteColumn values = ByteColumn.of(v, out);
             PredicateOutput.ValidityWords valid = out.validity(v);
+            long[] all = compiled.matchAll(values, rows);
+            if (all != null) {
+                for (int w = 0; w < out.words(); w++) {
+                    long rowsValid = valid.get(w) & out.liveMask(w);
+                    out.store(w, rowsValid, negated ? ~all[w] : all[w]);
+                }
+                return out.finish();
+            }
             for (int w = 0; w < out.words(); w++) {
                 long rowsValid = valid.get(w) & out.liveMask(w);
                 long hits = compiled.matchWord(values, w << 6, rowsValid);

@@ -19,10 +19,10 @@ import java.util.Objects;
  * <li>{@link Strategy#ANY} {@code %}: every non-null value;</li>
  * <li>{@link Strategy#EXACT} {@code abc}, {@link Strategy#PREFIX} {@code abc%},
  *     {@link Strategy#SUFFIX} {@code %abc}: the literal compared with the row's bytes, eight at a time;</li>
- * <li>{@link Strategy#CONTAINS} {@code %abc%}: a search over 64 rows' bytes at once that tests
- *     eight positions per step for the literal's first and last bytes and checks the candidates
- *     (LIKE: {@link Needle#searchRows}, shared with {@code contains()}; ILIKE: its own, which
- *     folds ASCII case);</li>
+ * <li>{@link Strategy#CONTAINS} {@code %abc%}: LIKE over a column searches the whole batch in
+ *     one vector pass ({@link #matchAll}, {@link Needle#searchAllRows}, shared with
+ *     {@code contains()}); ILIKE searches 64 rows' bytes at once, eight positions per step, with
+ *     ASCII case folded;</li>
  * <li>{@link Strategy#GENERAL}, every other pattern: a backtracking matcher over the code
  *     points decoded in place (linear for most patterns, at worst rows x pattern length).</li>
  * </ul>
@@ -152,6 +152,16 @@ public final class LikePattern {
 
     public String pattern() {
         return pattern;
+    }
+
+    /**
+     * The matches of every row of {@code column} at once, as bit words, when this pattern is a
+     * case-sensitive {@code %literal%} over a column ({@link Needle#searchAllRows}: one vector
+     * pass over the whole batch); null otherwise, and then {@link #matchWord} runs per 64 rows.
+     * Null rows may be marked; the caller masks them.
+     */
+    long[] matchAll(ByteColumn column, int rows) {
+        return needle != null && !column.constant && needle.length() > 0 ? needle.searchAllRows(column, rows) : null;
     }
 
     /** The escape character, or null. */

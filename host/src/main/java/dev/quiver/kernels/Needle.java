@@ -1,6 +1,9 @@
 package dev.quiver.kernels;
 
 import dev.quiver.strings.Utf8;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -20,6 +23,9 @@ public final class Needle {
     private static final long ONES = 0x0101_0101_0101_0101L;
     private static final long LOW7 = 0x7F7F_7F7F_7F7F_7F7FL;
     private static final long HIGHS = 0x8080_8080_8080_8080L;
+    /** The widest byte vector the CPU has (64 lanes with AVX-512, 32 with AVX2). */
+    private static final VectorSpecies<Byte> BYTES = ByteVector.SPECIES_PREFERRED;
+    private static final java.nio.ByteOrder LE = java.nio.ByteOrder.LITTLE_ENDIAN;
 
     private final byte[] bytes;
     private final long[] words;
@@ -232,6 +238,83 @@ public final class Needle {
             }
         }
         return hits;
+    }
+
+    /**
+     * Bit {@code r % 64} of word {@code r / 64} set when row {@code r} of the {@code rows} rows
+     * whose offsets are {@code offsets} contains the needle (not empty). One pass over the whole
+     * data buffer with byte vectors ({@link #BYTES}: 64 start positions per step with AVX-512):
+     * the first (up to) four bytes of the needle are compared at every position, which is the
+     * match itself for a needle of up to 4 bytes (longer needles compare each candidate in
+     * full). Only a match walks the offsets forward to its row, where it counts if it ends inside
+     * the row (a needle split across two adjacent rows is no match); the rest of that row's
+     * positions are then skipped. Null rows may be marked; the caller masks them.
+     */
+    long[] searchAllRows(MemorySegment d, MemorySegment offsets, boolean large, int rows) {
+        long[] hits = new long[(rows + 63) >>> 6];
+        int len = bytes.length;
+        if (rows == 0 || len == 0) {
+            return hits;
+        }
+        long lastStart = end(offsets, large, rows - 1) - len;
+        int k = Math.min(len, 4);
+        int lanes = BYTES.length();
+        // A step reads lanes bytes at p .. p + k - 1 and may only report starts up to lastStart.
+        long vectorEnd = Math.min(lastStart - (lanes - 1), d.byteSize() - lanes - (k - 1));
+        byte c0 = bytes[0];
+        byte c1 = bytes[Math.min(1, len - 1)];
+        byte c2 = bytes[Math.min(2, len - 1)];
+        byte c3 = bytes[Math.min(3, len - 1)];
+        int r = 0;
+        long rowEnd = end(offsets, large, 0);
+        long p = end(offsets, large, -1);
+        for (; p <= vectorEnd; p += lanes) {
+            VectorMask<Byte> m = ByteVector.fromMemorySegment(BYTES, d, p, LE).eq(c0);
+            if (k > 1) {
+                m = m.and(ByteVector.fromMemorySegment(BYTES, d, p + 1, LE).eq(c1));
+            }
+            if (k > 2) {
+                m = m.and(ByteVector.fromMemorySegment(BYTES, d, p + 2, LE).eq(c2));
+            }
+            if (k > 3) {
+                m = m.and(ByteVector.fromMemorySegment(BYTES, d, p + 3, LE).eq(c3));
+            }
+            long bits = m.toLong();
+            while (bits != 0) {
+                long q = p + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                if (len > 4 && !at(d, q)) {
+                    continue;
+                }
+                while (rowEnd <= q) {
+                    rowEnd = end(offsets, large, ++r);
+                }
+                if (q + len <= rowEnd) {
+                    hits[r >>> 6] |= 1L << r;
+                    long rest = rowEnd - p;
+                    bits = rest >= 64 ? 0 : bits & (-1L << rest);
+                }
+            }
+        }
+        for (; p <= lastStart; p++) {
+            if (d.get(ValueLayout.JAVA_BYTE, p) == c0 && at(d, p)) {
+                while (rowEnd <= p) {
+                    rowEnd = end(offsets, large, ++r);
+                }
+                if (p + len <= rowEnd) {
+                    hits[r >>> 6] |= 1L << r;
+                }
+            }
+        }
+        return hits;
+    }
+
+    /** {@link #searchAllRows(MemorySegment, MemorySegment, boolean, int)} over a column's data and offsets. */
+    long[] searchAllRows(ByteColumn column, int rows) {
+        if (column.constant) {
+            throw new IllegalArgumentException("searchAllRows reads a column, not a constant");
+        }
+        return searchAllRows(column.data, column.offsets, column.large, rows);
     }
 
     /** Where row {@code row} ends (row -1 ends where row 0 starts). */

@@ -13,15 +13,13 @@ import java.util.Objects;
  * Substring search over Utf8 and LargeUtf8 columns: {@code contains}, {@code starts_with},
  * {@code ends_with} (Boolean) and {@code strpos} (Int64, 1-based in characters, 0 when absent).
  *
- * <p>With one needle for the whole batch (a literal or a constant), {@code contains} and
- * {@code strpos} search the bytes of 64 rows at once ({@link Needle#searchRows}), rather than
- * one short search per row: the rows' bytes lie back to back, so one search, eight positions
- * per step, covers them all, and each occurrence is mapped to its row by walking the offsets
- * forward. An occurrence counts only when it lies entirely inside one row (a needle split
+ * <p>With one needle for the whole batch (a literal or a constant), {@code contains} searches
+ * the whole data buffer in one vector pass ({@link Needle#searchAllRows}) and {@code strpos} the
+ * bytes of 64 rows at once ({@link Needle#searchRows}, SWAR), rather than one short search per
+ * row: the rows' bytes lie back to back, and each occurrence is mapped to its row by walking the
+ * offsets forward. An occurrence counts only when it lies entirely inside one row (a needle split
  * across two adjacent rows is no match). Rows without one are false (0), null rows null; bytes
- * behind null rows may be searched but never decide anything. (One search over the whole data
- * buffer, {@code [offset[0], offset[rows])}, with a hit bitmap in memory, measured about 20%
- * slower than these 64-row blocks whose hits stay in a register.) {@code starts_with} and
+ * behind null rows may be searched but never decide anything. {@code starts_with} and
  * {@code ends_with} compare the needle with each row's first or last bytes. With a needle per
  * row, each row is searched on its own.
  *
@@ -70,10 +68,9 @@ public final class StringSearchKernels {
                 int len = n == null ? 0 : n.length();
                 if (kind == Kind.CONTAINS && len > 0) {
                     // The hot case gets a loop of its own.
+                    long[] hits = n.searchAllRows(offsets, rows);
                     for (int w = 0; w < out.words(); w++) {
-                        long valid = in.validWord(w, rows);
-                        int first = w << 6;
-                        out.store(w, valid, valid == 0 ? 0 : n.searchRows(offsets, first, Math.min(64, rows - first)));
+                        out.store(w, in.validWord(w, rows), hits[w]);
                     }
                     return out.finish();
                 }
