@@ -56,6 +56,9 @@ final class Regex {
                 case 'l' -> flags |= Pattern.LITERAL;
                 case 's' -> flags |= Pattern.DOTALL;
                 case 'm', 'n', 'p' -> flags &= ~Pattern.DOTALL;
+                case ' ', '\t', '\n' -> {
+                    // skipped, as DuckDB does
+                }
                 case 'g' -> {
                     if (!replace) {
                         throw new PlanningException("option 'g' (replace every match) is only valid for regexp_replace, in " + function);
@@ -69,16 +72,84 @@ final class Regex {
         return new Options(flags, global);
     }
 
-    /** The pattern in Java's syntax: RE2's {@code (?P<name>} is Java's {@code (?<name>}; POSIX classes become {@code \p{..}}. */
+    /**
+     * The pattern in Java's syntax, scanned once so escapes and character classes are respected:
+     * RE2's {@code (?P<name>} at a group start is Java's {@code (?<name>}; inside a class,
+     * {@code [:name:]} and {@code [:^name:]} become {@code \p{Name}} and {@code \P{Name}} and a
+     * {@code [} is literal (Java would read a nested class); {@code \s} and {@code \S} are RE2's
+     * {@code [\t\n\f\r ]} (Java's also has the vertical tab).
+     */
     static String translate(String pattern) {
-        if (pattern.indexOf("(?P<") < 0 && pattern.indexOf("[:") < 0) {
-            return pattern;
+        StringBuilder out = new StringBuilder(pattern.length() + 8);
+        boolean inClass = false;
+        int classStart = -1;
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (c == '\\' && i + 1 < pattern.length()) {
+                char e = pattern.charAt(++i);
+                if (e == 's') {
+                    out.append(inClass ? "\\t\\n\\f\\r " : "[\\t\\n\\f\\r ]");
+                } else if (e == 'S' && !inClass) {
+                    out.append("[^\\t\\n\\f\\r ]");
+                } else {
+                    out.append('\\').append(e);
+                }
+                continue;
+            }
+            if (!inClass) {
+                if (c == '[') {
+                    inClass = true;
+                    out.append(c);
+                    // A ']' right after '[' or '[^' is a literal member.
+                    classStart = i + 1 < pattern.length() && pattern.charAt(i + 1) == '^' ? i + 2 : i + 1;
+                    if (classStart == i + 2) {
+                        out.append('^');
+                        i++;
+                    }
+                    continue;
+                }
+                if (c == '(' && pattern.startsWith("(?P<", i)) {
+                    out.append("(?<");
+                    i += 3;
+                    continue;
+                }
+                out.append(c);
+                continue;
+            }
+            if (c == ']' && i != classStart) {
+                inClass = false;
+                out.append(c);
+                continue;
+            }
+            if (c == '[' && pattern.startsWith("[:", i)) {
+                int end = pattern.indexOf(":]", i + 2);
+                if (end > 0) {
+                    String name = pattern.substring(i + 2, end);
+                    boolean negated = name.startsWith("^");
+                    String java = posix(negated ? name.substring(1) : name);
+                    if (java != null) {
+                        out.append(negated ? "\\P{" : "\\p{").append(java).append('}');
+                        i = end + 1;
+                        continue;
+                    }
+                }
+            }
+            if (c == '[' || (c == '&' && i + 1 < pattern.length() && pattern.charAt(i + 1) == '&')) {
+                // Literal in RE2's classes; Java would start a nested class or an intersection.
+                out.append('\\');
+            }
+            out.append(c);
         }
-        String p = pattern.replace("(?P<", "(?<");
+        return out.toString();
+    }
+
+    private static String posix(String name) {
         for (String[] c : POSIX) {
-            p = p.replace("[:" + c[0] + ":]", "\\p{" + c[1] + "}");
+            if (c[0].equals(name)) {
+                return c[1];
+            }
         }
-        return p;
+        return null;
     }
 
     private static final String[][] POSIX = {{"alnum", "Alnum"}, {"alpha", "Alpha"}, {"ascii", "ASCII"}, {"blank", "Blank"},
@@ -88,7 +159,8 @@ final class Regex {
     /** Compiles a pattern; a bad one is an {@link IllegalArgumentException} naming it. */
     static Pattern compile(String pattern, int flags) {
         try {
-            return Pattern.compile((flags & Pattern.LITERAL) != 0 ? pattern : translate(pattern), flags);
+            // RE2 (DuckDB) ends lines at '\n' only: Java's default also counts \r, \u0085, \u2028 and \u2029.
+            return Pattern.compile((flags & Pattern.LITERAL) != 0 ? pattern : translate(pattern), flags | Pattern.UNIX_LINES);
         } catch (PatternSyntaxException e) {
             throw new IllegalArgumentException("invalid regular expression '" + pattern + "': " + e.getDescription(), e);
         }
