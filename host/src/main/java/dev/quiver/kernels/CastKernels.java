@@ -100,7 +100,7 @@ final class CastKernels {
                 if (safe) {
                     return ColumnarValue.scalar(to, null);
                 }
-                throw new IllegalArgumentException("cannot cast " + s.value() + " to " + to + ": " + e.getMessage(), e);
+                throw new IllegalArgumentException("cannot cast " + shown(s.value()) + " to " + to + ": " + e.getMessage(), e);
             }
         }
         FieldVector in = ((ColumnarValue.Array) v).vector();
@@ -148,7 +148,15 @@ final class CastKernels {
     }
 
     private static IllegalArgumentException failure(ScalarValue value, int row, DataType to, CastFailure e) {
-        return new IllegalArgumentException("cannot cast " + value + " (row " + row + ") to " + to + ": " + e.getMessage(), e);
+        return new IllegalArgumentException("cannot cast " + shown(value) + " (row " + row + ") to " + to + ": " + e.getMessage(), e);
+    }
+
+    /** The value as a message shows it: a long string cut after 60 characters, its length said (a 1 MB literal is no message). */
+    static String shown(ScalarValue value) {
+        if (value.value() instanceof String str && str.length() > 80) {
+            return "'" + str.substring(0, 60) + "...' (" + str.length() + " characters)";
+        }
+        return value.toString();
     }
 
     private static boolean isPrimitive(DataType t) {

@@ -38,8 +38,13 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
                 fields.add(args.get(i).dataType().toField("arg" + i, true));
                 allScalar &= v instanceof ColumnarValue.Scalar;
             }
-            result = Objects.requireNonNull(function.invoke(new ScalarFunctionArgs(values, fields, ctx.rows(),
-                    dataType.toField(function.name(), true), ctx.config())), () -> "function " + function.name() + " returned null");
+            result = function.invoke(new ScalarFunctionArgs(values, fields, ctx.rows(), dataType.toField(function.name(), true),
+                    ctx.config()));
+            if (result == null) {
+                // A broken function, not a null pointer of Quiver's: say so as the other result checks do.
+                throw new IllegalStateException("function " + function.name() + " returned null instead of a ColumnarValue "
+                        + "(a NULL result is a ColumnarValue.Scalar holding a null value)");
+            }
             result = checked(result, allScalar && !args.isEmpty(), ctx);
             // A function may hand back one of its own arguments: that one is now the result, not closed here.
             for (int i = 0; i < values.size(); i++) {

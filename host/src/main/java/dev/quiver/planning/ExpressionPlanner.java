@@ -169,6 +169,35 @@ public final class ExpressionPlanner {
             };
         }
 
+        /**
+         * "; did you mean 'a'?" naming up to three columns close to {@code name}: the same name in
+         * another case, two letters swapped, or within an edit distance that grows with the name
+         * (none for one or two letters, where every short name would be "close"); empty when none is.
+         */
+        private String didYouMean(String name) {
+            String k = name.toLowerCase(java.util.Locale.ROOT);
+            int allowed = k.length() >= 6 ? 2 : k.length() >= 3 ? 1 : 0;
+            var distance = new org.apache.commons.text.similarity.LevenshteinDistance(allowed);
+            List<String> close = schema.getFields().stream().map(Field::getName).filter(n -> {
+                String m = n.toLowerCase(java.util.Locale.ROOT);
+                return m.equals(k) || (allowed > 0 && (distance.apply(k, m) >= 0 || swapped(k, m)));
+            }).limit(3).map(n -> "'" + n + "'").toList();
+            return close.isEmpty() ? "" : "; did you mean " + String.join(" or ", close) + "?";
+        }
+
+        /** Whether {@code a} is {@code b} with two neighbouring letters swapped. */
+        private static boolean swapped(String a, String b) {
+            if (a.length() != b.length()) {
+                return false;
+            }
+            int i = 0;
+            while (i < a.length() && a.charAt(i) == b.charAt(i)) {
+                i++;
+            }
+            return i + 1 < a.length() && a.charAt(i) == b.charAt(i + 1) && a.charAt(i + 1) == b.charAt(i)
+                    && a.substring(i + 2).equals(b.substring(i + 2));
+        }
+
         private PhysicalExpr column(Expr.Column c) {
             int idx = -1;
             if (c.qualifier() != null) {
@@ -178,7 +207,7 @@ public final class ExpressionPlanner {
                 idx = indexOf(c.name());
             }
             if (idx < 0) {
-                throw new PlanningException("no column '" + c.flatName() + "' in the schema (columns: "
+                throw new PlanningException("no column '" + c.flatName() + "' in the schema" + didYouMean(c.name()) + " (columns: "
                         + schema.getFields().stream().map(f -> f.getName() + " " + describe(f)).collect(Collectors.joining(", ")) + ")");
             }
             Field f = schema.getFields().get(idx);

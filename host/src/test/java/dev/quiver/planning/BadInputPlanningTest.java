@@ -77,7 +77,8 @@ class BadInputPlanningTest extends PlanningTestBase {
     @Test
     void unknownColumnsListTheSchema() {
         rejected("z + 1", "no column 'z' in the schema (columns: " + COLUMNS + ")");
-        rejected("sqrt(X)", "no column 'X' in the schema (columns: " + COLUMNS + ")");
+        rejected("sqrt(X)", "no column 'X' in the schema; did you mean 'x'? (columns: " + COLUMNS + ")");
+        rejected("nmae || 'a'", "no column 'nmae' in the schema; did you mean 'name'? (columns: " + COLUMNS + ")");
         rejected(col("t", "nope"), "no column 't.nope' in the schema (columns: " + COLUMNS + ")");
     }
 

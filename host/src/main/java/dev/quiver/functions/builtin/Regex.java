@@ -61,7 +61,7 @@ final class Regex {
                 }
                 case 'g' -> {
                     if (!replace) {
-                        throw new PlanningException("option 'g' (replace every match) is only valid for regexp_replace, in " + function);
+                        throw new PlanningException("option 'g' (replace every match) is only valid for regexp_replace, not " + function);
                     }
                     global = true;
                 }

@@ -1,0 +1,565 @@
+package dev.quiver.tests;
+
+import dev.quiver.CompiledExpression;
+import dev.quiver.Placement;
+import dev.quiver.expr.Expr;
+import dev.quiver.functions.ScalarFunction;
+import dev.quiver.functions.ScalarFunctionArgs;
+import dev.quiver.functions.Signature;
+import dev.quiver.functions.Volatility;
+import dev.quiver.rowfn.RowFn;
+import dev.quiver.rowfn.RowType;
+import dev.quiver.rowfn.Val;
+import dev.quiver.stream.AsyncOptions;
+import dev.quiver.stream.Pipeline;
+import dev.quiver.stream.QueryExecution;
+import dev.quiver.stream.QueryRuntime;
+import dev.quiver.types.DataType;
+import dev.quiver.types.SqlTypes;
+import dev.quiver.value.ColumnarValue;
+import dev.quiver.value.ScalarValue;
+import dev.quiver.value.Values;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import static dev.quiver.tests.ProbeFixtures.assertZeroLeftAfter;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The bad-input catalogue: malformed expressions, schemas, batches and misbehaving functions,
+ * each with the exception it must give (its class and a fragment of its message), each proven
+ * leak-free (every byte back to the allocator after the failure) and harmless (the same Quiver
+ * then evaluates a correct expression correctly).
+ *
+ * <p>Most cases are golden files, one per topic, in {@code src/test/resources/bad-input/*.txt}
+ * (format in {@code bad-input/README.md}). Run with {@code -Dquiver.golden.regenerate=true} to
+ * rewrite every case's {@code error}/{@code message} lines from what Quiver says now, then
+ * review the diff. The cases a text file cannot say (closed vectors, columns of different
+ * lengths, schema drift between batches, an async call that times out) are Java cases below.
+ *
+ * <p>Functions the golden files may call, registered here: {@code udf_short(x BIGINT)} returns
+ * one row fewer than the batch; {@code udf_wrong_type(x BIGINT)} is declared BIGINT and returns
+ * VARCHAR; {@code udf_throws(x BIGINT)} throws; {@code udf_null_vector(x BIGINT)} returns a
+ * null ColumnarValue; {@code no_negatives(x BIGINT)} is a RowFn that fails a negative row
+ * ({@code failIf}).
+ */
+class BadInputCatalogueTest extends QuiverTestBase {
+    private static final boolean REGENERATE = Boolean.getBoolean("quiver.golden.regenerate");
+    /** Regenerated fragments are the message's first line, cut here. */
+    private static final int FRAGMENT_LIMIT = 240;
+
+    /** What each case's check evaluates afterwards: x * 2 + length(s) over three rows. */
+    private static final Schema SANITY = new Schema(List.of(DataType.INT64.toField("x", true), DataType.UTF8.toField("s", true)));
+
+    // ------------------------------------------------------------------ the golden files
+
+    @TestFactory
+    Stream<DynamicNode> goldenFiles() throws IOException {
+        registerFixtures();
+        List<DynamicNode> files = new ArrayList<>();
+        try (Stream<Path> paths = Files.list(goldenDirectory())) {
+            for (Path p : paths.filter(f -> f.toString().endsWith(".txt")).sorted().toList()) {
+                GoldenFile file = GoldenFile.read(p);
+                List<DynamicNode> tests = new ArrayList<>();
+                for (GoldenCase c : file.cases) {
+                    tests.add(DynamicTest.dynamicTest(c.name, p.toUri(), () -> runGolden(file, c)));
+                }
+                if (REGENERATE) {
+                    tests.add(DynamicTest.dynamicTest("(regenerate " + p.getFileName() + ")", file::rewrite));
+                }
+                files.add(DynamicContainer.dynamicContainer(p.getFileName().toString(), p.toUri(), tests.stream()));
+            }
+        }
+        assertTrue(files.size() >= 5, "golden files found in " + goldenDirectory() + ": " + files.size());
+        return files.stream();
+    }
+
+    private static Path goldenDirectory() {
+        try {
+            return Path.of(BadInputCatalogueTest.class.getResource("/bad-input").toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void runGolden(GoldenFile file, GoldenCase c) {
+        Outcome o = outcome(c);
+        String actualError = o.stage + " " + (o.error == null ? "none" : o.error.getClass().getSimpleName());
+        String actualMessage = o.error == null ? "" : fragmentOf(o.error.getMessage());
+        if (REGENERATE) {
+            file.regenerated.put(c, new String[]{actualError, actualMessage});
+        }
+        assertEquals(0, allocator.getAllocatedMemory(), c.name + ": bytes leaked after the failure");
+        sanityCheck();
+        if (o.error == null) {
+            fail(c.name + ": expected " + c.error + " but the expression " + (o.stage.equals("evaluate") ? "evaluated" : o.stage));
+        }
+        String message = o.error.getMessage() == null ? "" : o.error.getMessage();
+        if (!REGENERATE) {
+            assertEquals(c.error, actualError, c.name + ": " + o.error);
+            assertTrue(message.contains(c.message), c.name + ": expected the message to contain\n  " + c.message + "\nbut it is\n  "
+                    + message);
+        }
+    }
+
+    /** Where it failed (parse, compile, evaluate; "evaluate" with no error: it did not fail) and with what. */
+    private record Outcome(String stage, Throwable error) {
+    }
+
+    private Outcome outcome(GoldenCase c) {
+        Expr expr;
+        try {
+            expr = Expr.parse(c.expr);
+        } catch (RuntimeException e) {
+            return new Outcome("parse", e);
+        }
+        CompiledExpression compiled;
+        try {
+            compiled = quiver.compile(c.schema, expr);
+        } catch (RuntimeException e) {
+            return new Outcome("compile", e);
+        }
+        try (BufferAllocator results = allocator.newChildAllocator("results of " + c.name, 0, Long.MAX_VALUE);
+             VectorSchemaRoot batch = c.batch(allocator)) {
+            try (FieldVector ignored = compiled.evaluate(batch, c.placement, results)) {
+                return new Outcome("evaluate", null);
+            } catch (RuntimeException e) {
+                assertEquals(0, results.getAllocatedMemory(), c.name + ": the failed evaluation left its result allocated");
+                return new Outcome("evaluate", e);
+            }
+        }
+    }
+
+    private static String fragmentOf(String message) {
+        if (message == null) {
+            return "";
+        }
+        String first = message.lines().findFirst().orElse("");
+        return first.length() > FRAGMENT_LIMIT ? first.substring(0, FRAGMENT_LIMIT) : first;
+    }
+
+    /** After a failure, the same Quiver still compiles and evaluates correctly, and leaks nothing. */
+    private void sanityCheck() {
+        CompiledExpression e = quiver.compile(SANITY, Expr.parse("x * 2 + length(s)"));
+        try (BigIntVector x = (BigIntVector) TestColumns.of(allocator, "x", DataType.INT64, java.util.Arrays.asList(1L, null, 40L), () -> 7L);
+             FieldVector s = TestColumns.of(allocator, "s", DataType.UTF8, List.of("a", "bc", "déf"), null);
+             VectorSchemaRoot b = new VectorSchemaRoot(List.of(x, s))) {
+            b.setRowCount(3);
+            assertEquals(java.util.Arrays.asList(3L, null, 83L), TestColumns.valuesAndClose(e.evaluate(b, Placement.AUTO)),
+                    "the Quiver no longer evaluates correctly after the failure");
+        }
+        assertEquals(0, allocator.getAllocatedMemory(), "bytes leaked by the check after the failure");
+    }
+
+    // ------------------------------------------------------------------ functions the files call
+
+    private void registerFixtures() {
+        quiver.functions().register(new Udf("udf_short", DataType.INT64, a -> {
+            int n = a.numberRows() - 1;
+            return new ColumnarValue.Array(Values.of(DataType.INT64, "udf_short", java.util.Collections.nCopies(n, 1L),
+                    a.config().allocator()));
+        }));
+        quiver.functions().register(new Udf("udf_wrong_type", DataType.INT64, a -> new ColumnarValue.Array(Values.of(DataType.UTF8,
+                "udf_wrong_type", java.util.Collections.nCopies(a.numberRows(), "one"), a.config().allocator()))));
+        quiver.functions().register(new Udf("udf_throws", DataType.INT64, a -> {
+            throw new IllegalStateException("udf_throws: the service is down");
+        }));
+        quiver.functions().register(new Udf("udf_null_vector", DataType.INT64, a -> null));
+        quiver.functions().register(RowFn.declare("no_negatives").arg("x", RowType.INT64).returns(RowType.INT64).fallible()
+                .body(x -> x.failIf(x.lt(Val.of(0L)), "negative input")));
+    }
+
+    /** {@code name(x BIGINT) -> declared}, computed by {@code body}. */
+    private record Udf(String name, DataType declared, Function<ScalarFunctionArgs, ColumnarValue> body) implements ScalarFunction {
+        @Override
+        public Signature signature() {
+            return Signature.exact(List.of(DataType.INT64), Volatility.IMMUTABLE);
+        }
+
+        @Override
+        public DataType returnType(List<DataType> argTypes) {
+            return declared;
+        }
+
+        @Override
+        public ColumnarValue invoke(ScalarFunctionArgs args) {
+            return body.apply(args);
+        }
+    }
+
+    // ------------------------------------------------------------------ cases a text file cannot say
+
+    private static final Schema AB = new Schema(List.of(DataType.INT32.toField("a", true), DataType.INT32.toField("b", true)));
+
+    private VectorSchemaRoot ab(int aRows, int bRows, int rowCount) {
+        IntVector a = (IntVector) TestColumns.of(allocator, "a", DataType.INT32, java.util.Collections.nCopies(aRows, 6), null);
+        IntVector b = (IntVector) TestColumns.of(allocator, "b", DataType.INT32, java.util.Collections.nCopies(bRows, 3), null);
+        VectorSchemaRoot root = new VectorSchemaRoot(List.of(a, b));
+        root.setRowCount(rowCount);
+        a.setValueCount(aRows);
+        b.setValueCount(bRows);
+        return root;
+    }
+
+    /** Runs {@code bad}, which must throw {@code type} with {@code fragment} in its message; then the checks. */
+    private <T extends Throwable> void rejects(Class<T> type, String fragment, org.junit.jupiter.api.function.Executable bad) {
+        T e = org.junit.jupiter.api.Assertions.assertThrows(type, bad);
+        assertTrue(e.getMessage() != null && e.getMessage().contains(fragment), "expected '" + fragment + "' in: " + e.getMessage());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> javaCases() {
+        Map<String, org.junit.jupiter.api.function.Executable> cases = new LinkedHashMap<>();
+        CompiledExpression sum = quiver.compile(AB, Expr.parse("a / b"));
+        cases.put("a column shorter than the batch", () -> {
+            try (VectorSchemaRoot b = ab(10, 7, 10)) {
+                rejects(IllegalArgumentException.class, "column 'b' has 7 values but the batch has 10 rows", () -> sum.evaluate(b));
+            }
+        });
+        cases.put("a column longer than the batch", () -> {
+            try (VectorSchemaRoot b = ab(12, 10, 10)) {
+                rejects(IllegalArgumentException.class, "column 'a' has 12 values but the batch has 10 rows", () -> sum.evaluate(b));
+            }
+        });
+        cases.put("a closed batch (vectors cleared)", () -> {
+            VectorSchemaRoot b = ab(10, 10, 10);
+            b.close(); // clears every vector: no buffers, value count 0, but the root still says 10 rows
+            rejects(IllegalArgumentException.class, "column 'a' has 0 values but the batch has 10 rows", () -> sum.evaluate(b));
+        });
+        cases.put("one closed vector in a batch", () -> {
+            try (VectorSchemaRoot b = ab(10, 10, 10)) {
+                b.getVector("b").close();
+                rejects(IllegalArgumentException.class, "column 'b' has 0 values but the batch has 10 rows", () -> sum.evaluate(b));
+            }
+        });
+        cases.put("schema drift: a column changes type between batches", () -> {
+            try (VectorSchemaRoot good = ab(4, 4, 4); FieldVector out = sum.evaluate(good)) {
+                assertEquals(List.of(2, 2, 2, 2), TestColumns.values(out));
+            }
+            FieldVector a = TestColumns.of(allocator, "a", DataType.INT64, List.of(6L, 6L), null);
+            FieldVector b = TestColumns.of(allocator, "b", DataType.INT32, List.of(3, 3), null);
+            try (VectorSchemaRoot drifted = TestColumns.batch(2, a, b)) {
+                rejects(IllegalArgumentException.class, "column 'a' is Int(64, true) in the batch but was planned as Int(32, true)",
+                        () -> sum.evaluate(drifted));
+            }
+        });
+        cases.put("schema drift: a column goes missing between batches", () -> {
+            FieldVector b = TestColumns.of(allocator, "b", DataType.INT32, List.of(3, 3), null);
+            try (VectorSchemaRoot drifted = TestColumns.batch(2, b)) {
+                rejects(IllegalArgumentException.class, "column 'a'", () -> sum.evaluate(drifted));
+            }
+        });
+        cases.put("schema drift: columns swap places between batches", () -> {
+            FieldVector b = TestColumns.of(allocator, "b", DataType.INT32, List.of(0, 0), null);
+            FieldVector a = TestColumns.of(allocator, "a", DataType.INT32, List.of(6, 6), null);
+            try (VectorSchemaRoot swapped = TestColumns.batch(2, b, a)) {
+                // Either read by name (6 / 0: a division by zero) or rejected; never b / a computed as a / b.
+                Throwable t = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, () -> sum.evaluate(swapped).close());
+                assertTrue(t.getMessage().contains("division by zero") || t.getMessage().contains("column"), t.getMessage());
+            }
+        });
+        cases.put("a closed Quiver's expression", () -> {
+            var q = dev.quiver.Quiver.builder().allocator(allocator).openCl(false).build();
+            CompiledExpression e = q.compile(AB, Expr.parse("a + b"));
+            q.close();
+            try (VectorSchemaRoot b = ab(2, 2, 2)) {
+                rejects(IllegalStateException.class, "this Quiver instance is closed", () -> e.evaluate(b));
+            }
+        });
+        cases.put("an async call that times out", this::asyncTimeout);
+        return cases.entrySet().stream().map(c -> DynamicTest.dynamicTest(c.getKey(), () -> {
+            c.getValue().execute();
+            assertEquals(0, allocator.getAllocatedMemory(), c.getKey() + ": bytes leaked after the failure");
+            sanityCheck();
+        }));
+    }
+
+    private void asyncTimeout() throws Exception {
+        ProbeFixtures.Probe hang = new ProbeFixtures.Probe("hang", 0, 4); // holds every call, never answers
+        quiver.functions().register(hang);
+        try (QueryRuntime runtime = QueryRuntime.create(2)) {
+            QueryExecution q = Pipeline.from(ProbeFixtures.SCHEMA).project("id", "hang(v) AS y")
+                    .options(AsyncOptions.defaults().withBatchSize(100).withCallTimeout(Duration.ofMillis(50)))
+                    .placement(Placement.CPU).plan(quiver)
+                    .execute(runtime, ProbeFixtures.source(allocator, 1, 100, runtime.executor()));
+            try {
+                Throwable t = ProbeFixtures.failure(q.stream().next(), "the batch");
+                dev.quiver.stream.AsyncFunctionException e = ProbeFixtures.causeOf(t, dev.quiver.stream.AsyncFunctionException.class);
+                ProbeFixtures.assertContains(e.getMessage(), "'hang'", "[0, 100)", "timeout of 50 ms");
+                assertTrue(e.getCause() instanceof java.util.concurrent.TimeoutException, String.valueOf(e.getCause()));
+            } finally {
+                q.close();
+            }
+            assertZeroLeftAfter(allocator, q.whenReleased());
+        }
+    }
+
+    // ------------------------------------------------------------------ the file format
+
+    /** One case of a golden file; {@code errorLine}/{@code messageLine} index the file's lines (-1: absent). */
+    static final class GoldenCase {
+        String name;
+        Schema schema;
+        String expr;
+        final List<List<String>> rows = new ArrayList<>();
+        Placement placement = Placement.CPU;
+        String error = "";
+        String message = "";
+        int errorLine = -1;
+        int messageLine = -1;
+        int lastLine;
+
+        VectorSchemaRoot batch(BufferAllocator allocator) {
+            List<FieldVector> columns = new ArrayList<>();
+            try {
+                for (int c = 0; c < schema.getFields().size(); c++) {
+                    Field f = schema.getFields().get(c);
+                    DataType type = DataType.fromField(f);
+                    FieldVector v = Values.allocate(type, f.getName(), rows.size(), allocator);
+                    columns.add(v);
+                    for (int r = 0; r < rows.size(); r++) {
+                        if (rows.get(r).size() != schema.getFields().size()) {
+                            throw new IllegalArgumentException(name + ": row " + r + " has " + rows.get(r).size() + " values, the schema "
+                                    + schema.getFields().size() + " columns");
+                        }
+                        String text = rows.get(r).get(c);
+                        if (text.regionMatches(true, 0, "x'", 0, 2)) {
+                            ((VarCharVector) v).setSafe(r, HexFormat.of().parseHex(text.substring(2, text.length() - 1)));
+                        } else {
+                            Values.set(v, r, value(type, text));
+                        }
+                    }
+                    v.setValueCount(rows.size());
+                }
+                VectorSchemaRoot root = new VectorSchemaRoot(columns);
+                root.setRowCount(rows.size());
+                return root;
+            } catch (RuntimeException e) {
+                columns.forEach(FieldVector::close);
+                throw e;
+            }
+        }
+
+        private static ScalarValue value(DataType type, String text) {
+            if (text.equalsIgnoreCase("null")) {
+                return ScalarValue.nullOf(type);
+            }
+            Object v = switch (type) {
+                case DataType.Int i when i.signed() -> switch (i.bitWidth()) {
+                    case 8 -> Byte.parseByte(text);
+                    case 16 -> Short.parseShort(text);
+                    case 32 -> Integer.parseInt(text);
+                    default -> Long.parseLong(text);
+                };
+                case DataType.Int i -> switch (i.bitWidth()) {
+                    case 8 -> Short.parseShort(text);
+                    case 16 -> Integer.parseInt(text);
+                    case 32 -> Long.parseLong(text);
+                    default -> new BigInteger(text);
+                };
+                case DataType.FloatingPoint f -> f.bitWidth() == 32 ? (Object) Float.parseFloat(text) : (Object) Double.parseDouble(text);
+                case DataType.Decimal d -> new BigDecimal(text).setScale(d.scale());
+                case DataType.Utf8 u -> text.substring(1, text.length() - 1).replace("''", "'");
+                case DataType.Bool b -> Boolean.parseBoolean(text);
+                case DataType.Date32 d -> Integer.parseInt(text);
+                case DataType.Timestamp t -> Long.parseLong(text);
+                default -> throw new IllegalArgumentException("the golden format has no values of type " + type);
+            };
+            return new ScalarValue(type, v);
+        }
+    }
+
+    /** A golden file: its lines, its cases, and (when regenerating) what each case said. */
+    static final class GoldenFile {
+        final Path path;
+        final List<String> lines;
+        final List<GoldenCase> cases = new ArrayList<>();
+        final Map<GoldenCase, String[]> regenerated = new LinkedHashMap<>();
+
+        private GoldenFile(Path path, List<String> lines) {
+            this.path = path;
+            this.lines = lines;
+        }
+
+        static GoldenFile read(Path path) throws IOException {
+            GoldenFile file = new GoldenFile(path, Files.readAllLines(path, StandardCharsets.UTF_8));
+            Schema schema = new Schema(List.of());
+            GoldenCase c = null;
+            boolean inRows = false;
+            for (int i = 0; i < file.lines.size(); i++) {
+                String line = file.lines.get(i);
+                String where = path.getFileName() + ":" + (i + 1);
+                if (line.isBlank() || line.startsWith("#")) {
+                    inRows = false;
+                    continue;
+                }
+                String key = line.split(" ", 2)[0];
+                String rest = line.length() > key.length() ? line.substring(key.length() + 1) : "";
+                if (inRows && !List.of("error", "message", "placement").contains(key)) {
+                    c.rows.add(splitRow(line));
+                    c.lastLine = i;
+                    continue;
+                }
+                inRows = false;
+                switch (key) {
+                    case "schema" -> {
+                        Schema s = parseSchema(rest, where);
+                        if (c == null) {
+                            schema = s;
+                        } else {
+                            c.schema = s;
+                        }
+                    }
+                    case "case" -> {
+                        c = new GoldenCase();
+                        c.name = rest.strip();
+                        c.schema = schema;
+                        file.cases.add(c);
+                    }
+                    case "expr" -> need(c, where).expr = expand(rest);
+                    case "rows" -> inRows = need(c, where) != null;
+                    case "placement" -> need(c, where).placement = Placement.valueOf(rest.strip());
+                    case "error" -> {
+                        need(c, where).error = rest.strip();
+                        c.errorLine = i;
+                    }
+                    case "message" -> {
+                        need(c, where).message = rest;
+                        c.messageLine = i;
+                    }
+                    default -> throw new IllegalArgumentException(where + ": unknown line '" + line + "'");
+                }
+                if (c != null) {
+                    c.lastLine = i;
+                }
+            }
+            for (GoldenCase k : file.cases) {
+                if (k.expr == null) {
+                    throw new IllegalArgumentException(path.getFileName() + ": case " + k.name + " has no expr");
+                }
+            }
+            return file;
+        }
+
+        private static GoldenCase need(GoldenCase c, String where) {
+            if (c == null) {
+                throw new IllegalArgumentException(where + ": a case's line before any 'case'");
+            }
+            return c;
+        }
+
+        /** {@code {{repeat TEXT N}}} becomes TEXT N times: huge literals without huge files. */
+        private static String expand(String expr) {
+            var m = java.util.regex.Pattern.compile("\\{\\{repeat (\\S+) (\\d+)}}").matcher(expr);
+            return m.replaceAll(r -> java.util.regex.Matcher.quoteReplacement(r.group(1).repeat(Integer.parseInt(r.group(2)))));
+        }
+
+        /** Values separated by '|' (quoted strings may hold it). */
+        private static List<String> splitRow(String line) {
+            List<String> out = new ArrayList<>();
+            StringBuilder cur = new StringBuilder();
+            boolean quoted = false;
+            for (char ch : line.toCharArray()) {
+                if (ch == '\'') {
+                    quoted = !quoted;
+                }
+                if (ch == '|' && !quoted) {
+                    out.add(cur.toString().strip());
+                    cur.setLength(0);
+                } else {
+                    cur.append(ch);
+                }
+            }
+            out.add(cur.toString().strip());
+            return out;
+        }
+
+        /** {@code name TYPE, name TYPE, ...} with SQL type names; commas inside (...) belong to the type. */
+        private static Schema parseSchema(String text, String where) {
+            List<Field> fields = new ArrayList<>();
+            int depth = 0, start = 0;
+            text = text + ",";
+            for (int i = 0; i < text.length(); i++) {
+                char ch = text.charAt(i);
+                if (ch == '(' || ch == '[') {
+                    depth++;
+                } else if (ch == ')' || ch == ']') {
+                    depth--;
+                } else if (ch == ',' && depth == 0) {
+                    String entry = text.substring(start, i).strip();
+                    start = i + 1;
+                    if (entry.isEmpty()) {
+                        continue;
+                    }
+                    String[] nt = entry.split("\\s+", 2);
+                    if (nt.length < 2) {
+                        throw new IllegalArgumentException(where + ": schema entry '" + entry + "' is not 'name TYPE'");
+                    }
+                    fields.add(SqlTypes.fromSql(nt[1]).toField(nt[0], true));
+                }
+            }
+            return new Schema(fields);
+        }
+
+        /** Writes the file back with each case's error and message lines as regenerated. */
+        void rewrite() {
+            List<String> out = new ArrayList<>(lines);
+            Map<Integer, List<String>> insertAfter = new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
+            for (var entry : regenerated.entrySet()) {
+                GoldenCase c = entry.getKey();
+                String error = "error " + entry.getValue()[0];
+                String message = "message " + entry.getValue()[1];
+                List<String> missing = new ArrayList<>();
+                if (c.errorLine >= 0) {
+                    out.set(c.errorLine, error);
+                } else {
+                    missing.add(error);
+                }
+                if (c.messageLine >= 0) {
+                    out.set(c.messageLine, message);
+                } else {
+                    missing.add(message);
+                }
+                if (!missing.isEmpty()) {
+                    insertAfter.put(c.lastLine, missing);
+                }
+            }
+            insertAfter.forEach((line, added) -> out.addAll(line + 1, added));
+            Path source = Path.of(System.getProperty("user.dir"), "src", "test", "resources", "bad-input", path.getFileName().toString());
+            try {
+                Files.write(source, out, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}
