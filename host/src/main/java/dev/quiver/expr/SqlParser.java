@@ -221,6 +221,9 @@ public final class SqlParser {
         if (sql.isBlank()) {
             throw text.syntaxError(sql.length(), "expected an expression, found empty text");
         }
+        if (sql.replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("--[^\n]*", " ").isBlank()) {
+            throw text.syntaxError(sql.length(), "expected an expression, found only comments");
+        }
         IllegalArgumentException first = null;
         for (boolean complex : new boolean[]{false, true}) {
             try {
@@ -248,6 +251,12 @@ public final class SqlParser {
                 // missing its last operand, so say that, at the end.
                 if (parser.getToken(2).kind == CCJSqlParserConstants.EOF && isOperator(next.image)) {
                     throw text.syntaxError(text.sql.length(), "expected an expression after " + describe(next));
+                }
+                // "a * / b": JSqlParser stops before the first operator; the operand missing is after it.
+                Token after = parser.getToken(2);
+                if (isOperator(next.image) && (isOperator(after.image) || after.image.equals(")") || after.image.equals(","))) {
+                    throw text.syntaxError(text.offset(after.beginLine, after.beginColumn), "expected an expression after "
+                            + describe(next) + ", found " + describe(after));
                 }
                 throw text.syntaxError(text.offset(next.beginLine, next.beginColumn), "unexpected " + describe(next));
             }
@@ -288,7 +297,9 @@ public final class SqlParser {
         if (images.contains("<DATA_TYPE>") && !images.contains("<S_LONG>")) {
             return "expected a type name";
         }
-        if (images.contains("<S_LONG>") || images.contains("<S_IDENTIFIER>")) {
+        // JSqlParser's first tokens of an expression ("NOT" or "(" or "!") say no more than this.
+        if (images.contains("<S_LONG>") || images.contains("<S_IDENTIFIER>") || (images.contains("\"NOT\"")
+                && images.contains("\"(\""))) {
             return "expected an expression";
         }
         if (!images.isEmpty() && images.size() <= 4) {
@@ -341,6 +352,7 @@ public final class SqlParser {
          */
         void checkBracketsAndQuotes() {
             Deque<Integer> open = new ArrayDeque<>();
+            int last = -1, beforeLast = -1; // the last two characters outside quotes, comments and spaces
             int i = 0;
             int n = sql.length();
             while (i < n) {
@@ -350,6 +362,8 @@ public final class SqlParser {
                     if (end < 0) {
                         throw syntaxError(i, c == '\'' ? "unterminated string literal" : "unterminated quoted identifier");
                     }
+                    beforeLast = last;
+                    last = end;
                     i = end + 1;
                 } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
                     int nl = sql.indexOf('\n', i);
@@ -361,6 +375,13 @@ public final class SqlParser {
                     }
                     i = end + 2;
                 } else {
+                    if ((c == ')' || c == ',') && last >= 0) {
+                        checkOperandBefore(last, i, beforeLast);
+                    }
+                    if (!Character.isWhitespace(c)) {
+                        beforeLast = last;
+                        last = i;
+                    }
                     if (c == '(') {
                         open.push(i);
                     } else if (c == ')') {
@@ -377,6 +398,21 @@ public final class SqlParser {
                 throw syntaxError(n, "expected ')' to close '(' at " + (sql.indexOf('\n') < 0 ? "" : "line "
                         + (1 + sql.substring(0, at).chars().filter(ch -> ch == '\n').count()) + ", ")
                         + "column " + (at - sql.lastIndexOf('\n', at - 1)));
+            }
+        }
+
+        /**
+         * A ')' or ',' at {@code at} right after an operator, a '(' or a ',' at {@code last} is an operand
+         * missing ("sqrt(a * )", "f(a, , b)"); JSqlParser would backtrack and blame the '(' of the call.
+         * {@code count(*)} and {@code f(a, *)} are not.
+         */
+        private void checkOperandBefore(int last, int at, int beforeLast) {
+            char l = sql.charAt(last);
+            char c = sql.charAt(at);
+            boolean star = l == '*' && beforeLast >= 0 && "(,.".indexOf(sql.charAt(beforeLast)) >= 0;
+            boolean operator = "+-*/%=<>".indexOf(l) >= 0 && !star;
+            if (operator || l == ',' || (l == '(' && c == ',')) {
+                throw syntaxError(at, "expected an expression after '" + l + "', found '" + c + "'");
             }
         }
 
