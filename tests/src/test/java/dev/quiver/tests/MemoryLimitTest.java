@@ -135,6 +135,16 @@ class MemoryLimitTest extends QuiverTestBase {
                     assertEquals(0, limited.getAllocatedMemory());
                 }
             }
+            for (dev.quiver.Device d : quiver.openClDevices()) {
+                assertEquals(dev.quiver.placement.DeviceHealth.State.HEALTHY, quiver.health(d).state(), quiver.health(d).describe());
+            }
+            try (FieldVector onCpu = e.evaluate(b, Placement.CPU)) {
+                for (Placement p : StressFixtures.placements(quiver)) {
+                    try (FieldVector v = e.evaluate(b, p)) {
+                        assertEquals(-1, StressFixtures.firstDifference(onCpu, v), p.toString());
+                    }
+                }
+            }
         }
     }
 
