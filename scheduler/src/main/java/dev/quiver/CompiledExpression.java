@@ -254,9 +254,7 @@ public final class CompiledExpression {
         long held = h.find() ? Long.parseLong(h.group(1)) : -1;
         BufferAllocator refused = oom.getOutcomeDetails()
                 .map(org.apache.arrow.memory.AllocationOutcomeDetails::getFailedAllocator).orElse(allocator);
-        String where = executor.where != null ? executor.where
-                : (executor.requested != null ? executor.requested.device.name() : quiver.runtime(0).device.name())
-                + " (host kernels)";
+        String where = executor.where();
         return new QuiverOutOfMemoryException(plan.logical().toString(), needed, refused.getName(), refused.getLimit(),
                 held, rows, where, oom);
     }
@@ -275,8 +273,19 @@ public final class CompiledExpression {
     private final class Executor implements KernelExecutor {
         private final Placement placement;
         private final DeviceRuntime requested;
-        /** Where a fused kernel of this evaluation is running (null between kernels): for an out-of-memory message. */
-        String where;
+        // Where a fused kernel of this evaluation is running (null between kernels), for an out-of-memory message;
+        // references only: no string is built unless memory runs out.
+        Device kernelDevice;
+        /** The device a kernel failed on before it was recomputed on the CPU, or null. */
+        Device failedDevice;
+
+        String where() {
+            if (kernelDevice == null) {
+                return (requested != null ? requested.device.name() : quiver.runtime(0).device.name()) + " (host kernels)";
+            }
+            return kernelDevice.name() + (failedDevice == null ? " (fused kernel)"
+                    : " (fused kernel, after " + failedDevice.name() + " failed)");
+        }
 
         Executor(Placement placement, DeviceRuntime requested) {
             this.placement = placement;
@@ -362,7 +371,8 @@ public final class CompiledExpression {
         try {
             out = allocate(field, rows, allocator);
         } catch (RuntimeException e) {
-            executor.where = fusedWhere(segment, placement, requested, program, rows);
+            executor.kernelDevice = deviceFor(segment, placement, requested, program, rows);
+            executor.failedDevice = null;
             throw e;
         }
         List<VectorView> views = new ArrayList<>(inputs.size() + 1);
@@ -390,7 +400,8 @@ public final class CompiledExpression {
             boolean timed = java.util.concurrent.ThreadLocalRandom.current().nextInt(ExpressionMetrics.SAMPLE) == 0;
             long t0 = timed ? System.nanoTime() : 0;
             choice = decide(segment, placement, requested, program, rows, false);
-            executor.where = choice.device().name() + " (fused kernel)";
+            executor.kernelDevice = choice.device();
+            executor.failedDevice = null;
             long t1 = timed ? System.nanoTime() : 0;
             DeviceRuntime device = quiver.runtime(choice.deviceIndex());
             long t2 = System.nanoTime();
@@ -425,7 +436,8 @@ public final class CompiledExpression {
                 metrics.fallback(device.device.name(), memory);
                 ValidityBitmaps.and(outView.validity(), strictInputs, rows);
                 choice = segment.fixed(0, rows, SegmentScheduler.Why.FALLBACK, false);
-                executor.where = choice.device().name() + " (fused kernel, after " + device.device.name() + " failed)";
+                executor.kernelDevice = choice.device();
+                executor.failedDevice = device.device;
                 t2 = System.nanoTime();
                 run = execute(quiver.runtime(0), choice, program, invocation, rows);
             }
@@ -435,7 +447,8 @@ public final class CompiledExpression {
             if (timed) {
                 metrics.scheduled(t1 - t0 + System.nanoTime() - t3);
             }
-            executor.where = null;
+            executor.kernelDevice = null;
+            executor.failedDevice = null;
             return new KernelExecutor.Result(out, run.rowsComputed(), choice.device().name());
         } catch (RuntimeException | Error e) {
             if (choice != null && choice.probe() && !verdict) {
@@ -451,12 +464,12 @@ public final class CompiledExpression {
     }
 
     /** The device a kernel whose output could not be allocated would have run on, as the next batch would see it. */
-    private String fusedWhere(SegmentScheduler segment, Placement placement, DeviceRuntime requested, KernelProgram program,
-                              int rows) {
+    private Device deviceFor(SegmentScheduler segment, Placement placement, DeviceRuntime requested, KernelProgram program,
+                             int rows) {
         try {
-            return decide(segment, placement, requested, program, rows, true).device().name() + " (fused kernel)";
+            return decide(segment, placement, requested, program, rows, true).device();
         } catch (RuntimeException e) {
-            return "placement " + placement + " (fused kernel)";
+            return quiver.runtime(0).device; // OPENCL with no device that can run it: that error comes later anyway
         }
     }
 
