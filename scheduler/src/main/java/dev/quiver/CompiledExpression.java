@@ -164,7 +164,10 @@ public final class CompiledExpression {
      * @throws ArithmeticException      when a non-null row divides an integer by zero
      */
     public FieldVector evaluate(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
-        return toVector(evaluateValue(batch, placement, allocator), batch.getRowCount(), allocator);
+        Objects.requireNonNull(placement, "placement is null");
+        Executor executor = new Executor(placement, null);
+        return guard(batch, allocator, executor,
+                () -> toVector(run(batch, executor, allocator), batch.getRowCount(), allocator));
     }
 
     /**
@@ -176,7 +179,8 @@ public final class CompiledExpression {
      */
     public ColumnarValue evaluateValue(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
         Objects.requireNonNull(placement, "placement is null");
-        return run(batch, new Executor(placement, null), allocator);
+        Executor executor = new Executor(placement, null);
+        return guard(batch, allocator, executor, () -> run(batch, executor, allocator));
     }
 
     /**
@@ -193,7 +197,66 @@ public final class CompiledExpression {
                 throw new IllegalStateException(device.name() + " cannot run " + p.text() + ": " + r);
             });
         }
-        return toVector(run(batch, new Executor(null, quiver.runtime(device)), allocator), batch.getRowCount(), allocator);
+        Executor executor = new Executor(null, quiver.runtime(device));
+        return guard(batch, allocator, executor,
+                () -> toVector(run(batch, executor, allocator), batch.getRowCount(), allocator));
+    }
+
+    /**
+     * Runs one evaluation; Arrow's {@link org.apache.arrow.memory.OutOfMemoryException}, wherever
+     * it was raised (and however a kernel wrapped it), leaves as a {@link QuiverOutOfMemoryException}
+     * that names this expression. Every node closes what it allocated before its exception leaves,
+     * so the allocator is back where it was by the time this sees the exception.
+     */
+    private <T> T guard(VectorSchemaRoot batch, BufferAllocator allocator, Executor executor,
+                        java.util.function.Supplier<T> evaluation) {
+        Objects.requireNonNull(batch, "batch is null");
+        Objects.requireNonNull(allocator, "allocator is null");
+        try {
+            return evaluation.get();
+        } catch (QuiverOutOfMemoryException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            org.apache.arrow.memory.OutOfMemoryException oom = arrowOutOfMemory(e);
+            if (oom == null) {
+                throw e;
+            }
+            QuiverOutOfMemoryException clear = outOfMemory(oom, batch.getRowCount(), allocator, executor);
+            if (e != oom) {
+                clear.addSuppressed(e); // how a kernel reported it, for the stack trace
+            }
+            throw clear;
+        }
+    }
+
+    private static org.apache.arrow.memory.OutOfMemoryException arrowOutOfMemory(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof org.apache.arrow.memory.OutOfMemoryException oom) {
+                return oom;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return null;
+    }
+
+    private static final java.util.regex.Pattern NEEDED = java.util.regex.Pattern.compile("buffer of size (\\d+)");
+    private static final java.util.regex.Pattern HELD = java.util.regex.Pattern.compile("Current allocation: (\\d+)");
+
+    private QuiverOutOfMemoryException outOfMemory(org.apache.arrow.memory.OutOfMemoryException oom, int rows,
+                                                   BufferAllocator allocator, Executor executor) {
+        // Arrow says the size and what the allocator held only in its message; the allocator that
+        // refused (the one passed, or an ancestor at its limit) is in the outcome details.
+        String text = String.valueOf(oom.getMessage());
+        java.util.regex.Matcher n = NEEDED.matcher(text), h = HELD.matcher(text);
+        long needed = n.find() ? Long.parseLong(n.group(1)) : -1;
+        long held = h.find() ? Long.parseLong(h.group(1)) : -1;
+        BufferAllocator refused = oom.getOutcomeDetails()
+                .map(org.apache.arrow.memory.AllocationOutcomeDetails::getFailedAllocator).orElse(allocator);
+        String where = executor.where();
+        return new QuiverOutOfMemoryException(plan.logical().toString(), needed, refused.getName(), refused.getLimit(),
+                held, rows, where, oom);
     }
 
     private ColumnarValue run(VectorSchemaRoot batch, Executor executor, BufferAllocator allocator) {
@@ -210,6 +273,19 @@ public final class CompiledExpression {
     private final class Executor implements KernelExecutor {
         private final Placement placement;
         private final DeviceRuntime requested;
+        // Where a fused kernel of this evaluation is running (null between kernels), for an out-of-memory message;
+        // references only: no string is built unless memory runs out.
+        Device kernelDevice;
+        /** The device a kernel failed on before it was recomputed on the CPU, or null. */
+        Device failedDevice;
+
+        String where() {
+            if (kernelDevice == null) {
+                return (requested != null ? requested.device.name() : quiver.runtime(0).device.name()) + " (host kernels)";
+            }
+            return kernelDevice.name() + (failedDevice == null ? " (fused kernel)"
+                    : " (fused kernel, after " + failedDevice.name() + " failed)");
+        }
 
         Executor(Placement placement, DeviceRuntime requested) {
             this.placement = placement;
@@ -224,7 +300,7 @@ public final class CompiledExpression {
         @Override
         public Result run(FusedKernelExpr segment, KernelProgram program, List<FieldVector> args, int rows,
                           BufferAllocator allocator, RowMode mode) {
-            return runKernel(scheduler(segment, program), placement, requested, program, args, rows, allocator, mode);
+            return runKernel(scheduler(segment, program), this, program, args, rows, allocator, mode);
         }
     }
 
@@ -238,18 +314,20 @@ public final class CompiledExpression {
      */
     public VectorSchemaRoot filter(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
         Selection keep = select(batch, placement, allocator);
-        List<FieldVector> out = new ArrayList<>(batch.getFieldVectors().size());
-        try {
-            for (FieldVector v : batch.getFieldVectors()) {
-                out.add(Kernels.filter(v, keep, allocator));
+        return guard(batch, allocator, new Executor(placement, null), () -> {
+            List<FieldVector> out = new ArrayList<>(batch.getFieldVectors().size());
+            try {
+                for (FieldVector v : batch.getFieldVectors()) {
+                    out.add(Kernels.filter(v, keep, allocator));
+                }
+                VectorSchemaRoot result = new VectorSchemaRoot(out);
+                result.setRowCount(keep.count());
+                return result;
+            } catch (RuntimeException | Error e) {
+                out.forEach(FieldVector::close);
+                throw e;
             }
-            VectorSchemaRoot result = new VectorSchemaRoot(out);
-            result.setRowCount(keep.count());
-            return result;
-        } catch (RuntimeException | Error e) {
-            out.forEach(FieldVector::close);
-            throw e;
-        }
+        });
     }
 
     Placement quiverPlacement() {
@@ -279,15 +357,24 @@ public final class CompiledExpression {
         }
     }
 
-    private KernelExecutor.Result runKernel(SegmentScheduler segment, Placement placement, DeviceRuntime requested,
+    private KernelExecutor.Result runKernel(SegmentScheduler segment, Executor executor,
                                             KernelProgram program, List<FieldVector> inputs, int rows,
                                             BufferAllocator allocator, RowMode mode) {
+        Placement placement = executor.placement;
+        DeviceRuntime requested = executor.requested;
         if (placement == Placement.AUTO && requested == null) {
             quiver.ensureCalibrated(); // once: calibrating is not the scheduler's time per batch
         }
         // The outermost kernel of a fully fused plan writes the result vector itself (no rename later).
         Field field = program == rootProgram ? outputField : new Field("result", FieldType.nullable(program.resultType().arrowType()), null);
-        FieldVector out = allocate(field, rows, allocator);
+        FieldVector out;
+        try {
+            out = allocate(field, rows, allocator);
+        } catch (RuntimeException e) {
+            executor.kernelDevice = deviceFor(segment, placement, requested, program, rows);
+            executor.failedDevice = null;
+            throw e;
+        }
         List<VectorView> views = new ArrayList<>(inputs.size() + 1);
         Choice choice = null;
         boolean verdict = false;
@@ -313,6 +400,8 @@ public final class CompiledExpression {
             boolean timed = java.util.concurrent.ThreadLocalRandom.current().nextInt(ExpressionMetrics.SAMPLE) == 0;
             long t0 = timed ? System.nanoTime() : 0;
             choice = decide(segment, placement, requested, program, rows, false);
+            executor.kernelDevice = choice.device();
+            executor.failedDevice = null;
             long t1 = timed ? System.nanoTime() : 0;
             DeviceRuntime device = quiver.runtime(choice.deviceIndex());
             long t2 = System.nanoTime();
@@ -347,6 +436,8 @@ public final class CompiledExpression {
                 metrics.fallback(device.device.name(), memory);
                 ValidityBitmaps.and(outView.validity(), strictInputs, rows);
                 choice = segment.fixed(0, rows, SegmentScheduler.Why.FALLBACK, false);
+                executor.kernelDevice = choice.device();
+                executor.failedDevice = device.device;
                 t2 = System.nanoTime();
                 run = execute(quiver.runtime(0), choice, program, invocation, rows);
             }
@@ -356,6 +447,8 @@ public final class CompiledExpression {
             if (timed) {
                 metrics.scheduled(t1 - t0 + System.nanoTime() - t3);
             }
+            executor.kernelDevice = null;
+            executor.failedDevice = null;
             return new KernelExecutor.Result(out, run.rowsComputed(), choice.device().name());
         } catch (RuntimeException | Error e) {
             if (choice != null && choice.probe() && !verdict) {
@@ -367,6 +460,16 @@ public final class CompiledExpression {
             for (VectorView v : views) {
                 v.close();
             }
+        }
+    }
+
+    /** The device a kernel whose output could not be allocated would have run on, as the next batch would see it. */
+    private Device deviceFor(SegmentScheduler segment, Placement placement, DeviceRuntime requested, KernelProgram program,
+                             int rows) {
+        try {
+            return decide(segment, placement, requested, program, rows, true).device();
+        } catch (RuntimeException e) {
+            return quiver.runtime(0).device; // OPENCL with no device that can run it: that error comes later anyway
         }
     }
 

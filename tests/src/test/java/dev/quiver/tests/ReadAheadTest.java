@@ -235,14 +235,16 @@ class ReadAheadTest extends QuiverTestBase {
             synchronized (random) {
                 delay = random.nextInt(3);
             }
-            // The result is made now, inside invokeAsync (while the pipeline counts the call), and freed at once
-            // by whoever loses the race to complete the future: nothing is allocated once the call is settled.
+            // The result is made now, inside invokeAsync (while the pipeline counts the call). The future's outcome
+            // alone decides who frees it: completed, the pipeline owns it; cancelled, the callback below frees it,
+            // synchronously with the cancellation (so before whenReleased() can complete). No flag may decide it
+            // ahead of the completion: a completer that claimed the result and then lost the race to complete the
+            // future would free it after whenReleased() (the rare "EARLY" failure of closeRightAfterFirstNext).
             boolean failIt = values.stream().anyMatch(v -> v != null && v.longValue() <= failAt && failAt < v.longValue() + 1);
             Float8Vector r = failIt ? null : ProbeFixtures.vector(args.returnField(), args.config().allocator(), values, v -> v * 10);
-            java.util.concurrent.atomic.AtomicBoolean owned = new java.util.concurrent.atomic.AtomicBoolean(true);
             out.whenComplete((v, e) -> {
-                if (e != null && r != null && owned.compareAndSet(true, false)) {
-                    r.close(); // cancelled: free it here, synchronously with the cancellation
+                if (e != null && r != null) {
+                    r.close(); // cancelled: nobody else will ever see it
                 }
             });
             CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS).execute(() -> {
@@ -250,9 +252,7 @@ class ReadAheadTest extends QuiverTestBase {
                     out.completeExceptionally(new IllegalStateException("boom"));
                     return;
                 }
-                if (owned.compareAndSet(true, false) && !out.complete(new ColumnarValue.Array(r))) {
-                    r.close();
-                }
+                out.complete(new ColumnarValue.Array(r)); // false when cancelled: the callback has freed it
             });
             return out;
         }
