@@ -22,7 +22,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.time.Duration;
@@ -61,23 +60,37 @@ class OpenClFaultInjectionTest {
 
     /**
      * A Quiver whose first OpenCL device wins every AUTO decision (given figures, no exploration),
-     * with a manual clock for the fences.
+     * with a manual clock for the fences. {@link TransferMode#AUTO}: the devices as Quiver opens
+     * them (zero copy on PoCL); {@link TransferMode#COPY}: only the first device, opened with the
+     * explicit transfers of a discrete GPU (so that path is tested on any machine).
      */
-    private void open(int failuresToFence) {
+    private void open(int failuresToFence, TransferMode mode) {
         allocator = new RootAllocator();
         Quiver.Builder b = Quiver.builder().allocator(allocator)
                 .deviceFigures("cpu", TestFigures.cpu())
                 .healthPolicy(new DeviceHealth.Policy(failuresToFence, FENCE, Duration.ofSeconds(40)))
                 .clock(clock::get).explorationShare(0).arithmetic(ArithmeticMode.WRAPPING);
+        var devices = OpenClRuntime.discover().devices();
         boolean first = true;
-        for (var d : OpenClRuntime.discover().devices()) {
+        for (var d : devices) {
             b.deviceFigures("opencl:" + d.name(), first ? TestFigures.instantGpu() : TestFigures.cpu());
             first = false;
+        }
+        if (mode == TransferMode.COPY && !devices.isEmpty()) {
+            OpenClBackend copying = OpenClBackend.open(devices.getFirst(), TransferMode.COPY);
+            b.openCl(false).addDevice(new Device(copying.name(), Device.Kind.OPENCL_GPU, "explicit transfers", copying));
         }
         quiver = b.build();
         OpenClAvailability.requireOpenCl(quiver);
         gpu = quiver.openClDevices().getFirst();
         backend = (OpenClBackend) gpu.backend();
+        assertTrue(mode == TransferMode.AUTO || backend.transferMode() == mode, backend.toString());
+    }
+
+    /** Each case under OPENCL and AUTO placement, on the device as Quiver opens it and with explicit transfers. */
+    private static Stream<Arguments> everywhere(Stream<Arguments> cases) {
+        return cases.flatMap(a -> Stream.of(Placement.OPENCL, Placement.AUTO).flatMap(p ->
+                Stream.of(TransferMode.AUTO, TransferMode.COPY).map(m -> Arguments.of(a.get()[0], a.get()[1], p, m))));
     }
 
     @AfterEach
@@ -95,23 +108,23 @@ class OpenClFaultInjectionTest {
     }
 
     static Stream<Arguments> deviceFaults() {
-        return Stream.of(
+        return everywhere(Stream.of(
                 Arguments.of("program build", Fault.of(Call.BUILD_PROGRAM)),
                 // The second buffer of the first run fails: the first one, already created, is released.
                 Arguments.of("buffer creation", Fault.of(Call.CREATE_BUFFER).withError(CL.CL_OUT_OF_RESOURCES).after(1)),
                 Arguments.of("kernel launch", Fault.of(Call.ENQUEUE_KERNEL)),
                 Arguments.of("out of resources on a launch", Fault.of(Call.ENQUEUE_KERNEL).withError(CL.CL_OUT_OF_RESOURCES)),
                 Arguments.of("read back", Fault.of(Call.READ_BACK)),
-                // The kernel runs, then the device is gone (and the run's clFinish fails as well).
-                Arguments.of("device lost mid-batch", Fault.of(Call.DEVICE_LOST).after(1)))
-                .flatMap(a -> Stream.of(Placement.OPENCL, Placement.AUTO)
-                        .map(p -> Arguments.of(a.get()[0], a.get()[1], p)));
+                // Gone after the first command (zero copy: the kernel ran; with transfers: the first write); the
+                // run's clFinish fails as well.
+                Arguments.of("device lost mid-batch", Fault.of(Call.DEVICE_LOST).after(1))));
     }
 
-    @ParameterizedTest(name = "{0} under {2}")
+    @ParameterizedTest(name = "{0} under {2}, transfers {3}")
     @MethodSource("deviceFaults")
-    void aFailingDeviceLosesNoBatchIsFencedThenProbedAndLeaksNothing(String what, Fault fault, Placement placement) {
-        open(3);
+    void aFailingDeviceLosesNoBatchIsFencedThenProbedAndLeaksNothing(String what, Fault fault, Placement placement,
+                                                                     TransferMode mode) {
+        open(3, mode);
         CompiledExpression e = quiver.compile(TestBatches.SCHEMA, EXPR);
         try (FaultInjection.Plan plan = FaultInjection.inject(backend, fault.always())) {
             for (int i = 1; i <= 3; i++) {
@@ -161,19 +174,17 @@ class OpenClFaultInjectionTest {
     }
 
     static Stream<Arguments> memoryFaults() {
-        return Stream.of(
+        return everywhere(Stream.of(
                 Arguments.of("buffer allocation failure", Fault.of(Call.CREATE_BUFFER)),
                 Arguments.of("device memory exhausted on a launch",
                         Fault.of(Call.ENQUEUE_KERNEL).withError(CL.CL_MEM_OBJECT_ALLOCATION_FAILURE)),
-                Arguments.of("host memory exhausted reading back", Fault.of(Call.READ_BACK).withError(CL.CL_OUT_OF_HOST_MEMORY)))
-                .flatMap(a -> Stream.of(Placement.OPENCL, Placement.AUTO)
-                        .map(p -> Arguments.of(a.get()[0], a.get()[1], p)));
+                Arguments.of("host memory exhausted reading back", Fault.of(Call.READ_BACK).withError(CL.CL_OUT_OF_HOST_MEMORY))));
     }
 
-    @ParameterizedTest(name = "{0} under {2}")
+    @ParameterizedTest(name = "{0} under {2}, transfers {3}")
     @MethodSource("memoryFaults")
-    void aDeviceOutOfMemoryIsNotHeldAgainstItsHealth(String what, Fault fault, Placement placement) {
-        open(3);
+    void aDeviceOutOfMemoryIsNotHeldAgainstItsHealth(String what, Fault fault, Placement placement, TransferMode mode) {
+        open(3, mode);
         CompiledExpression e = quiver.compile(TestBatches.SCHEMA, EXPR);
         int batches = 5;
         try (FaultInjection.Plan plan = FaultInjection.inject(backend, fault.always())) {
@@ -193,10 +204,15 @@ class OpenClFaultInjectionTest {
         assertEquals(new OpenClBackend.LiveObjects(1, 1, 1, 0, 0), backend.liveObjects());
     }
 
-    @ParameterizedTest
-    @EnumSource(value = Placement.class, names = {"OPENCL", "AUTO"})
-    void aDeviceLostAfterItsKernelRanIsRecomputedOnTheCpu(Placement placement) {
-        open(3);
+    static Stream<Arguments> placementsAndModes() {
+        return Stream.of(Placement.OPENCL, Placement.AUTO).flatMap(p ->
+                Stream.of(TransferMode.AUTO, TransferMode.COPY).map(m -> Arguments.of(p, m)));
+    }
+
+    @ParameterizedTest(name = "{0}, transfers {1}")
+    @MethodSource("placementsAndModes")
+    void aDeviceLostAfterItsKernelRanIsRecomputedOnTheCpu(Placement placement, TransferMode mode) {
+        open(3, mode);
         CompiledExpression e = quiver.compile(TestBatches.SCHEMA, EXPR);
         // Warm: the program is built and one batch ran.
         evaluateAndCompare(e, placement, "before");
@@ -227,9 +243,10 @@ class OpenClFaultInjectionTest {
      */
     @Test
     void randomFaultsOfEveryKindNeverChangeAResult() {
-        open(1_000);
-        long seed = new Random().nextLong();
-        System.out.println("OpenClFaultInjectionTest.randomFaultsOfEveryKindNeverChangeAResult seed=" + seed);
+        open(1_000, TransferMode.AUTO);
+        long seed = seed();
+        System.out.println("OpenClFaultInjectionTest.randomFaultsOfEveryKindNeverChangeAResult seed=" + seed
+                + " (replay with -Dquiver.seed=" + seed + ")");
         CompiledExpression e = quiver.compile(TestBatches.SCHEMA, EXPR);
         CompiledExpression fallible = quiver.compile(TestBatches.SCHEMA, FALLIBLE);
         assertTrue(fallible.explain().contains("kernel segment ((l1 / dl) + (l2 * BIGINT '3')) as"), fallible.explain());
@@ -261,9 +278,58 @@ class OpenClFaultInjectionTest {
         }
     }
 
+    /**
+     * Threads evaluating at once while calls fail at random (seed printed): runs that fail and
+     * runs that don't share the device's queue; every result is right, each failed batch is
+     * counted once, and once all are done no run's object is alive.
+     */
+    @Test
+    void faultsUnderConcurrentBatchesLoseNothingAndLeakNothing() throws Exception {
+        open(1_000, TransferMode.AUTO);
+        long seed = seed();
+        System.out.println("OpenClFaultInjectionTest.faultsUnderConcurrentBatchesLoseNothingAndLeakNothing seed=" + seed
+                + " (replay with -Dquiver.seed=" + seed + ")");
+        CompiledExpression e = quiver.compile(TestBatches.SCHEMA, EXPR);
+        CompiledExpression fallible = quiver.compile(TestBatches.SCHEMA, FALLIBLE);
+        int threads = 4, batches = 8;
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try (FaultInjection.Plan plan = FaultInjection.inject(backend,
+                Fault.of(Call.CREATE_BUFFER).withError(CL.CL_OUT_OF_RESOURCES).withProbability(0.05, seed).always(),
+                Fault.of(Call.CREATE_BUFFER).withProbability(0.05, seed + 1).always(),
+                Fault.of(Call.ENQUEUE_KERNEL).withError(CL.CL_OUT_OF_RESOURCES).withProbability(0.15, seed + 2).always(),
+                Fault.of(Call.READ_BACK).withProbability(0.1, seed + 3).always(),
+                Fault.of(Call.DEVICE_LOST).withProbability(0.05, seed + 4).always())) {
+            var futures = new java.util.ArrayList<java.util.concurrent.Future<?>>();
+            for (int t = 0; t < threads; t++) {
+                long threadSeed = seed + 100 * t;
+                futures.add(pool.submit(() -> {
+                    Random r = new Random(threadSeed);
+                    for (int i = 0; i < batches; i++) {
+                        CompiledExpression which = i % 2 == 0 ? e : fallible;
+                        Placement placement = r.nextBoolean() ? Placement.OPENCL : Placement.AUTO;
+                        try (VectorSchemaRoot batch = TestBatches.hostile(allocator, ROWS, 0.2, r)) {
+                            compare(which, batch, placement, "seed " + seed + ", thread seed " + threadSeed + ", batch " + i);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (var f : futures) {
+                f.get(2, java.util.concurrent.TimeUnit.MINUTES);
+            }
+            DeviceHealth.Snapshot h = quiver.health(gpu);
+            assertEquals(e.metrics().fallbacks() + fallible.metrics().fallbacks(), h.failures() + h.memoryFallbacks(),
+                    h.describe() + ", " + plan + ", seed " + seed);
+            assertTrue(plan.fired() >= h.failures() + h.memoryFallbacks(), plan + ", seed " + seed);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(0, backend.liveObjects().runScoped(), backend.liveObjects() + ", seed " + seed);
+    }
+
     @Test
     void aFaultWithAProbabilityFiresOnTheSameOccurrencesForTheSameSeed() {
-        open(1_000);
+        open(1_000, TransferMode.AUTO);
         CompiledExpression e = quiver.compile(TestBatches.SCHEMA, EXPR);
         long[] fired = new long[2];
         for (int run = 0; run < 2; run++) {
@@ -281,6 +347,11 @@ class OpenClFaultInjectionTest {
         assertEquals(2 * fired[0], quiver.health(gpu).failures());
     }
 
+    /** Fixed by default, as the other randomized tests: {@code -Dquiver.seed=random} (or a number) explores. */
+    private static long seed() {
+        return "random".equals(System.getProperty("quiver.seed")) ? System.nanoTime() : Long.getLong("quiver.seed", 20261130L);
+    }
+
     private long gpuBatches(CompiledExpression e) {
         ExpressionMetrics.DeviceTotals t = e.metrics().byDevice().get(gpu.name());
         return t == null ? 0 : t.batches();
@@ -288,8 +359,14 @@ class OpenClFaultInjectionTest {
 
     /** Evaluates a fresh hostile batch under {@code placement} and demands the CPU's result, bit for bit. */
     private void evaluateAndCompare(CompiledExpression e, Placement placement, String what) {
-        try (VectorSchemaRoot batch = TestBatches.hostile(allocator, ROWS, 0.2, random);
-             FieldVector got = e.evaluate(batch, placement, allocator);
+        try (VectorSchemaRoot batch = TestBatches.hostile(allocator, ROWS, 0.2, random)) {
+            compare(e, batch, placement, what);
+        }
+        assertEquals(0, backend.liveObjects().runScoped(), what + ": " + backend.liveObjects());
+    }
+
+    private void compare(CompiledExpression e, VectorSchemaRoot batch, Placement placement, String what) {
+        try (FieldVector got = e.evaluate(batch, placement, allocator);
              FieldVector want = e.evaluate(batch, Placement.CPU, allocator)) {
             // Float64 or Int64: 8 bytes a row, compared as raw bits.
             assertEquals(want.getField().getType(), got.getField().getType(), what);
@@ -305,6 +382,5 @@ class OpenClFaultInjectionTest {
                 }
             }
         }
-        assertEquals(0, backend.liveObjects().runScoped(), what + ": " + backend.liveObjects());
     }
 }
