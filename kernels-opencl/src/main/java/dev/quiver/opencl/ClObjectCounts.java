@@ -1,28 +1,35 @@
 package dev.quiver.opencl;
 
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The OpenCL objects of one backend alive now, per kind: +1 when a {@code clCreate*} call
  * returned one, -1 when it was released (once, by {@link ClObject#close()}). Read by
  * {@link OpenClBackend#liveObjects()} so that tests can prove nothing outlives a run, a failure or
- * a close. Two atomic adds per object: nothing next to the OpenCL call that creates it.
+ * a close. {@link LongAdder}s: runs on many threads create and release kernels and buffers at
+ * once, and must not contend on one counter; a read is exact once no run is in progress.
  */
 final class ClObjectCounts {
     /** The kinds of object, in the order of {@link OpenClBackend.LiveObjects}'s components. */
     enum Kind { CONTEXT, QUEUE, PROGRAM, KERNEL, MEM }
 
-    private final AtomicLongArray live = new AtomicLongArray(Kind.values().length);
+    private final LongAdder[] live = new LongAdder[Kind.values().length];
+
+    ClObjectCounts() {
+        for (int i = 0; i < live.length; i++) {
+            live[i] = new LongAdder();
+        }
+    }
 
     void created(Kind kind) {
-        live.incrementAndGet(kind.ordinal());
+        live[kind.ordinal()].increment();
     }
 
     void released(Kind kind) {
-        live.decrementAndGet(kind.ordinal());
+        live[kind.ordinal()].decrement();
     }
 
     OpenClBackend.LiveObjects snapshot() {
-        return new OpenClBackend.LiveObjects(live.get(0), live.get(1), live.get(2), live.get(3), live.get(4));
+        return new OpenClBackend.LiveObjects(live[0].sum(), live[1].sum(), live[2].sum(), live[3].sum(), live[4].sum());
     }
 }

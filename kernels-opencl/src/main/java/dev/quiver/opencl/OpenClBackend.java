@@ -301,7 +301,8 @@ public final class OpenClBackend implements KernelBackend {
     /**
      * How many OpenCL objects of each kind this backend holds now: for tests that prove a run,
      * a failed run or a close leaves nothing behind. Every object is counted from its
-     * {@code clCreate*} call to its release.
+     * {@code clCreate*} call to its release. Exact when no run is in progress (while runs go on,
+     * a moment's counts may mix).
      */
     public LiveObjects liveObjects() {
         return counts.snapshot();
