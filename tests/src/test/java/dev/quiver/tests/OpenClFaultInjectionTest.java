@@ -167,6 +167,7 @@ class OpenClFaultInjectionTest {
         evaluateAndCompare(e, placement, what + ", healthy");
         assertEquals(2, gpuBatches(e));
         assertEquals(4, e.metrics().fallbacks());
+        assertEquals(4, e.placementStats().getFirst().on(gpu.name()).fallbacks(), "the segment's stats count them too");
 
         OpenClBackend.LiveObjects live = backend.liveObjects();
         assertEquals(new OpenClBackend.LiveObjects(1, 1, 1, 0, 0), live,
@@ -199,9 +200,38 @@ class OpenClFaultInjectionTest {
         assertEquals(0, h.fences());
         assertEquals(batches, h.memoryFallbacks());
         assertEquals(batches, e.metrics().fallbacks(), "recomputed on the cpu, and counted");
+        assertEquals(batches, e.placementStats().getFirst().on(gpu.name()).fallbacks());
         evaluateAndCompare(e, placement, what + ", after");
         assertEquals(1, gpuBatches(e), "the device takes the next batch");
         assertEquals(new OpenClBackend.LiveObjects(1, 1, 1, 0, 0), backend.liveObjects());
+    }
+
+    /** A probe that runs out of device memory gives no verdict: the device stays due for a probe, not fenced again. */
+    @ParameterizedTest(name = "{0}, transfers {1}")
+    @MethodSource("placementsAndModes")
+    void aProbeThatRunsOutOfMemoryLeavesTheProbeForTheNextBatch(Placement placement, TransferMode mode) {
+        open(3, mode);
+        CompiledExpression e = quiver.compile(TestBatches.SCHEMA, EXPR);
+        try (FaultInjection.Plan plan = FaultInjection.inject(backend, Fault.of(Call.ENQUEUE_KERNEL).times(3))) {
+            for (int i = 0; i < 3; i++) {
+                evaluateAndCompare(e, placement, "failure " + i);
+            }
+        }
+        assertEquals(DeviceHealth.State.FENCED, quiver.health(gpu).state());
+        clock.addAndGet(FENCE.toNanos());
+        try (FaultInjection.Plan plan = FaultInjection.inject(backend, Fault.of(Call.CREATE_BUFFER))) {
+            evaluateAndCompare(e, placement, "probe out of memory");
+            assertEquals(1, plan.fired());
+        }
+        DeviceHealth.Snapshot h = quiver.health(gpu);
+        assertEquals(DeviceHealth.State.PROBE_DUE, h.state(), h.describe());
+        assertEquals(3, h.failures());
+        assertEquals(1, h.memoryFallbacks());
+        assertEquals(1, h.fences());
+        evaluateAndCompare(e, placement, "probe");
+        assertEquals(DeviceHealth.State.HEALTHY, quiver.health(gpu).state(), quiver.health(gpu).describe());
+        assertEquals(2, quiver.health(gpu).probes());
+        assertEquals(1, gpuBatches(e));
     }
 
     static Stream<Arguments> placementsAndModes() {
