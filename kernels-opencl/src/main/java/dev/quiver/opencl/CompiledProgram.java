@@ -22,38 +22,46 @@ final class CompiledProgram implements AutoCloseable {
     private final KernelSource source;
     private final ClObject<cl_program> program;
     private final long workGroupSize;
+    private final ClObjectCounts counts;
 
-    private CompiledProgram(KernelSource source, ClObject<cl_program> program, long workGroupSize) {
+    private CompiledProgram(KernelSource source, ClObject<cl_program> program, long workGroupSize,
+                            ClObjectCounts counts) {
         this.source = source;
         this.program = program;
         this.workGroupSize = workGroupSize;
+        this.counts = counts;
     }
 
     /**
      * Builds {@code source} for {@code device}. Throws {@link OpenClException} naming
      * {@code clBuildProgram} with the build log and the source when the driver rejects it.
+     * {@code faults} (null when none) may make the build fail instead.
      */
-    static CompiledProgram build(cl_context context, cl_device_id device, KernelSource source, String options) {
+    static CompiledProgram build(cl_context context, cl_device_id device, KernelSource source, String options,
+                                 ClObjectCounts counts, FaultInjection.Plan faults) {
         Objects.requireNonNull(source, "source is null");
         Objects.requireNonNull(options, "options is null");
         int[] err = new int[1];
         ClObject<cl_program> program = ClObject.created(
                 CL.clCreateProgramWithSource(context, 1, new String[] {source.text()}, null, err), err,
-                "clCreateProgramWithSource", CL::clReleaseProgram, "clReleaseProgram");
+                "clCreateProgramWithSource", CL::clReleaseProgram, "clReleaseProgram", counts, ClObjectCounts.Kind.PROGRAM);
         try {
-            int rc = CL.clBuildProgram(program.handle(), 1, new cl_device_id[] {device}, options, null, null);
+            int injected = faults == null ? 0 : faults.occurrence(FaultInjection.Call.BUILD_PROGRAM);
+            int rc = injected != 0 ? injected
+                    : CL.clBuildProgram(program.handle(), 1, new cl_device_id[] {device}, options, null, null);
             if (rc != CL.CL_SUCCESS) {
-                throw new OpenClException("clBuildProgram", rc, buildLog(program.handle(), device)
+                throw new OpenClException("clBuildProgram", rc, (injected != 0 ? "(injected fault) " : "")
+                        + buildLog(program.handle(), device)
                         + "\n-- options: " + options + "\n-- source:\n" + source.text());
             }
             long groupSize;
-            try (ClObject<cl_kernel> kernel = createKernel(program.handle())) {
+            try (ClObject<cl_kernel> kernel = createKernel(program.handle(), counts)) {
                 long[] size = new long[1];
                 OpenClException.check(CL.clGetKernelWorkGroupInfo(kernel.handle(), device,
                         CL.CL_KERNEL_WORK_GROUP_SIZE, Sizeof.size_t, Pointer.to(size), null), "clGetKernelWorkGroupInfo");
                 groupSize = Math.max(1, Math.min(PREFERRED_WORK_GROUP, size[0]));
             }
-            return new CompiledProgram(source, program, groupSize);
+            return new CompiledProgram(source, program, groupSize, counts);
         } catch (RuntimeException e) {
             program.closeAfterFailure(e);
             throw e;
@@ -73,13 +81,13 @@ final class CompiledProgram implements AutoCloseable {
      * kernel is not thread-safe, and creating one is cheap next to a launch.
      */
     ClObject<cl_kernel> newKernel() {
-        return createKernel(program.handle());
+        return createKernel(program.handle(), counts);
     }
 
-    private static ClObject<cl_kernel> createKernel(cl_program program) {
+    private static ClObject<cl_kernel> createKernel(cl_program program, ClObjectCounts counts) {
         int[] err = new int[1];
         return ClObject.created(CL.clCreateKernel(program, KernelSource.KERNEL_NAME, err), err,
-                "clCreateKernel", CL::clReleaseKernel, "clReleaseKernel");
+                "clCreateKernel", CL::clReleaseKernel, "clReleaseKernel", counts, ClObjectCounts.Kind.KERNEL);
     }
 
     private static String buildLog(cl_program program, cl_device_id device) {

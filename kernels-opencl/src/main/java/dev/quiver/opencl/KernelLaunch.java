@@ -20,16 +20,42 @@ import java.util.List;
  * <p>{@link #close()} first waits for every enqueued command ({@code clFinish}), so that no
  * command still reads or writes Arrow memory once the run is over, even when it failed half
  * way; then it releases each object once, in reverse order of creation.
+ *
+ * <p>With a {@link FaultInjection.Plan}, each call that plan can target asks it first and throws
+ * the injected failure instead of making the call.
  */
 final class KernelLaunch implements AutoCloseable {
     private final cl_context context;
     private final cl_command_queue queue;
     private final List<ClObject<?>> owned = new ArrayList<>();
+    private final ClObjectCounts counts;
+    /** The faults to inject, or null (always, outside tests). */
+    private final FaultInjection.Plan faults;
+    /** The error code every queue command fails with once an injected device loss fired, else 0. */
+    private int lost;
     private boolean enqueued;
 
-    KernelLaunch(cl_context context, cl_command_queue queue) {
+    KernelLaunch(cl_context context, cl_command_queue queue, ClObjectCounts counts, FaultInjection.Plan faults) {
         this.context = context;
         this.queue = queue;
+        this.counts = counts;
+        this.faults = faults;
+    }
+
+    /** Before a call {@code call} of the fault plan may target (null: a queue command only it may not). */
+    private void inject(FaultInjection.Call call, String name, boolean queueCommand) {
+        if (faults == null) {
+            return;
+        }
+        if (queueCommand && lost == 0) {
+            lost = faults.occurrence(FaultInjection.Call.DEVICE_LOST);
+        }
+        if (queueCommand && lost != 0) {
+            throw FaultInjection.injected(name, lost);
+        }
+        if (call != null) {
+            faults.check(call, name);
+        }
     }
 
     /** Takes ownership of {@code kernel}. */
@@ -43,6 +69,7 @@ final class KernelLaunch implements AutoCloseable {
      * copy on a device that shares host memory.
      */
     cl_mem hostBuffer(MemorySegment segment, long bytes, long access) {
+        inject(FaultInjection.Call.CREATE_BUFFER, "clCreateBuffer", false);
         int[] err = new int[1];
         cl_mem mem = CL.clCreateBuffer(context, CL.CL_MEM_USE_HOST_PTR | access, bytes,
                 Pointer.to(byteBuffer(segment, bytes)), err);
@@ -51,12 +78,14 @@ final class KernelLaunch implements AutoCloseable {
 
     /** A buffer in device memory, with undefined contents. */
     cl_mem deviceBuffer(long bytes, long access) {
+        inject(FaultInjection.Call.CREATE_BUFFER, "clCreateBuffer", false);
         int[] err = new int[1];
         return own(CL.clCreateBuffer(context, access, bytes, null, err), err);
     }
 
     /** A small device buffer initialized from {@code values}. */
     cl_mem deviceBuffer(int[] values) {
+        inject(FaultInjection.Call.CREATE_BUFFER, "clCreateBuffer", false);
         int[] err = new int[1];
         cl_mem mem = CL.clCreateBuffer(context, CL.CL_MEM_READ_WRITE | CL.CL_MEM_COPY_HOST_PTR,
                 (long) values.length * Sizeof.cl_int, Pointer.to(values), err);
@@ -66,6 +95,7 @@ final class KernelLaunch implements AutoCloseable {
     /** Enqueues a copy of {@code bytes} of {@code segment} into {@code mem}; completes by {@link #close()}. */
     void write(cl_mem mem, MemorySegment segment, long bytes) {
         enqueued = true;
+        inject(null, "clEnqueueWriteBuffer", true);
         OpenClException.check(CL.clEnqueueWriteBuffer(queue, mem, false, 0, bytes,
                 Pointer.to(byteBuffer(segment, bytes)), 0, null, null), "clEnqueueWriteBuffer");
     }
@@ -73,6 +103,7 @@ final class KernelLaunch implements AutoCloseable {
     /** Enqueues a copy of {@code bytes} of {@code segment} from {@code offset} into {@code mem} at the same offset. */
     void write(cl_mem mem, long offset, MemorySegment segment, long bytes) {
         enqueued = true;
+        inject(null, "clEnqueueWriteBuffer", true);
         OpenClException.check(CL.clEnqueueWriteBuffer(queue, mem, false, offset, bytes,
                 Pointer.to(segment.asSlice(offset, bytes).asByteBuffer()), 0, null, null), "clEnqueueWriteBuffer");
     }
@@ -80,6 +111,7 @@ final class KernelLaunch implements AutoCloseable {
     /** Copies {@code bytes} of {@code mem} into {@code segment}, waiting for it and everything enqueued before. */
     void read(cl_mem mem, MemorySegment segment, long bytes) {
         enqueued = true;
+        inject(FaultInjection.Call.READ_BACK, "clEnqueueReadBuffer", true);
         OpenClException.check(CL.clEnqueueReadBuffer(queue, mem, true, 0, bytes,
                 Pointer.to(byteBuffer(segment, bytes)), 0, null, null), "clEnqueueReadBuffer");
     }
@@ -87,6 +119,7 @@ final class KernelLaunch implements AutoCloseable {
     /** Reads a small buffer into {@code values}, waiting for it and everything enqueued before. */
     void read(cl_mem mem, int[] values) {
         enqueued = true;
+        inject(FaultInjection.Call.READ_BACK, "clEnqueueReadBuffer", true);
         OpenClException.check(CL.clEnqueueReadBuffer(queue, mem, true, 0, (long) values.length * Sizeof.cl_int,
                 Pointer.to(values), 0, null, null), "clEnqueueReadBuffer");
     }
@@ -97,11 +130,13 @@ final class KernelLaunch implements AutoCloseable {
 
     /** Waits until everything enqueued so far has finished. */
     void finish() {
+        inject(null, "clFinish", true);
         OpenClException.check(CL.clFinish(queue), "clFinish");
     }
 
     void launch(cl_kernel kernel, long globalSize, long groupSize) {
         enqueued = true;
+        inject(FaultInjection.Call.ENQUEUE_KERNEL, "clEnqueueNDRangeKernel", true);
         OpenClException.check(CL.clEnqueueNDRangeKernel(queue, kernel, 1, null, new long[] {globalSize},
                 new long[] {groupSize}, 0, null, null), "clEnqueueNDRangeKernel");
     }
@@ -115,10 +150,18 @@ final class KernelLaunch implements AutoCloseable {
      */
     long synchronizeToHost(cl_mem mem, long bytes) {
         enqueued = true;
+        inject(FaultInjection.Call.READ_BACK, "clEnqueueMapBuffer", true);
         int[] err = new int[1];
         ByteBuffer mapped = CL.clEnqueueMapBuffer(queue, mem, true, CL.CL_MAP_READ, 0, bytes, 0, null, null, err);
         OpenClException.check(err[0], "clEnqueueMapBuffer");
         long address = MemorySegment.ofBuffer(mapped).address();
+        try {
+            inject(null, "clEnqueueUnmapMemObject", true);
+        } catch (OpenClException e) {
+            // A mapping is undone before the buffer is released, lost device or not.
+            CL.clEnqueueUnmapMemObject(queue, mem, mapped, 0, null, null);
+            throw e;
+        }
         OpenClException.check(CL.clEnqueueUnmapMemObject(queue, mem, mapped, 0, null, null), "clEnqueueUnmapMemObject");
         return address;
     }
@@ -132,7 +175,8 @@ final class KernelLaunch implements AutoCloseable {
     }
 
     private cl_mem own(cl_mem mem, int[] err) {
-        owned.add(ClObject.created(mem, err, "clCreateBuffer", CL::clReleaseMemObject, "clReleaseMemObject"));
+        owned.add(ClObject.created(mem, err, "clCreateBuffer", CL::clReleaseMemObject, "clReleaseMemObject",
+                counts, ClObjectCounts.Kind.MEM));
         return mem;
     }
 
@@ -146,7 +190,13 @@ final class KernelLaunch implements AutoCloseable {
         // Wait for the device to be done with the buffers, then release in reverse order of creation.
         List<AutoCloseable> steps = new ArrayList<>();
         if (enqueued) {
-            steps.add(() -> OpenClException.check(CL.clFinish(queue), "clFinish"));
+            steps.add(() -> {
+                // The real wait comes first even when a device loss is injected: the simulated lost device
+                // is still running what was enqueued, and no command may touch Arrow memory after the run.
+                int rc = CL.clFinish(queue);
+                inject(null, "clFinish", true);
+                OpenClException.check(rc, "clFinish");
+            });
         }
         steps.addAll(owned.reversed());
         Resources.closeAll(steps);

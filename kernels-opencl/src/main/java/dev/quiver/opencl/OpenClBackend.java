@@ -79,6 +79,9 @@ public final class OpenClBackend implements KernelBackend {
     private final ClObject<cl_context> context;
     private final ClObject<cl_command_queue> queue;
     private final ProgramCache programs;
+    private final ClObjectCounts counts;
+    /** Faults to inject ({@link FaultInjection}), or null: always, outside tests. */
+    private volatile FaultInjection.Plan faults;
     /**
      * Bit 0 ({@link #CLOSED}): close has begun; the other bits: twice the runs in progress. One
      * word, so that a run registers and learns whether the backend is closed in a single atomic
@@ -101,8 +104,9 @@ public final class OpenClBackend implements KernelBackend {
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private OpenClBackend(OpenClDevice device, TransferMode mode, ClObject<cl_context> context,
-                          ClObject<cl_command_queue> queue) {
+                          ClObject<cl_command_queue> queue, ClObjectCounts counts) {
         this.device = device;
+        this.counts = counts;
         this.mode = mode;
         this.name = "opencl:" + device.name();
         this.context = context;
@@ -132,17 +136,19 @@ public final class OpenClBackend implements KernelBackend {
         cl_context_properties properties = new cl_context_properties();
         properties.addProperty(CL.CL_CONTEXT_PLATFORM, device.platformId());
         int[] err = new int[1];
+        ClObjectCounts counts = new ClObjectCounts();
         ClObject<cl_context> context = ClObject.created(CL.clCreateContext(properties, 1, ids, null, null, err), err,
-                "clCreateContext", CL::clReleaseContext, "clReleaseContext");
+                "clCreateContext", CL::clReleaseContext, "clReleaseContext", counts, ClObjectCounts.Kind.CONTEXT);
         try {
             // clCreateCommandQueue is deprecated from OpenCL 2.0 on, and its successor absent before it.
             ClObject<cl_command_queue> queue = device.versionAtLeast(2, 0)
                     ? ClObject.created(CL.clCreateCommandQueueWithProperties(context.handle(), device.id(),
                             new cl_queue_properties(), err), err, "clCreateCommandQueueWithProperties",
-                            CL::clReleaseCommandQueue, "clReleaseCommandQueue")
+                            CL::clReleaseCommandQueue, "clReleaseCommandQueue", counts, ClObjectCounts.Kind.QUEUE)
                     : ClObject.created(createLegacyQueue(context.handle(), device.id(), err), err,
-                            "clCreateCommandQueue", CL::clReleaseCommandQueue, "clReleaseCommandQueue");
-            return new OpenClBackend(device, resolved, context, queue);
+                            "clCreateCommandQueue", CL::clReleaseCommandQueue, "clReleaseCommandQueue", counts,
+                            ClObjectCounts.Kind.QUEUE);
+            return new OpenClBackend(device, resolved, context, queue, counts);
         } catch (RuntimeException e) {
             context.closeAfterFailure(e);
             throw e;
@@ -268,7 +274,50 @@ public final class OpenClBackend implements KernelBackend {
      */
     CompiledProgram compile(KernelSource source) {
         String options = device.fp32CorrectlyRoundedDivideSqrt() ? CORRECTLY_ROUNDED_FP32 : "";
-        return CompiledProgram.build(context.handle(), device.id(), source, options);
+        return CompiledProgram.build(context.handle(), device.id(), source, options, counts, faults);
+    }
+
+    /**
+     * The OpenCL objects of this backend alive now, by kind.
+     *
+     * @param contexts its context: 1 while open
+     * @param queues   its command queue: 1 while open
+     * @param programs its compiled programs, one per program shape built (kept until close)
+     * @param kernels  kernel objects: one per run in progress (a build holds one briefly)
+     * @param buffers  memory objects: those of the runs in progress
+     */
+    public record LiveObjects(long contexts, long queues, long programs, long kernels, long buffers) {
+        /** The objects that belong to runs (kernels and buffers): 0 when no run is in progress. */
+        public long runScoped() {
+            return kernels + buffers;
+        }
+
+        /** Every object together: 0 once the backend is closed. */
+        public long total() {
+            return contexts + queues + programs + kernels + buffers;
+        }
+    }
+
+    /**
+     * How many OpenCL objects of each kind this backend holds now: for tests that prove a run,
+     * a failed run or a close leaves nothing behind. Every object is counted from its
+     * {@code clCreate*} call to its release. Exact when no run is in progress (while runs go on,
+     * a moment's counts may mix).
+     */
+    public LiveObjects liveObjects() {
+        return counts.snapshot();
+    }
+
+    /** Installs a fault plan ({@link FaultInjection#inject}). */
+    synchronized void faults(FaultInjection.Plan plan) {
+        faults = plan;
+    }
+
+    /** Removes {@code plan} if it is still the one installed. */
+    synchronized void clearFaults(FaultInjection.Plan plan) {
+        if (faults == plan) {
+            faults = null;
+        }
     }
 
     /** Whether close has begun (runs now throw), for tests of closing under runs. */
@@ -318,7 +367,7 @@ public final class OpenClBackend implements KernelBackend {
                 return new TracedRun(new KernelRun(name, 0, 0, System.nanoTime() - start, 0), 0, List.of());
             }
             CompiledProgram compiled = programs.get(program);
-            try (KernelLaunch launch = new KernelLaunch(context.handle(), queue.handle())) {
+            try (KernelLaunch launch = new KernelLaunch(context.handle(), queue.handle(), counts, faults)) {
                 result = launch(launch, compiled, program, invocation, trace, probes);
             }
         } finally {
