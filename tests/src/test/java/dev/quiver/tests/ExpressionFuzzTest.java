@@ -1,5 +1,6 @@
 package dev.quiver.tests;
 
+import dev.quiver.kernels.ArithmeticMode;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
@@ -49,10 +50,12 @@ class ExpressionFuzzTest {
         long cases = 0;
         long started = System.nanoTime();
         BufferAllocator allocator = new RootAllocator();
-        try (FuzzHarness harness = new FuzzHarness(allocator)) {
-            System.out.println("  devices: " + harness.quiver.devices().stream().map(d -> d.name()).toList());
+        try (FuzzHarness checked = new FuzzHarness(allocator); FuzzHarness wrapping = new FuzzHarness(allocator, ArithmeticMode.WRAPPING)) {
+            System.out.println("  devices: " + checked.quiver.devices().stream().map(d -> d.name()).toList());
             int batchNumber = 0;
-            while (soak > 0 ? harness.evaluations < soak : cases < DEFAULT_CASES) {
+            while (soak > 0 ? checked.evaluations + wrapping.evaluations < soak : cases < DEFAULT_CASES) {
+                // Every third round wraps: integer arithmetic then fuses into the device kernels.
+                FuzzHarness harness = batchNumber % 3 == 2 ? wrapping : checked;
                 List<FuzzBatch> batches = new ArrayList<>();
                 for (int i = 0; i < BATCHES_PER_ROUND; i++) {
                     batches.add(FuzzBatch.random(random));
@@ -79,7 +82,7 @@ class ExpressionFuzzTest {
                     mismatches++;
                     if (reports.size() < MAX_REPORTED) {
                         FuzzHarness.Minimised min = harness.minimise(expr, batch, m, true, new Random(seed));
-                        String report = "seed " + seed + ", round " + batchNumber + " (" + batch.rows() + " rows), expression " + k
+                        String report = "seed " + seed + ", round " + batchNumber + " (" + harness.mode + ")" + " (" + batch.rows() + " rows), expression " + k
                                 + ":\n  " + expr.sql() + "\n  " + m.kind() + ": " + m.detail()
                                 + "\nminimised to " + min.batch().rows() + " rows:\n  " + min.expr().sql() + "\n  "
                                 + min.mismatch().kind() + ": " + min.mismatch().detail() + "\n" + min.batch().describe();
@@ -95,17 +98,19 @@ class ExpressionFuzzTest {
                 }
             }
             double seconds = (System.nanoTime() - started) / 1e9;
+            FuzzHarness.Totals totals = checked.plus(wrapping);
             System.out.printf("ExpressionFuzzTest: %d evaluations of %d expressions (%d rejected at planning), %d distinct shapes,"
-                            + " %d compared with DuckDB, %d inexact trees compared on the CPU only, %d OpenCL-unsupported skips,"
+                            + " %d raised (alike everywhere), %d compared with DuckDB, %d inexact trees compared on the CPU only, %d OpenCL-unsupported skips,"
                             + " %d mismatches, %.1f s (seed %d)%n",
-                    harness.evaluations, cases, harness.rejected, shapes.size(), harness.duckDbCompared, harness.inexactCpuOnly,
-                    harness.openClSkippedUnsupported, mismatches, seconds, seed);
-            System.out.printf("  seconds in: compile %.1f, CPU %.1f, OpenCL %.1f, AUTO %.1f, DuckDB %.1f%n", harness.nanos[0] / 1e9,
-                    harness.nanos[1] / 1e9, harness.nanos[2] / 1e9, harness.nanos[3] / 1e9, harness.nanos[4] / 1e9);
-            harness.rejections.stream().limit(10).forEach(r -> System.out.println("  rejected: " + r));
+                    totals.evaluations(), cases, totals.rejected(), shapes.size(), totals.raised(), totals.duckDbCompared(),
+                    totals.inexactCpuOnly(), totals.openClSkippedUnsupported(), mismatches, seconds, seed);
+            long[] nanos = totals.nanos();
+            System.out.printf("  seconds in: compile %.1f, CPU %.1f, OpenCL %.1f, AUTO %.1f, DuckDB %.1f%n", nanos[0] / 1e9,
+                    nanos[1] / 1e9, nanos[2] / 1e9, nanos[3] / 1e9, nanos[4] / 1e9);
+            totals.rejections().stream().limit(10).forEach(r -> System.out.println("  rejected: " + r));
             // The generator writes well-typed trees: planning rejects few.
-            assertTrue(harness.rejected * 20 <= cases, harness.rejected + " of " + cases + " expressions did not plan: "
-                    + harness.rejections);
+            assertTrue(totals.rejected() * 20 <= cases, totals.rejected() + " of " + cases + " expressions did not plan: "
+                    + totals.rejections());
         }
         assertEquals(0, allocator.getAllocatedMemory(), "bytes leaked");
         allocator.close();

@@ -139,8 +139,9 @@ final class FuzzGenerator {
             case 15 -> {
                 if (t == Type.I64) {
                     boolean duck = random.nextBoolean();
+                    Type element = pick(random, Type.values(), Type.I32, Type.STR, Type.F64);
                     return node((duck ? "array_length(list_value(" : "array_length(make_array(") + H + ", " + H + "))", t, duck, null,
-                            gen(pick(random, Type.values(), Type.I32, Type.STR, Type.F64), d), gen(Type.I32, d));
+                            gen(element, d), gen(element, d));
                 }
                 return node(pick(random, "sign", "floor", "ceil", "trunc") + "(" + H + ")", t, false, null, gen(t, d));
             }
@@ -175,12 +176,16 @@ final class FuzzGenerator {
                 // sqrt of a negative number is NaN in Quiver, an error in DuckDB.
                 return node("sqrt(" + H + ")", t, false, null, gen(t, d));
             }
-            case 9, 10 -> {
+            case 9 -> {
                 String f = pick(random, "exp", "ln", "sin", "cos", "cbrt", "atan", "tanh");
                 return node(f + "(" + H + ")", t, false, f, gen(t, d));
             }
+            case 10 -> {
+                return node("hypot(" + H + ", " + H + ")", t, false, "hypot", gen(t, d), gen(t, d));
+            }
             case 11 -> {
-                return node("pow(" + H + ", " + H + ")", t, false, "pow", gen(t, d), gen(t, d));
+                return random.nextBoolean() ? node("pow(" + H + ", " + H + ")", t, false, "pow", gen(t, d), gen(t, d))
+                        : node("fma(" + H + ", " + H + ", " + H + ")", t, false, null, gen(t, d), gen(t, d), gen(t, d));
             }
             case 12 -> {
                 return node(pick(random, "least", "greatest") + "(" + H + ", " + H + ")", t, true, null, gen(t, d), gen(t, d));
@@ -226,6 +231,9 @@ final class FuzzGenerator {
                 return node("sqrt(" + H + ")", t, false, null, gen(t, d));
             }
             case 5 -> {
+                if (random.nextBoolean()) {
+                    return node("fma(" + H + ", " + H + ", " + H + ")", t, false, null, gen(t, d), gen(t, d), gen(t, d));
+                }
                 String f = pick(random, "exp", "sin", "ln");
                 return node(f + "(" + H + ")", t, false, f, gen(t, d));
             }
