@@ -66,7 +66,9 @@ final class FuzzBatch {
     }
 
     static FuzzBatch random(Random r) {
-        int n = r.nextInt(4) == 0 ? 1 + r.nextInt(400) : LENGTHS[r.nextInt(LENGTHS.length)];
+        // Now and then a batch the CPU splits between threads (from 2 * 16,384 rows, for costly rows).
+        int n = r.nextInt(60) == 0 ? 32_768 + r.nextInt(8_000)
+                : r.nextInt(4) == 0 ? 1 + r.nextInt(400) : LENGTHS[r.nextInt(LENGTHS.length)];
         double nullFraction = switch (r.nextInt(4)) {
             case 0 -> 0.0;
             case 1 -> 0.9;

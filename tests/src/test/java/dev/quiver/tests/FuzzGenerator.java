@@ -88,7 +88,7 @@ final class FuzzGenerator {
     private FuzzExpr integer(Type t, int d) {
         String sql = t.sql;
         Type other = t == Type.I64 && random.nextBoolean() ? Type.I32 : t;
-        switch (random.nextInt(19)) {
+        switch (random.nextInt(21)) {
             case 0, 1, 2 -> {
                 return node("(" + H + " " + pick(random, "+", "-", "*") + " " + H + ")", t, true, null, gen(t, d), gen(other, d));
             }
@@ -135,6 +135,19 @@ final class FuzzGenerator {
                     return node("length(" + H + ")", t, true, null, gen(Type.STR, d));
                 }
                 return node("CAST(length(" + H + ") AS INTEGER)", t, true, null, gen(Type.STR, d));
+            }
+            case 16 -> {
+                if (t == Type.I64) {
+                    if (random.nextBoolean()) {
+                        return node("strpos(" + H + ", " + H + ")", t, false, null, gen(Type.STR, d), gen(Type.STR, d));
+                    }
+                    return node("octet_length(" + H + ")", t, false, null, gen(Type.STR, d));
+                }
+                return node("TRY_CAST(" + H + " AS INTEGER)", t, false, null, gen(Type.STR, d));
+            }
+            case 17 -> {
+                return node("TRY_CAST(" + H + " AS " + t.sql + ")", t, false, null,
+                        gen(pick(random, Type.values(), Type.F64, Type.F32, Type.I64, Type.I32), d));
             }
             case 15 -> {
                 if (t == Type.I64) {
@@ -310,7 +323,7 @@ final class FuzzGenerator {
 
     private FuzzExpr string(int d) {
         Type t = Type.STR;
-        switch (random.nextInt(14)) {
+        switch (random.nextInt(16)) {
             case 0, 1 -> {
                 return node(pick(random, "upper", "lower") + "(" + H + ")", t, true, null, gen(t, d));
             }
@@ -338,6 +351,23 @@ final class FuzzGenerator {
                 boolean duck = random.nextBoolean();
                 return node((duck ? "list_element(list_value(" : "array_element(make_array(") + H + ", " + H + "), " + H + ")",
                         t, duck, null, gen(t, d), gen(t, d), gen(Type.I32, d));
+            }
+            case 10 -> {
+                // Quiver only: these agree with DuckDB in most rows but not all (reverse by grapheme, lpad forms...).
+                return node(pick(random, "trim(", "ltrim(", "rtrim(", "reverse(", "left(", "right(", "lpad(", "rpad(", "repeat(")
+                        .transform(f -> switch (f) {
+                            case "left(", "right(", "repeat(" -> f + H + ", " + pick(random, "0", "1", "2", "-1", "3") + ")";
+                            case "lpad(", "rpad(" -> f + H + ", " + pick(random, "0", "3", "5") + pick(random, "", ", 'é'", ", 'xy'") + ")";
+                            default -> f + H + ")";
+                        }), t, false, null, gen(t, d));
+            }
+            case 11 -> {
+                // Float text is Quiver's own (Java's shortest repr), not DuckDB's.
+                return node("CAST(" + H + " AS VARCHAR)", t, false, null, gen(pick(random, Type.values(), Type.F64, Type.F32, Type.BOOL), d));
+            }
+            case 12 -> {
+                return node("split_part(" + H + ", '" + pick(random, "a", "b", "é", ",") + "', " + pick(random, "1", "2", "-1") + ")",
+                        t, false, null, gen(t, d));
             }
             default -> {
                 return gen(t, d);

@@ -175,41 +175,6 @@ public final class KernelProgram {
         return anyNode(n -> n instanceof IrNode.Binary b && b.op().failsOnZeroDivisor() && b.type().isInteger());
     }
 
-    /**
-     * How much code one row of this program takes, roughly in vector operations: each distinct
-     * node (subtrees shared within the DAG counted once) is one, the operations a loop emits
-     * from a dozen lanewise steps ({@code floor}, {@code ceil}, {@code trunc}, {@code rint},
-     * {@code log2}, {@code pow}) more. The planner keeps segments below a budget of it, so that
-     * a fused loop stays within the JVM's 64 KiB method limit.
-     */
-    public int weight() {
-        java.util.Set<IrNode> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        return weight(root, seen) + (nullWhen == null ? 0 : weight(nullWhen, seen));
-    }
-
-    /** {@link #weight()} of the DAG under {@code root}. */
-    public static int weight(IrNode root) {
-        return weight(root, java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
-    }
-
-    private static int weight(IrNode n, java.util.Set<IrNode> seen) {
-        if (!seen.add(n)) {
-            return 0;
-        }
-        int w = switch (n) {
-            case IrNode.Unary u -> switch (u.op()) {
-                case FLOOR, CEIL, TRUNC, RINT, LOG2 -> 12;
-                default -> 1;
-            };
-            case IrNode.Binary b when b.op() == BinaryOp.POW -> 30;
-            default -> 1;
-        };
-        for (IrNode c : n.children()) {
-            w += weight(c, seen);
-        }
-        return w;
-    }
-
     /** True when any node of the value's tree or of the null condition matches. */
     public boolean anyNode(java.util.function.Predicate<IrNode> p) {
         return anyNode(root, p) || nullWhen != null && anyNode(nullWhen, p);
