@@ -23,8 +23,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@link FuzzRegressionTest}.
  *
  * <p>By default a bounded run ({@link #DEFAULT_CASES} expressions, a fixed seed, well under a
- * minute). {@code -Dquiver.fuzz.soak=N} runs at least N evaluations (an expression on one
- * placement, or in DuckDB, is one), from a random seed unless {@code -Dquiver.fuzz.seed=S} is
+ * minute). {@code -Dquiver.fuzz.soak=N} runs at least N evaluations (one expression on one
+ * batch on one placement; DuckDB comparisons are counted apart), from a random seed unless {@code -Dquiver.fuzz.seed=S} is
  * given, collects every disagreement and prints evaluations, distinct shapes and mismatches.
  */
 class ExpressionFuzzTest {
