@@ -41,6 +41,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>A failing row is reported with {@link RowInterpreter#failureAt}, which evaluates that row
  * again with the reference so every device gives the same message.
+ *
+ * <p>A program whose loop would not fit in one JVM method (64 KiB of bytecode: two nested Int64
+ * {@code gcd} calls, some 4,000 IR nodes) runs row by row through the reference instead.
  */
 public final class CpuBackend implements KernelBackend {
     private final ConcurrentHashMap<Object, FusedLoopCompiler.FusedLoop> allRowsLoops = new ConcurrentHashMap<>();
@@ -148,6 +151,9 @@ public final class CpuBackend implements KernelBackend {
         long computed = 0;
         if (rows > 0) {
             FusedLoopCompiler.FusedLoop loop = loop(program, invocation.mode());
+            if (loop.run() == null) {
+                return runRowByRow(program, invocation, t0);
+            }
             long[] consts = program.constantBits();
             MemorySegment[] args = invocation.args().toArray(MemorySegment[]::new);
             int lanes = loop.lanes();
@@ -167,6 +173,28 @@ public final class CpuBackend implements KernelBackend {
             }
         }
         return new KernelRun(name(), 0, 0, System.nanoTime() - t0, computed);
+    }
+
+    /**
+     * A program whose loop would exceed the JVM's 64 KiB method limit (nested {@code gcd} calls, a
+     * large RowFn): the reference, row by row, with the same values, null rows and errors as a
+     * loop (slowly: boxed values, no vectors).
+     */
+    private KernelRun runRowByRow(KernelProgram program, KernelInvocation invocation, long t0) {
+        int rows = invocation.rows();
+        if (invocation.mode() == RowMode.ALL_ROWS && program.isFallible()) {
+            // ALL_ROWS reports a failing row whether or not it is null.
+            try (Arena scratch = Arena.ofConfined()) {
+                MemorySegment all = scratch.allocate((rows + 63) / 64 * 8L, 8);
+                all.fill((byte) 0xFF);
+                long failing = RowInterpreter.firstFailingRow(program, invocation.args(), all, rows);
+                if (failing >= 0) {
+                    throw RowInterpreter.failureAt(program, invocation.args(), failing, name());
+                }
+            }
+        }
+        RowInterpreter.run(program, invocation.args(), invocation.validity(), invocation.out(), rows, name());
+        return new KernelRun(name(), 0, 0, System.nanoTime() - t0, rows);
     }
 
     /** Rows {@code from..rows-1}, fewer than one step, through a padded block; returns the rows computed. */
@@ -383,10 +411,17 @@ public final class CpuBackend implements KernelBackend {
         return l != null ? l : cache.computeIfAbsent(program.shape(), s -> FusedLoopCompiler.compile(program, mode, lanes(program), true));
     }
 
+    /** The compiled loop, or one without a method handle where the loop would exceed a JVM method's size (remembered too). */
     private FusedLoopCompiler.FusedLoop loop(KernelProgram program, RowMode mode) {
         var cache = mode == RowMode.ALL_ROWS ? allRowsLoops : validRowsLoops;
         FusedLoopCompiler.FusedLoop l = cache.get(program.shape());
-        return l != null ? l : cache.computeIfAbsent(program.shape(), s -> FusedLoopCompiler.compile(program, mode, lanes(program), true));
+        return l != null ? l : cache.computeIfAbsent(program.shape(), s -> {
+            try {
+                return FusedLoopCompiler.compile(program, mode, lanes(program), true);
+            } catch (FusedLoopCompiler.LoopTooLargeException e) {
+                return new FusedLoopCompiler.FusedLoop(null, lanes(program), mode, 0);
+            }
+        });
     }
 
     @Override

@@ -147,6 +147,13 @@ final class FusedLoopCompiler {
     record FusedLoop(MethodHandle run, int lanes, RowMode mode, int classBytes) {
     }
 
+    /** The program's loop would be larger than a JVM method may be: it runs row by row instead ({@link CpuBackend}). */
+    static final class LoopTooLargeException extends RuntimeException {
+        LoopTooLargeException(String message) {
+            super(message);
+        }
+    }
+
     static FusedLoop compile(KernelProgram program, RowMode mode) {
         return compile(program, mode, lanesFor(program), true);
     }
@@ -160,10 +167,19 @@ final class FusedLoopCompiler {
         if (Integer.bitCount(lanes) != 1 || lanes < 2 || lanes > maxLanes(program)) {
             throw new IllegalArgumentException("cannot run " + program.text() + " with " + lanes + " lanes");
         }
-        byte[] bytes = ClassFile.of().build(ClassDesc.of(FusedLoopCompiler.class.getPackageName() + ".FusedLoop"),
-                cb -> cb.withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC)
-                        .withMethodBody("run", RUN_DESC, ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC,
-                                code -> new Emitter(code, program, lanes, mode, shareSubtrees).emitMethod()));
+        byte[] bytes;
+        try {
+            bytes = ClassFile.of().build(ClassDesc.of(FusedLoopCompiler.class.getPackageName() + ".FusedLoop"),
+                    cb -> cb.withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC)
+                            .withMethodBody("run", RUN_DESC, ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC,
+                                    code -> new Emitter(code, program, lanes, mode, shareSubtrees).emitMethod()));
+        } catch (IllegalArgumentException e) {
+            // The ClassFile API's words for a method over the JVM's 64 KiB of bytecode (nested gcd calls, a large RowFn).
+            if (String.valueOf(e.getMessage()).startsWith("Code length")) {
+                throw new LoopTooLargeException(program.text() + ": " + e.getMessage());
+            }
+            throw e;
+        }
         try {
             MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClass(bytes, true);
             return new FusedLoop(hidden.findStatic(hidden.lookupClass(), "run", RUN_TYPE), lanes, mode, bytes.length);

@@ -142,9 +142,16 @@ final class Oracle {
         return bound[0];
     }
 
+    /** Each distinct node once: a DAG such as gcd's (each step reads the one before twice) has 2^64 paths. */
     static void visit(IrNode n, java.util.function.Consumer<IrNode> f) {
-        f.accept(n);
-        n.children().forEach(c -> visit(c, f));
+        visit(n, f, java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
+    }
+
+    private static void visit(IrNode n, java.util.function.Consumer<IrNode> f, java.util.Set<IrNode> seen) {
+        if (seen.add(n)) {
+            f.accept(n);
+            n.children().forEach(c -> visit(c, f, seen));
+        }
     }
 
     /** Whether the program's result comes from log2 of a Float64 argument (whose reference loses accuracy just below 1). */
