@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 class ExpressionFuzzTest {
     static final int DEFAULT_CASES = Integer.getInteger("quiver.fuzz.cases", 400);
     static final int EXPRESSIONS_PER_BATCH = 25;
-    static final int BATCHES_PER_ROUND = 4;
+    /** Batches each expression runs on ({@code -Dquiver.fuzz.batches}): a soak raises it so OpenCL builds, one per expression, weigh less. */
+    static final int BATCHES_PER_ROUND = Integer.getInteger("quiver.fuzz.batches", 4);
     static final int MAX_DEPTH = 4;
     /** In a soak, how many disagreements are minimised and printed (the rest are only counted). */
     static final int MAX_REPORTED = 20;
