@@ -54,6 +54,7 @@ class ExpressionFuzzTest {
         try (FuzzHarness checked = new FuzzHarness(allocator); FuzzHarness wrapping = new FuzzHarness(allocator, ArithmeticMode.WRAPPING)) {
             System.out.println("  devices: " + checked.quiver.devices().stream().map(d -> d.name()).toList());
             int batchNumber = 0;
+            long lastProgress = 0;
             while (soak > 0 ? checked.evaluations + wrapping.evaluations < soak : cases < DEFAULT_CASES) {
                 // Every third round wraps: integer arithmetic then fuses into the device kernels.
                 FuzzHarness harness = batchNumber % 3 == 2 ? wrapping : checked;
@@ -62,6 +63,12 @@ class ExpressionFuzzTest {
                     batches.add(FuzzBatch.random(random));
                 }
                 batchNumber++;
+                long done = checked.evaluations + wrapping.evaluations;
+                if (soak > 0 && done / 100_000 > lastProgress) {
+                    lastProgress = done / 100_000;
+                    System.out.printf("  soak: %d of %d evaluations, %d expressions, %d shapes, %d mismatches, %.0f s%n", done, soak, cases,
+                            shapes.size(), mismatches, (System.nanoTime() - started) / 1e9);
+                }
                 for (int k = 0; k < EXPRESSIONS_PER_BATCH; k++) {
                     FuzzExpr expr = generator.any();
                     cases++;
