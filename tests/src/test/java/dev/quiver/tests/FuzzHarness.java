@@ -86,7 +86,8 @@ final class FuzzHarness implements AutoCloseable {
         this.mode = mode;
         this.dictionary = FuzzBatch.dictionary(allocator);
         this.provider = new org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider(dictionary);
-        this.quiver = Quiver.builder().allocator(allocator).arithmetic(mode).build();
+        // The scalar reference joins as a device of its own: every fused segment computed by RowInterpreter.
+        this.quiver = Quiver.builder().allocator(allocator).arithmetic(mode).addDevice(ScalarReferenceBackend.device()).build();
         quiver.functions().register(lerp());
         quiver.functions().register(imod());
     }
@@ -198,7 +199,8 @@ final class FuzzHarness implements AutoCloseable {
                 }
                 String diff = differ(cpu, o, ulps);
                 if (diff != null) {
-                    return new Mismatch("CPU vs " + (o.where().equals("AUTO") ? "AUTO" : "OpenCL"), diff);
+                    return new Mismatch("CPU vs " + (o.where().equals("AUTO") ? "AUTO"
+                            : o.where().equals(ScalarReferenceBackend.NAME) ? "the scalar reference" : "OpenCL"), diff);
                 }
             }
             if (withDuckDb && mode == ArithmeticMode.CHECKED && !inexact && expr.duckDbAgrees() && cpu.error() == null) {
