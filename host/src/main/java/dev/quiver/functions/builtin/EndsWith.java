@@ -1,13 +1,6 @@
 package dev.quiver.functions.builtin;
 
-import dev.quiver.functions.ArrayFunctions;
-import dev.quiver.functions.ScalarFunction;
-import dev.quiver.functions.ScalarFunctionArgs;
-import dev.quiver.functions.Signature;
-import dev.quiver.functions.Volatility;
 import dev.quiver.kernels.StringSearchKernels;
-import dev.quiver.types.DataType;
-import dev.quiver.value.ColumnarValue;
 
 import java.util.List;
 
@@ -15,37 +8,9 @@ import java.util.List;
  * {@code ends_with}: Whether the string ends with the suffix (every string ends with the empty one). NULL when either argument is NULL. A constant needle is
  * prepared once per batch; see {@link StringSearchKernels} for how the batch is searched.
  */
-final class EndsWith implements ScalarFunction {
-    private static final Signature SIGNATURE = Signature.string(2, Volatility.IMMUTABLE).withParameterNames("s", "suffix");
-
-    @Override
-    public String name() {
-        return "ends_with";
-    }
-
-    @Override
-    public List<String> aliases() {
-        return List.of("suffix");
-    }
-
-    @Override
-    public Signature signature() {
-        return SIGNATURE;
-    }
-
-    @Override
-    public DataType returnType(List<DataType> argTypes) {
-        return DataType.BOOLEAN;
-    }
-
-    @Override
-    public ColumnarValue invoke(ScalarFunctionArgs call) {
-        return ArrayFunctions.invoke(call, (arrays, c) -> StringSearchKernels.endsWith(arrays.get(0), arrays.get(1), c.config().allocator()),
-                ArrayFunctions.Hint.PAD, ArrayFunctions.Hint.ACCEPTS_SINGULAR);
-    }
-
-    @Override
-    public String description() {
-        return "Whether the string ends with the suffix (every string ends with the empty one).";
+final class EndsWith extends StringPredicate {
+    EndsWith() {
+        super("ends_with", List.of("suffix"), "suffix", StringSearchKernels::endsWith,
+                "Whether the string ends with the suffix (every string ends with the empty one).");
     }
 }
