@@ -65,6 +65,10 @@ public final class CompiledExpression {
     /** Schedulers for programs run without their segment (an executor called directly). */
     private final Map<KernelProgram, SegmentScheduler> loose = new ConcurrentHashMap<>();
     private volatile int lastBatchRows;
+    /** The dictionary decodes of the plan: their dictionaries' values are constant inputs (resident keys by contents). */
+    private final List<dev.quiver.physical.DictionaryDecodeExpr> decodes = new ArrayList<>();
+    /** Whether any device copies batches to its own memory: only then are resident keys worth making. */
+    private final boolean anyDeviceCopies;
 
     CompiledExpression(Quiver quiver, PhysicalPlan plan, ExecutionConfig config) {
         this.quiver = quiver;
@@ -74,9 +78,17 @@ public final class CompiledExpression {
         this.outputField = t.toField(plan.outputName(), true);
         this.rootProgram = plan.root() instanceof FusedKernelExpr f ? f.program() : null;
         collectSegments(plan.root());
+        boolean copies = false;
+        for (DeviceRuntime r : quiver.runtimes()) {
+            copies |= r.copies;
+        }
+        this.anyDeviceCopies = copies;
     }
 
     private void collectSegments(PhysicalExpr e) {
+        if (e instanceof dev.quiver.physical.DictionaryDecodeExpr d && !decodes.contains(d)) {
+            decodes.add(d);
+        }
         if (e instanceof FusedKernelExpr f && !segments.containsKey(f)) {
             List<String> cpuOnly = new ArrayList<>();
             for (dev.quiver.rowfn.RowFn r : f.rowFns()) {
@@ -226,6 +238,8 @@ public final class CompiledExpression {
                 clear.addSuppressed(e); // how a kernel reported it, for the stack trace
             }
             throw clear;
+        } finally {
+            executor.closeScope(); // nothing of this batch stays on any device
         }
     }
 
@@ -266,6 +280,7 @@ public final class CompiledExpression {
         int rows = batch.getRowCount();
         List<FieldVector> inputs = bind(batch, rows);
         lastBatchRows = rows;
+        executor.batchColumns = inputs;
         return plan.root().evaluate(new EvalContext(inputs, rows, config.withAllocator(allocator), executor));
     }
 
@@ -278,6 +293,68 @@ public final class CompiledExpression {
         Device kernelDevice;
         /** The device a kernel failed on before it was recomputed on the CPU, or null. */
         Device failedDevice;
+        /** The batch's input columns (read-only while it is evaluated): resident keys scoped to this evaluation. */
+        List<FieldVector> batchColumns = List.of();
+        /** The scope of this evaluation's resident keys, made by the first kernel that has one; null before. */
+        private dev.quiver.backend.ResidencyScope scope;
+        /** This batch's dictionary value vectors, looked up once; null before. */
+        private List<FieldVector> dictionaryValues;
+
+        /**
+         * Per kernel argument, the key under which a device that copies may keep it (see
+         * {@link dev.quiver.backend.ResidentKey}): a batch column by its address within this
+         * evaluation, a dictionary's values by their contents across batches; null for values
+         * computed during the evaluation (their memory may be reused). Empty when no device copies.
+         */
+        List<dev.quiver.backend.ResidentKey> residentKeys(KernelProgram program, List<FieldVector> inputs,
+                                                          List<VectorView> views, int rows) {
+            if (!anyDeviceCopies) {
+                return List.of();
+            }
+            List<dev.quiver.backend.ResidentKey> keys = null;
+            for (int i = 0; i < inputs.size(); i++) {
+                FieldVector in = inputs.get(i);
+                dev.quiver.types.ElementType t = program.argTypes().get(i);
+                long bytes = t.isBitPacked() ? VectorView.validityBytes(rows) : (long) rows * t.byteWidth();
+                dev.quiver.backend.ResidentKey key = null;
+                if (containsIdentical(batchColumns, in)) {
+                    if (scope == null) {
+                        scope = new dev.quiver.backend.ResidencyScope();
+                    }
+                    key = dev.quiver.backend.ResidentKey.inScope(scope, views.get(i).data(), bytes);
+                } else if (!decodes.isEmpty() && containsIdentical(dictionaryValues(), in)) {
+                    key = dev.quiver.backend.ResidentKey.constant(views.get(i).data(), bytes);
+                }
+                if (key != null) {
+                    if (keys == null) {
+                        keys = new ArrayList<>(java.util.Collections.nCopies(inputs.size(), null));
+                    }
+                    keys.set(i, key);
+                }
+            }
+            return keys == null ? List.of() : keys;
+        }
+
+        private List<FieldVector> dictionaryValues() {
+            if (dictionaryValues == null) {
+                List<FieldVector> values = new ArrayList<>();
+                for (dev.quiver.physical.DictionaryDecodeExpr d : decodes) {
+                    org.apache.arrow.vector.dictionary.Dictionary dict = d.dictionaries().lookup(d.dictionaryId());
+                    if (dict != null) {
+                        values.add(dict.getVector());
+                    }
+                }
+                dictionaryValues = values;
+            }
+            return dictionaryValues;
+        }
+
+        void closeScope() {
+            if (scope != null) {
+                scope.close();
+                scope = null;
+            }
+        }
 
         String where() {
             if (kernelDevice == null) {
@@ -357,6 +434,15 @@ public final class CompiledExpression {
         }
     }
 
+    private static boolean containsIdentical(List<FieldVector> vectors, FieldVector v) {
+        for (FieldVector x : vectors) {
+            if (x == v) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private KernelExecutor.Result runKernel(SegmentScheduler segment, Executor executor,
                                             KernelProgram program, List<FieldVector> inputs, int rows,
                                             BufferAllocator allocator, RowMode mode) {
@@ -394,12 +480,13 @@ public final class CompiledExpression {
             // A non-strict program decides every row's validity itself (its null condition).
             List<MemorySegment> strictInputs = program.isStrict() ? validities : List.of();
             ValidityBitmaps.and(outView.validity(), strictInputs, rows);
-            KernelInvocation invocation = new KernelInvocation(args, outView.validity(), outView.data(), rows, mode);
+            List<dev.quiver.backend.ResidentKey> keys = executor.residentKeys(program, inputs, views, rows);
+            KernelInvocation invocation = new KernelInvocation(args, outView.validity(), outView.data(), rows, mode, keys);
             // Everything that can fail before the device runs has run: a probe claimed now always gets a verdict.
             // The scheduler times itself on a sample of runs: two clock reads cost a tenth of a decision.
             boolean timed = java.util.concurrent.ThreadLocalRandom.current().nextInt(ExpressionMetrics.SAMPLE) == 0;
             long t0 = timed ? System.nanoTime() : 0;
-            choice = decide(segment, placement, requested, program, rows, false);
+            choice = decide(segment, placement, requested, program, rows, false, resident(invocation));
             executor.kernelDevice = choice.device();
             executor.failedDevice = null;
             long t1 = timed ? System.nanoTime() : 0;
@@ -517,8 +604,26 @@ public final class CompiledExpression {
         return false;
     }
 
+    /** Per device, the bytes of the invocation's arguments on it already; null when no argument has a resident key. */
+    private long[] resident(KernelInvocation invocation) {
+        if (invocation.resident().isEmpty()) {
+            return null;
+        }
+        DeviceRuntime[] all = quiver.runtimes();
+        long[] bytes = new long[all.length];
+        for (int i = 1; i < all.length; i++) {
+            bytes[i] = all[i].residentBytes(invocation);
+        }
+        return bytes;
+    }
+
     private Choice decide(SegmentScheduler s, Placement placement, DeviceRuntime requested, KernelProgram program, int rows,
                           boolean peek) {
+        return decide(s, placement, requested, program, rows, peek, null);
+    }
+
+    private Choice decide(SegmentScheduler s, Placement placement, DeviceRuntime requested, KernelProgram program, int rows,
+                          boolean peek, long[] resident) {
         if (s.cpuOnly != null) {
             // Even on a requested device: the function's author said it must never leave the CPU.
             return s.fixed(0, rows, SegmentScheduler.Why.CPU_ONLY, false);
@@ -528,7 +633,7 @@ public final class CompiledExpression {
         }
         return switch (placement) {
             case CPU -> s.fixed(0, rows, SegmentScheduler.Why.PLACEMENT_CPU, false);
-            case AUTO -> s.auto(program, rows, peek);
+            case AUTO -> s.auto(program, rows, peek, resident);
             case OPENCL -> {
                 List<String> why = new ArrayList<>();
                 boolean fenced = false, noMemory = false;

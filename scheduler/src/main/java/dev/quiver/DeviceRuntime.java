@@ -3,6 +3,7 @@ package dev.quiver;
 import dev.quiver.cpu.CpuBackend;
 import dev.quiver.opencl.OpenClBackend;
 import dev.quiver.opencl.TransferMode;
+import dev.quiver.placement.CostModel;
 import dev.quiver.placement.DeviceFigures;
 import dev.quiver.placement.DeviceHealth;
 import dev.quiver.rowfn.ir.KernelProgram;
@@ -34,6 +35,8 @@ final class DeviceRuntime {
     /** Whether batches are copied to the device's own memory (a discrete GPU). */
     final boolean copies;
     private final CpuBackend cpu;
+    /** The backend when it is an OpenCL one that copies (its overlap and resident arguments shape estimates), else null. */
+    private final OpenClBackend copying;
     /**
      * What the first run of a segment costs beyond its estimate (an OpenCL program build, the
      * JIT's first compilation), learnt from first runs; exploring a device that never ran a
@@ -52,15 +55,29 @@ final class DeviceRuntime {
         this.firstRunNanos = device.isOpenCl() ? 20e6 : 1e6;
         if (device.backend() instanceof OpenClBackend ocl) {
             copies = ocl.transferMode() == TransferMode.COPY;
+            copying = copies ? ocl : null;
             long limit = Integer.MAX_VALUE; // OpenClBackend takes no buffer over 2 GiB
             maxAllocation = copies ? Math.min(limit, ocl.device().maxAllocationBytes()) : limit;
             fullBudget = copies ? (long) (ocl.device().globalMemoryBytes() * 0.8) : Long.MAX_VALUE;
         } else {
             copies = false;
+            copying = null;
             maxAllocation = Long.MAX_VALUE;
             fullBudget = Long.MAX_VALUE;
         }
         memoryBudget = fullBudget;
+    }
+
+    /** How a batch with {@code residentBytes} already on the device reaches it (overlap in effect now). */
+    CostModel.Path path(long residentBytes) {
+        OpenClBackend b = copying;
+        return b == null ? CostModel.Path.NONE : new CostModel.Path(residentBytes, b.overlapChunkRows());
+    }
+
+    /** Bytes of {@code invocation}'s arguments already on this device (0 unless it copies and they have resident keys). */
+    long residentBytes(dev.quiver.backend.KernelInvocation invocation) {
+        OpenClBackend b = copying;
+        return b == null ? 0 : b.residentBytes(invocation);
     }
 
     /** The figures, calibrating (or reading the cache) on first use. */

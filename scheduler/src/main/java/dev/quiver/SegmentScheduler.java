@@ -147,7 +147,7 @@ final class SegmentScheduler {
         for (int i = 0; i < devices.length; i++) {
             if (i == 0 || supports(i, program)) {
                 out[i] = CostModel.estimate(devices[i].figures(), profile, rows, devices[i].threadsFor(program, rows),
-                        i == 0 ? 0 : devices[i].queuedNanos.get());
+                        i == 0 ? 0 : devices[i].queuedNanos.get(), devices[i].path(0));
             }
         }
         return out;
@@ -192,6 +192,14 @@ final class SegmentScheduler {
      * no probe claimed), for {@link CompiledExpression#choose}.
      */
     CompiledExpression.Choice auto(KernelProgram p, int rows, boolean peek) {
+        return auto(p, rows, peek, null);
+    }
+
+    /**
+     * As {@link #auto(KernelProgram, int, boolean)}, with the bytes of the batch's arguments already
+     * on each device ({@code resident[i]} for device {@code i}; null: none anywhere).
+     */
+    CompiledExpression.Choice auto(KernelProgram p, int rows, boolean peek, long[] resident) {
         long n = peek ? batches.get() : batches.incrementAndGet();
         int b = bucket(rows);
         int best = -1, second = -1;
@@ -217,7 +225,7 @@ final class SegmentScheduler {
                     continue;
                 }
             }
-            double raw = CostModel.totalNanos(d.figures(), profile, rows, threads(i, rows), 0);
+            double raw = rawOf(i, rows, resident);
             // The correction scales the device's own work; work already queued on it is added as it is.
             double est = raw * slots[i].factor(b) + (i == 0 ? 0 : d.queuedNanos.get());
             if (est < bestEst) {
@@ -254,7 +262,7 @@ final class SegmentScheduler {
                 if (n - s.lastRun.get(b) < EXPLORE_GAP) {
                     continue;
                 }
-                double raw = rawOf(i, rows);
+                double raw = rawOf(i, rows, resident);
                 // A device that never ran the segment first builds it (an OpenCL compile takes milliseconds).
                 double extra = raw * s.factor(b) + devices[i].queuedNanos.get() - bestEst
                         + (s.warmed ? 0 : devices[i].firstRunNanos);
@@ -279,7 +287,12 @@ final class SegmentScheduler {
 
     /** The device's own estimated time for the batch, without correction or queue. */
     private double rawOf(int i, long rows) {
-        return CostModel.totalNanos(devices[i].figures(), profile, rows, threads(i, rows), 0);
+        return rawOf(i, rows, null);
+    }
+
+    private double rawOf(int i, long rows, long[] resident) {
+        return CostModel.totalNanos(devices[i].figures(), profile, rows, threads(i, rows), 0,
+                devices[i].path(resident == null ? 0 : resident[i]));
     }
 
     CompiledExpression.Choice choice(int device, double rawEstimate, KernelProgram p, long rows, Why why, boolean explore,
@@ -295,7 +308,7 @@ final class SegmentScheduler {
         DeviceRuntime d = devices[device];
         // A fixed placement never calibrates: without figures there is no estimate (and nothing learnt).
         DeviceFigures f = d.knownFigures();
-        double raw = f == null ? 0 : CostModel.totalNanos(f, profile, rows, threads(device, rows), 0);
+        double raw = f == null ? 0 : CostModel.totalNanos(f, profile, rows, threads(device, rows), 0, d.path(0));
         return choice(device, raw, null, rows, why, false, probe);
     }
 
@@ -402,7 +415,7 @@ final class SegmentScheduler {
     }
 
     private boolean faster(int i, long rows) {
-        double dev = CostModel.totalNanos(devices[i].figures(), profile, rows, 1, 0) * correction(i, rows);
+        double dev = CostModel.totalNanos(devices[i].figures(), profile, rows, 1, 0, devices[i].path(0)) * correction(i, rows);
         double cpu = CostModel.totalNanos(devices[0].figures(), profile, rows, devices[0].threadsFor(program, rows), 0)
                 * correction(0, rows);
         return dev < cpu;

@@ -123,6 +123,12 @@ final class BenchCommand implements Callable<Integer> {
             + "cases). Its defaults differ: --rows 4M, --batch-rows 1K,4K,16K,64K,256K,1M,4M, --iterations 7, --nulls 0.")
     boolean placement;
 
+    @Option(names = "--overlap", description = "Instead of the workloads: how much of the copy path's transfer time "
+            + "overlapped chunks hide, for the transcendental segment " + OverlapBench.EXPRESSION + " on the first OpenCL "
+            + "device: copy with overlap, copy serial and (on host-unified memory) zero copy as the kernel alone, medians "
+            + "of --iterations round-robin runs. Default rows: 16M (--rows takes the first value).")
+    boolean overlap;
+
     @Option(names = "--no-opencl", description = "With --placement: leave OpenCL out, as on a machine without a device "
             + "(opencl is then reported as absent).")
     boolean noOpenCl;
@@ -195,6 +201,9 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (placement) {
             return new PlacementBench(this).call();
+        }
+        if (overlap) {
+            return new OverlapBench(this).call();
         }
         if (chart != null) {
             progress.println("error: --chart draws the results of --placement; give --placement too");

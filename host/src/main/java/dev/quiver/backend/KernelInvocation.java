@@ -16,16 +16,35 @@ import java.util.Objects;
  *                 Boolean result
  * @param rows     number of rows
  * @param mode     which rows to compute and where failures count
+ * @param resident per argument, the key under which a backend that copies to its device may
+ *                 keep it there beyond this run ({@link ResidentKey}), or null: empty when no
+ *                 argument has one, else as long as {@code args}
  */
-public record KernelInvocation(List<MemorySegment> args, MemorySegment validity, MemorySegment out, int rows, RowMode mode) {
+public record KernelInvocation(List<MemorySegment> args, MemorySegment validity, MemorySegment out, int rows, RowMode mode,
+                               List<ResidentKey> resident) {
     public KernelInvocation {
         args = List.copyOf(args);
+        Objects.requireNonNull(resident, "resident is null");
+        if (!resident.isEmpty() && resident.size() != args.size()) {
+            throw new IllegalArgumentException("resident has " + resident.size() + " keys for " + args.size() + " arguments");
+        }
+        resident = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(resident));
         Objects.requireNonNull(validity, "validity is null");
         Objects.requireNonNull(out, "out is null");
         Objects.requireNonNull(mode, "mode is null");
         if (rows < 0) {
             throw new IllegalArgumentException("rows must be >= 0, got " + rows);
         }
+    }
+
+    /** An invocation without resident keys. */
+    public KernelInvocation(List<MemorySegment> args, MemorySegment validity, MemorySegment out, int rows, RowMode mode) {
+        this(args, validity, out, rows, mode, List.of());
+    }
+
+    /** The resident key of argument {@code i}, or null. */
+    public ResidentKey residentKey(int i) {
+        return resident.isEmpty() ? null : resident.get(i);
     }
 
     /** An invocation that computes only valid rows (the behaviour before modes existed). */

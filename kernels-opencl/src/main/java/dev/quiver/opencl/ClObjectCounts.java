@@ -11,7 +11,13 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class ClObjectCounts {
     /** The kinds of object, in the order of {@link OpenClBackend.LiveObjects}'s components. */
-    enum Kind { CONTEXT, QUEUE, PROGRAM, KERNEL, MEM }
+    enum Kind {
+        CONTEXT, QUEUE, PROGRAM, KERNEL, MEM,
+        /** Events of the overlapped copy path: per run. */
+        EVENT,
+        /** Buffers kept across runs: resident arguments and pinned staging buffers. */
+        HELD
+    }
 
     private final LongAdder[] live = new LongAdder[Kind.values().length];
 
@@ -30,6 +36,7 @@ final class ClObjectCounts {
     }
 
     OpenClBackend.LiveObjects snapshot() {
-        return new OpenClBackend.LiveObjects(live[0].sum(), live[1].sum(), live[2].sum(), live[3].sum(), live[4].sum());
+        return new OpenClBackend.LiveObjects(live[0].sum(), live[1].sum(), live[2].sum(), live[3].sum(), live[4].sum(),
+                live[5].sum(), live[6].sum());
     }
 }

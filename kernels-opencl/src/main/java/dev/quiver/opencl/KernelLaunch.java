@@ -4,7 +4,9 @@ import dev.quiver.memory.Resources;
 import org.jocl.CL;
 import org.jocl.Pointer;
 import org.jocl.Sizeof;
+import org.jocl.cl_buffer_region;
 import org.jocl.cl_command_queue;
+import org.jocl.cl_event;
 import org.jocl.cl_context;
 import org.jocl.cl_kernel;
 import org.jocl.cl_mem;
@@ -34,12 +36,112 @@ final class KernelLaunch implements AutoCloseable {
     /** The error code every queue command fails with once an injected device loss fired, else 0. */
     private int lost;
     private boolean enqueued;
+    /** The other queues this run enqueued on (the overlapped copy path), waited for by close. */
+    private final List<cl_command_queue> others = new ArrayList<>(2);
 
     KernelLaunch(cl_context context, cl_command_queue queue, ClObjectCounts counts, FaultInjection.Plan faults) {
         this.context = context;
         this.queue = queue;
         this.counts = counts;
         this.faults = faults;
+    }
+
+    /** Also waits for {@code other}'s commands on close (before any object of the run is released). */
+    void alsoOn(cl_command_queue other) {
+        if (other != queue && !others.contains(other)) {
+            others.add(other);
+        }
+    }
+
+    /**
+     * A buffer over {@code bytes} of {@code parent} from {@code origin} (a chunk of a batch's
+     * buffer; the origin must be a multiple of the device's base address alignment).
+     */
+    cl_mem subBuffer(cl_mem parent, long origin, long bytes, long access) {
+        inject(FaultInjection.Call.CREATE_BUFFER, "clCreateSubBuffer", false);
+        int[] err = new int[1];
+        cl_mem mem = CL.clCreateSubBuffer(parent, access, CL.CL_BUFFER_CREATE_TYPE_REGION,
+                new cl_buffer_region(origin, bytes), err);
+        owned.add(ClObject.created(mem, err, "clCreateSubBuffer", CL::clReleaseMemObject, "clReleaseMemObject",
+                counts, ClObjectCounts.Kind.MEM));
+        return mem;
+    }
+
+    /** An event this run owns (released by close, after every queue has finished). */
+    private cl_event ownEvent(cl_event event) {
+        owned.add(ClObject.created(event, new int[] {CL.CL_SUCCESS}, "event", CL::clReleaseEvent, "clReleaseEvent",
+                counts, ClObjectCounts.Kind.EVENT));
+        return event;
+    }
+
+    private static cl_event[] waitList(cl_event... events) {
+        int n = 0;
+        for (cl_event e : events) {
+            if (e != null) {
+                n++;
+            }
+        }
+        cl_event[] list = new cl_event[n];
+        n = 0;
+        for (cl_event e : events) {
+            if (e != null) {
+                list[n++] = e;
+            }
+        }
+        return list;
+    }
+
+    /**
+     * Enqueues on {@code on}, without waiting, a copy of {@code source} (pinned host memory, kept
+     * alive by the caller until the returned event completes) into {@code mem} at {@code offset},
+     * after {@code after} (null entries ignored). Returns the copy's event.
+     */
+    cl_event writeAsync(cl_command_queue on, cl_mem mem, long offset, ByteBuffer source, cl_event... after) {
+        return copyAsync(true, on, mem, offset, source, after);
+    }
+
+    /** As {@link #writeAsync}, the other way: {@code mem} from {@code offset} into {@code target}. */
+    cl_event readAsync(cl_command_queue on, cl_mem mem, long offset, ByteBuffer target, cl_event... after) {
+        return copyAsync(false, on, mem, offset, target, after);
+    }
+
+    private cl_event copyAsync(boolean write, cl_command_queue on, cl_mem mem, long offset, ByteBuffer host,
+                               cl_event... after) {
+        enqueued = true;
+        alsoOn(on);
+        String call = write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
+        inject(write ? null : FaultInjection.Call.READ_BACK, call, true);
+        cl_event[] wait = waitList(after);
+        cl_event done = new cl_event();
+        cl_event[] list = wait.length == 0 ? null : wait;
+        int rc = write
+                ? CL.clEnqueueWriteBuffer(on, mem, false, offset, host.remaining(), Pointer.to(host), wait.length, list, done)
+                : CL.clEnqueueReadBuffer(on, mem, false, offset, host.remaining(), Pointer.to(host), wait.length, list, done);
+        OpenClException.check(rc, call);
+        return ownEvent(done);
+    }
+
+    /** Enqueues {@code kernel} on {@code on} after {@code after}; returns its event. */
+    cl_event launchAsync(cl_command_queue on, cl_kernel kernel, long globalSize, long groupSize, cl_event... after) {
+        enqueued = true;
+        alsoOn(on);
+        inject(FaultInjection.Call.ENQUEUE_KERNEL, "clEnqueueNDRangeKernel", true);
+        cl_event[] wait = waitList(after);
+        cl_event done = new cl_event();
+        OpenClException.check(CL.clEnqueueNDRangeKernel(on, kernel, 1, null, new long[] {globalSize},
+                new long[] {groupSize}, wait.length, wait.length == 0 ? null : wait, done), "clEnqueueNDRangeKernel");
+        return ownEvent(done);
+    }
+
+    /** Sends what was enqueued on {@code on} to the device. */
+    void flush(cl_command_queue on) {
+        OpenClException.check(CL.clFlush(on), "clFlush");
+    }
+
+    /** Waits for {@code event}; throws when its command failed. */
+    void await(cl_event event) {
+        inject(null, "clWaitForEvents", true);
+        OpenClException.check(CL.clWaitForEvents(1, new cl_event[] {event}), "clWaitForEvents");
     }
 
     /** Before a call {@code call} of the fault plan may target (null: a queue command only it may not). */
@@ -194,6 +296,10 @@ final class KernelLaunch implements AutoCloseable {
                 // The real wait comes first even when a device loss is injected: the simulated lost device
                 // is still running what was enqueued, and no command may touch Arrow memory after the run.
                 int rc = CL.clFinish(queue);
+                for (cl_command_queue q : others) {
+                    int r = CL.clFinish(q);
+                    rc = rc != CL.CL_SUCCESS ? rc : r;
+                }
                 inject(null, "clFinish", true);
                 OpenClException.check(rc, "clFinish");
             });

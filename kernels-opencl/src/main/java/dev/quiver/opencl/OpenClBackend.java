@@ -3,6 +3,7 @@ package dev.quiver.opencl;
 import dev.quiver.backend.KernelBackend;
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
+import dev.quiver.backend.ResidentKey;
 import dev.quiver.backend.RowMode;
 import dev.quiver.memory.Resources;
 import dev.quiver.memory.ValidityBitmaps;
@@ -20,6 +21,7 @@ import org.jocl.cl_command_queue;
 import org.jocl.cl_context;
 import org.jocl.cl_context_properties;
 import org.jocl.cl_device_id;
+import org.jocl.cl_event;
 import org.jocl.cl_kernel;
 import org.jocl.cl_mem;
 import org.jocl.cl_queue_properties;
@@ -80,6 +82,14 @@ public final class OpenClBackend implements KernelBackend {
     private final ClObject<cl_command_queue> queue;
     private final ProgramCache programs;
     private final ClObjectCounts counts;
+    /** Arguments kept on the device across runs (the COPY path; see {@link ResidentKey}). */
+    private final ResidentBuffers resident;
+    /** Rows per chunk of the overlapped COPY path; 0: no overlap. */
+    private volatile int chunkRows;
+    /** The device's base address alignment in bytes: sub-buffer origins must be multiples of it. */
+    private final long baseAlignBytes;
+    /** The overlapped COPY path's extra queues and pinned buffers, made on its first run; null before. */
+    private volatile Overlap overlap;
     /** Faults to inject ({@link FaultInjection}), or null: always, outside tests. */
     private volatile FaultInjection.Plan faults;
     /**
@@ -112,6 +122,42 @@ public final class OpenClBackend implements KernelBackend {
         this.context = context;
         this.queue = queue;
         this.programs = new ProgramCache(p -> compile(KernelSource.of(p)));
+        this.resident = new ResidentBuffers(context.handle(), counts, defaultResidentBudget(device));
+        this.baseAlignBytes = Math.max(1, baseAlignBits(device) / 8);
+        this.chunkRows = defaultChunkRows();
+    }
+
+    /** Rows per overlapped chunk unless configured: {@code -Dquiver.opencl.chunkRows}, default {@value #DEFAULT_CHUNK_ROWS}. */
+    public static final int DEFAULT_CHUNK_ROWS = 1 << 20;
+    /** Chunks are whole multiples of this many rows, so that every chunk of every buffer (bitmaps too) starts aligned. */
+    public static final int CHUNK_GRAIN = 1 << 16;
+
+    private static int defaultChunkRows() {
+        return Integer.getInteger("quiver.opencl.chunkRows", DEFAULT_CHUNK_ROWS);
+    }
+
+    /**
+     * Device memory kept for resident arguments unless configured: {@code -Dquiver.opencl.residentBytes},
+     * default a fifth of the device's global memory.
+     */
+    private static long defaultResidentBudget(OpenClDevice device) {
+        String given = System.getProperty("quiver.opencl.residentBytes");
+        if (given != null) {
+            try {
+                return Long.parseLong(given.strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("-Dquiver.opencl.residentBytes must be a number of bytes, got '" + given + "'");
+            }
+        }
+        return device.globalMemoryBytes() / 5;
+    }
+
+    private static long baseAlignBits(OpenClDevice device) {
+        try {
+            return OpenClRuntime.deviceUInt(device.id(), CL.CL_DEVICE_MEM_BASE_ADDR_ALIGN);
+        } catch (RuntimeException e) {
+            return 4096 * 8; // a page: what the largest alignment drivers ask for
+        }
     }
 
     /** A backend on {@code device} in {@link TransferMode#AUTO} mode. The caller closes it. */
@@ -140,19 +186,30 @@ public final class OpenClBackend implements KernelBackend {
         ClObject<cl_context> context = ClObject.created(CL.clCreateContext(properties, 1, ids, null, null, err), err,
                 "clCreateContext", CL::clReleaseContext, "clReleaseContext", counts, ClObjectCounts.Kind.CONTEXT);
         try {
-            // clCreateCommandQueue is deprecated from OpenCL 2.0 on, and its successor absent before it.
-            ClObject<cl_command_queue> queue = device.versionAtLeast(2, 0)
-                    ? ClObject.created(CL.clCreateCommandQueueWithProperties(context.handle(), device.id(),
-                            new cl_queue_properties(), err), err, "clCreateCommandQueueWithProperties",
-                            CL::clReleaseCommandQueue, "clReleaseCommandQueue", counts, ClObjectCounts.Kind.QUEUE)
-                    : ClObject.created(createLegacyQueue(context.handle(), device.id(), err), err,
-                            "clCreateCommandQueue", CL::clReleaseCommandQueue, "clReleaseCommandQueue", counts,
-                            ClObjectCounts.Kind.QUEUE);
-            return new OpenClBackend(device, resolved, context, queue, counts);
+            ClObject<cl_command_queue> queue = newQueue(context, device, counts);
+            try {
+                return new OpenClBackend(device, resolved, context, queue, counts);
+            } catch (RuntimeException e) {
+                queue.closeAfterFailure(e);
+                throw e;
+            }
         } catch (RuntimeException e) {
             context.closeAfterFailure(e);
             throw e;
         }
+    }
+
+    /** An in-order command queue on {@code device}. */
+    private static ClObject<cl_command_queue> newQueue(ClObject<cl_context> context, OpenClDevice device, ClObjectCounts counts) {
+        int[] err = new int[1];
+        // clCreateCommandQueue is deprecated from OpenCL 2.0 on, and its successor absent before it.
+        return device.versionAtLeast(2, 0)
+                ? ClObject.created(CL.clCreateCommandQueueWithProperties(context.handle(), device.id(),
+                        new cl_queue_properties(), err), err, "clCreateCommandQueueWithProperties",
+                        CL::clReleaseCommandQueue, "clReleaseCommandQueue", counts, ClObjectCounts.Kind.QUEUE)
+                : ClObject.created(createLegacyQueue(context.handle(), device.id(), err), err,
+                        "clCreateCommandQueue", CL::clReleaseCommandQueue, "clReleaseCommandQueue", counts,
+                        ClObjectCounts.Kind.QUEUE);
     }
 
     @SuppressWarnings("deprecation")
@@ -173,6 +230,62 @@ public final class OpenClBackend implements KernelBackend {
     /** How this backend moves memory: {@link TransferMode#ZERO_COPY} or {@link TransferMode#COPY}, never AUTO. */
     public TransferMode transferMode() {
         return mode;
+    }
+
+    /**
+     * Rows per chunk of the overlapped copy path: in {@link TransferMode#COPY}, a batch of at
+     * least two chunks is uploaded, computed and read back chunk by chunk on three queues, so
+     * that one chunk's transfers run while another computes (batches of more than two chunks).
+     * 0: no overlap (one transfer each way).
+     */
+    public int overlapChunkRows() {
+        return chunkRows;
+    }
+
+    /**
+     * Sets {@link #overlapChunkRows()}: 0 turns overlap off; otherwise rounded up to a multiple of
+     * {@value #CHUNK_GRAIN} rows. Applies to runs that start afterwards.
+     */
+    public OpenClBackend overlapChunkRows(int rows) {
+        if (rows < 0) {
+            throw new IllegalArgumentException("chunk rows must be >= 0, got " + rows);
+        }
+        this.chunkRows = rows == 0 ? 0 : (int) Math.min(1 << 30, ((long) rows + CHUNK_GRAIN - 1) / CHUNK_GRAIN * CHUNK_GRAIN);
+        return this;
+    }
+
+    /** The most device memory resident arguments take together ({@link ResidentKey}); default a fifth of the device's. */
+    public long residentBudget() {
+        return resident.budget();
+    }
+
+    /** Sets {@link #residentBudget()}; 0 keeps nothing. Entries over a lowered budget go as new ones need room. */
+    public OpenClBackend residentBudget(long bytes) {
+        resident.budget(bytes);
+        return this;
+    }
+
+    /** What the resident arguments take and have saved so far. */
+    public ResidentStats residentStats() {
+        return resident.stats();
+    }
+
+    /**
+     * Bytes of {@code invocation}'s arguments already on the device under their keys: what a run
+     * would not upload. 0 in {@link TransferMode#ZERO_COPY}, which uploads nothing anyway.
+     */
+    public long residentBytes(KernelInvocation invocation) {
+        return mode == TransferMode.COPY && !invocation.resident().isEmpty() ? resident.residentBytes(invocation.resident()) : 0;
+    }
+
+    /**
+     * Whether a COPY run of {@code rows} rows goes in overlapped chunks: more than two chunks'
+     * worth (so calibration's two-chunk memory run measures plain transfers).
+     */
+    public boolean overlaps(long rows) {
+        int c = chunkRows;
+        return mode == TransferMode.COPY && c > 0 && rows > 2L * c && c % baseAlignBytes == 0
+                && (c / 8) % baseAlignBytes == 0;
     }
 
     /**
@@ -281,20 +394,29 @@ public final class OpenClBackend implements KernelBackend {
      * The OpenCL objects of this backend alive now, by kind.
      *
      * @param contexts its context: 1 while open
-     * @param queues   its command queue: 1 while open
+     * @param queues   its command queues: 1 while open, 3 once a batch was copied in overlapped chunks
      * @param programs its compiled programs, one per program shape built (kept until close)
      * @param kernels  kernel objects: one per run in progress (a build holds one briefly)
      * @param buffers  memory objects: those of the runs in progress
+     * @param events   events of the runs in progress (the overlapped copy path)
+     * @param held     buffers kept across runs until evicted or closed: resident arguments and
+     *                 pinned staging buffers
      */
-    public record LiveObjects(long contexts, long queues, long programs, long kernels, long buffers) {
-        /** The objects that belong to runs (kernels and buffers): 0 when no run is in progress. */
+    public record LiveObjects(long contexts, long queues, long programs, long kernels, long buffers, long events,
+                              long held) {
+        /** Counts with no event and no held buffer. */
+        public LiveObjects(long contexts, long queues, long programs, long kernels, long buffers) {
+            this(contexts, queues, programs, kernels, buffers, 0, 0);
+        }
+
+        /** The objects that belong to runs (kernels, buffers, events): 0 when no run is in progress. */
         public long runScoped() {
-            return kernels + buffers;
+            return kernels + buffers + events;
         }
 
         /** Every object together: 0 once the backend is closed. */
         public long total() {
-            return contexts + queues + programs + kernels + buffers;
+            return contexts + queues + programs + kernels + buffers + events + held;
         }
     }
 
@@ -367,8 +489,20 @@ public final class OpenClBackend implements KernelBackend {
                 return new TracedRun(new KernelRun(name, 0, 0, System.nanoTime() - start, 0), 0, List.of());
             }
             CompiledProgram compiled = programs.get(program);
-            try (KernelLaunch launch = new KernelLaunch(context.handle(), queue.handle(), counts, faults)) {
-                result = launch(launch, compiled, program, invocation, trace, probes);
+            List<ResidentBuffers.Lease> leases = new ArrayList<>();
+            List<StagingPool.Slot> slots = new ArrayList<>();
+            try {
+                try (KernelLaunch launch = new KernelLaunch(context.handle(), queue.handle(), counts, faults)) {
+                    result = overlaps(invocation.rows()) && probes == RunProbes.NONE && !trace
+                            ? launchChunked(launch, compiled, program, invocation, leases, slots)
+                            : launch(launch, compiled, program, invocation, trace, probes, leases);
+                }
+            } finally {
+                // The run's commands have all finished (the launch waited): its resident and pinned buffers are free.
+                Resources.closeAll(leases);
+                if (!slots.isEmpty()) {
+                    overlap.staging.giveBack(slots);
+                }
             }
         } finally {
             exit();
@@ -389,7 +523,8 @@ public final class OpenClBackend implements KernelBackend {
     }
 
     private LaunchResult launch(KernelLaunch launch, CompiledProgram compiled, KernelProgram program,
-                                KernelInvocation invocation, boolean trace, RunProbes probes) {
+                                KernelInvocation invocation, boolean trace, RunProbes probes,
+                                List<ResidentBuffers.Lease> leases) {
         int rows = invocation.rows();
         KernelSource source = compiled.source();
         boolean allRows = invocation.mode() == RowMode.ALL_ROWS;
@@ -402,6 +537,9 @@ public final class OpenClBackend implements KernelBackend {
             MemorySegment arg = invocation.args().get(i);
             if (mode == TransferMode.ZERO_COPY) {
                 buffers.add(launch.hostBuffer(arg, bytes, CL.CL_MEM_READ_ONLY));
+            } else if (residentLease(invocation, i, bytes, leases) instanceof ResidentBuffers.Lease lease) {
+                buffers.add(lease.mem());
+                bytesToDevice += lease.uploaded;
             } else {
                 cl_mem mem = launch.deviceBuffer(bytes, CL.CL_MEM_READ_ONLY);
                 launch.write(mem, arg, bytes);
@@ -455,14 +593,7 @@ public final class OpenClBackend implements KernelBackend {
         if (statusBuffer != null) {
             launch.setArg(kernel, index++, Sizeof.cl_mem, Pointer.to(statusBuffer));
         }
-        for (IrNode.Const c : program.constants()) {
-            // Raw bits, so NaN payloads and -0.0 reach the device unchanged.
-            long bits = c.bits();
-            switch (c.type()) {
-                case INT32, FLOAT32, BOOL -> launch.setArg(kernel, index++, Sizeof.cl_int, Pointer.to(new int[] {(int) bits}));
-                case INT64, FLOAT64 -> launch.setArg(kernel, index++, Sizeof.cl_long, Pointer.to(new long[] {bits}));
-            }
-        }
+        setConstants(launch, kernel, index, program);
 
         long group = compiled.workGroupSize();
         long items = (rows + (long) source.rowsPerItem() - 1) / source.rowsPerItem();
@@ -501,6 +632,231 @@ public final class OpenClBackend implements KernelBackend {
             }
         }
         return new LaunchResult(bytesToDevice, bytesFromDevice, status[0], mapped, hostPointers);
+    }
+
+    /** The device copy of argument {@code i} under its resident key (pinned into {@code leases}), or null: upload it for this run. */
+    private ResidentBuffers.Lease residentLease(KernelInvocation invocation, int i, long bytes,
+                                                List<ResidentBuffers.Lease> leases) {
+        ResidentKey key = invocation.residentKey(i);
+        if (key == null || key.bytes() != bytes) {
+            return null;
+        }
+        ResidentBuffers.Lease lease = resident.acquire(key, invocation.args().get(i), faults);
+        if (lease != null) {
+            leases.add(lease);
+        }
+        return lease;
+    }
+
+    /** The overlapped path's extra queues and pinned buffers, made once (under the backend's lock). */
+    private record Overlap(ClObject<cl_command_queue> upload, ClObject<cl_command_queue> download, StagingPool staging)
+            implements AutoCloseable {
+        @Override
+        public void close() {
+            Resources.closeAll(List.of(staging, upload, download));
+        }
+    }
+
+    private Overlap overlap() {
+        Overlap o = overlap;
+        if (o == null) {
+            synchronized (this) {
+                o = overlap;
+                if (o == null) {
+                    ClObject<cl_command_queue> up = newQueue(context, device, counts);
+                    try {
+                        ClObject<cl_command_queue> down = newQueue(context, device, counts);
+                        overlap = o = new Overlap(up, down, new StagingPool(context.handle(), queue.handle(), counts));
+                    } catch (RuntimeException e) {
+                        up.closeAfterFailure(e);
+                        throw e;
+                    }
+                }
+            }
+        }
+        return o;
+    }
+
+    /**
+     * The COPY path for a large batch: chunks of {@link #overlapChunkRows()} rows go through three
+     * pinned staging slots. For each chunk the host copies its arguments into a slot, the upload
+     * queue writes them to the device, the main queue runs the kernel over sub-buffers of the
+     * batch's device buffers, and the download queue reads the result into the slot; the host
+     * copies it out into Arrow memory when the slot comes round again. So chunk {@code c+1}
+     * uploads while {@code c} computes and {@code c-1} downloads. Resident arguments are not
+     * uploaded at all. A failing row is the smallest over the chunks, as one run would report.
+     */
+    private LaunchResult launchChunked(KernelLaunch launch, CompiledProgram compiled, KernelProgram program,
+                                       KernelInvocation invocation, List<ResidentBuffers.Lease> leases,
+                                       List<StagingPool.Slot> slots) {
+        Overlap o = overlap();
+        cl_command_queue up = o.upload().handle(), compute = queue.handle(), down = o.download().handle();
+        launch.alsoOn(up);
+        launch.alsoOn(down);
+        int rows = invocation.rows();
+        int chunk = chunkRows;
+        int chunks = (rows + chunk - 1) / chunk;
+        KernelSource source = compiled.source();
+        boolean allRows = invocation.mode() == RowMode.ALL_ROWS;
+        boolean writesValidity = program.nullWhen().isPresent();
+        boolean readsValidity = !allRows || writesValidity;
+        ElementType resultType = program.resultType();
+        boolean bitmapOut = resultType.isBitPacked();
+        int arity = program.arity();
+
+        // The batch's device buffers: resident arguments as they are, the others filled chunk by chunk.
+        cl_mem[] args = new cl_mem[arity];
+        boolean[] staged = new boolean[arity];
+        long bytesToDevice = 0, bytesFromDevice = 0;
+        long stageIn = 0;
+        for (int i = 0; i < arity; i++) {
+            long bytes = dataBytes(program.argTypes().get(i), rows);
+            if (residentLease(invocation, i, bytes, leases) instanceof ResidentBuffers.Lease lease) {
+                args[i] = lease.mem();
+                bytesToDevice += lease.uploaded;
+            } else {
+                args[i] = launch.deviceBuffer(bytes, CL.CL_MEM_READ_ONLY);
+                staged[i] = true;
+                stageIn += dataBytes(program.argTypes().get(i), chunk);
+            }
+        }
+        long outBytes = dataBytes(resultType, rows);
+        cl_mem out = launch.deviceBuffer(outBytes, bitmapOut ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_WRITE_ONLY);
+        long validityBytes = VectorView.validityBytes(rows);
+        cl_mem validity = readsValidity
+                ? launch.deviceBuffer(validityBytes, writesValidity ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_READ_ONLY) : null;
+        long chunkValidity = chunk / 8;
+        if (readsValidity) {
+            stageIn += chunkValidity;
+        }
+        // Per slot: the inputs, then (8-aligned) the output, its validity and the status word.
+        long outAt = (stageIn + 1 + 63) / 64 * 64; // one spare byte for a bitmap result's last byte
+        long validityAt = outAt + dataBytes(resultType, chunk);
+        long statusAt = validityAt + (writesValidity ? chunkValidity : 0);
+        long slotBytes = statusAt + Integer.BYTES;
+        int depth = Math.min(3, chunks);
+        for (int k = 0; k < depth; k++) {
+            slots.add(o.staging().lease(slotBytes, faults));
+        }
+        cl_kernel kernel = launch.own(compiled.newKernel());
+        long group = compiled.workGroupSize();
+        cl_event[] readDone = new cl_event[chunks];
+        int failingRow = Integer.MAX_VALUE;
+        for (int c = 0; c < chunks + depth; c++) {
+            // Retire chunk c - depth: its slot is needed now (or the loop is draining).
+            int old = c - depth;
+            if (old >= 0) {
+                failingRow = Math.min(failingRow, retire(launch, readDone[old], slots.get(old % depth), invocation,
+                        program, source.hasStatus(), old, chunk, outAt, validityAt, statusAt));
+                bytesFromDevice += dataBytes(resultType, rowsOf(old, chunk, rows))
+                        + (writesValidity ? VectorView.validityBytes(rowsOf(old, chunk, rows)) : 0);
+            }
+            if (c >= chunks) {
+                continue;
+            }
+            StagingPool.Slot slot = slots.get(c % depth);
+            long lo = (long) c * chunk;
+            int n = rowsOf(c, chunk, rows);
+            cl_event uploaded = null;
+            long at = 0;
+            for (int i = 0; i < arity; i++) {
+                if (!staged[i]) {
+                    continue;
+                }
+                ElementType t = program.argTypes().get(i);
+                long from = dataBytes(t, lo), bytes = dataBytes(t, n);
+                MemorySegment.copy(invocation.args().get(i), from, slot.segment(), at, bytes);
+                uploaded = launch.writeAsync(up, args[i], from, slot.view(at, bytes));
+                bytesToDevice += bytes;
+                at += bytes;
+            }
+            if (readsValidity) {
+                long from = lo / 8, bytes = VectorView.validityBytes(n);
+                MemorySegment.copy(invocation.validity(), from, slot.segment(), at, bytes);
+                uploaded = launch.writeAsync(up, validity, from, slot.view(at, bytes));
+                bytesToDevice += bytes;
+                at += bytes;
+            }
+            if (bitmapOut && c == chunks - 1 && rows % 8 != 0) {
+                // The kernel keeps the bits past the last row of the last byte: the device needs that byte first.
+                MemorySegment.copy(invocation.out(), outBytes - 1, slot.segment(), at, 1);
+                uploaded = launch.writeAsync(up, out, outBytes - 1, slot.view(at, 1));
+                bytesToDevice += 1;
+            }
+            cl_mem status = source.hasStatus() ? launch.deviceBuffer(new int[] {Integer.MAX_VALUE}) : null;
+            launch.flush(up);
+
+            int index = 0;
+            launch.setArg(kernel, index++, Sizeof.cl_int, Pointer.to(new int[] {n}));
+            launch.setArg(kernel, index++, Sizeof.cl_int, Pointer.to(new int[] {allRows ? 1 : 0}));
+            for (int i = 0; i < arity; i++) {
+                ElementType t = program.argTypes().get(i);
+                cl_mem sub = launch.subBuffer(args[i], dataBytes(t, lo), dataBytes(t, n), CL.CL_MEM_READ_ONLY);
+                launch.setArg(kernel, index++, Sizeof.cl_mem, Pointer.to(sub));
+            }
+            cl_mem outChunk = launch.subBuffer(out, dataBytes(resultType, lo), dataBytes(resultType, n),
+                    bitmapOut ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_WRITE_ONLY);
+            launch.setArg(kernel, index++, Sizeof.cl_mem, Pointer.to(outChunk));
+            cl_mem validityChunk = validity == null ? null : launch.subBuffer(validity, lo / 8, VectorView.validityBytes(n),
+                    writesValidity ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_READ_ONLY);
+            launch.setArg(kernel, index++, Sizeof.cl_mem, validityChunk == null ? null : Pointer.to(validityChunk));
+            if (status != null) {
+                launch.setArg(kernel, index++, Sizeof.cl_mem, Pointer.to(status));
+            }
+            setConstants(launch, kernel, index, program);
+            long items = (n + (long) source.rowsPerItem() - 1) / source.rowsPerItem();
+            cl_event computed = launch.launchAsync(compute, kernel, (items + group - 1) / group * group, group, uploaded);
+            launch.flush(compute);
+
+            cl_event read = launch.readAsync(down, outChunk, 0, slot.view(outAt, dataBytes(resultType, n)), computed);
+            if (writesValidity) {
+                read = launch.readAsync(down, validityChunk, 0, slot.view(validityAt, VectorView.validityBytes(n)), computed);
+            }
+            if (status != null) {
+                read = launch.readAsync(down, status, 0, slot.view(statusAt, Integer.BYTES), computed);
+            }
+            launch.flush(down);
+            readDone[c] = read;
+        }
+        return new LaunchResult(bytesToDevice, bytesFromDevice, failingRow, 0, List.of());
+    }
+
+    private static int rowsOf(int c, int chunk, int rows) {
+        return (int) Math.min(chunk, rows - (long) c * chunk);
+    }
+
+    /**
+     * Waits for chunk {@code c}'s read-back and copies it from its slot into the Arrow output;
+     * returns its first failing row in batch numbering, or {@link Integer#MAX_VALUE}.
+     */
+    private static int retire(KernelLaunch launch, cl_event readDone, StagingPool.Slot slot, KernelInvocation invocation,
+                              KernelProgram program, boolean hasStatus, int c, int chunk, long outAt, long validityAt,
+                              long statusAt) {
+        launch.await(readDone); // the download queue is in order: every read of the chunk is done
+        int rows = invocation.rows();
+        long lo = (long) c * chunk;
+        int n = rowsOf(c, chunk, rows);
+        ElementType t = program.resultType();
+        MemorySegment.copy(slot.segment(), outAt, invocation.out(), dataBytes(t, lo), dataBytes(t, n));
+        if (program.nullWhen().isPresent()) {
+            MemorySegment.copy(slot.segment(), validityAt, invocation.validity(), lo / 8, VectorView.validityBytes(n));
+        }
+        if (!hasStatus) {
+            return Integer.MAX_VALUE;
+        }
+        int row = slot.segment().get(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED, statusAt);
+        return row == Integer.MAX_VALUE ? row : (int) (lo + row);
+    }
+
+    private static void setConstants(KernelLaunch launch, cl_kernel kernel, int index, KernelProgram program) {
+        for (IrNode.Const c : program.constants()) {
+            // Raw bits, so NaN payloads and -0.0 reach the device unchanged.
+            long bits = c.bits();
+            switch (c.type()) {
+                case INT32, FLOAT32, BOOL -> launch.setArg(kernel, index++, Sizeof.cl_int, Pointer.to(new int[] {(int) bits}));
+                case INT64, FLOAT64 -> launch.setArg(kernel, index++, Sizeof.cl_long, Pointer.to(new long[] {bits}));
+            }
+        }
     }
 
     private static void checkFits(KernelProgram program, KernelInvocation invocation) {
@@ -575,7 +931,12 @@ public final class OpenClBackend implements KernelBackend {
         state.getAndAdd(CLOSED);
         try {
             awaitRunsEnded();
-            Resources.closeAll(List.<AutoCloseable>of(programs::close, queue::close, context::close));
+            Overlap o = overlap;
+            Resources.closeAll(List.<AutoCloseable>of(resident, () -> {
+                if (o != null) {
+                    o.close();
+                }
+            }, programs::close, queue::close, context::close));
         } finally {
             closer.set(DONE);
             released.countDown();

@@ -199,7 +199,7 @@ public final class OpenClRuntime {
         return cString(bytes);
     }
 
-    private static int deviceUInt(cl_device_id id, int param) {
+    static int deviceUInt(cl_device_id id, int param) {
         int[] value = new int[1];
         OpenClException.check(CL.clGetDeviceInfo(id, param, Sizeof.cl_uint, Pointer.to(value), null), "clGetDeviceInfo");
         return value[0];
