@@ -176,8 +176,21 @@ public final class CompiledExpression {
      * @throws ArithmeticException      when a non-null row divides an integer by zero
      */
     public FieldVector evaluate(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
+        return evaluate(batch, placement, allocator, null);
+    }
+
+    /**
+     * As {@link #evaluate(VectorSchemaRoot, Placement, BufferAllocator)}, with the batch's
+     * resident keys in {@code shared} (the caller's, closed by the caller once every expression of
+     * the batch has run: a projection's columns share one upload of each column), or in a scope
+     * of this evaluation alone when null.
+     */
+    FieldVector evaluate(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator,
+                         dev.quiver.backend.ResidencyScope shared) {
         Objects.requireNonNull(placement, "placement is null");
         Executor executor = new Executor(placement, null);
+        executor.scope = shared;
+        executor.ownsScope = shared == null;
         return guard(batch, allocator, executor,
                 () -> toVector(run(batch, executor, allocator), batch.getRowCount(), allocator));
     }
@@ -295,8 +308,10 @@ public final class CompiledExpression {
         Device failedDevice;
         /** The batch's input columns (read-only while it is evaluated): resident keys scoped to this evaluation. */
         List<FieldVector> batchColumns = List.of();
-        /** The scope of this evaluation's resident keys, made by the first kernel that has one; null before. */
+        /** The scope of this evaluation's resident keys: the caller's, or made by the first kernel that has one. */
         private dev.quiver.backend.ResidencyScope scope;
+        /** Whether this evaluation closes {@link #scope} when it ends (it is not a caller's). */
+        private boolean ownsScope = true;
         /** This batch's dictionary value vectors, looked up once; null before. */
         private List<FieldVector> dictionaryValues;
 
@@ -350,7 +365,7 @@ public final class CompiledExpression {
         }
 
         void closeScope() {
-            if (scope != null) {
+            if (scope != null && ownsScope) {
                 scope.close();
                 scope = null;
             }

@@ -80,9 +80,10 @@ public final class CompiledProjection {
 
     private VectorSchemaRoot evaluate(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
         List<FieldVector> out = new ArrayList<>(columns.size());
-        try {
+        // One scope for the batch: a column several expressions read goes to a device that copies once.
+        try (dev.quiver.backend.ResidencyScope scope = new dev.quiver.backend.ResidencyScope()) {
             for (CompiledExpression c : columns) {
-                out.add(c.evaluate(batch, placement, allocator));
+                out.add(c.evaluate(batch, placement, allocator, scope));
             }
             VectorSchemaRoot result = new VectorSchemaRoot(out);
             result.setRowCount(batch.getRowCount());

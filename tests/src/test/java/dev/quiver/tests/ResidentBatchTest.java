@@ -98,6 +98,24 @@ class ResidentBatchTest {
     }
 
     @Test
+    void aProjectionsExpressionsShareOneUploadOfAColumn() {
+        int rows = 10_000;
+        try (Float8Vector x = column("x", rows, 0.01); VectorSchemaRoot batch = new VectorSchemaRoot(List.<FieldVector>of(x))) {
+            batch.setRowCount(rows);
+            dev.quiver.CompiledProjection q = quiver.compileProjection(batch.getSchema(), null,
+                    List.of("sqrt(abs(x)) AS a", "x * 2 + 1 AS b"));
+            try (VectorSchemaRoot cpu = q.project(batch, Placement.CPU, allocator);
+                 VectorSchemaRoot ocl = q.project(batch, Placement.OPENCL, allocator)) {
+                assertEquals(cpu.contentToTSVString(), ocl.contentToTSVString());
+            }
+            ResidentStats s = copying.residentStats();
+            assertEquals(1, s.uploads(), "x goes up once for both expressions: " + s);
+            assertEquals(1, s.hits(), s.toString());
+            assertEquals(0, s.entries(), "released with the batch");
+        }
+    }
+
+    @Test
     void aDictionaryGoesUpOnceForEveryBatchThatBringsIt() {
         int rows = 4_096;
         try (Float8Vector dictValues = column("price_dict", 64, 1.25); Float8Vector plain = new Float8Vector("price", allocator)) {
