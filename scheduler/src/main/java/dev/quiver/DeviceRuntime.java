@@ -58,7 +58,9 @@ final class DeviceRuntime {
             copying = copies ? ocl : null;
             long limit = Integer.MAX_VALUE; // OpenClBackend takes no buffer over 2 GiB
             maxAllocation = copies ? Math.min(limit, ocl.device().maxAllocationBytes()) : limit;
-            fullBudget = copies ? (long) (ocl.device().globalMemoryBytes() * 0.8) : Long.MAX_VALUE;
+            // Batches in flight share 80% of the device's memory with the arguments kept resident (their own budget).
+            fullBudget = copies ? Math.max(MIN_BUDGET, (long) (ocl.device().globalMemoryBytes() * 0.8) - ocl.residentBudget())
+                    : Long.MAX_VALUE;
         } else {
             copies = false;
             copying = null;
