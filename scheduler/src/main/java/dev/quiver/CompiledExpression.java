@@ -180,12 +180,15 @@ public final class CompiledExpression {
     }
 
     /**
-     * As {@link #evaluate(VectorSchemaRoot, Placement, BufferAllocator)}, with the batch's
-     * resident keys in {@code shared} (the caller's, closed by the caller once every expression of
-     * the batch has run: a projection's columns share one upload of each column), or in a scope
-     * of this evaluation alone when null.
+     * As {@link #evaluate(VectorSchemaRoot, Placement, BufferAllocator)}, for an engine that
+     * evaluates several expressions over one batch: on an OpenCL device that copies batches to its
+     * own memory (a discrete GPU, docs/transfers.md), a column of {@code batch} that several of
+     * them read is uploaded once while {@code shared} is open. Open one scope per batch, pass it
+     * to every expression evaluated over that batch, and close it before the batch's buffers are
+     * reused or freed (closing releases the device copies); the batch must not change meanwhile.
+     * Null: a scope of this evaluation alone, as the three-argument form.
      */
-    FieldVector evaluate(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator,
+    public FieldVector evaluate(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator,
                          dev.quiver.backend.ResidencyScope shared) {
         Objects.requireNonNull(placement, "placement is null");
         Executor executor = new Executor(placement, null);

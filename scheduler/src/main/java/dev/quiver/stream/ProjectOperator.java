@@ -39,9 +39,10 @@ final class ProjectOperator extends Operator {
                 long t0 = System.nanoTime();
                 metrics.rowsIn(batch.getRowCount());
                 List<FieldVector> out = new ArrayList<>(columns.size());
-                try {
+                // One residency scope per batch: a column several expressions read goes to a copying device once.
+                try (dev.quiver.backend.ResidencyScope scope = new dev.quiver.backend.ResidencyScope()) {
                     for (CompiledExpression c : columns) {
-                        out.add(c.evaluate(batch, placement, allocator));
+                        out.add(c.evaluate(batch, placement, allocator, scope));
                     }
                     VectorSchemaRoot r = new VectorSchemaRoot(out);
                     r.setRowCount(batch.getRowCount());
