@@ -326,8 +326,8 @@ public final class CompiledExpression {
          */
         List<dev.quiver.backend.ResidentKey> residentKeys(KernelProgram program, List<FieldVector> inputs,
                                                           List<VectorView> views, int rows) {
-            if (!anyDeviceCopies) {
-                return List.of();
+            if (!anyDeviceCopies || placement == Placement.CPU || requested != null && !requested.copies) {
+                return List.of(); // no device that copies can run it: no key is worth its cost (hashing a dictionary)
             }
             List<dev.quiver.backend.ResidentKey> keys = null;
             for (int i = 0; i < inputs.size(); i++) {
@@ -367,9 +367,19 @@ public final class CompiledExpression {
             return dictionaryValues;
         }
 
+        /**
+         * Closes this evaluation's own scope, releasing its device copies. A release that fails is
+         * logged, not thrown: the result is computed, and a device that cannot release memory shows
+         * its trouble on its next run.
+         */
         void closeScope() {
             if (scope != null && ownsScope) {
-                scope.close();
+                try {
+                    scope.close();
+                } catch (RuntimeException e) {
+                    System.getLogger(CompiledExpression.class.getName()).log(System.Logger.Level.WARNING,
+                            "releasing a batch's device copies failed: " + e.getMessage(), e);
+                }
                 scope = null;
             }
         }

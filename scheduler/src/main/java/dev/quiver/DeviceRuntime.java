@@ -73,7 +73,7 @@ final class DeviceRuntime {
     /** How a batch with {@code residentBytes} already on the device reaches it (overlap in effect now). */
     CostModel.Path path(long residentBytes) {
         OpenClBackend b = copying;
-        return b == null ? CostModel.Path.NONE : new CostModel.Path(residentBytes, b.overlapChunkRows());
+        return b == null ? CostModel.Path.NONE : new CostModel.Path(residentBytes, b.effectiveChunkRows());
     }
 
     /** Bytes of {@code invocation}'s arguments already on this device (0 unless it copies and they have resident keys). */

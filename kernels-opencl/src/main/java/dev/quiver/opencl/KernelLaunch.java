@@ -36,6 +36,8 @@ final class KernelLaunch implements AutoCloseable {
     /** The error code every queue command fails with once an injected device loss fired, else 0. */
     private int lost;
     private boolean enqueued;
+    /** Whether close saw every queue finish: the run's memory is no longer in use by the device. */
+    private boolean drained;
     /** The other queues this run enqueued on (the overlapped copy path), waited for by close. */
     private final List<cl_command_queue> others = new ArrayList<>(2);
 
@@ -287,6 +289,11 @@ final class KernelLaunch implements AutoCloseable {
         return segment.asSlice(0, bytes).asByteBuffer();
     }
 
+    /** Whether {@link #close()} has seen every command of the run finish (false before close, or when that wait failed). */
+    boolean drained() {
+        return drained;
+    }
+
     @Override
     public void close() {
         // Wait for the device to be done with the buffers, then release in reverse order of creation.
@@ -302,7 +309,10 @@ final class KernelLaunch implements AutoCloseable {
                 }
                 inject(null, "clFinish", true);
                 OpenClException.check(rc, "clFinish");
+                drained = true;
             });
+        } else {
+            drained = true;
         }
         steps.addAll(owned.reversed());
         Resources.closeAll(steps);

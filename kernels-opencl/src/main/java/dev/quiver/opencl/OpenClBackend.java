@@ -53,15 +53,19 @@ import java.util.concurrent.locks.LockSupport;
  * output validity.
  *
  * <p>Memory: on a device that shares host memory (PoCL, integrated GPUs) the kernel reads and
- * writes the Arrow buffers themselves, with no copy; elsewhere each argument is written to the
- * device once and the output read back once (the validity too, when the row mode or a null
- * condition needs it), and those bytes are reported in the {@link KernelRun}. See {@link TransferMode}.
+ * writes the Arrow buffers themselves, with no copy; elsewhere ({@link TransferMode#COPY}) each
+ * argument is written to the device, unless it is resident there under its {@link ResidentKey},
+ * and the output read back (the validity too, when the row mode or a null condition needs it);
+ * a batch of more than two chunks goes chunk by chunk, overlapping transfers with the kernel
+ * (see {@link #overlapChunkRows()}). The bytes moved are reported in the {@link KernelRun}. See
+ * docs/transfers.md.
  *
  * <p>Ownership: the backend owns its OpenCL context, command queue and compiled programs, and
  * releases them in {@link #close()}. It never owns Arrow memory: the segments of an invocation
  * must stay alive for the duration of {@link #execute}, and no command touches them after it
- * returns or throws. Thread-safe: runs from several threads share the queue and take no lock
- * (one atomic add as they start and one as they end, and a volatile read of a built program);
+ * returns or throws. Thread-safe: runs from several threads share the queues; a plain run takes
+ * no lock (one atomic add as it starts and one as it ends, and a volatile read of a built
+ * program), resident arguments and staging slots take a short lock of their own;
  * {@link #close()} waits for runs in progress, and a run that starts once close has begun throws
  * {@link IllegalStateException}.
  *
@@ -124,7 +128,7 @@ public final class OpenClBackend implements KernelBackend {
         this.programs = new ProgramCache(p -> compile(KernelSource.of(p)));
         this.resident = new ResidentBuffers(context.handle(), counts, defaultResidentBudget(device));
         this.baseAlignBytes = Math.max(1, baseAlignBits(device) / 8);
-        this.chunkRows = defaultChunkRows();
+        overlapChunkRows(defaultChunkRows());
     }
 
     /** Rows per overlapped chunk unless configured: {@code -Dquiver.opencl.chunkRows}, default {@value #DEFAULT_CHUNK_ROWS}. */
@@ -233,13 +237,41 @@ public final class OpenClBackend implements KernelBackend {
     }
 
     /**
-     * Rows per chunk of the overlapped copy path: in {@link TransferMode#COPY}, a batch of at
-     * least two chunks is uploaded, computed and read back chunk by chunk on three queues, so
-     * that one chunk's transfers run while another computes (batches of more than two chunks).
-     * 0: no overlap (one transfer each way).
+     * Rows per chunk of the overlapped copy path: in {@link TransferMode#COPY}, a batch of more
+     * than two chunks is uploaded, computed and read back chunk by chunk on three queues, so that
+     * one chunk's transfers run while another computes. 0: no overlap (one transfer each way).
+     * A run takes smaller chunks when a chunk of its program would need staging slots of more
+     * than {@value #MAX_SLOT_BYTES} bytes.
      */
     public int overlapChunkRows() {
         return chunkRows;
+    }
+
+    /**
+     * The chunk rows in effect: {@link #overlapChunkRows()} in COPY mode when every chunk of every
+     * buffer starts at an offset the device can make a sub-buffer at (its base address
+     * alignment), else 0.
+     */
+    public int effectiveChunkRows() {
+        int c = chunkRows;
+        return mode == TransferMode.COPY && c > 0 && c % baseAlignBytes == 0 && (c / 8) % baseAlignBytes == 0 ? c : 0;
+    }
+
+    /** The most bytes of one pinned staging slot: chunks shrink (by whole grains) to stay under it. */
+    public static final long MAX_SLOT_BYTES = 256L << 20;
+
+    /** The chunk rows of a run of {@code program}: the effective chunk, shrunk so one slot stays under {@link #MAX_SLOT_BYTES}. */
+    private int chunkFor(KernelProgram program) {
+        int c = effectiveChunkRows();
+        if (c == 0) {
+            return 0;
+        }
+        double perRow = 2.0 / 8 + bytesPerRow(program.resultType()); // validity in and out, the result
+        for (ElementType t : program.argTypes()) {
+            perRow += bytesPerRow(t);
+        }
+        long fit = (long) (MAX_SLOT_BYTES / perRow) / CHUNK_GRAIN * CHUNK_GRAIN;
+        return (int) Math.max(CHUNK_GRAIN, Math.min(c, fit));
     }
 
     /**
@@ -283,9 +315,8 @@ public final class OpenClBackend implements KernelBackend {
      * worth (so calibration's two-chunk memory run measures plain transfers).
      */
     public boolean overlaps(long rows) {
-        int c = chunkRows;
-        return mode == TransferMode.COPY && c > 0 && rows > 2L * c && c % baseAlignBytes == 0
-                && (c / 8) % baseAlignBytes == 0;
+        int c = effectiveChunkRows();
+        return c > 0 && rows > 2L * c;
     }
 
     /**
@@ -356,6 +387,10 @@ public final class OpenClBackend implements KernelBackend {
         return bytes;
     }
 
+    private static double bytesPerRow(ElementType t) {
+        return t.isBitPacked() ? 1.0 / 8 : t.byteWidth();
+    }
+
     /** Bytes of {@code rows} values of {@code type} in Arrow memory: a bitmap for Booleans. */
     static long dataBytes(ElementType type, long rows) {
         return type.isBitPacked() ? VectorView.validityBytes(rows) : rows * type.byteWidth();
@@ -370,6 +405,14 @@ public final class OpenClBackend implements KernelBackend {
     @Override
     public KernelRun execute(KernelProgram program, KernelInvocation invocation) {
         return run(program, invocation, false, RunProbes.NONE).run();
+    }
+
+    /**
+     * As {@link #execute}, with one transfer each way however large the batch: what calibration
+     * measures the plain transfer rate with (the cost model then applies the overlap itself).
+     */
+    public KernelRun executeWithoutOverlap(KernelProgram program, KernelInvocation invocation) {
+        return run(program, invocation, true, false, RunProbes.NONE).run();
     }
 
     /**
@@ -470,6 +513,11 @@ public final class OpenClBackend implements KernelBackend {
     }
 
     private TracedRun run(KernelProgram program, KernelInvocation invocation, boolean trace, RunProbes probes) {
+        return run(program, invocation, trace, true, probes);
+    }
+
+    private TracedRun run(KernelProgram program, KernelInvocation invocation, boolean trace, boolean mayOverlap,
+                          RunProbes probes) {
         Objects.requireNonNull(program, "program is null");
         Objects.requireNonNull(invocation, "invocation is null");
         unsupportedReason(program).ifPresent(reason -> {
@@ -491,17 +539,25 @@ public final class OpenClBackend implements KernelBackend {
             CompiledProgram compiled = programs.get(program);
             List<ResidentBuffers.Lease> leases = new ArrayList<>();
             List<StagingPool.Slot> slots = new ArrayList<>();
+            // Read once: a concurrent overlapChunkRows(..) must not change this run half way.
+            int chunk = mayOverlap && probes == RunProbes.NONE && !trace ? chunkFor(program) : 0;
+            KernelLaunch launch = new KernelLaunch(context.handle(), queue.handle(), counts, faults);
             try {
-                try (KernelLaunch launch = new KernelLaunch(context.handle(), queue.handle(), counts, faults)) {
-                    result = overlaps(invocation.rows()) && probes == RunProbes.NONE && !trace
-                            ? launchChunked(launch, compiled, program, invocation, leases, slots)
+                try (launch) {
+                    result = chunk > 0 && invocation.rows() > 2L * chunk
+                            ? launchChunked(launch, compiled, program, invocation, chunk, leases, slots)
                             : launch(launch, compiled, program, invocation, trace, probes, leases);
                 }
             } finally {
                 // The run's commands have all finished (the launch waited): its resident and pinned buffers are free.
+                // When that wait failed nobody knows what the device still does: its staging slots are not reused.
                 Resources.closeAll(leases);
                 if (!slots.isEmpty()) {
-                    overlap.staging.giveBack(slots);
+                    if (launch.drained()) {
+                        overlap.staging.giveBack(slots);
+                    } else {
+                        Resources.closeAll(slots);
+                    }
                 }
             }
         } finally {
@@ -687,15 +743,14 @@ public final class OpenClBackend implements KernelBackend {
      * uploaded at all. A failing row is the smallest over the chunks, as one run would report.
      */
     private LaunchResult launchChunked(KernelLaunch launch, CompiledProgram compiled, KernelProgram program,
-                                       KernelInvocation invocation, List<ResidentBuffers.Lease> leases,
+                                       KernelInvocation invocation, int chunk, List<ResidentBuffers.Lease> leases,
                                        List<StagingPool.Slot> slots) {
         Overlap o = overlap();
         cl_command_queue up = o.upload().handle(), compute = queue.handle(), down = o.download().handle();
         launch.alsoOn(up);
         launch.alsoOn(down);
         int rows = invocation.rows();
-        int chunk = chunkRows;
-        int chunks = (rows + chunk - 1) / chunk;
+        int chunks = (int) (((long) rows + chunk - 1) / chunk);
         KernelSource source = compiled.source();
         boolean allRows = invocation.mode() == RowMode.ALL_ROWS;
         boolean writesValidity = program.nullWhen().isPresent();
@@ -757,6 +812,18 @@ public final class OpenClBackend implements KernelBackend {
             StagingPool.Slot slot = slots.get(c % depth);
             long lo = (long) c * chunk;
             int n = rowsOf(c, chunk, rows);
+            // The chunk's sub-buffers first: every command of the chunk, uploads included, goes through them, so no
+            // command touches a whole buffer while another works on a part of it (OpenCL leaves that undefined).
+            cl_mem[] subs = new cl_mem[arity];
+            for (int i = 0; i < arity; i++) {
+                ElementType t = program.argTypes().get(i);
+                subs[i] = launch.subBuffer(args[i], dataBytes(t, lo), dataBytes(t, n), CL.CL_MEM_READ_ONLY);
+            }
+            long outChunkBytes = dataBytes(resultType, n);
+            cl_mem outChunk = launch.subBuffer(out, dataBytes(resultType, lo), outChunkBytes,
+                    bitmapOut ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_WRITE_ONLY);
+            cl_mem validityChunk = validity == null ? null : launch.subBuffer(validity, lo / 8, VectorView.validityBytes(n),
+                    writesValidity ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_READ_ONLY);
             cl_event uploaded = null;
             long at = 0;
             for (int i = 0; i < arity; i++) {
@@ -766,21 +833,21 @@ public final class OpenClBackend implements KernelBackend {
                 ElementType t = program.argTypes().get(i);
                 long from = dataBytes(t, lo), bytes = dataBytes(t, n);
                 MemorySegment.copy(invocation.args().get(i), from, slot.segment(), at, bytes);
-                uploaded = launch.writeAsync(up, args[i], from, slot.view(at, bytes));
+                uploaded = launch.writeAsync(up, subs[i], 0, slot.view(at, bytes));
                 bytesToDevice += bytes;
                 at += bytes;
             }
             if (readsValidity) {
                 long from = lo / 8, bytes = VectorView.validityBytes(n);
                 MemorySegment.copy(invocation.validity(), from, slot.segment(), at, bytes);
-                uploaded = launch.writeAsync(up, validity, from, slot.view(at, bytes));
+                uploaded = launch.writeAsync(up, validityChunk, 0, slot.view(at, bytes));
                 bytesToDevice += bytes;
                 at += bytes;
             }
             if (bitmapOut && c == chunks - 1 && rows % 8 != 0) {
                 // The kernel keeps the bits past the last row of the last byte: the device needs that byte first.
                 MemorySegment.copy(invocation.out(), outBytes - 1, slot.segment(), at, 1);
-                uploaded = launch.writeAsync(up, out, outBytes - 1, slot.view(at, 1));
+                uploaded = launch.writeAsync(up, outChunk, outChunkBytes - 1, slot.view(at, 1));
                 bytesToDevice += 1;
             }
             cl_mem status = source.hasStatus() ? launch.deviceBuffer(new int[] {Integer.MAX_VALUE}) : null;
@@ -790,15 +857,9 @@ public final class OpenClBackend implements KernelBackend {
             launch.setArg(kernel, index++, Sizeof.cl_int, Pointer.to(new int[] {n}));
             launch.setArg(kernel, index++, Sizeof.cl_int, Pointer.to(new int[] {allRows ? 1 : 0}));
             for (int i = 0; i < arity; i++) {
-                ElementType t = program.argTypes().get(i);
-                cl_mem sub = launch.subBuffer(args[i], dataBytes(t, lo), dataBytes(t, n), CL.CL_MEM_READ_ONLY);
-                launch.setArg(kernel, index++, Sizeof.cl_mem, Pointer.to(sub));
+                launch.setArg(kernel, index++, Sizeof.cl_mem, Pointer.to(subs[i]));
             }
-            cl_mem outChunk = launch.subBuffer(out, dataBytes(resultType, lo), dataBytes(resultType, n),
-                    bitmapOut ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_WRITE_ONLY);
             launch.setArg(kernel, index++, Sizeof.cl_mem, Pointer.to(outChunk));
-            cl_mem validityChunk = validity == null ? null : launch.subBuffer(validity, lo / 8, VectorView.validityBytes(n),
-                    writesValidity ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_READ_ONLY);
             launch.setArg(kernel, index++, Sizeof.cl_mem, validityChunk == null ? null : Pointer.to(validityChunk));
             if (status != null) {
                 launch.setArg(kernel, index++, Sizeof.cl_mem, Pointer.to(status));
@@ -916,8 +977,9 @@ public final class OpenClBackend implements KernelBackend {
     }
 
     /**
-     * Refuses new runs, waits for runs in progress, then releases the compiled programs, the
-     * queue and the context. Idempotent: a later or concurrent call waits until the first has
+     * Refuses new runs, waits for runs in progress, then releases the resident arguments, the
+     * staging slots and extra queues of the overlapped path, the compiled programs, the queue and
+     * the context. Idempotent: a later or concurrent call waits until the first has
      * released everything, then returns. Not interruptible (an interrupt is kept for the caller).
      * Must not be called from within a run of this backend (it would wait for itself).
      */

@@ -10,7 +10,8 @@ import org.jocl.cl_mem;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -32,7 +33,9 @@ import java.util.function.Consumer;
 final class ResidentBuffers implements AutoCloseable {
     private final cl_context context;
     private final ClObjectCounts counts;
-    private final LinkedHashMap<ResidentKey, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+    private final HashMap<ResidentKey, Entry> entries = new HashMap<>();
+    /** Ticks of use: an entry's {@link Entry#lastUse} orders eviction (least recently used first). */
+    private long clock;
     private final Consumer<ResidencyScope> dropScope = this::drop;
     private volatile long budget;
     private long bytes;
@@ -45,11 +48,15 @@ final class ResidentBuffers implements AutoCloseable {
         budget(budget);
     }
 
+    /** Sets the budget; unpinned entries over a lowered one go now, least recently used first. */
     void budget(long bytes) {
         if (bytes < 0) {
             throw new IllegalArgumentException("the resident budget must be >= 0 bytes, got " + bytes);
         }
-        this.budget = bytes;
+        synchronized (this) {
+            this.budget = bytes;
+            makeRoom(0);
+        }
     }
 
     long budget() {
@@ -86,6 +93,7 @@ final class ResidentBuffers implements AutoCloseable {
         final CompletableFuture<Void> ready = new CompletableFuture<>();
         ClObject<cl_mem> mem;
         int pins;
+        long lastUse;
         /** Removed from the map while pinned: released when the last pin goes. */
         boolean removed;
 
@@ -110,9 +118,10 @@ final class ResidentBuffers implements AutoCloseable {
             e = entries.get(key);
             if (e != null) {
                 e.pins++;
-                hits++;
+                e.lastUse = ++clock;
             } else {
-                if (key.bytes() > budget || key.bytes() == 0 || !makeRoom(key.bytes())) {
+                if (key.bytes() > budget || key.bytes() == 0 || key.scope() != null && key.scope().isClosed()
+                        || !makeRoom(key.bytes())) {
                     return null;
                 }
                 if (key.scope() != null && !key.scope().onClose(dropScope)) {
@@ -120,6 +129,7 @@ final class ResidentBuffers implements AutoCloseable {
                 }
                 e = new Entry(key);
                 e.pins = 1;
+                e.lastUse = ++clock;
                 entries.put(key, e);
                 bytes += key.bytes();
                 load = true;
@@ -152,6 +162,9 @@ final class ResidentBuffers implements AutoCloseable {
         } catch (CompletionException failed) {
             return null; // that upload failed and took its entry with it
         }
+        synchronized (this) {
+            hits++;
+        }
         return new Lease(e, 0);
     }
 
@@ -167,33 +180,37 @@ final class ResidentBuffers implements AutoCloseable {
                 ClObjectCounts.Kind.HELD);
     }
 
-    /** Evicts unpinned entries, least recently used first, until {@code more} bytes fit; false when they cannot. */
+    /**
+     * Evicts unpinned entries, least recently used first, until {@code more} bytes fit; returns
+     * false when they would not fit even with every unpinned entry gone (then only what exceeds the
+     * budget already is evicted).
+     */
     private boolean makeRoom(long more) {
         if (bytes + more <= budget) {
             return true;
         }
-        List<Entry> gone = new ArrayList<>();
-        long free = bytes;
+        List<Entry> unpinned = new ArrayList<>();
+        long pinned = bytes;
         for (Entry e : entries.values()) {
             if (e.pins == 0) {
-                free -= e.key.bytes();
+                pinned -= e.key.bytes();
+                unpinned.add(e);
             }
         }
-        if (free + more > budget) {
-            return false; // even evicting every unpinned entry would not make room
-        }
-        for (Iterator<Entry> it = entries.values().iterator(); it.hasNext() && bytes + more > budget; ) {
-            Entry e = it.next();
-            if (e.pins == 0) {
-                it.remove();
-                e.removed = true;
-                bytes -= e.key.bytes();
-                evictions++;
-                gone.add(e);
+        boolean fits = pinned + more <= budget;
+        long need = fits ? more : 0; // when it cannot fit, evict only what a lowered budget no longer holds
+        unpinned.sort(Comparator.comparingLong(e -> e.lastUse));
+        for (Entry e : unpinned) {
+            if (bytes + need <= budget) {
+                break;
             }
+            entries.remove(e.key);
+            e.removed = true;
+            bytes -= e.key.bytes();
+            evictions++;
+            release(e);
         }
-        gone.forEach(ResidentBuffers::release);
-        return true;
+        return fits;
     }
 
     private synchronized void unpin(Entry e) {
@@ -217,9 +234,18 @@ final class ResidentBuffers implements AutoCloseable {
         }
     }
 
+    /**
+     * Releases an entry's buffer. A failing release is logged, not thrown: it happens when a scope
+     * closes, a budget evicts or another run unpins, none of which should fail for it.
+     */
     private static void release(Entry e) {
         if (e.mem != null) {
-            e.mem.close();
+            try {
+                e.mem.close();
+            } catch (RuntimeException failure) {
+                System.getLogger(ResidentBuffers.class.getName()).log(System.Logger.Level.WARNING,
+                        "releasing a resident buffer failed: " + failure.getMessage(), failure);
+            }
         }
     }
 

@@ -152,6 +152,46 @@ class OverlapTest {
     }
 
     @Test
+    void concurrentRunsOnOneBackendStayApart() throws Exception {
+        TestDevices.require();
+        KernelProgram p = programs().get(3);
+        try (OpenClBackend backend = copyBackend(CHUNK); Arena shared = Arena.ofShared()) {
+            List<Differential.Inputs> inputs = new java.util.ArrayList<>();
+            for (int t = 0; t < 3; t++) {
+                inputs.add(inputs(shared, p, ROWS + t * 1000, 0.05, 100 + t, -1));
+            }
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+            try {
+                List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+                for (Differential.Inputs in : inputs) {
+                    done.add(pool.submit(() -> {
+                        try (Arena arena = Arena.ofConfined()) {
+                            for (int round = 0; round < 2; round++) {
+                                Differential.check(backend, p, in, RowMode.VALID_ROWS, -1, arena, "concurrent " + in.rows());
+                            }
+                        }
+                    }));
+                }
+                for (java.util.concurrent.Future<?> f : done) {
+                    f.get();
+                }
+            } finally {
+                pool.shutdown();
+            }
+            assertEquals(0, backend.liveObjects().runScoped(), backend.liveObjects().toString());
+        }
+    }
+
+    @Test
+    void largeChunksAreInEffectAsSet() {
+        TestDevices.require();
+        try (OpenClBackend backend = copyBackend(1 << 26)) {
+            assertEquals(1 << 26, backend.effectiveChunkRows());
+            assertTrue(backend.overlaps(3L << 26));
+        }
+    }
+
+    @Test
     void chunkRowsAreWholeGrains() {
         TestDevices.require();
         try (OpenClBackend backend = copyBackend(1)) {
@@ -160,6 +200,13 @@ class OverlapTest {
             assertEquals(2 * CHUNK, backend.overlapChunkRows());
             backend.overlapChunkRows(0);
             assertFalse(backend.overlaps(Integer.MAX_VALUE));
+            assertEquals(0, backend.effectiveChunkRows());
+        }
+        OpenClDevice device = OpenClRuntime.discover().devices().getFirst();
+        if (device.hostUnifiedMemory()) {
+            try (OpenClBackend zero = OpenClBackend.open(device, TransferMode.ZERO_COPY)) {
+                assertEquals(0, zero.effectiveChunkRows(), "zero copy transfers nothing to overlap");
+            }
         }
     }
 }

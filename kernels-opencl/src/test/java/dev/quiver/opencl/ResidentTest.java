@@ -168,6 +168,28 @@ class ResidentTest {
     }
 
     @Test
+    void loweringTheBudgetEvictsNowAndZeroKeepsNothing() {
+        TestDevices.require();
+        try (OpenClBackend backend = copyBackend(); Arena arena = Arena.ofConfined()) {
+            MemorySegment y = column(arena, ROWS, 3);
+            for (int d = 0; d < 3; d++) {
+                MemorySegment x = column(arena, ROWS, d + 0.5);
+                runAndCheck(backend, SUM, x, y, Arrays.asList(ResidentKey.constant(x, BYTES), null), arena);
+            }
+            assertEquals(3, backend.residentStats().entries());
+            backend.residentBudget(BYTES);
+            assertEquals(1, backend.residentStats().entries(), "the least recently used two went");
+            assertEquals(1, backend.liveObjects().held());
+            backend.residentBudget(0);
+            assertEquals(0, backend.residentStats().entries());
+            MemorySegment x = column(arena, ROWS, 2.5);
+            KernelRun run = runAndCheck(backend, SUM, x, y, Arrays.asList(ResidentKey.constant(x, BYTES), null), arena);
+            assertEquals(2 * BYTES, run.bytesToDevice());
+            assertEquals(0, backend.residentStats().entries(), "a zero budget keeps nothing");
+        }
+    }
+
+    @Test
     void zeroCopyIgnoresKeys() {
         TestDevices.require();
         OpenClDevice device = OpenClRuntime.discover().devices().getFirst();
