@@ -123,6 +123,11 @@ final class BenchCommand implements Callable<Integer> {
             + "cases). Its defaults differ: --rows 4M, --batch-rows 1K,4K,16K,64K,256K,1M,4M, --iterations 7, --nulls 0.")
     boolean placement;
 
+    @Option(names = "--transfer", converter = TransferOption.class, paramLabel = TransferOption.LABEL,
+            description = TransferOption.DESCRIPTION + " With --placement, where the default runs the OpenCL device in its "
+                    + "own mode and in the other one (opencl[zero-copy] and opencl[copy]), only this mode.")
+    dev.quiver.opencl.TransferMode transfer;
+
     @Option(names = "--no-opencl", description = "With --placement: leave OpenCL out, as on a machine without a device "
             + "(opencl is then reported as absent).")
     boolean noOpenCl;
@@ -220,7 +225,8 @@ final class BenchCommand implements Callable<Integer> {
         int failures = 0;
         ObjectMapper json = new ObjectMapper();
         try (RootAllocator allocator = new RootAllocator();
-             Quiver quiver = Quiver.builder().allocator(allocator).functions(CliFunctions.registry()).build()) {
+             Quiver quiver = TransferOption.apply(Quiver.builder().allocator(allocator).functions(CliFunctions.registry()),
+                     transfer).build()) {
             describeMachine(quiver, format == Format.table ? out : progress,
                     "  baselines: 'row-loop' = Float8Vector get/set per row; 'vector-api-loop' = hand-written Vector API loop\n"
                             + "  data: " + String.join("; ", chosen.stream().map(BenchCommand::describeData).toList()));
