@@ -191,6 +191,10 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (async && transfer != null) {
+            progress.println("error: --transfer chooses how OpenCL devices get memory; --async runs without OpenCL");
+            return 2;
+        }
         if (async) {
             return new AsyncBench(this).call();
         }

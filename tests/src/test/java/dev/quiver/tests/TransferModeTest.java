@@ -3,7 +3,13 @@ package dev.quiver.tests;
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
 import dev.quiver.ExpressionMetrics;
+import dev.quiver.Placement;
 import dev.quiver.Quiver;
+import dev.quiver.stream.BatchStreams;
+import dev.quiver.stream.Pipeline;
+import dev.quiver.stream.PipelinePlan;
+import dev.quiver.stream.QueryExecution;
+import dev.quiver.stream.QueryRuntime;
 import dev.quiver.expr.Expr;
 import dev.quiver.opencl.OpenClBackend;
 import dev.quiver.opencl.TransferMode;
@@ -197,6 +203,34 @@ class TransferModeTest extends QuiverTestBase {
                         + " B from device, "), analyze);
                 assertFalse(analyze.contains("bytes copied"), analyze);
             }
+        }
+    }
+
+    /**
+     * A pipeline's EXPLAIN ANALYZE shows, per operator, the bytes its expressions' kernels copied: the
+     * filter's comparison reads x and y and writes a bitmap; the projection reads them on the rows kept.
+     */
+    @Test
+    void aPipelinesExplainAnalyzeShowsTheBytesEachOperatorsKernelsCopied() {
+        int rows = 1000, batches = 2;
+        long kept = java.util.stream.IntStream.range(0, rows).filter(i -> 0.5 * i * (i - 3.0) + 1.0 > 10.0).count();
+        try (Quiver copying = quiver(TransferMode.COPY); QueryRuntime runtime = QueryRuntime.create(1)) {
+            OpenClAvailability.requireOpenCl(copying);
+            String device = copying.openClDevices().getFirst().name();
+            PipelinePlan plan = Pipeline.from(XY).filter("x * y + 1.0 > 10.0").project("x * y + 1.0 AS z")
+                    .placement(Placement.OPENCL).plan(copying);
+            String explain;
+            try (QueryExecution q = plan.execute(runtime, BatchStreams.generate(XY, batches, i -> batch(rows), runtime.executor()))) {
+                assertEquals(batches * kept, BatchStreams.drain(q.stream(), b -> { }));
+                explain = q.explain(true);
+            }
+            String filter = String.format(java.util.Locale.ROOT, "kernels: %s %d batches, %d B to device, %d B from device"
+                    + " (per batch %d B to, %d B from)", device, batches, batches * 16L * rows, batches * (rows / 8L), 16L * rows, rows / 8);
+            String project = String.format(java.util.Locale.ROOT, "kernels: %s %d batches, %d B to device, %d B from device"
+                    + " (per batch %d B to, %d B from)", device, batches, batches * 16L * kept, batches * 8L * kept, 16L * kept, 8L * kept);
+            assertTrue(explain.contains(filter), filter + " in\n" + explain);
+            assertTrue(explain.contains(project), project + " in\n" + explain);
+            assertTrue(explain.indexOf(project) < explain.indexOf(filter), "the projection is above the filter: " + explain);
         }
     }
 
