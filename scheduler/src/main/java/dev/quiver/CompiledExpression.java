@@ -152,6 +152,15 @@ public final class CompiledExpression {
         return metrics;
     }
 
+    /**
+     * The most recently evaluated batch: its rows, the devices its kernels ran on, the bytes copied
+     * to and from devices, and its time; empty before the first batch completes. With several
+     * threads evaluating, the last to finish.
+     */
+    public Optional<ExpressionMetrics.BatchReport> lastBatch() {
+        return metrics.lastBatch();
+    }
+
     /** Evaluates with the Quiver's default placement into its allocator. The caller closes the result. */
     public FieldVector evaluate(VectorSchemaRoot batch) {
         return evaluate(batch, quiver.defaultPlacement(), quiver.allocator());
@@ -297,7 +306,10 @@ public final class CompiledExpression {
         List<FieldVector> inputs = bind(batch, rows);
         lastBatchRows = rows;
         executor.batchColumns = inputs;
-        return plan.root().evaluate(new EvalContext(inputs, rows, config.withAllocator(allocator), executor));
+        long start = System.nanoTime();
+        ColumnarValue value = plan.root().evaluate(new EvalContext(inputs, rows, config.withAllocator(allocator), executor));
+        metrics.batch(executor.report(rows, System.nanoTime() - start));
+        return value;
     }
 
     /** Runs each kernel of one evaluation where its placement (or the requested device) says. */
@@ -382,6 +394,41 @@ public final class CompiledExpression {
                 }
                 scope = null;
             }
+        }
+
+        // What this evaluation's kernels did, for its BatchReport: one evaluation runs on one thread.
+        private int kernelRuns;
+        private long bytesToDevice, bytesFromDevice, kernelNanos;
+        private Device firstDevice;
+        private List<Device> moreDevices; // only when a second device ran a segment of the batch
+
+        void ran(Device device, KernelRun run) {
+            kernelRuns++;
+            bytesToDevice += run.bytesToDevice();
+            bytesFromDevice += run.bytesFromDevice();
+            kernelNanos += run.nanos();
+            if (firstDevice == null) {
+                firstDevice = device;
+            } else if (!firstDevice.equals(device) && (moreDevices == null || !moreDevices.contains(device))) {
+                if (moreDevices == null) {
+                    moreDevices = new ArrayList<>(2);
+                }
+                moreDevices.add(device);
+            }
+        }
+
+        ExpressionMetrics.BatchReport report(int rows, long nanos) {
+            List<String> devices;
+            if (firstDevice == null) {
+                devices = List.of();
+            } else if (moreDevices == null) {
+                devices = List.of(firstDevice.name());
+            } else {
+                devices = new ArrayList<>(1 + moreDevices.size());
+                devices.add(firstDevice.name());
+                moreDevices.forEach(d -> devices.add(d.name()));
+            }
+            return new ExpressionMetrics.BatchReport(rows, devices, kernelRuns, bytesToDevice, bytesFromDevice, kernelNanos, nanos);
         }
 
         String where() {
@@ -559,6 +606,7 @@ public final class CompiledExpression {
             long t3 = System.nanoTime();
             segment.record(choice, rows, t3 - t2);
             metrics.record(choice.device().name(), rows, run, choice);
+            executor.ran(choice.device(), run);
             if (timed) {
                 metrics.scheduled(t1 - t0 + System.nanoTime() - t3);
             }
@@ -832,6 +880,7 @@ public final class CompiledExpression {
                 }
                 sb.append("  ").append(d.name()).append(": ").append(cannot.isEmpty() ? "can run every kernel" : "cannot run: "
                         + String.join("; ", cannot));
+                d.transferMode().ifPresent(m -> sb.append("; transfer ").append(m.label()));
                 if (d.isOpenCl()) {
                     sb.append("; ").append(rt.health.snapshot().describe());
                 }

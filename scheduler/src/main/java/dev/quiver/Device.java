@@ -1,6 +1,8 @@
 package dev.quiver;
 
 import dev.quiver.backend.KernelBackend;
+import dev.quiver.opencl.OpenClBackend;
+import dev.quiver.opencl.TransferMode;
 
 import java.util.Objects;
 
@@ -33,5 +35,13 @@ public record Device(String name, Kind kind, String description, KernelBackend b
 
     public boolean isOpenCl() {
         return kind != Kind.CPU;
+    }
+
+    /**
+     * How an OpenCL device moves Arrow memory ({@link TransferMode#ZERO_COPY} or {@link TransferMode#COPY},
+     * never AUTO); empty for any other backend.
+     */
+    public java.util.Optional<TransferMode> transferMode() {
+        return backend instanceof OpenClBackend b ? java.util.Optional.of(b.transferMode()) : java.util.Optional.empty();
     }
 }

@@ -3,6 +3,7 @@ package dev.quiver;
 import dev.quiver.opencl.OpenClBackend;
 import dev.quiver.opencl.OpenClDevice;
 import dev.quiver.opencl.OpenClRuntime;
+import dev.quiver.opencl.TransferMode;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,19 +16,20 @@ final class OpenClDevices {
     record Opened(List<Device> devices, String status) {
     }
 
-    static Opened open() {
+    /** Opens every device found, each in {@code mode} ({@link TransferMode#AUTO}: the device's own). */
+    static Opened open(TransferMode mode) {
         OpenClRuntime.Discovery discovery = OpenClRuntime.discover();
         List<Device> devices = new ArrayList<>();
         List<String> problems = new ArrayList<>(discovery.problems());
         for (OpenClDevice d : discovery.devices()) {
             try {
-                OpenClBackend backend = OpenClBackend.open(d);
+                OpenClBackend backend = OpenClBackend.open(d, mode);
                 Device.Kind kind = switch (d.type()) {
                     case CPU -> Device.Kind.OPENCL_CPU;
                     case GPU, ACCELERATOR -> Device.Kind.OPENCL_GPU;
                     case OTHER -> Device.Kind.OPENCL_OTHER;
                 };
-                devices.add(new Device(backend.name(), kind, describe(d), backend));
+                devices.add(new Device(backend.name(), kind, describe(d, backend.transferMode(), mode), backend));
             } catch (RuntimeException e) {
                 problems.add("device '" + d.name() + "' could not be opened: " + e.getMessage());
             }
@@ -61,10 +63,11 @@ final class OpenClDevices {
         }
     }
 
-    private static String describe(OpenClDevice d) {
-        return String.format("%s %s, %s, %d compute units, %d MiB, driver %s, %s memory%s",
+    /** The device, its memory and the transfer mode in use, and whether configuration chose it (else AUTO did). */
+    private static String describe(OpenClDevice d, TransferMode inUse, TransferMode configured) {
+        return String.format("%s %s, %s, %d compute units, %d MiB, driver %s, %s memory, transfer %s (%s)%s",
                 d.type(), d.vendor().trim(), d.version().trim(), d.computeUnits(), d.globalMemoryBytes() >> 20,
-                d.driverVersion().trim(), d.hostUnifiedMemory() ? "host-unified (zero copy)" : "discrete (explicit transfers)",
-                d.fp64() ? "" : ", no fp64");
+                d.driverVersion().trim(), d.hostUnifiedMemory() ? "host-unified" : "discrete", inUse.label(),
+                configured == TransferMode.AUTO ? "auto" : "configured", d.fp64() ? "" : ", no fp64");
     }
 }

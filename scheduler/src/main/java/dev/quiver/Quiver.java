@@ -18,6 +18,7 @@ import dev.quiver.placement.Calibrator;
 import dev.quiver.placement.DeviceFigures;
 import dev.quiver.placement.DeviceHealth;
 import dev.quiver.placement.DeviceIdentity;
+import dev.quiver.opencl.TransferMode;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -49,6 +50,7 @@ public final class Quiver implements AutoCloseable {
     private final boolean calibrate;
     private final CalibrationCache calibrationCache;
     private final Map<String, DeviceFigures> givenFigures;
+    private final TransferMode transferMode;
     private volatile boolean closed;
 
     private Quiver(Builder b) {
@@ -65,8 +67,9 @@ public final class Quiver implements AutoCloseable {
                         + 2 * CpuBackend.PARALLEL_MIN_ROWS + "+ rows of a compute-bound kernel") + " ("
                         + Runtime.getRuntime().availableProcessors() + " cores in the machine)", cpu));
         String status;
+        this.transferMode = b.transferMode != null ? b.transferMode : TransferMode.configured();
         if (b.openCl) {
-            OpenClDevices.Opened opened = OpenClDevices.open();
+            OpenClDevices.Opened opened = OpenClDevices.open(transferMode);
             found.addAll(opened.devices());
             status = opened.status();
         } else {
@@ -266,6 +269,15 @@ public final class Quiver implements AutoCloseable {
         return devices.stream().filter(Device::isOpenCl).toList();
     }
 
+    /**
+     * The transfer mode every OpenCL device was opened with, as configured ({@link Builder#transferMode}, else
+     * {@code -Dquiver.opencl.transfer}, else {@link TransferMode#AUTO}); each device's resolved mode is
+     * {@link Device#transferMode()}.
+     */
+    public TransferMode transferMode() {
+        return transferMode;
+    }
+
     /** How OpenCL discovery went: the devices found, or why there are none. */
     public String openClStatus() {
         return openClStatus;
@@ -313,6 +325,7 @@ public final class Quiver implements AutoCloseable {
         private boolean calibrate = true;
         private java.nio.file.Path calibrationDirectory;
         private final Map<String, DeviceFigures> figures = new java.util.HashMap<>();
+        private TransferMode transferMode;
 
         /**
          * When a failing device is fenced off and for how long ({@link DeviceHealth.Policy#DEFAULT}:
@@ -438,6 +451,20 @@ public final class Quiver implements AutoCloseable {
                 throw new IllegalArgumentException("cpuThreads must be >= 1, got " + threads);
             }
             this.cpuThreads = threads;
+            return this;
+        }
+
+        /**
+         * How every OpenCL device opened moves Arrow memory: {@link TransferMode#ZERO_COPY} (the kernel
+         * works on the Arrow buffers, {@code CL_MEM_USE_HOST_PTR}), {@link TransferMode#COPY} (one explicit
+         * write per input and one read of the output, counted in {@link ExpressionMetrics}) or
+         * {@link TransferMode#AUTO}, each device's own choice: zero copy where it shares host memory
+         * (PoCL, integrated GPUs), copies elsewhere. Default: {@code -Dquiver.opencl.transfer}
+         * ({@code auto}, {@code zero-copy} or {@code copy}) when set, else AUTO; this setting wins over
+         * the property. Each mode has its own calibrated figures.
+         */
+        public Builder transferMode(TransferMode mode) {
+            this.transferMode = Objects.requireNonNull(mode, "mode is null");
             return this;
         }
 

@@ -129,6 +129,11 @@ final class BenchCommand implements Callable<Integer> {
             + "of --iterations round-robin runs. Default rows: 16M (--rows takes the first value).")
     boolean overlap;
 
+    @Option(names = "--transfer", converter = TransferOption.class, paramLabel = TransferOption.LABEL,
+            description = TransferOption.DESCRIPTION + " With --placement, where the default runs the OpenCL device in its "
+                    + "own mode and in the other one (opencl[zero-copy] and opencl[copy]), only this mode.")
+    dev.quiver.opencl.TransferMode transfer;
+
     @Option(names = "--no-opencl", description = "With --placement: leave OpenCL out, as on a machine without a device "
             + "(opencl is then reported as absent).")
     boolean noOpenCl;
@@ -192,6 +197,10 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (async && transfer != null) {
+            progress.println("error: --transfer chooses how OpenCL devices get memory; --async runs without OpenCL");
+            return 2;
+        }
         if (async) {
             return new AsyncBench(this).call();
         }
@@ -229,7 +238,8 @@ final class BenchCommand implements Callable<Integer> {
         int failures = 0;
         ObjectMapper json = new ObjectMapper();
         try (RootAllocator allocator = new RootAllocator();
-             Quiver quiver = Quiver.builder().allocator(allocator).functions(CliFunctions.registry()).build()) {
+             Quiver quiver = TransferOption.apply(Quiver.builder().allocator(allocator).functions(CliFunctions.registry()),
+                     transfer).build()) {
             describeMachine(quiver, format == Format.table ? out : progress,
                     "  baselines: 'row-loop' = Float8Vector get/set per row; 'vector-api-loop' = hand-written Vector API loop\n"
                             + "  data: " + String.join("; ", chosen.stream().map(BenchCommand::describeData).toList()));

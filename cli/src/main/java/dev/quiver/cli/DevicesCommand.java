@@ -25,10 +25,15 @@ final class DevicesCommand implements Callable<Integer> {
             + "replacing the cached ones, and print the new figures.")
     boolean recalibrate;
 
+    @Option(names = "--transfer", converter = TransferOption.class, paramLabel = TransferOption.LABEL,
+            description = TransferOption.DESCRIPTION + " Each mode has figures of its own.")
+    dev.quiver.opencl.TransferMode transfer;
+
     @Override
     public Integer call() {
         PrintStream out = System.out, err = System.err;
-        try (RootAllocator allocator = new RootAllocator(); Quiver quiver = Quiver.builder().allocator(allocator).build()) {
+        try (RootAllocator allocator = new RootAllocator();
+             Quiver quiver = TransferOption.apply(Quiver.builder().allocator(allocator), transfer).build()) {
             err.println(recalibrate ? "measuring each device's figures again (up to about a second per device) ..."
                     : "reading each device's figures, measuring those not cached yet (up to about a second per device) ...");
             for (Device d : quiver.devices()) {

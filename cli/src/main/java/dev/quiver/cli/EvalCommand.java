@@ -68,6 +68,10 @@ final class EvalCommand implements Callable<Integer> {
             description = ArithmeticOption.DESCRIPTION)
     dev.quiver.kernels.ArithmeticMode arithmetic = dev.quiver.kernels.ArithmeticMode.CHECKED;
 
+    @Option(names = "--transfer", converter = TransferOption.class, paramLabel = TransferOption.LABEL,
+            description = TransferOption.DESCRIPTION)
+    dev.quiver.opencl.TransferMode transfer;
+
     @Option(names = "--input", required = true, paramLabel = "FILE",
             description = "Arrow IPC file (or IPC stream, recognised by the missing ARROW1 magic).")
     Path input;
@@ -111,7 +115,8 @@ final class EvalCommand implements Callable<Integer> {
             System.err.println("error: no such file: " + input);
             return 2;
         }
-        try (Quiver quiver = Quiver.builder().allocator(allocator).functions(CliFunctions.registry()).arithmetic(arithmetic).build();
+        try (Quiver quiver = TransferOption.apply(Quiver.builder().allocator(allocator).functions(CliFunctions.registry())
+                .arithmetic(arithmetic), transfer).build();
              ArrowReader reader = open(input, allocator)) {
             VectorSchemaRoot batch;
             Schema schema;

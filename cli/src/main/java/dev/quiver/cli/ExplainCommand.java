@@ -32,6 +32,10 @@ final class ExplainCommand implements Callable<Integer> {
             description = ArithmeticOption.DESCRIPTION)
     dev.quiver.kernels.ArithmeticMode arithmetic = dev.quiver.kernels.ArithmeticMode.CHECKED;
 
+    @Option(names = "--transfer", converter = TransferOption.class, paramLabel = TransferOption.LABEL,
+            description = TransferOption.DESCRIPTION)
+    dev.quiver.opencl.TransferMode transfer;
+
     @Option(names = "--schema", converter = SchemaSpec.class, paramLabel = "NAME:TYPE,...",
             description = "Columns the expression may read, e.g. x:float64,y:int32,price:decimal(10,2),"
                     + "at:timestamp[ms, UTC],name:utf8. Default: no columns.")
@@ -44,7 +48,8 @@ final class ExplainCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (RootAllocator allocator = new RootAllocator();
-             Quiver quiver = Quiver.builder().allocator(allocator).functions(CliFunctions.registry()).arithmetic(arithmetic).build()) {
+             Quiver quiver = TransferOption.apply(Quiver.builder().allocator(allocator).functions(CliFunctions.registry())
+                     .arithmetic(arithmetic), transfer).build()) {
             CompiledExpression compiled;
             try {
                 compiled = quiver.compile(schema, expression);

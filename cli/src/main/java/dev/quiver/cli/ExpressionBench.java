@@ -52,8 +52,8 @@ final class ExpressionBench {
         int failures = 0;
         ObjectMapper json = new ObjectMapper();
         try (RootAllocator allocator = new RootAllocator();
-             Quiver quiver = Quiver.builder().allocator(allocator).functions(CliFunctions.registry())
-                     .arithmetic(options.arithmetic).build()) {
+             Quiver quiver = TransferOption.apply(Quiver.builder().allocator(allocator).functions(CliFunctions.registry())
+                     .arithmetic(options.arithmetic), options.transfer).build()) {
             CompiledExpression expr;
             try {
                 expr = quiver.compile(options.schema, options.expression);

@@ -28,16 +28,44 @@ import java.util.function.Function;
  */
 final class PlacementChart {
 
-    private static final int WIDTH = 640, HEIGHT = 340, LEFT = 72, RIGHT = 118, TOP = 16, BOTTOM = 52;
+    private static final int WIDTH = 700, HEIGHT = 340, LEFT = 72, RIGHT = 178, TOP = 16, BOTTOM = 52;
 
-    /** A policy drawn: its name (also its CSS class), its colour and its figure of a result (null where absent). */
-    private record Policy(String name, String colour, Function<PlacementBench.Result, Double> ms) {
+    /**
+     * A policy drawn: its name ({@code cpu}, {@code opencl[copy]}, ...), its CSS class, its colour, whether
+     * its line is dashed (a second transfer mode), and its figure of a result (null where absent or
+     * where the result is another mode's).
+     */
+    private record Policy(String name, String css, String colour, boolean dashed, Function<PlacementBench.Result, Double> ms) {
     }
 
-    private static final List<Policy> POLICIES = List.of(
-            new Policy("cpu", "#1f77b4", PlacementBench.Result::cpuMs),
-            new Policy("opencl", "#d62728", PlacementBench.Result::openclMs),
-            new Policy("auto", "#2ca02c", PlacementBench.Result::autoMs));
+    /** Per transfer mode in the order they ran, its OpenCL and AUTO colours. */
+    private static final String[][] MODE_COLOURS = {{"#d62728", "#2ca02c"}, {"#ff7f0e", "#8c564b"}, {"#9467bd", "#17becf"}};
+
+    /** cpu, then OPENCL per transfer mode, then AUTO per transfer mode (one mode, unlabelled, without OpenCL). */
+    static List<Policy> policies(List<PlacementBench.Result> results) {
+        List<String> modes = new ArrayList<>();
+        for (PlacementBench.Result r : results) {
+            if (!modes.contains(r.transfer())) {
+                modes.add(r.transfer());
+            }
+        }
+        String firstMode = modes.isEmpty() ? null : modes.getFirst();
+        List<Policy> policies = new ArrayList<>();
+        // The cpu ran once per case: every mode's result has the same figure, so the first mode's stands for it.
+        policies.add(new Policy("cpu", "cpu", "#1f77b4", false, r -> java.util.Objects.equals(r.transfer(), firstMode) ? r.cpuMs() : null));
+        for (String policy : List.of("opencl", "auto")) {
+            for (int m = 0; m < modes.size(); m++) {
+                String mode = modes.get(m);
+                String name = PlacementBench.label(policy, mode);
+                Function<PlacementBench.Result, Double> ms = policy.equals("opencl") ? PlacementBench.Result::openclMs
+                        : PlacementBench.Result::autoMs;
+                policies.add(new Policy(name, name.replaceAll("[^a-z0-9]+", "-").replaceAll("-$", ""),
+                        MODE_COLOURS[m % MODE_COLOURS.length][policy.equals("opencl") ? 0 : 1], m > 0,
+                        r -> java.util.Objects.equals(r.transfer(), mode) ? ms.apply(r) : null));
+            }
+        }
+        return policies;
+    }
 
     private PlacementChart() {
     }
@@ -68,10 +96,11 @@ final class PlacementChart {
         h.append("svg polyline { fill: none; stroke-width: 2; }\n");
         h.append("svg circle { stroke: #fff; stroke-width: 1; }\n");
         h.append("svg circle:hover { stroke: #000; }\n");
-        for (Policy p : POLICIES) {
-            h.append("svg .").append(p.name()).append(" { stroke: ").append(p.colour()).append("; }\n");
-            h.append("svg circle.").append(p.name()).append(", svg rect.").append(p.name()).append(" { fill: ")
-                    .append(p.colour()).append("; }\n");
+        for (Policy p : policies(results)) {
+            h.append("svg .").append(p.css()).append(" { stroke: ").append(p.colour()).append(p.dashed() ? "; stroke-dasharray: 6 3" : "")
+                    .append("; }\n");
+            h.append("svg circle.").append(p.css()).append(", svg rect.").append(p.css()).append(" { fill: ")
+                    .append(p.colour()).append("; stroke-dasharray: none; }\n");
         }
         h.append("</style>\n</head>\n<body>\n");
         h.append("<h1>Quiver bench --placement</h1>\n");
@@ -90,17 +119,19 @@ final class PlacementChart {
             groups.computeIfAbsent(r.caseName() + (severalRowCounts ? ", " + PlacementBench.rows(r.rows()) + " rows" : ""),
                     k -> new ArrayList<>()).add(r);
         }
+        List<Policy> policies = policies(results);
         for (var g : groups.entrySet()) {
-            chart(h, g.getKey(), expressions.get(g.getValue().getFirst().caseName()), g.getValue());
+            chart(h, g.getKey(), expressions.get(g.getValue().getFirst().caseName()), g.getValue(), policies);
         }
         h.append("</body>\n</html>\n");
         return h.toString();
     }
 
-    private static void chart(StringBuilder h, String title, String expression, List<PlacementBench.Result> results) {
+    private static void chart(StringBuilder h, String title, String expression, List<PlacementBench.Result> results,
+                              List<Policy> policies) {
         List<PlacementBench.Result> sorted = new ArrayList<>(results);
         sorted.sort((a, b) -> Integer.compare(a.batchRows(), b.batchRows()));
-        List<Policy> present = POLICIES.stream()
+        List<Policy> present = policies.stream()
                 .filter(p -> sorted.stream().anyMatch(r -> p.ms().apply(r) != null)).toList();
 
         // x: log2 of the batch rows, whole powers of two at the ends
@@ -188,16 +219,19 @@ final class PlacementChart {
                 points.append(String.format(Locale.ROOT, "%s%.1f,%.1f", points.isEmpty() ? "" : " ", x, y));
                 String tip = String.format(Locale.ROOT, "%s, %s rows per batch: %.3f ms per pass", p.name(),
                         PlacementBench.rows(r.batchRows()), v);
-                if (p.name().equals("auto")) {
+                if (p.name().startsWith("auto")) {
                     tip += String.format(Locale.ROOT, " (oracle %.3f ms, regret %+.1f%%; ran on %s)", r.oracleMs(),
                             r.regret() * 100, r.autoRanOn());
+                } else if (p.name().startsWith("opencl") && r.openclBytesToDevicePerBatch() != null) {
+                    tip += String.format(Locale.ROOT, " (%.0f B to the device and %.0f B from it per batch)",
+                            r.openclBytesToDevicePerBatch(), r.openclBytesFromDevicePerBatch());
                 }
                 circles.append(String.format(Locale.ROOT, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>%s</title></circle>\n",
-                        p.name(), x, y, escape(tip)));
+                        p.css(), x, y, escape(tip)));
             }
-            h.append("<g class=\"policy\" data-policy=\"").append(p.name()).append("\">\n");
-            h.append("<polyline class=\"").append(p.name()).append("\" data-policy=\"").append(p.name())
-                    .append("\" points=\"").append(points).append("\"><title>").append(p.name()).append("</title></polyline>\n");
+            h.append("<g class=\"policy\" data-policy=\"").append(escape(p.name())).append("\">\n");
+            h.append("<polyline class=\"").append(p.css()).append("\" data-policy=\"").append(escape(p.name()))
+                    .append("\" points=\"").append(points).append("\"><title>").append(escape(p.name())).append("</title></polyline>\n");
             h.append(circles);
             h.append("</g>\n");
         }
@@ -207,12 +241,12 @@ final class PlacementChart {
         h.append("<g class=\"legend\">\n");
         for (Policy p : present) {
             h.append(String.format(Locale.ROOT, "<line class=\"%s\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\"/>\n",
-                    p.name(), lx, ly, lx + 22, ly));
-            h.append(String.format(Locale.ROOT, "<circle class=\"%s\" cx=\"%d\" cy=\"%d\" r=\"3\"/>\n", p.name(), lx + 11, ly));
-            h.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>\n", lx + 28, ly + 4, p.name()));
+                    p.css(), lx, ly, lx + 22, ly));
+            h.append(String.format(Locale.ROOT, "<circle class=\"%s\" cx=\"%d\" cy=\"%d\" r=\"3\"/>\n", p.css(), lx + 11, ly));
+            h.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>\n", lx + 28, ly + 4, escape(p.name())));
             ly += 18;
         }
-        if (present.stream().noneMatch(p -> p.name().equals("opencl"))) {
+        if (present.stream().noneMatch(p -> p.name().startsWith("opencl"))) {
             h.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">(opencl absent)</text>\n", lx, ly + 4));
         }
         h.append("</g>\n</svg>\n</div>\n");

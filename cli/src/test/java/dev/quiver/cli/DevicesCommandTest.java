@@ -27,6 +27,27 @@ class DevicesCommandTest {
     }
 
     @Test
+    void eachOpenClDeviceSaysItsTransferModeAndTransferChangesIt() {
+        CliRun auto = CliRun.of("devices");
+        assertEquals(0, auto.exitCode(), auto.err());
+        CliRun copy = CliRun.of("devices", "--transfer", "copy");
+        assertEquals(0, copy.exitCode(), copy.err());
+        for (String line : auto.out().split("\n")) {
+            if (line.startsWith("opencl:")) {
+                assertTrue(line.matches(".*, transfer (zero-copy|copy) \\(auto\\).*"), line);
+            }
+        }
+        String[] lines = copy.out().split("\n");
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].startsWith("opencl:")) {
+                assertTrue(lines[i].contains(", transfer copy (configured)"), lines[i]);
+                // figures of the copy mode's own: a device that copies has a transfer cost
+                assertTrue(lines[i + 1].matches("  figures: .*, transfer [0-9.]+ ns/B .*"), lines[i + 1]);
+            }
+        }
+    }
+
+    @Test
     void recalibrateMeasuresAgainAndPrintsTheNewFigures() {
         CliRun run = CliRun.of("devices", "--recalibrate");
         assertEquals(0, run.exitCode(), run.err());

@@ -111,6 +111,18 @@ class EvalCommandTest {
         }
         Path in = writeInput(false);
         assertEquals(Arrays.asList(3.0, 7.0, null, 11.0, 6.0, null, 2.0), evalToFile("x * 2 + 1", in, "opencl"));
+        // Both transfer modes give the same values (the copy path writes the inputs and reads the result back).
+        for (String mode : List.of("copy", "zero-copy")) {
+            assertEquals(Arrays.asList(3.0, 7.0, null, 11.0, 6.0, null, 2.0), evalToFile("x * 2 + 1", in, "opencl", "--transfer", mode));
+        }
+    }
+
+    @Test
+    void anUnknownTransferModeIsExitTwo() throws IOException {
+        Path in = writeInput(false);
+        CliRun run = CliRun.of("eval", "x", "--input", in.toString(), "--transfer", "sometimes");
+        assertEquals(2, run.exitCode(), run.err());
+        assertTrue(run.err().contains("unknown OpenCL transfer mode 'sometimes': use auto, zero-copy or copy"), run.err());
     }
 
     @Test
@@ -255,9 +267,12 @@ class EvalCommandTest {
         assertTrue(table.out().contains("Banana | true"), table.out());
     }
 
-    private List<Object> evalToFile(String expression, Path in, String device) throws IOException {
+    private List<Object> evalToFile(String expression, Path in, String device, String... more) throws IOException {
         Path out = dir.resolve("out.arrow");
-        CliRun run = CliRun.of("eval", expression, "--input", in.toString(), "--output", out.toString(), "--device", device);
+        List<String> args = new ArrayList<>(List.of("eval", expression, "--input", in.toString(), "--output", out.toString(),
+                "--device", device));
+        args.addAll(List.of(more));
+        CliRun run = CliRun.of(args.toArray(String[]::new));
         assertEquals(0, run.exitCode(), run.err());
         assertEquals(0L, run.subcommand("eval", EvalCommand.class).bytesLeft, "the command's allocator is empty at the end");
         assertTrue(run.err().contains("7 rows in 2 batches written to"), run.err());

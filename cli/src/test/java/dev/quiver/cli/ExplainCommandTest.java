@@ -36,6 +36,22 @@ class ExplainCommandTest {
     }
 
     @Test
+    void transferChoosesHowOpenClDevicesGetMemoryAndTheDevicesSayIt() {
+        for (String mode : List.of("copy", "zero-copy")) {
+            CliRun run = CliRun.of("explain", "x * 2 + 1", "--schema", "x:float64", "--transfer", mode);
+            assertEquals(0, run.exitCode(), run.err());
+            for (String line : run.out().split("\n")) {
+                if (line.startsWith("  opencl:")) {
+                    assertTrue(line.contains(": can run every kernel; transfer " + mode + "; "), line);
+                }
+            }
+        }
+        CliRun bad = CliRun.of("explain", "x", "--schema", "x:float64", "--transfer", "dma");
+        assertEquals(2, bad.exitCode());
+        assertTrue(bad.err().contains("unknown OpenCL transfer mode 'dma': use auto, zero-copy or copy"), bad.err());
+    }
+
+    @Test
     void stringAndBooleanExpressionsPlanToo() {
         CliRun run = CliRun.of("explain", "x > 2 AND upper(name) LIKE 'A%'", "--schema", "x:float64,name:utf8");
         assertEquals(0, run.exitCode(), run.err());

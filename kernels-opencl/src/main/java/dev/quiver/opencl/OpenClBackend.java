@@ -180,8 +180,7 @@ public final class OpenClBackend implements KernelBackend {
             throw new IllegalArgumentException("device " + device.name() + " was not found by OpenClRuntime.discover()");
         }
         CL.setExceptionsEnabled(false);
-        TransferMode resolved = mode != TransferMode.AUTO ? mode
-                : device.hostUnifiedMemory() ? TransferMode.ZERO_COPY : TransferMode.COPY;
+        TransferMode resolved = mode.resolveFor(device);
         cl_device_id[] ids = {device.id()};
         cl_context_properties properties = new cl_context_properties();
         properties.addProperty(CL.CL_CONTEXT_PLATFORM, device.platformId());

@@ -320,6 +320,10 @@ public final class QueryExecution implements AutoCloseable {
             }
             if (run != null) {
                 sb.append(indent).append("  ").append(run.metrics.get(i).describe()).append('\n');
+                String kernels = p == null ? null : kernels(p.perOp().get(i));
+                if (kernels != null) {
+                    sb.append(indent).append("  kernels: ").append(kernels).append('\n');
+                }
             }
             indent += "  ";
         }
@@ -351,6 +355,45 @@ public final class QueryExecution implements AutoCloseable {
             sb.append(String.format(Locale.ROOT, "Elapsed: %.3f ms%n", (System.nanoTime() - run.startNanos) / 1e6));
         }
         return sb.toString();
+    }
+
+    /**
+     * Per device, the kernel runs of an operator's expressions (filter, projections, async call
+     * arguments) and the bytes they copied each way, in total and per batch; null when none ran.
+     */
+    private static String kernels(Object compiled) {
+        List<CompiledExpression> expressions = new ArrayList<>();
+        switch (compiled) {
+            case CompiledExpression e -> expressions.add(e);
+            case List<?> l -> {
+                for (Object o : l) {
+                    if (o instanceof CompiledExpression e) {
+                        expressions.add(e);
+                    } else if (o instanceof AsyncCallSite site) {
+                        expressions.addAll(site.args);
+                    }
+                }
+            }
+            default -> {
+            }
+        }
+        Map<String, long[]> byDevice = new java.util.TreeMap<>(); // batches, bytes to device, bytes from device
+        for (CompiledExpression e : expressions) {
+            e.metrics().byDevice().forEach((device, t) -> {
+                long[] sum = byDevice.computeIfAbsent(device, d -> new long[3]);
+                sum[0] += t.batches();
+                sum[1] += t.bytesToDevice();
+                sum[2] += t.bytesFromDevice();
+            });
+        }
+        List<String> parts = new ArrayList<>();
+        byDevice.forEach((device, sum) -> {
+            if (sum[0] > 0) {
+                parts.add(String.format(Locale.ROOT, "%s %d batches, %d B to device, %d B from device (per batch %.0f B to, %.0f B from)",
+                        device, sum[0], sum[1], sum[2], sum[1] / (double) sum[0], sum[2] / (double) sum[0]));
+            }
+        });
+        return parts.isEmpty() ? null : String.join("; ", parts);
     }
 
     /** The value of a future that completed normally, else null (never throws). */

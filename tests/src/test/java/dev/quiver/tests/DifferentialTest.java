@@ -2,10 +2,12 @@ package dev.quiver.tests;
 
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
+import dev.quiver.ExpressionMetrics;
 import dev.quiver.Quiver;
 import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.expr.Expr;
 import dev.quiver.memory.VectorView;
+import dev.quiver.opencl.TransferMode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowInterpreter;
 import dev.quiver.types.ElementType;
@@ -25,16 +27,21 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The scalar reference interpreter, the fused CPU loop and every OpenCL device must give the
  * same result, bit for bit, on hostile data: nulls with garbage behind them, NaN, ±0,
  * ±infinity, subnormals, integer wrap, MIN_VALUE / -1, empty batches and lengths that are not a
- * multiple of any vector width. Replay with {@code -Dquiver.seed=<seed>} (printed on failure).
+ * multiple of any vector width. Every OpenCL device runs in both transfer modes: as Quiver opens
+ * it (zero copy on PoCL) and, through a second Quiver, in the other mode (explicit copies on
+ * PoCL, as a discrete GPU makes); each run's bytes copied must say which mode it ran in.
+ * Replay with {@code -Dquiver.seed=<seed>} (printed on failure).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DifferentialTest {
@@ -50,16 +57,22 @@ class DifferentialTest {
 
     private BufferAllocator allocator;
     private Quiver quiver;
+    /** The same OpenCL devices in the transfer mode {@link #quiver} does not use (COPY on PoCL). */
+    private Quiver otherMode;
 
     @BeforeAll
     void open() {
         allocator = new RootAllocator();
         // The suite compares fused kernels across devices: integer arithmetic is fused when it wraps.
         quiver = Quiver.builder().allocator(allocator).arithmetic(ArithmeticMode.WRAPPING).build();
+        boolean allZeroCopy = quiver.openClDevices().stream().allMatch(d -> d.transferMode().orElseThrow() == TransferMode.ZERO_COPY);
+        otherMode = Quiver.builder().allocator(allocator).arithmetic(ArithmeticMode.WRAPPING)
+                .transferMode(allZeroCopy ? TransferMode.COPY : TransferMode.ZERO_COPY).build();
     }
 
     @AfterAll
     void close() {
+        otherMode.close();
         quiver.close();
         assertEquals(0, allocator.getAllocatedMemory(), "bytes leaked");
         allocator.close();
@@ -73,19 +86,57 @@ class DifferentialTest {
     @MethodSource("expressions")
     void everyDeviceMatchesTheReference(String text) {
         CompiledExpression expr = quiver.compile(TestBatches.SCHEMA, Expr.parse(text));
+        CompiledExpression inOtherMode = otherMode.compile(TestBatches.SCHEMA, Expr.parse(text));
         Random random = new Random(SEED ^ text.hashCode());
         for (int rows : LENGTHS) {
             try (VectorSchemaRoot batch = TestBatches.hostile(allocator, rows, 0.15, random)) {
                 for (Device device : quiver.devices()) {
-                    if (device.backend().unsupportedReason(expr.program()).isPresent()) {
-                        continue; // said so in explain(); checked in OpenClBackendTest
-                    }
-                    try (FieldVector actual = expr.evaluate(batch, device, allocator)) {
-                        assertMatchesReference(expr, batch, actual,
-                                text + " on " + device.name() + ", " + rows + " rows, seed " + SEED);
-                    }
+                    check(expr, device, batch, text);
+                }
+                for (Device device : otherMode.openClDevices()) {
+                    check(inOtherMode, device, batch, text);
                 }
             }
+        }
+    }
+
+    private void check(CompiledExpression expr, Device device, VectorSchemaRoot batch, String text) {
+        if (device.backend().unsupportedReason(expr.program()).isPresent()) {
+            return; // said so in explain(); checked in OpenClBackendTest
+        }
+        int rows = batch.getRowCount();
+        String what = text + " on " + device.name() + device.transferMode().map(m -> " [" + m + "]").orElse("") + ", " + rows
+                + " rows, seed " + SEED;
+        try (FieldVector actual = expr.evaluate(batch, device, allocator)) {
+            assertMatchesReference(expr, batch, actual, what);
+        }
+        ExpressionMetrics.BatchReport report = expr.lastBatch().orElseThrow();
+        assertEquals(rows, report.rows(), what);
+        if (report.kernelRuns() == 0) {
+            assertEquals(List.of(), report.devices(), what);
+            assertEquals(0, report.bytesCopied(), what);
+            return;
+        }
+        assertEquals(List.of(device.name()), report.devices(), what);
+        if (device.transferMode().orElse(TransferMode.ZERO_COPY) == TransferMode.ZERO_COPY) {
+            // The CPU and zero-copy OpenCL read and write the Arrow buffers themselves.
+            assertEquals(0, report.bytesToDevice(), what + ": bytes to the device");
+            assertEquals(0, report.bytesFromDevice(), what + ": bytes from the device");
+        } else if (rows > 0) {
+            assertTrue(report.bytesToDevice() > 0, what + ": bytes to the device " + report);
+            assertTrue(report.bytesFromDevice() > 0, what + ": bytes from the device " + report);
+        }
+    }
+
+    @Test
+    void everyOpenClDeviceRunsInBothTransferModes() {
+        OpenClAvailability.requireOpenCl(quiver);
+        assertEquals(quiver.openClDevices().size(), otherMode.openClDevices().size());
+        for (int i = 0; i < quiver.openClDevices().size(); i++) {
+            Device d = quiver.openClDevices().get(i), o = otherMode.openClDevices().get(i);
+            assertEquals(d.name(), o.name());
+            assertEquals(Set.of(TransferMode.ZERO_COPY, TransferMode.COPY), Set.of(d.transferMode().orElseThrow(),
+                    o.transferMode().orElseThrow()), d.name());
         }
     }
 

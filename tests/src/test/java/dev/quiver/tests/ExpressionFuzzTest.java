@@ -52,7 +52,9 @@ class ExpressionFuzzTest {
         long started = System.nanoTime();
         BufferAllocator allocator = new RootAllocator();
         try (FuzzHarness checked = new FuzzHarness(allocator); FuzzHarness wrapping = new FuzzHarness(allocator, ArithmeticMode.WRAPPING)) {
-            System.out.println("  devices: " + checked.quiver.devices().stream().map(d -> d.name()).toList());
+            System.out.println("  devices: " + checked.quiver.devices().stream().map(d -> d.name()
+                    + d.transferMode().map(m -> " [" + m + "]").orElse("")).toList() + ", and every OpenCL device ["
+                    + checked.otherModeName() + "] on one expression in " + FuzzHarness.OTHER_MODE_EVERY);
             int batchNumber = 0;
             long lastProgress = 0;
             while (soak > 0 ? checked.evaluations + wrapping.evaluations < soak : cases < DEFAULT_CASES) {
@@ -109,9 +111,10 @@ class ExpressionFuzzTest {
             FuzzHarness.Totals totals = checked.plus(wrapping);
             System.out.printf("ExpressionFuzzTest: %d evaluations of %d expressions (%d rejected at planning), %d distinct shapes,"
                             + " %d raised (alike everywhere), %d compared with DuckDB, %d inexact trees compared on the CPU only, %d OpenCL-unsupported skips,"
-                            + " %d mismatches, %.1f s (seed %d)%n",
+                            + " %d in the other transfer mode (%s), %d mismatches, %.1f s (seed %d)%n",
                     totals.evaluations(), cases, totals.rejected(), shapes.size(), totals.raised(), totals.duckDbCompared(),
-                    totals.inexactCpuOnly(), totals.openClSkippedUnsupported(), mismatches, seconds, seed);
+                    totals.inexactCpuOnly(), totals.openClSkippedUnsupported(), totals.otherModeEvaluations(), checked.otherModeName(),
+                    mismatches, seconds, seed);
             System.out.printf("  DuckDB raised on a failing constant it folds eagerly, Quiver lazily (documented, not counted): %d%n",
                     checked.duckDbEagerConstantErrors + wrapping.duckDbEagerConstantErrors);
             long[] nanos = totals.nanos();
@@ -121,6 +124,9 @@ class ExpressionFuzzTest {
             // The generator writes well-typed trees: planning rejects few.
             assertTrue(totals.rejected() * 20 <= cases, totals.rejected() + " of " + cases + " expressions did not plan: "
                     + totals.rejections());
+            // Where there is an OpenCL device, both transfer modes ran (so the copy path is not left to the unit tests).
+            assertTrue(checked.quiver.openClDevices().isEmpty() || totals.otherModeEvaluations() > 0,
+                    "no evaluation in the other transfer mode");
         }
         assertEquals(0, allocator.getAllocatedMemory(), "bytes leaked");
         allocator.close();

@@ -2,11 +2,13 @@ package dev.quiver.tests;
 
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
+import dev.quiver.ExpressionMetrics;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
 import dev.quiver.backend.KernelArithmeticException;
 import dev.quiver.expr.Expr;
 import dev.quiver.kernels.ArithmeticMode;
+import dev.quiver.opencl.TransferMode;
 import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.RowType;
 import dev.quiver.types.DataType;
@@ -37,6 +39,11 @@ import java.util.Random;
  * a NULL or an error. Errors agree when their class, message (less the device) and row do. An
  * error that is no ArithmeticException and no documented conversion error (a
  * NullPointerException, an index out of bounds...) is a crash, a disagreement by itself.
+ *
+ * <p>OpenCL devices also run in the transfer mode the Quiver does not use (explicit copies on
+ * PoCL, where Quiver picks zero copy), through a second Quiver, on one expression in
+ * {@link #OTHER_MODE_EVERY} (every candidate while shrinking). Every OpenCL run's bytes copied
+ * must match its mode: none in zero copy, some each way in copy mode.
  */
 final class FuzzHarness implements AutoCloseable {
     /** Two simple RowFns: one float, one fallible integer function. */
@@ -51,8 +58,13 @@ final class FuzzHarness implements AutoCloseable {
                 .body((a, b) -> a.rem(b.eq(0).choose(b.mul(0).add(1), b)).failIf(b.eq(0), "division by zero"));
     }
 
+    /** One expression in this many also runs in the other transfer mode ({@code -Dquiver.fuzz.otherModeEvery}, 1: all). */
+    static final int OTHER_MODE_EVERY = Integer.getInteger("quiver.fuzz.otherModeEvery", 8);
+
     final BufferAllocator allocator;
     final Quiver quiver;
+    /** The same OpenCL devices in the transfer mode {@link #quiver} does not use. */
+    final Quiver otherMode;
     final ArithmeticMode mode;
     private Connection duckDb;
     /** The batches loaded in DuckDB, each in a table of its own: t0, t1, ... */
@@ -72,6 +84,12 @@ final class FuzzHarness implements AutoCloseable {
     private final org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider provider;
     private String compiledSql;
     private CompiledExpression compiled;
+    private CompiledExpression compiledOtherMode; // null unless this expression runs in the other mode too
+    private long expressionsCompiled;
+    /** Set while shrinking a disagreement: every candidate runs in the other mode too. */
+    private boolean allInOtherMode;
+    /** Evaluations on a device in the other transfer mode. */
+    long otherModeEvaluations;
     final long[] nanos = new long[5]; // compile, CPU, OpenCL, AUTO, DuckDB
 
     FuzzHarness(BufferAllocator allocator) {
@@ -92,11 +110,22 @@ final class FuzzHarness implements AutoCloseable {
         this.quiver = Quiver.builder().allocator(allocator).arithmetic(mode).addDevice(ScalarReferenceBackend.device()).build();
         quiver.functions().register(lerp());
         quiver.functions().register(imod());
+        boolean allZeroCopy = quiver.openClDevices().stream()
+                .allMatch(d -> d.transferMode().orElse(TransferMode.ZERO_COPY) == TransferMode.ZERO_COPY);
+        this.otherMode = Quiver.builder().allocator(allocator).arithmetic(mode)
+                .transferMode(allZeroCopy ? TransferMode.COPY : TransferMode.ZERO_COPY).build();
+        otherMode.functions().register(lerp());
+        otherMode.functions().register(imod());
+    }
+
+    /** The transfer mode of the second Quiver's OpenCL devices, e.g. {@code copy}. */
+    String otherModeName() {
+        return otherMode.transferMode().label();
     }
 
     /** The counters of two harnesses together. */
     record Totals(long evaluations, long rejected, long raised, long duckDbCompared, long inexactCpuOnly,
-                  long openClSkippedUnsupported, long[] nanos, List<String> rejections) {
+                  long openClSkippedUnsupported, long otherModeEvaluations, long[] nanos, List<String> rejections) {
     }
 
     Totals plus(FuzzHarness o) {
@@ -107,7 +136,8 @@ final class FuzzHarness implements AutoCloseable {
         List<String> r = new ArrayList<>(rejections);
         r.addAll(o.rejections);
         return new Totals(evaluations + o.evaluations, rejected + o.rejected, raised + o.raised, duckDbCompared + o.duckDbCompared,
-                inexactCpuOnly + o.inexactCpuOnly, openClSkippedUnsupported + o.openClSkippedUnsupported, n, r);
+                inexactCpuOnly + o.inexactCpuOnly, openClSkippedUnsupported + o.openClSkippedUnsupported,
+                otherModeEvaluations + o.otherModeEvaluations, n, r);
     }
 
     /** What one placement gave: a type and rows, or an error. */
@@ -152,9 +182,11 @@ final class FuzzHarness implements AutoCloseable {
             long t0 = System.nanoTime();
             try {
                 // Every batch has the same schema and dictionary: an expression is compiled once for all of them.
-                if (!sql.equals(compiledSql)) {
+                if (!sql.equals(compiledSql) || allInOtherMode && compiledOtherMode == null) {
                     compiledSql = null;
                     compiled = quiver.compile(arrow.root().getSchema(), provider, Expr.parse(sql));
+                    compiledOtherMode = allInOtherMode || expressionsCompiled++ % OTHER_MODE_EVERY == 0
+                            ? otherMode.compile(arrow.root().getSchema(), provider, Expr.parse(sql)) : null;
                     compiledSql = sql;
                 }
             } catch (IllegalArgumentException e) {
@@ -180,7 +212,27 @@ final class FuzzHarness implements AutoCloseable {
                         openClSkippedUnsupported++;
                         continue;
                     }
-                    others.add(run(device.name(), compiled, arrow, null, device));
+                    Outcome o = run(device.name(), compiled, arrow, null, device);
+                    others.add(o);
+                    String wrong = transferMismatch(o, compiled, device, arrow.root().getRowCount());
+                    if (wrong != null) {
+                        return new Mismatch("transfer accounting", wrong);
+                    }
+                }
+                if (compiledOtherMode != null) {
+                    for (Device device : otherMode.openClDevices()) {
+                        if (compiledOtherMode.programs().stream().anyMatch(p -> device.backend().unsupportedReason(p).isPresent())) {
+                            continue;
+                        }
+                        otherModeEvaluations++;
+                        Outcome o = run(device.name() + " [" + device.transferMode().orElseThrow() + "]", compiledOtherMode,
+                                arrow, null, device);
+                        others.add(o);
+                        String wrong = transferMismatch(o, compiledOtherMode, device, arrow.root().getRowCount());
+                        if (wrong != null) {
+                            return new Mismatch("transfer accounting", wrong);
+                        }
+                    }
                 }
                 others.add(run("AUTO", compiled, arrow, Placement.AUTO, null));
             }
@@ -202,7 +254,8 @@ final class FuzzHarness implements AutoCloseable {
                 String diff = differ(cpu, o, ulps);
                 if (diff != null) {
                     return new Mismatch("CPU vs " + (o.where().equals("AUTO") ? "AUTO"
-                            : o.where().equals(ScalarReferenceBackend.NAME) ? "the scalar reference" : "OpenCL"), diff);
+                            : o.where().equals(ScalarReferenceBackend.NAME) ? "the scalar reference"
+                            : o.where().endsWith("]") ? "OpenCL in the other transfer mode" : "OpenCL"), diff);
                 }
             }
             if (withDuckDb && mode == ArithmeticMode.CHECKED && !inexact && expr.duckDbAgrees() && cpu.error() == null) {
@@ -225,6 +278,31 @@ final class FuzzHarness implements AutoCloseable {
             }
             return null;
         }
+    }
+
+    /**
+     * Null when the batch a device just evaluated reports the bytes its transfer mode moves: none
+     * without copies (zero copy, the reference), some each way with them (any kernel over rows).
+     */
+    private static String transferMismatch(Outcome o, CompiledExpression c, Device device, int rows) {
+        if (o.error() != null) {
+            return null; // no batch report: the evaluation did not complete
+        }
+        ExpressionMetrics.BatchReport r = c.lastBatch().orElse(null);
+        if (r == null || r.rows() != rows) {
+            return o.where() + " completed a batch of " + rows + " rows but reports " + r;
+        }
+        if (r.kernelRuns() == 0) {
+            return r.bytesCopied() == 0 && r.devices().isEmpty() ? null : o.where() + " ran no kernel but reports " + r;
+        }
+        if (!r.devices().equals(List.of(device.name()))) {
+            return o.where() + " was requested, but the batch reports " + r;
+        }
+        boolean copies = device.transferMode().orElse(TransferMode.ZERO_COPY) == TransferMode.COPY;
+        if (copies ? rows > 0 && (r.bytesToDevice() == 0 || r.bytesFromDevice() == 0) : r.bytesCopied() != 0) {
+            return o.where() + " (" + (copies ? "copies" : "no copies") + ") reports " + r;
+        }
+        return null;
     }
 
     /** Whether a column-free, non-literal subtree of {@code e} raises when Quiver evaluates it on its own. */
@@ -406,6 +484,15 @@ final class FuzzHarness implements AutoCloseable {
     }
 
     Minimised minimise(FuzzExpr expr, FuzzBatch batch, Mismatch first, boolean withDuckDb, Random random) {
+        allInOtherMode = true;
+        try {
+            return shrink(expr, batch, first, withDuckDb, random);
+        } finally {
+            allInOtherMode = false;
+        }
+    }
+
+    private Minimised shrink(FuzzExpr expr, FuzzBatch batch, Mismatch first, boolean withDuckDb, Random random) {
         Mismatch current = first;
         int budget = 4_000;
         for (int pass = 0; pass < 2; pass++) {
@@ -471,8 +558,12 @@ final class FuzzHarness implements AutoCloseable {
                 duckDb.close();
             }
         } finally {
-            quiver.close();
-            dictionary.getVector().close();
+            try {
+                otherMode.close();
+            } finally {
+                quiver.close();
+                dictionary.getVector().close();
+            }
         }
     }
 }

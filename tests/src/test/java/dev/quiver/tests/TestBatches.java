@@ -36,7 +36,26 @@ final class TestBatches {
     private static final long[] SPECIAL_I = {0, 1, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE,
             Integer.MAX_VALUE + 1L, Integer.MIN_VALUE - 1L};
 
+    /** Two Float64 columns, {@code x} and {@code y}: the schema of {@link #xy}. */
+    static final Schema XY = new Schema(List.of(field("x", ElementType.FLOAT64), field("y", ElementType.FLOAT64)));
+
     private TestBatches() {
+    }
+
+    /** A batch of {@link #XY} with {@code x(i)} and {@code y(i)} in row i, no nulls. The caller closes it. */
+    static VectorSchemaRoot xy(BufferAllocator allocator, int rows, java.util.function.IntToDoubleFunction x,
+                               java.util.function.IntToDoubleFunction y) {
+        VectorSchemaRoot root = VectorSchemaRoot.create(XY, allocator);
+        org.apache.arrow.vector.Float8Vector xs = (org.apache.arrow.vector.Float8Vector) root.getVector("x");
+        org.apache.arrow.vector.Float8Vector ys = (org.apache.arrow.vector.Float8Vector) root.getVector("y");
+        xs.allocateNew(rows);
+        ys.allocateNew(rows);
+        for (int i = 0; i < rows; i++) {
+            xs.set(i, x.applyAsDouble(i));
+            ys.set(i, y.applyAsDouble(i));
+        }
+        root.setRowCount(rows);
+        return root;
     }
 
     static Field field(String name, ElementType t) {

@@ -10,7 +10,6 @@ import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.memory.VectorView;
 import dev.quiver.opencl.OpenClBackend;
 import dev.quiver.opencl.TracedRun;
-import dev.quiver.types.ElementType;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -30,21 +29,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * host memory (PoCL) the OpenCL kernel reads and writes those very addresses with no copy.
  */
 class ZeroCopyTest extends QuiverTestBase {
-    private static final Schema XY = new Schema(List.of(TestBatches.field("x", ElementType.FLOAT64),
-            TestBatches.field("y", ElementType.FLOAT64)));
-
+    private static final Schema XY = TestBatches.XY;
 
     private VectorSchemaRoot batch(int rows) {
-        VectorSchemaRoot root = VectorSchemaRoot.create(XY, allocator);
-        Float8Vector x = (Float8Vector) root.getVector("x"), y = (Float8Vector) root.getVector("y");
-        x.allocateNew(rows);
-        y.allocateNew(rows);
-        for (int i = 0; i < rows; i++) {
-            x.set(i, 3.0 * i);
-            y.set(i, 4.0 * i);
-        }
-        x.setNull(5);
-        root.setRowCount(rows);
+        VectorSchemaRoot root = TestBatches.xy(allocator, rows, i -> 3.0 * i, i -> 4.0 * i);
+        ((Float8Vector) root.getVector("x")).setNull(5);
         return root;
     }
 
