@@ -64,6 +64,52 @@ record FuzzExpr(String template, FuzzExpr.Type type, List<FuzzExpr> kids, boolea
         return sb.toString();
     }
 
+    /**
+     * The SQL with every {@code AND} and {@code OR} written so that its right operand is evaluated
+     * only on the rows its left operand leaves undecided, as Quiver evaluates them
+     * (docs/evaluation.md): {@code (CASE WHEN a IS FALSE THEN FALSE ELSE (a AND b) END)}, and
+     * {@code IS TRUE ... TRUE} for OR. DuckDB evaluates both operands of AND and OR on every row
+     * (so an error in a row the left operand decides is raised there) but a CASE branch only on
+     * its rows: this is the SQL on which DuckDB must agree with Quiver row for row.
+     */
+    String lazyLogicSql() {
+        StringBuilder sb = new StringBuilder();
+        renderLazy(sb);
+        return sb.toString();
+    }
+
+    /** Whether the tree has an AND or OR node. */
+    boolean hasLogic() {
+        return logicOp() != null || kids.stream().anyMatch(FuzzExpr::hasLogic);
+    }
+
+    private String logicOp() {
+        String and = "(" + HOLE + " AND " + HOLE + ")", or = "(" + HOLE + " OR " + HOLE + ")";
+        return template.equals(and) ? "AND" : template.equals(or) ? "OR" : null;
+    }
+
+    private void renderLazy(StringBuilder sb) {
+        String op = logicOp();
+        if (op != null) {
+            StringBuilder a = new StringBuilder(), b = new StringBuilder();
+            kids.get(0).renderLazy(a);
+            kids.get(1).renderLazy(b);
+            String decided = op.equals("AND") ? "FALSE" : "TRUE";
+            sb.append("(CASE WHEN (").append(a).append(") IS ").append(decided).append(" THEN ").append(decided)
+                    .append(" ELSE ((").append(a).append(") ").append(op).append(" (").append(b).append(")) END)");
+            return;
+        }
+        int k = 0;
+        for (int i = 0; i < template.length(); i++) {
+            char c = template.charAt(i);
+            if (c == HOLE) {
+                kids.get(k++).renderLazy(sb);
+            } else {
+                sb.append(c);
+            }
+        }
+    }
+
     private void render(StringBuilder sb, boolean shape) {
         if (literal && shape) {
             sb.append('<').append(type.sql).append('>');

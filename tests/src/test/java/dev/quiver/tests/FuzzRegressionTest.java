@@ -79,6 +79,40 @@ class FuzzRegressionTest {
     }
 
     /**
+     * Found by the soak (seed 55, 2026-11-30): {@code (ds LIKE '%b%') AND ((i64 + 46341) <= i64)} on
+     * a row where the LIKE is false and {@code i64} is Long.MAX_VALUE. Quiver decides the row by the
+     * left operand and never adds; DuckDB evaluates both operands on every row and raises the
+     * overflow. The harness asks DuckDB again with the AND written as its lazy CASE form, which
+     * agrees: a documented difference, counted, not a mismatch. Where the left operand leaves the
+     * row undecided, Quiver raises the overflow too.
+     */
+    @Test
+    void anErrorInARowThatAndsLeftOperandDecidesIsDuckDbsEagerLogicNotAMismatch() throws Exception {
+        char h = FuzzExpr.HOLE;
+        FuzzExpr like = new FuzzExpr("(" + h + " LIKE '%b%')", Type.BOOL, List.of(FuzzExpr.leaf("ds", Type.STR, false)),
+                false, true, null);
+        FuzzExpr sum = new FuzzExpr("(" + h + " + " + h + ")", Type.I64,
+                List.of(FuzzExpr.leaf("i64", Type.I64, false), FuzzExpr.leaf("46341", Type.I64, true)), false, true, null);
+        FuzzExpr le = new FuzzExpr("(" + h + " <= " + h + ")", Type.BOOL, List.of(sum, FuzzExpr.leaf("i64", Type.I64, false)),
+                false, true, null);
+        FuzzExpr and = new FuzzExpr("(" + h + " AND " + h + ")", Type.BOOL, List.of(like, le), false, true, null);
+        assertTrue(and.hasLogic());
+        assertEquals("(CASE WHEN ((ds LIKE '%b%')) IS FALSE THEN FALSE ELSE (((ds LIKE '%b%')) AND (((i64 + 46341) <= i64))) END)",
+                and.lazyLogicSql());
+        BufferAllocator allocator = new RootAllocator();
+        try (FuzzHarness harness = new FuzzHarness(allocator)) {
+            assertNull(harness.check(and, overflowBatch(FuzzBatch.DICTIONARY.indexOf("héllo")), true));
+            assertEquals(1, harness.duckDbEagerLogicErrors);
+            // 'abc' leaves the row undecided: Quiver adds, and raises as DuckDB does.
+            assertNull(harness.check(and, overflowBatch(FuzzBatch.DICTIONARY.indexOf("abc")), true));
+            assertEquals(1, harness.duckDbEagerLogicErrors);
+            assertEquals(1, harness.raised);
+        }
+        assertEquals(0, allocator.getAllocatedMemory(), "bytes leaked");
+        allocator.close();
+    }
+
+    /**
      * Found by the soak (seed 22): DuckDB folds the failing constant {@code -(-2147483648)} at
      * planning and raises for any rows, Quiver keeps the node and raises only on a row that needs
      * it (here none: {@code b} is true, or there are no rows). A documented difference the harness
@@ -109,6 +143,12 @@ class FuzzRegressionTest {
     }
 
     /** Rows with {@code values} in {@code column} (null: a null with garbage behind it) and plain values elsewhere. */
+    /** One row: {@code i64} at Long.MAX_VALUE, {@code ds} the dictionary's value {@code dsIndex}. */
+    private static FuzzBatch overflowBatch(int dsIndex) {
+        Object[][] v = {{0, 0, Long.MAX_VALUE, 0.0, 0.0, 0.0f, false, "", dsIndex}};
+        return new FuzzBatch(v, new boolean[1][FuzzBatch.NAMES.size()]);
+    }
+
     static FuzzBatch batch(String column, Object... values) {
         int c = FuzzBatch.NAMES.indexOf(column);
         Object[][] v = new Object[values.length][];
