@@ -3,6 +3,8 @@ package dev.quiver;
 import dev.quiver.opencl.OpenClBackend;
 import dev.quiver.opencl.OpenClDevice;
 import dev.quiver.opencl.OpenClRuntime;
+import dev.quiver.opencl.ProgramBinaryCache;
+import dev.quiver.opencl.TransferMode;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,13 +17,14 @@ final class OpenClDevices {
     record Opened(List<Device> devices, String status) {
     }
 
-    static Opened open() {
+    /** Every device found, each keeping the programs it builds in {@code programCache}. */
+    static Opened open(ProgramBinaryCache programCache) {
         OpenClRuntime.Discovery discovery = OpenClRuntime.discover();
         List<Device> devices = new ArrayList<>();
         List<String> problems = new ArrayList<>(discovery.problems());
         for (OpenClDevice d : discovery.devices()) {
             try {
-                OpenClBackend backend = OpenClBackend.open(d);
+                OpenClBackend backend = OpenClBackend.open(d, TransferMode.AUTO, programCache);
                 Device.Kind kind = switch (d.type()) {
                     case CPU -> Device.Kind.OPENCL_CPU;
                     case GPU, ACCELERATOR -> Device.Kind.OPENCL_GPU;
