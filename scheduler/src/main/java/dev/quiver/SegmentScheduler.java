@@ -310,7 +310,7 @@ final class SegmentScheduler {
                 : buildingWins ? Why.BUILDING
                 : best == 0 && second < 0 && anyFenced ? Why.FENCED
                 : best == 0 && second < 0 && anyMemoryShort ? Why.NO_MEMORY
-                : second < 0 ? Why.ONLY : Why.FASTEST;
+                : second < 0 && building < 0 ? Why.ONLY : Why.FASTEST;
         return choice(best, bestRaw, p, rows, why, false, bestProbe);
     }
 

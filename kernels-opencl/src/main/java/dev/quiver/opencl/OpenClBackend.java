@@ -34,6 +34,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -97,6 +98,8 @@ public final class OpenClBackend implements KernelBackend {
             stored = new LongAdder();
     /** The build thread, started by the first background task; guarded by {@link #buildsLock}. */
     private ExecutorService builds;
+    /** The thread of {@link #builds}, once started. */
+    private volatile Thread buildThread;
     /** Set by close once runs have ended: background builds not yet started then fail. Guarded by {@link #buildsLock}. */
     private boolean buildsClosed;
     private final Object buildsLock = new Object();
@@ -343,8 +346,12 @@ public final class OpenClBackend implements KernelBackend {
         CompiledProgram p = CompiledProgram.build(context.handle(), queue.handle(), device.id(), source, options, counts,
                 injected);
         built.increment();
-        if (key != null) {
-            storeLater(p, key);
+        if (key != null && binaries.writable()) {
+            if (Thread.currentThread() == buildThread) {
+                store(p, key); // a background build: no batch runs this program yet, nor waits for it
+            } else {
+                storeLater(p, key);
+            }
         }
         return p;
     }
@@ -358,7 +365,11 @@ public final class OpenClBackend implements KernelBackend {
         return ProgramBinaryCache.key(device, source.text(), buildOptions());
     }
 
-    /** Stores {@code program}'s binary as {@code key} from the build thread: reading it back may compile (PoCL). */
+    /**
+     * Stores {@code program}'s binary as {@code key} from the build thread, so that the batch
+     * that built it does not wait: reading a binary back may compile (PoCL: tens to hundreds of
+     * milliseconds). Binaries not stored by the time the backend closes are stored by close.
+     */
     private void storeLater(CompiledProgram program, String key) {
         if (!program.hold()) {
             return;
@@ -366,18 +377,24 @@ public final class OpenClBackend implements KernelBackend {
         try {
             inBackground(() -> {
                 try {
-                    if (binaries.store(key, program.binary())) {
-                        stored.increment();
-                    }
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.DEBUG, () -> "the binary of a program built on " + name
-                            + " could not be read back, so it is not cached: " + e.getMessage());
+                    store(program, key);
                 } finally {
                     program.releaseHold();
                 }
             });
         } catch (RejectedExecutionException e) {
             program.releaseHold(); // closing: the program is not stored
+        }
+    }
+
+    private void store(CompiledProgram program, String key) {
+        try {
+            if (binaries.store(key, program.binary())) {
+                stored.increment();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "the binary of a program built on " + name
+                    + " could not be read back, so it is not cached: " + e.getMessage());
         }
     }
 
@@ -389,8 +406,12 @@ public final class OpenClBackend implements KernelBackend {
                 throw new RejectedExecutionException("backend " + name + " is closed");
             }
             if (builds == null) {
-                builds = Executors.newSingleThreadExecutor(
-                        Thread.ofPlatform().daemon().name("quiver-opencl-build " + device.name()).factory());
+                ThreadFactory named = Thread.ofPlatform().daemon().name("quiver-opencl-build " + device.name()).factory();
+                builds = Executors.newSingleThreadExecutor(r -> {
+                    Thread t = named.newThread(r);
+                    buildThread = t;
+                    return t;
+                });
             }
             executor = builds;
         }

@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * sees a byte of it: drivers do not validate binaries (PoCL crashes on a corrupt one). Files are
  * written atomically ({@link CacheDirectory#writeAtomically}), so processes share a directory
  * safely. Nothing here throws on an I/O problem: a directory that cannot be written is reported
- * once, as a warning, and the cache then only reads.
+ * once, as a warning, and the cache then only reads (a backend stops reading binaries back to store them).
  *
  * <pre>{@code
  * OpenClBackend gpu = OpenClBackend.open(device, TransferMode.AUTO, ProgramBinaryCache.at(Path.of("/var/cache/quiver")));
@@ -92,6 +92,11 @@ public final class ProgramBinaryCache {
 
     public boolean enabled() {
         return dir != null;
+    }
+
+    /** Whether storing is worth trying: enabled, and no store has failed yet (then the directory is taken as read-only). */
+    boolean writable() {
+        return dir != null && !warned.get();
     }
 
     /** The key of {@code source} built with {@code options} for {@code device}: 64 hex digits. */
