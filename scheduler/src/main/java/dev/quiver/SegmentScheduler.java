@@ -278,17 +278,10 @@ final class SegmentScheduler {
             return second >= 0 && !secondProbe ? choice(second, secondRaw, p, rows, Why.FASTEST, false, false)
                     : choice(0, rawOf(0, rows), p, rows, Why.FENCED, false, false);
         }
-        if (!peek && second >= 0 && !bestProbe && explorationShare > 0) {
+        if (!peek && (second >= 0 || building >= 0) && !bestProbe && explorationShare > 0) {
             // Exploration: a device not measured in this bucket for a while, when the credit pays for it.
             for (int i = 0; i < devices.length; i++) {
                 if (i == best || !supports(i, p) || !devices[i].health.isHealthy() || !fits(i, rows)) {
-                    continue;
-                }
-                if (!ready(i, p)) {
-                    // Exploring it is due: its program is built first, in the background (no credit spent).
-                    if (n - slots[i].lastRun.get(b) >= EXPLORE_GAP) {
-                        prepare(i, p);
-                    }
                     continue;
                 }
                 Slot s = slots[i];
@@ -296,11 +289,18 @@ final class SegmentScheduler {
                     continue;
                 }
                 double raw = rawOf(i, rows);
-                // A device that never ran the segment first builds it (an OpenCL compile takes milliseconds).
+                // A device that never ran the segment pays for its first run (a JIT, or a build when it builds in the batch).
                 double extra = raw * s.factor(b) + devices[i].queuedNanos.get() - bestEst
                         + (s.warmed ? 0 : devices[i].firstRunNanos);
                 long c = credit.get();
-                if (extra >= 0 && extra <= c && credit.compareAndSet(c, c - (long) extra)) {
+                if (extra < 0 || extra > c) {
+                    continue;
+                }
+                if (!ready(i, p)) {
+                    prepare(i, p); // explored once its program is built, in the background: no credit spent now
+                    continue;
+                }
+                if (credit.compareAndSet(c, c - (long) extra)) {
                     s.lastRun.set(b, n);
                     return choice(i, raw, p, rows, Why.EXPLORE, true, false);
                 }

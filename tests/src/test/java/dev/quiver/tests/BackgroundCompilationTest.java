@@ -9,6 +9,7 @@ import dev.quiver.expr.Expr;
 import dev.quiver.opencl.FaultInjection;
 import dev.quiver.opencl.OpenClBackend;
 import dev.quiver.opencl.OpenClRuntime;
+import dev.quiver.placement.DeviceFigures;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
 import org.apache.arrow.memory.BufferAllocator;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -42,7 +44,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * builds (EXPLAIN says so), and once built the device takes the batches; placement OPENCL, and
  * AUTO with background compilation off, build in the batch. A second Quiver on the same kernel
  * cache loads what the first built. Every result equals the CPU's, bit for bit; every Quiver ends
- * with no OpenCL object alive and its allocator at zero bytes.
+ * with no OpenCL object alive and its allocator at zero bytes. The scheduler's side (which device
+ * is asked to build, when, and what exploration does meanwhile) is also checked deterministically
+ * on a scripted device whose build the test completes.
  */
 class BackgroundCompilationTest {
     private static final Schema XY = new Schema(List.of(TestBatches.field("x", ElementType.FLOAT64),
@@ -64,7 +68,8 @@ class BackgroundCompilationTest {
     @AfterEach
     void closeAll() {
         for (Quiver q : opened) {
-            List<OpenClBackend> backends = q.openClDevices().stream().map(d -> (OpenClBackend) d.backend()).toList();
+            List<OpenClBackend> backends = q.openClDevices().stream().map(Device::backend)
+                    .filter(OpenClBackend.class::isInstance).map(OpenClBackend.class::cast).toList();
             q.close();
             for (OpenClBackend b : backends) {
                 assertEquals(0, b.liveObjects().total(), "OpenCL objects alive after close: " + b.liveObjects());
@@ -244,6 +249,102 @@ class BackgroundCompilationTest {
             assertEquals(0, q.health(gpu(q)).failures(), "the batch's own build worked");
         }
         assertEquals(1, backend(q).programStats().built());
+    }
+
+    /** A scripted device (a CPU backend underneath) whose program is built when the test says so. */
+    static final class BuildingBackend extends PlacementTest.ScriptedBackend {
+        volatile boolean ready;
+        final AtomicInteger prepares = new AtomicInteger();
+        final CompletableFuture<Void> build = new CompletableFuture<>();
+
+        @Override
+        public boolean isReady(KernelProgram program) {
+            return ready;
+        }
+
+        @Override
+        public CompletableFuture<Void> prepareAsync(KernelProgram program) {
+            prepares.incrementAndGet();
+            return build;
+        }
+
+        void built() {
+            ready = true;
+            build.complete(null);
+        }
+    }
+
+    private Quiver scripted(BuildingBackend gpu, DeviceFigures figures, double explorationShare) {
+        Quiver q = Quiver.builder().allocator(allocator).openCl(false)
+                .addDevice(new Device(gpu.name(), Device.Kind.OPENCL_GPU, "a scripted device that builds", gpu))
+                .deviceFigures("cpu", TestFigures.cpu()).deviceFigures(gpu.name(), figures)
+                .explorationShare(explorationShare).build();
+        opened.add(q);
+        return q;
+    }
+
+    private void evaluate(Quiver q, CompiledExpression e, CompiledExpression reference, int batches) {
+        for (int i = 0; i < batches; i++) {
+            evaluateAndCompare(e, reference, Placement.AUTO, i);
+        }
+    }
+
+    @Test
+    void aDeviceThatWouldWinIsAskedToBuildOnceAndTakesTheBatchesWhenBuilt() {
+        BuildingBackend gpu = new BuildingBackend();
+        Quiver q = scripted(gpu, TestFigures.instantGpu(), 0);
+        CompiledExpression e = q.compile(XY, Expr.parse(EXPR));
+        CompiledExpression reference = q.compile(XY, Expr.parse(EXPR));
+        assertTrue(e.choose(Placement.AUTO, ROWS).reason().startsWith(BUILDING));
+        assertEquals(0, gpu.prepares.get(), "choose only looks");
+        evaluate(q, e, reference, 3);
+        assertEquals(1, gpu.prepares.get(), "one build asked for, while it runs the batches stay on the cpu");
+        assertEquals(3, e.metrics().byDevice().get("cpu").batches());
+        assertEquals(0, gpu.runs.get());
+        gpu.built();
+        evaluate(q, e, reference, 2);
+        assertEquals(2, gpu.runs.get());
+        assertTrue(e.metrics().byDevice().get(gpu.name()).lastReason().startsWith("auto: fastest estimate"));
+        assertEquals(1, gpu.prepares.get());
+    }
+
+    @Test
+    void aDeviceThatWouldNotWinIsNotAskedToBuild() {
+        BuildingBackend gpu = new BuildingBackend();
+        Quiver q = scripted(gpu, TestFigures.cpu(), 0); // the same figures as the cpu: the cpu wins the tie
+        CompiledExpression e = q.compile(XY, Expr.parse(EXPR));
+        evaluate(q, e, q.compile(XY, Expr.parse(EXPR)), 5);
+        assertEquals(0, gpu.prepares.get());
+        String reason = e.metrics().byDevice().get("cpu").lastReason();
+        assertTrue(reason.startsWith("auto: fastest estimate"), "not 'the only device', not 'building': " + reason);
+    }
+
+    @Test
+    void explorationAsksForTheBuildAndExploresOnlyOnceItIsBuilt() {
+        BuildingBackend gpu = new BuildingBackend();
+        Quiver q = scripted(gpu, TestFigures.cpu(), 0.5);
+        CompiledExpression e = q.compile(XY, Expr.parse(EXPR));
+        CompiledExpression reference = q.compile(XY, Expr.parse(EXPR));
+        evaluate(q, e, reference, 40);
+        assertEquals(1, gpu.prepares.get(), "exploring it came due: its build was asked for, once");
+        assertEquals(0, gpu.attempts.get(), "never explored before it is built");
+        gpu.built();
+        evaluate(q, e, reference, 40);
+        assertTrue(e.placementStats().getFirst().on(gpu.name()).explorations() >= 1, e.explain());
+        assertEquals(1, gpu.prepares.get());
+    }
+
+    @Test
+    void aFailedBuildMakesTheDeviceCompeteAgainAndItsBatchBuildsItself() {
+        BuildingBackend gpu = new BuildingBackend();
+        Quiver q = scripted(gpu, TestFigures.instantGpu(), 0);
+        CompiledExpression e = q.compile(XY, Expr.parse(EXPR));
+        CompiledExpression reference = q.compile(XY, Expr.parse(EXPR));
+        evaluate(q, e, reference, 1);
+        gpu.build.completeExceptionally(new IllegalStateException("the build failed"));
+        evaluate(q, e, reference, 2);
+        assertEquals(2, gpu.runs.get(), "not ready, but its build failed: the batches go to it (and build there)");
+        assertEquals(1, gpu.prepares.get(), "no second background build");
     }
 
     @Test
