@@ -274,77 +274,71 @@ class BackgroundCompilationTest {
         }
     }
 
-    private Quiver scripted(BuildingBackend gpu, DeviceFigures figures, double explorationShare) {
+    /** A Quiver with the scripted device {@code gpu} of the given figures, and an expression with its CPU reference. */
+    private record Scripted(BuildingBackend gpu, CompiledExpression e, CompiledExpression reference) {
+    }
+
+    private Scripted scripted(DeviceFigures figures, double explorationShare) {
+        BuildingBackend gpu = new BuildingBackend();
         Quiver q = Quiver.builder().allocator(allocator).openCl(false)
                 .addDevice(new Device(gpu.name(), Device.Kind.OPENCL_GPU, "a scripted device that builds", gpu))
                 .deviceFigures("cpu", TestFigures.cpu()).deviceFigures(gpu.name(), figures)
                 .explorationShare(explorationShare).build();
         opened.add(q);
-        return q;
+        return new Scripted(gpu, q.compile(XY, Expr.parse(EXPR)), q.compile(XY, Expr.parse(EXPR)));
     }
 
-    private void evaluate(Quiver q, CompiledExpression e, CompiledExpression reference, int batches) {
+    private void evaluate(Scripted s, int batches) {
         for (int i = 0; i < batches; i++) {
-            evaluateAndCompare(e, reference, Placement.AUTO, i);
+            evaluateAndCompare(s.e(), s.reference(), Placement.AUTO, i);
         }
     }
 
     @Test
     void aDeviceThatWouldWinIsAskedToBuildOnceAndTakesTheBatchesWhenBuilt() {
-        BuildingBackend gpu = new BuildingBackend();
-        Quiver q = scripted(gpu, TestFigures.instantGpu(), 0);
-        CompiledExpression e = q.compile(XY, Expr.parse(EXPR));
-        CompiledExpression reference = q.compile(XY, Expr.parse(EXPR));
-        assertTrue(e.choose(Placement.AUTO, ROWS).reason().startsWith(BUILDING));
-        assertEquals(0, gpu.prepares.get(), "choose only looks");
-        evaluate(q, e, reference, 3);
-        assertEquals(1, gpu.prepares.get(), "one build asked for, while it runs the batches stay on the cpu");
-        assertEquals(3, e.metrics().byDevice().get("cpu").batches());
-        assertEquals(0, gpu.runs.get());
-        gpu.built();
-        evaluate(q, e, reference, 2);
-        assertEquals(2, gpu.runs.get());
-        assertTrue(e.metrics().byDevice().get(gpu.name()).lastReason().startsWith("auto: fastest estimate"));
-        assertEquals(1, gpu.prepares.get());
+        Scripted s = scripted(TestFigures.instantGpu(), 0);
+        assertTrue(s.e().choose(Placement.AUTO, ROWS).reason().startsWith(BUILDING));
+        assertEquals(0, s.gpu().prepares.get(), "choose only looks");
+        evaluate(s, 3);
+        assertEquals(1, s.gpu().prepares.get(), "one build asked for, while it runs the batches stay on the cpu");
+        assertEquals(3, s.e().metrics().byDevice().get("cpu").batches());
+        assertEquals(0, s.gpu().runs.get());
+        s.gpu().built();
+        evaluate(s, 2);
+        assertEquals(2, s.gpu().runs.get());
+        assertTrue(s.e().metrics().byDevice().get(s.gpu().name()).lastReason().startsWith("auto: fastest estimate"));
+        assertEquals(1, s.gpu().prepares.get());
     }
 
     @Test
     void aDeviceThatWouldNotWinIsNotAskedToBuild() {
-        BuildingBackend gpu = new BuildingBackend();
-        Quiver q = scripted(gpu, TestFigures.cpu(), 0); // the same figures as the cpu: the cpu wins the tie
-        CompiledExpression e = q.compile(XY, Expr.parse(EXPR));
-        evaluate(q, e, q.compile(XY, Expr.parse(EXPR)), 5);
-        assertEquals(0, gpu.prepares.get());
-        String reason = e.metrics().byDevice().get("cpu").lastReason();
+        Scripted s = scripted(TestFigures.cpu(), 0); // the same figures as the cpu: the cpu wins the tie
+        evaluate(s, 5);
+        assertEquals(0, s.gpu().prepares.get());
+        String reason = s.e().metrics().byDevice().get("cpu").lastReason();
         assertTrue(reason.startsWith("auto: fastest estimate"), "not 'the only device', not 'building': " + reason);
     }
 
     @Test
     void explorationAsksForTheBuildAndExploresOnlyOnceItIsBuilt() {
-        BuildingBackend gpu = new BuildingBackend();
-        Quiver q = scripted(gpu, TestFigures.cpu(), 0.5);
-        CompiledExpression e = q.compile(XY, Expr.parse(EXPR));
-        CompiledExpression reference = q.compile(XY, Expr.parse(EXPR));
-        evaluate(q, e, reference, 40);
-        assertEquals(1, gpu.prepares.get(), "exploring it came due: its build was asked for, once");
-        assertEquals(0, gpu.attempts.get(), "never explored before it is built");
-        gpu.built();
-        evaluate(q, e, reference, 40);
-        assertTrue(e.placementStats().getFirst().on(gpu.name()).explorations() >= 1, e.explain());
-        assertEquals(1, gpu.prepares.get());
+        Scripted s = scripted(TestFigures.cpu(), 0.5);
+        evaluate(s, 40);
+        assertEquals(1, s.gpu().prepares.get(), "exploring it came due: its build was asked for, once");
+        assertEquals(0, s.gpu().attempts.get(), "never explored before it is built");
+        s.gpu().built();
+        evaluate(s, 40);
+        assertTrue(s.e().placementStats().getFirst().on(s.gpu().name()).explorations() >= 1, s.e().explain());
+        assertEquals(1, s.gpu().prepares.get());
     }
 
     @Test
     void aFailedBuildMakesTheDeviceCompeteAgainAndItsBatchBuildsItself() {
-        BuildingBackend gpu = new BuildingBackend();
-        Quiver q = scripted(gpu, TestFigures.instantGpu(), 0);
-        CompiledExpression e = q.compile(XY, Expr.parse(EXPR));
-        CompiledExpression reference = q.compile(XY, Expr.parse(EXPR));
-        evaluate(q, e, reference, 1);
-        gpu.build.completeExceptionally(new IllegalStateException("the build failed"));
-        evaluate(q, e, reference, 2);
-        assertEquals(2, gpu.runs.get(), "not ready, but its build failed: the batches go to it (and build there)");
-        assertEquals(1, gpu.prepares.get(), "no second background build");
+        Scripted s = scripted(TestFigures.instantGpu(), 0);
+        evaluate(s, 1);
+        s.gpu().build.completeExceptionally(new IllegalStateException("the build failed"));
+        evaluate(s, 2);
+        assertEquals(2, s.gpu().runs.get(), "not ready, but its build failed: the batches go to it (and build there)");
+        assertEquals(1, s.gpu().prepares.get(), "no second background build");
     }
 
     @Test
