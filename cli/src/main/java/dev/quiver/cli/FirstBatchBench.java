@@ -13,6 +13,7 @@ import dev.quiver.rowfn.ir.KernelProgram;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -21,11 +22,16 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -270,8 +276,13 @@ final class FirstBatchBench {
     }
 
     /**
-     * Times the first and the second batch of {@code text} (compiled now) under {@code placement},
-     * checks the first against the cpu device, and waits for any build AUTO started, so that it
+     * Times the first and the second batch of {@code text} (compiled now) under {@code placement}
+     * and checks the first: bit for bit against the second when both ran on one OpenCL device
+     * (the program built or loaded for the first batch is the one the second uses), bit for bit
+     * against the same shape's first batch under an empty kernel cache when this one loaded it
+     * ({@link #builtResults}), and against the cpu device (within 1 ulp, or 1e-9 relative where
+     * math functions compute: beyond that only noted, as composed functions amplify the few ulps
+     * by which devices' math functions differ). Then waits for any build AUTO started, so that it
      * does not run during the next measure. Returns 1 on a wrong result.
      */
     private int firstBatch(Quiver quiver, BufferAllocator allocator, VectorSchemaRoot batch, String text, Placement placement,
@@ -283,26 +294,72 @@ final class FirstBatchBench {
         try (first) {
             String where = ranOn(e);
             long t2 = System.nanoTime();
-            e.evaluate(batch, placement, allocator).close();
-            long t3 = System.nanoTime();
-            into.firstMs().add((t1 - t0) / 1e6);
-            into.secondMs().add((t3 - t2) / 1e6);
-            into.ranOn().add(where);
-            options.progress.printf(Locale.ROOT, "  %-20s %8.2f ms first, %8.2f ms second, on %s: %s%n", into.name(),
-                    (t1 - t0) / 1e6, (t3 - t2) / 1e6, where, text);
-            if (placement != Placement.CPU) {
-                try (FieldVector want = e.evaluate(batch, Placement.CPU, allocator)) {
-                    String diff = ExpressionBench.firstDifference(want, first, ExpressionBench.hasInexactMath(e));
-                    if (diff != null) {
-                        options.progress.println("  ERROR " + into.name() + " disagrees with the cpu device: " + diff);
-                        return 1;
-                    }
-                }
+            try (FieldVector second = e.evaluate(batch, placement, allocator)) {
+                long t3 = System.nanoTime();
+                into.firstMs().add((t1 - t0) / 1e6);
+                into.secondMs().add((t3 - t2) / 1e6);
+                into.ranOn().add(where);
+                options.progress.printf(Locale.ROOT, "  %-36s %8.2f ms first, %8.2f ms second, on %s: %s%n", into.name(),
+                        (t1 - t0) / 1e6, (t3 - t2) / 1e6, where, text);
+                return check(e, batch, allocator, text, into, first, second, where);
             }
         } finally {
             awaitBackgroundBuilds(quiver, e);
         }
+    }
+
+    /** The first batch's result per expression under an empty kernel cache, to compare the cache hit's with. */
+    private final Map<String, String> builtResults = new HashMap<>();
+
+    private int check(CompiledExpression e, VectorSchemaRoot batch, BufferAllocator allocator, String text, Measure into,
+                      FieldVector first, FieldVector second, String where) {
+        String bits = bits(first);
+        if (where.startsWith("opencl:") && !where.contains(", ") && !bits.equals(bits(second))) {
+            options.progress.println("  ERROR " + into.name() + ": the first and the second batch on one device differ");
+            return 1;
+        }
+        if (into.name().equals("opencl-empty-cache")) {
+            builtResults.put(text, bits);
+        } else if (into.name().equals("opencl-cached") && !bits.equals(builtResults.get(text))) {
+            options.progress.println("  ERROR " + into.name() + ": the program loaded from the kernel cache computes other "
+                    + "bits than the one built from source");
+            return 1;
+        }
+        if (where.startsWith("cpu (placement CPU)")) {
+            return 0;
+        }
+        try (FieldVector want = e.evaluate(batch, Placement.CPU, allocator)) {
+            boolean inexact = ExpressionBench.hasInexactMath(e);
+            String diff = ExpressionBench.firstDifference(want, first, inexact);
+            if (diff != null && !inexact) {
+                options.progress.println("  ERROR " + into.name() + " disagrees with the cpu device: " + diff);
+                return 1;
+            }
+            if (diff != null) {
+                options.progress.println("  note: " + into.name() + " differs from the cpu device beyond 1e-9 relative ("
+                        + diff + "): the devices' math functions differ by a few ulp, which this expression amplifies");
+            }
+        }
         return 0;
+    }
+
+    /** A digest of a float64 result's raw bits and nulls: equal digests are bit-identical results. */
+    private static String bits(FieldVector v) {
+        Float8Vector f = (Float8Vector) v;
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+        ByteBuffer row = ByteBuffer.allocate(1 + Long.BYTES);
+        for (int i = 0; i < f.getValueCount(); i++) {
+            boolean isNull = f.isNull(i);
+            row.clear();
+            row.put((byte) (isNull ? 1 : 0)).putLong(isNull ? 0 : Double.doubleToRawLongBits(f.get(i)));
+            sha.update(row.array());
+        }
+        return HexFormat.of().formatHex(sha.digest());
     }
 
     /** The device the expression's first batch ran on, with AUTO's reason: {@code cpu (auto: ...)}. */
