@@ -748,8 +748,9 @@ public final class OpenClBackend implements KernelBackend {
     /**
      * Refuses new runs, waits for runs in progress and for the build thread's task in progress
      * (builds not started yet fail; binaries waiting to be stored are stored), then releases the
-     * compiled programs, the queue and the context. Idempotent: a later or concurrent call waits until the first has
-     * released everything, then returns. Not interruptible (an interrupt is kept for the caller).
+     * compiled programs, the queue and the context. Idempotent: a later or concurrent call waits
+     * until the first has released everything, then returns. Not interruptible (an interrupt is
+     * kept for the caller).
      * Must not be called from within a run of this backend (it would wait for itself).
      */
     @Override
