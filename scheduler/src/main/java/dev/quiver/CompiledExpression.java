@@ -804,6 +804,10 @@ public final class CompiledExpression {
             return deviceIndex;
         }
 
+        SegmentScheduler.Why why() {
+            return why;
+        }
+
         SegmentScheduler segment() {
             return segment;
         }

@@ -38,11 +38,17 @@ final class DeviceRuntime {
     /** The backend when it is an OpenCL one that copies (its overlap and resident arguments shape estimates), else null. */
     private final OpenClBackend copying;
     /**
-     * What the first run of a segment costs beyond its estimate (an OpenCL program build, the
-     * JIT's first compilation), learnt from first runs; exploring a device that never ran a
-     * segment must pay it. Starts at 20 ms for OpenCL devices, 1 ms for the CPU.
+     * What the first run of a segment costs beyond its estimate (the JIT's first compilation; an
+     * OpenCL program build unless it is built in the background), learnt from first runs that
+     * AUTO placed; exploring a device that never ran a segment must pay it. Starts at 1 ms, or
+     * 20 ms for OpenCL devices that build in the batch.
      */
     volatile double firstRunNanos;
+    /**
+     * Whether AUTO waits for this device's programs to be built in the background rather than
+     * build them inside a batch ({@code Quiver.builder().backgroundCompilation}).
+     */
+    final boolean buildsInBackground;
     private final Quiver quiver;
     private volatile DeviceFigures figures;
 
@@ -52,7 +58,8 @@ final class DeviceRuntime {
         this.index = index;
         this.health = health;
         this.cpu = device.backend() instanceof CpuBackend c ? c : null;
-        this.firstRunNanos = device.isOpenCl() ? 20e6 : 1e6;
+        this.buildsInBackground = quiver.backgroundCompilation();
+        this.firstRunNanos = device.isOpenCl() && !buildsInBackground ? 20e6 : 1e6;
         if (device.backend() instanceof OpenClBackend ocl) {
             copies = ocl.transferMode() == TransferMode.COPY;
             copying = copies ? ocl : null;

@@ -3,6 +3,7 @@ package dev.quiver;
 import dev.quiver.opencl.OpenClBackend;
 import dev.quiver.opencl.OpenClDevice;
 import dev.quiver.opencl.OpenClRuntime;
+import dev.quiver.opencl.ProgramBinaryCache;
 import dev.quiver.opencl.TransferMode;
 
 import java.util.ArrayList;
@@ -16,14 +17,14 @@ final class OpenClDevices {
     record Opened(List<Device> devices, String status) {
     }
 
-    /** Opens every device found, each in {@code mode} ({@link TransferMode#AUTO}: the device's own). */
-    static Opened open(TransferMode mode) {
+    /** Opens every device found, each in {@code mode} ({@link TransferMode#AUTO}: the device's own), keeping the programs it builds in {@code programCache}. */
+    static Opened open(TransferMode mode, ProgramBinaryCache programCache) {
         OpenClRuntime.Discovery discovery = OpenClRuntime.discover();
         List<Device> devices = new ArrayList<>();
         List<String> problems = new ArrayList<>(discovery.problems());
         for (OpenClDevice d : discovery.devices()) {
             try {
-                OpenClBackend backend = OpenClBackend.open(d, mode);
+                OpenClBackend backend = OpenClBackend.open(d, mode, programCache);
                 Device.Kind kind = switch (d.type()) {
                     case CPU -> Device.Kind.OPENCL_CPU;
                     case GPU, ACCELERATOR -> Device.Kind.OPENCL_GPU;

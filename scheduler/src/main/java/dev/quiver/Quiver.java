@@ -6,6 +6,7 @@ import dev.quiver.memory.Resources;
 import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.functions.FunctionRegistry;
+import dev.quiver.opencl.ProgramBinaryCache;
 import dev.quiver.planning.ExpressionPlanner;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -51,6 +52,7 @@ public final class Quiver implements AutoCloseable {
     private final CalibrationCache calibrationCache;
     private final Map<String, DeviceFigures> givenFigures;
     private final TransferMode transferMode;
+    private final boolean backgroundCompilation;
     private volatile boolean closed;
 
     private Quiver(Builder b) {
@@ -68,8 +70,11 @@ public final class Quiver implements AutoCloseable {
                         + Runtime.getRuntime().availableProcessors() + " cores in the machine)", cpu));
         String status;
         this.transferMode = b.transferMode != null ? b.transferMode : TransferMode.configured();
+        this.backgroundCompilation = b.backgroundCompilation;
         if (b.openCl) {
-            OpenClDevices.Opened opened = OpenClDevices.open(transferMode);
+            OpenClDevices.Opened opened = OpenClDevices.open(transferMode, !b.kernelCache ? ProgramBinaryCache.disabled()
+                    : b.kernelCacheDirectory != null ? ProgramBinaryCache.at(b.kernelCacheDirectory)
+                    : ProgramBinaryCache.atDefaultDirectory());
             found.addAll(opened.devices());
             status = opened.status();
         } else {
@@ -123,6 +128,11 @@ public final class Quiver implements AutoCloseable {
 
     double explorationShare() {
         return explorationShare;
+    }
+
+    /** Whether AUTO builds OpenCL programs in the background ({@link Builder#backgroundCompilation}). */
+    boolean backgroundCompilation() {
+        return backgroundCompilation;
     }
 
     /**
@@ -326,6 +336,9 @@ public final class Quiver implements AutoCloseable {
         private java.nio.file.Path calibrationDirectory;
         private final Map<String, DeviceFigures> figures = new java.util.HashMap<>();
         private TransferMode transferMode;
+        private boolean kernelCache = true;
+        private java.nio.file.Path kernelCacheDirectory;
+        private boolean backgroundCompilation = true;
 
         /**
          * When a failing device is fenced off and for how long ({@link DeviceHealth.Policy#DEFAULT}:
@@ -372,6 +385,37 @@ public final class Quiver implements AutoCloseable {
          */
         public Builder calibrationDirectory(java.nio.file.Path dir) {
             this.calibrationDirectory = Objects.requireNonNull(dir, "dir is null");
+            return this;
+        }
+
+        /**
+         * Whether built OpenCL programs are kept on disk, so that a new process loads them
+         * instead of compiling their source again; default true. See {@link #kernelCacheDirectory}.
+         */
+        public Builder kernelCache(boolean on) {
+            this.kernelCache = on;
+            return this;
+        }
+
+        /**
+         * Where built OpenCL programs are kept; default {@link ProgramBinaryCache#defaultDirectory()}
+         * ({@code -Dquiver.kernel.cache.dir}, {@code $QUIVER_KERNEL_CACHE_DIR},
+         * {@code $XDG_CACHE_HOME/quiver/kernels} or {@code ~/.cache/quiver/kernels}). Any file in
+         * it may be deleted at any time (docs/placement.md, "The kernel cache").
+         */
+        public Builder kernelCacheDirectory(java.nio.file.Path dir) {
+            this.kernelCacheDirectory = Objects.requireNonNull(dir, "dir is null");
+            return this;
+        }
+
+        /**
+         * Whether AUTO placement builds a new expression's OpenCL programs in the background
+         * while its batches run on the CPU (default true), rather than in the first batch placed
+         * on the device. Placement OPENCL and a requested device always build in the batch that
+         * needs the program.
+         */
+        public Builder backgroundCompilation(boolean on) {
+            this.backgroundCompilation = on;
             return this;
         }
 

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -25,6 +26,15 @@ import java.util.concurrent.atomic.LongAdder;
  * log(measured / estimated), kept per batch-size bucket (powers of two of rows) and over all
  * buckets (used where a bucket has no run yet). The cheapest device wins. The first run of a
  * segment on a device (program build, JIT) is recorded but not learnt from.
+ *
+ * <p>Background builds: an OpenCL device whose program for the batch is not built yet
+ * ({@link dev.quiver.backend.KernelBackend#isReady}) is passed over; when it would have won,
+ * its build is started on the backend's build thread
+ * ({@link dev.quiver.backend.KernelBackend#prepareAsync}) and the batch goes to the best device
+ * that is ready (the CPU at least), with reason {@link Why#BUILDING}. Once built, the device
+ * competes as any other. A background build that failed is not started again: the device
+ * competes again, and a batch placed on it builds synchronously, so a failure is counted
+ * against its health like any other device failure.
  *
  * <p>Exploration: every run earns a credit of {@code explorationShare} of its measured time;
  * a device that was not measured in this bucket for {@link #EXPLORE_GAP} batches is tried
@@ -87,6 +97,10 @@ final class SegmentScheduler {
         volatile boolean jitWarm;
         /** Whether the device can run the segment's own program: 0 unknown, 1 yes, 2 no. */
         volatile int supportsBase;
+        /** Whether the device's program for the segment's own program is built (it stays built). */
+        volatile boolean readyBase;
+        /** The background builds asked of the device, by program (the segment's own, and programs with batch constants). */
+        final ConcurrentHashMap<KernelProgram, CompletableFuture<Void>> preparing = new ConcurrentHashMap<>();
         /** The last batch size asked of {@code threadsFor}, packed with its answer: rows << 16 | threads. */
         volatile long lastThreads = -1;
         final LongAdder batches = new LongAdder(), rows = new LongAdder(), estimated = new LongAdder(),
@@ -121,23 +135,30 @@ final class SegmentScheduler {
 
     /** Why a device was chosen. */
     enum Why {
-        PLACEMENT_CPU("placement CPU"),
-        PLACEMENT_OPENCL("placement OPENCL"),
-        REQUESTED("device requested"),
-        CPU_ONLY("a function of the segment is cpuOnly"),
-        FASTEST("auto: fastest estimate"),
-        ONLY("auto: the only device that can run it"),
-        EXPLORE("auto: exploring (the estimate was stale)"),
-        PROBE("probing a fenced device"),
-        FENCED("every OpenCL device that can run it is fenced off"),
-        NO_MEMORY("not enough device memory: on the cpu"),
-        FALLBACK("recomputed on the cpu after the device failed"),
-        NO_KERNEL("no fused kernel: the plan runs on the calling thread");
+        PLACEMENT_CPU("placement CPU", false),
+        PLACEMENT_OPENCL("placement OPENCL", false),
+        REQUESTED("device requested", false),
+        CPU_ONLY("a function of the segment is cpuOnly", false),
+        FASTEST("auto: fastest estimate", true),
+        ONLY("auto: the only device that can run it", true),
+        EXPLORE("auto: exploring (the estimate was stale)", true),
+        BUILDING("auto: the OpenCL kernel is still building in the background", true),
+        PROBE("probing a fenced device", false),
+        FENCED("every OpenCL device that can run it is fenced off", false),
+        NO_MEMORY("not enough device memory: on the cpu", false),
+        FALLBACK("recomputed on the cpu after the device failed", false),
+        NO_KERNEL("no fused kernel: the plan runs on the calling thread", false);
 
         final String text;
+        /**
+         * Whether AUTO chose by its estimates, among devices ready to run: what exploration's
+         * first-run cost ({@link DeviceRuntime#firstRunNanos}) is learnt from.
+         */
+        final boolean estimated;
 
-        Why(String text) {
+        Why(String text, boolean estimated) {
             this.text = text;
+            this.estimated = estimated;
         }
     }
 
@@ -202,8 +223,9 @@ final class SegmentScheduler {
     CompiledExpression.Choice auto(KernelProgram p, int rows, boolean peek, long[] resident) {
         long n = peek ? batches.get() : batches.incrementAndGet();
         int b = bucket(rows);
-        int best = -1, second = -1;
-        double bestEst = Double.POSITIVE_INFINITY, bestRaw = 0, secondEst = Double.POSITIVE_INFINITY, secondRaw = 0;
+        int best = -1, second = -1, building = -1;
+        double bestEst = Double.POSITIVE_INFINITY, bestRaw = 0, secondEst = Double.POSITIVE_INFINITY, secondRaw = 0,
+                buildingEst = Double.POSITIVE_INFINITY;
         boolean bestProbe = false, secondProbe = false;
         boolean anyMemoryShort = false, anyFenced = false;
         for (int i = 0; i < devices.length; i++) {
@@ -228,6 +250,13 @@ final class SegmentScheduler {
             double raw = rawOf(i, rows, resident);
             // The correction scales the device's own work; work already queued on it is added as it is.
             double est = raw * slots[i].factor(b) + (i == 0 ? 0 : d.queuedNanos.get());
+            if (i != 0 && !ready(i, p)) {
+                if (est < buildingEst) {
+                    building = i;
+                    buildingEst = est;
+                }
+                continue;
+            }
             if (est < bestEst) {
                 second = best;
                 secondEst = bestEst;
@@ -247,12 +276,17 @@ final class SegmentScheduler {
         if (best < 0) {
             best = 0; // unreachable: the CPU always qualifies
         }
+        // A device that would have won had its program been built: built now, in the background, for later batches.
+        boolean buildingWins = building >= 0 && buildingEst < bestEst;
+        if (buildingWins && !peek) {
+            prepare(building, p);
+        }
         if (!peek && bestProbe && !devices[best].health.tryProbe()) {
             // Another thread is probing that device: the next best takes this batch (never a second probe).
             return second >= 0 && !secondProbe ? choice(second, secondRaw, p, rows, Why.FASTEST, false, false)
                     : choice(0, rawOf(0, rows), p, rows, Why.FENCED, false, false);
         }
-        if (!peek && second >= 0 && !bestProbe && explorationShare > 0) {
+        if (!peek && (second >= 0 || building >= 0) && !bestProbe && explorationShare > 0) {
             // Exploration: a device not measured in this bucket for a while, when the credit pays for it.
             for (int i = 0; i < devices.length; i++) {
                 if (i == best || !supports(i, p) || !devices[i].health.isHealthy() || !fits(i, rows)) {
@@ -263,21 +297,62 @@ final class SegmentScheduler {
                     continue;
                 }
                 double raw = rawOf(i, rows, resident);
-                // A device that never ran the segment first builds it (an OpenCL compile takes milliseconds).
+                // A device that never ran the segment pays for its first run (a JIT, or a build when it builds in the batch).
                 double extra = raw * s.factor(b) + devices[i].queuedNanos.get() - bestEst
                         + (s.warmed ? 0 : devices[i].firstRunNanos);
                 long c = credit.get();
-                if (extra >= 0 && extra <= c && credit.compareAndSet(c, c - (long) extra)) {
+                if (extra < 0 || extra > c) {
+                    continue;
+                }
+                if (!ready(i, p)) {
+                    prepare(i, p); // explored once its program is built, in the background: no credit spent now
+                    continue;
+                }
+                if (credit.compareAndSet(c, c - (long) extra)) {
                     s.lastRun.set(b, n);
                     return choice(i, raw, p, rows, Why.EXPLORE, true, false);
                 }
             }
         }
         Why why = bestProbe ? Why.PROBE
+                : buildingWins ? Why.BUILDING
                 : best == 0 && second < 0 && anyFenced ? Why.FENCED
                 : best == 0 && second < 0 && anyMemoryShort ? Why.NO_MEMORY
-                : second < 0 ? Why.ONLY : Why.FASTEST;
+                : second < 0 && building < 0 ? Why.ONLY : Why.FASTEST;
         return choice(best, bestRaw, p, rows, why, false, bestProbe);
+    }
+
+    /**
+     * Whether device {@code i} runs {@code p} without a build inside the batch: always when the
+     * Quiver builds in the batch (background compilation off); else once the backend has the
+     * program, or once its background build failed (the run then builds, and reports the error).
+     * No side effects.
+     */
+    private boolean ready(int i, KernelProgram p) {
+        DeviceRuntime d = devices[i];
+        if (!d.buildsInBackground) {
+            return true;
+        }
+        Slot s = slots[i];
+        if (p == program && s.readyBase) {
+            return true;
+        }
+        if (d.device.backend().isReady(p)) {
+            if (p == program) {
+                s.readyBase = true;
+            }
+            return true;
+        }
+        CompletableFuture<Void> started = s.preparing.get(p);
+        return started != null && started.isCompletedExceptionally();
+    }
+
+    /** Starts the background build of {@code p} on device {@code i}, once. */
+    private void prepare(int i, KernelProgram p) {
+        Slot s = slots[i];
+        if (!s.preparing.containsKey(p)) {
+            s.preparing.computeIfAbsent(p, q -> devices[i].device.backend().prepareAsync(q));
+        }
     }
 
     /** Whether device {@code i} has the memory and buffer size for a batch of {@code rows} rows now. */
@@ -333,8 +408,10 @@ final class SegmentScheduler {
         }
         if (!s.warmed) {
             s.warmed = true;
-            // What a first run costs beyond its estimate (a build, a JIT), remembered per device for exploration.
-            if (c.rawEstimateNanos() > 0) {
+            // What a first run costs beyond its estimate (a JIT, a build unless it ran in the background), remembered
+            // per device for exploration; learnt from AUTO's own choices only, which are what exploration makes (a
+            // fixed placement's first run may include a build that AUTO would have waited for in the background).
+            if (c.rawEstimateNanos() > 0 && c.why().estimated) {
                 DeviceRuntime d = devices[c.deviceIndex()];
                 double over = Math.max(0, measuredNanos - c.ownNanos());
                 d.firstRunNanos = d.firstRunNanos + 0.5 * (over - d.firstRunNanos);

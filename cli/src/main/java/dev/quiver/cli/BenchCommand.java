@@ -144,6 +144,18 @@ final class BenchCommand implements Callable<Integer> {
             + "that reproduces the run.")
     java.nio.file.Path chart;
 
+    @Option(names = "--first-batch", description = "Instead of the workloads: the latency of the first batch of a "
+            + "never-seen expression, in a JVM warmed on other expressions, for --shapes generated expression shapes (random "
+            + "nestings of sin, cos, exp, sqrt, abs and arithmetic over x and y): placement CPU, AUTO (OpenCL programs built "
+            + "in the background), OPENCL with an empty kernel cache (built in the batch) and OPENCL in a new Quiver on the "
+            + "same kernel cache (loaded from disk), each next to its second batch. The kernel cache is a temporary "
+            + "directory. Its defaults differ: --rows 64K (one batch), --seed a fresh one (printed).")
+    boolean firstBatch;
+
+    @Option(names = "--shapes", paramLabel = "N", description = "With --first-batch: expression shapes per measure. "
+            + "Default: " + FirstBatchBench.DEFAULT_SHAPES + ".")
+    int shapes = FirstBatchBench.DEFAULT_SHAPES;
+
     @Option(names = "--async", description = "Instead of the workloads: what batching and concurrency buy for a remote "
             + "function. Starts a loopback HTTP score service in-process (a JSON array of strings in, their lengths out, "
             + "--latency-ms per request) and times the pipeline project(\"id\", \"score(text) AS s\") calling it through an "
@@ -206,6 +218,13 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (latencyMs != null || perRowRows != null || asyncConfigs != null) {
             progress.println("error: --latency-ms, --per-row-rows and --async-configs go with --async; give --async too");
+            return 2;
+        }
+        if (firstBatch) {
+            return new FirstBatchBench(this).call();
+        }
+        if (given("--shapes")) {
+            progress.println("error: --shapes goes with --first-batch");
             return 2;
         }
         if (placement) {

@@ -2,6 +2,8 @@ package dev.quiver.cli;
 
 import dev.quiver.Device;
 import dev.quiver.Quiver;
+import dev.quiver.opencl.OpenClBackend;
+import dev.quiver.opencl.ProgramBinaryCache;
 import dev.quiver.placement.CalibrationCache;
 import dev.quiver.placement.DeviceFigures;
 import jdk.incubator.vector.DoubleVector;
@@ -42,12 +44,18 @@ final class DevicesCommand implements Callable<Integer> {
                 if (!d.equals(quiver.cpu())) {
                     out.println("  health: " + quiver.health(d).describe());
                 }
+                if (d.backend() instanceof OpenClBackend b) {
+                    OpenClBackend.ProgramStats s = b.programStats();
+                    out.printf("  programs: %d built from source, %d loaded from the kernel cache, %d rejected%n", s.built(),
+                            s.loaded(), s.rejected());
+                }
             }
             out.println("CPU vectors: " + DoubleVector.SPECIES_PREFERRED.vectorBitSize() + "-bit ("
                     + DoubleVector.SPECIES_PREFERRED.length() + " float64 lanes)");
             out.println("OpenCL: " + quiver.openClStatus());
             out.println("Calibration cache: " + CalibrationCache.defaultDirectory()
                     + (recalibrate ? " (just recalibrated)" : " (quiver devices --recalibrate measures again)"));
+            out.println("Kernel cache: " + ProgramBinaryCache.defaultDirectory() + " (built OpenCL programs; safe to delete)");
         }
         return 0;
     }

@@ -34,7 +34,11 @@ public final class FaultInjection {
 
     /** The OpenCL calls a fault can target, with the error code each fails with unless told otherwise. */
     public enum Call {
-        /** {@code clBuildProgram}, after {@code clCreateProgramWithSource}: the program object is released. */
+        /**
+         * {@code clBuildProgram}, after {@code clCreateProgramWithSource}: the program object is
+         * released. Counted once per program build; when it fires, the program is built from source
+         * (and fails) even if the {@link ProgramBinaryCache} holds its binary.
+         */
         BUILD_PROGRAM("clBuildProgram", CL.CL_BUILD_PROGRAM_FAILURE),
         /**
          * {@code clCreateBuffer}, every buffer of a run (arguments, output, validity, status): a

@@ -60,8 +60,11 @@ import java.util.Objects;
  * @param text        the OpenCL C source
  * @param hasStatus   whether the kernel takes the {@code status} parameter (the program can fail)
  * @param rowsPerItem rows one work item computes: 1, or 8 for bitmap outputs
+ * @param literalBytes the size in bytes of each literal parameter ({@code c0, c1, ...}), in order:
+ *                    what a launch that computes no row must still pass (see
+ *                    {@link CompiledProgram})
  */
-record KernelSource(String text, boolean hasStatus, int rowsPerItem) {
+record KernelSource(String text, boolean hasStatus, int rowsPerItem, List<Integer> literalBytes) {
     static final String KERNEL_NAME = "quiver_kernel";
     /** Rows per work item of a kernel that writes bitmaps: one byte. */
     static final int BITMAP_ROWS_PER_ITEM = 8;
@@ -71,11 +74,12 @@ record KernelSource(String text, boolean hasStatus, int rowsPerItem) {
         if (rowsPerItem != 1 && rowsPerItem != BITMAP_ROWS_PER_ITEM) {
             throw new IllegalArgumentException("rowsPerItem must be 1 or 8, got " + rowsPerItem);
         }
+        literalBytes = List.copyOf(literalBytes);
     }
 
-    /** A one-row-per-work-item source (tests of the build path). */
+    /** A one-row-per-work-item source without literals (tests of the build path). */
     KernelSource(String text, boolean hasStatus) {
-        this(text, hasStatus, 1);
+        this(text, hasStatus, 1, List.of());
     }
 
     /** Translates {@code program}. Literal values do not appear in the source. */
@@ -146,8 +150,11 @@ record KernelSource(String text, boolean hasStatus, int rowsPerItem) {
                 params.add("__global int* status");
             }
             List<IrNode.Const> constants = program.constants();
+            List<Integer> literalBytes = new ArrayList<>();
             for (int i = 0; i < constants.size(); i++) {
-                params.add("const " + constants.get(i).type().openClName() + " c" + i);
+                ElementType t = constants.get(i).type();
+                params.add("const " + t.openClName() + " c" + i);
+                literalBytes.add(t == ElementType.BOOL ? Integer.BYTES : t.byteWidth()); // a Boolean literal is an int
             }
             src.append("__kernel void ").append(KERNEL_NAME).append("(\n        ")
                     .append(String.join(",\n        ", params)).append(") {\n");
@@ -230,7 +237,7 @@ record KernelSource(String text, boolean hasStatus, int rowsPerItem) {
                 }
                 src.append("}\n");
             }
-            return new KernelSource(src.toString(), fallible, bitmaps ? BITMAP_ROWS_PER_ITEM : 1);
+            return new KernelSource(src.toString(), fallible, bitmaps ? BITMAP_ROWS_PER_ITEM : 1, literalBytes);
         }
 
         /** Emits {@code node} (once per distinct node) and returns the name holding its value. */

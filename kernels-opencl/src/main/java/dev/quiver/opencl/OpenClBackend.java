@@ -31,10 +31,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -59,6 +65,12 @@ import java.util.concurrent.locks.LockSupport;
  * a batch of more than two chunks goes chunk by chunk, overlapping transfers with the kernel
  * (see {@link #overlapChunkRows()}). The bytes moved are reported in the {@link KernelRun}. See
  * docs/transfers.md.
+ *
+ * <p>Programs: each shape is built once per backend, by the first run that needs it or ahead of
+ * it by {@link #prepareAsync} on the backend's build thread (one daemon thread, started on first
+ * use). A program built from source is stored in the backend's {@link ProgramBinaryCache} (by
+ * the build thread, after the build), and a later backend, in this process or another, loads
+ * that binary instead of compiling the source; {@link #programStats()} counts both.
  *
  * <p>Ownership: the backend owns its OpenCL context, command queue and compiled programs, and
  * releases them in {@link #close()}. It never owns Arrow memory: the segments of an invocation
@@ -94,6 +106,18 @@ public final class OpenClBackend implements KernelBackend {
     private final long baseAlignBytes;
     /** The overlapped COPY path's extra queues and pinned buffers, made on its first run; null before. */
     private volatile Overlap overlap;
+    private final ProgramBinaryCache binaries;
+    /** Programs built from source, loaded from {@link #binaries}, binaries rejected, binaries stored. */
+    private final LongAdder built = new LongAdder(), loaded = new LongAdder(), rejected = new LongAdder(),
+            stored = new LongAdder();
+    /** The build thread, started by the first background task; guarded by {@link #buildsLock}. */
+    private ExecutorService builds;
+    /** The thread of {@link #builds}, once started. */
+    private volatile Thread buildThread;
+    /** Set by close once runs have ended: background builds not yet started then fail. Guarded by {@link #buildsLock}. */
+    private boolean buildsClosed;
+    private final Object buildsLock = new Object();
+    private static final System.Logger LOG = System.getLogger(OpenClBackend.class.getName());
     /** Faults to inject ({@link FaultInjection}), or null: always, outside tests. */
     private volatile FaultInjection.Plan faults;
     /**
@@ -118,8 +142,9 @@ public final class OpenClBackend implements KernelBackend {
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private OpenClBackend(OpenClDevice device, TransferMode mode, ClObject<cl_context> context,
-                          ClObject<cl_command_queue> queue, ClObjectCounts counts) {
+                          ClObject<cl_command_queue> queue, ClObjectCounts counts, ProgramBinaryCache binaries) {
         this.device = device;
+        this.binaries = binaries;
         this.counts = counts;
         this.mode = mode;
         this.name = "opencl:" + device.name();
@@ -164,18 +189,33 @@ public final class OpenClBackend implements KernelBackend {
         }
     }
 
-    /** A backend on {@code device} in {@link TransferMode#AUTO} mode. The caller closes it. */
+    /**
+     * A backend on {@code device} in {@link TransferMode#AUTO} mode, with programs cached in
+     * {@link ProgramBinaryCache#defaultDirectory()}. The caller closes it.
+     */
     public static OpenClBackend open(OpenClDevice device) {
         return open(device, TransferMode.AUTO);
     }
 
     /**
-     * A backend on {@code device} that moves memory as {@code mode} says. The caller closes it.
-     * Throws {@link OpenClException} when the context or queue cannot be created.
+     * A backend on {@code device} that moves memory as {@code mode} says, with programs cached in
+     * {@link ProgramBinaryCache#defaultDirectory()}. The caller closes it. Throws
+     * {@link OpenClException} when the context or queue cannot be created.
      */
     public static OpenClBackend open(OpenClDevice device, TransferMode mode) {
+        return open(device, mode, ProgramBinaryCache.atDefaultDirectory());
+    }
+
+    /**
+     * A backend on {@code device} that moves memory as {@code mode} says and keeps the programs
+     * it builds in {@code programCache} ({@link ProgramBinaryCache#disabled()}: builds every
+     * program from source). The caller closes it. Throws {@link OpenClException} when the
+     * context or queue cannot be created.
+     */
+    public static OpenClBackend open(OpenClDevice device, TransferMode mode, ProgramBinaryCache programCache) {
         Objects.requireNonNull(device, "device is null");
         Objects.requireNonNull(mode, "mode is null");
+        Objects.requireNonNull(programCache, "programCache is null");
         if (device.id() == null) {
             throw new IllegalArgumentException("device " + device.name() + " was not found by OpenClRuntime.discover()");
         }
@@ -191,7 +231,7 @@ public final class OpenClBackend implements KernelBackend {
         try {
             ClObject<cl_command_queue> queue = newQueue(context, device, counts);
             try {
-                return new OpenClBackend(device, resolved, context, queue, counts);
+                return new OpenClBackend(device, resolved, context, queue, counts, programCache);
             } catch (RuntimeException e) {
                 queue.closeAfterFailure(e);
                 throw e;
@@ -423,13 +463,159 @@ public final class OpenClBackend implements KernelBackend {
     }
 
     /**
-     * Builds {@code source} for this device, uncached; the caller closes the result. Build
+     * Builds {@code source} for this device, bypassing the in-memory {@link ProgramCache}; the
+     * caller closes the result. Loads the binary from the {@link ProgramBinaryCache} when it has
+     * one (a binary it rejects, or the driver does, is deleted and the source built instead);
+     * otherwise builds the source and stores the binary, later, from the build thread. Build
      * options never relax IEEE semantics (no fast math); correctly rounded Float32 division and
-     * square root are asked for where the device has them.
+     * square root are asked for where the device has them. An injected {@code BUILD_PROGRAM}
+     * fault fails the build from source, as before there was a cache.
      */
     CompiledProgram compile(KernelSource source) {
-        String options = device.fp32CorrectlyRoundedDivideSqrt() ? CORRECTLY_ROUNDED_FP32 : "";
-        return CompiledProgram.build(context.handle(), device.id(), source, options, counts, faults);
+        synchronized (buildsLock) {
+            if (buildsClosed) {
+                throw new IllegalStateException("backend " + name + " is closed");
+            }
+        }
+        String options = buildOptions();
+        FaultInjection.Plan plan = faults;
+        int injected = plan == null ? 0 : plan.occurrence(FaultInjection.Call.BUILD_PROGRAM);
+        String key = injected == 0 && binaries.enabled() ? programKey(source) : null;
+        if (key != null) {
+            switch (binaries.load(key)) {
+                case ProgramBinaryCache.Lookup.Found found -> {
+                    try {
+                        CompiledProgram p = CompiledProgram.load(context.handle(), queue.handle(), device.id(), source,
+                                options, found.binary(), counts);
+                        loaded.increment();
+                        return p;
+                    } catch (OpenClException e) {
+                        rejected.increment();
+                        binaries.discard(key, e.getMessage());
+                    }
+                }
+                case ProgramBinaryCache.Lookup.Rejected r -> rejected.increment();
+                case ProgramBinaryCache.Lookup.Absent a -> { }
+            }
+        }
+        CompiledProgram p = CompiledProgram.build(context.handle(), queue.handle(), device.id(), source, options, counts,
+                injected);
+        built.increment();
+        if (key != null && binaries.writable()) {
+            if (Thread.currentThread() == buildThread) {
+                store(p, key); // a background build: no batch runs this program yet, nor waits for it
+            } else {
+                storeLater(p, key);
+            }
+        }
+        return p;
+    }
+
+    private String buildOptions() {
+        return device.fp32CorrectlyRoundedDivideSqrt() ? CORRECTLY_ROUNDED_FP32 : "";
+    }
+
+    /** The key of {@code source}'s program on this device in the {@link ProgramBinaryCache}. */
+    String programKey(KernelSource source) {
+        return ProgramBinaryCache.key(device, source.text(), buildOptions());
+    }
+
+    /**
+     * Stores {@code program}'s binary as {@code key} from the build thread, so that the batch
+     * that built it does not wait: reading a binary back may compile (PoCL: tens to hundreds of
+     * milliseconds). Binaries not stored by the time the backend closes are stored by close.
+     */
+    private void storeLater(CompiledProgram program, String key) {
+        if (!program.hold()) {
+            return;
+        }
+        try {
+            inBackground(() -> {
+                try {
+                    store(program, key);
+                } finally {
+                    program.releaseHold();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            program.releaseHold(); // closing: the program is not stored
+        }
+    }
+
+    private void store(CompiledProgram program, String key) {
+        try {
+            if (binaries.store(key, program.binary())) {
+                stored.increment();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "the binary of a program built on " + name
+                    + " could not be read back, so it is not cached: " + e.getMessage());
+        }
+    }
+
+    /** Runs {@code task} on the build thread (started now if it is the first); throws {@link RejectedExecutionException} once closing. */
+    private void inBackground(Runnable task) {
+        ExecutorService executor;
+        synchronized (buildsLock) {
+            if (buildsClosed) {
+                throw new RejectedExecutionException("backend " + name + " is closed");
+            }
+            if (builds == null) {
+                ThreadFactory named = Thread.ofPlatform().daemon().name("quiver-opencl-build " + device.name()).factory();
+                builds = Executors.newSingleThreadExecutor(r -> {
+                    Thread t = named.newThread(r);
+                    buildThread = t;
+                    return t;
+                });
+            }
+            executor = builds;
+        }
+        executor.execute(task);
+    }
+
+    /** Whether the program of {@code program}'s shape is built: its runs start without a build. */
+    @Override
+    public boolean isReady(KernelProgram program) {
+        return programs.isBuilt(program);
+    }
+
+    /**
+     * Builds the program of {@code program}'s shape on the build thread (or loads it from the
+     * {@link ProgramBinaryCache}) unless it is built or was asked for before; never waits. The
+     * future completes when {@link #isReady} turns true; it fails when the build did (the error,
+     * as {@link #execute} would throw it), when {@code program} is unsupported here, or when the
+     * backend closed first. A failed background build is not retried here: the next
+     * {@link #execute} of the shape builds it again, in its own thread. {@link #close()} waits for a
+     * build in progress; builds not started by then fail.
+     */
+    @Override
+    public CompletableFuture<Void> prepareAsync(KernelProgram program) {
+        Objects.requireNonNull(program, "program is null");
+        if (programs.isBuilt(program)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        Optional<String> unsupported = unsupportedReason(program);
+        if (unsupported.isPresent()) {
+            return CompletableFuture.failedFuture(new UnsupportedOperationException(unsupported.get()));
+        }
+        return programs.prepare(program, this::inBackground);
+    }
+
+    /**
+     * What this backend did to get its programs: built from source, loaded from the
+     * {@link ProgramBinaryCache}, binaries it rejected (corrupt or refused by the driver, then
+     * deleted and built from source), binaries it stored.
+     */
+    public record ProgramStats(long built, long loaded, long rejected, long stored) {
+    }
+
+    public ProgramStats programStats() {
+        return new ProgramStats(built.sum(), loaded.sum(), rejected.sum(), stored.sum());
+    }
+
+    /** Where this backend keeps built programs. */
+    public ProgramBinaryCache programCache() {
+        return binaries;
     }
 
     /**
@@ -976,10 +1162,12 @@ public final class OpenClBackend implements KernelBackend {
     }
 
     /**
-     * Refuses new runs, waits for runs in progress, then releases the resident arguments, the
-     * staging slots and extra queues of the overlapped path, the compiled programs, the queue and
-     * the context. Idempotent: a later or concurrent call waits until the first has
-     * released everything, then returns. Not interruptible (an interrupt is kept for the caller).
+     * Refuses new runs, waits for runs in progress and for the build thread's task in progress
+     * (builds not started yet fail; binaries waiting to be stored are stored), then releases the
+     * resident arguments, the staging slots and extra queues of the overlapped path, the compiled
+     * programs, the queue and the context. Idempotent: a later or concurrent call waits until the
+     * first has released everything, then returns. Not interruptible (an interrupt is kept for the
+     * caller).
      * Must not be called from within a run of this backend (it would wait for itself).
      */
     @Override
@@ -992,6 +1180,7 @@ public final class OpenClBackend implements KernelBackend {
         state.getAndAdd(CLOSED);
         try {
             awaitRunsEnded();
+            awaitBuildsEnded();
             Overlap o = overlap;
             Resources.closeAll(List.<AutoCloseable>of(resident, () -> {
                 if (o != null) {
@@ -1016,6 +1205,32 @@ public final class OpenClBackend implements KernelBackend {
                 LockSupport.parkNanos(this, park);
                 park = Math.min(MAX_PARK_NANOS, park * 2);
                 interrupted |= Thread.interrupted(); // else park returns at once, forever
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops the build thread after the tasks it was given (builds then fail at once), and waits for it. */
+    private void awaitBuildsEnded() {
+        ExecutorService executor;
+        synchronized (buildsLock) {
+            buildsClosed = true;
+            executor = builds;
+        }
+        if (executor == null) {
+            return;
+        }
+        executor.shutdown();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                if (executor.awaitTermination(1, TimeUnit.MINUTES)) {
+                    break;
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
             }
         }
         if (interrupted) {

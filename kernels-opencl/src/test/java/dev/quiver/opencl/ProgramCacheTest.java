@@ -1,6 +1,9 @@
 package dev.quiver.opencl;
 
 import dev.quiver.rowfn.ir.Ir;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.Float8Vector;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
@@ -26,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 /**
  * {@link ProgramCache} under concurrent first calls and failing builds. The programs are real
  * builds on the first device (CompiledProgram has no other kind), counted by a wrapping builder.
- * No Arrow memory is allocated here.
+ * Arrow memory is allocated only by the test of literals, under its own allocator.
  */
 class ProgramCacheTest {
     private static final int THREADS = 8;
@@ -157,6 +160,29 @@ class ProgramCacheTest {
         // Released once: closing a released program again does nothing (ClObject), and the backend closes cleanly.
         add.close();
         mul.close();
+    }
+
+    @Test
+    void programsThatDifferOnlyInLiteralsShareOneBuildAndEachGetsItsOwnLiterals() {
+        IrNode x = Ir.arg(0, ElementType.FLOAT64);
+        KernelProgram times2 = new KernelProgram(List.of(ElementType.FLOAT64), Ir.mul(x, Ir.lit(2.0)));
+        KernelProgram times3 = new KernelProgram(List.of(ElementType.FLOAT64), Ir.mul(x, Ir.lit(3.0)));
+        assertEquals(times2.shape(), times3.shape());
+        try (BufferAllocator allocator = new RootAllocator()) {
+            try (Float8Vector in = Batches.float64(allocator, 1.5, -0.0, 7, Double.NaN, 1e308)) {
+                try (Batches.Output two = Batches.run(backend, allocator, times2, in)) {
+                    Batches.assertFloat64(two.vector(), i -> in.get(i) * 2.0, "x * 2.0");
+                }
+                assertEquals(1, backend.compiledPrograms());
+                try (Batches.Output three = Batches.run(backend, allocator, times3, in)) {
+                    // Were the literal compiled in, x * 3.0 would run x * 2.0's program and give its values.
+                    Batches.assertFloat64(three.vector(), i -> in.get(i) * 3.0, "x * 3.0");
+                }
+                assertEquals(1, backend.compiledPrograms(), "x * 3.0 runs the program built for x * 2.0");
+                assertEquals(1, backend.liveObjects().programs());
+            }
+            assertEquals(0, allocator.getAllocatedMemory(), "Arrow memory leaked");
+        }
     }
 
     private interface PerThread<T> {

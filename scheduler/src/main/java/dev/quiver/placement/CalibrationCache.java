@@ -1,16 +1,13 @@
 package dev.quiver.placement;
 
+import dev.quiver.cache.CacheDirectory;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -48,23 +45,7 @@ public final class CalibrationCache {
      * else {@code $XDG_CACHE_HOME/quiver/calibration}, else {@code ~/.cache/quiver/calibration}.
      */
     public static Path defaultDirectory() {
-        String p = System.getProperty("quiver.calibration.dir");
-        if (nonBlank(p)) {
-            return Path.of(p);
-        }
-        String env = System.getenv("QUIVER_CALIBRATION_DIR");
-        if (nonBlank(env)) {
-            return Path.of(env);
-        }
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        if (nonBlank(xdg) && Path.of(xdg).isAbsolute()) { // the XDG spec: relative values are ignored
-            return Path.of(xdg, "quiver", "calibration");
-        }
-        return Path.of(System.getProperty("user.home"), ".cache", "quiver", "calibration");
-    }
-
-    private static boolean nonBlank(String s) {
-        return s != null && !s.isBlank();
+        return CacheDirectory.resolve("quiver.calibration.dir", "QUIVER_CALIBRATION_DIR", "calibration");
     }
 
     public Path directory() {
@@ -143,35 +124,11 @@ public final class CalibrationCache {
      */
     public boolean store(DeviceFigures figures) {
         Objects.requireNonNull(figures, "figures is null");
-        Path tmp = null;
         try {
-            Files.createDirectories(dir);
-            Path target = file(figures.identity());
-            tmp = Files.createTempFile(dir, ".calibration-", ".tmp");
-            ByteBuffer bytes = ByteBuffer.wrap(serialize(figures));
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                while (bytes.hasRemaining()) {
-                    ch.write(bytes);
-                }
-                ch.force(true);
-            }
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                return false; // a file system without atomic renames: better no cache than torn files
-            }
-            tmp = null;
+            CacheDirectory.writeAtomically(file(figures.identity()), serialize(figures), "calibration");
             return true;
         } catch (IOException | RuntimeException e) {
             return false;
-        } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException | RuntimeException ignored) {
-                    // best effort
-                }
-            }
         }
     }
 

@@ -59,8 +59,10 @@ class OpenClFaultInjectionTest {
     private final Random random = new Random(20261130);
 
     /**
-     * A Quiver whose first OpenCL device wins every AUTO decision (given figures, no exploration),
-     * with a manual clock for the fences. {@link TransferMode#AUTO}: the devices as Quiver opens
+     * A Quiver whose first OpenCL device wins every AUTO decision (given figures, no exploration,
+     * programs built in the batch that needs them rather than in the background, so each batch's
+     * fault is that batch's: background builds have BackgroundCompilationTest), with a manual
+     * clock for the fences. {@link TransferMode#AUTO}: the devices as Quiver opens
      * them (zero copy on PoCL); {@link TransferMode#COPY}: only the first device, opened with the
      * explicit transfers of a discrete GPU (so that path is tested on any machine).
      */
@@ -69,7 +71,7 @@ class OpenClFaultInjectionTest {
         Quiver.Builder b = Quiver.builder().allocator(allocator)
                 .deviceFigures("cpu", TestFigures.cpu())
                 .healthPolicy(new DeviceHealth.Policy(failuresToFence, FENCE, Duration.ofSeconds(40)))
-                .clock(clock::get).explorationShare(0).arithmetic(ArithmeticMode.WRAPPING);
+                .clock(clock::get).explorationShare(0).arithmetic(ArithmeticMode.WRAPPING).backgroundCompilation(false);
         var devices = OpenClRuntime.discover().devices();
         boolean first = true;
         for (var d : devices) {
