@@ -73,7 +73,8 @@ final class OverlapBench {
             List<OpenClBackend> opened = new ArrayList<>();
             try (Float8Vector x = column("x", rows, 1, allocator); Float8Vector y = column("y", rows, 2, allocator)) {
                 OpenClBackend overlapped = track(opened, OpenClBackend.open(device, TransferMode.COPY));
-                if (overlapped.overlapChunkRows() == 0 || !overlapped.overlaps(rows)) {
+                if (overlapped.overlapChunkRows() == 0) {
+                    // Off by default on a CPU device (PoCL): measured here all the same, which is how that default was chosen.
                     overlapped.overlapChunkRows(OpenClBackend.DEFAULT_CHUNK_ROWS);
                 }
                 if (!overlapped.overlaps(rows)) {

@@ -192,6 +192,19 @@ class OverlapTest {
     }
 
     @Test
+    void overlapIsOffByDefaultOnACpuDeviceOnlyAndTheModelSeesWhatIsInEffect() {
+        TestDevices.require();
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getProperty("quiver.opencl.chunkRows") == null);
+        for (OpenClDevice device : OpenClRuntime.discover().devices()) {
+            try (OpenClBackend backend = OpenClBackend.open(device, TransferMode.COPY)) {
+                int expected = device.type() == OpenClDevice.Type.CPU ? 0 : OpenClBackend.DEFAULT_CHUNK_ROWS;
+                assertEquals(expected, backend.overlapChunkRows(), device.name());
+                assertEquals(expected == 0, !backend.overlaps(16L << 20), device.name());
+            }
+        }
+    }
+
+    @Test
     void chunkRowsAreWholeGrains() {
         TestDevices.require();
         try (OpenClBackend backend = copyBackend(1)) {
