@@ -172,13 +172,22 @@ final class AsyncFunctionOperator extends Operator {
 
     /** The next coalesced batch, or null at the end. */
     private CompletableFuture<VectorSchemaRoot> fill() {
+        // The failure is recorded before anyone waiting on the batch hears of it: a dependent of the returned
+        // future (the read of the next slot ahead, started on another worker) must find it, or it reads the failed
+        // input again. (A whenComplete on the returned future itself would race with those dependents.)
+        CompletableFuture<VectorSchemaRoot> read = new CompletableFuture<>();
         CompletableFuture<VectorSchemaRoot> result = new CompletableFuture<>();
-        result.whenComplete((b, e) -> {
-            if (e != null && !(unwrap(e) instanceof CancellationException)) {
-                inputFailure = unwrap(e);
+        read.whenComplete((b, e) -> {
+            if (e != null) {
+                if (!(unwrap(e) instanceof CancellationException)) {
+                    inputFailure = unwrap(e);
+                }
+                result.completeExceptionally(e);
+            } else if (!result.complete(b) && b != null) {
+                b.close();
             }
         });
-        fillFrom(result);
+        fillFrom(read);
         return result;
     }
 
