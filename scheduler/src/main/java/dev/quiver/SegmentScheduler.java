@@ -99,8 +99,11 @@ final class SegmentScheduler {
         volatile int supportsBase;
         /** Whether the device's program for the segment's own program is built (it stays built). */
         volatile boolean readyBase;
-        /** The background builds asked of the device, by program (the segment's own, and programs with batch constants). */
-        final ConcurrentHashMap<KernelProgram, CompletableFuture<Void>> preparing = new ConcurrentHashMap<>();
+        /**
+         * The background builds asked of the device and not yet seen built, by program shape (literals excluded,
+         * as the backend keys its programs: the segment's own program and those with a batch's constants share one).
+         */
+        final ConcurrentHashMap<Object, CompletableFuture<Void>> preparing = new ConcurrentHashMap<>();
         /** The last batch size asked of {@code threadsFor}, packed with its answer: rows << 16 | threads. */
         volatile long lastThreads = -1;
         final LongAdder batches = new LongAdder(), rows = new LongAdder(), estimated = new LongAdder(),
@@ -326,7 +329,7 @@ final class SegmentScheduler {
      * Whether device {@code i} runs {@code p} without a build inside the batch: always when the
      * Quiver builds in the batch (background compilation off); else once the backend has the
      * program, or once its background build failed (the run then builds, and reports the error).
-     * No side effects.
+     * No side effect but forgetting a background build once its program is built.
      */
     private boolean ready(int i, KernelProgram p) {
         DeviceRuntime d = devices[i];
@@ -341,17 +344,21 @@ final class SegmentScheduler {
             if (p == program) {
                 s.readyBase = true;
             }
+            if (!s.preparing.isEmpty()) {
+                s.preparing.remove(p.shape()); // built: nothing to remember
+            }
             return true;
         }
-        CompletableFuture<Void> started = s.preparing.get(p);
+        CompletableFuture<Void> started = s.preparing.get(p.shape());
         return started != null && started.isCompletedExceptionally();
     }
 
     /** Starts the background build of {@code p} on device {@code i}, once. */
     private void prepare(int i, KernelProgram p) {
         Slot s = slots[i];
-        if (!s.preparing.containsKey(p)) {
-            s.preparing.computeIfAbsent(p, q -> devices[i].device.backend().prepareAsync(q));
+        Object shape = p.shape();
+        if (!s.preparing.containsKey(shape)) {
+            s.preparing.computeIfAbsent(shape, q -> devices[i].device.backend().prepareAsync(p));
         }
     }
 

@@ -59,10 +59,27 @@ public final class CacheDirectory {
      * file system that cannot rename atomically (better no cache than torn files); the
      * temporary file is removed then.
      */
+    /**
+     * Creates {@code dir} (and missing parents) readable and writable by this user only where the
+     * file system has POSIX permissions: what a cache holds (compiled kernels are native code) is
+     * trusted, so others must not be able to plant it.
+     */
+    static void createPrivate(Path dir) throws IOException {
+        if (Files.isDirectory(dir)) {
+            return;
+        }
+        try {
+            Files.createDirectories(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+        } catch (UnsupportedOperationException e) {
+            Files.createDirectories(dir); // no POSIX permissions here
+        }
+    }
+
     public static void writeAtomically(Path target, byte[] bytes, String tempPrefix) throws IOException {
         Objects.requireNonNull(bytes, "bytes is null");
         Path dir = Objects.requireNonNull(target.toAbsolutePath().getParent(), "target has no directory");
-        Files.createDirectories(dir);
+        createPrivate(dir);
         Path tmp = Files.createTempFile(dir, "." + tempPrefix + "-", ".tmp");
         try {
             ByteBuffer buffer = ByteBuffer.wrap(bytes);

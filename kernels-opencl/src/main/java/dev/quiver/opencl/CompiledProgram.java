@@ -179,9 +179,22 @@ final class CompiledProgram implements AutoCloseable {
             throw new OpenClException("clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)", CL.CL_INVALID_BINARY,
                     "the driver reports a binary of " + size[0] + " bytes");
         }
-        byte[] binary = new byte[(int) size[0]];
+        // PoCL copies its current serialized size without a lock: a launch of the program that compiles a new variant
+        // between the two queries would make the copy longer than the first answer. Native room with slack takes
+        // such a copy without harm, and a size that changed meanwhile discards the binary.
+        long room = Math.min(Integer.MAX_VALUE - 8, 2 * size[0] + (1 << 20));
+        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocateDirect((int) room);
         OpenClException.check(CL.clGetProgramInfo(program.handle(), CL.CL_PROGRAM_BINARIES, Sizeof.POINTER,
-                Pointer.to(new Pointer[] {Pointer.to(binary)}), null), "clGetProgramInfo(CL_PROGRAM_BINARIES)");
+                Pointer.to(new Pointer[] {Pointer.to(buffer)}), null), "clGetProgramInfo(CL_PROGRAM_BINARIES)");
+        long[] after = new long[1];
+        OpenClException.check(CL.clGetProgramInfo(program.handle(), CL.CL_PROGRAM_BINARY_SIZES, Sizeof.size_t,
+                Pointer.to(after), null), "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)");
+        if (after[0] != size[0]) {
+            throw new OpenClException("clGetProgramInfo(CL_PROGRAM_BINARIES)", CL.CL_INVALID_BINARY,
+                    "the binary changed while it was read (" + size[0] + " then " + after[0] + " bytes): not stored");
+        }
+        byte[] binary = new byte[(int) size[0]];
+        buffer.get(0, binary);
         return binary;
     }
 

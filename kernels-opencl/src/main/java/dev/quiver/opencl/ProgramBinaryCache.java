@@ -147,13 +147,26 @@ public final class ProgramBinaryCache {
         Path file = file(key);
         byte[] bytes;
         try {
-            long size = Files.size(file);
+            // Not followed: a link or a special file (a FIFO would block the build, /dev/zero never end) is no binary.
+            java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(file,
+                    java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            if (!a.isRegularFile()) {
+                return reject(file, "it is not a regular file");
+            }
+            long size = a.size();
             if (size > MAX_FILE_BYTES) {
                 return reject(file, "it holds " + size + " bytes, more than any program binary");
             }
-            bytes = Files.readAllBytes(file);
+            try (java.io.InputStream in = Files.newInputStream(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                bytes = in.readNBytes((int) MAX_FILE_BYTES + 1);
+            }
+            if (bytes.length > MAX_FILE_BYTES) {
+                return reject(file, "it grew past " + MAX_FILE_BYTES + " bytes while it was read");
+            }
         } catch (NoSuchFileException e) {
             return ABSENT;
+        } catch (java.nio.file.AccessDeniedException e) {
+            return ABSENT; // another user's file, or a directory not ours: not ours to judge or delete
         } catch (IOException | RuntimeException e) {
             return reject(file, "it cannot be read: " + e);
         }

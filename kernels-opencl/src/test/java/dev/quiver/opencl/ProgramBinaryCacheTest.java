@@ -158,6 +158,35 @@ class ProgramBinaryCacheTest {
     }
 
     @Test
+    void aLinkOrASpecialFileInPlaceOfTheBinaryIsRejectedWithoutBeingRead() throws IOException {
+        // A link to /dev/zero would never end; a FIFO would block the build. Neither is followed or read.
+        rejectedThenRebuilt(file -> {
+            try {
+                Files.delete(file);
+                Files.createSymbolicLink(file, Path.of("/dev/zero"));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }, "a link to /dev/zero");
+        rejectedThenRebuilt(file -> {
+            try {
+                Files.delete(file);
+                Process p = new ProcessBuilder("mkfifo", file.toString()).start();
+                assertEquals(0, p.waitFor());
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }, "a FIFO");
+    }
+
+    @Test
+    void theCacheDirectoryIsCreatedForThisUserOnly() throws IOException {
+        Path fresh = dir.resolve("new/kernels");
+        runInNewBackend(ProgramBinaryCache.at(fresh), PROGRAM);
+        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh)));
+    }
+
+    @Test
     void aFileCutInsideItsHeaderIsRejectedAndRebuilt() throws IOException {
         rejectedThenRebuilt(file -> overwrite(file, bytes -> java.util.Arrays.copyOf(bytes, 20)), "cut to 20 bytes");
     }
