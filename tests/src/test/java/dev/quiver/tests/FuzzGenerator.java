@@ -28,6 +28,15 @@ final class FuzzGenerator {
         this.maxDepth = maxDepth;
     }
 
+    /**
+     * Whether DuckDB's least/greatest of {@code t} agree with Quiver's: not for floats, where DuckDB
+     * drops the sign of zero ({@code least(-0.0, -0.0)} is 0.0 there, so {@code 1 / least(..)} is
+     * Infinity rather than -Infinity: docs/expressions.md, found by the soak, seed 44).
+     */
+    private static boolean agreesOnZeroSign(Type t) {
+        return !(t == Type.F64 || t == Type.F32);
+    }
+
     /** A tree of a random result type. */
     FuzzExpr any() {
         Type[] types = Type.values();
@@ -104,7 +113,7 @@ final class FuzzGenerator {
                 return node("abs(" + H + ")", t, false, null, gen(t, d));
             }
             case 6 -> {
-                return node(pick(random, "least", "greatest") + "(" + H + ", " + H + ")", t, true, null, gen(t, d), gen(t, d));
+                return node(pick(random, "least", "greatest") + "(" + H + ", " + H + ")", t, agreesOnZeroSign(t), null, gen(t, d), gen(t, d));
             }
             case 7 -> {
                 Type from = pick(random, Type.values(), Type.I32, Type.I64, Type.F64, Type.F32);
@@ -201,7 +210,7 @@ final class FuzzGenerator {
                         : node("fma(" + H + ", " + H + ", " + H + ")", t, false, null, gen(t, d), gen(t, d), gen(t, d));
             }
             case 12 -> {
-                return node(pick(random, "least", "greatest") + "(" + H + ", " + H + ")", t, true, null, gen(t, d), gen(t, d));
+                return node(pick(random, "least", "greatest") + "(" + H + ", " + H + ")", t, agreesOnZeroSign(t), null, gen(t, d), gen(t, d));
             }
             case 13 -> {
                 Type from = pick(random, Type.values(), Type.I32, Type.I64, Type.F32);
@@ -258,7 +267,7 @@ final class FuzzGenerator {
                 return caseWhen(t, d);
             }
             default -> {
-                return node(pick(random, "least", "greatest") + "(" + H + ", " + H + ")", t, true, null, gen(t, d), gen(t, d));
+                return node(pick(random, "least", "greatest") + "(" + H + ", " + H + ")", t, agreesOnZeroSign(t), null, gen(t, d), gen(t, d));
             }
         }
     }
