@@ -1,0 +1,163 @@
+package dev.quiver.spark;
+
+import dev.quiver.rowfn.RowFn;
+import dev.quiver.rowfn.RowType;
+import dev.quiver.spark.exec.QuiverExec;
+import dev.quiver.spark.functions.FunctionCatalog;
+import dev.quiver.spark.functions.QuiverFunctionCall;
+import dev.quiver.spark.functions.QuiverFunctions;
+import dev.quiver.types.ElementType;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.expressions.Cast$;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
+import org.apache.spark.sql.execution.adaptive.QueryStageExec;
+import org.apache.spark.sql.types.DataTypes;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.runtime.AbstractFunction1;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Quiver's entry points for Spark users who enabled {@link QuiverSparkExtension}: registering
+ * RowFns as Spark SQL functions, and inspecting what of a query Quiver runs.
+ */
+public final class QuiverSpark {
+    private QuiverSpark() {
+    }
+
+    /**
+     * Makes the functions of {@code provider} callable from Spark SQL in {@code session}
+     * ({@code SELECT my_hypot(x, y) FROM t}) and from {@code functions.call_function}. Inside a
+     * Quiver node a call is part of the node's fused kernel; elsewhere Spark evaluates it per row
+     * with Quiver's reference interpreter. Integer arguments of a floating-point parameter are
+     * cast to double, as Quiver's signatures do. The class must be on every executor's classpath.
+     */
+    public static void registerFunctions(SparkSession session, Class<? extends QuiverFunctions> provider) {
+        Objects.requireNonNull(session, "session is null");
+        String className = Objects.requireNonNull(provider, "provider is null").getName();
+        var registry = ((org.apache.spark.sql.classic.SparkSession) session).sessionState().functionRegistry();
+        for (RowFn f : FunctionCatalog.functions(className)) {
+            if (f.params().stream().anyMatch(p -> p.type() == RowType.UTF8)) {
+                throw new IllegalArgumentException(f.name() + " takes strings: only numeric RowFns can be registered with Spark");
+            }
+            List<String> names = new ArrayList<>();
+            names.add(f.name());
+            names.addAll(f.aliases());
+            for (String name : names) {
+                // A session function (as CREATE TEMPORARY FUNCTION makes): resolved by its plain name.
+                registry.createOrReplaceTempFunction(name, new Builder(className, f), "java_udf");
+            }
+        }
+    }
+
+    /** Builds a call, casting arguments to the types the function's parameters take. */
+    private static final class Builder extends AbstractFunction1<Seq<Expression>, Expression> implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        private final String provider;
+        private final transient RowFn function;
+        private final String name;
+
+        Builder(String provider, RowFn function) {
+            this.provider = provider;
+            this.function = function;
+            this.name = function.name();
+        }
+
+        @Override
+        public Expression apply(Seq<Expression> args) {
+            List<Expression> in = CollectionConverters.asJava(args);
+            List<RowFn.Param> params = function.params();
+            List<Expression> cast = new ArrayList<>(in.size());
+            for (int i = 0; i < in.size(); i++) {
+                Expression a = in.get(i);
+                RowFn.Param p = params.get(Math.min(i, params.size() - 1));
+                List<ElementType> allowed = p.type().types();
+                ElementType has = elementType(a.dataType());
+                if (has == null || !allowed.contains(has)) {
+                    if (allowed.contains(ElementType.FLOAT64)) {
+                        a = Cast$.MODULE$.apply(a, DataTypes.DoubleType, Cast$.MODULE$.apply$default$3(), Cast$.MODULE$.apply$default$4());
+                    } else if (allowed.contains(ElementType.INT64)) {
+                        a = Cast$.MODULE$.apply(a, DataTypes.LongType, Cast$.MODULE$.apply$default$3(), Cast$.MODULE$.apply$default$4());
+                    }
+                }
+                cast.add(a);
+            }
+            return new QuiverFunctionCall(provider, name, CollectionConverters.asScala(cast).toSeq());
+        }
+
+        private static ElementType elementType(org.apache.spark.sql.types.DataType t) {
+            if (t.equals(DataTypes.DoubleType)) {
+                return ElementType.FLOAT64;
+            }
+            if (t.equals(DataTypes.FloatType)) {
+                return ElementType.FLOAT32;
+            }
+            if (t.equals(DataTypes.IntegerType)) {
+                return ElementType.INT32;
+            }
+            if (t.equals(DataTypes.LongType)) {
+                return ElementType.INT64;
+            }
+            if (t.equals(DataTypes.BooleanType)) {
+                return ElementType.BOOL;
+            }
+            return null;
+        }
+    }
+
+    /**
+     * The nodes of {@code dataset}'s executed plan, parents before children, looking through
+     * adaptive execution (the final plan once the query has run) and its query stages.
+     */
+    public static List<SparkPlan> planNodes(Dataset<?> dataset) {
+        List<SparkPlan> out = new ArrayList<>();
+        collect(((org.apache.spark.sql.classic.Dataset<?>) dataset).queryExecution().executedPlan(), out);
+        return out;
+    }
+
+    private static void collect(SparkPlan p, List<SparkPlan> out) {
+        if (p instanceof AdaptiveSparkPlanExec a) {
+            collect(a.executedPlan(), out);
+            return;
+        }
+        if (p instanceof QueryStageExec s) {
+            out.add(p);
+            collect(s.plan(), out);
+            return;
+        }
+        out.add(p);
+        for (SparkPlan c : CollectionConverters.asJava(p.children())) {
+            collect(c, out);
+        }
+    }
+
+    /** The Quiver nodes of {@code dataset}'s executed plan. */
+    public static List<QuiverExec> quiverNodes(Dataset<?> dataset) {
+        return planNodes(dataset).stream().filter(QuiverExec.class::isInstance).map(QuiverExec.class::cast).toList();
+    }
+
+    /**
+     * What of {@code dataset}'s projections and filters stays with Spark, and why: one line per
+     * decision, "expression: reason", also written to the log at INFO when the plan is made.
+     */
+    public static List<String> fallbacks(Dataset<?> dataset) {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        for (SparkPlan p : planNodes(dataset)) {
+            if (p instanceof QuiverExec q) {
+                out.addAll(q.spec().notes());
+            } else {
+                scala.Option<String> tag = p.getTagValue(QuiverPlanner.FALLBACK);
+                if (tag.isDefined()) {
+                    out.addAll(List.of(tag.get().split("\n")));
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+}

@@ -1,0 +1,132 @@
+package dev.quiver.spark.exec;
+
+import dev.quiver.CompiledProjection;
+import dev.quiver.Quiver;
+import dev.quiver.kernels.ArithmeticMode;
+import dev.quiver.rowfn.RowFn;
+import dev.quiver.spark.functions.FunctionCatalog;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The Quivers of one JVM (an executor, or the driver in local mode): one per arithmetic mode,
+ * built on first use with one root allocator, closed at JVM exit. Tasks borrow compiled
+ * projections from a pool keyed by what they compute, so a compiled projection (with what its
+ * placement learnt) serves many tasks but only one at a time, and its last-batch report is the
+ * borrowing task's own.
+ */
+public final class ExecutorQuivers {
+    private static final Object LOCK = new Object();
+    private static RootAllocator root;
+    private static final Map<ArithmeticMode, Quiver> QUIVERS = new EnumMap<>(ArithmeticMode.class);
+    private static final Map<ArithmeticMode, Set<String>> REGISTERED = new EnumMap<>(ArithmeticMode.class);
+    private static final Map<ProjectionKey, Deque<CompiledProjection>> POOL = new ConcurrentHashMap<>();
+    private static final Map<ArithmeticMode, Quiver> VALIDATORS = new EnumMap<>(ArithmeticMode.class);
+    private static final Map<ArithmeticMode, Set<String>> VALIDATOR_FUNCTIONS = new EnumMap<>(ArithmeticMode.class);
+
+    private ExecutorQuivers() {
+    }
+
+    /** What a compiled projection computes. */
+    public record ProjectionKey(Schema schema, String filter, List<String> columns, ArithmeticMode mode, List<String> providers) {
+    }
+
+    /** The root allocator every task allocator of this JVM descends from. */
+    public static BufferAllocator root() {
+        synchronized (LOCK) {
+            if (root == null) {
+                root = new RootAllocator();
+                Runtime.getRuntime().addShutdownHook(new Thread(ExecutorQuivers::closeAll, "quiver-spark-shutdown"));
+            }
+            return root;
+        }
+    }
+
+    /** This JVM's Quiver for {@code mode}, with the functions of {@code providers} registered. */
+    public static Quiver quiver(ArithmeticMode mode, List<String> providers) {
+        synchronized (LOCK) {
+            Quiver q = QUIVERS.get(mode);
+            if (q == null) {
+                q = Quiver.builder().allocator(root()).arithmetic(mode).build();
+                QUIVERS.put(mode, q);
+                REGISTERED.put(mode, new HashSet<>());
+            }
+            return withFunctions(q, REGISTERED.get(mode), providers);
+        }
+    }
+
+    /**
+     * The driver's Quiver for checking plans: it only compiles (no OpenCL, no calibration), so
+     * planning on a driver without devices costs nothing but the compile.
+     */
+    public static Quiver validator(ArithmeticMode mode, List<String> providers) {
+        synchronized (LOCK) {
+            Quiver q = VALIDATORS.get(mode);
+            if (q == null) {
+                q = Quiver.builder().allocator(root()).arithmetic(mode).openCl(false).calibration(false).build();
+                VALIDATORS.put(mode, q);
+                VALIDATOR_FUNCTIONS.put(mode, new HashSet<>());
+            }
+            return withFunctions(q, VALIDATOR_FUNCTIONS.get(mode), providers);
+        }
+    }
+
+    private static Quiver withFunctions(Quiver q, Set<String> done, List<String> providers) {
+        for (String p : providers) {
+            if (done.add(p)) {
+                for (RowFn f : FunctionCatalog.functions(p)) {
+                    q.functions().register(f);
+                }
+            }
+        }
+        return q;
+    }
+
+    /** A compiled projection for {@code key}, from the pool or compiled now; give it back with {@link #release}. */
+    public static CompiledProjection borrow(ProjectionKey key) {
+        Deque<CompiledProjection> free = POOL.computeIfAbsent(key, k -> new ArrayDeque<>());
+        synchronized (free) {
+            CompiledProjection p = free.pollFirst();
+            if (p != null) {
+                return p;
+            }
+        }
+        Quiver q = quiver(key.mode(), key.providers());
+        return q.compileProjection(key.schema(), key.filter(), key.columns());
+    }
+
+    /** Gives a borrowed projection back for other tasks. */
+    public static void release(ProjectionKey key, CompiledProjection p) {
+        Deque<CompiledProjection> free = POOL.computeIfAbsent(key, k -> new ArrayDeque<>());
+        synchronized (free) {
+            free.addFirst(p);
+        }
+    }
+
+    /** Bytes held by all task allocators of this JVM now (0 when no task is running). */
+    public static long allocatedBytes() {
+        synchronized (LOCK) {
+            return root == null ? 0 : root.getAllocatedMemory();
+        }
+    }
+
+    private static void closeAll() {
+        synchronized (LOCK) {
+            POOL.clear();
+            QUIVERS.values().forEach(Quiver::close);
+            QUIVERS.clear();
+            VALIDATORS.values().forEach(Quiver::close);
+            VALIDATORS.clear();
+        }
+    }
+}

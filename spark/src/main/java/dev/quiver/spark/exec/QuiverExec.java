@@ -1,0 +1,235 @@
+package dev.quiver.spark.exec;
+
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.metric.SQLMetric;
+import org.apache.spark.sql.execution.metric.SQLMetrics;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import scala.collection.immutable.IndexedSeq;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.reflect.ClassTag$;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A Spark plan node that evaluates a filter and a projection with Quiver, once per batch, inside
+ * executor tasks: Spark column vectors in (used as they are when already Arrow, otherwise copied
+ * into Arrow once), Arrow vectors out, as {@link org.apache.spark.sql.vectorized.ArrowColumnVector}s
+ * in a {@link ColumnarBatch}. Columns that are only passed through keep the child's vectors
+ * (no copy) unless a filter removes rows. Spark inserts the transitions to and from rows around it.
+ *
+ * <p>Made by {@link dev.quiver.spark.QuiverColumnarRule} from {@code ProjectExec} and
+ * {@code FilterExec} nodes; its metrics appear in the Spark UI's SQL tab.
+ */
+public final class QuiverExec extends SparkPlan {
+    private static final long serialVersionUID = 1L;
+
+    static final String OUTPUT_ROWS = "numOutputRows";
+    static final String INPUT_BATCHES = "numInputBatches";
+    static final String QUIVER_TIME = "quiverTime";
+    static final String IMPORT_TIME = "importTime";
+    static final String IMPORT_BYTES = "importBytes";
+    static final String CPU_BATCHES = "cpuBatches";
+    static final String OPENCL_BATCHES = "openClBatches";
+    static final String BYTES_TO_DEVICE = "bytesToDevice";
+    static final String BYTES_FROM_DEVICE = "bytesFromDevice";
+
+    private final Seq<Attribute> output;
+    private final NodeSpec spec;
+    private final SparkPlan child;
+    private final boolean rowInput;
+    private final int batchRows;
+    private transient scala.collection.immutable.Map<String, SQLMetric> metrics;
+
+    /**
+     * @param output    the node's output attributes, one per {@code spec.columns()} entry
+     * @param spec      what it computes
+     * @param child     its input
+     * @param rowInput  whether the child's rows are read (and written into Arrow by the node) instead of its batches
+     * @param batchRows rows per Arrow batch when reading rows
+     */
+    public QuiverExec(Seq<Attribute> output, NodeSpec spec, SparkPlan child, boolean rowInput, int batchRows) {
+        this.output = Objects.requireNonNull(output, "output is null");
+        this.spec = Objects.requireNonNull(spec, "spec is null");
+        this.child = Objects.requireNonNull(child, "child is null");
+        this.rowInput = rowInput;
+        this.batchRows = batchRows;
+        if (output.size() != spec.columns().size()) {
+            throw new IllegalArgumentException("one output attribute per column");
+        }
+    }
+
+    public NodeSpec spec() {
+        return spec;
+    }
+
+    public SparkPlan child() {
+        return child;
+    }
+
+    public boolean rowInput() {
+        return rowInput;
+    }
+
+    /** This node reading {@code rows}' rows itself instead of Spark's row-to-columnar conversion. */
+    public QuiverExec readingRows(SparkPlan rows) {
+        return new QuiverExec(output, spec, rows, true, batchRows);
+    }
+
+    @Override
+    public Seq<Attribute> output() {
+        return output;
+    }
+
+    @Override
+    public Seq<SparkPlan> children() {
+        return CollectionConverters.asScala(List.of(child)).toList();
+    }
+
+    @Override
+    public SparkPlan withNewChildrenInternal(IndexedSeq<SparkPlan> newChildren) {
+        return new QuiverExec(output, spec, newChildren.apply(0), rowInput, batchRows);
+    }
+
+    @Override
+    public boolean supportsColumnar() {
+        return true;
+    }
+
+    @Override
+    public boolean supportsRowBased() {
+        return false;
+    }
+
+    @Override
+    public synchronized scala.collection.immutable.Map<String, SQLMetric> metrics() {
+        if (metrics == null) {
+            var sc = sparkContext();
+            Map<String, SQLMetric> m = new LinkedHashMap<>();
+            m.put(OUTPUT_ROWS, SQLMetrics.createMetric(sc, "number of output rows"));
+            m.put(INPUT_BATCHES, SQLMetrics.createMetric(sc, "number of input batches"));
+            m.put(QUIVER_TIME, SQLMetrics.createNanoTimingMetric(sc, "time in Quiver", SQLMetrics.createNanoTimingMetric$default$3()));
+            m.put(IMPORT_TIME, SQLMetrics.createNanoTimingMetric(sc, "time copying into Arrow", SQLMetrics.createNanoTimingMetric$default$3()));
+            m.put(IMPORT_BYTES, SQLMetrics.createSizeMetric(sc, "bytes copied into Arrow", SQLMetrics.createSizeMetric$default$3()));
+            m.put(CPU_BATCHES, SQLMetrics.createMetric(sc, "batches on CPU"));
+            m.put(OPENCL_BATCHES, SQLMetrics.createMetric(sc, "batches on OpenCL"));
+            m.put(BYTES_TO_DEVICE, SQLMetrics.createSizeMetric(sc, "bytes to OpenCL device", SQLMetrics.createSizeMetric$default$3()));
+            m.put(BYTES_FROM_DEVICE, SQLMetrics.createSizeMetric(sc, "bytes from OpenCL device", SQLMetrics.createSizeMetric$default$3()));
+            metrics = scala.collection.immutable.Map.from(CollectionConverters.asScala(m));
+        }
+        return metrics;
+    }
+
+    @Override
+    public RDD<InternalRow> doExecute() {
+        throw new IllegalStateException(nodeName() + " produces columnar batches only; Spark puts a ColumnarToRow above it");
+    }
+
+    @Override
+    public RDD<ColumnarBatch> doExecuteColumnar() {
+        List<Attribute> childOutput = CollectionConverters.asJava(child.output());
+        int[] ordinals = new int[spec.inputIds().size()];
+        for (int i = 0; i < ordinals.length; i++) {
+            long id = spec.inputIds().get(i);
+            ordinals[i] = -1;
+            for (int j = 0; j < childOutput.size(); j++) {
+                if (childOutput.get(j).exprId().id() == id) {
+                    ordinals[i] = j;
+                    break;
+                }
+            }
+            if (ordinals[i] < 0) {
+                throw new IllegalStateException("input #" + id + " is not in the child's output " + child.output());
+            }
+        }
+        Map<String, SQLMetric> m = CollectionConverters.asJava(metrics());
+        QuiverBatches f = new QuiverBatches(spec, ordinals, rowInput, batchRows, m, child.schema());
+        @SuppressWarnings("unchecked")
+        RDD<Object> in = rowInput ? (RDD<Object>) (RDD<?>) child.execute() : (RDD<Object>) (RDD<?>) child.executeColumnar();
+        return in.mapPartitions(f, false, ClassTag$.MODULE$.apply(ColumnarBatch.class));
+    }
+
+    @Override
+    public String nodeName() {
+        return spec.filter() == null ? "QuiverProject" : spec.columns().stream().allMatch(NodeSpec.Column::passThrough)
+                ? "QuiverFilter" : "QuiverFilterProject";
+    }
+
+    @Override
+    public String simpleString(int maxFields) {
+        StringBuilder sb = new StringBuilder(nodeName());
+        List<Attribute> out = CollectionConverters.asJava(output);
+        sb.append(" [");
+        for (int i = 0; i < spec.columns().size(); i++) {
+            NodeSpec.Column c = spec.columns().get(i);
+            if (i > 0) {
+                sb.append(", ");
+            }
+            sb.append(out.get(i).name()).append('#').append(out.get(i).exprId().id());
+            if (!c.passThrough()) {
+                sb.append(" = ").append(c.sql());
+            }
+        }
+        sb.append(']');
+        if (spec.filter() != null) {
+            sb.append(" WHERE ").append(spec.filter());
+        }
+        List<String> inputs = new java.util.ArrayList<>();
+        for (int i = 0; i < spec.inputIds().size(); i++) {
+            inputs.add("c" + i + "=#" + spec.inputIds().get(i));
+        }
+        sb.append(" inputs ").append(inputs);
+        sb.append(", placement ").append(spec.placement().name().toLowerCase(java.util.Locale.ROOT));
+        if (rowInput) {
+            sb.append(", rows written into Arrow by Quiver");
+        }
+        for (String note : spec.notes()) {
+            sb.append(", stays with Spark: ").append(note);
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public String verboseString(int maxFields) {
+        return simpleString(maxFields);
+    }
+
+    @Override
+    public int productArity() {
+        return 5;
+    }
+
+    @Override
+    public Object productElement(int n) {
+        return switch (n) {
+            case 0 -> output;
+            case 1 -> spec;
+            case 2 -> child;
+            case 3 -> rowInput;
+            case 4 -> batchRows;
+            default -> throw new IndexOutOfBoundsException(n);
+        };
+    }
+
+    @Override
+    public boolean canEqual(Object that) {
+        return that instanceof QuiverExec;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof QuiverExec q && q.output.equals(output) && q.spec.equals(spec) && q.child.equals(child)
+                && q.rowInput == rowInput && q.batchRows == batchRows;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(output, spec, child, rowInput, batchRows);
+    }
+}

@@ -1,0 +1,254 @@
+package dev.quiver.spark;
+
+import dev.quiver.spark.exec.ExecutorQuivers;
+import dev.quiver.spark.exec.QuiverExec;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.FilterExec;
+import org.apache.spark.sql.execution.ProjectExec;
+import org.apache.spark.sql.execution.RowToColumnarExec;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Supplier;
+
+import static org.apache.spark.sql.functions.col;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The session extension in local[2] against Spark's own evaluation of the same queries (the
+ * extension switched off with {@code spark.quiver.enabled=false} in the same session), over a
+ * Parquet file the test writes: results row for row, the executed plan, fallbacks and their
+ * reasons, metrics, and every task allocator back at zero.
+ */
+class QuiverExtensionTest {
+    static SparkSession spark;
+    @TempDir
+    static Path dir;
+    static String table;
+    static long tableRows = 20_000;
+
+    @BeforeAll
+    static void start() {
+        spark = SparkSessions.start(true);
+        table = TestData.writeParquet(spark, dir, (int) tableRows, 3);
+        spark.read().parquet(table).createOrReplaceTempView("t");
+        QuiverSpark.registerFunctions(spark, TestFunctions.class);
+    }
+
+    @AfterAll
+    static void stop() {
+        spark.stop();
+    }
+
+    @AfterEach
+    void allocatorsAtZero() {
+        spark.conf().set(QuiverSparkConf.ENABLED, "true");
+        spark.conf().unset(QuiverSparkConf.PLACEMENT);
+        spark.conf().unset("spark.sql.ansi.enabled");
+        assertEquals(0, ExecutorQuivers.allocatedBytes(), "Arrow bytes held after the queries' tasks ended");
+    }
+
+    static List<Row> sparkOwn(Supplier<Dataset<Row>> query) {
+        spark.conf().set(QuiverSparkConf.ENABLED, "false");
+        try {
+            Dataset<Row> df = query.get();
+            assertTrue(QuiverSpark.quiverNodes(df).isEmpty(), "switched off, the plan has no Quiver node");
+            return df.collectAsList();
+        } finally {
+            spark.conf().set(QuiverSparkConf.ENABLED, "true");
+        }
+    }
+
+    /** Runs {@code sql} with and without Quiver; returns the Quiver run's dataset (executed). */
+    static Dataset<Row> check(String sql) {
+        return check(() -> spark.sql(sql), sql);
+    }
+
+    static Dataset<Row> check(Supplier<Dataset<Row>> query, String what) {
+        List<Row> expected = sparkOwn(query);
+        Dataset<Row> df = query.get();
+        List<Row> actual = df.collectAsList();
+        Comparison.assertSameRows(expected, actual, what);
+        return df;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "d + e", "d * 2.5 - e", "-d", "d % 3.0", "d / 4.0", "sqrt(d)", "sin(d) * 2 + cos(e)", "exp(e)", "ln(d)", "log10(d)",
+            "log2(e)", "tan(e)", "asin(e / 10.0)", "acos(e / 10.0)", "atan(d)", "atan2(d, e)", "sinh(e)", "cosh(e)", "tanh(e)",
+            "cbrt(d)", "pow(e, 3.0)", "hypot(d, e)", "degrees(d)", "radians(d)", "abs(d)", "signum(e)", "greatest(d, e)",
+            "least(d, e, 0.0)", "i + 1", "i * 3 - k", "j + i", "j * 7", "-i", "i % 7", "cast(i AS double) * d", "cast(i AS bigint) + j",
+            "f * 2", "cast(f AS double) + d", "d > e", "d = e", "d <=> e", "i < k", "s = 'apple'", "s < 'b'", "s IS NULL",
+            "d IS NOT NULL AND i > 0", "b OR d > 0", "NOT b", "CASE WHEN d > 0 THEN d WHEN e < 0 THEN e ELSE 0.0 END",
+            "CASE WHEN i IS NULL THEN -1 ELSE i END", "IF(b, d, e)", "coalesce(d, e, 1.5)", "i IN (1, 2, 3, k)",
+            "k IN (1, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)", "s IN ('apple', 'banana')", "s LIKE 'ap%'", "s LIKE '%a_c%'",
+            "startswith(s, 'ba')", "endswith(s, '7')", "contains(s, 'an')", "length(s)", "my_hypot(d, e)", "my_hypot(i, k)",
+            "my_haversine(e * 9, d / 5.0, e, d / 6.0)"})
+    void projectionsMatchSpark(String expr) {
+        Dataset<Row> df = check("SELECT id, " + expr + " AS r FROM t");
+        List<QuiverExec> nodes = QuiverSpark.quiverNodes(df);
+        assertEquals(1, nodes.size(), "one Quiver node for " + expr + "; fallbacks " + QuiverSpark.fallbacks(df));
+        assertTrue(QuiverSpark.fallbacks(df).isEmpty(), () -> expr + " fell back: " + QuiverSpark.fallbacks(df));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"d > 0.5", "d > 0.5 AND i < 100", "s LIKE '%an%' OR d IS NULL", "NOT (k = 3)", "e BETWEEN -1 AND 1",
+            "b", "sin(d) > 0 AND cos(e) < 0.5", "coalesce(i, 0) % 2 = 0"})
+    void filtersMatchSpark(String condition) {
+        Dataset<Row> df = check("SELECT id, d, e, f, i, j, s, b FROM t WHERE " + condition);
+        assertFalse(QuiverSpark.quiverNodes(df).isEmpty(), condition);
+        assertTrue(plan(df).stream().noneMatch(FilterExec.class::isInstance), "no Spark filter left for " + condition);
+    }
+
+    @Test
+    void filterAndProjectionRunAsOneNode() {
+        Dataset<Row> df = check("SELECT id, sqrt(d) + k AS y, s FROM t WHERE k > 2 AND d < 100");
+        List<QuiverExec> nodes = QuiverSpark.quiverNodes(df);
+        assertEquals(1, nodes.size());
+        assertTrue(nodes.getFirst().spec().filter() != null, "the filter is in the Quiver node");
+        assertEquals("QuiverFilterProject", nodes.getFirst().nodeName());
+    }
+
+    @Test
+    void anExpressionQuiverCannotComputeStaysWithSparkWithItsReason() {
+        Dataset<Row> df = check("SELECT id, upper(s) AS u FROM t");
+        assertTrue(QuiverSpark.quiverNodes(df).isEmpty());
+        List<String> why = QuiverSpark.fallbacks(df);
+        assertEquals(1, why.size(), why.toString());
+        assertTrue(why.getFirst().contains("upper") && why.getFirst().contains("no Quiver translation"), why.toString());
+    }
+
+    @Test
+    void theTranslatablePartsOfAnExpressionRunInQuiver() {
+        Dataset<Row> df = check("SELECT id, sin(d) * 2 + length(upper(s)) AS r, d + e AS q FROM t");
+        List<QuiverExec> nodes = QuiverSpark.quiverNodes(df);
+        assertEquals(1, nodes.size());
+        String description = nodes.getFirst().simpleString(100);
+        assertTrue(description.contains("sin(c0)") && description.contains("stays with Spark"), description);
+        assertTrue(plan(df).stream().anyMatch(p -> p instanceof ProjectExec pe && pe.projectList().mkString().contains("upper")),
+                "Spark projects upper(s) above the Quiver node");
+    }
+
+    @Test
+    void ofAFiltersConjunctsQuiverTakesTheTranslatablePrefix() {
+        Dataset<Row> df = check("SELECT id, d, s FROM t WHERE d > 0 AND upper(s) = 'APPLE' AND i > 0");
+        List<QuiverExec> nodes = QuiverSpark.quiverNodes(df);
+        assertEquals(1, nodes.size());
+        String filter = nodes.getFirst().spec().filter();
+        assertTrue(filter.contains("> 0") && !filter.contains("upper"), filter);
+        assertTrue(plan(df).stream().anyMatch(p -> p instanceof FilterExec f && f.condition().sql().contains("upper")));
+        assertTrue(QuiverSpark.fallbacks(df).stream().anyMatch(s -> s.contains("the conjuncts after it")), QuiverSpark.fallbacks(df).toString());
+    }
+
+    @Test
+    void aNonDeterministicExpressionStaysWithSpark() {
+        Dataset<Row> df = spark.sql("SELECT id, rand(7) + d AS r FROM t");
+        df.collectAsList();
+        assertTrue(QuiverSpark.quiverNodes(df).isEmpty());
+        assertTrue(QuiverSpark.fallbacks(df).toString().contains("not deterministic"), QuiverSpark.fallbacks(df).toString());
+    }
+
+    @Test
+    void divisionByAColumnStaysWithSparkUnderAnsiAndRunsInQuiverOtherwise() {
+        Dataset<Row> ansi = check("SELECT id, d / e AS r FROM t WHERE e <> 0");
+        assertTrue(QuiverSpark.fallbacks(ansi).toString().contains("DIVIDE_BY_ZERO"), QuiverSpark.fallbacks(ansi).toString());
+        spark.conf().set("spark.sql.ansi.enabled", "false");
+        Dataset<Row> legacy = check("SELECT id, d / e AS r, d % e AS m, i % k AS n, i * 2147483 AS w, -i AS v FROM t");
+        assertEquals(1, QuiverSpark.quiverNodes(legacy).size());
+        assertTrue(QuiverSpark.fallbacks(legacy).isEmpty(), QuiverSpark.fallbacks(legacy).toString());
+    }
+
+    @Test
+    void integerOverflowFailsTheQueryUnderAnsiAsSparkDoes() {
+        String sql = "SELECT id, i * 2147483 AS w FROM t";
+        spark.conf().set(QuiverSparkConf.ENABLED, "false");
+        Exception sparkError = assertThrows(Exception.class, () -> spark.sql(sql).collectAsList());
+        spark.conf().set(QuiverSparkConf.ENABLED, "true");
+        Exception quiverError = assertThrows(Exception.class, () -> spark.sql(sql).collectAsList());
+        assertTrue(String.valueOf(sparkError.getMessage()).contains("overflow"), sparkError.getMessage());
+        assertTrue(String.valueOf(quiverError.getMessage()).contains("overflow"), quiverError.getMessage());
+    }
+
+    @Test
+    void aggregationAfterQuiverWithAShuffleUnderAdaptiveExecution() {
+        Dataset<Row> df = check("SELECT k, max(sin(d) * e) AS m, min(my_hypot(d, e)) AS h, count(*) AS n FROM t WHERE e > 0 GROUP BY k");
+        assertFalse(QuiverSpark.quiverNodes(df).isEmpty());
+        assertTrue(QuiverSpark.planNodes(df).stream().anyMatch(p -> p.nodeName().contains("Exchange")), "a shuffle");
+    }
+
+    @Test
+    void aProjectionAfterAShuffleReadsRowsIntoArrowItself() {
+        Dataset<Row> df = check(() -> spark.table("t").repartition(3, col("k")).selectExpr("id", "sin(d) * e AS r", "k"),
+                "projection after repartition");
+        List<QuiverExec> nodes = QuiverSpark.quiverNodes(df);
+        assertEquals(1, nodes.size());
+        assertTrue(nodes.getFirst().rowInput(), "the node reads the shuffle's rows");
+        assertTrue(plan(df).stream().noneMatch(RowToColumnarExec.class::isInstance));
+        assertTrue(nodes.getFirst().metrics().get("importBytes").get().value() > 0);
+    }
+
+    @Test
+    void metricsCountRowsBatchesDevicesAndCopiedBytes() {
+        Dataset<Row> df = spark.sql("SELECT id, sin(d) + e AS r FROM t");
+        long rows = df.collectAsList().size();
+        QuiverExec node = QuiverSpark.quiverNodes(df).getFirst();
+        var m = node.metrics();
+        assertEquals(rows, m.get("numOutputRows").get().value());
+        long batches = m.get("numInputBatches").get().value();
+        assertTrue(batches >= 3, "Parquet batches: " + batches);
+        assertEquals(batches, m.get("cpuBatches").get().value() + m.get("openClBatches").get().value());
+        // Spark's Parquet reader gives on-heap vectors: d and e (8 bytes a row each plus validity) are copied into Arrow.
+        long copied = m.get("importBytes").get().value();
+        assertTrue(copied >= rows * 16, "bytes copied into Arrow: " + copied);
+    }
+
+    @Test
+    void placementOpenClRunsBatchesOnTheDeviceInsideExecutors() {
+        boolean openCl = !ExecutorQuivers.quiver(dev.quiver.kernels.ArithmeticMode.CHECKED, List.of()).openClDevices().isEmpty();
+        if (!openCl) {
+            if (System.getenv("CI") != null) {
+                throw new AssertionError("CI has PoCL: an OpenCL device must exist");
+            }
+            org.junit.jupiter.api.Assumptions.abort("no OpenCL device on this machine");
+        }
+        spark.conf().set(QuiverSparkConf.PLACEMENT, "opencl");
+        Dataset<Row> df = check("SELECT id, sin(d) * cos(e) + my_hypot(d, e) AS r FROM t");
+        var m = QuiverSpark.quiverNodes(df).getFirst().metrics();
+        assertTrue(m.get("openClBatches").get().value() > 0, "batches on OpenCL");
+        assertEquals(0, m.get("cpuBatches").get().value());
+        assertTrue(QuiverSpark.quiverNodes(df).getFirst().simpleString(10).contains("placement opencl"));
+    }
+
+    @Test
+    void switchedOffThePlanHasNoQuiverNode() {
+        spark.conf().set(QuiverSparkConf.ENABLED, "false");
+        Dataset<Row> df = spark.sql("SELECT id, sin(d) AS r FROM t");
+        df.collectAsList();
+        assertTrue(QuiverSpark.quiverNodes(df).isEmpty());
+    }
+
+    @Test
+    void aRowFnIsCallableWithoutTheExtensionThroughTheReferenceInterpreter() {
+        spark.conf().set(QuiverSparkConf.ENABLED, "false");
+        List<Row> viaRowFn = spark.sql("SELECT id, my_hypot(d, e) AS r FROM t").collectAsList();
+        List<Row> builtin = spark.sql("SELECT id, sqrt(d * d + e * e) AS r FROM t").collectAsList();
+        Comparison.assertSameRows(builtin, viaRowFn, "my_hypot against sqrt(d*d + e*e)");
+    }
+
+    static List<SparkPlan> plan(Dataset<Row> df) {
+        return QuiverSpark.planNodes(df);
+    }
+}
