@@ -11,6 +11,7 @@ import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.vectorized.ArrowColumnVector;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.unsafe.types.UTF8String;
@@ -71,7 +72,8 @@ public final class ArrowImport {
      * in bulk and packed into the bitmap; strings and binaries row by row
      * ({@code getUTF8String}, {@code getBinary}) into buffers sized exactly once, with no
      * {@code java.lang.String} in between; decimals row by row, as unscaled longs up to
-     * precision 18.
+     * precision 18. A string, binary or decimal getter that returns null for a row
+     * {@code isNullAt} calls valid makes that row null.
      *
      * @throws IllegalArgumentException when the column's type has no Arrow import, or
      *                                  {@code field}'s type is not the one it imports as, or
@@ -252,8 +254,9 @@ public final class ArrowImport {
             out.allocateNew(rows); // validity zeroed: every row is null until set
             int precision = out.getPrecision(), scale = out.getScale();
             for (int i = 0; i < rows; i++) {
-                if (!source.isNullAt(i)) {
-                    SparkValues.setSafe(out, i, source.getDecimal(i, precision, scale));
+                Decimal d = source.isNullAt(i) ? null : source.getDecimal(i, precision, scale);
+                if (d != null) {
+                    SparkValues.setSafe(out, i, d);
                 }
             }
             out.setValueCount(rows);

@@ -15,14 +15,7 @@ import java.math.RoundingMode;
  */
 final class SparkValues {
     /** 10^p for p in [0, 18]: an unscaled long below 10^p in magnitude fits precision p. */
-    private static final long[] POWERS_OF_TEN = new long[19];
-
-    static {
-        POWERS_OF_TEN[0] = 1;
-        for (int p = 1; p < POWERS_OF_TEN.length; p++) {
-            POWERS_OF_TEN[p] = POWERS_OF_TEN[p - 1] * 10;
-        }
-    }
+    private static final long[] POWERS_OF_TEN = java.util.stream.LongStream.iterate(1, p -> p * 10).limit(19).toArray();
 
     private SparkValues() {
     }

@@ -20,7 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The Quivers of one JVM (an executor, or the driver in local mode): one per arithmetic mode,
- * built on first use with one root allocator, closed at JVM exit. Tasks borrow compiled
+ * built on first use with one root allocator, closed at JVM exit. Each runs a batch on the
+ * calling task's thread ({@code cpuThreads(1)}: Spark already runs a task per core);
+ * {@code -Dquiver.spark.cpuThreads=N} lets a batch use up to N threads. Tasks borrow compiled
  * projections from a pool keyed by what they compute, so a compiled projection (with what its
  * placement learnt) serves many tasks but only one at a time, and its last-batch report is the
  * borrowing task's own.
@@ -52,12 +54,19 @@ public final class ExecutorQuivers {
         }
     }
 
+    /** A new allocator for one task: a child of {@link #root()}; the caller closes it, and it must then be at zero. */
+    public static BufferAllocator taskAllocator(String name) {
+        return root().newChildAllocator(name, 0, Long.MAX_VALUE);
+    }
+
     /** This JVM's Quiver for {@code mode}, with the functions of {@code providers} registered. */
     public static Quiver quiver(ArithmeticMode mode, List<String> providers) {
         synchronized (LOCK) {
             Quiver q = QUIVERS.get(mode);
             if (q == null) {
-                q = Quiver.builder().allocator(root()).arithmetic(mode).build();
+                // Spark runs one task per core already: each batch on its task's thread, unless told otherwise.
+                q = Quiver.builder().allocator(root()).arithmetic(mode)
+                        .cpuThreads(Integer.getInteger("quiver.spark.cpuThreads", 1)).build();
                 QUIVERS.put(mode, q);
                 REGISTERED.put(mode, new HashSet<>());
             }

@@ -82,7 +82,7 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
     public Iterator<ColumnarBatch> apply(Iterator<Object> input) {
         TaskContext task = TaskContext.get();
         String name = "quiver-task-" + (task == null ? "driver" : task.taskAttemptId()) + "-" + System.identityHashCode(this);
-        BufferAllocator allocator = ExecutorQuivers.root().newChildAllocator(name, 0, Long.MAX_VALUE);
+        BufferAllocator allocator = ExecutorQuivers.taskAllocator(name);
         ExecutorQuivers.ProjectionKey key = key();
         CompiledProjection projection;
         try {
