@@ -56,6 +56,9 @@ final class Comparison {
             float m = Math.max(Math.abs(p), Math.abs(q));
             return p.floatValue() == q.floatValue() || Math.abs(p - q) <= ULPS * Math.ulp(m);
         }
+        if (u instanceof byte[] p && v instanceof byte[] q) {
+            return java.util.Arrays.equals(p, q);
+        }
         return u.equals(v);
     }
 

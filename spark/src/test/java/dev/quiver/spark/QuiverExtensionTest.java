@@ -248,6 +248,25 @@ class QuiverExtensionTest {
         Comparison.assertSameRows(builtin, viaRowFn, "my_hypot against sqrt(d*d + e*e)");
     }
 
+    @Test
+    void columnsOfOtherTypesPassThroughQuiverFiltersAndProjections() {
+        String path = dir.resolve("types").toString();
+        spark.sql("SELECT id, cast(id % 7 AS double) - 3 AS d, "
+                + "CASE WHEN id % 11 = 0 THEN NULL ELSE date_add(DATE '2024-02-27', cast(id % 400 AS int)) END AS dt, "
+                + "CASE WHEN id % 13 = 0 THEN NULL ELSE timestamp_micros(1700000000000000 + id * 3600000123) END AS ts, "
+                + "CASE WHEN id % 5 = 0 THEN NULL ELSE cast(id / 7.0 AS decimal(12, 3)) END AS dec, "
+                + "CASE WHEN id % 9 = 0 THEN NULL ELSE cast(concat('b', id) AS binary) END AS bin, "
+                + "cast(id % 100 AS tinyint) AS t8, cast(id % 1000 AS smallint) AS t16 "
+                + "FROM range(0, 5000, 1, 3)").write().mode("overwrite").parquet(path);
+        spark.read().parquet(path).createOrReplaceTempView("types");
+        Dataset<Row> filtered = check("SELECT id, dt, ts, dec, bin, t8, t16 FROM types WHERE d > 0 AND t8 < 50");
+        assertEquals(1, QuiverSpark.quiverNodes(filtered).size(), QuiverSpark.fallbacks(filtered).toString());
+        Dataset<Row> projected = check("SELECT id, dt, ts, dec, bin, sin(d) + t16 AS r, t8 + 0 AS w FROM types");
+        assertEquals(1, QuiverSpark.quiverNodes(projected).size(), QuiverSpark.fallbacks(projected).toString());
+        Dataset<Row> both = check("SELECT id, ts, dec, d * t16 AS r FROM types WHERE bin IS NOT NULL AND d < 2");
+        assertEquals(1, QuiverSpark.quiverNodes(both).size(), QuiverSpark.fallbacks(both).toString());
+    }
+
     static List<SparkPlan> plan(Dataset<Row> df) {
         return QuiverSpark.planNodes(df);
     }

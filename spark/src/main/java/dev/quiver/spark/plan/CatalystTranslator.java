@@ -128,7 +128,13 @@ public final class CatalystTranslator {
         if (!e.deterministic()) {
             throw new Unsupported(e, e.prettyName() + " is not deterministic");
         }
-        // Types Quiver reads and writes as Spark does; decimals, dates, intervals, nested types stay with Spark.
+        // Any column Quiver can read may be tested for NULL (dates, decimals, binary too).
+        if ((e instanceof IsNull || e instanceof IsNotNull) && e.children().head() instanceof AttributeReference a
+                && dev.quiver.spark.arrow.SparkArrowTypes.arrowType(a.dataType()).isPresent()) {
+            Expr c = column(a);
+            return e instanceof IsNull ? c.isNull() : c.isNotNull();
+        }
+        // Types Quiver computes on as Spark does; decimals, dates, intervals, nested types stay with Spark.
         checkType(e, e.dataType());
         return switch (e) {
             case Alias a -> tr(a.child());
