@@ -21,6 +21,9 @@ import org.apache.spark.sql.catalyst.expressions.In;
 import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.Or;
+import org.apache.spark.sql.catalyst.expressions.TryEval;
+import org.apache.spark.sql.catalyst.expressions.HigherOrderFunction;
+import org.apache.spark.sql.catalyst.expressions.LambdaFunction;
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag;
 import org.apache.spark.sql.execution.FilterExec;
 import org.apache.spark.sql.execution.ProjectExec;
@@ -93,6 +96,11 @@ final class QuiverPlanner {
                 filterInputs.add(base.stream().filter(a -> a.exprId().id() == id).findFirst().orElseThrow());
             }
             t.seed(filterInputs);
+            try {
+                t.inherit(q.spec().requiredMode(), q.spec().providers());
+            } catch (CatalystTranslator.Unsupported u) {
+                return keep(project, List.of(u.getMessage()));
+            }
             filterSql = q.spec().filter();
             notes.addAll(q.spec().notes());
             child = q.child();
@@ -117,7 +125,7 @@ final class QuiverPlanner {
             }
             try {
                 Expression ex = (Expression) ne;
-                String sql = translateChecked(t, ex, ex.dataType(), ex.sql());
+                String sql = translateChecked(t, ex, ex.dataType(), false);
                 columns.add(new NodeSpec.Column(ne.name(), sql, -1));
                 quiverOutput.add(ne.toAttribute());
                 sparkList.add(ne.toAttribute());
@@ -129,7 +137,7 @@ final class QuiverPlanner {
                 notes.add(((Expression) ne).sql() + ": " + u.getMessage());
                 List<Alias> pulled = new ArrayList<>();
                 List<String> pulledSql = new ArrayList<>();
-                Expression rest = extract(t, ((Expression) ne), pulled, pulledSql, true);
+                Expression rest = extract(t, ((Expression) ne), pulled, pulledSql, true, false);
                 for (int i = 0; i < pulled.size(); i++) {
                     columns.add(new NodeSpec.Column(pulled.get(i).name(), pulledSql.get(i), -1));
                     quiverOutput.add(pulled.get(i).toAttribute());
@@ -180,7 +188,7 @@ final class QuiverPlanner {
                 return keep(project, notes);
             }
         }
-        NodeSpec spec = new NodeSpec(ids(inputs), types(inputs), referenced, filterSql, outColumns, t.mode(),
+        NodeSpec spec = new NodeSpec(ids(inputs), types(inputs), referenced, filterSql, outColumns, t.requiredMode(),
                 t.providers(), placement, notes);
         QuiverExec node = new QuiverExec(CollectionConverters.asScala(output).toSeq(), spec, child, false,
                 QuiverSparkConf.rowBatchRows(conf));
@@ -209,13 +217,14 @@ final class QuiverPlanner {
      * conditional expressions (CASE, IF, COALESCE, AND, OR, IN) are left alone: Spark evaluates
      * them only on some rows, and Quiver would evaluate them on all.
      */
-    private Expression extract(CatalystTranslator t, Expression e, List<Alias> pulled, List<String> sql, boolean top) {
+    private Expression extract(CatalystTranslator t, Expression e, List<Alias> pulled, List<String> sql, boolean top,
+                               boolean skipped) {
         if (e instanceof Attribute || e instanceof Literal) {
             return e;
         }
         if (!top && !(e instanceof Alias)) {
             try {
-                String s = translateChecked(t, e, e.dataType(), e.sql());
+                String s = translateChecked(t, e, e.dataType(), skipped);
                 Alias alias = Alias$.MODULE$.apply(e, "_quiver" + pulled.size(), Alias$.MODULE$.apply$default$3(e, "x"),
                         Alias$.MODULE$.apply$default$4(e, "x"), Alias$.MODULE$.apply$default$5(e, "x"), Alias$.MODULE$.apply$default$6(e, "x"));
                 pulled.add(alias);
@@ -225,14 +234,18 @@ final class QuiverPlanner {
                 // look inside
             }
         }
-        if (e instanceof ConditionalExpression || e instanceof And || e instanceof Or || e instanceof In) {
+        // Spark evaluates these children on some rows only (or, in TRY and lambdas, catches or scopes
+        // what they do): nothing is taken out of them.
+        if (e instanceof ConditionalExpression || e instanceof And || e instanceof Or || e instanceof In
+                || e instanceof TryEval || e instanceof HigherOrderFunction || e instanceof LambdaFunction) {
             return e;
         }
         List<Expression> children = CollectionConverters.asJava(e.children());
         List<Expression> replaced = new ArrayList<>(children.size());
         boolean changed = false;
-        for (Expression c : children) {
-            Expression r = extract(t, c, pulled, sql, false);
+        for (int i = 0; i < children.size(); i++) {
+            Expression c = children.get(i);
+            Expression r = extract(t, c, pulled, sql, false, CatalystTranslator.childSkipped(e, i, skipped));
             changed |= r != c;
             replaced.add(r);
         }
@@ -247,11 +260,14 @@ final class QuiverPlanner {
         List<Expr> taken = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         int i = 0;
+        // Spark drops a row at its first conjunct that is not TRUE; Quiver's AND goes on past a NULL.
+        boolean skipped = false;
         for (; i < conjuncts.size(); i++) {
             Expression c = conjuncts.get(i);
             CatalystTranslator.Mark mark = t.mark();
             try {
-                String sql = translateChecked(t, c, c.dataType(), c.sql());
+                String sql = translateChecked(t, c, c.dataType(), skipped);
+                skipped |= c.nullable();
                 taken.add(Expr.parse(sql));
             } catch (CatalystTranslator.Unsupported u) {
                 t.reset(mark);
@@ -278,7 +294,7 @@ final class QuiverPlanner {
         for (int k = 1; k < taken.size(); k++) {
             condition = condition.and(taken.get(k));
         }
-        NodeSpec spec = new NodeSpec(ids(inputs), types(inputs), referenced, condition.toString(), columns, t.mode(),
+        NodeSpec spec = new NodeSpec(ids(inputs), types(inputs), referenced, condition.toString(), columns, t.requiredMode(),
                 t.providers(), placement, notes);
         QuiverExec node = new QuiverExec(filter.child().output(), spec, filter.child(), false, QuiverSparkConf.rowBatchRows(conf));
         log(filter, notes);
@@ -301,9 +317,9 @@ final class QuiverPlanner {
      * planning errors and result types other than Spark's become {@link CatalystTranslator.Unsupported}.
      */
     private static String translateChecked(CatalystTranslator t, Expression e, org.apache.spark.sql.types.DataType sparkType,
-                                           String what) throws CatalystTranslator.Unsupported {
+                                           boolean skipped) throws CatalystTranslator.Unsupported {
         CatalystTranslator.Mark mark = t.mark();
-        Expr expr = t.translate(e);
+        Expr expr = t.translate(e, skipped);
         String sql = expr.toString();
         List<Field> fields = new ArrayList<>();
         List<Attribute> inputs = t.inputs();

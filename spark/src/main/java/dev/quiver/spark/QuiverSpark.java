@@ -42,6 +42,7 @@ public final class QuiverSpark {
         Objects.requireNonNull(session, "session is null");
         String className = Objects.requireNonNull(provider, "provider is null").getName();
         var registry = ((org.apache.spark.sql.classic.SparkSession) session).sessionState().functionRegistry();
+        dev.quiver.spark.exec.ExecutorQuivers.checkFunctions(className);
         for (RowFn f : FunctionCatalog.functions(className)) {
             if (f.params().stream().anyMatch(p -> p.type() == RowType.UTF8)) {
                 throw new IllegalArgumentException(f.name() + " takes strings: only numeric RowFns can be registered with Spark");

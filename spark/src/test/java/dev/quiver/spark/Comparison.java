@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Row-for-row comparison of two query results. Floating-point values must be equal (NaN equals
- * NaN, -0.0 equals 0.0 as in SQL) or within {@link #ULPS} units in the last place of the larger
+ * NaN; a zero must have the same sign) or within {@link #ULPS} units in the last place of the larger
  * one, or within {@link #ABSOLUTE} of each other when both are smaller than 1 (results of
  * cancellation near zero, where ulps say nothing). Spark's math is java.lang.Math; Quiver's
  * devices are within 2 (CPU) and 17 (OpenCL pow) ulps of StrictMath (docs/math.md), and the
@@ -65,6 +65,9 @@ final class Comparison {
     static boolean close(double p, double q) {
         if (Double.isNaN(p) || Double.isNaN(q)) {
             return Double.isNaN(p) && Double.isNaN(q);
+        }
+        if (p == 0 && q == 0) {
+            return Double.compare(p, q) == 0; // the sign of zero too
         }
         if (p == q) {
             return true;

@@ -180,6 +180,58 @@ class QuiverExtensionTest {
         Exception quiverError = assertThrows(Exception.class, () -> spark.sql(sql).collectAsList());
         assertTrue(String.valueOf(sparkError.getMessage()).contains("overflow"), sparkError.getMessage());
         assertTrue(String.valueOf(quiverError.getMessage()).contains("overflow"), quiverError.getMessage());
+        assertTrue(String.valueOf(quiverError.getMessage()).contains("ARITHMETIC_OVERFLOW"),
+                "Quiver's error is Spark's ARITHMETIC_OVERFLOW: " + quiverError.getMessage());
+    }
+
+    @Test
+    void anExpressionThatCanRaiseIsNotEvaluatedOnRowsSparkSkips() {
+        // Spark returns NULL for a + ... at a NULL a without evaluating b * 100000 (which overflows).
+        String path = dir.resolve("skipped").toString();
+        spark.createDataFrame(List.of(
+                        org.apache.spark.sql.RowFactory.create(1L, null, 100000), org.apache.spark.sql.RowFactory.create(2L, 1, 2)),
+                        new org.apache.spark.sql.types.StructType().add("id", "long").add("a", "int").add("b", "int"))
+                .write().mode("overwrite").parquet(path);
+        Dataset<Row> df = check(() -> spark.read().parquet(path).selectExpr("id", "a + b * 100000 AS r", "sin(cast(b AS double)) AS q"),
+                "a + b * 100000 with a NULL a");
+        assertTrue(QuiverSpark.fallbacks(df).toString().contains("can raise under ANSI mode"), QuiverSpark.fallbacks(df).toString());
+        // TRY: Spark's try_add of a date catches what its operands raise; nothing is taken out of it.
+        check("SELECT id, try_add(DATE '2024-01-01', i * 10000) AS r FROM t");
+    }
+
+    @Test
+    void aFusedFilterKeepsItsArithmeticModeAndFunctions() {
+        spark.conf().set("spark.sql.ansi.enabled", "false");
+        Dataset<Row> df = check("SELECT id, d + 1 AS x FROM t WHERE i + 2147483000 > 0");
+        QuiverExec node = QuiverSpark.quiverNodes(df).getFirst();
+        assertEquals(dev.quiver.kernels.ArithmeticMode.WRAPPING, node.spec().mode(), node.simpleString(10));
+        spark.conf().unset("spark.sql.ansi.enabled");
+        Dataset<Row> withFunction = check("SELECT id, e * 2 AS x FROM t WHERE my_hypot(d, e) > 100");
+        QuiverExec fused = QuiverSpark.quiverNodes(withFunction).getFirst();
+        assertTrue(fused.spec().filter() != null && fused.spec().providers().contains(TestFunctions.class.getName()),
+                fused.simpleString(10));
+    }
+
+    @Test
+    void log2IsSparksQuotientOfLogarithms() {
+        List<Row> rows = spark.range(1).selectExpr("cast(536870912 AS double) * (id + 1) AS x").selectExpr("log2(x) AS r").collectAsList();
+        assertEquals(StrictMath.log(536870912.0) / StrictMath.log(2.0), rows.getFirst().getDouble(0));
+        assertEquals(29.000000000000004, rows.getFirst().getDouble(0));
+    }
+
+    @Test
+    void aLikePatternSparkRejectsFailsAsInSpark() {
+        String sql = "SELECT id FROM t WHERE s LIKE 'a\\\\b'";
+        Exception quiver = assertThrows(Exception.class, () -> spark.sql(sql).collectAsList());
+        assertTrue(String.valueOf(quiver.getMessage()).contains("ESC_IN_THE_MIDDLE"), quiver.getMessage());
+
+    }
+
+    @Test
+    void aFunctionThatWouldReplaceQuiversOwnIsRefused() {
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> QuiverSpark.registerFunctions(spark, TestFunctions.Clashing.class));
+        assertTrue(e.getMessage().contains("would replace Quiver's own 'sqrt'"), e.getMessage());
     }
 
     @Test

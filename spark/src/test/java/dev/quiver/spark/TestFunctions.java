@@ -25,4 +25,12 @@ public final class TestFunctions implements QuiverFunctions {
                             return a.sqrt().asin().mul(2 * 6371.0);
                         }));
     }
+
+    /** A provider whose function would replace Quiver's own {@code sqrt}: refused. */
+    public static final class Clashing implements QuiverFunctions {
+        @Override
+        public List<RowFn> functions() {
+            return List.of(RowFn.declare("sqrt").arg("x", RowType.FLOAT64).returns(RowType.FLOAT64).body(x -> x.mul(x)));
+        }
+    }
 }

@@ -90,15 +90,49 @@ public final class ExecutorQuivers {
         }
     }
 
+    /** Which provider registered each function name, per Quiver. */
+    private static final Map<Quiver, Map<String, String>> OWNERS = new java.util.IdentityHashMap<>();
+
     private static Quiver withFunctions(Quiver q, Set<String> done, List<String> providers) {
+        Map<String, String> owners = OWNERS.computeIfAbsent(q, k -> new java.util.HashMap<>());
         for (String p : providers) {
-            if (done.add(p)) {
-                for (RowFn f : FunctionCatalog.functions(p)) {
-                    q.functions().register(f);
+            if (done.contains(p)) {
+                continue;
+            }
+            List<RowFn> functions = FunctionCatalog.functions(p);
+            for (RowFn f : functions) {
+                for (String name : names(f)) {
+                    String owner = owners.get(name);
+                    if (owner != null && !owner.equals(p)) {
+                        throw new IllegalStateException("function '" + name + "' is declared by both " + owner + " and " + p);
+                    }
+                    if (owner == null && q.functions().find(name).isPresent()) {
+                        throw new IllegalStateException("function '" + name + "' of " + p + " would replace Quiver's own '"
+                                + name + "': give it another name");
+                    }
                 }
             }
+            for (RowFn f : functions) {
+                for (String name : names(f)) {
+                    owners.put(name, p);
+                }
+                q.functions().register(f);
+            }
+            done.add(p);
         }
         return q;
+    }
+
+    private static List<String> names(RowFn f) {
+        List<String> names = new java.util.ArrayList<>();
+        names.add(f.name().toLowerCase(java.util.Locale.ROOT));
+        f.aliases().forEach(a -> names.add(a.toLowerCase(java.util.Locale.ROOT)));
+        return names;
+    }
+
+    /** Checks that {@code provider}'s functions can be registered: no clash with Quiver's own or another provider's. */
+    public static void checkFunctions(String provider) {
+        validator(ArithmeticMode.CHECKED, List.of(provider));
     }
 
     /** A compiled projection for {@code key}, from the pool or compiled now; give it back with {@link #release}. */
@@ -114,11 +148,29 @@ public final class ExecutorQuivers {
         return q.compileProjection(key.schema(), key.filter(), key.columns());
     }
 
-    /** Gives a borrowed projection back for other tasks. */
+    /** Projections kept per key: one per concurrently running task, at most. */
+    private static final int KEPT_PER_KEY = Math.max(2, Runtime.getRuntime().availableProcessors());
+    /** Keys kept: a long-running application (a Thrift server, a stream) sees new queries forever. */
+    private static final int KEPT_KEYS = 256;
+
+    /** Gives a borrowed projection back for other tasks (or drops it when enough are kept). */
     public static void release(ProjectionKey key, CompiledProjection p) {
         Deque<CompiledProjection> free = POOL.computeIfAbsent(key, k -> new ArrayDeque<>());
         synchronized (free) {
-            free.addFirst(p);
+            if (free.size() < KEPT_PER_KEY) {
+                free.addFirst(p);
+            }
+        }
+        if (POOL.size() > KEPT_KEYS) {
+            // Forget some other key's idle projections: compiled again if that query comes back.
+            for (ProjectionKey k : POOL.keySet()) {
+                if (!k.equals(key)) {
+                    POOL.remove(k);
+                    if (POOL.size() <= KEPT_KEYS) {
+                        break;
+                    }
+                }
+            }
         }
     }
 

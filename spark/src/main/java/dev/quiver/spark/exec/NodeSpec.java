@@ -20,13 +20,13 @@ import java.util.Objects;
  * @param referenced  how many inputs the Quiver expressions read
  * @param filter      the Quiver SQL of the filter, or null
  * @param columns     the output columns, in output order
- * @param mode        Quiver's integer arithmetic mode (ANSI: CHECKED, legacy: WRAPPING)
+ * @param requiredMode the integer arithmetic mode the expressions need (ANSI: CHECKED, legacy: WRAPPING), or null
  * @param providers   function provider classes the expressions call
  * @param placement   where batches run
  * @param notes       what stays with Spark and why, for the plan's description
  */
 public record NodeSpec(List<Long> inputIds, List<org.apache.spark.sql.types.DataType> inputTypes, int referenced,
-                       String filter, List<Column> columns, ArithmeticMode mode, List<String> providers,
+                       String filter, List<Column> columns, ArithmeticMode requiredMode, List<String> providers,
                        Placement placement, List<String> notes) implements Serializable {
 
     /** One output column: a Quiver expression ({@code sql}) or an input passed through ({@code input} >= 0). */
@@ -42,11 +42,15 @@ public record NodeSpec(List<Long> inputIds, List<org.apache.spark.sql.types.Data
         columns = List.copyOf(columns);
         providers = List.copyOf(providers);
         notes = List.copyOf(notes);
-        Objects.requireNonNull(mode, "mode is null");
         Objects.requireNonNull(placement, "placement is null");
         if (inputIds.size() != inputTypes.size() || referenced > inputIds.size()) {
             throw new IllegalArgumentException("inconsistent inputs");
         }
+    }
+
+    /** The Quiver arithmetic mode to evaluate in: the required one, else CHECKED (no integer arithmetic). */
+    public ArithmeticMode mode() {
+        return requiredMode == null ? ArithmeticMode.CHECKED : requiredMode;
     }
 
     /**

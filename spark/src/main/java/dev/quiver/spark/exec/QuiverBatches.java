@@ -91,7 +91,14 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
             allocator.close();
             throw e;
         }
-        PartitionIterator it = new PartitionIterator(input, allocator, projection, key);
+        PartitionIterator it;
+        try {
+            it = new PartitionIterator(input, allocator, projection, key);
+        } catch (RuntimeException | Error e) {
+            ExecutorQuivers.release(key, projection);
+            allocator.close();
+            throw e;
+        }
         if (task != null) {
             task.addTaskCompletionListener(new org.apache.spark.util.TaskCompletionListener() {
                 @Override
@@ -215,7 +222,12 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
 
         private ColumnarBatch evaluate(VectorSchemaRoot inputs, int n, ColumnarBatch in) {
             long start = System.nanoTime();
-            VectorSchemaRoot out = projection.project(inputs, spec.placement(), allocator);
+            VectorSchemaRoot out;
+            try {
+                out = projection.project(inputs, spec.placement(), allocator);
+            } catch (dev.quiver.backend.KernelArithmeticException e) {
+                throw asSparkError(e);
+            }
             held.add(out);
             add(QuiverExec.QUIVER_TIME, System.nanoTime() - start);
             recordDevices();
@@ -236,6 +248,29 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
             add(QuiverExec.OUTPUT_ROWS, outRows);
             add(QuiverExec.INPUT_BATCHES, 1);
             return new ColumnarBatch(vectors, outRows);
+        }
+
+        /**
+         * Quiver's arithmetic error as Spark's own (ARITHMETIC_OVERFLOW or DIVIDE_BY_ZERO), so code
+         * that handles Spark's errors handles these; Quiver's message (expression, row, device) is the cause.
+         */
+        private RuntimeException asSparkError(dev.quiver.backend.KernelArithmeticException e) {
+            String message = String.valueOf(e.getMessage());
+            ArithmeticException spark;
+            if (message.contains("division by zero")) {
+                spark = org.apache.spark.sql.errors.QueryExecutionErrors.divideByZeroError(null);
+            } else if (message.contains("overflow")) {
+                spark = org.apache.spark.sql.errors.QueryExecutionErrors.arithmeticOverflowError(message,
+                        org.apache.spark.sql.errors.QueryExecutionErrors.arithmeticOverflowError$default$2(), null);
+            } else {
+                return e;
+            }
+            try {
+                spark.initCause(e);
+            } catch (IllegalStateException alreadyHasOne) {
+                spark.addSuppressed(e);
+            }
+            return spark;
         }
 
         private void recordDevices() {

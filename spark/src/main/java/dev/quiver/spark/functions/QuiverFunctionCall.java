@@ -52,6 +52,11 @@ public final class QuiverFunctionCall extends Expression implements CodegenFallb
         return functionName;
     }
 
+    /** Whether the function can fail a row (declared {@code fallible()}). */
+    public boolean fallible() {
+        return function().isFallible();
+    }
+
     private RowFn function() {
         if (function == null) {
             function = FunctionCatalog.function(providerClass, functionName);

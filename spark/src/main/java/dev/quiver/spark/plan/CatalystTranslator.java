@@ -80,6 +80,25 @@ public final class CatalystTranslator {
         mode = m.mode();
     }
 
+    /**
+     * Takes over what another node's expressions need (a fused filter's): its arithmetic mode
+     * (null when it needs none) and its function providers.
+     */
+    public void inherit(ArithmeticMode requiredMode, List<String> functionProviders) throws Unsupported {
+        if (requiredMode != null) {
+            if (mode != null && mode != requiredMode) {
+                throw new Unsupported(null, "the filter's integer arithmetic is in " + requiredMode + " mode, the projection's in " + mode);
+            }
+            mode = requiredMode;
+        }
+        providers.addAll(functionProviders);
+    }
+
+    /** The integer arithmetic mode the translated expressions need, or null when they need none. */
+    public ArithmeticMode requiredMode() {
+        return mode;
+    }
+
     /** Numbers {@code attributes} as the first inputs, in order (a fused filter's columns). */
     public void seed(List<Attribute> attributes) {
         for (Attribute a : attributes) {
@@ -112,8 +131,18 @@ public final class CatalystTranslator {
      * translator as it was (inputs, mode), so it can be used again for another expression.
      */
     public Expr translate(Expression e) throws Unsupported {
+        return translate(e, false);
+    }
+
+    /**
+     * Translates {@code e}, which Spark evaluates on every row of the node ({@code skipped} false)
+     * or may skip on some rows where Quiver would evaluate it ({@code skipped} true: it is a part
+     * of a larger expression, see {@link #childSkipped}).
+     */
+    public Expr translate(Expression e, boolean skipped) throws Unsupported {
         Mark saved = mark();
         try {
+            checkRaising(e, skipped);
             return tr(e);
         } catch (Unsupported | RuntimeException u) {
             reset(saved);
@@ -122,6 +151,72 @@ public final class CatalystTranslator {
             }
             throw new Unsupported(e, "cannot translate " + e.prettyName() + ": " + u.getMessage());
         }
+    }
+
+    /**
+     * Spark evaluates a child of most expressions only when the children before it are not NULL
+     * (a binary expression returns NULL at a NULL left operand without evaluating the right one),
+     * and an IN list's items only until one matches; Quiver evaluates every operand on every row.
+     * The same values come out, except where evaluating raises: under ANSI mode an integer
+     * overflow Spark never reaches would fail the query in Quiver. So an expression that can
+     * raise is translated only where Spark evaluates it on every row Quiver does.
+     */
+    static void checkRaising(Expression e, boolean skipped) throws Unsupported {
+        if (skipped && raises(e)) {
+            throw new Unsupported(e, e.sql() + " can raise under ANSI mode on rows where Spark does not evaluate it "
+                    + "(after a NULL operand, or in an IN list)");
+        }
+        List<Expression> children = CollectionConverters.asJava(e.children());
+        for (int i = 0; i < children.size(); i++) {
+            checkRaising(children.get(i), childSkipped(e, i, skipped));
+        }
+    }
+
+    /**
+     * Whether Spark may skip child {@code i} of {@code parent} on a row where Quiver evaluates it:
+     * when the parent is skipped itself, or when an earlier child may be NULL and the parent is
+     * not one that evaluates all its children (or that Quiver evaluates as lazily as Spark: CASE,
+     * IF, COALESCE, AND, OR), or for the items of an IN list.
+     */
+    public static boolean childSkipped(Expression parent, int i, boolean parentSkipped) {
+        if (parentSkipped) {
+            return true;
+        }
+        if (parent instanceof In) {
+            return i > 0;
+        }
+        if (parent instanceof ConditionalExpression || parent instanceof And || parent instanceof Or
+                || parent instanceof Greatest || parent instanceof Least || parent instanceof EqualNullSafe
+                || parent instanceof Alias) {
+            return false;
+        }
+        List<Expression> children = CollectionConverters.asJava(parent.children());
+        for (int j = 0; j < i; j++) {
+            if (children.get(j).nullable()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code e} itself can raise once translated: integer arithmetic in ANSI mode, or a fallible RowFn. */
+    static boolean raises(Expression e) {
+        if (e instanceof BinaryArithmetic b && isIntegral(e.dataType())) {
+            return switch (b) {
+                case Add a -> a.evalContext().evalMode().toString().equals("ANSI");
+                case Subtract a -> a.evalContext().evalMode().toString().equals("ANSI");
+                case Multiply a -> a.evalContext().evalMode().toString().equals("ANSI");
+                case Remainder a -> a.evalContext().evalMode().toString().equals("ANSI");
+                default -> true;
+            };
+        }
+        if (e instanceof UnaryMinus u) {
+            return isIntegral(u.dataType()) && u.failOnError();
+        }
+        if (e instanceof QuiverFunctionCall f) {
+            return f.fallible();
+        }
+        return false;
     }
 
     private Expr tr(Expression e) throws Unsupported {
@@ -203,7 +298,12 @@ public final class CatalystTranslator {
             // Quiver's order, as `NaN <= 0` is false in Spark's Java, so NaN gives NaN on both.
             case Log f -> logarithm(f.child(), "ln");
             case Log10 f -> logarithm(f.child(), "log10");
-            case Log2 f -> logarithm(f.child(), "log2");
+            // Spark's log2 is StrictMath.log(x) / StrictMath.log(2.0), not a true log2 (29.000000000000004 at 2^29).
+            case Log2 f -> {
+                Expr arg = tr(f.child());
+                yield Expr.when(arg.gt(Expr.lit(0.0)), Expr.call("ln", arg).div(Expr.call("ln", Expr.lit(2.0))))
+                        .otherwise(Expr.nullLit(DataType.FLOAT64));
+            }
             case Abs a -> {
                 if (isIntegral(a.dataType()) && a.failOnError()) {
                     throw new Unsupported(a, "abs of an integer raises on its smallest value under ANSI mode; Quiver's wraps");
@@ -215,6 +315,12 @@ public final class CatalystTranslator {
             case Like l -> {
                 if (!(l.right() instanceof Literal p) || p.value() == null) {
                     throw new Unsupported(l, "LIKE with a pattern that is not a literal");
+                }
+                try {
+                    // Spark rejects an escape before anything but _, % or itself; Quiver would not.
+                    org.apache.spark.sql.catalyst.util.StringUtils.escapeLikeRegex(p.value().toString(), l.escapeChar());
+                } catch (RuntimeException invalid) {
+                    throw new Unsupported(l, "a LIKE pattern Spark rejects: " + invalid.getMessage());
                 }
                 yield new Expr.Like(tr(l.left()), literal(p), l.escapeChar(), false, false);
             }
