@@ -138,6 +138,44 @@ public final class QuiverSpark {
         }
     }
 
+    /**
+     * {@code dataset}'s executed plan, one node per line (looking through adaptive execution), with
+     * what stays with Spark and why under each Spark node the extension left work to:
+     *
+     * <pre>
+     * Project [id#0L, upper(s#7) AS u#20]
+     *   ! stays with Spark: upper(s) AS u: upper has no Quiver translation
+     *   FileScan parquet [id#0L,s#7] ...
+     * </pre>
+     */
+    public static String explain(Dataset<?> dataset) {
+        StringBuilder sb = new StringBuilder();
+        explain(((org.apache.spark.sql.classic.Dataset<?>) dataset).queryExecution().executedPlan(), 0, sb);
+        return sb.toString();
+    }
+
+    private static void explain(SparkPlan p, int depth, StringBuilder sb) {
+        if (p instanceof AdaptiveSparkPlanExec a) {
+            explain(a.executedPlan(), depth, sb);
+            return;
+        }
+        String indent = "  ".repeat(depth);
+        sb.append(indent).append(p.simpleString(25)).append('\n');
+        scala.Option<String> tag = p.getTagValue(QuiverPlanner.FALLBACK);
+        if (tag.isDefined()) {
+            for (String line : tag.get().split("\n")) {
+                sb.append(indent).append("  ! stays with Spark: ").append(line).append('\n');
+            }
+        }
+        if (p instanceof QueryStageExec stage) {
+            explain(stage.plan(), depth + 1, sb);
+            return;
+        }
+        for (SparkPlan c : CollectionConverters.asJava(p.children())) {
+            explain(c, depth + 1, sb);
+        }
+    }
+
     /** The Quiver nodes of {@code dataset}'s executed plan. */
     public static List<QuiverExec> quiverNodes(Dataset<?> dataset) {
         return planNodes(dataset).stream().filter(QuiverExec.class::isInstance).map(QuiverExec.class::cast).toList();

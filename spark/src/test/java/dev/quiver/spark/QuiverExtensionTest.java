@@ -129,6 +129,8 @@ class QuiverExtensionTest {
         List<String> why = QuiverSpark.fallbacks(df);
         assertEquals(1, why.size(), why.toString());
         assertTrue(why.getFirst().contains("upper") && why.getFirst().contains("no Quiver translation"), why.toString());
+        String plan = QuiverSpark.explain(df);
+        assertTrue(plan.contains("! stays with Spark: upper(t.s) AS u: upper has no Quiver translation"), plan);
     }
 
     @Test
