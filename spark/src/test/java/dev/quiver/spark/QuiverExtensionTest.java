@@ -96,7 +96,8 @@ class QuiverExtensionTest {
             "CASE WHEN i IS NULL THEN -1 ELSE i END", "IF(b, d, e)", "coalesce(d, e, 1.5)", "i IN (1, 2, 3, k)",
             "k IN (1, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)", "s IN ('apple', 'banana')", "s LIKE 'ap%'", "s LIKE '%a_c%'",
             "startswith(s, 'ba')", "endswith(s, '7')", "contains(s, 'an')", "length(s)", "my_hypot(d, e)", "my_hypot(i, k)",
-            "my_haversine(e * 9, d / 5.0, e, d / 6.0)"})
+            "my_haversine(e * 9, d / 5.0, e, d / 6.0)", "round(d)", "round(e * 10)", "isnan(d)", "isnan(f)", "nanvl(d, e)",
+            "nanvl(d, -1.0) > 0"})
     void projectionsMatchSpark(String expr) {
         Dataset<Row> df = check("SELECT id, " + expr + " AS r FROM t");
         List<QuiverExec> nodes = QuiverSpark.quiverNodes(df);
@@ -252,6 +253,26 @@ class QuiverExtensionTest {
         assertTrue(nodes.getFirst().rowInput(), "the node reads the shuffle's rows");
         assertTrue(plan(df).stream().noneMatch(RowToColumnarExec.class::isInstance));
         assertTrue(nodes.getFirst().metrics().get("importBytes").get().value() > 0);
+    }
+
+    @Test
+    void aJoinOverQuiverProjectionsNeedsNoMoreShufflesThanSparksOwnPlan() {
+        spark.conf().set("spark.sql.autoBroadcastJoinThreshold", "-1");
+        try {
+            String sql = "SELECT a.id, a.k, a.y, b.z FROM (SELECT id, k, sin(d) AS y FROM t WHERE e > 0) a "
+                    + "JOIN (SELECT k, max(cos(e)) AS z FROM t GROUP BY k) b ON a.k = b.k";
+            spark.conf().set(QuiverSparkConf.ENABLED, "false");
+            Dataset<Row> own = spark.sql(sql);
+            own.collectAsList();
+            long sparkShuffles = QuiverSpark.planNodes(own).stream().filter(p -> p.nodeName().contains("Exchange")).count();
+            spark.conf().set(QuiverSparkConf.ENABLED, "true");
+            Dataset<Row> df = check(sql);
+            assertFalse(QuiverSpark.quiverNodes(df).isEmpty());
+            long shuffles = QuiverSpark.planNodes(df).stream().filter(p -> p.nodeName().contains("Exchange")).count();
+            assertEquals(sparkShuffles, shuffles, QuiverSpark.explain(df));
+        } finally {
+            spark.conf().unset("spark.sql.autoBroadcastJoinThreshold");
+        }
     }
 
     @Test

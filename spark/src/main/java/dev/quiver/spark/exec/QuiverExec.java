@@ -97,6 +97,32 @@ public final class QuiverExec extends SparkPlan {
         return new QuiverExec(output, spec, newChildren.apply(0), rowInput, batchRows);
     }
 
+    /**
+     * The child's partitioning where every column it is defined on passes through (a filter
+     * keeps it too); otherwise unknown. Spark's joins and aggregates above rely on it.
+     */
+    @Override
+    public org.apache.spark.sql.catalyst.plans.physical.Partitioning outputPartitioning() {
+        var p = child.outputPartitioning();
+        if (p instanceof org.apache.spark.sql.catalyst.expressions.Expression e && !e.references().subsetOf(outputSet())) {
+            return new org.apache.spark.sql.catalyst.plans.physical.UnknownPartitioning(p.numPartitions());
+        }
+        return p;
+    }
+
+    /** The longest prefix of the child's ordering whose columns pass through. */
+    @Override
+    public Seq<org.apache.spark.sql.catalyst.expressions.SortOrder> outputOrdering() {
+        List<org.apache.spark.sql.catalyst.expressions.SortOrder> kept = new java.util.ArrayList<>();
+        for (var o : CollectionConverters.asJava(child.outputOrdering())) {
+            if (!o.references().subsetOf(outputSet())) {
+                break;
+            }
+            kept.add(o);
+        }
+        return CollectionConverters.asScala(kept).toList();
+    }
+
     @Override
     public boolean supportsColumnar() {
         return true;

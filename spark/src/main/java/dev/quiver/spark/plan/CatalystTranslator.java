@@ -310,6 +310,19 @@ public final class CatalystTranslator {
                 }
                 yield Expr.call("abs", tr(a.child()));
             }
+            // Spark rounds the decimal string of a double (BigDecimal HALF_UP); at scale 0 that is
+            // Quiver's half away from zero, but Spark's result has no negative zero: + 0.0.
+            case Round r when r.scale() instanceof Literal scale && Integer.valueOf(0).equals(scale.value())
+                    && r.child().dataType().equals(DoubleType$.MODULE$) -> Expr.call("round", tr(r.child())).add(Expr.lit(0.0));
+            // NaN is above +Infinity in Quiver's order (and Spark's); isnan(NULL) is false.
+            case IsNaN n -> {
+                Expr a = tr(n.child());
+                yield Expr.when(a.isNull(), Expr.lit(false)).otherwise(a.gt(Expr.lit(Double.POSITIVE_INFINITY)));
+            }
+            case NaNvl n -> {
+                Expr a = tr(n.left());
+                yield Expr.when(a.gt(Expr.lit(Double.POSITIVE_INFINITY)), tr(n.right())).otherwise(a);
+            }
             case Greatest g -> Expr.call("greatest", children(g));
             case Least l -> Expr.call("least", children(l));
             case Like l -> {
