@@ -276,6 +276,26 @@ class QuiverExtensionTest {
     }
 
     @Test
+    void identicalQuiverSubtreesAreReusedAsOneExchange() {
+        spark.conf().set("spark.sql.autoBroadcastJoinThreshold", "-1");
+        try {
+            String sql = "WITH q AS (SELECT k, sin(d) * 2 AS y FROM t WHERE e > 0) "
+                    + "SELECT a.k, a.y, b.y AS y2 FROM q a JOIN q b ON a.k = b.k AND a.y = b.y";
+            spark.conf().set(QuiverSparkConf.ENABLED, "false");
+            Dataset<Row> own = spark.sql(sql);
+            own.collectAsList();
+            long sparkReused = QuiverSpark.planNodes(own).stream().filter(p -> p.nodeName().contains("Reused")).count();
+            spark.conf().set(QuiverSparkConf.ENABLED, "true");
+            Dataset<Row> df = check(() -> spark.sql(sql), sql);
+            long reused = QuiverSpark.planNodes(df).stream().filter(p -> p.nodeName().contains("Reused")).count();
+            assertTrue(sparkReused > 0, "Spark reuses the exchange");
+            assertEquals(sparkReused, reused, QuiverSpark.explain(df));
+        } finally {
+            spark.conf().unset("spark.sql.autoBroadcastJoinThreshold");
+        }
+    }
+
+    @Test
     void metricsCountRowsBatchesDevicesAndCopiedBytes() {
         Dataset<Row> df = spark.sql("SELECT id, sin(d) + e AS r FROM t");
         long rows = df.collectAsList().size();

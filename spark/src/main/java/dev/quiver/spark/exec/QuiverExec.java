@@ -163,13 +163,7 @@ public final class QuiverExec extends SparkPlan {
         int[] ordinals = new int[spec.inputIds().size()];
         for (int i = 0; i < ordinals.length; i++) {
             long id = spec.inputIds().get(i);
-            ordinals[i] = -1;
-            for (int j = 0; j < childOutput.size(); j++) {
-                if (childOutput.get(j).exprId().id() == id) {
-                    ordinals[i] = j;
-                    break;
-                }
-            }
+            ordinals[i] = position(childOutput, id);
             if (ordinals[i] < 0) {
                 throw new IllegalStateException("input #" + id + " is not in the child's output " + child.output());
             }
@@ -179,6 +173,42 @@ public final class QuiverExec extends SparkPlan {
         @SuppressWarnings("unchecked")
         RDD<Object> in = rowInput ? (RDD<Object>) (RDD<?>) child.execute() : (RDD<Object>) (RDD<?>) child.executeColumnar();
         return in.mapPartitions(f, false, ClassTag$.MODULE$.apply(ColumnarBatch.class));
+    }
+
+    /**
+     * The form Spark compares plans by (exchange and subquery reuse): the child's canonical
+     * form, inputs by position in the child's output instead of expression ids, pass-through
+     * outputs numbered by their position in the child, computed outputs by their own position,
+     * no names or notes. Two nodes computing the same thing over the same input compare equal.
+     */
+    @Override
+    public SparkPlan doCanonicalize() {
+        List<Attribute> childOutput = CollectionConverters.asJava(child.output());
+        List<Long> positions = new java.util.ArrayList<>();
+        for (long id : spec.inputIds()) {
+            positions.add((long) position(childOutput, id));
+        }
+        List<NodeSpec.Column> columns = spec.columns().stream().map(c -> new NodeSpec.Column("", c.sql(), c.input())).toList();
+        NodeSpec canonical = new NodeSpec(positions, spec.inputTypes(), spec.referenced(), spec.filter(), columns,
+                spec.requiredMode(), spec.providers(), spec.placement(), List.of());
+        List<Attribute> out = CollectionConverters.asJava(output);
+        List<Attribute> canonicalOutput = new java.util.ArrayList<>();
+        for (int i = 0; i < out.size(); i++) {
+            Attribute a = out.get(i);
+            int inChild = position(childOutput, a.exprId().id());
+            long id = inChild >= 0 ? inChild : -1L - i;
+            canonicalOutput.add((Attribute) a.withExprId(org.apache.spark.sql.catalyst.expressions.ExprId$.MODULE$.apply(id)).canonicalized());
+        }
+        return new QuiverExec(CollectionConverters.asScala(canonicalOutput).toSeq(), canonical, child.canonicalized(), rowInput, batchRows);
+    }
+
+    private static int position(List<Attribute> attributes, long exprId) {
+        for (int j = 0; j < attributes.size(); j++) {
+            if (attributes.get(j).exprId().id() == exprId) {
+                return j;
+            }
+        }
+        return -1;
     }
 
     @Override
