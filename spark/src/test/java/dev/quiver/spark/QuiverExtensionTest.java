@@ -97,7 +97,7 @@ class QuiverExtensionTest {
             "k IN (1, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)", "s IN ('apple', 'banana')", "s LIKE 'ap%'", "s LIKE '%a_c%'",
             "startswith(s, 'ba')", "endswith(s, '7')", "contains(s, 'an')", "length(s)", "my_hypot(d, e)", "my_hypot(i, k)",
             "my_haversine(e * 9, d / 5.0, e, d / 6.0)", "round(d)", "round(e * 10)", "isnan(d)", "isnan(f)", "nanvl(d, e)",
-            "nanvl(d, -1.0) > 0"})
+            "nanvl(d, -1.0) > 0", "floor(d)", "ceil(e * 3)", "floor(d / 10.0) > k", "ceil(d * 1e17)", "floor(j)"})
     void projectionsMatchSpark(String expr) {
         Dataset<Row> df = check("SELECT id, " + expr + " AS r FROM t");
         List<QuiverExec> nodes = QuiverSpark.quiverNodes(df);

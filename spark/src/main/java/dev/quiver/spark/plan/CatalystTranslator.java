@@ -314,6 +314,11 @@ public final class CatalystTranslator {
             // Quiver's half away from zero, but Spark's result has no negative zero: + 0.0.
             case Round r when r.scale() instanceof Literal scale && Integer.valueOf(0).equals(scale.value())
                     && r.child().dataType().equals(DoubleType$.MODULE$) -> Expr.call("round", tr(r.child())).add(Expr.lit(0.0));
+            // Spark's floor and ceil of a double are a bigint by Java's (long) cast: saturating, NaN 0.
+            case Floor f when f.child().dataType().equals(DoubleType$.MODULE$) -> toLongAsJava(Expr.call("floor", tr(f.child())));
+            case Ceil f when f.child().dataType().equals(DoubleType$.MODULE$) -> toLongAsJava(Expr.call("ceil", tr(f.child())));
+            case Floor f when f.child().dataType().equals(LongType$.MODULE$) -> tr(f.child());
+            case Ceil f when f.child().dataType().equals(LongType$.MODULE$) -> tr(f.child());
             // NaN is above +Infinity in Quiver's order (and Spark's); isnan(NULL) is false.
             case IsNaN n -> {
                 Expr a = tr(n.child());
@@ -368,6 +373,14 @@ public final class CatalystTranslator {
             index++;
         }
         return Expr.col(inputName(index));
+    }
+
+    /** Java's {@code (long)} of a whole double: NaN is 0, beyond the range the nearest end. */
+    private static Expr toLongAsJava(Expr whole) {
+        return Expr.when(whole.gt(Expr.lit(Double.POSITIVE_INFINITY)), Expr.lit(0L))
+                .when(whole.gtEq(Expr.lit(0x1p63)), Expr.lit(Long.MAX_VALUE))
+                .when(whole.lt(Expr.lit(-0x1p63)), Expr.lit(Long.MIN_VALUE))
+                .otherwise(whole.cast(DataType.INT64));
     }
 
     private Expr logarithm(Expression x, String function) throws Unsupported {
