@@ -166,10 +166,17 @@ public final class ArrowImport {
         FieldVector out = OutputVectors.uninitialized(field, rows, allocator);
         try (VectorView view = VectorView.of(out)) {
             MemorySegment data = view.data();
+            MemorySegment direct = SparkVectorMemory.values(source, p.layout.carrier(), rows);
+            long width = p.layout.byteSize();
             forEachReadableRun(source, rows, view.validity(), (start, end) -> {
+                if (direct != null) {
+                    // The vector's own array or native memory: one copy, no array in between.
+                    MemorySegment.copy(direct, start * width, data, start * width, (end - start) * width);
+                    return;
+                }
                 for (int s = start; s < end; s += CHUNK) {
                     int n = Math.min(CHUNK, end - s);
-                    MemorySegment.copy(p.read.read(source, s, n), 0, data, p.layout, s * p.layout.byteSize(), n);
+                    MemorySegment.copy(p.read.read(source, s, n), 0, data, p.layout, s * width, n);
                 }
             });
         } catch (RuntimeException | Error e) {
