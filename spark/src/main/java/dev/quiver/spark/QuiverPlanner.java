@@ -17,13 +17,16 @@ import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.ConditionalExpression;
 import org.apache.spark.sql.catalyst.expressions.Expression;
-import org.apache.spark.sql.catalyst.expressions.In;
 import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.Or;
 import org.apache.spark.sql.catalyst.expressions.TryEval;
-import org.apache.spark.sql.catalyst.expressions.HigherOrderFunction;
-import org.apache.spark.sql.catalyst.expressions.LambdaFunction;
+import org.apache.spark.sql.catalyst.expressions.UnaryExpression;
+import org.apache.spark.sql.catalyst.expressions.BinaryExpression;
+import org.apache.spark.sql.catalyst.expressions.TernaryExpression;
+import org.apache.spark.sql.catalyst.expressions.Greatest;
+import org.apache.spark.sql.catalyst.expressions.Least;
+import org.apache.spark.sql.catalyst.expressions.Concat;
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag;
 import org.apache.spark.sql.execution.FilterExec;
 import org.apache.spark.sql.execution.ProjectExec;
@@ -234,10 +237,7 @@ final class QuiverPlanner {
                 // look inside
             }
         }
-        // Spark evaluates these children on some rows only (or, in TRY and lambdas, catches or scopes
-        // what they do): nothing is taken out of them.
-        if (e instanceof ConditionalExpression || e instanceof And || e instanceof Or || e instanceof In
-                || e instanceof TryEval || e instanceof HigherOrderFunction || e instanceof LambdaFunction) {
+        if (!evaluatesChildrenInOrder(e)) {
             return e;
         }
         List<Expression> children = CollectionConverters.asJava(e.children());
@@ -250,6 +250,21 @@ final class QuiverPlanner {
             replaced.add(r);
         }
         return changed ? e.withNewChildren(CollectionConverters.asScala(replaced).toSeq()) : e;
+    }
+
+    /**
+     * Whether Spark evaluates {@code e}'s children in order, skipping one only because an earlier
+     * one is NULL (or, for / and %, because the divisor is NULL or zero): the expressions parts
+     * may be taken out of ({@link CatalystTranslator#childSkipped} says on which rows Spark skips
+     * them). Anything else (CASE, IF, COALESCE, AND, OR, IN, TRY, lambdas, elt, ...) evaluates
+     * some children on some rows only, or catches what they raise: nothing is taken out of it.
+     */
+    private static boolean evaluatesChildrenInOrder(Expression e) {
+        if (e instanceof ConditionalExpression || e instanceof And || e instanceof Or || e instanceof TryEval) {
+            return false;
+        }
+        return e instanceof Alias || e instanceof UnaryExpression || e instanceof BinaryExpression
+                || e instanceof TernaryExpression || e instanceof Greatest || e instanceof Least || e instanceof Concat;
     }
 
     // ------------------------------------------------------------------------------ filter

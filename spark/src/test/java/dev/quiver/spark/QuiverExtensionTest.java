@@ -192,14 +192,36 @@ class QuiverExtensionTest {
         // Spark returns NULL for a + ... at a NULL a without evaluating b * 100000 (which overflows).
         String path = dir.resolve("skipped").toString();
         spark.createDataFrame(List.of(
-                        org.apache.spark.sql.RowFactory.create(1L, null, 100000), org.apache.spark.sql.RowFactory.create(2L, 1, 2)),
-                        new org.apache.spark.sql.types.StructType().add("id", "long").add("a", "int").add("b", "int"))
+                        org.apache.spark.sql.RowFactory.create(1L, null, 100000, Long.MAX_VALUE, 1L, null, 0, null),
+                        org.apache.spark.sql.RowFactory.create(2L, 1, 2, 5L, 1L, 3, 2, 2.0)),
+                        new org.apache.spark.sql.types.StructType().add("id", "long").add("a", "int").add("b", "int")
+                                .add("x", "long").add("y", "long").add("n", "int").add("z", "int").add("w", "double"))
                 .write().mode("overwrite").parquet(path);
-        Dataset<Row> df = check(() -> spark.read().parquet(path).selectExpr("id", "a + b * 100000 AS r", "sin(cast(b AS double)) AS q"),
-                "a + b * 100000 with a NULL a");
+        spark.read().parquet(path).createOrReplaceTempView("skipped");
+        Dataset<Row> df = check("SELECT id, a + b * 100000 AS r, sin(cast(b AS double)) AS q FROM skipped");
         assertTrue(QuiverSpark.fallbacks(df).toString().contains("can raise under ANSI mode"), QuiverSpark.fallbacks(df).toString());
+        // / and % evaluate the divisor first: at a NULL (or, in TRY, zero) divisor the dividend is never computed.
+        for (String e : List.of("(x + y) % n", "try_mod(x + y, z)", "try_divide(cast(x + y AS double), w)", "(x + y) div n",
+                "elt(1, 'x', cast(x + y AS string))")) {
+            check("SELECT id, " + e + " AS r FROM skipped");
+        }
         // TRY: Spark's try_add of a date catches what its operands raise; nothing is taken out of it.
         check("SELECT id, try_add(DATE '2024-01-01', i * 10000) AS r FROM t");
+    }
+
+    @Test
+    void aRemainderByZeroIsSparksErrorWithItsClass() {
+        String sql = "SELECT id, i % (k - k) AS r FROM t";
+        Dataset<Row> ds = spark.sql(sql);
+        org.apache.spark.SparkArithmeticException quiver = assertThrows(org.apache.spark.SparkArithmeticException.class,
+                ds::collectAsList, "Quiver's error reaches the caller as Spark's");
+        assertFalse(QuiverSpark.quiverNodes(ds).isEmpty(), "Quiver computed i % (k - k)");
+        assertTrue(quiver.getCause() instanceof dev.quiver.backend.KernelArithmeticException, "Quiver's message is the cause");
+        assertEquals("REMAINDER_BY_ZERO", quiver.getCondition(), quiver.getMessage());
+        assertEquals(0, quiver.getQueryContext().length);
+        // Spark's own formatting of the error (the Thrift server's) works on it.
+        String minimal = org.apache.spark.SparkThrowableHelper.getMessage(quiver, org.apache.spark.ErrorMessageFormat.MINIMAL());
+        assertTrue(minimal.contains("REMAINDER_BY_ZERO"), minimal);
     }
 
     @Test
@@ -259,17 +281,25 @@ class QuiverExtensionTest {
     void aJoinOverQuiverProjectionsNeedsNoMoreShufflesThanSparksOwnPlan() {
         spark.conf().set("spark.sql.autoBroadcastJoinThreshold", "-1");
         try {
-            String sql = "SELECT a.id, a.k, a.y, b.z FROM (SELECT id, k, sin(d) AS y FROM t WHERE e > 0) a "
-                    + "JOIN (SELECT k, max(cos(e)) AS z FROM t GROUP BY k) b ON a.k = b.k";
-            spark.conf().set(QuiverSparkConf.ENABLED, "false");
-            Dataset<Row> own = spark.sql(sql);
-            own.collectAsList();
-            long sparkShuffles = QuiverSpark.planNodes(own).stream().filter(p -> p.nodeName().contains("Exchange")).count();
-            spark.conf().set(QuiverSparkConf.ENABLED, "true");
-            Dataset<Row> df = check(sql);
-            assertFalse(QuiverSpark.quiverNodes(df).isEmpty());
-            long shuffles = QuiverSpark.planNodes(df).stream().filter(p -> p.nodeName().contains("Exchange")).count();
-            assertEquals(sparkShuffles, shuffles, QuiverSpark.explain(df));
+            for (String sql : List.of(
+                    "SELECT a.id, a.k, a.y, b.z FROM (SELECT id, k, sin(d) AS y FROM t WHERE e > 0) a "
+                            + "JOIN (SELECT k, max(cos(e)) AS z FROM t GROUP BY k) b ON a.k = b.k",
+                    // After the join, the projection drops r.k: the join's partitioning on l.k still holds.
+                    "SELECT k, max(y) AS m, count(*) AS n FROM (SELECT l.k, sin(l.d) * r.e AS y FROM t l JOIN t r "
+                            + "ON l.k = r.k AND l.id = r.id) GROUP BY k")) {
+                spark.conf().set(QuiverSparkConf.ENABLED, "false");
+                Dataset<Row> own = spark.sql(sql);
+                own.collectAsList();
+                long sparkShuffles = QuiverSpark.planNodes(own).stream().filter(p -> p.nodeName().contains("Exchange")).count();
+                long sparkSorts = QuiverSpark.planNodes(own).stream().filter(p -> p.nodeName().equals("Sort")).count();
+                spark.conf().set(QuiverSparkConf.ENABLED, "true");
+                Dataset<Row> df = check(sql);
+                assertFalse(QuiverSpark.quiverNodes(df).isEmpty(), sql);
+                long shuffles = QuiverSpark.planNodes(df).stream().filter(p -> p.nodeName().contains("Exchange")).count();
+                long sorts = QuiverSpark.planNodes(df).stream().filter(p -> p.nodeName().equals("Sort")).count();
+                assertEquals(sparkShuffles, shuffles, QuiverSpark.explain(df));
+                assertEquals(sparkSorts, sorts, QuiverSpark.explain(df));
+            }
         } finally {
             spark.conf().unset("spark.sql.autoBroadcastJoinThreshold");
         }

@@ -20,6 +20,7 @@ import java.util.Map;
 final class SparkVectorMemory {
     private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
     private static final Map<Class<?>, VarHandle> ON_HEAP_ARRAYS = onHeapArrays();
+    private static final VarHandle CAPACITY = capacity();
 
     private SparkVectorMemory() {
     }
@@ -35,6 +36,10 @@ final class SparkVectorMemory {
         }
         long bytes = (long) rows * MemorySegmentWidth.of(carrier);
         if (source instanceof OffHeapColumnVector off && !off.hasDictionary()) {
+            // Its native buffer holds `capacity` values: never read past it.
+            if (CAPACITY == null || rows > (int) CAPACITY.get((org.apache.spark.sql.execution.vectorized.WritableColumnVector) off)) {
+                return null;
+            }
             long address = off.valuesNativeAddress();
             return address == 0 ? null : MemorySegment.ofAddress(address).reinterpret(bytes);
         }
@@ -53,6 +58,15 @@ final class SparkVectorMemory {
             return segment == null || segment.byteSize() < bytes ? null : segment.asSlice(0, bytes);
         }
         return null;
+    }
+
+    private static VarHandle capacity() {
+        try {
+            var type = org.apache.spark.sql.execution.vectorized.WritableColumnVector.class;
+            return MethodHandles.privateLookupIn(type, MethodHandles.lookup()).findVarHandle(type, "capacity", int.class);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
     }
 
     private static Map<Class<?>, VarHandle> onHeapArrays() {

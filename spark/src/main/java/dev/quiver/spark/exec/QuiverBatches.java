@@ -256,9 +256,16 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
          */
         private RuntimeException asSparkError(dev.quiver.backend.KernelArithmeticException e) {
             String message = String.valueOf(e.getMessage());
+            String expression = String.valueOf(e.expression());
             ArithmeticException spark;
             if (message.contains("division by zero")) {
-                spark = org.apache.spark.sql.errors.QueryExecutionErrors.divideByZeroError(null);
+                boolean remainder = expression.contains(" % ") || expression.startsWith("mod(");
+                // Built directly: Spark's helpers put a null context in the array, which its own
+                // error formatting then trips over.
+                spark = new org.apache.spark.SparkArithmeticException(remainder ? "REMAINDER_BY_ZERO" : "DIVIDE_BY_ZERO",
+                        scala.collection.immutable.Map$.MODULE$.<String, String>empty()
+                                .updated("config", "\"spark.sql.ansi.enabled\""),
+                        new org.apache.spark.QueryContext[0], "");
             } else if (message.contains("overflow")) {
                 spark = org.apache.spark.sql.errors.QueryExecutionErrors.arithmeticOverflowError(message,
                         org.apache.spark.sql.errors.QueryExecutionErrors.arithmeticOverflowError$default$2(), null);

@@ -104,21 +104,42 @@ public final class QuiverExec extends SparkPlan {
     @Override
     public org.apache.spark.sql.catalyst.plans.physical.Partitioning outputPartitioning() {
         var p = child.outputPartitioning();
+        if (p instanceof org.apache.spark.sql.catalyst.plans.physical.PartitioningCollection c) {
+            // A join's: keep the members whose columns pass through.
+            List<org.apache.spark.sql.catalyst.plans.physical.Partitioning> kept = new java.util.ArrayList<>();
+            for (var member : CollectionConverters.asJava(c.partitionings())) {
+                if (!(member instanceof org.apache.spark.sql.catalyst.expressions.Expression e) || e.references().subsetOf(outputSet())) {
+                    kept.add(member);
+                }
+            }
+            if (kept.isEmpty()) {
+                return new org.apache.spark.sql.catalyst.plans.physical.UnknownPartitioning(p.numPartitions());
+            }
+            return kept.size() == 1 ? kept.getFirst()
+                    : new org.apache.spark.sql.catalyst.plans.physical.PartitioningCollection(CollectionConverters.asScala(kept).toList());
+        }
         if (p instanceof org.apache.spark.sql.catalyst.expressions.Expression e && !e.references().subsetOf(outputSet())) {
             return new org.apache.spark.sql.catalyst.plans.physical.UnknownPartitioning(p.numPartitions());
         }
         return p;
     }
 
-    /** The longest prefix of the child's ordering whose columns pass through. */
+    /** The longest prefix of the child's ordering whose sort keys pass through (equivalent keys that do not are dropped). */
     @Override
     public Seq<org.apache.spark.sql.catalyst.expressions.SortOrder> outputOrdering() {
         List<org.apache.spark.sql.catalyst.expressions.SortOrder> kept = new java.util.ArrayList<>();
         for (var o : CollectionConverters.asJava(child.outputOrdering())) {
-            if (!o.references().subsetOf(outputSet())) {
+            if (!o.child().references().subsetOf(outputSet())) {
                 break;
             }
-            kept.add(o);
+            List<org.apache.spark.sql.catalyst.expressions.Expression> same = new java.util.ArrayList<>();
+            for (var x : CollectionConverters.asJava(o.sameOrderExpressions())) {
+                if (x.references().subsetOf(outputSet())) {
+                    same.add(x);
+                }
+            }
+            kept.add(new org.apache.spark.sql.catalyst.expressions.SortOrder(o.child(), o.direction(), o.nullOrdering(),
+                    CollectionConverters.asScala(same).toList()));
         }
         return CollectionConverters.asScala(kept).toList();
     }

@@ -185,6 +185,23 @@ public final class CatalystTranslator {
         if (parent instanceof In) {
             return i > 0;
         }
+        // Spark's / % div pmod evaluate the divisor first and return NULL without the dividend
+        // when it is NULL, or (outside ANSI mode) zero.
+        if (parent instanceof DivModLike || parent instanceof Pmod) {
+            if (i != 0) {
+                return false;
+            }
+            Expression divisor = parent.children().apply(1);
+            boolean nonZeroLiteral = divisor instanceof Literal l && l.value() instanceof Number n && n.doubleValue() != 0;
+            boolean ansi = switch (parent) {
+                case Divide d -> d.evalContext().evalMode().toString().equals("ANSI");
+                case Remainder r -> r.evalContext().evalMode().toString().equals("ANSI");
+                case IntegralDivide d -> d.evalContext().evalMode().toString().equals("ANSI");
+                case Pmod m -> m.evalContext().evalMode().toString().equals("ANSI");
+                default -> false;
+            };
+            return divisor.nullable() || (!ansi && !nonZeroLiteral);
+        }
         if (parent instanceof ConditionalExpression || parent instanceof And || parent instanceof Or
                 || parent instanceof Greatest || parent instanceof Least || parent instanceof EqualNullSafe
                 || parent instanceof Alias) {
