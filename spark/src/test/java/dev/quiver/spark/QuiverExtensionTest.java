@@ -341,6 +341,31 @@ class QuiverExtensionTest {
     }
 
     @Test
+    void theNodesMetricsReachSparksSqlStatusStore() throws Exception {
+        Dataset<Row> df = spark.sql("SELECT id, cos(d) * e AS r FROM t WHERE k < 40");
+        long rows = df.collectAsList().size();
+        spark.sparkContext().listenerBus().waitUntilEmpty(10_000);
+        var store = ((org.apache.spark.sql.classic.SparkSession) spark).sharedState().statusStore();
+        long execution = scala.jdk.javaapi.CollectionConverters.asJava(store.executionsList()).stream()
+                .mapToLong(org.apache.spark.sql.execution.ui.SQLExecutionUIData::executionId).max().orElseThrow();
+        var node = scala.jdk.javaapi.CollectionConverters.asJava(store.planGraph(execution).allNodes()).stream()
+                .filter(n -> n.name().startsWith("Quiver")).findFirst().orElseThrow(() -> new AssertionError("no Quiver node in the SQL tab's plan"));
+        var values = store.executionMetrics(execution);
+        java.util.Map<String, String> shown = new java.util.HashMap<>();
+        for (var metric : scala.jdk.javaapi.CollectionConverters.asJava(node.metrics())) {
+            var v = values.get(metric.accumulatorId());
+            if (v.isDefined()) {
+                shown.put(metric.name(), v.get());
+            }
+        }
+        for (String name : List.of("number of output rows", "number of input batches", "time in Quiver", "time copying into Arrow",
+                "bytes copied into Arrow", "batches on CPU", "batches on OpenCL")) {
+            assertTrue(shown.containsKey(name), name + " in the SQL tab: " + shown);
+        }
+        assertEquals(String.format(java.util.Locale.US, "%,d", rows), shown.get("number of output rows").replace("\u00a0", ","), shown.toString());
+    }
+
+    @Test
     void placementOpenClRunsBatchesOnTheDeviceInsideExecutors() {
         boolean openCl = !ExecutorQuivers.quiver(dev.quiver.kernels.ArithmeticMode.CHECKED, List.of()).openClDevices().isEmpty();
         if (!openCl) {
