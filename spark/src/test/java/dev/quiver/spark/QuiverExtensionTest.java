@@ -341,6 +341,19 @@ class QuiverExtensionTest {
     }
 
     @Test
+    void aQuiverNodeOverAnotherSharesItsArrowVectorsWithoutACopy() {
+        // x is used three times above, so Spark keeps two projections: Quiver over Quiver.
+        Dataset<Row> df = check(() -> spark.range(0, 50_000, 1, 2).selectExpr("id", "cast(id AS double) / 1000 AS x")
+                .selectExpr("id", "my_hypot(x, x + 1) * sin(x) AS y"), "Quiver over Quiver");
+        List<QuiverExec> nodes = QuiverSpark.quiverNodes(df);
+        assertEquals(2, nodes.size(), QuiverSpark.explain(df));
+        QuiverExec upper = nodes.getFirst();
+        assertTrue(upper.child() instanceof QuiverExec, QuiverSpark.explain(df));
+        assertEquals(0, upper.metrics().get("importBytes").get().value(), "the upper node shares the lower one's Arrow buffers");
+        assertTrue(nodes.get(1).metrics().get("importBytes").get().value() > 0, "the lower node writes Range's rows into Arrow");
+    }
+
+    @Test
     void theNodesMetricsReachSparksSqlStatusStore() throws Exception {
         Dataset<Row> df = spark.sql("SELECT id, cos(d) * e AS r FROM t WHERE k < 40");
         long rows = df.collectAsList().size();
