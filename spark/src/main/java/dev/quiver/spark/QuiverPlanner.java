@@ -28,7 +28,14 @@ import org.apache.spark.sql.catalyst.expressions.Greatest;
 import org.apache.spark.sql.catalyst.expressions.Least;
 import org.apache.spark.sql.catalyst.expressions.Concat;
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag;
+import org.apache.spark.sql.execution.CollectTailExec;
 import org.apache.spark.sql.execution.FilterExec;
+import org.apache.spark.sql.execution.LimitExec;
+import org.apache.spark.sql.execution.SortExec;
+import org.apache.spark.sql.execution.adaptive.QueryStageExec;
+import org.apache.spark.sql.execution.aggregate.HashAggregateExec;
+import org.apache.spark.sql.execution.aggregate.ObjectHashAggregateExec;
+import org.apache.spark.sql.execution.exchange.Exchange;
 import org.apache.spark.sql.execution.ProjectExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.internal.SQLConf;
@@ -64,27 +71,49 @@ final class QuiverPlanner {
     }
 
     SparkPlan rewrite(SparkPlan plan) {
+        return rewrite(plan, false);
+    }
+
+    /**
+     * {@code partial}: the plan's parent may stop reading rows before the last (a LIMIT above it,
+     * through operators that pass rows on as they read them). Spark then never evaluates the
+     * plan's expressions on the rows after those it was asked for, while Quiver computes whole
+     * batches: there, what can raise stays with Spark, as after a NULL operand.
+     */
+    private SparkPlan rewrite(SparkPlan plan, boolean partial) {
+        boolean childrenPartial = stopsEarly(plan) || partial && !readsAll(plan);
         List<SparkPlan> children = CollectionConverters.asJava(plan.children());
         List<SparkPlan> rewritten = new ArrayList<>(children.size());
         boolean changed = false;
         for (SparkPlan c : children) {
-            SparkPlan r = rewrite(c);
+            SparkPlan r = rewrite(c, childrenPartial);
             changed |= r != c;
             rewritten.add(r);
         }
         SparkPlan p = changed ? plan.withNewChildren(CollectionConverters.asScala(rewritten).toSeq()) : plan;
         if (p instanceof ProjectExec project) {
-            return project(project);
+            return project(project, partial);
         }
         if (p instanceof FilterExec filter) {
-            return filter(filter);
+            return filter(filter, partial);
         }
         return p;
     }
 
+    /** A limit: stops reading its child once it has its rows (CollectTail reads them all). */
+    private static boolean stopsEarly(SparkPlan p) {
+        return p instanceof LimitExec && !(p instanceof CollectTailExec);
+    }
+
+    /** Reads all of its input before it gives its first row, whoever reads it (or a stage already run). */
+    private static boolean readsAll(SparkPlan p) {
+        return p instanceof Exchange || p instanceof SortExec || p instanceof HashAggregateExec
+                || p instanceof ObjectHashAggregateExec || p instanceof QueryStageExec;
+    }
+
     // ------------------------------------------------------------------------------ projection
 
-    private SparkPlan project(ProjectExec project) {
+    private SparkPlan project(ProjectExec project, boolean partial) {
         SparkPlan child = project.child();
         CatalystTranslator t = new CatalystTranslator();
         String filterSql = null;
@@ -128,7 +157,7 @@ final class QuiverPlanner {
             }
             try {
                 Expression ex = (Expression) ne;
-                String sql = translateChecked(t, ex, ex.dataType(), false);
+                String sql = translateChecked(t, ex, ex.dataType(), partial);
                 columns.add(new NodeSpec.Column(ne.name(), sql, -1));
                 quiverOutput.add(ne.toAttribute());
                 sparkList.add(ne.toAttribute());
@@ -140,7 +169,7 @@ final class QuiverPlanner {
                 notes.add(((Expression) ne).sql() + ": " + u.getMessage());
                 List<Alias> pulled = new ArrayList<>();
                 List<String> pulledSql = new ArrayList<>();
-                Expression rest = extract(t, ((Expression) ne), pulled, pulledSql, true, false);
+                Expression rest = extract(t, ((Expression) ne), pulled, pulledSql, true, partial);
                 for (int i = 0; i < pulled.size(); i++) {
                     columns.add(new NodeSpec.Column(pulled.get(i).name(), pulledSql.get(i), -1));
                     quiverOutput.add(pulled.get(i).toAttribute());
@@ -269,14 +298,14 @@ final class QuiverPlanner {
 
     // ------------------------------------------------------------------------------ filter
 
-    private SparkPlan filter(FilterExec filter) {
+    private SparkPlan filter(FilterExec filter, boolean partial) {
         List<Expression> conjuncts = CollectionConverters.asJava(filter.splitConjunctivePredicates(filter.condition()));
         CatalystTranslator t = new CatalystTranslator();
         List<Expr> taken = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         int i = 0;
         // Spark drops a row at its first conjunct that is not TRUE; Quiver's AND goes on past a NULL.
-        boolean skipped = false;
+        boolean skipped = partial;
         for (; i < conjuncts.size(); i++) {
             Expression c = conjuncts.get(i);
             CatalystTranslator.Mark mark = t.mark();

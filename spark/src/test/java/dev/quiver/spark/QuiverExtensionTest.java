@@ -210,6 +210,33 @@ class QuiverExtensionTest {
     }
 
     @Test
+    void anExpressionThatCanRaiseIsNotEvaluatedPastALimit() {
+        // Spark evaluates a projection or filter under a LIMIT only on the rows it takes (the first one
+        // here); Quiver computes whole batches, where the second row overflows. Found by SparkDifferentialFuzzTest.
+        String path = dir.resolve("limited").toString();
+        spark.createDataFrame(List.of(
+                        org.apache.spark.sql.RowFactory.create(1L, 2, 1.0),
+                        org.apache.spark.sql.RowFactory.create(2L, 100000, 2.0)),
+                        new org.apache.spark.sql.types.StructType().add("id", "long").add("a", "int").add("w", "double"))
+                .coalesce(1).write().mode("overwrite").parquet(path);
+        spark.read().parquet(path).createOrReplaceTempView("limited");
+        for (String sql : List.of("SELECT id, a * 100000 AS r FROM limited LIMIT 1", "SELECT id FROM limited WHERE a * 100000 > 0 LIMIT 1",
+                "SELECT id, a % (a - 100000) AS r FROM limited LIMIT 1")) {
+            Dataset<Row> df = check(sql);
+            assertEquals(1, df.collectAsList().size(), sql);
+            assertTrue(QuiverSpark.fallbacks(df).toString().contains("past a LIMIT"), QuiverSpark.fallbacks(df).toString());
+        }
+        // What cannot raise still runs in Quiver under a limit; without one, the overflow fails the query in both.
+        assertFalse(QuiverSpark.quiverNodes(check("SELECT id, sin(w) + a AS r FROM limited LIMIT 1")).isEmpty());
+        spark.conf().set(QuiverSparkConf.ENABLED, "false");
+        assertThrows(Exception.class, () -> spark.sql("SELECT id, a * 100000 AS r FROM limited").collectAsList());
+        spark.conf().set(QuiverSparkConf.ENABLED, "true");
+        Dataset<Row> unlimited = spark.sql("SELECT id, a * 100000 AS r FROM limited");
+        assertThrows(Exception.class, unlimited::collectAsList);
+        assertFalse(QuiverSpark.quiverNodes(unlimited).isEmpty());
+    }
+
+    @Test
     void aRemainderByZeroIsSparksErrorWithItsClass() {
         String sql = "SELECT id, i % (k - k) AS r FROM t";
         Dataset<Row> ds = spark.sql(sql);

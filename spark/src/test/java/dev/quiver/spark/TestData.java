@@ -30,7 +30,7 @@ final class TestData {
 
     private static final double[] SPECIAL = {Double.NaN, 0.0, -0.0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
             Double.MIN_VALUE, -Double.MIN_VALUE, 1e300, -1e300, 1.0, -1.0, 0.5, Math.PI};
-    private static final String[] WORDS = {"apple", "banana", "", "Ünïcödé", "日本語", "abc%x", "x_y", "a", "zzz", "apricot"};
+    static final String[] WORDS = {"apple", "banana", "", "Ünïcödé", "日本語", "abc%x", "x_y", "a", "zzz", "apricot"};
 
     private TestData() {
     }

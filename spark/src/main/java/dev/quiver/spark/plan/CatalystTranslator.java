@@ -164,7 +164,7 @@ public final class CatalystTranslator {
     static void checkRaising(Expression e, boolean skipped) throws Unsupported {
         if (skipped && raises(e)) {
             throw new Unsupported(e, e.sql() + " can raise under ANSI mode on rows where Spark does not evaluate it "
-                    + "(after a NULL operand, or in an IN list)");
+                    + "(after a NULL operand, in an IN list, or past a LIMIT)");
         }
         List<Expression> children = CollectionConverters.asJava(e.children());
         for (int i = 0; i < children.size(); i++) {
