@@ -89,6 +89,18 @@ public final class QuiverSpark {
                 }
                 cast.add(a);
             }
+            // A float next to a double (my_hypot(f, d)) is widened, as Quiver's signatures unify
+            // a type variable: the body is captured for one floating type.
+            boolean anyDouble = cast.stream().anyMatch(a -> a.dataType().equals(DataTypes.DoubleType));
+            if (anyDouble) {
+                for (int i = 0; i < cast.size(); i++) {
+                    Expression a = cast.get(i);
+                    RowFn.Param p = params.get(Math.min(i, params.size() - 1));
+                    if (a.dataType().equals(DataTypes.FloatType) && p.type().types().contains(ElementType.FLOAT64)) {
+                        cast.set(i, Cast$.MODULE$.apply(a, DataTypes.DoubleType, Cast$.MODULE$.apply$default$3(), Cast$.MODULE$.apply$default$4()));
+                    }
+                }
+            }
             return new QuiverFunctionCall(provider, name, CollectionConverters.asScala(cast).toSeq());
         }
 

@@ -95,7 +95,7 @@ class QuiverExtensionTest {
             "d IS NOT NULL AND i > 0", "b OR d > 0", "NOT b", "CASE WHEN d > 0 THEN d WHEN e < 0 THEN e ELSE 0.0 END",
             "CASE WHEN i IS NULL THEN -1 ELSE i END", "IF(b, d, e)", "coalesce(d, e, 1.5)", "i IN (1, 2, 3, k)",
             "k IN (1, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)", "s IN ('apple', 'banana')", "s LIKE 'ap%'", "s LIKE '%a_c%'",
-            "startswith(s, 'ba')", "endswith(s, '7')", "contains(s, 'an')", "length(s)", "my_hypot(d, e)", "my_hypot(i, k)",
+            "startswith(s, 'ba')", "endswith(s, '7')", "contains(s, 'an')", "length(s)", "my_hypot(d, e)", "my_hypot(i, k)", "my_hypot(f, d)", "my_hypot(f, f)",
             "my_haversine(e * 9, d / 5.0, e, d / 6.0)", "round(d)", "round(e * 10)", "isnan(d)", "isnan(f)", "nanvl(d, e)",
             "nanvl(d, -1.0) > 0", "floor(d)", "ceil(e * 3)", "floor(d / 10.0) > k", "ceil(d * 1e17)", "floor(j)"})
     void projectionsMatchSpark(String expr) {
