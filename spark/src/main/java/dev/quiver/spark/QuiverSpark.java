@@ -79,7 +79,7 @@ public final class QuiverSpark {
                 Expression a = in.get(i);
                 RowFn.Param p = params.get(Math.min(i, params.size() - 1));
                 List<ElementType> allowed = p.type().types();
-                ElementType has = elementType(a.dataType());
+                ElementType has = QuiverFunctionCall.elementTypeOrNull(a.dataType());
                 if (has == null || !allowed.contains(has)) {
                     if (allowed.contains(ElementType.FLOAT64)) {
                         a = Cast$.MODULE$.apply(a, DataTypes.DoubleType, Cast$.MODULE$.apply$default$3(), Cast$.MODULE$.apply$default$4());
@@ -102,25 +102,6 @@ public final class QuiverSpark {
                 }
             }
             return new QuiverFunctionCall(provider, name, CollectionConverters.asScala(cast).toSeq());
-        }
-
-        private static ElementType elementType(org.apache.spark.sql.types.DataType t) {
-            if (t.equals(DataTypes.DoubleType)) {
-                return ElementType.FLOAT64;
-            }
-            if (t.equals(DataTypes.FloatType)) {
-                return ElementType.FLOAT32;
-            }
-            if (t.equals(DataTypes.IntegerType)) {
-                return ElementType.INT32;
-            }
-            if (t.equals(DataTypes.LongType)) {
-                return ElementType.INT64;
-            }
-            if (t.equals(DataTypes.BooleanType)) {
-                return ElementType.BOOL;
-            }
-            return null;
         }
     }
 

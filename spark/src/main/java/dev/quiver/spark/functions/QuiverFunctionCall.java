@@ -2,7 +2,6 @@ package dev.quiver.spark.functions;
 
 import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.ir.RowInterpreter;
-import dev.quiver.types.DataType;
 import dev.quiver.types.ElementType;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -81,6 +80,15 @@ public final class QuiverFunctionCall extends Expression implements CodegenFallb
 
     /** The element type a Spark argument type computes as in a RowFn, or an exception naming the type. */
     static ElementType elementType(org.apache.spark.sql.types.DataType t) {
+        ElementType e = elementTypeOrNull(t);
+        if (e == null) {
+            throw new IllegalArgumentException("a Quiver RowFn takes boolean, int, bigint, float or double arguments, not " + t.simpleString());
+        }
+        return e;
+    }
+
+    /** The element type a Spark type computes as in a RowFn, or null for a type a RowFn does not take. */
+    public static ElementType elementTypeOrNull(org.apache.spark.sql.types.DataType t) {
         if (t.equals(DataTypes.DoubleType)) {
             return ElementType.FLOAT64;
         }
@@ -96,7 +104,7 @@ public final class QuiverFunctionCall extends Expression implements CodegenFallb
         if (t.equals(DataTypes.BooleanType)) {
             return ElementType.BOOL;
         }
-        throw new IllegalArgumentException("a Quiver RowFn takes boolean, int, bigint, float or double arguments, not " + t.simpleString());
+        return null;
     }
 
     static org.apache.spark.sql.types.DataType sparkType(ElementType t) {
@@ -222,16 +230,5 @@ public final class QuiverFunctionCall extends Expression implements CodegenFallb
     @Override
     public int hashCode() {
         return Objects.hash(providerClass, functionName, arguments);
-    }
-
-    /** Quiver's DataType of a RowFn result, for the translator. */
-    static DataType quiverType(ElementType t) {
-        return switch (t) {
-            case FLOAT64 -> DataType.FLOAT64;
-            case FLOAT32 -> DataType.FLOAT32;
-            case INT32 -> DataType.INT32;
-            case INT64 -> DataType.INT64;
-            case BOOL -> DataType.BOOLEAN;
-        };
     }
 }
