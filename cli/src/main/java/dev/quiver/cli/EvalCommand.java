@@ -43,8 +43,8 @@ import java.util.concurrent.Callable;
                 + "file with one column 'result', one batch per input batch; without --output, print the columns the "
                 + "expression reads and the result as a table.",
                 "--output is written to a temporary file in its directory and renamed over the target only when every "
-                + "batch is written: a failed run leaves the target as it was (or absent) and removes only that "
-                + "temporary file. A symbolic link is followed (the file it points to is replaced). A device or FIFO "
+                + "batch is written: a failed run (also one stopped by Ctrl-C or SIGTERM) leaves the target as it was "
+                + "(or absent) and removes only that temporary file. A symbolic link is followed (the file it points to is replaced). A device or FIFO "
                 + "(/dev/null, /dev/stdout on a pipe) and '-' (standard output) are written in place; a failed run "
                 + "there stops before the file's footer, so what was written is not a valid Arrow file. Refused, "
                 + "before anything is opened: the input itself under any name (a symbolic or hard link), a directory, "

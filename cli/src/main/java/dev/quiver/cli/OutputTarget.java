@@ -25,8 +25,8 @@ import static java.util.Objects.requireNonNull;
  *   <li>a new or existing regular file is written to a temporary file beside it (same directory,
  *   so the same file system), which replaces it by an atomic rename only once everything is
  *   written; on failure only that temporary file is removed, and the target keeps its old contents
- *   (or still does not exist). A symbolic link to a regular file is followed: the file it points to
- *   is replaced, the link stays;</li>
+ *   (or still does not exist); a JVM that exits before (Ctrl-C, SIGTERM) removes it too. A symbolic
+ *   link to a regular file is followed: the file it points to is replaced, the link stays;</li>
  *   <li>anything else that exists (a device such as {@code /dev/null}, a FIFO, {@code /dev/stdout}
  *   on a pipe) is written in place, as a shell redirection would; a failure leaves it as it is, and
  *   what was written stops before the IPC file's footer, so it is never a valid file;</li>
@@ -152,12 +152,34 @@ final class OutputTarget {
     final class Writing implements AutoCloseable {
         private final WritableByteChannel channel;
         private final Path temporary;
+        /** Removes the temporary file when the JVM exits before a commit or close (Ctrl-C, SIGTERM). */
+        private final Thread onExit;
         private boolean committed;
         private boolean closed;
 
         private Writing(WritableByteChannel channel, Path temporary) {
             this.channel = channel;
             this.temporary = temporary;
+            this.onExit = temporary == null ? null : new Thread(() -> {
+                try {
+                    Files.deleteIfExists(temporary); // only the temporary file: the target is untouched until the rename
+                } catch (IOException e) {
+                    // the JVM is exiting; nothing is left to report to
+                }
+            }, "quiver-remove-temporary-output");
+            if (onExit != null) {
+                Runtime.getRuntime().addShutdownHook(onExit);
+            }
+        }
+
+        private void forgetExitHook() {
+            if (onExit != null) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(onExit);
+                } catch (IllegalStateException e) {
+                    // the JVM is already exiting: the hook runs, and finds the file moved or removed
+                }
+            }
         }
 
         /** Where to write; channel writes that fail should be reported through {@link #failure}. */
@@ -189,6 +211,7 @@ final class OutputTarget {
                     }
                 }
                 committed = true;
+                forgetExitHook();
             } catch (IOException e) {
                 throw failure(e);
             }
@@ -214,6 +237,7 @@ final class OutputTarget {
                 } catch (IOException e) {
                     System.err.println("warning: could not remove the temporary file " + temporary + ": " + reason(e));
                 }
+                forgetExitHook();
             }
         }
     }

@@ -131,6 +131,64 @@ class LauncherTest {
         }
     }
 
+    /**
+     * SIGTERM (as Ctrl-C) while the output is being written: the JVM's exit removes the temporary
+     * file, and the earlier output is as it was. The run waits on a FIFO that has its batches but not
+     * its end, so it is stopped while writing.
+     */
+    @Test
+    void aRunStoppedWhileWritingLeavesNoTemporaryFile() throws Exception {
+        Path work = Files.createDirectory(root.resolve("stopped"));
+        Path stream = work.resolve("in.arrows");
+        CliFixtures.writeXName(stream, true, allocator);
+        byte[] bytes = Files.readAllBytes(stream);
+        Path fifo = work.resolve("in.fifo");
+        CliFixtures.mkfifo(fifo);
+        Path out = work.resolve("out.arrow");
+        Files.writeString(out, "an earlier result");
+        Process p = new ProcessBuilder("bash", root.resolve("quiver").toString(), "eval", "x * 2", "--device", "cpu",
+                "--input", fifo.toString(), "--output", out.toString())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CompletableFuture<Void> feeder = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try (OutputStream feed = Files.newOutputStream(fifo)) { // opens once the command opens its end
+                feed.write(bytes, 0, bytes.length - 8); // every batch, not the end-of-stream marker
+                feed.flush();
+                stopped.await(); // held open: at the end of the FIFO the stream would end, and the run succeed
+            } catch (IOException | InterruptedException e) {
+                // the pipe broke as the command stopped: what matters is checked below
+            }
+        });
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_SECONDS);
+            while (temporaryFiles(work).isEmpty()) {
+                assertTrue(p.isAlive() && System.nanoTime() < deadline, "the command is writing its temporary file");
+                Thread.sleep(50);
+            }
+            p.destroy(); // SIGTERM
+            assertTrue(p.waitFor(GUARD_SECONDS, TimeUnit.SECONDS), "the command stopped");
+        } finally {
+            p.destroyForcibly();
+            stopped.countDown();
+            // Should the command have died before opening the FIFO, the feeder still waits in its open: opened
+            // for reading and writing, which never blocks on Linux, the FIFO has a reader and lets it go.
+            try (var unblock = java.nio.channels.FileChannel.open(fifo, java.nio.file.StandardOpenOption.READ,
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                feeder.get(GUARD_SECONDS, TimeUnit.SECONDS);
+            }
+        }
+        assertEquals(143, p.exitValue(), "stopped by SIGTERM");
+        assertEquals(List.of(), temporaryFiles(work), "the temporary file is gone");
+        assertEquals("an earlier result", Files.readString(out), "the earlier output is as it was");
+    }
+
+    private static List<Path> temporaryFiles(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(f -> f.getFileName().toString().endsWith(".tmp")).toList();
+        }
+    }
+
     private record Run(int code, String out, String err) {
         String all() {
             return "stdout:\n" + out + "\nstderr:\n" + err;
