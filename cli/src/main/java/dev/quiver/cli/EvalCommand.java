@@ -131,7 +131,7 @@ final class EvalCommand implements Callable<Integer> {
             try {
                 // The reader is the dictionary provider: dictionary-encoded columns compute as their values.
                 compiled = quiver.compile(schema, reader, dev.quiver.expr.Expr.parse(expression));
-            } catch (IllegalArgumentException e) {
+            } catch (dev.quiver.functions.PlanningException | IllegalArgumentException e) {
                 System.err.println("error: " + e.getMessage());
                 return 2;
             }
@@ -142,11 +142,11 @@ final class EvalCommand implements Callable<Integer> {
             };
             try {
                 return output != null ? write(compiled, reader, batch, placement, allocator) : print(compiled, reader, batch, placement, allocator);
-            } catch (dev.quiver.strings.InvalidUtf8Exception e) {
+            } catch (dev.quiver.errors.InputException e) {
                 // Malformed input data, not a failure of the evaluation.
                 System.err.println("error: " + input + ": " + e.getMessage());
                 return 2;
-            } catch (ArithmeticException | IllegalStateException | IllegalArgumentException e) {
+            } catch (dev.quiver.errors.QuiverException | ArithmeticException | IllegalStateException | IllegalArgumentException e) {
                 System.err.println("error: " + e.getMessage());
                 return 1;
             }

@@ -53,7 +53,7 @@ final class ExplainCommand implements Callable<Integer> {
             CompiledExpression compiled;
             try {
                 compiled = quiver.compile(schema, expression);
-            } catch (IllegalArgumentException e) { // parse errors and PlanningException
+            } catch (dev.quiver.functions.PlanningException | IllegalArgumentException e) {
                 System.err.println("error: " + e.getMessage());
                 return 2;
             }
