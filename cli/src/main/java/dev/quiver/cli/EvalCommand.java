@@ -138,7 +138,7 @@ final class EvalCommand implements Callable<Integer> {
             try {
                 // The reader is the dictionary provider: dictionary-encoded columns compute as their values.
                 compiled = quiver.compile(schema, reader, Expr.parse(expression));
-            } catch (IllegalArgumentException e) { // parse errors and PlanningException
+            } catch (dev.quiver.functions.PlanningException | IllegalArgumentException e) {
                 throw new CliError(ExitStatus.Kind.EXPRESSION, String.valueOf(e.getMessage()), e);
             }
             Batches batches = new Batches(reader, batch, compiled, source, allocator);
@@ -244,6 +244,9 @@ final class EvalCommand implements Callable<Integer> {
                 } catch (RuntimeException e) {
                     ExitStatus.Kind kind = ExitStatus.ofEvaluation(e);
                     String message = ExitStatus.message(e, kind);
+                    if (e instanceof dev.quiver.errors.QuiverException q) {
+                        q.fillBatch(count); // as data on the cause; the line below names the batch already
+                    }
                     throw new CliError(kind, (kind == ExitStatus.Kind.INPUT ? source + ", batch " : "batch ") + count + ": " + message, e);
                 }
                 try (result) {

@@ -1,8 +1,7 @@
 package dev.quiver.cli;
 
-import dev.quiver.QuiverOutOfMemoryException;
-import dev.quiver.functions.PlanningException;
-import dev.quiver.strings.InvalidUtf8Exception;
+import dev.quiver.errors.ErrorKind;
+import dev.quiver.errors.QuiverException;
 
 import java.io.PrintStream;
 
@@ -62,8 +61,7 @@ final class ExitStatus {
     static Kind ofEvaluation(RuntimeException e) {
         return switch (e) {
             case CliError c -> c.kind();
-            case InvalidUtf8Exception u -> Kind.INPUT;
-            case QuiverOutOfMemoryException m -> Kind.RESOURCE;
+            case QuiverException q -> ofKind(q.kind());
             case ArithmeticException a -> Kind.EVALUATION;
             // A failed cast, a batch that does not match the planned schema, a device that cannot run it.
             case IllegalArgumentException x -> Kind.EVALUATION;
@@ -79,9 +77,18 @@ final class ExitStatus {
             case CliError c -> c.kind();
             case StackOverflowError s -> Kind.RESOURCE;
             case OutOfMemoryError m -> Kind.RESOURCE;
-            case QuiverOutOfMemoryException m -> Kind.RESOURCE;
-            case PlanningException p -> Kind.EXPRESSION;
+            case QuiverException q -> ofKind(q.kind());
             default -> Kind.INTERNAL;
+        };
+    }
+
+    /** Quiver's error kinds as the command line's: what the user gave exits 2, the rest 1. */
+    static Kind ofKind(ErrorKind kind) {
+        return switch (kind) {
+            case PLANNING -> Kind.EXPRESSION;
+            case INPUT -> Kind.INPUT;
+            case RESOURCE -> Kind.RESOURCE;
+            case ARITHMETIC, EVALUATION, DEVICE, CANCELLED -> Kind.EVALUATION;
         };
     }
 

@@ -53,7 +53,7 @@ final class ExplainCommand implements Callable<Integer> {
             CompiledExpression compiled;
             try {
                 compiled = quiver.compile(schema, expression);
-            } catch (IllegalArgumentException e) { // parse errors and PlanningException
+            } catch (dev.quiver.functions.PlanningException | IllegalArgumentException e) {
                 return ExitStatus.report(new CliError(ExitStatus.Kind.EXPRESSION, String.valueOf(e.getMessage()), e), System.err);
             }
             System.out.print(compiled.explain(false, batchRows));
