@@ -5,6 +5,7 @@ import dev.quiver.Placement;
 import dev.quiver.Quiver;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ScalarValue;
+import dev.quiver.value.TemporalText;
 import dev.quiver.value.Values;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -29,10 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -294,21 +292,19 @@ final class EvalCommand implements Callable<Integer> {
         Object o = v.value();
         return switch (v.type().valueType()) {
             case DataType.Utf8 u -> (String) o;
-            case DataType.Date32 d -> LocalDate.ofEpochDay((Integer) o).toString();
+            case DataType.Date32 d -> TemporalText.formatDate((Integer) o);
             case DataType.Timestamp ts -> {
-                long per = ts.unit().perSecond();
-                long ticks = (Long) o;
-                java.time.Instant at = java.time.Instant.ofEpochSecond(Math.floorDiv(ticks, per),
-                        Math.floorMod(ticks, per) * (1_000_000_000L / per));
-                ZoneId zone = ZoneOffset.UTC;
+                // TemporalText: any value of the unit, years beyond 9999 and beyond java.time's range included.
+                ZoneId zone = null;
                 if (ts.timezone() != null) {
                     try {
                         zone = ZoneId.of(ts.timezone());
                     } catch (java.time.DateTimeException e) {
-                        yield LocalDateTime.ofInstant(at, ZoneOffset.UTC).toString().replace('T', ' ') + " UTC";
+                        yield TemporalText.formatTimestamp((Long) o, ts.unit()) + " UTC";
                     }
                 }
-                yield LocalDateTime.ofInstant(at, zone).toString().replace('T', ' ') + (ts.timezone() == null ? "" : " " + ts.timezone());
+                yield zone == null ? TemporalText.formatTimestamp((Long) o, ts.unit())
+                        : TemporalText.formatInZone((Long) o, ts.unit(), zone) + " " + ts.timezone();
             }
             case DataType.Decimal d -> ((BigDecimal) o).toPlainString();
             default -> v.toString();

@@ -84,6 +84,19 @@ public final class InList {
      * @throws UnsupportedOperationException for a type IN does not support (intervals, lists,
      *                                       structs) or an element of another type
      */
+    /**
+     * Whether {@link #of} prepares lists for values of {@code type}: every type but intervals,
+     * lists and structs (for which {@link Kernels#inList} compares each element with {@code =}).
+     */
+    public static boolean supports(DataType type) {
+        return switch (type.valueType()) {
+            case DataType.Interval i -> false;
+            case DataType.ListType l -> false;
+            case DataType.Struct s -> false;
+            default -> true;
+        };
+    }
+
     public static InList of(DataType type, List<ScalarValue> elements) {
         Objects.requireNonNull(type, "type is null");
         Objects.requireNonNull(elements, "elements is null");

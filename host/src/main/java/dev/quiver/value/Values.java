@@ -134,7 +134,15 @@ public final class Values {
                     ((Float8Vector) v).setSafe(row, (Double) o);
                 }
             }
-            case DataType.Decimal d -> ((DecimalVector) v).setSafe(row, (BigDecimal) o);
+            case DataType.Decimal d -> {
+                BigDecimal b = (BigDecimal) o;
+                if (b.precision() > d.precision()) {
+                    // Arrow would refuse it with an UnsupportedOperationException; say what does not fit.
+                    throw new IllegalArgumentException("the value " + b.toPlainString() + " has " + b.precision() + " digits, more than "
+                            + d + " holds");
+                }
+                ((DecimalVector) v).setSafe(row, b);
+            }
             case DataType.Utf8 u -> {
                 byte[] bytes = ((String) o).getBytes(StandardCharsets.UTF_8);
                 if (v instanceof LargeVarCharVector l) {
