@@ -79,6 +79,7 @@ final class CastKernels {
     static ColumnarValue cast(ColumnarValue v, DataType to, boolean safe, int rows, BufferAllocator allocator) {
         DataType from = v.dataType().valueType();
         if (!canCast(from, to)) {
+            // Unreachable from a plan: the planner refuses every cast canCast refuses.
             throw new UnsupportedOperationException("cast from " + from + " to " + to + " is not supported");
         }
         if (v instanceof ColumnarValue.Scalar s) {
@@ -304,6 +305,7 @@ final class CastKernels {
             case DataType.Date32 d when to instanceof DataType.Timestamp t -> o -> dateToTimestamp((Integer) o, t);
             case DataType.Timestamp t when to instanceof DataType.Date32 -> o -> timestampToDate((Long) o, t);
             case DataType.Timestamp t when to instanceof DataType.Timestamp u -> o -> rescaleTicks((Long) o, t.unit(), u.unit());
+            // Unreachable: canCast holds for exactly the pairs above (cast() checks it first).
             default -> throw new UnsupportedOperationException("cast from " + from + " to " + to + " is not supported");
         };
     }

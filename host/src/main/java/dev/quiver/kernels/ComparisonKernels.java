@@ -101,6 +101,7 @@ final class ComparisonKernels {
         DataType lt = l.dataType().valueType();
         DataType rt = r.dataType().valueType();
         if (!comparable(lt, rt)) {
+            // Unreachable from a plan: the planner checks Kernels.canCompare (this method) for every comparison it plans.
             throw new UnsupportedOperationException("comparison " + lt + " " + op.sql() + " " + rt + " is not supported");
         }
         boolean distinct = op == Operator.IS_DISTINCT_FROM || op == Operator.IS_NOT_DISTINCT_FROM;

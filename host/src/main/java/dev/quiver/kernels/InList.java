@@ -111,6 +111,7 @@ public final class InList {
             case DataType.Decimal d -> Keys.DECIMAL;
             case DataType.Utf8 u -> Keys.BYTES;
             case DataType.Binary b -> Keys.BYTES;
+            // Unreachable from a plan: supports() is checked first (lists and structs compare per element).
             default -> throw new UnsupportedOperationException("IN is not supported for " + type);
         };
         boolean containsNull = false;
@@ -128,6 +129,7 @@ public final class InList {
                 continue;
             }
             if (!comparable(t, et)) {
+                // Unreachable from a plan: the planner casts every element to the compared type.
                 throw new UnsupportedOperationException("comparison " + type + " = " + e.type() + " is not supported");
             }
             Object v = e.value();

@@ -154,6 +154,7 @@ public final class Values {
             case DataType.Binary b -> ((VarBinaryVector) v).setSafe(row, (byte[]) o);
             case DataType.Date32 d -> ((DateDayVector) v).setSafe(row, (Integer) o);
             case DataType.Timestamp ts -> ((TimeStampVector) v).setSafe(row, (Long) o);
+            // Unreachable from a plan: no literal or cast makes an interval value (interval columns are copied whole).
             case DataType.Interval iv -> throw new UnsupportedOperationException("writing Interval values is not supported yet");
             case DataType.ListType l -> {
                 ListVector lv = (ListVector) v;
@@ -196,6 +197,7 @@ public final class Values {
                 if (v instanceof LargeVarCharVector l) {
                     l.setNull(row);
                 } else {
+                    // Unreachable: every Quiver type allocates one of the vector classes above.
                     throw new UnsupportedOperationException("cannot set a null in a " + v.getClass().getSimpleName());
                 }
             }
