@@ -8,20 +8,17 @@ import dev.quiver.errors.ErrorKind;
 import dev.quiver.errors.QuiverException;
 import dev.quiver.expr.Expr;
 import dev.quiver.functions.PlanningException;
-import dev.quiver.value.Values;
+import dev.quiver.tests.FuzzTally.Observation;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.arrow.vector.util.ValueVectorUtility;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -91,7 +88,7 @@ class ExpressionTextFuzzTest {
                         + text.source() + ", " + text.description() + ":\n  " + ExpressionTexts.abbreviate(text.sql().replace("\n", "\\n"))
                         .indent(2).strip();
                 BufferAllocator allocator = root.newChildAllocator("case " + k, 0, 256L << 20);
-                FuzzCases.Timed<List<IpcCaseRun.Observation>> timed = runner.run(k,
+                FuzzCases.Timed<List<Observation>> timed = runner.run(k,
                         () -> run(quiver, schema, provider, dictionary, referenceDevice, text.sql(), batch, allocator));
                 if (timed.hung()) {
                     tally.hangs++;
@@ -100,15 +97,11 @@ class ExpressionTextFuzzTest {
                 }
                 if (timed.thrown() != null) {
                     tally.fail("the case raised " + timed.thrown().getClass().getName() + " (" + text.source() + ")",
-                            what + "\n" + IpcCaseRun.stack(timed.thrown()));
+                            what + "\n" + FuzzTally.stack(timed.thrown()));
                 } else {
-                    for (IpcCaseRun.Observation o : timed.value()) {
-                        if (o.failure() != null) {
-                            tally.fail(o.failure() + " (" + text.source() + ")", what + "\n" + o.report());
-                        } else {
-                            tally.count(o.label());
-                        }
-                    }
+                    // A failure's category names the source: deep nesting, large, grammar, tokens.
+                    timed.value().forEach(o -> tally.add(o.failure() == null ? o
+                            : Observation.failed(o.failure() + " (" + text.source() + ")", o.report()), what));
                 }
                 long left = allocator.getAllocatedMemory();
                 if (left != 0 || root.getAllocatedMemory() != held + left) {
@@ -135,48 +128,42 @@ class ExpressionTextFuzzTest {
         root.close();
     }
 
-    private static List<IpcCaseRun.Observation> run(Quiver quiver, Schema schema, DictionaryProvider provider, Dictionary dictionary,
-                                                    Device reference, String text, FuzzBatch batch, BufferAllocator allocator) {
-        List<IpcCaseRun.Observation> out = new ArrayList<>();
+    private static List<Observation> run(Quiver quiver, Schema schema, DictionaryProvider provider, Dictionary dictionary,
+                                         Device reference, String text, FuzzBatch batch, BufferAllocator allocator) {
+        List<Observation> out = new ArrayList<>();
         CompiledExpression compiled;
         try {
             compiled = quiver.compile(schema, provider, Expr.parse(text));
         } catch (PlanningException e) {
-            if (e.kind() != ErrorKind.PLANNING) {
-                out.add(IpcCaseRun.Observation.failed("a PlanningException of kind " + e.kind(), IpcCaseRun.stack(e)));
-            } else {
-                out.add(IpcCaseRun.Observation.ok("plan: PlanningException (PLANNING)"));
-            }
+            out.add(e.kind() == ErrorKind.PLANNING ? Observation.ok("plan: PlanningException (PLANNING)")
+                    : Observation.failed("a PlanningException of kind " + e.kind(), FuzzTally.stack(e)));
             return out;
         } catch (Throwable e) {
-            out.add(IpcCaseRun.Observation.failed("planning raised " + e.getClass().getName() + ", not a PlanningException",
-                    IpcCaseRun.stack(e)));
+            out.add(Observation.failed("planning raised " + e.getClass().getName() + ", not a PlanningException", FuzzTally.stack(e)));
             return out;
         }
         try (FuzzBatch.Arrow arrow = batch.toArrow(allocator, dictionary)) {
             VectorSchemaRoot root = arrow.root();
-            Outcome cpu = evaluate(() -> compiled.evaluate(root, Placement.CPU, allocator), compiled, root);
-            if (cpu.malformed != null) {
-                out.add(IpcCaseRun.Observation.failed("a malformed result vector", cpu.malformed));
+            int rows = root.getRowCount();
+            FuzzResult cpu = FuzzResult.of(() -> compiled.evaluate(root, Placement.CPU, allocator), compiled, rows);
+            if (cpu.malformed() != null || cpu.beyondPrecision() != null) {
+                out.add(Observation.failed("a malformed result vector", "on " + rows + " rows: " + cpu.describe()));
                 return out;
             }
-            if (cpu.error != null) {
-                if (cpu.error instanceof QuiverException q && q.kind() != ErrorKind.PLANNING) {
-                    out.add(IpcCaseRun.Observation.ok("evaluate: " + q.getClass().getSimpleName() + " (" + q.kind() + ")"));
-                } else {
-                    out.add(IpcCaseRun.Observation.failed("evaluation raised " + cpu.error.getClass().getName()
-                            + (cpu.error instanceof QuiverException q ? " (" + q.kind() + ")" : ""), "on " + root.getRowCount() + " rows: "
-                            + IpcCaseRun.stack(cpu.error)));
-                    return out;
-                }
+            if (cpu.error() == null) {
+                out.add(Observation.ok("evaluate: a result"));
+            } else if (cpu.error() instanceof QuiverException q && q.kind() != ErrorKind.PLANNING) {
+                out.add(Observation.ok("evaluate: " + q.getClass().getSimpleName() + " (" + q.kind() + ")"));
             } else {
-                out.add(IpcCaseRun.Observation.ok("evaluate: a result"));
+                out.add(Observation.failed("evaluation raised " + cpu.error().getClass().getName()
+                        + (cpu.error() instanceof QuiverException q ? " (" + q.kind() + ")" : ""), "on " + rows + " rows: " + cpu.describe()));
+                return out;
             }
             if (exact(text)) {
-                Outcome ref = evaluate(() -> compiled.evaluate(root, reference, allocator), compiled, root);
-                if (!same(cpu, ref)) {
-                    out.add(IpcCaseRun.Observation.failed("the CPU and the scalar reference differ", "on " + root.getRowCount()
-                            + " rows\n  CPU: " + cpu.describe() + "\n  reference: " + ref.describe() + "\n" + batch.describe()));
+                FuzzResult ref = FuzzResult.of(() -> compiled.evaluate(root, reference, allocator), compiled, rows);
+                if (!cpu.same(ref)) {
+                    out.add(Observation.failed("the CPU and the scalar reference differ", "on " + rows + " rows\n  CPU: "
+                            + cpu.describe() + "\n  reference: " + ref.describe() + "\n" + batch.describe()));
                 }
             }
         }
@@ -193,47 +180,5 @@ class ExpressionTextFuzzTest {
             }
         }
         return true;
-    }
-
-    private record Outcome(List<Object> values, Throwable error, String malformed) {
-        String describe() {
-            return error != null ? IpcCaseRun.stack(error) : malformed != null ? malformed : String.valueOf(values);
-        }
-    }
-
-    private static Outcome evaluate(java.util.function.Supplier<FieldVector> evaluation, CompiledExpression compiled, VectorSchemaRoot batch) {
-        FieldVector result;
-        try {
-            result = evaluation.get();
-        } catch (Throwable t) {
-            return new Outcome(null, t, null);
-        }
-        try (result) {
-            if (result.getValueCount() != batch.getRowCount()) {
-                return new Outcome(null, null, result.getValueCount() + " values for " + batch.getRowCount() + " rows");
-            }
-            if (!result.getField().getType().equals(compiled.outputField().getType())) {
-                return new Outcome(null, null, "type " + result.getField().getType() + ", planned " + compiled.outputField().getType());
-            }
-            ValueVectorUtility.validateFull(result);
-            List<Object> values = new ArrayList<>();
-            for (int i = 0; i < result.getValueCount(); i++) {
-                values.add(Values.get(result, i).value());
-            }
-            return new Outcome(values, null, null);
-        } catch (RuntimeException t) {
-            return new Outcome(null, null, t.toString());
-        }
-    }
-
-    private static boolean same(Outcome a, Outcome b) {
-        if (a.error != null || b.error != null) {
-            if (a.error instanceof QuiverException qa && b.error instanceof QuiverException qb) {
-                return qa.getClass() == qb.getClass() && qa.kind() == qb.kind() && Objects.equals(qa.detail(), qb.detail())
-                        && qa.row() == qb.row();
-            }
-            return false;
-        }
-        return a.malformed == null && b.malformed == null && IpcCaseRun.sameValue(a.values, b.values);
     }
 }

@@ -14,6 +14,39 @@ import java.util.TreeMap;
 final class FuzzTally {
     static final int REPORTS_PER_CATEGORY = 3;
 
+    /** One outcome of a case: its label when it is accepted, or its failure category and a report. */
+    record Observation(String label, String failure, String report) {
+        static Observation ok(String label) {
+            return new Observation(label, null, null);
+        }
+
+        static Observation failed(String category, String report) {
+            return new Observation(null, category, report);
+        }
+    }
+
+    /** Counts {@code o} under its label, or records its failure with {@code what} (the case) before its report. */
+    void add(Observation o, String what) {
+        if (o.failure() != null) {
+            fail(o.failure(), what + "\n" + o.report());
+        } else {
+            count(o.label());
+        }
+    }
+
+    /** An exception and its first frames (and its cause), for a report. */
+    static String stack(Throwable e) {
+        StringBuilder sb = new StringBuilder(e.toString());
+        StackTraceElement[] frames = e.getStackTrace();
+        for (int i = 0; i < Math.min(12, frames.length); i++) {
+            sb.append("\n      at ").append(frames[i]);
+        }
+        if (e.getCause() != null && e.getCause() != e) {
+            sb.append("\n    caused by ").append(e.getCause());
+        }
+        return sb.toString();
+    }
+
     private final Map<String, Long> outcomes = new TreeMap<>();
     private final Map<String, Long> failures = new TreeMap<>();
     private final Map<String, List<String>> reports = new TreeMap<>();

@@ -16,9 +16,10 @@ import java.util.List;
  * The reference of {@link IpcFuzzTest}, independent of Quiver: whether a batch as Arrow's reader
  * loaded it is well-formed, column by column, by Arrow's own checks
  * ({@link ValueVectorUtility#validateFull}: buffer sizes for the declared lengths, offsets
- * monotonic and within their data, children as long as their parents need), the batch's row
- * count (every column as long as the batch), and each dictionary-encoded column's non-null
- * indices within its dictionary; and a canonical copy of a well-formed batch, made with Arrow's
+ * monotonic and within their data, children as long as their parents need), a first offset that
+ * is not negative (which those checks miss), the batch's row count (not negative, every column
+ * as long as the batch), and each dictionary-encoded column's non-null indices within its
+ * dictionary; and a canonical copy of a well-formed batch, made with Arrow's
  * getters and setters ({@code copyFromSafe}): the same values in freshly allocated buffers,
  * aligned, zero behind the nulls, with nothing shared.
  */
@@ -37,6 +38,9 @@ final class IpcBatchCheck {
     /** What is wrong with column {@code column} of {@code batch}, or null when it is well-formed. */
     static Problem problem(VectorSchemaRoot batch, int column, DictionaryProvider dictionaries) {
         FieldVector v = batch.getFieldVectors().get(column);
+        if (batch.getRowCount() < 0) {
+            return new Problem("is in a batch of " + batch.getRowCount() + " rows", false);
+        }
         if (v.getValueCount() != batch.getRowCount()) {
             return new Problem("has " + v.getValueCount() + " values in a batch of " + batch.getRowCount() + " rows", false);
         }

@@ -7,16 +7,14 @@ import dev.quiver.errors.ErrorKind;
 import dev.quiver.errors.QuiverException;
 import dev.quiver.expr.Expr;
 import dev.quiver.functions.PlanningException;
-import dev.quiver.value.Values;
+import dev.quiver.tests.FuzzTally.Observation;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel;
-import org.apache.arrow.vector.util.ValueVectorUtility;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -24,8 +22,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Random;
 
 /**
@@ -59,17 +55,6 @@ final class IpcCaseRun {
 
     /** How the input is read: as a seekable file (IPC file or stream, by its magic), or as a pipe (a stream, an IPC file through its stream). */
     enum ReadPath { SEEKABLE, PIPE }
-
-    /** One outcome: its label when it is accepted, or its failure category and a report. */
-    record Observation(String label, String failure, String report) {
-        static Observation ok(String label) {
-            return new Observation(label, null, null);
-        }
-
-        static Observation failed(String category, String report) {
-            return new Observation(null, category, report);
-        }
-    }
 
     private static final byte[] MAGIC = "ARROW1".getBytes(StandardCharsets.US_ASCII);
 
@@ -154,7 +139,7 @@ final class IpcCaseRun {
             observations.add(Observation.ok("plan: PlanningException (PLANNING)"));
         } catch (Throwable e) {
             observations.add(Observation.failed("planning raised " + e.getClass().getName() + ", not a PlanningException",
-                    sql + " over " + schema + ":\n" + stack(e)));
+                    sql + " over " + schema + ":\n" + FuzzTally.stack(e)));
         } finally {
             nanos[0] += System.nanoTime() - t0;
         }
@@ -212,50 +197,8 @@ final class IpcCaseRun {
         }
     }
 
-    /**
-     * What one evaluation gave: the values, or what it threw; or a result that is itself malformed
-     * ({@code malformed}), or whose only fault is a decimal beyond its precision ({@code beyondPrecision}).
-     */
-    private record Outcome(List<Object> values, Throwable error, String malformed, String beyondPrecision) {
-        String describe() {
-            return error != null ? stack(error) : malformed != null ? "a malformed result: " + malformed
-                    : "a result of " + values.size() + " rows: " + abbreviate(values)
-                    + (beyondPrecision != null ? " (" + beyondPrecision + ")" : "");
-        }
-    }
-
-    private Outcome evaluate(CompiledExpression e, VectorSchemaRoot batch) {
-        FieldVector result;
-        try {
-            result = e.evaluate(batch, placement, allocator);
-        } catch (Throwable t) {
-            return new Outcome(null, t, null, null);
-        }
-        try (result) {
-            if (result.getValueCount() != batch.getRowCount()) {
-                return new Outcome(null, null, result.getValueCount() + " values for " + batch.getRowCount() + " rows", null);
-            }
-            if (!result.getField().getType().equals(e.outputField().getType())) {
-                return new Outcome(null, null, "type " + result.getField().getType() + ", planned " + e.outputField().getType(), null);
-            }
-            ValueVectorUtility.validate(result);
-            String beyond = null;
-            try {
-                ValueVectorUtility.validateFull(result);
-            } catch (RuntimeException t) {
-                if (!(result instanceof org.apache.arrow.vector.DecimalVector)) {
-                    throw t;
-                }
-                beyond = t.getMessage();
-            }
-            List<Object> values = new ArrayList<>(result.getValueCount());
-            for (int i = 0; i < result.getValueCount(); i++) {
-                values.add(Values.get(result, i).value());
-            }
-            return new Outcome(values, null, null, beyond);
-        } catch (RuntimeException t) {
-            return new Outcome(null, null, t.toString(), null);
-        }
+    private FuzzResult evaluate(CompiledExpression e, VectorSchemaRoot batch) {
+        return FuzzResult.of(() -> e.evaluate(batch, placement, allocator), e, batch.getRowCount());
     }
 
     private void judge(Compiled c, VectorSchemaRoot batch, ArrowReader reader, SwitchedDictionaries dictionaries,
@@ -276,34 +219,34 @@ final class IpcCaseRun {
             }
         }
         long t0 = System.nanoTime();
-        Outcome got = evaluate(c.compiled, batch);
+        FuzzResult got = evaluate(c.compiled, batch);
         long t1 = System.nanoTime();
         nanos[1] += t1 - t0;
         String where = c.text.sql() + " on batch " + index + " (" + batch.getRowCount() + " rows, " + placement + ")";
         if (problem != null) {
-            if (got.error instanceof QuiverException q && q.kind() == ErrorKind.INPUT) {
+            if (got.error() instanceof QuiverException q && q.kind() == ErrorKind.INPUT) {
                 observations.add(Observation.ok("evaluate: InputException (INPUT) on a malformed batch"));
-            } else if (got.error == null) {
+            } else if (got.error() == null) {
                 observations.add(Observation.failed("a malformed batch evaluated to a result (validation)", where + ", where " + problem
                         + ", gave " + got.describe()));
             } else {
-                String what = got.error instanceof QuiverException q ? q.getClass().getSimpleName() + " (" + q.kind() + ")"
-                        : got.error.getClass().getName();
+                String what = got.error() instanceof QuiverException q ? q.getClass().getSimpleName() + " (" + q.kind() + ")"
+                        : got.error().getClass().getName();
                 observations.add(Observation.failed("a malformed batch raised " + what + ", not an InputException (validation)",
                         where + ", where " + problem + ", raised " + got.describe()));
             }
             return;
         }
-        if (got.malformed != null || got.beyondPrecision != null && decimals == null) {
+        if (got.malformed() != null || got.beyondPrecision() != null && decimals == null) {
             observations.add(Observation.failed("a malformed result vector", where + ": " + got.describe()));
             return;
         }
-        if (elsewhere != null && got.error instanceof QuiverException q && q.kind() == ErrorKind.INPUT) {
+        if (elsewhere != null && got.error() instanceof QuiverException q && q.kind() == ErrorKind.INPUT) {
             // Validation may check the whole batch, not only what the expression reads.
             observations.add(Observation.ok("evaluate: InputException (INPUT) for another column of the batch, malformed"));
             return;
         }
-        Outcome expected;
+        FuzzResult expected;
         try (IpcBatchCheck.Copy copy = IpcBatchCheck.copy(batch, reader, c.text.columns(), allocator)) {
             // The same plan (the copy has the batch's schema) over the copy's columns and dictionaries.
             dictionaries.switchTo(copy.dictionaries());
@@ -313,81 +256,17 @@ final class IpcCaseRun {
             nanos[2] += System.nanoTime() - t1;
         }
         String inputs = decimals != null ? " (" + decimals + ": decimals beyond their precision, computed as values)" : "";
-        if (!same(got, expected)) {
+        if (!got.same(expected)) {
             observations.add(Observation.failed("a well-formed batch gave another outcome than its canonical copy",
                     where + inputs + " gave " + got.describe() + "\n  its canonical copy gave " + expected.describe()));
-        } else if (got.error == null) {
+        } else if (got.error() == null) {
             observations.add(Observation.ok("evaluate: a result, equal to the canonical copy's" + (decimals != null
                     ? " (decimals beyond their precision)" : "")));
-        } else if (got.error instanceof QuiverException q) {
+        } else if (got.error() instanceof QuiverException q) {
             observations.add(Observation.ok("evaluate: " + q.getClass().getSimpleName() + " (" + q.kind() + "), alike on the canonical copy"));
         } else {
-            observations.add(Observation.failed("a well-formed batch raised " + got.error.getClass().getName()
+            observations.add(Observation.failed("a well-formed batch raised " + got.error().getClass().getName()
                     + " (so does its canonical copy), not a QuiverException", where + inputs + ": " + got.describe()));
         }
-    }
-
-    private static boolean same(Outcome a, Outcome b) {
-        if (a.malformed != null || b.malformed != null) {
-            return false;
-        }
-        if (a.error != null || b.error != null) {
-            if (a.error == null || b.error == null || a.error.getClass() != b.error.getClass()) {
-                return false;
-            }
-            if (a.error instanceof QuiverException qa && b.error instanceof QuiverException qb) {
-                return qa.kind() == qb.kind() && Objects.equals(qa.detail(), qb.detail()) && qa.row() == qb.row();
-            }
-            return Objects.equals(a.error.getMessage(), b.error.getMessage());
-        }
-        return sameValue(a.values, b.values);
-    }
-
-    /** Deep equality of result values: byte arrays by content, floats bit for bit (Double.equals). */
-    static boolean sameValue(Object a, Object b) {
-        if (a instanceof byte[] x && b instanceof byte[] y) {
-            return Arrays.equals(x, y);
-        }
-        if (a instanceof List<?> x && b instanceof List<?> y) {
-            if (x.size() != y.size()) {
-                return false;
-            }
-            for (int i = 0; i < x.size(); i++) {
-                if (!sameValue(x.get(i), y.get(i))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        if (a instanceof Map<?, ?> x && b instanceof Map<?, ?> y) {
-            if (!x.keySet().equals(y.keySet())) {
-                return false;
-            }
-            for (Object k : x.keySet()) {
-                if (!sameValue(x.get(k), y.get(k))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        return Objects.equals(a, b);
-    }
-
-    static String stack(Throwable e) {
-        StringBuilder sb = new StringBuilder(e.toString());
-        StackTraceElement[] frames = e.getStackTrace();
-        for (int i = 0; i < Math.min(12, frames.length); i++) {
-            sb.append("\n      at ").append(frames[i]);
-        }
-        if (e.getCause() != null && e.getCause() != e) {
-            sb.append("\n    caused by ").append(e.getCause());
-        }
-        return sb.toString();
-    }
-
-    private static String abbreviate(List<Object> values) {
-        String s = values.stream().map(v -> v instanceof byte[] b ? java.util.HexFormat.of().formatHex(b) : String.valueOf(v)).toList()
-                .toString();
-        return s.length() > 300 ? s.substring(0, 300) + "..." : s;
     }
 }

@@ -102,7 +102,7 @@ class IpcFuzzTest {
                 + item.description() + ", read " + path + " on " + placement + "; mutation: " + mutated.description();
         BufferAllocator allocator = root.newChildAllocator("case " + k, 0, CASE_MEMORY_LIMIT);
         Random evaluation = new Random(r.nextLong());
-        FuzzCases.Timed<List<IpcCaseRun.Observation>> timed = runner.run(k,
+        FuzzCases.Timed<List<FuzzTally.Observation>> timed = runner.run(k,
                 () -> IpcCaseRun.run(quiver, mutated.bytes(), path, placement, evaluation, allocator, nanos));
         if (timed.hung()) {
             tally.hangs++;
@@ -110,15 +110,9 @@ class IpcFuzzTest {
             return; // the stuck thread still holds the allocator
         }
         if (timed.thrown() != null) {
-            tally.fail("the case raised " + timed.thrown().getClass().getName(), what + "\n" + IpcCaseRun.stack(timed.thrown()));
+            tally.fail("the case raised " + timed.thrown().getClass().getName(), what + "\n" + FuzzTally.stack(timed.thrown()));
         } else {
-            for (IpcCaseRun.Observation o : timed.value()) {
-                if (o.failure() != null) {
-                    tally.fail(o.failure(), what + "\n" + o.report());
-                } else {
-                    tally.count(o.label());
-                }
-            }
+            timed.value().forEach(o -> tally.add(o, what));
         }
         long left = allocator.getAllocatedMemory();
         if (left == 0) {
