@@ -58,15 +58,18 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The bad-input catalogue: malformed expressions, schemas, batches and misbehaving functions,
- * each with the exception it must give (its class and a fragment of its message), each proven
- * leak-free (every byte back to the allocator after the failure) and harmless (the same Quiver
- * then evaluates a correct expression correctly).
+ * each with the exception it must give (its class, its {@link ErrorKind} and its exact message:
+ * a {@link QuiverException}'s {@link QuiverException#detail()}, the same on every device), each
+ * proven leak-free (every byte back to the allocator after the failure) and harmless (the same
+ * Quiver then evaluates a correct expression correctly).
  *
  * <p>Most cases are golden files, one per topic, in {@code src/test/resources/bad-input/*.txt}
- * (format in {@code bad-input/README.md}). Run with {@code -Dquiver.golden.regenerate=true} to
- * rewrite every case's {@code error}/{@code message} lines from what Quiver says now, then
- * review the diff. The cases a text file cannot say (closed vectors, columns of different
- * lengths, schema drift between batches, an async call that times out) are Java cases below.
+ * (format, and how to add cases, in {@code bad-input/README.md}). Run with
+ * {@code -Dquiver.golden.regenerate=true} to rewrite every case's {@code error}/{@code message}
+ * lines from what Quiver says now, then review the diff. The cases a text file cannot say (closed
+ * vectors, columns of different lengths, schema drift between batches, dictionaries that do not
+ * fit or change, Arrow types Quiver does not read, allocator limits, an async call that times
+ * out) are Java cases below.
  *
  * <p>Functions the golden files may call, registered here: {@code udf_short(x BIGINT)} returns
  * one row fewer than the batch; {@code udf_wrong_type(x BIGINT)} is declared BIGINT and returns
@@ -464,6 +467,7 @@ class BadInputCatalogueTest extends QuiverTestBase {
             try {
                 Throwable t = ProbeFixtures.failure(q.stream().next(), "the batch");
                 dev.quiver.stream.AsyncFunctionException e = ProbeFixtures.causeOf(t, dev.quiver.stream.AsyncFunctionException.class);
+                assertEquals(ErrorKind.EVALUATION, e.kind(), "the kind of " + e);
                 ProbeFixtures.assertContains(e.getMessage(), "'hang'", "[0, 100)", "timeout of 50 ms");
                 assertTrue(e.getCause() instanceof java.util.concurrent.TimeoutException, String.valueOf(e.getCause()));
             } finally {

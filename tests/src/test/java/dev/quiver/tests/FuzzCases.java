@@ -14,8 +14,8 @@ import java.util.stream.Collectors;
  * replayed alone.
  */
 final class FuzzCases {
-    /** After this many hangs a run stops: each leaves a thread that may keep a core busy. */
-    static final int MAX_HANGS = 3;
+    /** After this many hangs a run stops ({@code -Dquiver.fuzz.maxHangs}): each leaves a thread that may keep a core busy. */
+    static final int MAX_HANGS = Integer.getInteger("quiver.fuzz.maxHangs", 3);
     /** The per-case limit, seconds ({@code -Dquiver.fuzz.caseTimeout}); generous, as the machine may be loaded. */
     static final long LIMIT_SECONDS = Long.getLong("quiver.fuzz.caseTimeout", 10);
 

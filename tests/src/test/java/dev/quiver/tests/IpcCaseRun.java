@@ -26,23 +26,27 @@ import java.util.Random;
 
 /**
  * One case of {@link IpcFuzzTest}: a (mutated) IPC file read as {@code quiver eval} reads its
- * input, its expressions compiled once against the schema read (with the reader as the
- * dictionary provider), then evaluated on every batch, each outcome judged against the
- * reference ({@link IpcBatchCheck}).
+ * input, its expressions ({@link IpcExpressions}) planned once against the schema read (with the
+ * reader as the dictionary provider), then evaluated on every batch, each outcome judged against
+ * the reference ({@link IpcBatchCheck}). docs/reliability.md says the same in prose.
  *
  * <p>Each phase has its own contract:
  * <ul>
  *   <li><b>reading</b> (opening, the schema, each {@code loadNextBatch}): anything Arrow's reader
  *       throws that is an {@link IOException} or a {@link RuntimeException} is accepted, counted
  *       by its class: that is Arrow refusing the file, which the CLI reports as an input error
- *       (exit 2); an {@link Error} is a failure;</li>
+ *       (exit 2); so is an {@link OutOfMemoryError} (Arrow allocates a message's metadata on the
+ *       heap at the length the file says); any other {@link Error} is a failure;</li>
  *   <li><b>planning</b>: a {@link PlanningException} (a mutated schema may hold types or names
  *       the expressions cannot use), nothing else;</li>
  *   <li><b>evaluation</b> of a batch that is well-formed in every column the expression reads:
- *       the same outcome as the same expression on the batch's canonical copy, on the same
- *       placement: equal values (floats bit for bit), or the same {@link QuiverException} (class,
- *       kind, detail, row); an exception that is no {@code QuiverException} is a failure even when
- *       the copy raises it too;</li>
+ *       the same outcome as the same plan on the batch's canonical copy, on the same placement:
+ *       equal values (floats bit for bit), or the same {@link QuiverException} (class, kind,
+ *       detail, row); an exception that is no {@code QuiverException} is a failure even when the
+ *       copy raises it too; an {@code InputException} is accepted where another column of the
+ *       batch is malformed (validation may check the whole batch); decimals beyond their declared
+ *       precision are values, not malformed buffers, so their result may be beyond its
+ *       precision too;</li>
  *   <li><b>evaluation</b> of a batch malformed in a column the expression reads: an
  *       {@code InputException} ({@link ErrorKind#INPUT}); a result or any other exception is a
  *       failure.</li>

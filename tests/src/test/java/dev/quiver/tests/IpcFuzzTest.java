@@ -56,16 +56,26 @@ class IpcFuzzTest {
         FuzzCases runner = new FuzzCases("IpcFuzzTest");
         long started = System.nanoTime();
         RootAllocator root = new RootAllocator();
-        try (Quiver quiver = Quiver.builder().allocator(root).openCl(OPENCL_EVERY > 0).build()) {
+        // The Quiver's own memory (folded constants, device state) apart from the cases', so each can be checked.
+        BufferAllocator quiverMemory = root.newChildAllocator("the Quiver", 0, Long.MAX_VALUE);
+        try (Quiver quiver = Quiver.builder().allocator(quiverMemory).openCl(OPENCL_EVERY > 0).build()) {
             boolean openCl = !quiver.openClDevices().isEmpty();
             for (long k = only != null ? only : 0; k < (only != null ? only + 1 : cases) && !runner.tooManyHangs(); k++) {
                 Random r = FuzzCases.caseRandom(seed, k);
                 runCase(quiver, root, runner, tally, seed, k, r, openCl);
+                if (quiverMemory.getAllocatedMemory() != 0 && runner.hangs() == 0) { // a hung case may still hold some
+                    tally.leaks++;
+                    tally.fail("a leak", "seed " + seed + ", case " + k + ": " + quiverMemory.getAllocatedMemory()
+                            + " bytes left in the Quiver's own allocator");
+                }
                 if (soak > 0 && (k + 1) % 10_000 == 0) {
                     System.out.printf("  soak: %d of %d cases, %d failures, %.0f s%n", k + 1, soak, tally.failureCount(),
                             (System.nanoTime() - started) / 1e9);
                 }
             }
+        }
+        if (quiverMemory.getAllocatedMemory() == 0) {
+            quiverMemory.close();
         }
         String summary = tally.summary("IpcFuzzTest", seed, (System.nanoTime() - started) / 1e9)
                 + String.format("  seconds in: planning %.1f, evaluating %.1f, the reference %.1f, writing and mutating files %.1f%n",
