@@ -66,11 +66,6 @@ final class FlatTable extends Table {
         return p < 0 ? otherwise : bb.get(p);
     }
 
-    short shortAt(int slot, short otherwise) {
-        int p = field(slot);
-        return p < 0 ? otherwise : bb.getShort(p);
-    }
-
     long longAt(int slot, long otherwise) {
         int p = field(slot);
         return p < 0 ? otherwise : bb.getLong(p);

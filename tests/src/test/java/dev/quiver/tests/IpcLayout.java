@@ -49,9 +49,8 @@ final class IpcLayout {
 
     final byte[] bytes;
     final boolean file;
-    /** Where the stream of messages starts (0, or 8 in a file) and where its end-of-stream marker ends. */
+    /** Where the stream of messages starts: 0, or 8 in a file. */
     final int streamStart;
-    int streamEnd;
     final List<Message> messages = new ArrayList<>();
     final List<Slot> slots = new ArrayList<>();
     final List<Region> regions = new ArrayList<>();
@@ -88,8 +87,7 @@ final class IpcLayout {
             slots.add(new Slot(p + 4, 4, "metadata length"));
             int metadataLength = intAt(p + 4);
             if (metadataLength == 0) {
-                streamEnd = p + 8;
-                break;
+                break; // the end-of-stream marker
             }
             int metadataStart = p + 8;
             FlatTable m = FlatTable.root(bytes, metadataStart);
