@@ -1,5 +1,6 @@
 package dev.quiver.expr;
 
+import dev.quiver.functions.PlanningException;
 import dev.quiver.types.DataType;
 import dev.quiver.types.SqlTypes;
 import dev.quiver.value.ScalarValue;
@@ -113,9 +114,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *     {@code make_array(a, b)} (slices {@code x[a:b]} are rejected).</li>
  * </ul>
  * Anything else JSqlParser reads ({@code *}, window functions, {@code ||},
- * parameters, ...) is rejected with an {@link IllegalArgumentException} naming the construct.
+ * parameters, ...) is rejected with a {@link PlanningException} naming the construct.
  *
- * <p>A syntax error is an {@link IllegalArgumentException} whose message says where, and shows the
+ * <p>A syntax error is a {@link PlanningException} whose message says where, and shows the
  * line with a caret under the place:
  * <pre>
  * syntax error at column 13 in "sqrt(x*x + y": expected ')' to close '(' at column 5
@@ -142,15 +143,22 @@ public final class SqlParser {
     /**
      * Parses one SQL scalar expression.
      *
-     * @throws IllegalArgumentException on a syntax error (with its position), on a construct Quiver
-     *                                  has no node for, on a literal out of range or an unknown type
+     * @throws PlanningException on a syntax error (with its position), on a construct Quiver
+     *                           has no node for, on a literal out of range or an unknown type
      */
     public static Expr parse(String sql) {
         Objects.requireNonNull(sql, "sql is null");
-        new Text(sql).checkBracketsAndQuotes();
-        Parsed parsed = parseWithJSqlParser(sql);
-        Expr e = new Converter(sql).convert(parsed.expression());
-        return parsed.alias() == null ? e : new Expr.Alias(e, parsed.alias());
+        try {
+            new Text(sql).checkBracketsAndQuotes();
+            Parsed parsed = parseWithJSqlParser(sql);
+            Expr e = new Converter(sql).convert(parsed.expression());
+            return parsed.alias() == null ? e : new Expr.Alias(e, parsed.alias());
+        } catch (PlanningException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            // The parser's own errors (and JSqlParser's) leave as planning errors, their text unchanged.
+            throw PlanningException.verbatim(e.getMessage(), e);
+        }
     }
 
     /**

@@ -100,7 +100,7 @@ final class CastKernels {
                 if (safe) {
                     return ColumnarValue.scalar(to, null);
                 }
-                throw new IllegalArgumentException("cannot cast " + shown(s.value()) + " to " + to + ": " + e.getMessage(), e);
+                throw new dev.quiver.errors.EvaluationException("cannot cast " + shown(s.value()) + " to " + to + ": " + e.getMessage(), e);
             }
         }
         FieldVector in = ((ColumnarValue.Array) v).vector();
@@ -147,8 +147,8 @@ final class CastKernels {
         return Values.get(v, row, type);
     }
 
-    private static IllegalArgumentException failure(ScalarValue value, int row, DataType to, CastFailure e) {
-        return new IllegalArgumentException("cannot cast " + shown(value) + " (row " + row + ") to " + to + ": " + e.getMessage(), e);
+    private static dev.quiver.errors.QuiverException failure(ScalarValue value, int row, DataType to, CastFailure e) {
+        return new dev.quiver.errors.EvaluationException("cannot cast " + shown(value) + " (row " + row + ") to " + to + ": " + e.getMessage(), e).fillRow(row);
     }
 
     /** The value as a message shows it: a long string cut after 60 characters, its length said (a 1 MB literal is no message). */
