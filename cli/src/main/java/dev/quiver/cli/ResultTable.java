@@ -2,6 +2,7 @@ package dev.quiver.cli;
 
 import dev.quiver.types.DataType;
 import dev.quiver.value.ScalarValue;
+import dev.quiver.value.TemporalText;
 import dev.quiver.value.Values;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -11,10 +12,7 @@ import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Field;
 
 import java.math.BigDecimal;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -124,27 +122,20 @@ final class ResultTable {
     }
 
     /**
-     * A timestamp in ISO form, in its zone (UTC without one, or when the zone is unknown to Java); one
-     * outside the years Java's time classes hold as its ticks since the epoch.
+     * A timestamp in ISO form (TemporalText: any value of the unit, years beyond 9999 and beyond
+     * java.time's range included), in its zone; UTC without one, or when Java does not know the zone.
      */
     private static String timestamp(DataType.Timestamp ts, long ticks) {
-        long per = ts.unit().perSecond();
-        try {
-            java.time.Instant at = java.time.Instant.ofEpochSecond(Math.floorDiv(ticks, per),
-                    Math.floorMod(ticks, per) * (1_000_000_000L / per));
-            if (ts.timezone() == null) {
-                return LocalDateTime.ofInstant(at, ZoneOffset.UTC).toString().replace('T', ' ');
-            }
-            ZoneId zone;
-            try {
-                zone = ZoneId.of(ts.timezone());
-            } catch (java.time.DateTimeException e) {
-                return LocalDateTime.ofInstant(at, ZoneOffset.UTC).toString().replace('T', ' ') + " UTC";
-            }
-            return LocalDateTime.ofInstant(at, zone).toString().replace('T', ' ') + " " + ts.timezone();
-        } catch (java.time.DateTimeException | ArithmeticException e) {
-            return ticks + " " + ts.unit().abbreviation() + " since 1970-01-01 (outside the years Java prints)";
+        if (ts.timezone() == null) {
+            return TemporalText.formatTimestamp(ticks, ts.unit());
         }
+        ZoneId zone;
+        try {
+            zone = ZoneId.of(ts.timezone());
+        } catch (java.time.DateTimeException e) {
+            return TemporalText.formatTimestamp(ticks, ts.unit()) + " UTC";
+        }
+        return TemporalText.formatInZone(ticks, ts.unit(), zone) + " " + ts.timezone();
     }
 
     private static void appendLine(StringBuilder sb, List<String> cells, int[] width) {
@@ -166,7 +157,7 @@ final class ResultTable {
         Object o = v.value();
         return switch (v.type().valueType()) {
             case DataType.Utf8 u -> (String) o;
-            case DataType.Date32 d -> LocalDate.ofEpochDay((Integer) o).toString();
+            case DataType.Date32 d -> TemporalText.formatDate((Integer) o);
             case DataType.Timestamp ts -> timestamp(ts, (Long) o);
             case DataType.Decimal d -> ((BigDecimal) o).toPlainString();
             default -> v.toString();
