@@ -212,7 +212,9 @@ class StringSearchRegressionTest extends QuiverTestBase {
             for (String sql : new String[]{"regexp_matches('abc', s)", "regexp_replace('abc', s, 'x')",
                     "regexp_replace(s || 'q', s, 'x', 'g')", "regexp_matches(concat(s, s), s)"}) {
                 CompiledExpression e = quiver.compile(b.getSchema(), sql);
-                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> e.evaluate(b, Placement.CPU).close(), sql);
+                dev.quiver.errors.EvaluationException x = org.junit.jupiter.api.Assertions.assertThrows(dev.quiver.errors.EvaluationException.class,
+                        () -> e.evaluate(b, Placement.CPU).close(), sql);
+                assertEquals(70, x.row(), sql);
             }
         }
         // QuiverTestBase asserts the allocator is back to 0 bytes

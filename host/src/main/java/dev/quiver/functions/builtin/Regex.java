@@ -3,6 +3,8 @@ package dev.quiver.functions.builtin;
 import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
+import dev.quiver.errors.EvaluationException;
+import dev.quiver.errors.ResourceException;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.strings.AsciiCharSequence;
 import dev.quiver.strings.Utf8Input;
@@ -81,7 +83,9 @@ final class Regex {
      * Compiles a pattern in RE2's syntax with RE2/J. A pattern RE2/J rejects, or one beyond
      * {@link RegexLimits}, is an {@link IllegalArgumentException} that quotes it and says why,
      * naming the construct when it is one RE2 leaves out on purpose (backreferences, lookaround,
-     * possessive quantifiers, atomic groups: what cannot be matched in linear time).
+     * possessive quantifiers, atomic groups: what cannot be matched in linear time). The callers
+     * turn it into a {@link PlanningException} ({@link #compileLiteral}) or an
+     * {@link EvaluationException} ({@link PatternCache#get}).
      */
     static Pattern compile(String pattern, Options options) {
         String re2 = options.literal() ? Pattern.quote(pattern) : pattern;
@@ -164,12 +168,15 @@ final class Regex {
     }
 
     /**
-     * The error for a match that overflowed the stack: RE2/J's matcher recurses along chains of
-     * empty-width instructions, and a large pattern can outgrow a small thread stack.
+     * The error for a match of row {@code row} that overflowed the stack: RE2/J's matcher
+     * recurses along chains of instructions that consume nothing, and a pattern with thousands
+     * of them can outgrow a thread's stack. A {@link ResourceException}: the same evaluation on
+     * a thread with a larger stack can succeed.
      */
-    static IllegalArgumentException tooComplex(String function, Pattern p, StackOverflowError e) {
-        return new IllegalArgumentException(function + ": the regular expression " + quoted(p.pattern()) + " (" + p.programSize()
-                + " instructions) is too complex to match on this thread's stack; simplify it or give the thread a larger stack", e);
+    static ResourceException tooComplex(String function, Pattern p, int row, StackOverflowError e) {
+        return (ResourceException) new ResourceException(function + ": the regular expression " + quoted(p.pattern()) + " ("
+                + p.programSize() + " instructions) is too complex to match on this thread's stack (row " + row
+                + "); simplify it or give the thread a larger stack", e).fillRow(row);
     }
 
     /**
@@ -195,7 +202,7 @@ final class Regex {
             this.options = options;
         }
 
-        /** Row {@code row}'s pattern; a bad one is an {@link IllegalArgumentException} naming the function, the pattern and the row. */
+        /** Row {@code row}'s pattern; a bad one is an {@link EvaluationException} naming the function, the pattern and the row. */
         Pattern get(Utf8Input patterns, int row) {
             String text = patterns.string(row);
             Pattern p = compiled.get(text);
@@ -206,7 +213,8 @@ final class Regex {
                 try {
                     p = compile(text, options);
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException(function + " (pattern of row " + row + "): " + e.getMessage(), e.getCause());
+                    throw (EvaluationException) new EvaluationException(function + " (pattern of row " + row + "): " + e.getMessage(),
+                            e.getCause()).fillRow(row);
                 }
                 compiled.put(text, p);
             }

@@ -28,8 +28,8 @@ import java.util.Optional;
  * RE2's syntax, matched by RE2/J in time linear in the row (no backreferences or lookaround;
  * {@link Regex#compile}). A literal pattern is compiled once per query ({@link #bind}); a bad
  * one fails the compile. A pattern column is compiled once per distinct value per batch; a bad
- * value there fails the evaluation naming its row. On an all-ASCII batch rows are matched in
- * place; otherwise each row is decoded first (the slow path).
+ * value there is an {@code EvaluationException} naming its row. On an all-ASCII batch rows are
+ * matched in place; otherwise each row is decoded first (the slow path).
  */
 final class RegexpMatches implements ScalarFunction {
     private static final Signature SIGNATURE = Signature.oneOf(List.of(new TypeSignature.StringArgs(2),
@@ -116,7 +116,7 @@ final class RegexpMatches implements ScalarFunction {
                 try {
                     out.set(r, rm.reset(Regex.text(in, view, r)).find() ? 1 : 0);
                 } catch (StackOverflowError e) {
-                    throw Regex.tooComplex(name(), rm.pattern(), e);
+                    throw Regex.tooComplex(name(), rm.pattern(), r, e);
                 }
             }
             return out;

@@ -128,7 +128,7 @@ final class RegexpReplace implements ScalarFunction {
                         replaceDecoded(m.reset(text), rw, text, d, st, e, chars, out);
                     }
                 } catch (StackOverflowError overflow) {
-                    throw Regex.tooComplex(name(), p, overflow);
+                    throw Regex.tooComplex(name(), p, r, overflow);
                 }
                 out.endRow();
             }
