@@ -193,8 +193,9 @@ public final class CpuBackend implements KernelBackend {
                 }
             }
         }
+        long computed = invocation.mode() == RowMode.ALL_ROWS ? rows : ValidityBitmaps.count(invocation.validity(), rows);
         RowInterpreter.run(program, invocation.args(), invocation.validity(), invocation.out(), rows, name());
-        return new KernelRun(name(), 0, 0, System.nanoTime() - t0, rows);
+        return new KernelRun(name(), 0, 0, System.nanoTime() - t0, computed);
     }
 
     /** Rows {@code from..rows-1}, fewer than one step, through a padded block; returns the rows computed. */

@@ -3,6 +3,7 @@ package dev.quiver.cpu;
 import dev.quiver.backend.RowMode;
 import dev.quiver.cpu.VectorCode.Kind;
 import dev.quiver.cpu.VectorCode.Val;
+import dev.quiver.cpu.math.LaneMath;
 import dev.quiver.rowfn.ir.BinaryOp;
 import dev.quiver.rowfn.ir.CmpOp;
 import dev.quiver.rowfn.ir.IrNode;
@@ -257,6 +258,9 @@ final class FusedLoopCompiler {
                 argSegment.put(k, slot);
             }
             emitConstants();
+            if (program.anyNode(Emitter::callsMath)) {
+                v.allocateScratch();
+            }
             ElementType rt = program.resultType();
             Val zero = null;
             int computedSlot = -1;
@@ -317,6 +321,10 @@ final class FusedLoopCompiler {
                         .invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", MethodTypeDesc.of(CD_int, CD_long))
                         .i2l().lsub().lreturn();
                 code.labelBinding(ok);
+            }
+            if (rt.isFloatingPoint()) {
+                // One NaN: which operand's payload NaN + NaN keeps depends on the JIT (the interpreter's the right one's).
+                result = v.blend(result, Double.NaN, v.test("IS_NAN", result));
             }
             if (rt.isNumeric()) {
                 code.aload(result.slot());
@@ -466,10 +474,12 @@ final class FusedLoopCompiler {
                     }
                     return named(v.not(in), id);
                 }
+                case IrNode.Unary u when LaneMath.of(u.op()).isPresent() -> {
+                    return named(v.mathCall(LaneMath.of(u.op()).get(), value(u.input()), null), id);
+                }
                 case IrNode.Unary u -> {
                     Val in = value(u.input());
                     return named(switch (u.op()) {
-                        case LOG2 -> VectorMath.log2(v, in);
                         case FLOOR, CEIL, TRUNC, RINT -> VectorMath.round(v, u.op().name(), in);
                         default -> v.unary(u.op().name(), in);
                     }, id);
@@ -487,8 +497,9 @@ final class FusedLoopCompiler {
                     Val q = t == ElementType.INT32 ? VectorMath.int32Quotient(v, l, d) : v.binary("DIV", l, d);
                     return named(b.op() == BinaryOp.DIV ? q : v.binary("SUB", l, v.binary("MUL", q, d)), id);
                 }
-                case IrNode.Binary b when b.op() == BinaryOp.POW -> {
-                    return named(VectorMath.pow(v, value(b.left()), value(b.right())), id);
+                case IrNode.Binary b when LaneMath.of(b.op()).isPresent() -> {
+                    Val l = value(b.left()), r = value(b.right());
+                    return named(v.mathCall(LaneMath.of(b.op()).get(), l, r), id);
                 }
                 case IrNode.Binary b -> {
                     Val l = value(b.left()), r = value(b.right());
@@ -546,6 +557,12 @@ final class FusedLoopCompiler {
                     return value(k.value());
                 }
             }
+        }
+
+        /** True for the nodes {@link LaneMath} computes: the loop calls it, with its lanes in scratch arrays. */
+        private static boolean callsMath(IrNode n) {
+            return n instanceof IrNode.Unary u && LaneMath.of(u.op()).isPresent()
+                    || n instanceof IrNode.Binary b && LaneMath.of(b.op()).isPresent();
         }
 
         private static Val named(Val v, int id) {

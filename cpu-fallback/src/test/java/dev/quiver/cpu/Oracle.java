@@ -218,6 +218,11 @@ final class Oracle {
             }
             int lanes = cpu.lanes(p);
             long computed = 0;
+            if (cpu.classBytes(p, mode) == 0) { // row by row (no loop): the valid rows, or all
+                assertEquals(mode == RowMode.ALL_ROWS ? rows : ValidityBitmaps.count(validity, rows), run.rowsComputed(),
+                        where + ": rows computed row by row");
+                return run;
+            }
             for (int from = 0; from < rows; from += lanes) {
                 int to = Math.min(rows, from + lanes);
                 boolean any = false;
