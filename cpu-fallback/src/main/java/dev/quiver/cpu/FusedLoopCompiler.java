@@ -102,12 +102,19 @@ import static java.lang.constant.ConstantDescs.CD_void;
  * the first step that has one, masked by {@code laneMask} (the padding of the tail step) and,
  * in {@link RowMode#VALID_ROWS}, by the step's validity. Otherwise it returns the number of
  * rows computed.
- * <li>{@code floor}, {@code ceil}, {@code trunc}, {@code rint} and {@code log2} have no vector
- * operator: {@link VectorMath} emits them from lanewise operations, as it emits {@code pow}
- * with Java's special cases and Int32 division (in doubles, exact for 32-bit integers). Int64
- * division is the Vector API's, which x86 has no instruction for (the JIT divides lane by lane,
- * some 2 ns per row). Everything that touches a vector is emitted into the loop itself, never
- * called (see {@link VectorCode}); the only helpers, {@link LaneBits}, move bits.
+ * <li>{@code floor}, {@code ceil}, {@code trunc} and {@code rint} have no vector operator:
+ * {@link VectorMath} emits them from lanewise operations, as it emits Int32 division (in
+ * doubles, exact for 32-bit integers). Int64 division is the Vector API's, which x86 has no
+ * instruction for (the JIT divides lane by lane, some 2 ns per row). Everything else that
+ * touches a vector is emitted into the loop itself, never called (see {@link VectorCode}); the
+ * only helpers, {@link LaneBits}, move bits.
+ * <li>The inexact math functions ({@code sin}, {@code exp}, {@code log2}, {@code pow}, ...) are
+ * not the Vector API's operators, whose bits depend on the JIT (C2 runs them with a vector math
+ * library, the interpreter and C1 with {@code Math} per lane): the step stores their operands
+ * into scratch arrays allocated once per run and calls {@link dev.quiver.cpu.math.LaneMath}'s
+ * function, bit for bit the reference's in every tier ({@link VectorCode#mathCall}).
+ * <li>A floating-point result is stored with every NaN made the canonical NaN: which operand's
+ * payload {@code NaN + NaN} keeps depends on the JIT too.
  * </ul>
  *
  * {@code end - start} must be a multiple of the loop's lane count and so must {@code start}
@@ -115,7 +122,7 @@ import static java.lang.constant.ConstantDescs.CD_void;
  *
  * <p>A limit to know: C2 inlines the Vector API calls of one loop up to a node budget
  * (NodeCountInliningCutoff); a program of more than some 60 vector operations per step (each
- * {@code floor} or {@code log2} counts a dozen) passes it, and the calls past it run as the
+ * {@code floor} counts a dozen) passes it, and the calls past it run as the
  * Vector API's boxed Java code, several times slower. Such programs would need splitting into
  * loops over intermediate columns, which this compiler does not do.
  */

@@ -42,7 +42,12 @@ public final class Exp {
 
     /** Replaces {@code x[0..n)} by {@code exp(x)} of each ({@link LaneMath}). */
     public static void apply(double[] in, int n) {
-        for (int i = 0; i < n; i += D.length()) {
+        apply(in, 0, n);
+    }
+
+    /** Replaces {@code a[from..from+n)} by {@code exp(x)} of each; {@code a} holds {@code from + LaneMath.room(n)} values. */
+    static void apply(double[] in, int from, int n) {
+        for (int i = from; i < from + n; i += D.length()) {
             DoubleVector x = DoubleVector.fromArray(D, in, i);
             LongVector ahx = x.viewAsIntegralLanes().lanewise(LSHR, 32).and(0x7FFF_FFFFL); // high word of |x|
             VectorMask<Double> negative = x.test(IS_NEGATIVE);
