@@ -176,13 +176,23 @@ public final class CompiledExpression {
      * owns and closes it. An expression over literals only is broadcast to the batch's rows
      * here (use {@link #evaluateValue} to keep it a scalar).
      *
-     * @throws IllegalArgumentException when the batch does not match the planned schema or its
-     *                                  columns have different lengths, or a CAST meets a value
-     *                                  that does not convert
-     * @throws IllegalStateException    when {@code placement} is OPENCL and no OpenCL device can
-     *                                  run a fused kernel of the expression (the message says
-     *                                  why), or the allocator cannot give memory
-     * @throws ArithmeticException      when a non-null row divides an integer by zero
+     * <p>Everything it throws on purpose is a {@link dev.quiver.errors.QuiverException} carrying
+     * this expression (and where known the column, row and device):
+     *
+     * @throws dev.quiver.errors.InputException      when the batch does not match the planned schema,
+     *                                               its columns have different lengths, or its
+     *                                               buffers are malformed (invalid UTF-8 included)
+     * @throws dev.quiver.errors.EvaluationException when a row cannot be computed: a CAST meets a
+     *                                               value that does not convert ({@code EVALUATION}),
+     *                                               a non-null row divides an integer by zero or
+     *                                               overflows checked arithmetic ({@code ARITHMETIC},
+     *                                               a {@link KernelArithmeticException})
+     * @throws dev.quiver.errors.ResourceException   when the allocator cannot give memory
+     *                                               ({@link QuiverOutOfMemoryException}) or a result
+     *                                               is larger than an Arrow vector holds
+     * @throws dev.quiver.errors.DeviceException     when {@code placement} is OPENCL and no OpenCL
+     *                                               device can run a fused kernel of the expression
+     *                                               (the message says why)
      */
     public FieldVector evaluate(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
         return evaluate(batch, placement, allocator, null);
@@ -231,7 +241,7 @@ public final class CompiledExpression {
         Objects.requireNonNull(device, "device is null");
         for (KernelProgram p : plan.programs()) {
             unsupportedOn(device, p).ifPresent(r -> {
-                throw new IllegalStateException(device.name() + " cannot run " + p.text() + ": " + r);
+                throw new dev.quiver.errors.DeviceException(device.name() + " cannot run " + p.text() + ": " + r);
             });
         }
         Executor executor = new Executor(null, quiver.runtime(device));
@@ -256,6 +266,9 @@ public final class CompiledExpression {
         } catch (RuntimeException e) {
             org.apache.arrow.memory.OutOfMemoryException oom = arrowOutOfMemory(e);
             if (oom == null) {
+                if (e instanceof dev.quiver.errors.QuiverException q) {
+                    q.fillExpression(plan.logical().toString());
+                }
                 throw e;
             }
             QuiverOutOfMemoryException clear = outOfMemory(oom, batch.getRowCount(), allocator, executor);
@@ -739,7 +752,7 @@ public final class CompiledExpression {
                 if (fenced || noMemory) {
                     yield s.fixed(0, rows, fenced ? SegmentScheduler.Why.FENCED : SegmentScheduler.Why.NO_MEMORY, false);
                 }
-                throw new IllegalStateException("placement OPENCL, but no OpenCL device can run " + program.text() + ": "
+                throw new dev.quiver.errors.DeviceException("placement OPENCL, but no OpenCL device can run " + program.text() + ": "
                         + (why.isEmpty() ? quiver.openClStatus() : String.join("; ", why)));
             }
         };
@@ -989,24 +1002,24 @@ public final class CompiledExpression {
         for (Field f : plan.columns()) {
             FieldVector v = batch.getVector(f.getName());
             if (v == null) {
-                throw new IllegalArgumentException("the batch has no column '" + f.getName() + "' (it was planned against a schema with it)");
+                throw new dev.quiver.errors.InputException("the batch has no column '" + f.getName() + "' (it was planned against a schema with it)");
             }
             if (v.getField().getDictionary() != null && f.getDictionary() == null) {
-                throw new IllegalArgumentException("column '" + f.getName() + "' is dictionary-encoded in the batch (indices "
+                throw new dev.quiver.errors.InputException("column '" + f.getName() + "' is dictionary-encoded in the batch (indices "
                         + v.getField().getType() + ") but was planned as " + f.getType() + ": decode it first");
             }
             if (f.getDictionary() != null && (v.getField().getDictionary() == null
                     || v.getField().getDictionary().getId() != f.getDictionary().getId())) {
-                throw new IllegalArgumentException("column '" + f.getName() + "' was planned dictionary-encoded with dictionary "
+                throw new dev.quiver.errors.InputException("column '" + f.getName() + "' was planned dictionary-encoded with dictionary "
                         + f.getDictionary().getId() + " but the batch's column " + (v.getField().getDictionary() == null
                         ? "is not dictionary-encoded" : "uses dictionary " + v.getField().getDictionary().getId()));
             }
             if (!v.getField().getType().equals(f.getType())) {
-                throw new IllegalArgumentException("column '" + f.getName() + "' is " + v.getField().getType()
+                throw new dev.quiver.errors.InputException("column '" + f.getName() + "' is " + v.getField().getType()
                         + " in the batch but was planned as " + f.getType());
             }
             if (v.getValueCount() != rows) {
-                throw new IllegalArgumentException("column '" + f.getName() + "' has " + v.getValueCount()
+                throw new dev.quiver.errors.InputException("column '" + f.getName() + "' has " + v.getValueCount()
                         + " values but the batch has " + rows + " rows");
             }
             inputs.add(v);
@@ -1018,7 +1031,7 @@ public final class CompiledExpression {
         try {
             return OutputVectors.uninitialized(field, rows, allocator);
         } catch (RuntimeException e) {
-            throw new IllegalStateException("cannot allocate the " + rows + "-row result of " + outputField.getName()
+            throw new dev.quiver.errors.ResourceException("cannot allocate the " + rows + "-row result of " + outputField.getName()
                     + " from allocator '" + allocator.getName() + "': " + e.getMessage(), e);
         }
     }
@@ -1030,7 +1043,7 @@ public final class CompiledExpression {
                 try {
                     yield rename(Values.broadcast(s.value(), outputField.getName(), rows, allocator), allocator);
                 } catch (org.apache.arrow.memory.OutOfMemoryException e) {
-                    throw new IllegalStateException("cannot allocate the " + rows + "-row result of " + outputField.getName()
+                    throw new dev.quiver.errors.ResourceException("cannot allocate the " + rows + "-row result of " + outputField.getName()
                             + " from allocator '" + allocator.getName() + "': " + e.getMessage(), e);
                 }
             }

@@ -27,11 +27,11 @@ public record DictionaryDecodeExpr(PhysicalExpr indices, long dictionaryId, Dict
     public ColumnarValue evaluate(EvalContext ctx) {
         Dictionary dictionary = dictionaries.lookup(dictionaryId);
         if (dictionary == null) {
-            throw new IllegalArgumentException("no dictionary with id " + dictionaryId + " for " + indices.describe());
+            throw new dev.quiver.errors.InputException("no dictionary with id " + dictionaryId + " for " + indices.describe());
         }
         DataType actual = DataType.fromField(dictionary.getVector().getField());
         if (!actual.equals(dataType)) {
-            throw new IllegalArgumentException("dictionary " + dictionaryId + " holds " + actual + " values, but "
+            throw new dev.quiver.errors.InputException("dictionary " + dictionaryId + " holds " + actual + " values, but "
                     + indices.describe() + " was planned with " + dataType);
         }
         try (ColumnarValue in = indices.evaluate(ctx)) {

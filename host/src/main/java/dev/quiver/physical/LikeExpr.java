@@ -37,7 +37,7 @@ public final class LikeExpr implements PhysicalExpr {
         if (pattern instanceof LiteralExpr lit && lit.value().value() instanceof String text) {
             try {
                 c = LikePattern.compile(text, escape, caseInsensitive);
-            } catch (IllegalArgumentException e) {
+            } catch (IllegalArgumentException | dev.quiver.errors.EvaluationException e) {
                 throw new PlanningException(e.getMessage(), e);
             }
         }

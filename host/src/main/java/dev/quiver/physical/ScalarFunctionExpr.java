@@ -42,7 +42,7 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
                     ctx.config()));
             if (result == null) {
                 // A broken function, not a null pointer of Quiver's: say so as the other result checks do.
-                throw new IllegalStateException("function " + function.name() + " returned null instead of a ColumnarValue "
+                throw new dev.quiver.errors.EvaluationException("function " + function.name() + " returned null instead of a ColumnarValue "
                         + "(a NULL result is a ColumnarValue.Scalar holding a null value)");
             }
             result = checked(result, allScalar && !args.isEmpty(), ctx);
@@ -71,14 +71,14 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
                 a.close();
                 result = s;
             } else if (n != ctx.rows()) {
-                throw new IllegalStateException("function " + function.name() + " returned " + n + " rows for a batch of "
+                throw new dev.quiver.errors.EvaluationException("function " + function.name() + " returned " + n + " rows for a batch of "
                         + ctx.rows() + " rows");
             }
         }
         if (ctx.config().checkTypes()) {
             DataType got = result.dataType();
             if (!got.equals(dataType.valueType())) {
-                throw new IllegalStateException("function " + function.name() + " returned " + got + " but was planned to return "
+                throw new dev.quiver.errors.EvaluationException("function " + function.name() + " returned " + got + " but was planned to return "
                         + dataType);
             }
         }

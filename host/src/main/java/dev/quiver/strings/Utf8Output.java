@@ -56,7 +56,7 @@ public final class Utf8Output implements AutoCloseable {
                 ((BaseLargeVariableWidthVector) vector).allocateNew(initial, Math.max(rows, 1));
             } else {
                 if (initial > Integer.MAX_VALUE) {
-                    throw new IllegalArgumentException("a Utf8 result of " + initial + " bytes does not fit in 2 GiB; use LargeUtf8");
+                    throw new dev.quiver.errors.ResourceException("a Utf8 result of " + initial + " bytes does not fit in 2 GiB; use LargeUtf8");
                 }
                 ((BaseVariableWidthVector) vector).allocateNew(initial, Math.max(rows, 1));
             }
@@ -117,7 +117,7 @@ public final class Utf8Output implements AutoCloseable {
             return;
         }
         if (!large && needed > Integer.MAX_VALUE) {
-            throw new IllegalStateException("a Utf8 result holds at most 2 GiB of text; this one needs " + needed
+            throw new dev.quiver.errors.ResourceException("a Utf8 result holds at most 2 GiB of text; this one needs " + needed
                     + " bytes by row " + row + " (use LargeUtf8)");
         }
         long target = Math.max(needed, data.byteSize() * 2);
