@@ -42,8 +42,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>A failing row is reported with {@link RowInterpreter#failureAt}, which evaluates that row
  * again with the reference so every device gives the same message.
  *
- * <p>A program whose loop would not fit in one JVM method (64 KiB of bytecode: two nested Int64
- * {@code gcd} calls, some 4,000 IR nodes) runs row by row through the reference instead.
+ * <p>A program whose loop would not fit in one JVM method (64 KiB of bytecode: four nested Int64
+ * {@code gcd} calls, some 8,000 IR nodes) runs row by row through the reference instead.
  */
 public final class CpuBackend implements KernelBackend {
     private final ConcurrentHashMap<Object, FusedLoopCompiler.FusedLoop> allRowsLoops = new ConcurrentHashMap<>();
@@ -275,8 +275,9 @@ public final class CpuBackend implements KernelBackend {
     }
 
     /**
-     * A rough cost of one row: 16 per transcendental function (about what SVML takes against an
-     * add), 8 per integer division or remainder, 1 per other node and per argument.
+     * A rough cost of one row: 16 per transcendental function (a vectorised fdlibm function takes
+     * some 10 to 30 times an add), 8 per integer division or remainder, 1 per other node and per
+     * argument.
      */
     static long weight(KernelProgram program) {
         java.util.Set<IrNode> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());

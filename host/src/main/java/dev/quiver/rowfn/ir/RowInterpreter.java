@@ -26,7 +26,10 @@ public final class RowInterpreter {
     /**
      * Evaluates {@code node} for one row whose arguments are {@code args} (boxed as the argument
      * types say; a Boolean is an Integer 0 or 1). Throws {@link RowFailure} when a check fires or
-     * an integer division or remainder has a zero divisor.
+     * an integer division or remainder has a zero divisor. A NaN that an operation computes is
+     * returned as the canonical NaN ({@link Double#NaN}, {@link Float#NaN}): which operand's
+     * payload {@code NaN + NaN} keeps depends on the JIT (the interpreter keeps the right one's,
+     * compiled code the left one's), and a result depends on its input alone.
      */
     public static Number evaluate(IrNode node, Number[] args) {
         return switch (node) {
@@ -34,7 +37,15 @@ public final class RowInterpreter {
             case IrNode.Const c -> c.value();
             // A DAG: a subtree shared by several parents (a RowFn body that uses a value twice)
             // is computed once per row, not once per path to it.
-            default -> new Row(args).eval(node);
+            default -> canonicalNaN(new Row(args).eval(node));
+        };
+    }
+
+    private static Number canonicalNaN(Number v) {
+        return switch (v) {
+            case Double d when d.isNaN() -> Double.NaN;
+            case Float f when f.isNaN() -> Float.NaN;
+            default -> v;
         };
     }
 
