@@ -19,8 +19,14 @@ final class FuzzCases {
     /** The per-case limit, seconds ({@code -Dquiver.fuzz.caseTimeout}); generous, as the machine may be loaded. */
     static final long LIMIT_SECONDS = Long.getLong("quiver.fuzz.caseTimeout", 10);
 
-    /** How a case ended: its value, what it threw (an Error included), or a hang with its thread's stack. */
-    record Timed<T>(T value, Throwable thrown, String hang) {
+    /** A case past the limit inside code that is not Quiver's ({@link #run}) is given this much longer, seconds. */
+    static final long GRACE_SECONDS = 120;
+
+    /**
+     * How a case ended: its value, what it threw (an Error included), or a hang with its thread's
+     * stack; {@code late}: past the limit, where it was then, when it ended within the grace.
+     */
+    record Timed<T>(T value, Throwable thrown, String hang, String late) {
         boolean hung() {
             return hang != null;
         }
@@ -43,6 +49,15 @@ final class FuzzCases {
 
     /** Runs {@code task} as case {@code number} under the time limit. */
     <T> Timed<T> run(long number, Callable<T> task) throws InterruptedException {
+        return run(number, task, () -> false);
+    }
+
+    /**
+     * Runs {@code task} as case {@code number} under the time limit; a case still running at the
+     * limit while {@code outsideQuiver} says it is in code that is not Quiver's (Arrow's reader)
+     * gets {@link #GRACE_SECONDS} more, and is {@code late} rather than hung if it ends in them.
+     */
+    <T> Timed<T> run(long number, Callable<T> task, java.util.function.BooleanSupplier outsideQuiver) throws InterruptedException {
         Object[] result = new Object[2];
         Thread t = new Thread(null, () -> {
             try {
@@ -54,15 +69,25 @@ final class FuzzCases {
         t.setDaemon(true);
         t.start();
         t.join(LIMIT_SECONDS * 1000);
+        String late = null;
+        if (t.isAlive() && outsideQuiver.getAsBoolean()) {
+            late = where(t);
+            t.join(GRACE_SECONDS * 1000);
+        }
         if (t.isAlive()) {
             hangs++;
-            String where = Arrays.stream(t.getStackTrace()).limit(25).map(f -> "      at " + f).collect(Collectors.joining("\n"));
+            String where = where(t);
             t.interrupt();
-            return new Timed<>(null, null, "still running after " + LIMIT_SECONDS + " s, at:\n" + where);
+            return new Timed<>(null, null, "still running after " + LIMIT_SECONDS + " s" + (late != null ? " and " + GRACE_SECONDS
+                    + " s more" : "") + ", at:\n" + where, late);
         }
         @SuppressWarnings("unchecked")
         T value = (T) result[0];
-        return new Timed<>(value, (Throwable) result[1], null);
+        return new Timed<>(value, (Throwable) result[1], null, late);
+    }
+
+    private static String where(Thread t) {
+        return Arrays.stream(t.getStackTrace()).limit(25).map(f -> "      at " + f).collect(Collectors.joining("\n"));
     }
 
     /** Case {@code number}'s own random source: the same for the same seed, whatever ran before it. */

@@ -35,8 +35,8 @@ import java.util.Random;
  *   <li><b>reading</b> (opening, the schema, each {@code loadNextBatch}): anything Arrow's reader
  *       throws that is an {@link IOException} or a {@link RuntimeException} is accepted, counted
  *       by its class: that is Arrow refusing the file, which the CLI reports as an input error
- *       (exit 2); so is an {@link OutOfMemoryError} (Arrow allocates a message's metadata on the
- *       heap at the length the file says); any other {@link Error} is a failure;</li>
+ *       (exit 2); so is an {@link Error} raised inside Arrow's reader ({@link #readFailure});
+ *       a reader still reading at the time limit is waited for ({@link FuzzCases});</li>
  *   <li><b>planning</b>: a {@link PlanningException} (a mutated schema may hold types or names
  *       the expressions cannot use), nothing else;</li>
  *   <li><b>evaluation</b> of a batch that is well-formed in every column the expression reads:
@@ -69,6 +69,8 @@ final class IpcCaseRun {
     private final List<Observation> observations = new ArrayList<>();
     /** Nanoseconds spent planning, evaluating and computing the reference (copy, plan, evaluate), added to. */
     private final long[] nanos;
+    /** Set while Arrow's reader runs, read by the thread that times the case. */
+    private volatile boolean reading;
 
     private IpcCaseRun(Quiver quiver, BufferAllocator allocator, Placement placement, Random random, long[] nanos) {
         this.nanos = nanos;
@@ -78,12 +80,20 @@ final class IpcCaseRun {
         this.random = random;
     }
 
+    /** A case that evaluates on {@code placement}, allocating from {@code allocator}, adding its times to {@code nanos}. */
+    static IpcCaseRun of(Quiver quiver, Placement placement, Random random, BufferAllocator allocator, long[] nanos) {
+        return new IpcCaseRun(quiver, allocator, placement, random, nanos);
+    }
+
     /** Reads {@code bytes} by {@code path} and evaluates; what happened, in order. Closes everything it opens. */
-    static List<Observation> run(Quiver quiver, byte[] bytes, ReadPath path, Placement placement, Random random,
-                                 BufferAllocator allocator, long[] nanos) {
-        IpcCaseRun run = new IpcCaseRun(quiver, allocator, placement, random, nanos);
-        run.read(bytes, path);
-        return run.observations;
+    List<Observation> run(byte[] bytes, ReadPath path) {
+        read(bytes, path);
+        return observations;
+    }
+
+    /** Whether the case is inside Arrow's reader now (opening, reading the schema or a batch, closing), not in Quiver. */
+    boolean reading() {
+        return reading;
     }
 
     static ArrowReader open(byte[] bytes, ReadPath path, BufferAllocator allocator) throws IOException {
@@ -99,34 +109,39 @@ final class IpcCaseRun {
         return new ArrowStreamReader(in, allocator);
     }
 
-    private void readFailure(String phase, Throwable e) {
-        if (e instanceof IOException || e instanceof RuntimeException) {
-            observations.add(Observation.ok("read: Arrow's reader refused the input (" + e.getClass().getName() + ")"));
-        } else if (e instanceof OutOfMemoryError) {
-            // Arrow's reader allocates a message's metadata on the heap at the length the file says
-            // (MessageSerializer: ByteBuffer.allocate); near 2 GiB that is beyond any test heap.
-            observations.add(Observation.ok("read: Arrow's reader ran out of Java heap (OutOfMemoryError)"));
-        } else {
-            observations.add(Observation.failed("Arrow's reader raised an Error (" + e.getClass().getName() + ")",
-                    phase + ": " + e));
-        }
+    /**
+     * Arrow's reader threw: any exception is Arrow refusing the input (the CLI's input error), and
+     * so is an Error raised inside it, counted apart by its class: it allocates a message's
+     * metadata on the heap at the length the file says (an {@code OutOfMemoryError} near 2 GiB),
+     * follows a schema's flatbuffer offsets however they loop (a {@code StackOverflowError}), and
+     * asserts on what it reads (an {@code AssertionError}, as tests run with {@code -ea}).
+     */
+    private void readFailure(Throwable e) {
+        String what = e instanceof Error ? "raised an Error (" : "refused the input (";
+        observations.add(Observation.ok("read: Arrow's reader " + what + e.getClass().getName() + ")"));
     }
 
     private void read(byte[] bytes, ReadPath path) {
         ArrowReader reader;
+        reading = true;
         try {
             reader = open(bytes, path, allocator);
         } catch (Throwable e) {
-            readFailure("opening", e);
+            readFailure(e);
             return;
+        } finally {
+            reading = false;
         }
         try {
             readBatches(reader);
         } finally {
+            reading = true;
             try {
                 reader.close();
             } catch (Throwable e) {
-                readFailure("closing", e);
+                readFailure(e);
+            } finally {
+                reading = false;
             }
         }
     }
@@ -153,12 +168,15 @@ final class IpcCaseRun {
     private void readBatches(ArrowReader reader) {
         VectorSchemaRoot root;
         List<String> texts;
+        reading = true;
         try {
             root = reader.getVectorSchemaRoot();
             texts = IpcExpressions.forSchema(root.getSchema(), reader, random);
         } catch (Throwable e) {
-            readFailure("reading the schema", e);
+            readFailure(e);
             return;
+        } finally {
+            reading = false;
         }
         Schema schema = root.getSchema();
         // The reader is the provider, as in the CLI; switched to a canonical copy's dictionaries for the reference.
@@ -183,13 +201,16 @@ final class IpcCaseRun {
             }
         }
         for (int batch = 0; batch < MAX_BATCHES; batch++) {
+            reading = true;
             try {
                 if (!reader.loadNextBatch()) {
                     return;
                 }
             } catch (Throwable e) {
-                readFailure("batch " + batch, e);
+                readFailure(e);
                 return;
+            } finally {
+                reading = false;
             }
             IpcBatchCheck.Problem[] problems = new IpcBatchCheck.Problem[schema.getFields().size()];
             for (int c = 0; c < problems.length; c++) {
