@@ -44,6 +44,12 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>A program whose loop would not fit in one JVM method (64 KiB of bytecode: two nested Int64
  * {@code gcd} calls, some 4,000 IR nodes) runs row by row through the reference instead.
+ *
+ * <p>Cancellation ({@link dev.quiver.cancel.Cancellation}): a loop is never interrupted, so a batch
+ * runs in calls of at most {@link #CHECK_WORK} units of work (rows times {@link #weight}), with a
+ * check before each: every range of a split batch (on whichever thread takes it, for the caller's
+ * cancellation), every chunk of a batch on one thread, every 64 rows of a row-by-row run. A batch
+ * of at most {@link #CHECK_MIN_ROWS} rows runs in one call.
  */
 public final class CpuBackend implements KernelBackend {
     private final ConcurrentHashMap<Object, FusedLoopCompiler.FusedLoop> allRowsLoops = new ConcurrentHashMap<>();
@@ -93,6 +99,11 @@ public final class CpuBackend implements KernelBackend {
 
     /** As above, splitting batches from {@code minWork} units of work per thread (tests split cheap programs). */
     CpuBackend(int maxLanes, int threads, long minWork) {
+        this(maxLanes, threads, minWork, CHECK_WORK);
+    }
+
+    /** As above, checking for cancellation every {@code checkWork} units of work (tests chunk small batches). */
+    CpuBackend(int maxLanes, int threads, long minWork, long checkWork) {
         if (maxLanes < 2 || Integer.bitCount(maxLanes) != 1) {
             throw new IllegalArgumentException("maxLanes must be a power of two >= 2, got " + maxLanes);
         }
@@ -102,6 +113,8 @@ public final class CpuBackend implements KernelBackend {
         this.maxLanes = maxLanes;
         this.threads = threads;
         this.minWork = Math.max(1, minWork);
+        this.checkWork = Math.max(1, checkWork);
+        this.checkMinRows = checkWork < CHECK_WORK ? 0 : CHECK_MIN_ROWS;
         // Tests that split cheap programs on purpose (a small minWork) split every weight.
         this.minWeight = minWork < PARALLEL_MIN_WORK ? 1 : MIN_SPLIT_WEIGHT;
     }
@@ -109,6 +122,8 @@ public final class CpuBackend implements KernelBackend {
     private final long minWeight;
 
     private final long minWork;
+    private final long checkWork;
+    private final long checkMinRows;
 
     /** The most threads one batch is split between. */
     public int threads() {
@@ -253,7 +268,7 @@ public final class CpuBackend implements KernelBackend {
      */
     private long invokeInChunks(KernelProgram program, FusedLoopCompiler.FusedLoop loop, MemorySegment[] args,
                                 KernelInvocation invocation, long[] consts, long whole) {
-        if (whole <= CHECK_MIN_ROWS) {
+        if (whole <= checkMinRows) {
             return invoke(loop, args, invocation.out(), consts, 0, whole, invocation.validity(), -1L);
         }
         long chunk = chunkRows(program, loop.lanes());
@@ -292,11 +307,11 @@ public final class CpuBackend implements KernelBackend {
     static final long CHECK_WORK = 16L << 20;
 
     /** The rows between two cancellation checks of {@code program}: {@link #CHECK_WORK} / weight, whole multiples of 64 and of the lanes. */
-    private long chunkRows(KernelProgram program, int lanes) {
+    long chunkRows(KernelProgram program, int lanes) {
         Long cached = weights.get(program.shape());
         long weight = cached != null ? cached : weights.computeIfAbsent(program.shape(), k -> weight(program));
         long unit = Math.max(64, lanes);
-        return Math.max(RANGE_ROWS, CHECK_WORK / Math.max(1, weight)) / unit * unit;
+        return Math.max(RANGE_ROWS, checkWork / Math.max(1, weight)) / unit * unit;
     }
 
     /**
