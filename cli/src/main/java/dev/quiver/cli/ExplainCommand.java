@@ -54,8 +54,7 @@ final class ExplainCommand implements Callable<Integer> {
             try {
                 compiled = quiver.compile(schema, expression);
             } catch (dev.quiver.functions.PlanningException | IllegalArgumentException e) {
-                System.err.println("error: " + e.getMessage());
-                return 2;
+                return ExitStatus.report(new CliError(ExitStatus.Kind.EXPRESSION, String.valueOf(e.getMessage()), e), System.err);
             }
             System.out.print(compiled.explain(false, batchRows));
             System.out.flush();

@@ -218,7 +218,11 @@ final class Oracle {
             }
             int lanes = cpu.lanes(p);
             long computed = 0;
-            for (int from = 0; from < rows; from += lanes) {
+            boolean rowByRow = cpu.classBytes(p, mode) == 0; // no loop: the reference computes each valid row
+            for (int from = 0; rowByRow && from < rows; from++) {
+                computed += ValidityBitmaps.isValid(validity, from) ? 1 : 0;
+            }
+            for (int from = 0; !rowByRow && from < rows; from += lanes) {
                 int to = Math.min(rows, from + lanes);
                 boolean any = false;
                 for (int i = from; i < to; i++) {

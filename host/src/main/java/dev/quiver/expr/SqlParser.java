@@ -4,6 +4,8 @@ import dev.quiver.functions.PlanningException;
 import dev.quiver.types.DataType;
 import dev.quiver.types.SqlTypes;
 import dev.quiver.value.ScalarValue;
+import dev.quiver.value.DecimalText;
+import dev.quiver.value.TemporalText;
 import net.sf.jsqlparser.expression.CaseExpression;
 import net.sf.jsqlparser.expression.CastExpression;
 import net.sf.jsqlparser.expression.DoubleValue;
@@ -56,16 +58,9 @@ import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import net.sf.jsqlparser.statement.select.SetOperationList;
 
-import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoField;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -937,19 +932,6 @@ public final class SqlParser {
 
     // ---------------------------------------------------------------- typed literals
 
-    /** {@code yyyy-MM-dd HH:mm:ss[.fraction]}, as {@link ScalarValue#toSql()} writes timestamps. */
-    static final DateTimeFormatter TIMESTAMP_TEXT = new DateTimeFormatterBuilder()
-            .appendPattern("uuuu-MM-dd")
-            .optionalStart().appendLiteral(' ').optionalEnd()
-            .optionalStart().appendLiteral('T').optionalEnd()
-            .optionalStart()
-            .appendPattern("HH:mm")
-            .optionalStart().appendPattern(":ss").optionalEnd()
-            .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true).optionalEnd()
-            .optionalEnd()
-            .parseDefaulting(ChronoField.HOUR_OF_DAY, 0)
-            .toFormatter(Locale.ROOT);
-
     /** The value {@code TYPE 'text'} stands for. */
     static ScalarValue typedLiteral(DataType type, String text) {
         try {
@@ -964,17 +946,18 @@ public final class SqlParser {
                     double d = parseDouble(text.trim());
                     yield f.bitWidth() == 32 ? (Object) (float) d : (Object) d;
                 }
-                case DataType.Decimal d -> {
-                    BigDecimal v = new BigDecimal(text.trim()).setScale(d.scale(), RoundingMode.UNNECESSARY);
-                    if (v.precision() > d.precision()) {
-                        throw new IllegalArgumentException("more than " + d.precision() + " digits");
-                    }
-                    yield v;
-                }
+                case DataType.Decimal d -> DecimalText.parse(text, d, RoundingMode.UNNECESSARY);
                 case DataType.Utf8 u -> text;
                 case DataType.Binary b -> decodeBlob(text);
-                case DataType.Date32 d -> (int) LocalDate.parse(text.trim()).toEpochDay();
-                case DataType.Timestamp ts -> timestampTicks(ts.unit(), LocalDateTime.parse(text.trim(), TIMESTAMP_TEXT));
+                case DataType.Date32 d -> {
+                    long days = TemporalText.parseDate(text);
+                    if ((int) days != days) {
+                        throw new IllegalArgumentException("out of range for Date32");
+                    }
+                    yield (int) days;
+                }
+                // The form ScalarValue.toSql writes, for every value of the unit (TemporalText).
+                case DataType.Timestamp ts -> TemporalText.parseTimestamp(text, ts.unit(), true);
                 default -> throw new IllegalArgumentException("no literal syntax for this type");
             };
             return new ScalarValue(type, value);
@@ -1036,15 +1019,5 @@ public final class SqlParser {
             }
         }
         return out.toByteArray();
-    }
-
-    private static long timestampTicks(DataType.TimeUnit unit, LocalDateTime t) {
-        java.time.Instant i = t.toInstant(ZoneOffset.UTC);
-        long nanos = i.getNano();
-        long perTick = 1_000_000_000L / unit.perSecond();
-        if (nanos % perTick != 0) {
-            throw new IllegalArgumentException("more precise than the type's unit (" + unit.abbreviation() + ")");
-        }
-        return Math.addExact(Math.multiplyExact(i.getEpochSecond(), unit.perSecond()), nanos / perTick);
     }
 }

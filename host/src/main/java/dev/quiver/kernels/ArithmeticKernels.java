@@ -68,6 +68,7 @@ final class ArithmeticKernels {
         String expression = lt + " " + op.sql() + " " + rt;
         Family family = family(op, lt, rt, result);
         if (family == null) {
+            // Unreachable from a plan: the planner types + - * / % with TypeCoercion.arithmetic and refuses the rest.
             throw new UnsupportedOperationException("arithmetic " + expression + " -> " + result + " is not supported");
         }
         if (l instanceof ColumnarValue.Scalar ls && r instanceof ColumnarValue.Scalar rs) {
@@ -870,6 +871,7 @@ final class ArithmeticKernels {
     static FieldVector negate(KernelInput v, int rows, BufferAllocator allocator) {
         DataType t = v.type;
         if (!(t.isNumeric() || t instanceof DataType.Null) || (t instanceof DataType.Int i && !i.signed())) {
+            // Unreachable from a plan: the planner refuses to negate what is not a signed number.
             throw new UnsupportedOperationException("negation of " + t + " is not supported");
         }
         FieldVector out = ResultVector.allocate(t, rows, allocator);

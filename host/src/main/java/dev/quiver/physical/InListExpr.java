@@ -43,12 +43,11 @@ public final class InListExpr implements PhysicalExpr {
                 rest.add(e);
             }
         }
-        InList p;
-        try {
+        InList p = null;
+        if (InList.supports(input.dataType().valueType())) {
             p = InList.of(input.dataType().valueType(), literals);
-        } catch (UnsupportedOperationException unsupported) {
-            // Not a type IN prepares (or not one it compares): the per-batch path reports it if a batch reaches it.
-            p = null;
+        } else {
+            // Lists and structs: every element is compared with = per batch.
             rest = this.list;
         }
         this.prepared = p;
