@@ -513,6 +513,7 @@ public final class CompiledExpression {
             List<FieldVector> out = new ArrayList<>(batch.getFieldVectors().size());
             try {
                 for (FieldVector v : batch.getFieldVectors()) {
+                    Cancellation.check(); // a boundary per column filtered
                     out.add(Kernels.filter(v, keep, allocator));
                 }
                 VectorSchemaRoot result = new VectorSchemaRoot(out);
