@@ -2,6 +2,8 @@ package dev.quiver;
 
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
+import dev.quiver.cancel.Cancellation;
+import dev.quiver.errors.CancelledException;
 import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.memory.OutputVectors;
 import dev.quiver.memory.ValidityBitmaps;
@@ -38,13 +40,20 @@ import dev.quiver.placement.DeviceHealth;
 import java.util.function.Function;
 
 /**
- * An expression planned against a schema, ready to evaluate batch after batch. Thread-safe:
- * several threads may evaluate different batches at once.
+ * An expression planned against a schema, ready to evaluate batch after batch.
  *
  * <p>Per batch it checks the batch against the plan and evaluates the physical tree once:
  * each node runs over whole columns; each fused numeric subtree runs as one kernel on the
  * device {@link Placement} picks for the batch, reading the batch's own memory. On any
  * failure everything allocated for the batch is freed before the exception leaves.
+ *
+ * <p>Threads: thread-safe. Several threads may evaluate batches at once, the same batch
+ * included (a batch is only read, and must not change while it is evaluated); {@link #metrics()},
+ * {@link #lastBatch()} and {@link #explain} may be read meanwhile. An evaluation runs on the
+ * calling thread (and, for a large CPU batch, on the CPU device's helper threads too). It stops
+ * at its next kernel boundary, within 100 ms, with a {@link dev.quiver.errors.CancelledException},
+ * when that thread is interrupted or a {@link dev.quiver.cancel.CancelHandle} it runs under is
+ * cancelled; the expression stays usable (docs/evaluation.md#cancellation).
  */
 public final class CompiledExpression {
     /** The batch size EXPLAIN estimates for before any batch has run. */
@@ -193,6 +202,9 @@ public final class CompiledExpression {
      * @throws dev.quiver.errors.DeviceException     when {@code placement} is OPENCL and no OpenCL
      *                                               device can run a fused kernel of the expression
      *                                               (the message says why)
+     * @throws dev.quiver.errors.CancelledException  when the calling thread is interrupted (its flag
+     *                                               stays set) or a {@link dev.quiver.cancel.CancelHandle}
+     *                                               it runs under is cancelled, before or while it runs
      */
     public FieldVector evaluate(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
         return evaluate(batch, placement, allocator, null);
@@ -260,9 +272,12 @@ public final class CompiledExpression {
         Objects.requireNonNull(batch, "batch is null");
         Objects.requireNonNull(allocator, "allocator is null");
         try {
+            Cancellation.check(); // cancelled (or interrupted) before it started: nothing is allocated
             return evaluation.get();
         } catch (QuiverOutOfMemoryException e) {
             throw e;
+        } catch (CancelledException e) {
+            throw named(e);
         } catch (RuntimeException e) {
             org.apache.arrow.memory.OutOfMemoryException oom = arrowOutOfMemory(e);
             if (oom == null) {
@@ -279,6 +294,21 @@ public final class CompiledExpression {
         } finally {
             executor.closeScope(); // nothing of this batch stays on any device
         }
+    }
+
+    /**
+     * A cancellation found at a kernel boundary (which knows nothing of the expression), as one
+     * that names this expression; the boundary's exception is its cause. Named once: an outer
+     * evaluation (a filter's, a projection's) keeps what the inner one said.
+     */
+    private CancelledException named(CancelledException e) {
+        if (e.expression() != null) {
+            return e;
+        }
+        String expression = plan.logical().toString();
+        CancelledException named = new CancelledException("evaluation of " + expression + " " + e.detail(), e);
+        named.fillExpression(expression);
+        return named;
     }
 
     private static org.apache.arrow.memory.OutOfMemoryException arrowOutOfMemory(Throwable e) {
@@ -483,6 +513,7 @@ public final class CompiledExpression {
             List<FieldVector> out = new ArrayList<>(batch.getFieldVectors().size());
             try {
                 for (FieldVector v : batch.getFieldVectors()) {
+                    Cancellation.check(); // a boundary per column filtered
                     out.add(Kernels.filter(v, keep, allocator));
                 }
                 VectorSchemaRoot result = new VectorSchemaRoot(out);
@@ -536,6 +567,7 @@ public final class CompiledExpression {
                                             BufferAllocator allocator, RowMode mode) {
         Placement placement = executor.placement;
         DeviceRuntime requested = executor.requested;
+        Cancellation.check(); // before each kernel of the tree (a segment may run its body more than once)
         if (placement == Placement.AUTO && requested == null) {
             quiver.ensureCalibrated(); // once: calibrating is not the scheduler's time per batch
         }
@@ -584,6 +616,8 @@ public final class CompiledExpression {
             try {
                 run = execute(device, choice, program, invocation, rows);
                 verdict = true;
+            } catch (CancelledException e) {
+                throw e; // between the chunks of a run: no fault of the device, and nothing to recompute
             } catch (KernelArithmeticException e) {
                 // A row of the data failed (the same on every device): the device itself worked.
                 device.health.success(choice.probe());

@@ -1,5 +1,6 @@
 package dev.quiver.physical;
 
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
 import dev.quiver.memory.Resources;
@@ -27,6 +28,7 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
+        Cancellation.check(); // a kernel boundary
         List<ColumnarValue> values = new ArrayList<>(args.size());
         List<Field> fields = new ArrayList<>(args.size());
         ColumnarValue result = null;
@@ -38,6 +40,7 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
                 fields.add(args.get(i).dataType().toField("arg" + i, true));
                 allScalar &= v instanceof ColumnarValue.Scalar;
             }
+            Cancellation.check(); // the arguments ran: another boundary before the function
             result = function.invoke(new ScalarFunctionArgs(values, fields, ctx.rows(), dataType.toField(function.name(), true),
                     ctx.config()));
             if (result == null) {

@@ -15,6 +15,8 @@ import java.util.List;
  * It is deliberately simple and slow.
  */
 public final class RowInterpreter {
+    /** {@link #run} and {@link #firstFailingRow} check for cancellation when {@code (row & CHECK_ROWS) == 0}. */
+    private static final int CHECK_ROWS = 63;
     private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
@@ -122,6 +124,9 @@ public final class RowInterpreter {
         Number[] row = new Number[types.size()];
         ElementType rt = program.resultType();
         for (int r = 0; r < rows; r++) {
+            if ((r & CHECK_ROWS) == 0) {
+                dev.quiver.cancel.Cancellation.check(); // row by row is slow: a boundary every few rows
+            }
             if (!ValidityBitmaps.isValid(validity, r)) {
                 write(out, rt, r, zero(rt));
                 continue;
@@ -183,6 +188,9 @@ public final class RowInterpreter {
         List<ElementType> types = program.argTypes();
         Number[] row = new Number[types.size()];
         for (int r = 0; r < rows; r++) {
+            if ((r & CHECK_ROWS) == 0) {
+                dev.quiver.cancel.Cancellation.check();
+            }
             if (!ValidityBitmaps.isValid(validity, r)) {
                 continue;
             }
