@@ -6,7 +6,6 @@ import dev.quiver.Placement;
 import dev.quiver.Quiver;
 import dev.quiver.errors.ErrorKind;
 import dev.quiver.errors.QuiverException;
-import dev.quiver.expr.Expr;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.tests.FuzzTally.Observation;
 import org.apache.arrow.memory.BufferAllocator;
@@ -29,9 +28,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Mutated expression text ({@link ExpressionTexts}: from the grammar, from random tokens, deeply
- * nested, very large, then mutated) compiled against the schema of {@link FuzzBatch} (with its
- * dictionary, as {@code Quiver.compile(schema, dictionaries, Expr.parse(text))}, which is what
- * {@code compile(schema, text)} does) and, when it plans, evaluated on a small hostile batch.
+ * nested, very large, then mutated) compiled against the schema of {@link FuzzBatch} with its
+ * dictionary ({@code Quiver.compile(schema, dictionaries, text)}) and, when it plans, evaluated on
+ * a small hostile batch.
  *
  * <p>Per case: parsing and planning either plan or throw a {@link PlanningException} (kind
  * {@link ErrorKind#PLANNING}), never another exception, never a {@link StackOverflowError}; a
@@ -136,7 +135,7 @@ class ExpressionTextFuzzTest {
         List<Observation> out = new ArrayList<>();
         CompiledExpression compiled;
         try {
-            compiled = quiver.compile(schema, provider, Expr.parse(text));
+            compiled = quiver.compile(schema, provider, text);
         } catch (PlanningException e) {
             out.add(e.kind() == ErrorKind.PLANNING ? Observation.ok("plan: PlanningException (PLANNING)")
                     : Observation.failed("a PlanningException of kind " + e.kind(), FuzzTally.stack(e)));
