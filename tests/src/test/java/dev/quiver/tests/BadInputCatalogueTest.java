@@ -429,7 +429,11 @@ class BadInputCatalogueTest extends QuiverTestBase {
                         Expr.parse("h IS NULL"))));
     }
 
-    /** Results larger than the allocator given: a QuiverOutOfMemoryException (RESOURCE) naming what was needed. */
+    /**
+     * Results larger than the allocator given: a QuiverOutOfMemoryException (RESOURCE) naming what
+     * was needed; evaluations cancelled (CANCELLED) by a handle or an interrupt; a filter that is not
+     * Boolean (PLANNING).
+     */
     private void resourceCases(Map<String, org.junit.jupiter.api.function.Executable> cases) {
         Schema xs = new Schema(List.of(DataType.INT64.toField("x", true), DataType.UTF8.toField("s", true)));
         cases.put("a result larger than its allocator's limit", () -> {
@@ -450,6 +454,29 @@ class BadInputCatalogueTest extends QuiverTestBase {
                          java.util.Collections.nCopies(100, "abc"), null))) {
                 rejects(ErrorKind.RESOURCE, "out of memory evaluating repeat(s, 100) (needed 4096 bytes; allocator 'tiny' limit 4096 bytes,"
                         + " 2576 allocated) at a batch of 100 rows on cpu (host kernels)", () -> e.evaluate(b, Placement.CPU, tiny));
+            }
+        });
+        cases.put("an evaluation under a cancelled handle", () -> {
+            CompiledExpression e = quiver.compile(xs, Expr.parse("upper(s) || 'x'"));
+            dev.quiver.cancel.CancelHandle cancel = new dev.quiver.cancel.CancelHandle();
+            cancel.cancel();
+            try (VectorSchemaRoot b = TestColumns.batch(3, TestColumns.of(allocator, "x", DataType.INT64, List.of(1L, 2L, 3L), null),
+                    TestColumns.of(allocator, "s", DataType.UTF8, List.of("a", "b", "c"), null))) {
+                rejects(ErrorKind.CANCELLED, "evaluation of strict_concat(upper(s), 'x') cancelled by its CancelHandle",
+                        () -> cancel.call(() -> e.evaluate(b, Placement.CPU)));
+            }
+        });
+        cases.put("an evaluation on an interrupted thread", () -> {
+            CompiledExpression e = quiver.compile(xs, Expr.parse("x * 2 + length(s)"));
+            try (VectorSchemaRoot b = TestColumns.batch(3, TestColumns.of(allocator, "x", DataType.INT64, List.of(1L, 2L, 3L), null),
+                    TestColumns.of(allocator, "s", DataType.UTF8, List.of("a", "b", "c"), null))) {
+                Thread.currentThread().interrupt();
+                try {
+                    rejects(ErrorKind.CANCELLED, "evaluation of ((x * 2) + length(s)) interrupted", () -> e.evaluate(b, Placement.CPU));
+                    assertTrue(Thread.currentThread().isInterrupted(), "the interrupt flag stays set");
+                } finally {
+                    Thread.interrupted(); // the test's thread goes on
+                }
             }
         });
         cases.put("a projection whose filter is not Boolean", () -> rejects(ErrorKind.PLANNING, "the filter (x + 1) is Int64, not Boolean",
