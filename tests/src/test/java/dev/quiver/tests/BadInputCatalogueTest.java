@@ -245,23 +245,23 @@ class BadInputCatalogueTest extends QuiverTestBase {
         CompiledExpression sum = quiver.compile(AB, Expr.parse("a / b"));
         cases.put("a column shorter than the batch", () -> {
             try (VectorSchemaRoot b = ab(10, 7, 10)) {
-                rejects(IllegalArgumentException.class, "column 'b' has 7 values but the batch has 10 rows", () -> sum.evaluate(b));
+                rejects(dev.quiver.errors.InputException.class, "column 'b' has 7 values but the batch has 10 rows", () -> sum.evaluate(b));
             }
         });
         cases.put("a column longer than the batch", () -> {
             try (VectorSchemaRoot b = ab(12, 10, 10)) {
-                rejects(IllegalArgumentException.class, "column 'a' has 12 values but the batch has 10 rows", () -> sum.evaluate(b));
+                rejects(dev.quiver.errors.InputException.class, "column 'a' has 12 values but the batch has 10 rows", () -> sum.evaluate(b));
             }
         });
         cases.put("a closed batch (vectors cleared)", () -> {
             VectorSchemaRoot b = ab(10, 10, 10);
             b.close(); // clears every vector: no buffers, value count 0, but the root still says 10 rows
-            rejects(IllegalArgumentException.class, "column 'a' has 0 values but the batch has 10 rows", () -> sum.evaluate(b));
+            rejects(dev.quiver.errors.InputException.class, "column 'a' has 0 values but the batch has 10 rows", () -> sum.evaluate(b));
         });
         cases.put("one closed vector in a batch", () -> {
             try (VectorSchemaRoot b = ab(10, 10, 10)) {
                 b.getVector("b").close();
-                rejects(IllegalArgumentException.class, "column 'b' has 0 values but the batch has 10 rows", () -> sum.evaluate(b));
+                rejects(dev.quiver.errors.InputException.class, "column 'b' has 0 values but the batch has 10 rows", () -> sum.evaluate(b));
             }
         });
         cases.put("schema drift: a column changes type between batches", () -> {
@@ -271,14 +271,14 @@ class BadInputCatalogueTest extends QuiverTestBase {
             FieldVector a = TestColumns.of(allocator, "a", DataType.INT64, List.of(6L, 6L), null);
             FieldVector b = TestColumns.of(allocator, "b", DataType.INT32, List.of(3, 3), null);
             try (VectorSchemaRoot drifted = TestColumns.batch(2, a, b)) {
-                rejects(IllegalArgumentException.class, "column 'a' is Int(64, true) in the batch but was planned as Int(32, true)",
+                rejects(dev.quiver.errors.InputException.class, "column 'a' is Int(64, true) in the batch but was planned as Int(32, true)",
                         () -> sum.evaluate(drifted));
             }
         });
         cases.put("schema drift: a column goes missing between batches", () -> {
             FieldVector b = TestColumns.of(allocator, "b", DataType.INT32, List.of(3, 3), null);
             try (VectorSchemaRoot drifted = TestColumns.batch(2, b)) {
-                rejects(IllegalArgumentException.class, "column 'a'", () -> sum.evaluate(drifted));
+                rejects(dev.quiver.errors.InputException.class, "column 'a'", () -> sum.evaluate(drifted));
             }
         });
         cases.put("schema drift: columns swap places between batches", () -> {
