@@ -709,7 +709,7 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
     /** {@code name} as a SQL identifier: bare when it is a plain lower-case word, else double-quoted. */
     static String quoteIdentifier(String name) {
-        if (name.matches("[a-z_][a-z0-9_]*") && !SqlParser.isReserved(name)) {
+        if (ExprText.isPlainWord(name) && !SqlParser.isReserved(name)) {
             return name;
         }
         return "\"" + name.replace("\"", "\"\"") + "\"";

@@ -10,8 +10,23 @@ import java.util.Deque;
  * recursion, so a tree of any depth prints (a 100,000-term sum built in Java is 100,000 levels
  * deep) in time linear in the text's length.
  */
-final class ExprText {
+public final class ExprText {
     private ExprText() {
+    }
+
+    /** Whether {@code name} is a plain lower-case word ({@code [a-z_][a-z0-9_]*}), without a regular expression per name. */
+    static boolean isPlainWord(String name) {
+        if (name.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean ok = (c >= 'a' && c <= 'z') || c == '_' || (i > 0 && c >= '0' && c <= '9');
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The whole text. */
@@ -20,10 +35,11 @@ final class ExprText {
     }
 
     /**
-     * The text, cut after about {@code maxChars} characters and then ending with {@code …}: what
-     * a message shows of an expression that may be huge.
+     * The text of {@code e}, cut after {@code maxChars} characters and then ending with {@code …}:
+     * what a message shows of an expression that may be huge. Takes time in proportion to what it
+     * writes, not to the size of the tree.
      */
-    static String sql(Expr e, int maxChars) {
+    public static String sql(Expr e, int maxChars) {
         StringBuilder sb = new StringBuilder();
         // Work items: a String is appended as it is; an Expr is replaced by its pieces.
         Deque<Object> todo = new ArrayDeque<>();
