@@ -85,7 +85,13 @@ public final class CompiledExpression {
         this.anyDeviceCopies = copies;
     }
 
-    private void collectSegments(PhysicalExpr e) {
+    private void collectSegments(PhysicalExpr root) {
+        for (PhysicalExpr e : dev.quiver.planning.PhysicalPlan.preOrder(root)) {
+            collectSegment(e);
+        }
+    }
+
+    private void collectSegment(PhysicalExpr e) {
         if (e instanceof dev.quiver.physical.DictionaryDecodeExpr d && !decodes.contains(d)) {
             decodes.add(d);
         }
@@ -100,9 +106,6 @@ public final class CompiledExpression {
                     cpuOnly.isEmpty() ? null : String.join(", ", cpuOnly), quiver.runtimes(), quiver.explorationShare());
             segments.put(f, s);
             segmentList.add(s);
-        }
-        for (PhysicalExpr c : e.children()) {
-            collectSegments(c);
         }
     }
 
@@ -970,16 +973,15 @@ public final class CompiledExpression {
         return segmentList.stream().map(SegmentScheduler::stats).toList();
     }
 
-    private static List<dev.quiver.rowfn.RowFn> rowFns(dev.quiver.physical.PhysicalExpr e, List<dev.quiver.rowfn.RowFn> out) {
-        if (e instanceof dev.quiver.physical.FusedKernelExpr f) {
-            for (dev.quiver.rowfn.RowFn r : f.rowFns()) {
-                if (!out.contains(r)) {
-                    out.add(r);
+    private static List<dev.quiver.rowfn.RowFn> rowFns(dev.quiver.physical.PhysicalExpr root, List<dev.quiver.rowfn.RowFn> out) {
+        for (dev.quiver.physical.PhysicalExpr e : dev.quiver.planning.PhysicalPlan.preOrder(root)) {
+            if (e instanceof dev.quiver.physical.FusedKernelExpr f) {
+                for (dev.quiver.rowfn.RowFn r : f.rowFns()) {
+                    if (!out.contains(r)) {
+                        out.add(r);
+                    }
                 }
             }
-        }
-        for (dev.quiver.physical.PhysicalExpr c : e.children()) {
-            rowFns(c, out);
         }
         return out;
     }

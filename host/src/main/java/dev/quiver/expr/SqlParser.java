@@ -150,7 +150,7 @@ public final class SqlParser {
         Objects.requireNonNull(sql, "sql is null");
         Text text = new Text(sql);
         int nesting = text.checkBracketsAndQuotes();
-        return ParserThreads.call(() -> {
+        return ExprThreads.call(() -> {
             try {
                 Parsed parsed = parseWithJSqlParser(sql, nesting);
                 Expr e = new Converter(sql).convert(parsed.expression());
@@ -265,7 +265,9 @@ public final class SqlParser {
                         + " named arguments, POSITION(x IN s), SUBSTRING(s FROM n) or more than 16 parentheses in a row)", first);
             }
             try {
-                return parseOnce(text, complex);
+                return parseOnce(text, complex, nesting);
+            } catch (PlanningException e) {
+                throw e; // stopped: no second try
             } catch (IllegalArgumentException e) {
                 if (first == null) {
                     first = e;
@@ -275,8 +277,55 @@ public final class SqlParser {
         throw first;
     }
 
-    private static Parsed parseOnce(Text text, boolean complex) {
+    /**
+     * How long JSqlParser may take on a text before it is stopped: 10 seconds, and 0.1 ms more per
+     * character (a 600 KB sum of 100,000 terms takes seconds on a loaded machine). Where a nested
+     * text has a syntax error, JSqlParser backtracks in time exponential in the nesting (a typo
+     * eight CASEs deep takes seconds, ten deep hours); this bounds that.
+     */
+    static long parseBudgetMillis(String sql) {
+        return 10_000 + sql.length() / 10;
+    }
+
+    /** Stops a parse past its budget, through the flag JSqlParser's own time-out sets. */
+    private static final class Watchdog {
+        static final java.util.concurrent.ScheduledThreadPoolExecutor STOPPER = stopper();
+
+        private static java.util.concurrent.ScheduledThreadPoolExecutor stopper() {
+            var e = new java.util.concurrent.ScheduledThreadPoolExecutor(1, task -> {
+                Thread t = new Thread(task, "quiver-sql-parser-watchdog");
+                t.setDaemon(true);
+                return t;
+            });
+            e.setRemoveOnCancelPolicy(true);
+            e.setKeepAliveTime(30, java.util.concurrent.TimeUnit.SECONDS);
+            e.allowCoreThreadTimeOut(true);
+            return e;
+        }
+    }
+
+    private static Parsed parseOnce(Text text, boolean complex, int nesting) {
         CCJSqlParser parser = CCJSqlParserUtil.newParser(text.sql).withAllowComplexParsing(complex);
+        long budget = parseBudgetMillis(text.sql);
+        var stop = Watchdog.STOPPER.schedule(() -> {
+            parser.interrupted = true;
+        }, budget, java.util.concurrent.TimeUnit.MILLISECONDS);
+        try {
+            return parseOnce(text, parser);
+        } catch (IllegalArgumentException e) {
+            if (parser.interrupted) {
+                throw new PlanningException("the SQL parser gave up on this text after " + budget + " ms: JSqlParser backtracks in"
+                        + " time exponential in the nesting (" + nesting + " levels here) where the text has a syntax error; look"
+                        + " for the error, or build the expression with the Expr builders (docs/expressions.md#limits); the text"
+                        + " begins " + abbreviated(text.sql), e);
+            }
+            throw e;
+        } finally {
+            stop.cancel(false);
+        }
+    }
+
+    private static Parsed parseOnce(Text text, CCJSqlParser parser) {
         try {
             Expression e = parser.Expression();
             String alias = null;

@@ -1,6 +1,7 @@
 package dev.quiver.planning;
 
 import dev.quiver.expr.Expr;
+import dev.quiver.expr.ExprThreads;
 import dev.quiver.expr.Operator;
 import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.functions.FunctionRegistry;
@@ -108,12 +109,24 @@ public final class ExpressionPlanner {
         Expr planned = LogicChains.balance(expr);
         limits.check(planned);
         String name = expr instanceof Expr.Alias a ? a.name() : expr.toString();
-        try (BufferAllocator folding = foldingAllocator()) {
-            Lowering l = new Lowering(schema, dictionaries, expr, config.withAllocator(folding));
-            PhysicalExpr unfused = l.lower(planned);
-            PhysicalExpr root = Fusion.fuse(unfused);
-            return new PhysicalPlan(expr, root, l.columns, l.schemaIndexes, name);
-        }
+        // Lowering and fusion recurse over the tree: on a thread whose stack the depth limit fits.
+        return ExprThreads.call(stackBytes(limits), () -> {
+            try (BufferAllocator folding = foldingAllocator()) {
+                Lowering l = new Lowering(schema, dictionaries, expr, config.withAllocator(folding));
+                PhysicalExpr unfused = l.lower(planned);
+                PhysicalExpr root = Fusion.fuse(unfused);
+                return new PhysicalPlan(expr, root, l.columns, l.schemaIndexes, name);
+            }
+        });
+    }
+
+    /**
+     * The stack planning takes for trees as deep as {@code limits} allow: four times the most a
+     * level was measured to take (interpreted, a function call: about 700 bytes), and at least the
+     * pooled threads' {@link ExprThreads#STACK_BYTES}.
+     */
+    static long stackBytes(ExpressionLimits limits) {
+        return Math.max(ExprThreads.STACK_BYTES, limits.maxDepth() * 4096L);
     }
 
     /**
