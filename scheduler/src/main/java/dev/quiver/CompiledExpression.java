@@ -78,11 +78,43 @@ public final class CompiledExpression {
         this.outputField = t.toField(plan.outputName(), true);
         this.rootProgram = plan.root() instanceof FusedKernelExpr f ? f.program() : null;
         collectSegments(plan.root());
+        this.deep = depth(plan.root()) > SHALLOW;
         boolean copies = false;
         for (DeviceRuntime r : quiver.runtimes()) {
             copies |= r.copies;
         }
         this.anyDeviceCopies = copies;
+    }
+
+    /**
+     * The deepest physical tree evaluated on the caller's thread. Deeper, each batch is evaluated
+     * on a thread with a large stack ({@link dev.quiver.expr.ExprThreads}; a hand-off of some
+     * microseconds), so no depth the limits allow depends on the caller's stack: a level of
+     * evaluation takes up to about 300 bytes of stack (a nested CASE, interpreted), and the first run
+     * of a code path may link a lambda at the bottom of the recursion, which takes far more.
+     */
+    static final int SHALLOW = 128;
+
+    /** Whether the tree is deeper than {@link #SHALLOW}. */
+    private final boolean deep;
+
+    /** The deepest path of the tree, walked with a stack of its own. */
+    private static int depth(PhysicalExpr root) {
+        int deepest = 0;
+        java.util.Deque<PhysicalExpr> nodes = new java.util.ArrayDeque<>();
+        java.util.Deque<Integer> depths = new java.util.ArrayDeque<>();
+        nodes.push(root);
+        depths.push(1);
+        while (!nodes.isEmpty()) {
+            PhysicalExpr e = nodes.pop();
+            int d = depths.pop();
+            deepest = Math.max(deepest, d);
+            for (PhysicalExpr c : e.children()) {
+                nodes.push(c);
+                depths.push(d + 1);
+            }
+        }
+        return deepest;
     }
 
     private void collectSegments(PhysicalExpr root) {
@@ -253,7 +285,8 @@ public final class CompiledExpression {
         Objects.requireNonNull(batch, "batch is null");
         Objects.requireNonNull(allocator, "allocator is null");
         try {
-            return evaluation.get();
+            // Evaluation recurses over the tree: a deep one runs on a thread with a stack for it.
+            return deep ? dev.quiver.expr.ExprThreads.call(evaluation) : evaluation.get();
         } catch (QuiverOutOfMemoryException e) {
             throw e;
         } catch (RuntimeException e) {

@@ -48,19 +48,21 @@ public final class ExprThreads {
     /**
      * The result of {@code task}, run on a thread with a stack of at least {@code stackBytes}: a
      * pooled one up to {@link #STACK_BYTES}, one made for it above. What the task throws is thrown
-     * here. The caller waits for the task; an interrupt while waiting lets it finish (parsing and
-     * planning take bounded time) and is then kept on the caller's interrupt flag.
+     * here. The caller waits for the task to end; an interrupt of the caller while it waits is
+     * passed on to the thread running the task (an evaluation that checks for cancellation sees
+     * it), and kept on the caller's interrupt flag.
      */
     public static <T> T call(long stackBytes, Supplier<T> task) {
         Objects.requireNonNull(task, "task is null");
         if (Thread.currentThread() instanceof Worker w && w.stackBytes >= stackBytes) {
             return task.get();
         }
+        Running<T> running = new Running<>(task);
         Future<T> result;
         if (stackBytes <= STACK_BYTES) {
-            result = POOL.submit(task::get);
+            result = POOL.submit(running::call);
         } else {
-            FutureTask<T> f = new FutureTask<>(task::get);
+            FutureTask<T> f = new FutureTask<>(running::call);
             new Worker(f, stackBytes).start();
             result = f;
         }
@@ -71,6 +73,7 @@ public final class ExprThreads {
                     return result.get();
                 } catch (InterruptedException e) {
                     interrupted = true;
+                    running.interrupt();
                 } catch (ExecutionException e) {
                     switch (e.getCause()) {
                         case RuntimeException r -> throw r;
@@ -82,6 +85,37 @@ public final class ExprThreads {
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** A task and the thread running it, so that an interrupt reaches it only while it runs. */
+    private static final class Running<T> {
+        private final Supplier<T> task;
+        private Thread runner;
+        private boolean done;
+
+        Running(Supplier<T> task) {
+            this.task = task;
+        }
+
+        T call() {
+            synchronized (this) {
+                runner = Thread.currentThread();
+            }
+            try {
+                return task.get();
+            } finally {
+                synchronized (this) {
+                    done = true;
+                }
+                Thread.interrupted(); // a pooled thread starts its next task uninterrupted
+            }
+        }
+
+        synchronized void interrupt() {
+            if (runner != null && !done) {
+                runner.interrupt();
             }
         }
     }

@@ -355,8 +355,8 @@ class DeepExpressionTest extends QuiverTestBase {
                 c = c.when(col("i").eq(lit(k - 3)), col("f").mul(lit((double) k)));
             }
             Expr bigCase = c.otherwise(lit(-1.0));
-            evaluateEverywhere(quiver.compile(SCHEMA, bigCase), expected(r -> I[r] == null ? -1.0 : F[r] == null ? null
-                    : F[r] * (double) (I[r] + 3)), "2,000-branch CASE");
+            evaluateEverywhere(quiver.compile(SCHEMA, bigCase), expected(r -> I[r] == null ? (Object) (-1.0) : F[r] == null ? null
+                    : (Object) (F[r] * (double) (I[r] + 3))), "2,000-branch CASE");
             // A 1,000-argument call, of a function that fuses (greatest over Float64) and of one that does not (concat).
             List<Expr> numbers = new ArrayList<>();
             List<Expr> strings = new ArrayList<>();
@@ -364,8 +364,20 @@ class DeepExpressionTest extends QuiverTestBase {
                 numbers.add(col("f").add(lit((double) (k % 100))));
                 strings.add(k % 2 == 0 ? col("s") : lit("."));
             }
-            evaluateEverywhere(quiver.compile(SCHEMA, call("greatest", numbers)),
-                    expected(r -> F[r] == null ? null : Double.isNaN(F[r]) ? Double.NaN : F[r] + 99.0), "greatest of 1,000");
+            // greatest skips NULLs, so its program reads each argument's validity too: 2,000 kernel arguments, more than an
+            // OpenCL kernel takes. Placed on OpenCL explicitly, that is the error; AUTO runs it on the CPU.
+            CompiledExpression greatest = quiver.compile(SCHEMA, call("greatest", numbers));
+            List<Object> most = expected(r -> F[r] == null ? null : Double.isNaN(F[r]) ? Double.NaN : F[r] + 99.0);
+            try (VectorSchemaRoot b = batch()) {
+                try (FieldVector out = greatest.evaluate(b, Placement.CPU)) {
+                    assertEquals(most, values(out), "greatest of 1,000 on the CPU");
+                }
+                try (FieldVector out = greatest.evaluate(b, Placement.AUTO)) {
+                    assertEquals(most, values(out), "greatest of 1,000, placed by AUTO");
+                }
+                IllegalStateException tooMany = assertThrows(IllegalStateException.class, () -> greatest.evaluate(b, Placement.OPENCL));
+                assertTrue(tooMany.getMessage().contains("bytes of kernel arguments (2000 columns, 0 literals)"), tooMany.getMessage());
+            }
             evaluateEverywhere(quiver.compile(SCHEMA, call("concat", strings)),
                     expected(r -> S[r] == null ? ".".repeat(500) : (S[r] + ".").repeat(500)), "concat of 1,000");
             // Deeply parenthesized text: refused before the parser runs.
