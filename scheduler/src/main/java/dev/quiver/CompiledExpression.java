@@ -286,7 +286,7 @@ public final class CompiledExpression {
         Objects.requireNonNull(allocator, "allocator is null");
         try {
             // Evaluation recurses over the tree: a deep one runs on a thread with a stack for it.
-            return deep ? dev.quiver.expr.ExprThreads.call(evaluation) : evaluation.get();
+            return deep ? dev.quiver.expr.ExprThreads.call(quiver.limits().stackBytes(), evaluation) : evaluation.get();
         } catch (QuiverOutOfMemoryException e) {
             throw e;
         } catch (RuntimeException e) {

@@ -130,6 +130,11 @@ public final class Quiver implements AutoCloseable {
         }
     }
 
+    /** The limits {@code compile} plans with; deep plans evaluate on threads with the stack they name. */
+    dev.quiver.planning.ExpressionLimits limits() {
+        return limits;
+    }
+
     double explorationShare() {
         return explorationShare;
     }
@@ -351,16 +356,15 @@ public final class Quiver implements AutoCloseable {
         /**
          * The deepest expression {@code compile} takes, in levels from the root to a leaf (a column is
          * one level, {@code a + b} two); default {@value dev.quiver.planning.ExpressionLimits#DEFAULT_MAX_DEPTH}.
-         * Planning, fusion, code generation and evaluation recurse over the tree, and the default
-         * is what they do on a thread with a 256 KiB stack (the JVM's default is 1 MiB on x86-64
-         * Linux; docs/expressions.md#limits has the measurements). A deeper expression is a
-         * {@link dev.quiver.functions.PlanningException} naming the limit, never a
-         * {@link StackOverflowError}; raise the limit only together with the stack of the threads
-         * that compile and evaluate ({@code -Xss}, or a thread made with a stack size). A chain of
-         * more than 64 ANDs or ORs counts as balanced ({@code a = 1 OR ... OR a = 50000} is 17
-         * levels); a sum {@code x1 + ... + xn} written left-deep is {@code n} levels (write it in
-         * parenthesized groups: arithmetic is not reassociated). SQL text has a nesting limit of its
-         * own, {@link dev.quiver.expr.SqlParser#MAX_NESTING}.
+         * A deeper expression is a {@link dev.quiver.functions.PlanningException} naming the limit,
+         * never a {@link StackOverflowError}. Planning and code generation, and the evaluation of an
+         * expression more than 128 levels deep, run on Quiver's own threads with a stack of 4 KiB a level
+         * (at least 16 MiB), so no depth up to the limit depends on the stack of the calling thread;
+         * above 4,096 levels each such plan or batch gets a thread of its own. A chain of more than 64
+         * ANDs or ORs counts as balanced ({@code a = 1 OR ... OR a = 50000} is 18 levels); a sum
+         * {@code x1 + ... + xn} written left-deep is {@code n} levels (write it in parenthesized
+         * groups: arithmetic is not reassociated). SQL text has a nesting limit of its own,
+         * {@link dev.quiver.expr.SqlParser#MAX_NESTING}. docs/expressions.md#limits
          */
         public Builder maxExpressionDepth(int levels) {
             this.limits = limits.withMaxDepth(levels);

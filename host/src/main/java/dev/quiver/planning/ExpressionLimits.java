@@ -9,19 +9,19 @@ import java.util.Deque;
 
 /**
  * How large an expression the planner takes. Planning, fusion, code generation and evaluation
- * walk the tree recursively, so a tree deeper than the thread's stack allows would end in a
- * {@link StackOverflowError}; {@link #check} refuses it first, with a {@link PlanningException}
- * that names the limit, walking the tree with a stack of its own.
+ * walk the tree, most of them recursively; {@link #check} refuses a tree past these limits first,
+ * with a {@link PlanningException} that names the limit, walking the tree with a stack of its own.
+ * Below them, the recursive work runs where the tree's depth cannot overflow a stack: planning and
+ * code generation on Quiver's own threads ({@link dev.quiver.expr.ExprThreads}) with a stack of
+ * {@link #stackBytes()}, and the evaluation of a tree deeper than 128 levels as well; a shallower
+ * tree evaluates on the caller's thread, whatever its stack (256 KiB is plenty: docs/expressions.md#limits).
  *
  * <ul>
  *   <li>{@code maxDepth}: the most levels from the root to a leaf (a column is one level,
- *   {@code a + b} two). The default, {@value #DEFAULT_MAX_DEPTH}, plans, fuses, compiles and
- *   evaluates on every device on a thread with a 256 KiB stack (measured:
- *   docs/expressions.md#limits); a deeper limit needs a thread with a larger stack
- *   ({@code -Xss}, or {@code new Thread(group, task, name, stackSize)}). A chain of more than
+ *   {@code a + b} two), default {@value #DEFAULT_MAX_DEPTH}. A chain of more than
  *   {@value LogicChains#BALANCED_FROM} terms of one AND or OR counts as balanced (the planner
  *   makes it so; a chain's terms run in the order written either way), so
- *   {@code a = 1 OR a = 2 OR ... OR a = 50000} is 17 levels deep. Any other chain written
+ *   {@code a = 1 OR a = 2 OR ... OR a = 50000} is 18 levels deep. Any other chain written
  *   left-deep, such as a sum {@code x1 + x2 + ... + xn}, is {@code n} levels deep: arithmetic is
  *   not reassociated, as that would change rounding and where an overflow is found.</li>
  *   <li>{@code maxNodes}: the most nodes (every column, literal, operator, call and CASE counts
@@ -52,6 +52,16 @@ public record ExpressionLimits(int maxDepth, int maxNodes) {
         if (maxNodes < 1) {
             throw new IllegalArgumentException("maxNodes must be at least 1, got " + maxNodes);
         }
+    }
+
+    /**
+     * The stack of the threads that plan and evaluate trees as deep as this allows: 4 KiB a level
+     * (four times the most a level was measured to take, interpreted), at least the 16 MiB of the
+     * pooled threads ({@link dev.quiver.expr.ExprThreads#STACK_BYTES}), at most 1 GiB. Above 16 MiB
+     * (limits past 4,096 levels) each deep plan or batch gets a thread of its own.
+     */
+    public long stackBytes() {
+        return Math.min(1L << 30, Math.max(dev.quiver.expr.ExprThreads.STACK_BYTES, maxDepth * 4096L));
     }
 
     public ExpressionLimits withMaxDepth(int depth) {

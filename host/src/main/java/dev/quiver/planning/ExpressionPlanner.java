@@ -110,7 +110,7 @@ public final class ExpressionPlanner {
         limits.check(planned);
         String name = expr instanceof Expr.Alias a ? a.name() : expr.toString();
         // Lowering and fusion recurse over the tree: on a thread whose stack the depth limit fits.
-        return ExprThreads.call(stackBytes(limits), () -> {
+        return ExprThreads.call(limits.stackBytes(), () -> {
             try (BufferAllocator folding = foldingAllocator()) {
                 Lowering l = new Lowering(schema, dictionaries, expr, config.withAllocator(folding));
                 PhysicalExpr unfused = l.lower(planned);
@@ -118,15 +118,6 @@ public final class ExpressionPlanner {
                 return new PhysicalPlan(expr, root, l.columns, l.schemaIndexes, name);
             }
         });
-    }
-
-    /**
-     * The stack planning takes for trees as deep as {@code limits} allow: four times the most a
-     * level was measured to take (interpreted, a function call: about 700 bytes), and at least the
-     * pooled threads' {@link ExprThreads#STACK_BYTES}.
-     */
-    static long stackBytes(ExpressionLimits limits) {
-        return Math.max(ExprThreads.STACK_BYTES, limits.maxDepth() * 4096L);
     }
 
     /**
