@@ -58,6 +58,12 @@ final class FuzzCases {
      * gets {@link #GRACE_SECONDS} more, and is {@code late} rather than hung if it ends in them.
      */
     <T> Timed<T> run(long number, Callable<T> task, java.util.function.BooleanSupplier outsideQuiver) throws InterruptedException {
+        return run(number, task, outsideQuiver, LIMIT_SECONDS * 1000);
+    }
+
+    /** As {@link #run(long, Callable, java.util.function.BooleanSupplier)} with a limit of {@code limitMillis} for this case. */
+    <T> Timed<T> run(long number, Callable<T> task, java.util.function.BooleanSupplier outsideQuiver, long limitMillis)
+            throws InterruptedException {
         Object[] result = new Object[2];
         Thread t = new Thread(null, () -> {
             try {
@@ -68,7 +74,7 @@ final class FuzzCases {
         }, name + " case " + number, 0);
         t.setDaemon(true);
         t.start();
-        t.join(LIMIT_SECONDS * 1000);
+        t.join(limitMillis);
         String late = null;
         if (t.isAlive() && outsideQuiver.getAsBoolean()) {
             late = where(t);
@@ -78,7 +84,7 @@ final class FuzzCases {
             hangs++;
             String where = where(t);
             t.interrupt();
-            return new Timed<>(null, null, "still running after " + LIMIT_SECONDS + " s" + (late != null ? " and " + GRACE_SECONDS
+            return new Timed<>(null, null, "still running after " + limitMillis / 1000.0 + " s" + (late != null ? " and " + GRACE_SECONDS
                     + " s more" : "") + ", at:\n" + where, late);
         }
         @SuppressWarnings("unchecked")
@@ -86,8 +92,19 @@ final class FuzzCases {
         return new Timed<>(value, (Throwable) result[1], null, late);
     }
 
+    /** Where {@code t} is, and where the threads Quiver runs deep work on are (a case may be waiting for one). */
     private static String where(Thread t) {
-        return Arrays.stream(t.getStackTrace()).limit(25).map(f -> "      at " + f).collect(Collectors.joining("\n"));
+        StringBuilder sb = new StringBuilder(frames(t.getStackTrace(), 25));
+        Thread.getAllStackTraces().forEach((other, frames) -> {
+            if (other != t && other.getName().startsWith("quiver-deep-stack") && frames.length > 0) {
+                sb.append("\n    and ").append(other.getName()).append(":\n").append(frames(frames, 15));
+            }
+        });
+        return sb.toString();
+    }
+
+    private static String frames(StackTraceElement[] frames, int n) {
+        return Arrays.stream(frames).limit(n).map(f -> "      at " + f).collect(Collectors.joining("\n"));
     }
 
     /** Case {@code number}'s own random source: the same for the same seed, whatever ran before it. */

@@ -29,10 +29,18 @@ final class IpcBatchCheck {
 
     /**
      * What is wrong with a column: its buffers ({@code values == false}: the column is malformed),
-     * or only its values ({@code values == true}: a decimal beyond its declared precision, which
-     * Arrow's validation rejects but which is a value, not a buffer that cannot be read).
+     * or only its values ({@code values == true}), which Arrow's validation rejects but which are
+     * values, not buffers that cannot be read: a decimal beyond its declared precision, text that
+     * is not UTF-8 (Quiver checks those where it reads them: {@code InvalidUtf8Exception}).
      */
     record Problem(String description, boolean values) {
+    }
+
+    /** Whether Arrow's full check of {@code v} failed only for the values it holds (see {@link Problem}). */
+    private static boolean onlyValues(FieldVector v, RuntimeException e) {
+        // The full check looks at offsets before the text they delimit, and a decimal has no offsets.
+        return v instanceof org.apache.arrow.vector.DecimalVector
+                || String.valueOf(e.getMessage()).startsWith("Non-UTF-8 data in");
     }
 
     /** What is wrong with column {@code column} of {@code batch}, or null when it is well-formed. */
@@ -56,23 +64,26 @@ final class IpcBatchCheck {
         try {
             ValueVectorUtility.validateFull(v);
         } catch (RuntimeException e) {
-            // For a decimal column the full check adds one thing to the buffers': each value within its precision.
-            return new Problem("is malformed (" + e.getMessage() + ")", v instanceof org.apache.arrow.vector.DecimalVector);
+            return new Problem("is malformed (" + e.getMessage() + ")", onlyValues(v, e));
         }
         if (v.getField().getDictionary() == null) {
             return null;
         }
+        Problem values = null;
         Dictionary d = dictionaries.lookup(v.getField().getDictionary().getId());
         if (d == null) {
             return new Problem("has no dictionary", false);
         }
+        if (negativeFirstOffset(d.getVector()) != null) {
+            return new Problem("has a malformed dictionary (" + negativeFirstOffset(d.getVector()) + ")", false);
+        }
         try {
             ValueVectorUtility.validateFull(d.getVector());
         } catch (RuntimeException e) {
-            return new Problem("has a malformed dictionary (" + e.getMessage() + ")", false);
-        }
-        if (negativeFirstOffset(d.getVector()) != null) {
-            return new Problem("has a malformed dictionary (" + negativeFirstOffset(d.getVector()) + ")", false);
+            if (!onlyValues(d.getVector(), e)) {
+                return new Problem("has a malformed dictionary (" + e.getMessage() + ")", false);
+            }
+            values = new Problem("has a dictionary that " + e.getMessage(), true);
         }
         BaseIntVector indices = (BaseIntVector) v;
         int size = d.getVector().getValueCount();
@@ -84,7 +95,7 @@ final class IpcBatchCheck {
                 }
             }
         }
-        return null;
+        return values;
     }
 
     /**
