@@ -2,6 +2,8 @@ package dev.quiver;
 
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
+import dev.quiver.cancel.Cancellation;
+import dev.quiver.errors.CancelledException;
 import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.memory.OutputVectors;
 import dev.quiver.memory.ValidityBitmaps;
@@ -16,6 +18,7 @@ import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
+import dev.quiver.validation.BatchValidation;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -38,13 +41,23 @@ import dev.quiver.placement.DeviceHealth;
 import java.util.function.Function;
 
 /**
- * An expression planned against a schema, ready to evaluate batch after batch. Thread-safe:
- * several threads may evaluate different batches at once.
+ * An expression planned against a schema, ready to evaluate batch after batch.
  *
- * <p>Per batch it checks the batch against the plan and evaluates the physical tree once:
+ * <p>Per batch it checks the batch against the plan, and the buffers of the columns it reads
+ * against their lengths ({@link BatchValidation}: a malformed batch is an
+ * {@link dev.quiver.errors.InputException} naming the column and the first bad row, raised before
+ * anything is computed or allocated), and evaluates the physical tree once:
  * each node runs over whole columns; each fused numeric subtree runs as one kernel on the
  * device {@link Placement} picks for the batch, reading the batch's own memory. On any
  * failure everything allocated for the batch is freed before the exception leaves.
+ *
+ * <p>Threads: thread-safe. Several threads may evaluate batches at once, the same batch
+ * included (a batch is only read, and must not change while it is evaluated); {@link #metrics()},
+ * {@link #lastBatch()} and {@link #explain} may be read meanwhile. An evaluation runs on the
+ * calling thread (and, for a large CPU batch, on the CPU device's helper threads too). It stops
+ * at its next kernel boundary, within 100 ms, with a {@link dev.quiver.errors.CancelledException},
+ * when that thread is interrupted or a {@link dev.quiver.cancel.CancelHandle} it runs under is
+ * cancelled; the expression stays usable (docs/evaluation.md#cancellation).
  */
 public final class CompiledExpression {
     /** The batch size EXPLAIN estimates for before any batch has run. */
@@ -78,6 +91,7 @@ public final class CompiledExpression {
         this.outputField = t.toField(plan.outputName(), true);
         this.rootProgram = plan.root() instanceof FusedKernelExpr f ? f.program() : null;
         collectSegments(plan.root());
+        this.deep = depth(plan.root()) > SHALLOW;
         boolean copies = false;
         for (DeviceRuntime r : quiver.runtimes()) {
             copies |= r.copies;
@@ -85,7 +99,44 @@ public final class CompiledExpression {
         this.anyDeviceCopies = copies;
     }
 
-    private void collectSegments(PhysicalExpr e) {
+    /**
+     * The deepest physical tree evaluated on the caller's thread. Deeper, each batch is evaluated
+     * on a thread with a large stack ({@link dev.quiver.expr.ExprThreads}; a hand-off of some
+     * microseconds), so no depth the limits allow depends on the caller's stack: a level of
+     * evaluation takes up to about 300 bytes of stack (a nested CASE, interpreted), and the first run
+     * of a code path may link a lambda at the bottom of the recursion, which takes far more.
+     */
+    static final int SHALLOW = 128;
+
+    /** Whether the tree is deeper than {@link #SHALLOW}. */
+    private final boolean deep;
+
+    /** The deepest path of the tree, walked with a stack of its own. */
+    private static int depth(PhysicalExpr root) {
+        int deepest = 0;
+        java.util.Deque<PhysicalExpr> nodes = new java.util.ArrayDeque<>();
+        java.util.Deque<Integer> depths = new java.util.ArrayDeque<>();
+        nodes.push(root);
+        depths.push(1);
+        while (!nodes.isEmpty()) {
+            PhysicalExpr e = nodes.pop();
+            int d = depths.pop();
+            deepest = Math.max(deepest, d);
+            for (PhysicalExpr c : e.children()) {
+                nodes.push(c);
+                depths.push(d + 1);
+            }
+        }
+        return deepest;
+    }
+
+    private void collectSegments(PhysicalExpr root) {
+        for (PhysicalExpr e : dev.quiver.planning.PhysicalPlan.preOrder(root)) {
+            collectSegment(e);
+        }
+    }
+
+    private void collectSegment(PhysicalExpr e) {
         if (e instanceof dev.quiver.physical.DictionaryDecodeExpr d && !decodes.contains(d)) {
             decodes.add(d);
         }
@@ -100,9 +151,6 @@ public final class CompiledExpression {
                     cpuOnly.isEmpty() ? null : String.join(", ", cpuOnly), quiver.runtimes(), quiver.explorationShare());
             segments.put(f, s);
             segmentList.add(s);
-        }
-        for (PhysicalExpr c : e.children()) {
-            collectSegments(c);
         }
     }
 
@@ -193,6 +241,9 @@ public final class CompiledExpression {
      * @throws dev.quiver.errors.DeviceException     when {@code placement} is OPENCL and no OpenCL
      *                                               device can run a fused kernel of the expression
      *                                               (the message says why)
+     * @throws dev.quiver.errors.CancelledException  when the calling thread is interrupted (its flag
+     *                                               stays set) or a {@link dev.quiver.cancel.CancelHandle}
+     *                                               it runs under is cancelled, before or while it runs
      */
     public FieldVector evaluate(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
         return evaluate(batch, placement, allocator, null);
@@ -260,9 +311,13 @@ public final class CompiledExpression {
         Objects.requireNonNull(batch, "batch is null");
         Objects.requireNonNull(allocator, "allocator is null");
         try {
-            return evaluation.get();
+            Cancellation.check(); // cancelled (or interrupted) before it started: nothing is allocated
+            // Evaluation recurses over the tree: a deep one runs on a thread with a stack for it.
+            return deep ? dev.quiver.expr.ExprThreads.call(quiver.limits().stackBytes(), evaluation) : evaluation.get();
         } catch (QuiverOutOfMemoryException e) {
             throw e;
+        } catch (CancelledException e) {
+            throw named(e);
         } catch (RuntimeException e) {
             org.apache.arrow.memory.OutOfMemoryException oom = arrowOutOfMemory(e);
             if (oom == null) {
@@ -279,6 +334,21 @@ public final class CompiledExpression {
         } finally {
             executor.closeScope(); // nothing of this batch stays on any device
         }
+    }
+
+    /**
+     * A cancellation found at a kernel boundary (which knows nothing of the expression), as one
+     * that names this expression; the boundary's exception is its cause. Named once: an outer
+     * evaluation (a filter's, a projection's) keeps what the inner one said.
+     */
+    private CancelledException named(CancelledException e) {
+        if (e.expression() != null) {
+            return e;
+        }
+        String expression = plan.logical().toString();
+        CancelledException named = new CancelledException("evaluation of " + expression + " " + e.detail(), e);
+        named.fillExpression(expression);
+        return named;
     }
 
     private static org.apache.arrow.memory.OutOfMemoryException arrowOutOfMemory(Throwable e) {
@@ -473,16 +543,20 @@ public final class CompiledExpression {
      * The rows of {@code batch} where this Boolean expression is TRUE (NULL counts as not TRUE):
      * a new batch with every column of {@code batch}, in order, holding just those rows, allocated
      * from {@code allocator}; the caller closes it. The columns keep their fields (names, types,
-     * dictionary encodings); an empty result has zero rows.
+     * dictionary encodings); an empty result has zero rows. Every column is copied, so every
+     * column's buffers are checked, not only those the expression reads.
      *
      * @throws IllegalStateException when the expression is not Boolean, and as {@link #evaluate}
      */
     public VectorSchemaRoot filter(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
+        Objects.requireNonNull(batch, "batch is null");
+        checkCopiedColumns(batch);
         Selection keep = select(batch, placement, allocator);
         return guard(batch, allocator, new Executor(placement, null), () -> {
             List<FieldVector> out = new ArrayList<>(batch.getFieldVectors().size());
             try {
                 for (FieldVector v : batch.getFieldVectors()) {
+                    Cancellation.check(); // a boundary per column filtered
                     out.add(Kernels.filter(v, keep, allocator));
                 }
                 VectorSchemaRoot result = new VectorSchemaRoot(out);
@@ -536,6 +610,7 @@ public final class CompiledExpression {
                                             BufferAllocator allocator, RowMode mode) {
         Placement placement = executor.placement;
         DeviceRuntime requested = executor.requested;
+        Cancellation.check(); // before each kernel of the tree (a segment may run its body more than once)
         if (placement == Placement.AUTO && requested == null) {
             quiver.ensureCalibrated(); // once: calibrating is not the scheduler's time per batch
         }
@@ -584,6 +659,8 @@ public final class CompiledExpression {
             try {
                 run = execute(device, choice, program, invocation, rows);
                 verdict = true;
+            } catch (CancelledException e) {
+                throw e; // between the chunks of a run: no fault of the device, and nothing to recompute
             } catch (KernelArithmeticException e) {
                 // A row of the data failed (the same on every device): the device itself worked.
                 device.health.success(choice.probe());
@@ -983,48 +1060,131 @@ public final class CompiledExpression {
         return segmentList.stream().map(SegmentScheduler::stats).toList();
     }
 
-    private static List<dev.quiver.rowfn.RowFn> rowFns(dev.quiver.physical.PhysicalExpr e, List<dev.quiver.rowfn.RowFn> out) {
-        if (e instanceof dev.quiver.physical.FusedKernelExpr f) {
-            for (dev.quiver.rowfn.RowFn r : f.rowFns()) {
-                if (!out.contains(r)) {
-                    out.add(r);
+    private static List<dev.quiver.rowfn.RowFn> rowFns(dev.quiver.physical.PhysicalExpr root, List<dev.quiver.rowfn.RowFn> out) {
+        for (dev.quiver.physical.PhysicalExpr e : dev.quiver.planning.PhysicalPlan.preOrder(root)) {
+            if (e instanceof dev.quiver.physical.FusedKernelExpr f) {
+                for (dev.quiver.rowfn.RowFn r : f.rowFns()) {
+                    if (!out.contains(r)) {
+                        out.add(r);
+                    }
                 }
             }
-        }
-        for (dev.quiver.physical.PhysicalExpr c : e.children()) {
-            rowFns(c, out);
         }
         return out;
     }
 
+    /**
+     * The batch's vectors for the plan's inputs, checked before anything computes on them: each
+     * has the planned type (and dictionary) and the batch's rows, its buffers hold those rows
+     * ({@link BatchValidation#checkColumn}: O(1) per column, one pass over the offsets of string
+     * and list columns), and a dictionary-encoded column's non-null indices are within its
+     * dictionary. A column is read at the position it was planned at when the batch has a column
+     * of that name there, else by name when the batch has exactly one column of that name.
+     */
     private List<FieldVector> bind(VectorSchemaRoot batch, int rows) {
+        if (rows < 0) {
+            throw new dev.quiver.errors.InputException("the batch declares " + rows + " rows");
+        }
+        List<FieldVector> all = batch.getFieldVectors();
         List<FieldVector> inputs = new ArrayList<>(plan.columns().size());
-        for (Field f : plan.columns()) {
-            FieldVector v = batch.getVector(f.getName());
-            if (v == null) {
-                throw new dev.quiver.errors.InputException("the batch has no column '" + f.getName() + "' (it was planned against a schema with it)");
-            }
+        for (int i = 0; i < plan.columns().size(); i++) {
+            Field f = plan.columns().get(i);
+            FieldVector v = vectorFor(all, f.getName(), plan.schemaIndexes().get(i));
             if (v.getField().getDictionary() != null && f.getDictionary() == null) {
-                throw new dev.quiver.errors.InputException("column '" + f.getName() + "' is dictionary-encoded in the batch (indices "
+                throw input(f, "column '" + f.getName() + "' is dictionary-encoded in the batch (indices "
                         + v.getField().getType() + ") but was planned as " + f.getType() + ": decode it first");
             }
             if (f.getDictionary() != null && (v.getField().getDictionary() == null
                     || v.getField().getDictionary().getId() != f.getDictionary().getId())) {
-                throw new dev.quiver.errors.InputException("column '" + f.getName() + "' was planned dictionary-encoded with dictionary "
+                throw input(f, "column '" + f.getName() + "' was planned dictionary-encoded with dictionary "
                         + f.getDictionary().getId() + " but the batch's column " + (v.getField().getDictionary() == null
                         ? "is not dictionary-encoded" : "uses dictionary " + v.getField().getDictionary().getId()));
             }
             if (!v.getField().getType().equals(f.getType())) {
-                throw new dev.quiver.errors.InputException("column '" + f.getName() + "' is " + v.getField().getType()
+                throw input(f, "column '" + f.getName() + "' is " + v.getField().getType()
                         + " in the batch but was planned as " + f.getType());
             }
             if (v.getValueCount() != rows) {
-                throw new dev.quiver.errors.InputException("column '" + f.getName() + "' has " + v.getValueCount()
+                throw input(f, "column '" + f.getName() + "' has " + v.getValueCount()
                         + " values but the batch has " + rows + " rows");
+            }
+            BatchValidation.checkColumn(v, f.getName());
+            if (f.getDictionary() != null) {
+                FieldVector values = dictionaryValues(f.getDictionary().getId());
+                if (values != null) { // none: the decode says so when it runs
+                    BatchValidation.checkDictionaryIndices(v, f.getName(), values);
+                }
             }
             inputs.add(v);
         }
         return inputs;
+    }
+
+    private static dev.quiver.errors.InputException input(Field f, String detail) {
+        return (dev.quiver.errors.InputException) new dev.quiver.errors.InputException(detail).fillColumn(f.getName());
+    }
+
+    /**
+     * The column named {@code name} that was planned at schema position {@code plannedAt}: the
+     * batch's column there when it has that name (a schema may repeat names the expression does
+     * not read), else the batch's only column of that name.
+     */
+    private static FieldVector vectorFor(List<FieldVector> columns, String name, int plannedAt) {
+        if (plannedAt < columns.size() && columns.get(plannedAt).getName().equals(name)) {
+            return columns.get(plannedAt);
+        }
+        FieldVector found = null;
+        for (FieldVector v : columns) {
+            if (v.getName().equals(name)) {
+                if (found != null) {
+                    throw (dev.quiver.errors.InputException) new dev.quiver.errors.InputException("the batch has several columns named '"
+                            + name + "' and none at position " + plannedAt + ", where it was planned: which one to read is ambiguous")
+                            .fillColumn(name);
+                }
+                found = v;
+            }
+        }
+        if (found == null) {
+            throw (dev.quiver.errors.InputException) new dev.quiver.errors.InputException("the batch has no column '" + name
+                    + "' (it was planned against a schema with it)").fillColumn(name);
+        }
+        return found;
+    }
+
+    /** The values of the plan's dictionary {@code id} as its decode will read them this batch, or null. */
+    private FieldVector dictionaryValues(long id) {
+        for (dev.quiver.physical.DictionaryDecodeExpr d : decodes) {
+            if (d.dictionaryId() == id) {
+                org.apache.arrow.vector.dictionary.Dictionary dict = d.dictionaries().lookup(id);
+                return dict == null ? null : dict.getVector();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Checks the columns {@link #filter} copies without the expression reading them (those it
+     * reads, {@link #bind} checks): copying reads their buffers too.
+     */
+    private void checkCopiedColumns(VectorSchemaRoot batch) {
+        try {
+            List<FieldVector> all = batch.getFieldVectors();
+            for (int i = 0; i < all.size(); i++) {
+                FieldVector v = all.get(i);
+                int pos = plan.schemaIndexes().indexOf(i);
+                if (pos >= 0 && plan.columns().get(pos).getName().equals(v.getName())) {
+                    continue;
+                }
+                if (v.getValueCount() != batch.getRowCount()) {
+                    throw (dev.quiver.errors.InputException) new dev.quiver.errors.InputException("column '" + v.getName() + "' has "
+                            + v.getValueCount() + " values but the batch has " + batch.getRowCount() + " rows").fillColumn(v.getName());
+                }
+                BatchValidation.checkColumn(v, v.getName());
+            }
+        } catch (dev.quiver.errors.QuiverException e) {
+            e.fillExpression(plan.logical().toString());
+            throw e;
+        }
     }
 
     private FieldVector allocate(Field field, int rows, BufferAllocator allocator) {

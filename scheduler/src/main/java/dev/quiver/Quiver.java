@@ -25,8 +25,15 @@ import java.util.Optional;
 
 /**
  * The entry point: finds the devices of this machine once, then compiles expressions against
- * schemas. Thread-safe. Owns the device backends until {@link #close()}; does not own the
- * allocator.
+ * schemas. Owns the device backends until {@link #close()}; does not own the allocator.
+ *
+ * <p>Threads: thread-safe. Any thread may compile, and many threads may evaluate what was
+ * compiled at once: the devices are shared (the CPU device may also split one large batch between
+ * its own helper threads, {@link Builder#cpuThreads}). Register functions in {@link #functions()}
+ * before compiling the expressions that call them (the registry is thread-safe; a plan keeps the
+ * function it resolved). Close it only when no evaluation is running: its devices close with it,
+ * and a compile or evaluation after {@code close()} throws {@link IllegalStateException}. See
+ * docs/placement.md, "Threads".
  *
  * <pre>{@code
  * try (var allocator = new RootAllocator();
@@ -53,6 +60,8 @@ public final class Quiver implements AutoCloseable {
     private final Map<String, DeviceFigures> givenFigures;
     private final TransferMode transferMode;
     private final boolean backgroundCompilation;
+    private final dev.quiver.planning.ExpressionLimits limits;
+    private final long maxFoldedValueBytes;
     private volatile boolean closed;
 
     private Quiver(Builder b) {
@@ -61,6 +70,8 @@ public final class Quiver implements AutoCloseable {
         this.functions = b.functions == null ? FunctionRegistry.withDefaults() : b.functions;
         this.checkTypes = b.checkTypes;
         this.arithmetic = b.arithmetic;
+        this.limits = b.limits;
+        this.maxFoldedValueBytes = b.maxFoldedValueBytes;
         List<Device> found = new ArrayList<>();
         CpuBackend cpu = new CpuBackend(b.cpuThreads);
         found.add(new Device("cpu", Device.Kind.CPU,
@@ -124,6 +135,11 @@ public final class Quiver implements AutoCloseable {
             }
             calibrated = true;
         }
+    }
+
+    /** The limits {@code compile} plans with; deep plans evaluate on threads with the stack they name. */
+    dev.quiver.planning.ExpressionLimits limits() {
+        return limits;
     }
 
     double explorationShare() {
@@ -206,9 +222,11 @@ public final class Quiver implements AutoCloseable {
      * Plans {@code expr} against {@code schema}, once (one query: {@code now()} is fixed here);
      * the result evaluates batches of that schema.
      *
-     * @throws dev.quiver.functions.PlanningException for an unknown column or function, a call
+     * @throws dev.quiver.functions.PlanningException for an unknown column or function, a column
+     *         name two fields of the schema share (ambiguous, whatever the batches hold), a call
      *         no signature accepts, types that cannot be coerced, a non-literal where a literal
-     *         is required; the message names what and lists what exists
+     *         is required, an expression deeper or larger than {@link Builder#maxExpressionDepth}
+     *         and {@link Builder#maxExpressionNodes} allow; the message names what and lists what exists
      */
     public CompiledExpression compile(Schema schema, Expr expr) {
         return compile(schema, null, expr);
@@ -222,22 +240,64 @@ public final class Quiver implements AutoCloseable {
     public CompiledExpression compile(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, Expr expr) {
         ensureOpen();
         ExecutionConfig config = new ExecutionConfig(allocator, java.time.Instant.now(), checkTypes,
-                java.util.Map.of(ExecutionConfig.ARITHMETIC, arithmetic.name().toLowerCase(java.util.Locale.ROOT)));
-        return new CompiledExpression(this, new ExpressionPlanner(functions, config).plan(schema, dictionaries, expr), config);
+                java.util.Map.of(ExecutionConfig.ARITHMETIC, arithmetic.name().toLowerCase(java.util.Locale.ROOT),
+                        ExecutionConfig.MAX_FOLDED_VALUE_BYTES, Long.toString(maxFoldedValueBytes)));
+        return new CompiledExpression(this, new ExpressionPlanner(functions, config, limits).plan(schema, dictionaries, expr), config);
     }
 
-    /** Parses SQL expression text ({@link Expr#parse}) and compiles it. */
+    /**
+     * Parses SQL expression text ({@link Expr#parse}) and compiles it.
+     *
+     * @throws dev.quiver.functions.PlanningException for a syntax error, and as {@link #compile(Schema, Expr)}
+     */
     public CompiledExpression compile(Schema schema, String sql) {
-        return compile(schema, Expr.parse(sql));
+        return compile(schema, null, sql);
+    }
+
+    /**
+     * Parses SQL expression text and compiles it against a schema with dictionary-encoded columns,
+     * as {@link #compile(Schema, org.apache.arrow.vector.dictionary.DictionaryProvider, Expr)}:
+     * {@code quiver.compile(reader.getVectorSchemaRoot().getSchema(), reader, "upper(city)")} for
+     * an {@code ArrowReader}. {@code dictionaries} may be null when no column is dictionary-encoded.
+     *
+     * @throws dev.quiver.functions.PlanningException for a syntax error, and as {@link #compile(Schema, Expr)}
+     */
+    public CompiledExpression compile(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, String sql) {
+        Objects.requireNonNull(sql, "sql is null");
+        return compile(schema, dictionaries, Expr.parse(sql));
     }
 
     /**
      * Compiles a projection: {@code columns} (SQL expressions; name them with {@code AS}) over the
      * rows where {@code filter} (a Boolean SQL expression, or null for every row) is TRUE.
+     *
+     * @throws dev.quiver.functions.PlanningException for an expression that does not plan, or a
+     *         filter that is not Boolean
+     * @throws IllegalArgumentException for no columns, or two columns of one name
      */
     public CompiledProjection compileProjection(Schema schema, String filter, List<String> columns) {
+        return compileProjection(schema, null, filter, columns);
+    }
+
+    /**
+     * Compiles a projection of {@code columns} (SQL expressions; name them with {@code AS}) over
+     * every row: {@code quiver.compileProjection(schema, List.of("x + y AS s", "upper(name)"))}.
+     * As {@link #compileProjection(Schema, String, List)} without a filter.
+     */
+    public CompiledProjection compileProjection(Schema schema, List<String> columns) {
+        return compileProjection(schema, null, null, columns);
+    }
+
+    /**
+     * As {@link #compileProjection(Schema, String, List)} for a schema with dictionary-encoded
+     * columns (see {@link #compile(Schema, org.apache.arrow.vector.dictionary.DictionaryProvider, Expr)});
+     * {@code filter} null for every row, {@code dictionaries} null when no column is encoded.
+     */
+    public CompiledProjection compileProjection(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries,
+                                                String filter, List<String> columns) {
         Objects.requireNonNull(columns, "columns is null");
-        return compileProjection(schema, filter == null ? null : Expr.parse(filter), columns.stream().map(Expr::parse).toList());
+        return compileProjection(schema, dictionaries, filter == null ? null : Expr.parse(filter),
+                columns.stream().map(Expr::parse).toList());
     }
 
     /** As {@link #compileProjection(Schema, String, List)} for expression trees. */
@@ -339,6 +399,52 @@ public final class Quiver implements AutoCloseable {
         private boolean kernelCache = true;
         private java.nio.file.Path kernelCacheDirectory;
         private boolean backgroundCompilation = true;
+        private dev.quiver.planning.ExpressionLimits limits = dev.quiver.planning.ExpressionLimits.DEFAULT;
+        private long maxFoldedValueBytes = ExecutionConfig.DEFAULT_MAX_FOLDED_VALUE_BYTES;
+
+        /**
+         * The deepest expression {@code compile} takes, in levels from the root to a leaf (a column is
+         * one level, {@code a + b} two); default {@value dev.quiver.planning.ExpressionLimits#DEFAULT_MAX_DEPTH}.
+         * A deeper expression is a {@link dev.quiver.functions.PlanningException} naming the limit,
+         * never a {@link StackOverflowError}. Planning and code generation, and the evaluation of an
+         * expression more than 128 levels deep, run on Quiver's own threads with a stack of 4 KiB a level
+         * (at least 16 MiB), so no depth up to the limit depends on the stack of the calling thread;
+         * above 4,096 levels each such plan or batch gets a thread of its own. A chain of more than 64
+         * ANDs or ORs counts as balanced ({@code a = 1 OR ... OR a = 50000} is 18 levels); a sum
+         * {@code x1 + ... + xn} written left-deep is {@code n} levels (write it in parenthesized
+         * groups: arithmetic is not reassociated). SQL text has a nesting limit of its own,
+         * {@link dev.quiver.expr.SqlParser#MAX_NESTING}. docs/expressions.md#limits
+         */
+        public Builder maxExpressionDepth(int levels) {
+            this.limits = limits.withMaxDepth(levels);
+            return this;
+        }
+
+        /**
+         * The most nodes an expression {@code compile} takes (every column, literal, operator, call and
+         * CASE counts one); default {@value dev.quiver.planning.ExpressionLimits#DEFAULT_MAX_NODES}. It bounds
+         * the time and memory of planning; more is a {@link dev.quiver.functions.PlanningException}.
+         */
+        public Builder maxExpressionNodes(int nodes) {
+            this.limits = limits.withMaxNodes(nodes);
+            return this;
+        }
+
+        /**
+         * The largest value, in bytes, that planning folds into a constant (and that a call over
+         * constants keeps as one Java value); default 16 MiB. A larger result, such as
+         * {@code repeat('x', 2000000000)}, is left to run per batch in Arrow memory, where each
+         * function's output checks apply (a Utf8 column holds 2 GiB; the allocator has its limit),
+         * so it is an error naming the size there, never an exhausted Java heap at planning. 0 folds
+         * nothing that has bytes.
+         */
+        public Builder maxFoldedValueBytes(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("maxFoldedValueBytes must be >= 0, got " + bytes);
+            }
+            this.maxFoldedValueBytes = bytes;
+            return this;
+        }
 
         /**
          * When a failing device is fenced off and for how long ({@link DeviceHealth.Policy#DEFAULT}:

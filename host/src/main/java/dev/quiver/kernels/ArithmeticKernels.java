@@ -552,7 +552,21 @@ final class ArithmeticKernels {
                 }
                 default -> throw new AssertionError(c.op);
             }
+            canonicalNaNs(r, n);
             FixedWidth.narrow(r, n, f32, c.data, from);
+        }
+    }
+
+    /**
+     * Every NaN as {@link Double#NaN}: which operand's payload {@code NaN + NaN} keeps depends on
+     * the JIT (the interpreter keeps the right one's, compiled code the left one's), and a result
+     * depends on its input alone.
+     */
+    private static void canonicalNaNs(double[] r, int n) {
+        for (int i = 0; i < n; i++) {
+            if (r[i] != r[i]) {
+                r[i] = Double.NaN;
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.quiver.physical;
 
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import org.apache.arrow.vector.FieldVector;
@@ -25,6 +26,7 @@ public record DictionaryDecodeExpr(PhysicalExpr indices, long dictionaryId, Dict
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
+        Cancellation.check(); // a kernel boundary
         Dictionary dictionary = dictionaries.lookup(dictionaryId);
         if (dictionary == null) {
             throw new dev.quiver.errors.InputException("no dictionary with id " + dictionaryId + " for " + indices.describe());

@@ -1,5 +1,6 @@
 package dev.quiver.physical;
 
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.kernels.InList;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.memory.Resources;
@@ -77,6 +78,7 @@ public final class InListExpr implements PhysicalExpr {
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
+        Cancellation.check(); // a kernel boundary
         List<ColumnarValue> values = new ArrayList<>(others.size());
         try (ColumnarValue v = input.evaluate(ctx)) {
             for (PhysicalExpr e : others) {

@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * rows are DuckDB's for the same comparison with both sides cast explicitly to the comparison
  * type Quiver chose (so this checks the comparison kernels, the coercion lattice is tested in
  * {@code TypeCoercionTest}). A row may fail only where DuckDB's cast fails too (the text '1'
- * is no date), and then with an {@link IllegalArgumentException}, never an
+ * is no date), and then with an {@link dev.quiver.errors.EvaluationException}, never an
  * {@code UnsupportedOperationException} or a {@code ClassCastException}.
  *
  * <p>The lists and structs hold no NULL elements: within a value DataFusion (and Quiver) order
@@ -135,7 +135,7 @@ class ComparisonMatrixTest extends QuiverTestBase {
                         List<Object> got;
                         try (FieldVector out = compiled.evaluate(batch, Placement.CPU, allocator)) {
                             got = TestColumns.values(out);
-                        } catch (IllegalArgumentException | ArithmeticException e) {
+                        } catch (dev.quiver.errors.EvaluationException | IllegalArgumentException | ArithmeticException e) {
                             if (duckError == null) {
                                 fail(expr + ": Quiver failed (" + e + ") where DuckDB gives " + expected + " for " + duckSql);
                             }

@@ -247,7 +247,7 @@ class FilterProjectTest extends QuiverTestBase {
     void aFilterAloneNeedsABooleanExpression() {
         try (Data x = data(10)) {
             CompiledExpression e = quiver.compile(x.batch().getSchema(), "i + 1");
-            IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> e.filter(x.batch(), Placement.CPU, allocator));
+            dev.quiver.errors.QuiverException thrown = assertThrows(dev.quiver.errors.QuiverException.class, () -> e.filter(x.batch(), Placement.CPU, allocator));
             assertTrue(thrown.getMessage().contains("a filter needs a Boolean expression"), thrown.getMessage());
         }
     }
@@ -347,10 +347,10 @@ class FilterProjectTest extends QuiverTestBase {
         try (Data x = data(10)) {
             var schema = x.batch().getSchema();
             long before = allocator.getAllocatedMemory();
-            IllegalArgumentException dup = assertThrows(IllegalArgumentException.class,
+            dev.quiver.errors.QuiverException dup = assertThrows(dev.quiver.errors.QuiverException.class,
                     () -> quiver.compileProjection(schema, null, List.of("i AS a", "f AS a")));
             assertEquals("two projected columns are named 'a': give one an alias (AS ...)", dup.getMessage());
-            IllegalArgumentException dupColumn = assertThrows(IllegalArgumentException.class,
+            dev.quiver.errors.QuiverException dupColumn = assertThrows(dev.quiver.errors.QuiverException.class,
                     () -> quiver.compileProjection(schema, "b", List.of("i", "f", "i")));
             assertTrue(dupColumn.getMessage().contains("two projected columns are named 'i'"), dupColumn.getMessage());
             assertThrows(IllegalArgumentException.class, () -> quiver.compileProjection(schema, null, List.<String>of()));
@@ -374,19 +374,19 @@ class FilterProjectTest extends QuiverTestBase {
             // The first column is computed, the second fails: the first is freed.
             CompiledProjection failingColumn = quiver.compileProjection(schema, "i IS NOT NULL",
                     List.of("upper(s) AS u", "i / k AS q"));
-            ArithmeticException e1 = assertThrows(ArithmeticException.class, () -> failingColumn.project(x.batch(), Placement.CPU, allocator));
+            dev.quiver.backend.KernelArithmeticException e1 = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> failingColumn.project(x.batch(), Placement.CPU, allocator));
             assertTrue(e1.getMessage().contains("by zero"), e1.getMessage());
             assertEquals(before, allocator.getAllocatedMemory(), "after a failing column");
             // The filter itself fails.
             CompiledProjection failingFilter = quiver.compileProjection(schema, "i / k > 0", List.of("s"));
-            assertThrows(ArithmeticException.class, () -> failingFilter.project(x.batch(), Placement.CPU, allocator));
+            assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> failingFilter.project(x.batch(), Placement.CPU, allocator));
             assertEquals(before, allocator.getAllocatedMemory(), "after a failing filter");
             CompiledExpression failingPredicate = quiver.compile(schema, "i / k > 0 OR b");
-            assertThrows(ArithmeticException.class, () -> failingPredicate.filter(x.batch(), Placement.CPU, allocator));
+            assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> failingPredicate.filter(x.batch(), Placement.CPU, allocator));
             assertEquals(before, allocator.getAllocatedMemory(), "after a failing CompiledExpression.filter");
             // A cast that fails in a column behind a filter.
             CompiledProjection failingCast = quiver.compileProjection(schema, "s <> ''", List.of("i AS ok", "CAST(s AS INTEGER) AS bad"));
-            assertThrows(IllegalArgumentException.class, () -> failingCast.project(x.batch(), Placement.CPU, allocator));
+            assertThrows(dev.quiver.errors.QuiverException.class, () -> failingCast.project(x.batch(), Placement.CPU, allocator));
             assertEquals(before, allocator.getAllocatedMemory(), "after a failing cast");
         }
     }

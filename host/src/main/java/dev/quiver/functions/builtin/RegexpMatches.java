@@ -109,6 +109,7 @@ final class RegexpMatches implements ScalarFunction {
             Pattern fixed = pattern != null ? pattern : constantPattern && pat.isValid(0) ? cache.get(pat, 0) : null;
             Matcher m = fixed == null ? null : fixed.matcher("");
             for (int r = 0; r < rows; r++) {
+                dev.quiver.cancel.Cancellation.check(); // a match may take long on a long string: a boundary every row
                 if (!in.isValid(r) || !pat.isValid(r)) {
                     continue;
                 }

@@ -106,6 +106,7 @@ final class RegexpReplace implements ScalarFunction {
             Regex.Rewrite rewrite = rep.constant() && rep.isValid(0) ? Regex.Rewrite.parse(rep.string(0)) : null;
             StringBuilder chars = new StringBuilder();
             for (int r = 0; r < rows; r++) {
+                dev.quiver.cancel.Cancellation.check(); // a match may take long on a long string: a boundary every row
                 if (nullPattern || !in.isValid(r) || !pat.isValid(r) || !rep.isValid(r)) {
                     out.nullRow();
                     continue;
