@@ -171,9 +171,12 @@ public final class Pow {
             z = DoubleVector.broadcast(D, 1.0).sub(r.sub(z));
             LongVector zHigh = z.viewAsIntegralLanes().lanewise(LSHR, 32).add(m.lanewise(LSHL, 20));
             DoubleVector scaled = z.viewAsIntegralLanes().add(m.lanewise(LSHL, 52)).viewAsFloatingLanes();
-            // A subnormal result: z 2^m, rounded once (exact steps by 2^(m + 600), then 2^-600).
-            DoubleVector subnormalResult = z.mul(m.add(600 + 1023).lanewise(LSHL, 52).viewAsFloatingLanes()).mul(0x1.0p-600);
-            DoubleVector result = scaled.blend(subnormalResult, zHigh.compare(LT, 0x0010_0000L).cast(D)).mul(s);
+            // A subnormal result: z 2^m, rounded once (exact steps by 2^(m + 600), then 2^-600); 2^0 in the other lanes
+            // (a subnormal there would only cost time).
+            VectorMask<Double> tiny = zHigh.compare(LT, 0x0010_0000L).cast(D);
+            LongVector tinyM = m.blend(0L, tiny.not().cast(L));
+            DoubleVector subnormalResult = z.mul(tinyM.add(600 + 1023).lanewise(LSHL, 52).viewAsFloatingLanes()).mul(0x1.0p-600);
+            DoubleVector result = scaled.blend(subnormalResult, tiny).mul(s);
 
             result = result.blend(s.mul(Double.POSITIVE_INFINITY), overflow);
             result = result.blend(s.mul(0.0), underflow);
