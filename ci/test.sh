@@ -14,6 +14,14 @@ source ci/java.sh
 bash ci/setup.sh
 
 echo "Using JAVA_HOME=$JAVA_HOME ($("$JAVA_HOME/bin/java" -version 2>&1 | head -n 1))"
+# The machine the suite ran on: results and failures can depend on the CPU and the OpenCL devices.
+echo "CPU: $(grep -m1 '^model name' /proc/cpuinfo 2>/dev/null | sed 's/^[^:]*: *//') ($(nproc) cores;$(grep -m1 -o -w 'avx512f' /proc/cpuinfo >/dev/null 2>&1 && echo ' AVX-512' || echo ' no AVX-512'))"
+if command -v clinfo >/dev/null 2>&1; then
+  echo "OpenCL devices:"
+  clinfo -l 2>&1 | sed 's/^/  /'
+else
+  echo "OpenCL devices: clinfo not installed"
+fi
 rc=0
 mvn -B -ntp verify "$@" || rc=$?
 exit "$rc"

@@ -2,6 +2,8 @@ package dev.quiver;
 
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
+import dev.quiver.cancel.Cancellation;
+import dev.quiver.errors.CancelledException;
 import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.memory.OutputVectors;
 import dev.quiver.memory.ValidityBitmaps;
@@ -38,13 +40,20 @@ import dev.quiver.placement.DeviceHealth;
 import java.util.function.Function;
 
 /**
- * An expression planned against a schema, ready to evaluate batch after batch. Thread-safe:
- * several threads may evaluate different batches at once.
+ * An expression planned against a schema, ready to evaluate batch after batch.
  *
  * <p>Per batch it checks the batch against the plan and evaluates the physical tree once:
  * each node runs over whole columns; each fused numeric subtree runs as one kernel on the
  * device {@link Placement} picks for the batch, reading the batch's own memory. On any
  * failure everything allocated for the batch is freed before the exception leaves.
+ *
+ * <p>Threads: thread-safe. Several threads may evaluate batches at once, the same batch
+ * included (a batch is only read, and must not change while it is evaluated); {@link #metrics()},
+ * {@link #lastBatch()} and {@link #explain} may be read meanwhile. An evaluation runs on the
+ * calling thread (and, for a large CPU batch, on the CPU device's helper threads too). It stops
+ * at its next kernel boundary, within 100 ms, with a {@link dev.quiver.errors.CancelledException},
+ * when that thread is interrupted or a {@link dev.quiver.cancel.CancelHandle} it runs under is
+ * cancelled; the expression stays usable (docs/evaluation.md#cancellation).
  */
 public final class CompiledExpression {
     /** The batch size EXPLAIN estimates for before any batch has run. */
@@ -211,13 +220,26 @@ public final class CompiledExpression {
      * owns and closes it. An expression over literals only is broadcast to the batch's rows
      * here (use {@link #evaluateValue} to keep it a scalar).
      *
-     * @throws IllegalArgumentException when the batch does not match the planned schema or its
-     *                                  columns have different lengths, or a CAST meets a value
-     *                                  that does not convert
-     * @throws IllegalStateException    when {@code placement} is OPENCL and no OpenCL device can
-     *                                  run a fused kernel of the expression (the message says
-     *                                  why), or the allocator cannot give memory
-     * @throws ArithmeticException      when a non-null row divides an integer by zero
+     * <p>Everything it throws on purpose is a {@link dev.quiver.errors.QuiverException} carrying
+     * this expression (and where known the column, row and device):
+     *
+     * @throws dev.quiver.errors.InputException      when the batch does not match the planned schema,
+     *                                               its columns have different lengths, or its
+     *                                               buffers are malformed (invalid UTF-8 included)
+     * @throws dev.quiver.errors.EvaluationException when a row cannot be computed: a CAST meets a
+     *                                               value that does not convert ({@code EVALUATION}),
+     *                                               a non-null row divides an integer by zero or
+     *                                               overflows checked arithmetic ({@code ARITHMETIC},
+     *                                               a {@link KernelArithmeticException})
+     * @throws dev.quiver.errors.ResourceException   when the allocator cannot give memory
+     *                                               ({@link QuiverOutOfMemoryException}) or a result
+     *                                               is larger than an Arrow vector holds
+     * @throws dev.quiver.errors.DeviceException     when {@code placement} is OPENCL and no OpenCL
+     *                                               device can run a fused kernel of the expression
+     *                                               (the message says why)
+     * @throws dev.quiver.errors.CancelledException  when the calling thread is interrupted (its flag
+     *                                               stays set) or a {@link dev.quiver.cancel.CancelHandle}
+     *                                               it runs under is cancelled, before or while it runs
      */
     public FieldVector evaluate(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
         return evaluate(batch, placement, allocator, null);
@@ -266,7 +288,7 @@ public final class CompiledExpression {
         Objects.requireNonNull(device, "device is null");
         for (KernelProgram p : plan.programs()) {
             unsupportedOn(device, p).ifPresent(r -> {
-                throw new IllegalStateException(device.name() + " cannot run " + p.text() + ": " + r);
+                throw new dev.quiver.errors.DeviceException(device.name() + " cannot run " + p.text() + ": " + r);
             });
         }
         Executor executor = new Executor(null, quiver.runtime(device));
@@ -285,13 +307,19 @@ public final class CompiledExpression {
         Objects.requireNonNull(batch, "batch is null");
         Objects.requireNonNull(allocator, "allocator is null");
         try {
+            Cancellation.check(); // cancelled (or interrupted) before it started: nothing is allocated
             // Evaluation recurses over the tree: a deep one runs on a thread with a stack for it.
             return deep ? dev.quiver.expr.ExprThreads.call(quiver.limits().stackBytes(), evaluation) : evaluation.get();
         } catch (QuiverOutOfMemoryException e) {
             throw e;
+        } catch (CancelledException e) {
+            throw named(e);
         } catch (RuntimeException e) {
             org.apache.arrow.memory.OutOfMemoryException oom = arrowOutOfMemory(e);
             if (oom == null) {
+                if (e instanceof dev.quiver.errors.QuiverException q) {
+                    q.fillExpression(plan.logical().toString());
+                }
                 throw e;
             }
             QuiverOutOfMemoryException clear = outOfMemory(oom, batch.getRowCount(), allocator, executor);
@@ -302,6 +330,21 @@ public final class CompiledExpression {
         } finally {
             executor.closeScope(); // nothing of this batch stays on any device
         }
+    }
+
+    /**
+     * A cancellation found at a kernel boundary (which knows nothing of the expression), as one
+     * that names this expression; the boundary's exception is its cause. Named once: an outer
+     * evaluation (a filter's, a projection's) keeps what the inner one said.
+     */
+    private CancelledException named(CancelledException e) {
+        if (e.expression() != null) {
+            return e;
+        }
+        String expression = plan.logical().toString();
+        CancelledException named = new CancelledException("evaluation of " + expression + " " + e.detail(), e);
+        named.fillExpression(expression);
+        return named;
     }
 
     private static org.apache.arrow.memory.OutOfMemoryException arrowOutOfMemory(Throwable e) {
@@ -506,6 +549,7 @@ public final class CompiledExpression {
             List<FieldVector> out = new ArrayList<>(batch.getFieldVectors().size());
             try {
                 for (FieldVector v : batch.getFieldVectors()) {
+                    Cancellation.check(); // a boundary per column filtered
                     out.add(Kernels.filter(v, keep, allocator));
                 }
                 VectorSchemaRoot result = new VectorSchemaRoot(out);
@@ -559,6 +603,7 @@ public final class CompiledExpression {
                                             BufferAllocator allocator, RowMode mode) {
         Placement placement = executor.placement;
         DeviceRuntime requested = executor.requested;
+        Cancellation.check(); // before each kernel of the tree (a segment may run its body more than once)
         if (placement == Placement.AUTO && requested == null) {
             quiver.ensureCalibrated(); // once: calibrating is not the scheduler's time per batch
         }
@@ -607,6 +652,8 @@ public final class CompiledExpression {
             try {
                 run = execute(device, choice, program, invocation, rows);
                 verdict = true;
+            } catch (CancelledException e) {
+                throw e; // between the chunks of a run: no fault of the device, and nothing to recompute
             } catch (KernelArithmeticException e) {
                 // A row of the data failed (the same on every device): the device itself worked.
                 device.health.success(choice.probe());
@@ -775,7 +822,7 @@ public final class CompiledExpression {
                 if (fenced || noMemory) {
                     yield s.fixed(0, rows, fenced ? SegmentScheduler.Why.FENCED : SegmentScheduler.Why.NO_MEMORY, false);
                 }
-                throw new IllegalStateException("placement OPENCL, but no OpenCL device can run " + program.text() + ": "
+                throw new dev.quiver.errors.DeviceException("placement OPENCL, but no OpenCL device can run " + program.text() + ": "
                         + (why.isEmpty() ? quiver.openClStatus() : String.join("; ", why)));
             }
         };
@@ -1024,24 +1071,24 @@ public final class CompiledExpression {
         for (Field f : plan.columns()) {
             FieldVector v = batch.getVector(f.getName());
             if (v == null) {
-                throw new IllegalArgumentException("the batch has no column '" + f.getName() + "' (it was planned against a schema with it)");
+                throw new dev.quiver.errors.InputException("the batch has no column '" + f.getName() + "' (it was planned against a schema with it)");
             }
             if (v.getField().getDictionary() != null && f.getDictionary() == null) {
-                throw new IllegalArgumentException("column '" + f.getName() + "' is dictionary-encoded in the batch (indices "
+                throw new dev.quiver.errors.InputException("column '" + f.getName() + "' is dictionary-encoded in the batch (indices "
                         + v.getField().getType() + ") but was planned as " + f.getType() + ": decode it first");
             }
             if (f.getDictionary() != null && (v.getField().getDictionary() == null
                     || v.getField().getDictionary().getId() != f.getDictionary().getId())) {
-                throw new IllegalArgumentException("column '" + f.getName() + "' was planned dictionary-encoded with dictionary "
+                throw new dev.quiver.errors.InputException("column '" + f.getName() + "' was planned dictionary-encoded with dictionary "
                         + f.getDictionary().getId() + " but the batch's column " + (v.getField().getDictionary() == null
                         ? "is not dictionary-encoded" : "uses dictionary " + v.getField().getDictionary().getId()));
             }
             if (!v.getField().getType().equals(f.getType())) {
-                throw new IllegalArgumentException("column '" + f.getName() + "' is " + v.getField().getType()
+                throw new dev.quiver.errors.InputException("column '" + f.getName() + "' is " + v.getField().getType()
                         + " in the batch but was planned as " + f.getType());
             }
             if (v.getValueCount() != rows) {
-                throw new IllegalArgumentException("column '" + f.getName() + "' has " + v.getValueCount()
+                throw new dev.quiver.errors.InputException("column '" + f.getName() + "' has " + v.getValueCount()
                         + " values but the batch has " + rows + " rows");
             }
             inputs.add(v);
@@ -1053,7 +1100,7 @@ public final class CompiledExpression {
         try {
             return OutputVectors.uninitialized(field, rows, allocator);
         } catch (RuntimeException e) {
-            throw new IllegalStateException("cannot allocate the " + rows + "-row result of " + outputField.getName()
+            throw new dev.quiver.errors.ResourceException("cannot allocate the " + rows + "-row result of " + outputField.getName()
                     + " from allocator '" + allocator.getName() + "': " + e.getMessage(), e);
         }
     }
@@ -1065,7 +1112,7 @@ public final class CompiledExpression {
                 try {
                     yield rename(Values.broadcast(s.value(), outputField.getName(), rows, allocator), allocator);
                 } catch (org.apache.arrow.memory.OutOfMemoryException e) {
-                    throw new IllegalStateException("cannot allocate the " + rows + "-row result of " + outputField.getName()
+                    throw new dev.quiver.errors.ResourceException("cannot allocate the " + rows + "-row result of " + outputField.getName()
                             + " from allocator '" + allocator.getName() + "': " + e.getMessage(), e);
                 }
             }

@@ -14,7 +14,11 @@ import java.util.Objects;
  * Several expressions over one schema, optionally behind a filter: {@link #project} turns a
  * batch into a new batch with one column per expression (named by each expression's output
  * name, e.g. its alias), computed on the rows the filter keeps. Built by
- * {@link Quiver#compileProjection}. Thread-safe, like {@link CompiledExpression}.
+ * {@link Quiver#compileProjection}.
+ *
+ * <p>Threads: thread-safe, like {@link CompiledExpression}: several threads may project batches at
+ * once, and a projection is cancelled as an evaluation is (an interrupt, or a
+ * {@link dev.quiver.cancel.CancelHandle}), freeing the columns it had computed.
  *
  * <pre>{@code
  * CompiledProjection q = quiver.compileProjection(schema, "x > 0.5 AND y < 0.25",
@@ -99,14 +103,35 @@ public final class CompiledProjection {
         return project(batch, columns.getFirst().quiverPlacement(), columns.getFirst().quiverAllocator());
     }
 
-    /** Both plans of the filter and of each column. */
+    /** {@link #explain(boolean) explain(true)}: the filter's and each column's plans, estimates and what has run. */
     public String explain() {
+        return explain(true);
+    }
+
+    /**
+     * The filter's explanation (when there is one), then each column's, as
+     * {@link CompiledExpression#explain(boolean)} gives them: the plans, the devices, the placement
+     * estimates at the last batch size each evaluated, and with {@code analyze} what has run.
+     */
+    public String explain(boolean analyze) {
+        return explain(e -> e.explain(analyze));
+    }
+
+    /** {@link #explain(boolean)} with the estimates for batches of {@code batchRows} rows. */
+    public String explain(boolean analyze, int batchRows) {
+        if (batchRows < 1) {
+            throw new IllegalArgumentException("batchRows must be >= 1, got " + batchRows);
+        }
+        return explain(e -> e.explain(analyze, batchRows));
+    }
+
+    private String explain(java.util.function.Function<CompiledExpression, String> each) {
         StringBuilder sb = new StringBuilder();
         if (filter != null) {
-            sb.append("Filter:\n").append(filter.explain().indent(2));
+            sb.append("Filter:\n").append(each.apply(filter).indent(2));
         }
         for (CompiledExpression c : columns) {
-            sb.append("Column '").append(c.outputField().getName()).append("':\n").append(c.explain().indent(2));
+            sb.append("Column '").append(c.outputField().getName()).append("':\n").append(each.apply(c).indent(2));
         }
         return sb.toString();
     }

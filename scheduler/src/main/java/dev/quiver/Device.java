@@ -7,7 +7,9 @@ import dev.quiver.opencl.TransferMode;
 import java.util.Objects;
 
 /**
- * A device Quiver can run on, with the backend that drives it.
+ * A device Quiver can run on, with the backend that drives it. Immutable; the backend is shared by
+ * every thread that evaluates on the device, and is thread-safe (an OpenCL device builds each
+ * program once and gives each run its own kernel object; see docs/placement.md, "Threads").
  *
  * @param name        the backend's name ({@code cpu}, {@code opencl:<device>})
  * @param kind        what the device is

@@ -25,8 +25,15 @@ import java.util.Optional;
 
 /**
  * The entry point: finds the devices of this machine once, then compiles expressions against
- * schemas. Thread-safe. Owns the device backends until {@link #close()}; does not own the
- * allocator.
+ * schemas. Owns the device backends until {@link #close()}; does not own the allocator.
+ *
+ * <p>Threads: thread-safe. Any thread may compile, and many threads may evaluate what was
+ * compiled at once: the devices are shared (the CPU device may also split one large batch between
+ * its own helper threads, {@link Builder#cpuThreads}). Register functions in {@link #functions()}
+ * before compiling the expressions that call them (the registry is thread-safe; a plan keeps the
+ * function it resolved). Close it only when no evaluation is running: its devices close with it,
+ * and a compile or evaluation after {@code close()} throws {@link IllegalStateException}. See
+ * docs/placement.md, "Threads".
  *
  * <pre>{@code
  * try (var allocator = new RootAllocator();
@@ -237,18 +244,59 @@ public final class Quiver implements AutoCloseable {
         return new CompiledExpression(this, new ExpressionPlanner(functions, config, limits).plan(schema, dictionaries, expr), config);
     }
 
-    /** Parses SQL expression text ({@link Expr#parse}) and compiles it. */
+    /**
+     * Parses SQL expression text ({@link Expr#parse}) and compiles it.
+     *
+     * @throws dev.quiver.functions.PlanningException for a syntax error, and as {@link #compile(Schema, Expr)}
+     */
     public CompiledExpression compile(Schema schema, String sql) {
-        return compile(schema, Expr.parse(sql));
+        return compile(schema, null, sql);
+    }
+
+    /**
+     * Parses SQL expression text and compiles it against a schema with dictionary-encoded columns,
+     * as {@link #compile(Schema, org.apache.arrow.vector.dictionary.DictionaryProvider, Expr)}:
+     * {@code quiver.compile(reader.getVectorSchemaRoot().getSchema(), reader, "upper(city)")} for
+     * an {@code ArrowReader}. {@code dictionaries} may be null when no column is dictionary-encoded.
+     *
+     * @throws dev.quiver.functions.PlanningException for a syntax error, and as {@link #compile(Schema, Expr)}
+     */
+    public CompiledExpression compile(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, String sql) {
+        Objects.requireNonNull(sql, "sql is null");
+        return compile(schema, dictionaries, Expr.parse(sql));
     }
 
     /**
      * Compiles a projection: {@code columns} (SQL expressions; name them with {@code AS}) over the
      * rows where {@code filter} (a Boolean SQL expression, or null for every row) is TRUE.
+     *
+     * @throws dev.quiver.functions.PlanningException for an expression that does not plan, or a
+     *         filter that is not Boolean
+     * @throws IllegalArgumentException for no columns, or two columns of one name
      */
     public CompiledProjection compileProjection(Schema schema, String filter, List<String> columns) {
+        return compileProjection(schema, null, filter, columns);
+    }
+
+    /**
+     * Compiles a projection of {@code columns} (SQL expressions; name them with {@code AS}) over
+     * every row: {@code quiver.compileProjection(schema, List.of("x + y AS s", "upper(name)"))}.
+     * As {@link #compileProjection(Schema, String, List)} without a filter.
+     */
+    public CompiledProjection compileProjection(Schema schema, List<String> columns) {
+        return compileProjection(schema, null, null, columns);
+    }
+
+    /**
+     * As {@link #compileProjection(Schema, String, List)} for a schema with dictionary-encoded
+     * columns (see {@link #compile(Schema, org.apache.arrow.vector.dictionary.DictionaryProvider, Expr)});
+     * {@code filter} null for every row, {@code dictionaries} null when no column is encoded.
+     */
+    public CompiledProjection compileProjection(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries,
+                                                String filter, List<String> columns) {
         Objects.requireNonNull(columns, "columns is null");
-        return compileProjection(schema, filter == null ? null : Expr.parse(filter), columns.stream().map(Expr::parse).toList());
+        return compileProjection(schema, dictionaries, filter == null ? null : Expr.parse(filter),
+                columns.stream().map(Expr::parse).toList());
     }
 
     /** As {@link #compileProjection(Schema, String, List)} for expression trees. */

@@ -19,9 +19,9 @@ import java.util.Objects;
  * <p>When it is thrown, everything the evaluation had allocated has been freed (the allocator
  * holds what it held before the call), and the {@link CompiledExpression} works as before: the
  * same batch evaluates again into an allocator with room, or a smaller batch into the same one.
- * It is an {@link IllegalStateException}, as the failure to allocate always was.
+ * Its kind is {@link dev.quiver.errors.ErrorKind#RESOURCE}.
  */
-public final class QuiverOutOfMemoryException extends IllegalStateException {
+public final class QuiverOutOfMemoryException extends dev.quiver.errors.ResourceException {
     private final String expression;
     private final long neededBytes;
     private final String allocatorName;
@@ -40,6 +40,7 @@ public final class QuiverOutOfMemoryException extends IllegalStateException {
         this.allocated = allocated;
         this.rows = rows;
         this.device = Objects.requireNonNull(device, "device is null");
+        fillExpression(expression);
     }
 
     private static String message(String expression, long needed, String allocatorName, long limit, long allocated,

@@ -3,18 +3,15 @@ package dev.quiver.cli;
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
+import dev.quiver.expr.Expr;
 import dev.quiver.types.DataType;
-import dev.quiver.value.ScalarValue;
-import dev.quiver.value.Values;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
-import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import picocli.CommandLine.Command;
@@ -22,18 +19,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
-import java.math.BigDecimal;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -44,6 +30,11 @@ import java.util.concurrent.Callable;
  * column, {@code result}, one output batch per input batch; without {@code --output} it prints
  * the columns the expression reads and the result as a table.
  *
+ * <p>The paths are checked before anything is opened ({@link InputSource}, {@link OutputTarget}):
+ * the output is never the input, is written beside its target and renamed into place only when
+ * everything is written, and a failed run removes only its own temporary file. Failures are one
+ * line and an exit status from {@link ExitStatus}.
+ *
  * <p>Everything is allocated from one {@link RootAllocator}; after the run it must hold zero
  * bytes, or the command fails (exit 1) and says how much leaked.
  */
@@ -51,12 +42,19 @@ import java.util.concurrent.Callable;
         description = {"Evaluate an expression over every batch of an Arrow IPC file (or stream) and write an Arrow IPC "
                 + "file with one column 'result', one batch per input batch; without --output, print the columns the "
                 + "expression reads and the result as a table.",
-                "Exit status: 0 done, 1 evaluation failed (e.g. integer division by zero) or memory leaked, "
-                        + "2 bad expression, input or options."})
+                "--output is written to a temporary file in its directory and renamed over the target only when every "
+                + "batch is written: a failed run (also one stopped by Ctrl-C or SIGTERM) leaves the target as it was "
+                + "(or absent) and removes only that temporary file. A symbolic link is followed (the file it points to is replaced). A device or FIFO "
+                + "(/dev/null, /dev/stdout on a pipe) and '-' (standard output) are written in place; a failed run "
+                + "there stops before the file's footer, so what was written is not a valid Arrow file. Refused, "
+                + "before anything is opened: the input itself under any name (a symbolic or hard link), a directory, "
+                + "a path in a missing directory.",
+                "An expression that starts with '-' is the expression (\"-x + 1\"); after '--' every argument is "
+                + "positional (eval --input f -- -h).",
+                "Exit status: 0 done, 1 a failure while running (e.g. integer division by zero, writing the output, "
+                + "memory) or memory leaked, 2 a bad expression, input or option. Errors are one line on stderr."})
 final class EvalCommand implements Callable<Integer> {
 
-    /** "ARROW1": the first bytes of an Arrow IPC file; a stream starts with a message instead. */
-    private static final byte[] FILE_MAGIC = "ARROW1".getBytes(StandardCharsets.US_ASCII);
     private static final int PROGRESS_EVERY_BATCHES = 100;
 
     enum DeviceChoice { cpu, opencl, auto }
@@ -73,11 +71,14 @@ final class EvalCommand implements Callable<Integer> {
     dev.quiver.opencl.TransferMode transfer;
 
     @Option(names = "--input", required = true, paramLabel = "FILE",
-            description = "Arrow IPC file (or IPC stream, recognised by the missing ARROW1 magic).")
+            description = "Arrow IPC file, or IPC stream (recognised by the missing ARROW1 magic). '-' is standard "
+                    + "input; standard input, /dev/stdin and FIFOs are read front to back as a stream (an IPC file "
+                    + "arriving that way is read through the stream it holds).")
     Path input;
 
     @Option(names = "--output", paramLabel = "FILE",
-            description = "Arrow IPC file to write (column 'result'). Without it, a table is printed.")
+            description = "Arrow IPC file to write (column 'result'), replaced only when the run succeeds; '-' is "
+                    + "standard output. Without it, a table is printed.")
     Path output;
 
     @Option(names = "--limit", paramLabel = "N", description = "Rows to print without --output. Default: ${DEFAULT-VALUE}.")
@@ -92,226 +93,187 @@ final class EvalCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (limit < 0) {
-            System.err.println("error: --limit must be 0 or more");
-            return 2;
+            throw new CliError(ExitStatus.Kind.OPTION, "--limit must be 0 or more, not " + limit);
         }
+        // Both paths are checked before anything is opened: a refused output leaves even a FIFO input unread.
+        InputSource source = InputSource.resolve(input);
+        OutputTarget target = output == null ? null : OutputTarget.resolve("--output", output, source);
         RootAllocator allocator = new RootAllocator();
-        int rc;
+        int rc = ExitStatus.FAILED;
+        boolean returned = false;
         try {
-            rc = run(allocator);
+            try {
+                run(allocator, source, target);
+                rc = ExitStatus.OK;
+            } catch (RuntimeException e) {
+                rc = ExitStatus.report(e, System.err);
+            }
+            returned = true;
         } finally {
             bytesLeft = allocator.getAllocatedMemory();
-            if (bytesLeft != 0) {
-                System.err.println("error: " + bytesLeft + " bytes still allocated after eval (a leak):\n" + allocator.toVerboseString());
-            } else {
+            if (bytesLeft == 0) {
                 allocator.close();
+            } else {
+                // After StackOverflowError or OutOfMemoryError (returned is false) one line; the boundary reports the error.
+                System.err.println("error: " + bytesLeft + " bytes still allocated after eval (a leak)"
+                        + (returned ? ":\n" + allocator.toVerboseString() : ""));
             }
         }
-        return bytesLeft != 0 ? 1 : rc;
+        return bytesLeft != 0 ? ExitStatus.FAILED : rc;
     }
 
-    private int run(BufferAllocator allocator) {
-        if (!Files.isRegularFile(input)) {
-            System.err.println("error: no such file: " + input);
-            return 2;
-        }
+    private void run(BufferAllocator allocator, InputSource source, OutputTarget target) {
         try (Quiver quiver = TransferOption.apply(Quiver.builder().allocator(allocator).functions(CliFunctions.registry())
                 .arithmetic(arithmetic), transfer).build();
-             ArrowReader reader = open(input, allocator)) {
+             ArrowReader reader = source.open(allocator)) {
             VectorSchemaRoot batch;
             Schema schema;
             try {
                 batch = reader.getVectorSchemaRoot();
                 schema = batch.getSchema();
             } catch (IOException | RuntimeException e) {
-                System.err.println("error: " + input + " is not an Arrow IPC file or stream: " + e.getMessage());
-                return 2;
+                throw new CliError(ExitStatus.Kind.INPUT, source + " is not an Arrow IPC file or stream: " + reason(e), e);
             }
             CompiledExpression compiled;
             try {
                 // The reader is the dictionary provider: dictionary-encoded columns compute as their values.
-                compiled = quiver.compile(schema, reader, dev.quiver.expr.Expr.parse(expression));
-            } catch (IllegalArgumentException e) {
-                System.err.println("error: " + e.getMessage());
-                return 2;
+                compiled = quiver.compile(schema, reader, Expr.parse(expression));
+            } catch (dev.quiver.functions.PlanningException | IllegalArgumentException e) {
+                throw new CliError(ExitStatus.Kind.EXPRESSION, String.valueOf(e.getMessage()), e);
             }
-            Placement placement = switch (device) {
-                case cpu -> Placement.CPU;
-                case opencl -> Placement.OPENCL;
-                case auto -> Placement.AUTO;
-            };
-            try {
-                return output != null ? write(compiled, reader, batch, placement, allocator) : print(compiled, reader, batch, placement, allocator);
-            } catch (dev.quiver.strings.InvalidUtf8Exception e) {
-                // Malformed input data, not a failure of the evaluation.
-                System.err.println("error: " + input + ": " + e.getMessage());
-                return 2;
-            } catch (ArithmeticException | IllegalStateException | IllegalArgumentException e) {
-                System.err.println("error: " + e.getMessage());
-                return 1;
+            Batches batches = new Batches(reader, batch, compiled, source, allocator);
+            if (target != null) {
+                write(batches, compiled, target, allocator);
+            } else {
+                print(batches, compiled, reader, source);
             }
-        } catch (IOException e) {
-            System.err.println("error: reading " + input + ": " + e.getMessage());
-            return 2;
+        } catch (IOException e) { // opening or closing the input
+            throw new CliError(ExitStatus.Kind.INPUT, "reading " + source + ": " + reason(e), e);
         }
     }
 
-    /** Row {@code i} of {@code v}; for a dictionary-encoded column, the value its index points at. */
-    private static dev.quiver.value.ScalarValue valueAt(FieldVector v, int i, ArrowReader reader) throws IOException {
-        var encoding = v.getField().getDictionary();
-        if (encoding == null) {
-            return Values.get(v, i, DataType.fromField(v.getField()));
-        }
-        FieldVector values = reader.getDictionaryVectors().get(encoding.getId()).getVector();
-        DataType type = DataType.fromField(values.getField());
-        if (v.isNull(i)) {
-            return dev.quiver.value.ScalarValue.nullOf(type);
-        }
-        return Values.get(values, (int) ((org.apache.arrow.vector.BaseIntVector) v).getValueAsLong(i), type);
-    }
-
-    /** A reader for an IPC file when the file starts with the ARROW1 magic, else for an IPC stream. */
-    static ArrowReader open(Path path, BufferAllocator allocator) throws IOException {
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
-        try {
-            ByteBuffer head = ByteBuffer.allocate(FILE_MAGIC.length);
-            while (head.hasRemaining() && channel.read(head) >= 0) {
-                // read until the magic's length or the end of the file
-            }
-            channel.position(0);
-            boolean file = !head.hasRemaining() && java.util.Arrays.equals(head.array(), FILE_MAGIC);
-            return file ? new ArrowFileReader(channel, allocator) : new ArrowStreamReader(channel, allocator);
-        } catch (IOException | RuntimeException e) {
-            channel.close();
-            throw e;
-        }
-    }
-
-    private int write(CompiledExpression compiled, ArrowReader reader, VectorSchemaRoot batch, Placement placement,
-                      BufferAllocator allocator) throws IOException {
+    private void write(Batches batches, CompiledExpression compiled, OutputTarget target, BufferAllocator allocator) {
         Field of = compiled.outputField();
         Field resultField = new Field("result", of.getFieldType(), of.getChildren());
-        long rows = 0, batches = 0;
-        boolean done = false;
         try (VectorSchemaRoot out = VectorSchemaRoot.create(new Schema(List.of(resultField)), allocator);
-             FileChannel channel = FileChannel.open(output, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                     StandardOpenOption.TRUNCATE_EXISTING);
-             ArrowFileWriter writer = new ArrowFileWriter(out, new DictionaryProvider.MapDictionaryProvider(), channel)) {
-            writer.start();
-            while (reader.loadNextBatch()) {
-                try (FieldVector result = compiled.evaluate(batch, placement, allocator)) {
-                    // Hand the result's buffers to the writer's root: no copy, and the root frees them.
-                    result.makeTransferPair(out.getVector(0)).transfer();
-                }
+             OutputTarget.Writing writing = target.open()) {
+            // Never closed: ArrowWriter.close() writes the footer, which would make a partial result a valid
+            // file; the channel is the Writing's, closed (or committed) by it. The writer holds no memory.
+            ArrowFileWriter writer = new ArrowFileWriter(out, new DictionaryProvider.MapDictionaryProvider(), writing.channel());
+            try {
+                writer.start();
+            } catch (IOException e) {
+                throw writing.failure(e);
+            }
+            batches.forEach((index, batch, result) -> {
+                // Hand the result's buffers to the writer's root: no copy, and the root frees them.
+                result.makeTransferPair(out.getVector(0)).transfer();
                 out.setRowCount(batch.getRowCount());
-                writer.writeBatch();
-                rows += batch.getRowCount();
-                batches++;
-                progress(batches, rows);
+                try {
+                    writer.writeBatch();
+                } catch (IOException e) {
+                    throw writing.failure(e);
+                }
+            });
+            try {
+                writer.end();
+            } catch (IOException e) {
+                throw writing.failure(e);
             }
-            writer.end();
-            done = true;
-        } finally {
-            if (!done) {
-                Files.deleteIfExists(output); // no half-written file that looks like a result
-            }
+            writing.commit();
         }
-        System.err.printf(Locale.ROOT, "%d rows in %d batches written to %s%n", rows, batches, output);
-        return 0;
+        System.err.printf(Locale.ROOT, "%d rows in %d batches written to %s%n", batches.rows(), batches.count(), output);
     }
 
-    private int print(CompiledExpression compiled, ArrowReader reader, VectorSchemaRoot batch, Placement placement,
-                      BufferAllocator allocator) throws IOException {
-        List<String> header = new ArrayList<>();
-        compiled.inputColumns().forEach(f -> header.add(f.getName()));
-        header.add("result");
-        List<List<String>> table = new ArrayList<>();
-        long rows = 0, batches = 0;
-        while (reader.loadNextBatch()) {
-            try (FieldVector result = compiled.evaluate(batch, placement, allocator)) {
-                DataType resultType = DataType.fromField(result.getField());
-                for (int i = 0; i < batch.getRowCount() && table.size() < limit; i++) {
-                    List<String> line = new ArrayList<>();
-                    for (Field f : compiled.inputColumns()) {
-                        FieldVector v = batch.getVector(f.getName());
-                        line.add(text(valueAt(v, i, reader)));
-                    }
-                    line.add(text(Values.get(result, i, resultType)));
-                    table.add(line);
-                }
-            }
-            rows += batch.getRowCount();
-            batches++;
-            progress(batches, rows);
-        }
-        int[] width = new int[header.size()];
-        for (int c = 0; c < width.length; c++) {
-            width[c] = header.get(c).length();
-            for (List<String> line : table) {
-                width[c] = Math.max(width[c], line.get(c).length());
-            }
-        }
-        StringBuilder sb = new StringBuilder();
-        appendLine(sb, header, width);
-        List<String> rule = new ArrayList<>();
-        for (int w : width) {
-            rule.add("-".repeat(w));
-        }
-        appendLine(sb, rule, width);
-        for (List<String> line : table) {
-            appendLine(sb, line, width);
-        }
-        sb.append(String.format(Locale.ROOT, "%d rows in %d batches%s; result %s%n", rows, batches,
-                rows > table.size() ? " (first " + table.size() + " shown, --limit)" : "",
-                DataType.fromField(compiled.outputField())));
-        System.out.print(sb);
+    private void print(Batches batches, CompiledExpression compiled, ArrowReader reader, InputSource source) {
+        ResultTable table = new ResultTable(compiled.inputColumns(), reader, source.toString(), limit);
+        batches.forEach(table::add);
+        System.out.print(table.render(batches.rows(), batches.count(), DataType.fromField(compiled.outputField())));
         System.out.flush();
-        return 0;
     }
 
-    private static void appendLine(StringBuilder sb, List<String> cells, int[] width) {
-        for (int c = 0; c < cells.size(); c++) {
-            if (c > 0) {
-                sb.append(" | ");
-            }
-            String cell = cells.get(c);
-            sb.append(c == cells.size() - 1 ? cell : cell + " ".repeat(width[c] - cell.length()));
-        }
-        sb.append('\n');
-    }
-
-    private static void progress(long batches, long rows) {
-        if (batches % PROGRESS_EVERY_BATCHES == 0) {
-            System.err.printf(Locale.ROOT, "  %d batches, %d rows so far%n", batches, rows);
-        }
-    }
-
-    /** A value as a person reads it: NULL, strings without quotes, dates and timestamps in ISO form (UTC). */
-    static String text(ScalarValue v) {
-        if (v.isNull()) {
-            return "NULL";
-        }
-        Object o = v.value();
-        return switch (v.type().valueType()) {
-            case DataType.Utf8 u -> (String) o;
-            case DataType.Date32 d -> LocalDate.ofEpochDay((Integer) o).toString();
-            case DataType.Timestamp ts -> {
-                long per = ts.unit().perSecond();
-                long ticks = (Long) o;
-                java.time.Instant at = java.time.Instant.ofEpochSecond(Math.floorDiv(ticks, per),
-                        Math.floorMod(ticks, per) * (1_000_000_000L / per));
-                ZoneId zone = ZoneOffset.UTC;
-                if (ts.timezone() != null) {
-                    try {
-                        zone = ZoneId.of(ts.timezone());
-                    } catch (java.time.DateTimeException e) {
-                        yield LocalDateTime.ofInstant(at, ZoneOffset.UTC).toString().replace('T', ' ') + " UTC";
-                    }
-                }
-                yield LocalDateTime.ofInstant(at, zone).toString().replace('T', ' ') + (ts.timezone() == null ? "" : " " + ts.timezone());
-            }
-            case DataType.Decimal d -> ((BigDecimal) o).toPlainString();
-            default -> v.toString();
+    private Placement placement() {
+        return switch (device) {
+            case cpu -> Placement.CPU;
+            case opencl -> Placement.OPENCL;
+            case auto -> Placement.AUTO;
         };
+    }
+
+    private static String reason(Exception e) {
+        return e instanceof IOException io ? OutputTarget.reason(io)
+                : e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+
+    /** What is done with each evaluated batch. */
+    @FunctionalInterface
+    private interface BatchConsumer {
+        /** {@code index} numbers the batches from 0; {@code result} is closed after the call. */
+        void accept(long index, VectorSchemaRoot batch, FieldVector result);
+    }
+
+    /**
+     * The input's batches, each evaluated: a batch that cannot be read is an input error naming it,
+     * an evaluation failure is classified by {@link ExitStatus#ofEvaluation}.
+     */
+    private final class Batches {
+        private final ArrowReader reader;
+        private final VectorSchemaRoot batch;
+        private final CompiledExpression compiled;
+        private final InputSource source;
+        private final BufferAllocator allocator;
+        private long rows, count;
+
+        Batches(ArrowReader reader, VectorSchemaRoot batch, CompiledExpression compiled, InputSource source,
+                BufferAllocator allocator) {
+            this.reader = reader;
+            this.batch = batch;
+            this.compiled = compiled;
+            this.source = source;
+            this.allocator = allocator;
+        }
+
+        void forEach(BatchConsumer consumer) {
+            Placement placement = placement();
+            while (next()) {
+                FieldVector result;
+                try {
+                    result = compiled.evaluate(batch, placement, allocator);
+                } catch (CliError e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    ExitStatus.Kind kind = ExitStatus.ofEvaluation(e);
+                    String message = ExitStatus.message(e, kind);
+                    if (e instanceof dev.quiver.errors.QuiverException q) {
+                        q.fillBatch(count); // as data on the cause; the line below names the batch already
+                    }
+                    throw new CliError(kind, (kind == ExitStatus.Kind.INPUT ? source + ", batch " : "batch ") + count + ": " + message, e);
+                }
+                try (result) {
+                    consumer.accept(count, batch, result);
+                }
+                rows += batch.getRowCount();
+                count++;
+                if (count % PROGRESS_EVERY_BATCHES == 0) {
+                    System.err.printf(Locale.ROOT, "  %d batches, %d rows so far%n", count, rows);
+                }
+            }
+        }
+
+        private boolean next() {
+            try {
+                return reader.loadNextBatch();
+            } catch (IOException | RuntimeException e) {
+                throw new CliError(ExitStatus.Kind.INPUT, "reading batch " + count + " of " + source + ": " + reason(e), e);
+            }
+        }
+
+        long rows() {
+            return rows;
+        }
+
+        long count() {
+            return count;
+        }
     }
 }

@@ -53,9 +53,8 @@ final class ExplainCommand implements Callable<Integer> {
             CompiledExpression compiled;
             try {
                 compiled = quiver.compile(schema, expression);
-            } catch (IllegalArgumentException e) { // parse errors and PlanningException
-                System.err.println("error: " + e.getMessage());
-                return 2;
+            } catch (dev.quiver.functions.PlanningException | IllegalArgumentException e) {
+                return ExitStatus.report(new CliError(ExitStatus.Kind.EXPRESSION, String.valueOf(e.getMessage()), e), System.err);
             }
             System.out.print(compiled.explain(false, batchRows));
             System.out.flush();

@@ -57,7 +57,7 @@ final class ExpressionBench {
             CompiledExpression expr;
             try {
                 expr = quiver.compile(options.schema, options.expression);
-            } catch (IllegalArgumentException e) {
+            } catch (dev.quiver.functions.PlanningException | IllegalArgumentException e) {
                 options.progress.println("error: " + e.getMessage());
                 return 2;
             }

@@ -172,10 +172,10 @@ final class PlacementBench {
             }
         }
         if (options.chart != null) {
-            java.nio.file.Path dir = options.chart.toAbsolutePath().getParent();
-            if (java.nio.file.Files.isDirectory(options.chart) || dir == null || !java.nio.file.Files.isDirectory(dir)) {
-                progress.println("error: --chart needs a file in an existing directory: " + options.chart);
-                return 2;
+            try {
+                OutputTarget.resolve("--chart", options.chart, null); // checked now, written after the run
+            } catch (CliError e) {
+                return ExitStatus.report(e, progress);
             }
         }
         List<Case> cases = CASES.stream().filter(c -> options.workloads == null || options.workloads.contains(c.name())).toList();
@@ -248,10 +248,11 @@ final class PlacementBench {
             info.println("  reproduce: " + reproduce);
             if (options.chart != null) {
                 try {
-                    PlacementChart.write(options.chart, PlacementChart.html(header, totals, reproduce, results, expressions));
+                    OutputTarget.resolve("--chart", options.chart, null).write(PlacementChart.html(header, totals, reproduce,
+                            results, expressions).getBytes(java.nio.charset.StandardCharsets.UTF_8));
                     progress.println("chart written to " + options.chart);
-                } catch (java.io.IOException | RuntimeException e) {
-                    progress.println("error: could not write the chart to " + options.chart + ": " + e);
+                } catch (RuntimeException e) {
+                    progress.println("error: could not write the chart: " + ExitStatus.message(e));
                     failures++;
                 }
             }

@@ -1,15 +1,7 @@
 package dev.quiver.cli;
 
-import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.MathContext;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -250,34 +242,6 @@ final class PlacementChart {
             h.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">(opencl absent)</text>\n", lx, ly + 4));
         }
         h.append("</g>\n</svg>\n</div>\n");
-    }
-
-    /** Writes {@code html} to {@code file} through a temporary file in the same directory, moved into place. */
-    static void write(Path file, String html) throws IOException {
-        Path target = file.toAbsolutePath();
-        // Not Files.createTempFile: its file is private to the owner, and the page is moved into place as it is.
-        Path tmp = null;
-        for (int attempt = 0; tmp == null; attempt++) {
-            Path candidate = target.resolveSibling("." + target.getFileName() + "." + ProcessHandle.current().pid() + "."
-                    + Long.toHexString(System.nanoTime()) + ".tmp");
-            try {
-                Files.writeString(candidate, html, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-                tmp = candidate;
-            } catch (FileAlreadyExistsException e) {
-                if (attempt >= 100) {
-                    throw e;
-                }
-            }
-        }
-        try {
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
     }
 
     private static void appendLines(StringBuilder h, List<String> lines) {

@@ -5,13 +5,11 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.ipc.ArrowWriter;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -43,9 +41,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class EvalCommandTest {
 
     // batch 0: rows 0-3, batch 1: rows 4-6
-    private static final Double[] X = {1.0, 3.0, null, 5.0, 2.5, null, 0.5};
-    private static final String[] NAME = {"abc", "apple", "zed", null, "Ab", "a", null};
-    private static final int[] BATCHES = {4, 3};
+    private static final Double[] X = CliFixtures.X;
+    private static final int[] BATCHES = CliFixtures.BATCHES;
 
     @TempDir
     Path dir;
@@ -298,44 +295,10 @@ class EvalCommandTest {
         return values;
     }
 
-    /** x: float64 and name: utf8, two batches, nulls as in X and NAME, with garbage behind each null. */
+    /** CliFixtures.writeXName: x float64 and name utf8, two batches with nulls. */
     private Path writeInput(boolean stream) throws IOException {
         Path path = dir.resolve(stream ? "in.arrows" : "in.arrow");
-        Schema schema = new Schema(List.of(
-                dev.quiver.types.DataType.FLOAT64.toField("x", true),
-                dev.quiver.types.DataType.UTF8.toField("name", true)));
-        assertEquals(new ArrowType.Utf8(), schema.findField("name").getType());
-        try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
-             FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-             ArrowWriter writer = stream ? new ArrowStreamWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)
-                     : new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)) {
-            writer.start();
-            int start = 0;
-            for (int n : BATCHES) {
-                Float8Vector x = (Float8Vector) root.getVector("x");
-                VarCharVector name = (VarCharVector) root.getVector("name");
-                x.allocateNew(n);
-                name.allocateNew(n);
-                for (int i = 0; i < n; i++) {
-                    Double xv = X[start + i];
-                    x.set(i, xv == null ? 0.0 : xv); // 0.0 behind the null
-                    if (xv == null) {
-                        x.setNull(i);
-                    }
-                    String s = NAME[start + i];
-                    name.setSafe(i, (s == null ? "garbage" : s).getBytes(StandardCharsets.UTF_8));
-                    if (s == null) {
-                        name.setNull(i);
-                    }
-                }
-                x.setValueCount(n);
-                name.setValueCount(n);
-                root.setRowCount(n);
-                writer.writeBatch();
-                start += n;
-            }
-            writer.end();
-        }
+        CliFixtures.writeXName(path, stream, allocator);
         return path;
     }
 }

@@ -42,8 +42,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>A failing row is reported with {@link RowInterpreter#failureAt}, which evaluates that row
  * again with the reference so every device gives the same message.
  *
- * <p>A program whose loop would not fit in one JVM method (64 KiB of bytecode: two nested Int64
- * {@code gcd} calls, some 4,000 IR nodes) runs row by row through the reference instead.
+ * <p>A program whose loop would not fit in one JVM method (64 KiB of bytecode: four nested Int64
+ * {@code gcd} calls, some 8,000 IR nodes) runs row by row through the reference instead.
+ *
+ * <p>Cancellation ({@link dev.quiver.cancel.Cancellation}): a loop is never interrupted, so a batch
+ * runs in calls of at most {@link #CHECK_WORK} units of work (rows times {@link #weight}), with a
+ * check before each: every range of a split batch (on whichever thread takes it, for the caller's
+ * cancellation), every chunk of a batch on one thread, every 64 rows of a row-by-row run. A batch
+ * of at most {@link #CHECK_MIN_ROWS} rows runs in one call.
  */
 public final class CpuBackend implements KernelBackend {
     private final ConcurrentHashMap<Object, FusedLoopCompiler.FusedLoop> allRowsLoops = new ConcurrentHashMap<>();
@@ -93,6 +99,11 @@ public final class CpuBackend implements KernelBackend {
 
     /** As above, splitting batches from {@code minWork} units of work per thread (tests split cheap programs). */
     CpuBackend(int maxLanes, int threads, long minWork) {
+        this(maxLanes, threads, minWork, CHECK_WORK);
+    }
+
+    /** As above, checking for cancellation every {@code checkWork} units of work (tests chunk small batches). */
+    CpuBackend(int maxLanes, int threads, long minWork, long checkWork) {
         if (maxLanes < 2 || Integer.bitCount(maxLanes) != 1) {
             throw new IllegalArgumentException("maxLanes must be a power of two >= 2, got " + maxLanes);
         }
@@ -102,6 +113,8 @@ public final class CpuBackend implements KernelBackend {
         this.maxLanes = maxLanes;
         this.threads = threads;
         this.minWork = Math.max(1, minWork);
+        this.checkWork = Math.max(1, checkWork);
+        this.checkMinRows = checkWork < CHECK_WORK ? 0 : CHECK_MIN_ROWS;
         // Tests that split cheap programs on purpose (a small minWork) split every weight.
         this.minWeight = minWork < PARALLEL_MIN_WORK ? 1 : MIN_SPLIT_WEIGHT;
     }
@@ -109,6 +122,8 @@ public final class CpuBackend implements KernelBackend {
     private final long minWeight;
 
     private final long minWork;
+    private final long checkWork;
+    private final long checkMinRows;
 
     /** The most threads one batch is split between. */
     public int threads() {
@@ -162,7 +177,7 @@ public final class CpuBackend implements KernelBackend {
                 int parts = parallelParts(program, whole);
                 long r = parts > 1 && allNative(args, invocation)
                         ? invokeInParallel(program, rangeLoop(program, invocation.mode()), args, invocation, consts, whole, parts)
-                        : invoke(loop, args, invocation.out(), consts, 0, whole, invocation.validity(), -1L);
+                        : invokeInChunks(program, loop, args, invocation, consts, whole);
                 if (r < 0) {
                     throw RowInterpreter.failureAt(program, invocation.args(), -1 - r, name());
                 }
@@ -193,8 +208,13 @@ public final class CpuBackend implements KernelBackend {
                 }
             }
         }
+        // The reference computes the valid rows only, whatever the mode: those are the rows computed.
+        long valid = 0;
+        for (int i = 0; i < rows; i++) {
+            valid += ValidityBitmaps.isValid(invocation.validity(), i) ? 1 : 0;
+        }
         RowInterpreter.run(program, invocation.args(), invocation.validity(), invocation.out(), rows, name());
-        return new KernelRun(name(), 0, 0, System.nanoTime() - t0, rows);
+        return new KernelRun(name(), 0, 0, System.nanoTime() - t0, valid);
     }
 
     /** Rows {@code from..rows-1}, fewer than one step, through a padded block; returns the rows computed. */
@@ -247,6 +267,59 @@ public final class CpuBackend implements KernelBackend {
     }
 
     /**
+     * Rows {@code 0..whole-1} on the calling thread: one call of the loop, or for a batch of more
+     * than {@link #chunkRows} rows several, with a cancellation check between them (a loop is
+     * never interrupted inside). Returns what {@link #invoke} returns for the whole range.
+     */
+    private long invokeInChunks(KernelProgram program, FusedLoopCompiler.FusedLoop loop, MemorySegment[] args,
+                                KernelInvocation invocation, long[] consts, long whole) {
+        if (whole <= checkMinRows) {
+            return invoke(loop, args, invocation.out(), consts, 0, whole, invocation.validity(), -1L);
+        }
+        long chunk = chunkRows(program, loop.lanes());
+        if (whole <= chunk) {
+            return invoke(loop, args, invocation.out(), consts, 0, whole, invocation.validity(), -1L);
+        }
+        long computed = 0;
+        for (long from = 0; from < whole; from += chunk) {
+            dev.quiver.cancel.Cancellation.check();
+            long to = Math.min(whole, from + chunk);
+            boolean last = to == whole;
+            ElementType rt = program.resultType();
+            MemorySegment[] a = new MemorySegment[args.length];
+            for (int k = 0; k < a.length; k++) {
+                ElementType t = program.argTypes().get(k);
+                a[k] = rows(args[k], t.isBitPacked() ? 0 : t.byteWidth(), from, to, last);
+            }
+            long r = invoke(loop, a, rows(invocation.out(), rt.isBitPacked() ? 0 : rt.byteWidth(), from, to, last), consts, 0,
+                    to - from, rows(invocation.validity(), 0, from, to, last), -1L);
+            if (r < 0) {
+                return -1 - (from + (-1 - r)); // the first failing row: later chunks cannot have an earlier one
+            }
+            computed += r;
+        }
+        return computed;
+    }
+
+    /** Batches of at most this many rows run in one call of the loop, whatever its cost (no weight is looked up). */
+    static final long CHECK_MIN_ROWS = 1 << 14;
+
+    /**
+     * The work (rows times {@link #weight}) between two cancellation checks of a batch: about
+     * 10 ms on one core even for a loop several times slower per weight than haversine's (about
+     * 0.05 ns per unit), so a cheap loop of up to 1M rows (weight 16) runs in one call.
+     */
+    static final long CHECK_WORK = 16L << 20;
+
+    /** The rows between two cancellation checks of {@code program}: {@link #CHECK_WORK} / weight, whole multiples of 64 and of the lanes. */
+    long chunkRows(KernelProgram program, int lanes) {
+        Long cached = weights.get(program.shape());
+        long weight = cached != null ? cached : weights.computeIfAbsent(program.shape(), k -> weight(program));
+        long unit = Math.max(64, lanes);
+        return Math.max(RANGE_ROWS, checkWork / Math.max(1, weight)) / unit * unit;
+    }
+
+    /**
      * How many threads a batch of {@code rows} rows of {@code program} is split between (1: the
      * calling thread alone): what the placement cost model divides the CPU's work by.
      */
@@ -270,8 +343,9 @@ public final class CpuBackend implements KernelBackend {
     }
 
     /**
-     * A rough cost of one row: 16 per transcendental function (about what SVML takes against an
-     * add), 8 per integer division or remainder, 1 per other node and per argument.
+     * A rough cost of one row: 16 per transcendental function (a vectorised fdlibm function takes
+     * some 10 to 30 times an add), 8 per integer division or remainder, 1 per other node and per
+     * argument.
      */
     static long weight(KernelProgram program) {
         java.util.Set<IrNode> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
@@ -315,8 +389,10 @@ public final class CpuBackend implements KernelBackend {
     private long invokeInParallel(KernelProgram program, FusedLoopCompiler.FusedLoop loop, MemorySegment[] args,
                                   KernelInvocation invocation, long[] consts, long whole, int parts) {
         long unit = Math.max(64, loop.lanes());
-        // Ranges smaller than a thread's share: a helper that starts late leaves its ranges to the others.
-        long size = Math.max(RANGE_ROWS, (whole / parts + unit - 1) / unit * unit / 16) / unit * unit;
+        // Ranges smaller than a thread's share: a helper that starts late leaves its ranges to the others;
+        // and no longer than the rows between two cancellation checks.
+        long size = Math.min(Math.max(RANGE_ROWS, (whole / parts + unit - 1) / unit * unit / 16) / unit * unit,
+                chunkRows(program, loop.lanes()));
         // The views are confined to the caller's thread; the memory outlives this call (the SPI's contract),
         // so the helpers get unscoped views of the same bytes, bounds and all.
         MemorySegment[] shared = new MemorySegment[args.length];
@@ -334,7 +410,10 @@ public final class CpuBackend implements KernelBackend {
         }
         ElementType rt = program.resultType();
         long outWidth = rt.isBitPacked() ? 0 : rt.byteWidth();
+        // Every range is a kernel boundary, whichever thread takes it: the token watches the caller's cancellation.
+        dev.quiver.cancel.Cancellation.Token cancellation = dev.quiver.cancel.Cancellation.capture();
         workers().run(new RangeWorkers.Job(i -> {
+            cancellation.check();
             long from = i * size, to = Math.min(whole, from + size);
             boolean last = to == whole;
             MemorySegment[] a = new MemorySegment[shared.length];

@@ -3,6 +3,7 @@ package dev.quiver.cpu;
 import dev.quiver.backend.RowMode;
 import dev.quiver.cpu.VectorCode.Kind;
 import dev.quiver.cpu.VectorCode.Val;
+import dev.quiver.cpu.math.LaneMath;
 import dev.quiver.rowfn.ir.BinaryOp;
 import dev.quiver.rowfn.ir.CmpOp;
 import dev.quiver.rowfn.ir.IrNode;
@@ -101,12 +102,19 @@ import static java.lang.constant.ConstantDescs.CD_void;
  * the first step that has one, masked by {@code laneMask} (the padding of the tail step) and,
  * in {@link RowMode#VALID_ROWS}, by the step's validity. Otherwise it returns the number of
  * rows computed.
- * <li>{@code floor}, {@code ceil}, {@code trunc}, {@code rint} and {@code log2} have no vector
- * operator: {@link VectorMath} emits them from lanewise operations, as it emits {@code pow}
- * with Java's special cases and Int32 division (in doubles, exact for 32-bit integers). Int64
- * division is the Vector API's, which x86 has no instruction for (the JIT divides lane by lane,
- * some 2 ns per row). Everything that touches a vector is emitted into the loop itself, never
- * called (see {@link VectorCode}); the only helpers, {@link LaneBits}, move bits.
+ * <li>{@code floor}, {@code ceil}, {@code trunc} and {@code rint} have no vector operator:
+ * {@link VectorMath} emits them from lanewise operations, as it emits Int32 division (in
+ * doubles, exact for 32-bit integers). Int64 division is the Vector API's, which x86 has no
+ * instruction for (the JIT divides lane by lane, some 2 ns per row). Everything else that
+ * touches a vector is emitted into the loop itself, never called (see {@link VectorCode}); the
+ * only helpers, {@link LaneBits}, move bits.
+ * <li>The inexact math functions ({@code sin}, {@code exp}, {@code log2}, {@code pow}, ...) are
+ * not the Vector API's operators, whose bits depend on the JIT (C2 runs them with a vector math
+ * library, the interpreter and C1 with {@code Math} per lane): the step stores their operands
+ * into scratch arrays allocated once per run and calls {@link dev.quiver.cpu.math.LaneMath}'s
+ * function, bit for bit the reference's in every tier ({@link VectorCode#mathCall}).
+ * <li>A floating-point result is stored with every NaN made the canonical NaN: which operand's
+ * payload {@code NaN + NaN} keeps depends on the JIT too.
  * </ul>
  *
  * {@code end - start} must be a multiple of the loop's lane count and so must {@code start}
@@ -114,7 +122,7 @@ import static java.lang.constant.ConstantDescs.CD_void;
  *
  * <p>A limit to know: C2 inlines the Vector API calls of one loop up to a node budget
  * (NodeCountInliningCutoff); a program of more than some 60 vector operations per step (each
- * {@code floor} or {@code log2} counts a dozen) passes it, and the calls past it run as the
+ * {@code floor} counts a dozen) passes it, and the calls past it run as the
  * Vector API's boxed Java code, several times slower. Such programs would need splitting into
  * loops over intermediate columns, which this compiler does not do.
  */
@@ -269,6 +277,9 @@ final class FusedLoopCompiler {
                 argSegment.put(k, slot);
             }
             emitConstants();
+            if (program.anyNode(Emitter::callsMath)) {
+                v.allocateScratch();
+            }
             ElementType rt = program.resultType();
             Val zero = null;
             int computedSlot = -1;
@@ -329,6 +340,10 @@ final class FusedLoopCompiler {
                         .invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", MethodTypeDesc.of(CD_int, CD_long))
                         .i2l().lsub().lreturn();
                 code.labelBinding(ok);
+            }
+            if (rt.isFloatingPoint()) {
+                // One NaN: which operand's payload NaN + NaN keeps depends on the JIT (the interpreter's the right one's).
+                result = v.blend(result, Double.NaN, v.test("IS_NAN", result));
             }
             if (rt.isNumeric()) {
                 code.aload(result.slot());
@@ -482,10 +497,12 @@ final class FusedLoopCompiler {
                     }
                     return named(v.not(in), id);
                 }
+                case IrNode.Unary u when LaneMath.of(u.op()).isPresent() -> {
+                    return named(v.mathCall(LaneMath.of(u.op()).get(), value(u.input()), null), id);
+                }
                 case IrNode.Unary u -> {
                     Val in = value(u.input());
                     return named(switch (u.op()) {
-                        case LOG2 -> VectorMath.log2(v, in);
                         case FLOOR, CEIL, TRUNC, RINT -> VectorMath.round(v, u.op().name(), in);
                         default -> v.unary(u.op().name(), in);
                     }, id);
@@ -503,8 +520,9 @@ final class FusedLoopCompiler {
                     Val q = t == ElementType.INT32 ? VectorMath.int32Quotient(v, l, d) : v.binary("DIV", l, d);
                     return named(b.op() == BinaryOp.DIV ? q : v.binary("SUB", l, v.binary("MUL", q, d)), id);
                 }
-                case IrNode.Binary b when b.op() == BinaryOp.POW -> {
-                    return named(VectorMath.pow(v, value(b.left()), value(b.right())), id);
+                case IrNode.Binary b when LaneMath.of(b.op()).isPresent() -> {
+                    Val l = value(b.left()), r = value(b.right());
+                    return named(v.mathCall(LaneMath.of(b.op()).get(), l, r), id);
                 }
                 case IrNode.Binary b -> {
                     Val l = value(b.left()), r = value(b.right());
@@ -562,6 +580,12 @@ final class FusedLoopCompiler {
                     return value(k.value());
                 }
             }
+        }
+
+        /** True for the nodes {@link LaneMath} computes: the loop calls it, with its lanes in scratch arrays. */
+        private static boolean callsMath(IrNode n) {
+            return n instanceof IrNode.Unary u && LaneMath.of(u.op()).isPresent()
+                    || n instanceof IrNode.Binary b && LaneMath.of(b.op()).isPresent();
         }
 
         private static Val named(Val v, int id) {

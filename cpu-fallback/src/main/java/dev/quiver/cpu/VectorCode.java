@@ -1,11 +1,13 @@
 package dev.quiver.cpu;
 
+import dev.quiver.cpu.math.LaneMath;
 import dev.quiver.types.ElementType;
 import jdk.incubator.vector.VectorOperators;
 
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
+import java.lang.constant.ConstantDescs;
 import java.lang.constant.MethodTypeDesc;
 
 import static java.lang.constant.ConstantDescs.CD_double;
@@ -33,6 +35,7 @@ final class VectorCode {
     private static final ClassDesc CD_TEST = ClassDesc.of(VectorOperators.Test.class.getName());
     static final ClassDesc CD_CONVERSION = ClassDesc.of(VectorOperators.Conversion.class.getName());
     static final ClassDesc CD_TABLE = ClassDesc.of(VectorSpeciesTable.class.getName());
+    private static final ClassDesc CD_LANE_MATH = ClassDesc.of(LaneMath.class.getName());
     private static final MethodTypeDesc MASK_MASK = MethodTypeDesc.of(CD_MASK, CD_MASK);
 
     /** What a local holds: a vector, a mask, or the bits of a mask in a {@code long}. */
@@ -47,6 +50,8 @@ final class VectorCode {
 
     final CodeBuilder code;
     final int lanes;
+    /** Slots of the scratch arrays math functions run in: two {@code double[]}, two {@code float[]} (see {@link #allocateScratch}). */
+    private int[] scratch;
 
     VectorCode(CodeBuilder code, int lanes) {
         this.code = code;
@@ -132,6 +137,62 @@ final class VectorCode {
         } else {
             code.loadConstant(bits);
         }
+    }
+
+    /**
+     * Allocates the scratch arrays {@link #mathCall} stores lanes into, once per run of the
+     * loop (each thread that runs it has its own): two {@code double[]} and two {@code float[]},
+     * {@link LaneMath#scratchLength} of the loop's lanes each.
+     */
+    void allocateScratch() {
+        int length = LaneMath.scratchLength(lanes);
+        scratch = new int[4];
+        for (int k = 0; k < 4; k++) {
+            scratch[k] = code.allocateLocal(TypeKind.REFERENCE);
+            code.loadConstant(length).newarray(k < 2 ? TypeKind.DOUBLE : TypeKind.FLOAT).astore(scratch[k]);
+        }
+    }
+
+    /**
+     * {@code function} ({@link LaneMath}) of the lanes of {@code a}, or of {@code a} and {@code b}:
+     * each vector stored into a scratch array ({@code intoArray}), a Float32 one widened to
+     * Float64, {@code function.apply(...)} called, the result rounded back to Float32 if it is one
+     * and loaded ({@code fromArray}).
+     */
+    Val mathCall(Class<?> function, Val a, Val b) {
+        if (scratch == null) {
+            throw new IllegalStateException("no scratch arrays: allocateScratch() first");
+        }
+        ElementType t = a.type();
+        boolean f32 = t == ElementType.FLOAT32;
+        ClassDesc vt = vectorClass(t);
+        ClassDesc array = f32 ? CD_float.arrayType() : CD_double.arrayType();
+        ClassDesc doubles = CD_double.arrayType();
+        Val[] operands = b == null ? new Val[] {a} : new Val[] {a, b};
+        for (int k = 0; k < operands.length; k++) {
+            code.aload(operands[k].slot()).aload(scratch[f32 ? 2 + k : k]).iconst_0();
+            code.invokevirtual(vt, "intoArray", MethodTypeDesc.of(ConstantDescs.CD_void, array, CD_int));
+            if (f32) {
+                code.aload(scratch[2 + k]).aload(scratch[k]).loadConstant(lanes);
+                code.invokestatic(CD_LANE_MATH, "widen", MethodTypeDesc.of(ConstantDescs.CD_void, array, doubles, CD_int));
+            }
+        }
+        code.aload(scratch[0]);
+        if (b != null) {
+            code.aload(scratch[1]);
+        }
+        code.loadConstant(lanes);
+        code.invokestatic(ClassDesc.of(function.getName()), "apply", b == null
+                ? MethodTypeDesc.of(ConstantDescs.CD_void, doubles, CD_int)
+                : MethodTypeDesc.of(ConstantDescs.CD_void, doubles, doubles, CD_int));
+        if (f32) {
+            code.aload(scratch[0]).aload(scratch[2]).loadConstant(lanes);
+            code.invokestatic(CD_LANE_MATH, "narrow", MethodTypeDesc.of(ConstantDescs.CD_void, doubles, array, CD_int));
+        }
+        species(t);
+        code.aload(scratch[f32 ? 2 : 0]).iconst_0();
+        code.invokestatic(vt, "fromArray", MethodTypeDesc.of(vt, CD_SPECIES, array, CD_int));
+        return storeVector(t, -1);
     }
 
     // ---- operations; each returns its result in a new local

@@ -4,10 +4,11 @@ import dev.quiver.cpu.VectorCode.Val;
 import dev.quiver.types.ElementType;
 
 /**
- * The math of the IR that has no {@link jdk.incubator.vector.VectorOperators} operator, and
- * the corrections the Vector API needs to follow Java's special cases, emitted into the fused
- * loop as Vector API calls on its locals (lanewise operations, comparisons and blends only: no
- * per-lane code, no conversions that some x86 levels lack). Each method documents the Java it
+ * The exact operations of the IR that have no {@link jdk.incubator.vector.VectorOperators}
+ * operator (rounding to an integral value, Int32 division), emitted into the fused loop as
+ * Vector API calls on its locals (lanewise operations, comparisons and blends only: no per-lane
+ * code, no conversions that some x86 levels lack). The inexact functions ({@code sin},
+ * {@code exp}, {@code pow}, ...) are {@link dev.quiver.cpu.math.LaneMath}'s, called from the loop. Each method documents the Java it
  * is equivalent to, for Float64 {@code x}; Float32 is the same with 2<sup>23</sup>, the float
  * exponent field and the float constants.
  *
@@ -19,8 +20,6 @@ import dev.quiver.types.ElementType;
 final class VectorMath {
     private static final double TWO52 = 0x1p52;
     private static final double TWO23 = 0x1p23;
-    private static final double INV_LN2 = 1.4426950408889634;
-    private static final double SQRT2 = 1.4142135623730951;
 
     private VectorMath() {
     }
@@ -65,88 +64,6 @@ final class VectorMath {
             default -> throw new IllegalArgumentException(op);
         };
         return c.blend(x, c.unary("NEG", magnitude, neg), c.compare("LT", a, big));
-    }
-
-    /**
-     * Base-2 logarithm: {@code x = m * 2^e} with {@code m} in {@code [sqrt(1/2), sqrt(2))}
-     * (subnormals scaled into the normal range first), {@code e + ln(m) / ln 2}; powers of two give
-     * {@code e} exactly. NaN and negative inputs give NaN, {@code ±0} gives {@code -Infinity},
-     * {@code +Infinity} gives {@code +Infinity} (as {@code RowInterpreter.log2}):
-     *
-     * <pre>{@code
-     * VectorMask<Double> subnormal = x.compare(LT, Double.MIN_NORMAL);
-     * LongVector bits = x.lanewise(MUL, 0x1p54, subnormal).viewAsIntegralLanes();
-     * DoubleVector m = bits.lanewise(AND, 0x000FFFFFFFFFFFFFL).lanewise(OR, 0x3FF0000000000000L)
-     *         .viewAsFloatingLanes();                                                // [1, 2)
-     * DoubleVector e = bits.lanewise(LSHR, 52).lanewise(AND, 0x7FF).lanewise(OR, 0x4330000000000000L)
-     *         .viewAsFloatingLanes().lanewise(SUB, 0x1p52 + 1023).lanewise(SUB, 54, subnormal); // exact
-     * VectorMask<Double> high = m.compare(GT, Math.sqrt(2));
-     * m = m.lanewise(MUL, 0.5, high);
-     * e = e.lanewise(ADD, 1, high);
-     * DoubleVector r = m.lanewise(LOG).lanewise(MUL, 1 / Math.log(2)).lanewise(ADD, e)
-     *         .blend(e, m.compare(EQ, 1.0));
-     * VectorMask<Double> regular = x.compare(GT, 0.0).and(x.compare(LT, Double.POSITIVE_INFINITY));
-     * DoubleVector special = DoubleVector.broadcast(S, Double.NaN)
-     *         .blend(Double.NEGATIVE_INFINITY, x.compare(EQ, 0.0))
-     *         .blend(Double.POSITIVE_INFINITY, x.compare(EQ, Double.POSITIVE_INFINITY));
-     * return special.blend(r, regular);
-     * }</pre>
-     */
-    static Val log2(VectorCode c, Val x) {
-        ElementType t = x.type();
-        boolean f64 = t == ElementType.FLOAT64;
-        int mantissa = f64 ? 52 : 23;
-        long exponentMask = f64 ? 0x7FF : 0xFF;
-        int bias = f64 ? 1023 : 127;
-        int scale = f64 ? 54 : 25;
-        Val subnormal = c.compare("LT", x, f64 ? Double.MIN_NORMAL : Float.MIN_NORMAL);
-        Val bits = c.integralView(c.binary("MUL", x, Math.scalb(1.0, scale), subnormal));
-        Val m = c.floatingView(c.binaryBits("OR", c.binaryBits("AND", bits, (1L << mantissa) - 1),
-                f64 ? Double.doubleToRawLongBits(1.0) : Float.floatToRawIntBits(1f)));
-        Val field = c.binaryBits("AND", c.binaryBits("LSHR", bits, mantissa), exponentMask);
-        Val e = c.floatingView(c.binaryBits("OR", field, f64 ? Double.doubleToRawLongBits(TWO52) : Float.floatToRawIntBits((float) TWO23)));
-        e = c.binary("SUB", c.binary("SUB", e, big(t) + bias), scale, subnormal);
-        Val high = c.compare("GT", m, f64 ? SQRT2 : (float) SQRT2);
-        m = c.binary("MUL", m, 0.5, high);
-        e = c.binary("ADD", e, 1, high);
-        Val r = c.binary("ADD", c.binary("MUL", c.unary("LOG", m), f64 ? INV_LN2 : (float) INV_LN2), e);
-        r = c.blend(r, e, c.compare("EQ", m, 1.0));
-        Val regular = c.mask("and", c.compare("GT", x, 0.0), c.compare("LT", x, Double.POSITIVE_INFINITY));
-        Val special = c.blend(c.blend(c.broadcast(t, Double.NaN), Double.NEGATIVE_INFINITY, c.compare("EQ", x, 0.0)),
-                Double.POSITIVE_INFINITY, c.compare("EQ", x, Double.POSITIVE_INFINITY));
-        return c.blend(special, r, regular);
-    }
-
-    /**
-     * {@code pow} with Java's special cases ({@link StrictMath#pow}). The Vector API may use a C
-     * library (SVML on x86) whose special cases differ: {@code pow(1, y)} is 1 for every y and
-     * {@code pow(-1, ±Infinity)} is 1 (NaN in Java when y is NaN or infinite), and a negative
-     * base with an odd exponent may lose the sign of a result that underflows to zero. So the
-     * library computes {@code pow(|a|, b)} only, and the sign and the NaNs are decided here:
-     *
-     * <pre>{@code
-     * DoubleVector r = a.lanewise(ABS).lanewise(POW, b);
-     * DoubleVector half = b.lanewise(MUL, 0.5);
-     * VectorMask<Double> integral = rint(b).compare(EQ, b);     // false for NaN and ±Infinity
-     * VectorMask<Double> odd = integral.andNot(rint(half).compare(EQ, half));
-     * r = r.lanewise(NEG, odd.and(a.test(IS_NEGATIVE)));       // -0.0 and -Infinity bases too
-     * VectorMask<Double> nan = b.test(IS_NAN)
-     *         .or(a.lanewise(ABS).compare(EQ, 1.0).and(b.test(IS_INFINITE)))
-     *         .or(a.compare(LT, 0.0).and(a.test(IS_FINITE)).and(b.test(IS_FINITE)).andNot(integral));
-     * return r.blend(Double.NaN, nan);
-     * }</pre>
-     */
-    static Val pow(VectorCode c, Val a, Val b) {
-        Val abs = c.unary("ABS", a);
-        Val r = c.binary("POW", abs, b);
-        Val half = c.binary("MUL", b, 0.5);
-        Val integral = c.compare("EQ", round(c, "RINT", b), b);
-        Val odd = c.mask("andNot", integral, c.compare("EQ", round(c, "RINT", half), half));
-        r = c.unary("NEG", r, c.mask("and", odd, c.test("IS_NEGATIVE", a)));
-        Val nan = c.mask("or", c.test("IS_NAN", b), c.mask("and", c.compare("EQ", abs, 1.0), c.test("IS_INFINITE", b)));
-        Val negativeBase = c.mask("and", c.compare("LT", a, 0.0), c.test("IS_FINITE", a));
-        nan = c.mask("or", nan, c.mask("andNot", c.mask("and", negativeBase, c.test("IS_FINITE", b)), integral));
-        return c.blend(r, Double.NaN, nan);
     }
 
     /**

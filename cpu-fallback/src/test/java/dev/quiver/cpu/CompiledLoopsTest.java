@@ -167,9 +167,13 @@ class CompiledLoopsTest {
             // One mode per program (each mode is its own loop to compile), both across the programs.
             RowMode mode = (p.text().hashCode() & 1) == 0 ? RowMode.VALID_ROWS : RowMode.ALL_ROWS;
             int compiled = 0;
+            long slowest = 0;
             for (int pass = 0; pass < MAX_PASSES && compiled < 2; pass++) {
                 long nanos = cpu.execute(p, new KernelInvocation(args, valid, out, ROWS, mode)).nanos();
-                if ((double) nanos / ROWS < COMPILED_NANOS_PER_ROW) {
+                slowest = Math.max(slowest, nanos);
+                // Compiled code is an order of magnitude faster than the Vector API's Java fallback: fast in
+                // absolute terms, or (on a loaded machine, where every pass is slower) 4x faster than the slowest pass.
+                if ((double) nanos / ROWS < COMPILED_NANOS_PER_ROW || nanos * 4 < slowest) {
                     compiled++;
                 }
                 for (int i = 0; i < DISTINCT; i++) {

@@ -16,8 +16,10 @@ import java.util.function.Supplier;
  * depends on their limits, not on the stack of the thread that asks (a thread pool's worker may have
  * 256 KiB). Idle threads end after 30 seconds; they are daemons and never keep a JVM alive.
  *
- * <p>A task sees the caller's arguments, not its thread: nothing Quiver parses or plans reads a
- * thread-local. Work already on such a thread runs in place.
+ * <p>A task sees the caller's arguments and the cancel handles watching it
+ * ({@link dev.quiver.cancel.Cancellation#carried}), not its thread: nothing Quiver parses, plans or
+ * evaluates reads a thread-local. An interrupt of the caller while it waits is passed on. Work
+ * already on such a thread runs in place.
  */
 public final class ExprThreads {
     /** The stack of a pooled thread: {@value} bytes. */
@@ -57,7 +59,7 @@ public final class ExprThreads {
         if (Thread.currentThread() instanceof Worker w && w.stackBytes >= stackBytes) {
             return task.get();
         }
-        Running<T> running = new Running<>(task);
+        Running<T> running = new Running<>(dev.quiver.cancel.Cancellation.carried(task));
         Future<T> result;
         if (stackBytes <= STACK_BYTES) {
             result = POOL.submit(running::call);

@@ -4,6 +4,8 @@ import dev.quiver.functions.PlanningException;
 import dev.quiver.types.DataType;
 import dev.quiver.types.SqlTypes;
 import dev.quiver.value.ScalarValue;
+import dev.quiver.value.DecimalText;
+import dev.quiver.value.TemporalText;
 import net.sf.jsqlparser.expression.CaseExpression;
 import net.sf.jsqlparser.expression.CastExpression;
 import net.sf.jsqlparser.expression.DoubleValue;
@@ -56,16 +58,9 @@ import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import net.sf.jsqlparser.statement.select.SetOperationList;
 
-import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoField;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -114,9 +109,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *     {@code make_array(a, b)} (slices {@code x[a:b]} are rejected).</li>
  * </ul>
  * Anything else JSqlParser reads ({@code *}, window functions, {@code ||},
- * parameters, ...) is rejected with an {@link IllegalArgumentException} naming the construct.
+ * parameters, ...) is rejected with a {@link PlanningException} naming the construct.
  *
- * <p>A syntax error is an {@link IllegalArgumentException} whose message says where, and shows the
+ * <p>A syntax error is a {@link PlanningException} whose message says where, and shows the
  * line with a caret under the place:
  * <pre>
  * syntax error at column 13 in "sqrt(x*x + y": expected ')' to close '(' at column 5
@@ -143,25 +138,32 @@ public final class SqlParser {
     /**
      * Parses one SQL scalar expression.
      *
-     * @throws IllegalArgumentException on a syntax error (with its position), on a construct Quiver
-     *                                  has no node for, on a literal out of range or an unknown type
+     * @throws PlanningException on a syntax error (with its position), on a construct Quiver
+     *                           has no node for, on a literal out of range or an unknown type
      */
     public static Expr parse(String sql) {
         Objects.requireNonNull(sql, "sql is null");
-        Text text = new Text(sql);
-        int nesting = text.checkBracketsAndQuotes();
-        return ExprThreads.call(() -> {
-            try {
-                Parsed parsed = parseWithJSqlParser(sql, nesting);
-                Expr e = new Converter(sql).convert(parsed.expression());
-                return parsed.alias() == null ? e : new Expr.Alias(e, parsed.alias());
-            } catch (StackOverflowError e) {
-                // Not expected within the nesting limit on a parser thread's stack; if JSqlParser
-                // (or its toString of a long chain, in a message) still overflows, say so plainly.
-                throw new PlanningException("the expression text is too deeply nested for the SQL parser (JSqlParser ran out of"
-                        + " stack); build it with the Expr builders (docs/expressions.md#limits); the text begins " + abbreviated(sql));
-            }
-        });
+        try {
+            int nesting = new Text(sql).checkBracketsAndQuotes();
+            return ExprThreads.call(() -> {
+                try {
+                    Parsed parsed = parseWithJSqlParser(sql, nesting);
+                    Expr e = new Converter(sql).convert(parsed.expression());
+                    return parsed.alias() == null ? e : new Expr.Alias(e, parsed.alias());
+                } catch (StackOverflowError e) {
+                    // Not expected within the nesting limit on a parser thread's stack; if JSqlParser
+                    // (or its toString of a long chain, in a message) still overflows, say so plainly.
+                    throw new PlanningException("the expression text is too deeply nested for the SQL parser (JSqlParser ran out"
+                            + " of stack); build it with the Expr builders (docs/expressions.md#limits); the text begins "
+                            + abbreviated(sql));
+                }
+            });
+        } catch (PlanningException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            // The parser's own errors (and JSqlParser's) leave as planning errors, their text unchanged.
+            throw PlanningException.verbatim(e.getMessage(), e);
+        }
     }
 
     /**
@@ -1125,19 +1127,6 @@ public final class SqlParser {
 
     // ---------------------------------------------------------------- typed literals
 
-    /** {@code yyyy-MM-dd HH:mm:ss[.fraction]}, as {@link ScalarValue#toSql()} writes timestamps. */
-    static final DateTimeFormatter TIMESTAMP_TEXT = new DateTimeFormatterBuilder()
-            .appendPattern("uuuu-MM-dd")
-            .optionalStart().appendLiteral(' ').optionalEnd()
-            .optionalStart().appendLiteral('T').optionalEnd()
-            .optionalStart()
-            .appendPattern("HH:mm")
-            .optionalStart().appendPattern(":ss").optionalEnd()
-            .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true).optionalEnd()
-            .optionalEnd()
-            .parseDefaulting(ChronoField.HOUR_OF_DAY, 0)
-            .toFormatter(Locale.ROOT);
-
     /** The value {@code TYPE 'text'} stands for. */
     static ScalarValue typedLiteral(DataType type, String text) {
         try {
@@ -1152,17 +1141,18 @@ public final class SqlParser {
                     double d = parseDouble(text.trim());
                     yield f.bitWidth() == 32 ? (Object) (float) d : (Object) d;
                 }
-                case DataType.Decimal d -> {
-                    BigDecimal v = new BigDecimal(text.trim()).setScale(d.scale(), RoundingMode.UNNECESSARY);
-                    if (v.precision() > d.precision()) {
-                        throw new IllegalArgumentException("more than " + d.precision() + " digits");
-                    }
-                    yield v;
-                }
+                case DataType.Decimal d -> DecimalText.parse(text, d, RoundingMode.UNNECESSARY);
                 case DataType.Utf8 u -> text;
                 case DataType.Binary b -> decodeBlob(text);
-                case DataType.Date32 d -> (int) LocalDate.parse(text.trim()).toEpochDay();
-                case DataType.Timestamp ts -> timestampTicks(ts.unit(), LocalDateTime.parse(text.trim(), TIMESTAMP_TEXT));
+                case DataType.Date32 d -> {
+                    long days = TemporalText.parseDate(text);
+                    if ((int) days != days) {
+                        throw new IllegalArgumentException("out of range for Date32");
+                    }
+                    yield (int) days;
+                }
+                // The form ScalarValue.toSql writes, for every value of the unit (TemporalText).
+                case DataType.Timestamp ts -> TemporalText.parseTimestamp(text, ts.unit(), true);
                 default -> throw new IllegalArgumentException("no literal syntax for this type");
             };
             return new ScalarValue(type, value);
@@ -1224,15 +1214,5 @@ public final class SqlParser {
             }
         }
         return out.toByteArray();
-    }
-
-    private static long timestampTicks(DataType.TimeUnit unit, LocalDateTime t) {
-        java.time.Instant i = t.toInstant(ZoneOffset.UTC);
-        long nanos = i.getNano();
-        long perTick = 1_000_000_000L / unit.perSecond();
-        if (nanos % perTick != 0) {
-            throw new IllegalArgumentException("more precise than the type's unit (" + unit.abbreviation() + ")");
-        }
-        return Math.addExact(Math.multiplyExact(i.getEpochSecond(), unit.perSecond()), nanos / perTick);
     }
 }

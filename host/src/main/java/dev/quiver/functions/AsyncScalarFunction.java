@@ -56,6 +56,7 @@ public interface AsyncScalarFunction extends ScalarFunction {
     /** Always throws: an async function is called through {@link #invokeAsync} only. */
     @Override
     default ColumnarValue invoke(ScalarFunctionArgs args) {
+        // Unreachable from a plan: the planner refuses async functions outside a pipeline, which calls invokeAsync.
         throw new UnsupportedOperationException("async function '" + name()
                 + "' cannot be called on the synchronous path: it runs in a pipeline (dev.quiver.stream.Pipeline), "
                 + "which lifts it into an async-function operator and calls invokeAsync");

@@ -2,22 +2,37 @@ package dev.quiver.functions;
 
 /**
  * An expression that cannot be planned: an unknown column or function, a call no signature
- * accepts, types that cannot be coerced. Raised while planning, never during evaluation.
+ * accepts, types that cannot be coerced, a syntax error, an expression over a configured limit.
+ * Raised while planning, never during evaluation. Its {@link #kind()} is
+ * {@link dev.quiver.errors.ErrorKind#PLANNING}; it is the planning branch of
+ * {@link dev.quiver.errors.QuiverException}.
  *
  * <p>Messages quote the expression; a string literal in it longer than
  * {@value #LONGEST_LITERAL} characters is shown by its start and its length, so that a
  * megabyte literal does not make a megabyte message.
  */
-public class PlanningException extends IllegalArgumentException {
+public class PlanningException extends dev.quiver.errors.QuiverException {
     static final int LONGEST_LITERAL = 80;
     private static final int SHOWN = 60;
 
     public PlanningException(String message) {
-        super(abbreviateLiterals(message));
+        super(dev.quiver.errors.ErrorKind.PLANNING, abbreviateLiterals(message), null);
     }
 
     public PlanningException(String message, Throwable cause) {
-        super(abbreviateLiterals(message), cause);
+        super(dev.quiver.errors.ErrorKind.PLANNING, abbreviateLiterals(message), cause);
+    }
+
+    private PlanningException(Throwable cause, String message) {
+        super(dev.quiver.errors.ErrorKind.PLANNING, message, cause);
+    }
+
+    /**
+     * A planning error with {@code message} as it is, long literals included: a syntax error,
+     * whose message shows the line and a caret under the position.
+     */
+    public static PlanningException verbatim(String message, Throwable cause) {
+        return new PlanningException(cause, message);
     }
 
     /** {@code message} with each long quoted literal ('...', '' escaping a quote) cut to its start and its length. */

@@ -68,6 +68,7 @@ final class ArithmeticKernels {
         String expression = lt + " " + op.sql() + " " + rt;
         Family family = family(op, lt, rt, result);
         if (family == null) {
+            // Unreachable from a plan: the planner types + - * / % with TypeCoercion.arithmetic and refuses the rest.
             throw new UnsupportedOperationException("arithmetic " + expression + " -> " + result + " is not supported");
         }
         if (l instanceof ColumnarValue.Scalar ls && r instanceof ColumnarValue.Scalar rs) {
@@ -551,7 +552,21 @@ final class ArithmeticKernels {
                 }
                 default -> throw new AssertionError(c.op);
             }
+            canonicalNaNs(r, n);
             FixedWidth.narrow(r, n, f32, c.data, from);
+        }
+    }
+
+    /**
+     * Every NaN as {@link Double#NaN}: which operand's payload {@code NaN + NaN} keeps depends on
+     * the JIT (the interpreter keeps the right one's, compiled code the left one's), and a result
+     * depends on its input alone.
+     */
+    private static void canonicalNaNs(double[] r, int n) {
+        for (int i = 0; i < n; i++) {
+            if (r[i] != r[i]) {
+                r[i] = Double.NaN;
+            }
         }
     }
 
@@ -870,6 +885,7 @@ final class ArithmeticKernels {
     static FieldVector negate(KernelInput v, int rows, BufferAllocator allocator) {
         DataType t = v.type;
         if (!(t.isNumeric() || t instanceof DataType.Null) || (t instanceof DataType.Int i && !i.signed())) {
+            // Unreachable from a plan: the planner refuses to negate what is not a signed number.
             throw new UnsupportedOperationException("negation of " + t + " is not supported");
         }
         FieldVector out = ResultVector.allocate(t, rows, allocator);

@@ -73,6 +73,7 @@ public final class BooleanAccumulator {
         Objects.requireNonNull(v, "v is null");
         DataType t = v.dataType().valueType();
         if (!(t instanceof DataType.Bool || t instanceof DataType.Null)) {
+            // Unreachable from a plan: the planner casts AND/OR operands to Boolean or refuses them.
             throw new UnsupportedOperationException((and ? "AND" : "OR") + " of " + t + " is not supported (Boolean only)");
         }
         if (v instanceof ColumnarValue.Scalar s) {

@@ -107,6 +107,7 @@ final class BooleanKernels {
     private static void requireBoolean(ColumnarValue v, String op) {
         DataType t = v.dataType().valueType();
         if (!(t instanceof DataType.Bool || t instanceof DataType.Null)) {
+            // Unreachable from a plan: the planner casts NOT/AND/OR operands to Boolean or refuses them.
             throw new UnsupportedOperationException(op + " of " + t + " is not supported (Boolean only)");
         }
     }

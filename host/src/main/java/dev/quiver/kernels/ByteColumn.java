@@ -28,6 +28,7 @@ final class ByteColumn {
     /** Views of {@code in}'s buffers in {@code out}'s arena; {@code in} must not be of the Null type. */
     static ByteColumn of(KernelInput in, PredicateOutput out) {
         if (!(in.type instanceof DataType.Utf8 || in.type instanceof DataType.Binary)) {
+            // Unreachable from a plan: only string and binary operands are read as bytes.
             throw new UnsupportedOperationException("no byte reader for " + in.type);
         }
         return new ByteColumn(out.view(in.vector.getDataBuffer()), out.view(in.vector.getOffsetBuffer()),

@@ -2,7 +2,9 @@ package dev.quiver.kernels;
 
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
+import dev.quiver.value.DecimalText;
 import dev.quiver.value.ScalarValue;
+import dev.quiver.value.TemporalText;
 import dev.quiver.value.Values;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -16,14 +18,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.time.DateTimeException;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.ZoneOffset;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -43,8 +39,6 @@ final class CastKernels {
     private static final double TWO_63 = 0x1p63;
     private static final double TWO_64 = 0x1p64;
     private static final Pattern INTEGER_TEXT = Pattern.compile("[+-]?[0-9]+");
-    private static final Pattern TIMESTAMP_TEXT = Pattern.compile(
-            "([+-]?\\d{4,}-\\d{2}-\\d{2})(?:[ T](\\d{2}):(\\d{2})(?::(\\d{2})(?:\\.(\\d{1,9}))?)?)?(Z| ?UTC)?");
 
     private CastKernels() {
     }
@@ -85,6 +79,7 @@ final class CastKernels {
     static ColumnarValue cast(ColumnarValue v, DataType to, boolean safe, int rows, BufferAllocator allocator) {
         DataType from = v.dataType().valueType();
         if (!canCast(from, to)) {
+            // Unreachable from a plan: the planner refuses every cast canCast refuses.
             throw new UnsupportedOperationException("cast from " + from + " to " + to + " is not supported");
         }
         if (v instanceof ColumnarValue.Scalar s) {
@@ -100,7 +95,7 @@ final class CastKernels {
                 if (safe) {
                     return ColumnarValue.scalar(to, null);
                 }
-                throw new IllegalArgumentException("cannot cast " + shown(s.value()) + " to " + to + ": " + e.getMessage(), e);
+                throw new dev.quiver.errors.EvaluationException("cannot cast " + shown(s.value()) + " to " + to + ": " + e.getMessage(), e);
             }
         }
         FieldVector in = ((ColumnarValue.Array) v).vector();
@@ -147,8 +142,8 @@ final class CastKernels {
         return Values.get(v, row, type);
     }
 
-    private static IllegalArgumentException failure(ScalarValue value, int row, DataType to, CastFailure e) {
-        return new IllegalArgumentException("cannot cast " + shown(value) + " (row " + row + ") to " + to + ": " + e.getMessage(), e);
+    private static dev.quiver.errors.QuiverException failure(ScalarValue value, int row, DataType to, CastFailure e) {
+        return new dev.quiver.errors.EvaluationException("cannot cast " + shown(value) + " (row " + row + ") to " + to + ": " + e.getMessage(), e).fillRow(row);
     }
 
     /** The value as a message shows it: a long string cut after 60 characters, its length said (a 1 MB literal is no message). */
@@ -310,6 +305,7 @@ final class CastKernels {
             case DataType.Date32 d when to instanceof DataType.Timestamp t -> o -> dateToTimestamp((Integer) o, t);
             case DataType.Timestamp t when to instanceof DataType.Date32 -> o -> timestampToDate((Long) o, t);
             case DataType.Timestamp t when to instanceof DataType.Timestamp u -> o -> rescaleTicks((Long) o, t.unit(), u.unit());
+            // Unreachable: canCast holds for exactly the pairs above (cast() checks it first).
             default -> throw new UnsupportedOperationException("cast from " + from + " to " + to + " is not supported");
         };
     }
@@ -446,13 +442,12 @@ final class CastKernels {
             }
             case DataType.FloatingPoint f -> parseFloat(s, f);
             case DataType.Decimal t -> {
-                BigDecimal d;
                 try {
-                    d = new BigDecimal(s);
-                } catch (NumberFormatException e) {
-                    throw new CastFailure("not a number");
+                    // Bounded by the type, not the text: '1e999999999' and a million digits cost a scan.
+                    yield DecimalText.parse(s, t, RoundingMode.HALF_UP);
+                } catch (IllegalArgumentException e) {
+                    throw new CastFailure(e.getMessage());
                 }
-                yield toDecimal(d, t);
             }
             case DataType.Bool b -> switch (s.toLowerCase(Locale.ROOT)) {
                 case "true", "t", "1", "yes" -> true;
@@ -505,60 +500,32 @@ final class CastKernels {
     private static final long SECONDS_PER_DAY = 86_400;
 
     static String formatDate(int days) {
-        return LocalDate.ofEpochDay(days).toString();
+        return TemporalText.formatDate(days);
     }
 
     private static int parseDate(String s) {
+        long days;
         try {
-            long days = LocalDate.parse(s).toEpochDay();
-            if ((int) days != days) {
-                throw outOfRange();
-            }
-            return (int) days;
-        } catch (DateTimeException e) {
-            throw new CastFailure("not a date (yyyy-MM-dd)");
+            days = TemporalText.parseDate(s);
+        } catch (IllegalArgumentException e) {
+            throw new CastFailure(e.getMessage());
         }
+        if ((int) days != days) {
+            throw outOfRange();
+        }
+        return (int) days;
     }
 
+    /** Any value of the unit, years beyond 9999 (and beyond {@code java.time}'s range) included: {@link TemporalText}. */
     static String formatTimestamp(long ticks, DataType.TimeUnit unit) {
-        long perSecond = unit.perSecond();
-        long seconds = Math.floorDiv(ticks, perSecond);
-        long fraction = Math.floorMod(ticks, perSecond);
-        LocalDateTime t = LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC);
-        StringBuilder sb = new StringBuilder(t.toLocalDate().toString()).append(' ');
-        sb.append(String.format(Locale.ROOT, "%02d:%02d:%02d", t.getHour(), t.getMinute(), t.getSecond()));
-        if (fraction != 0) {
-            int digits = Long.toString(perSecond).length() - 1;
-            String f = String.format(Locale.ROOT, "%0" + digits + "d", fraction);
-            sb.append('.').append(f.replaceFirst("0+$", ""));
-        }
-        return sb.toString();
+        return TemporalText.formatTimestamp(ticks, unit);
     }
 
     private static long parseTimestamp(String s, DataType.TimeUnit unit) {
-        Matcher m = TIMESTAMP_TEXT.matcher(s);
-        if (!m.matches()) {
-            throw new CastFailure("not a timestamp (yyyy-MM-dd HH:mm:ss[.fraction])");
-        }
         try {
-            LocalDate date = LocalDate.parse(m.group(1));
-            LocalTime time = m.group(2) == null ? LocalTime.MIDNIGHT
-                    : LocalTime.of(Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)),
-                    m.group(4) == null ? 0 : Integer.parseInt(m.group(4)));
-            long seconds = LocalDateTime.of(date, time).toEpochSecond(ZoneOffset.UTC);
-            long ticks = Math.multiplyExact(seconds, unit.perSecond());
-            String fraction = m.group(5);
-            if (fraction != null) {
-                // Digits finer than the unit are dropped (toward negative infinity: the fraction is positive).
-                String padded = (fraction + "000000000").substring(0, 9);
-                long nanos = Long.parseLong(padded);
-                ticks = Math.addExact(ticks, nanos / (1_000_000_000L / unit.perSecond()));
-            }
-            return ticks;
-        } catch (DateTimeException e) {
-            throw new CastFailure("not a valid date or time");
-        } catch (ArithmeticException e) {
-            throw outOfRange();
+            return TemporalText.parseTimestamp(s, unit, false);
+        } catch (IllegalArgumentException e) {
+            throw new CastFailure(e.getMessage());
         }
     }
 

@@ -101,6 +101,7 @@ final class ComparisonKernels {
         DataType lt = l.dataType().valueType();
         DataType rt = r.dataType().valueType();
         if (!comparable(lt, rt)) {
+            // Unreachable from a plan: the planner checks Kernels.canCompare (this method) for every comparison it plans.
             throw new UnsupportedOperationException("comparison " + lt + " " + op.sql() + " " + rt + " is not supported");
         }
         boolean distinct = op == Operator.IS_DISTINCT_FROM || op == Operator.IS_NOT_DISTINCT_FROM;
@@ -116,6 +117,7 @@ final class ComparisonKernels {
             op = op.swap();
         }
         FieldVector out = into ? null : ResultVector.allocate(DataType.BOOLEAN, rows, allocator);
+        FieldVector scalarRow = null; // a nested scalar, as a one-row vector the nested order reads
         try {
             MemorySegment validity = into ? intoValidity : Bitmaps.view(out.getValidityBuffer());
             MemorySegment data = into ? intoData : Bitmaps.view(out.getDataBuffer());
@@ -128,7 +130,15 @@ final class ComparisonKernels {
                 }
                 return new ColumnarValue.Array(out, true); // otherwise all null
             }
-            Order order = order(a, b, vectorApi && VECTOR_API, rows);
+            Order order;
+            if (NestedOrder.isNested(a.type)) {
+                if (b.isScalar()) {
+                    scalarRow = Values.broadcast(b.scalar, "scalar", 1, allocator);
+                }
+                order = nested(a, b, scalarRow);
+            } else {
+                order = order(a, b, vectorApi && VECTOR_API, rows);
+            }
             long less = op == Operator.LT || op == Operator.LT_EQ || op == Operator.NOT_EQ ? -1L : 0;
             long equal = op == Operator.EQ || op == Operator.LT_EQ || op == Operator.GT_EQ ? -1L : 0;
             long greater = op == Operator.GT || op == Operator.GT_EQ || op == Operator.NOT_EQ ? -1L : 0;
@@ -188,6 +198,10 @@ final class ComparisonKernels {
                 out.close();
             }
             throw e;
+        } finally {
+            if (scalarRow != null) {
+                scalarRow.close();
+            }
         }
     }
 
@@ -218,7 +232,7 @@ final class ComparisonKernels {
         }
     }
 
-    private static boolean comparable(DataType lt, DataType rt) {
+    static boolean comparable(DataType lt, DataType rt) {
         if (lt instanceof DataType.Null || rt instanceof DataType.Null) {
             return true;
         }
@@ -231,7 +245,31 @@ final class ComparisonKernels {
             case DataType.Decimal d -> rt instanceof DataType.Decimal;
             case DataType.Utf8 u -> rt instanceof DataType.Utf8;
             case DataType.Binary b -> rt instanceof DataType.Binary;
+            case DataType.ListType l -> NestedOrder.comparable(lt, rt);
+            case DataType.Struct x -> NestedOrder.comparable(lt, rt);
             default -> false;
+        };
+    }
+
+    /** Lists and structs ({@link NestedOrder}): row by row; a scalar {@code b} is read from {@code scalarRow}, its one row. */
+    private static Order nested(Operand a, Operand b, FieldVector scalarRow) {
+        FieldVector bv = b.isScalar() ? scalarRow : b.vector;
+        NestedOrder.RowOrder rowOrder = NestedOrder.of(a.vector, a.type, bv, b.type);
+        boolean scalar = b.isScalar();
+        return (from, n, lt, eq) -> {
+            for (int k = 0; k < Bitmaps.words(n); k++) {
+                long l = 0;
+                long e = 0;
+                int end = Math.min(64, n - (k << 6));
+                for (int j = 0; j < end; j++) {
+                    int row = from + (k << 6) + j;
+                    int c = rowOrder.compare(row, scalar ? 0 : row);
+                    l |= (c < 0 ? 1L : 0L) << j;
+                    e |= (c == 0 ? 1L : 0L) << j;
+                }
+                lt[k] = l;
+                eq[k] = e;
+            }
         };
     }
 

@@ -84,6 +84,19 @@ public final class InList {
      * @throws UnsupportedOperationException for a type IN does not support (intervals, lists,
      *                                       structs) or an element of another type
      */
+    /**
+     * Whether {@link #of} prepares lists for values of {@code type}: every type but intervals,
+     * lists and structs (for which {@link Kernels#inList} compares each element with {@code =}).
+     */
+    public static boolean supports(DataType type) {
+        return switch (type.valueType()) {
+            case DataType.Interval i -> false;
+            case DataType.ListType l -> false;
+            case DataType.Struct s -> false;
+            default -> true;
+        };
+    }
+
     public static InList of(DataType type, List<ScalarValue> elements) {
         Objects.requireNonNull(type, "type is null");
         Objects.requireNonNull(elements, "elements is null");
@@ -98,6 +111,7 @@ public final class InList {
             case DataType.Decimal d -> Keys.DECIMAL;
             case DataType.Utf8 u -> Keys.BYTES;
             case DataType.Binary b -> Keys.BYTES;
+            // Unreachable from a plan: supports() is checked first (lists and structs compare per element).
             default -> throw new UnsupportedOperationException("IN is not supported for " + type);
         };
         boolean containsNull = false;
@@ -115,6 +129,7 @@ public final class InList {
                 continue;
             }
             if (!comparable(t, et)) {
+                // Unreachable from a plan: the planner casts every element to the compared type.
                 throw new UnsupportedOperationException("comparison " + type + " = " + e.type() + " is not supported");
             }
             Object v = e.value();

@@ -115,6 +115,7 @@ final class InListKernels {
             case DataType.Date32 d -> Reader.I32;
             case DataType.Timestamp ts -> Reader.I64;
             case DataType.FloatingPoint f -> f.bitWidth() == 32 ? Reader.F32 : Reader.F64;
+            // Unreachable from a plan: InList.supports decides which types are prepared.
             default -> throw new UnsupportedOperationException("no key reader for " + t);
         };
     }

@@ -122,6 +122,7 @@ final class KernelInput implements AutoCloseable {
             };
             case DataType.Date32 x -> r -> d.getInt((long) r << 2);
             case DataType.Timestamp x -> r -> d.getLong((long) r << 3);
+            // Unreachable from a plan: kernels ask for readers of the types the planner typed them with.
             default -> throw new UnsupportedOperationException("no integer reader for " + type);
         };
     }
@@ -134,6 +135,7 @@ final class KernelInput implements AutoCloseable {
         DoubleReader read = switch (type) {
             case DataType.FloatingPoint f when f.bitWidth() == 32 -> r -> d.getFloat((long) r << 2);
             case DataType.FloatingPoint f -> r -> d.getDouble((long) r << 3);
+            // Unreachable from a plan: only float operands are read as floats.
             default -> throw new UnsupportedOperationException("no float reader for " + type);
         };
         if (constant) {
@@ -177,6 +179,7 @@ final class KernelInput implements AutoCloseable {
                 return;
             }
             if (!(in.type instanceof DataType.Utf8 || in.type instanceof DataType.Binary)) {
+                // Unreachable from a plan: only string and binary operands are read as bytes.
                 throw new UnsupportedOperationException("no byte reader for " + in.type);
             }
             data = in.vector.getDataBuffer();

@@ -134,6 +134,17 @@ public final class Kernels {
         return ComparisonKernels.compare(op, l, r, rows, allocator);
     }
 
+    /**
+     * Whether {@link #compare} compares values of {@code a} with values of {@code b} (dictionaries as
+     * their values): one type, or decimals of any scales, Utf8 with LargeUtf8, timestamps of one unit,
+     * Null with anything; lists and structs of one shape whose elements and fields compare so. Never
+     * intervals.
+     */
+    public static boolean canCompare(DataType a, DataType b) {
+        return ComparisonKernels.comparable(Objects.requireNonNull(a, "a is null").valueType(),
+                Objects.requireNonNull(b, "b is null").valueType());
+    }
+
     /** Kleene AND: FALSE if either is FALSE, else NULL if either is NULL, else TRUE. */
     public static ColumnarValue and(ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
         return BooleanKernels.and(l, r, rows, allocator);
@@ -310,9 +321,46 @@ public final class Kernels {
             }
         }
         DataType type = v.dataType().valueType();
+        if (!InList.supports(type)) {
+            return inListByComparison(v, list, negated, rows, allocator);
+        }
         // A NULL value gives NULL whatever the list holds: look it up in an empty list of its own type.
         InList prepared = InList.of(type, type instanceof DataType.Null ? List.of() : constants);
         return inList(v, prepared, others, negated, rows, allocator);
+    }
+
+    /** IN for types no {@link InList} prepares (lists, structs): the Kleene OR of {@code v = element}, negated for NOT IN. */
+    private static ColumnarValue inListByComparison(ColumnarValue v, List<ColumnarValue> list, boolean negated, int rows,
+                                                    BufferAllocator allocator) {
+        if (list.isEmpty()) {
+            throw new IllegalArgumentException("IN needs at least one element");
+        }
+        ColumnarValue acc = null;
+        try {
+            for (ColumnarValue element : list) {
+                ColumnarValue eq = compare(Operator.EQ, v, element, rows, allocator);
+                if (acc == null) {
+                    acc = eq;
+                } else {
+                    try (ColumnarValue previous = acc; eq) {
+                        acc = null;
+                        acc = or(previous, eq, rows, allocator);
+                    }
+                }
+            }
+            if (negated) {
+                try (ColumnarValue positive = acc) {
+                    acc = null;
+                    acc = not(positive, rows, allocator);
+                }
+            }
+            return acc;
+        } catch (RuntimeException | Error e) {
+            if (acc != null) {
+                acc.close();
+            }
+            throw e;
+        }
     }
 
     /**

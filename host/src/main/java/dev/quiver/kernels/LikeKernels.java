@@ -74,6 +74,7 @@ final class LikeKernels {
     /** {@code v [NOT] LIKE compiled}: one pass, 64 rows per step. */
     static FieldVector like(KernelInput v, LikePattern compiled, boolean negated, int rows, BufferAllocator allocator) {
         if (!(v.type instanceof DataType.Utf8 || v.isNullType())) {
+            // Unreachable from a plan: the planner refuses LIKE over anything but strings.
             throw new UnsupportedOperationException(v.type + (compiled.caseInsensitive() ? " ILIKE " : " LIKE ")
                     + "Utf8 is not supported (strings only)");
         }
@@ -104,6 +105,7 @@ final class LikeKernels {
         String name = caseInsensitive ? "ILIKE" : "LIKE";
         for (KernelInput in : new KernelInput[]{v, pattern}) {
             if (!(in.type instanceof DataType.Utf8 || in.isNullType())) {
+                // Unreachable from a plan: the planner refuses LIKE over anything but strings.
                 throw new UnsupportedOperationException(v.type + " " + name + " " + pattern.type + " is not supported (strings only)");
             }
         }

@@ -134,7 +134,7 @@ public final class LikePattern {
             int c = cps[k];
             if (escape != null && c == escape) {
                 if (k + 1 == cps.length) {
-                    throw new IllegalArgumentException("LIKE pattern '" + pattern + "' ends with the escape character '" + escape + "'");
+                    throw new dev.quiver.errors.EvaluationException("LIKE pattern '" + pattern + "' ends with the escape character '" + escape + "'");
                 }
                 tokens[n++] = fold(cps[++k], caseInsensitive);
             } else if (c == '%') {

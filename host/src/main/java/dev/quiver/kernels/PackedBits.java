@@ -53,7 +53,7 @@ final class PackedBits {
             return null;
         }
         if (validity.capacity() < (rows + 7) >>> 3) {
-            throw new IllegalArgumentException("the validity bitmap of vector '" + v.getName() + "' holds " + validity.capacity()
+            throw new dev.quiver.errors.InputException("the validity bitmap of vector '" + v.getName() + "' holds " + validity.capacity()
                     + " bytes, fewer than " + rows + " rows need");
         }
         long[] out = read(validity, rows);

@@ -29,6 +29,8 @@ import java.nio.ByteOrder;
  * }</pre>
  */
 final class PredicateOutput implements AutoCloseable {
+    /** A word stored with {@code (w & CHECK_WORDS) == 0} is a cancellation boundary (every 1024 rows). */
+    private static final int CHECK_WORDS = 15;
     static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -146,6 +148,9 @@ final class PredicateOutput implements AutoCloseable {
      * values; bits past the last row and values of null rows are written as 0.
      */
     void store(int w, long valid, long value) {
+        if ((w & CHECK_WORDS) == 0) {
+            dev.quiver.cancel.Cancellation.check(); // the predicates over strings reach a boundary every 1024 rows
+        }
         long live = liveMask(w);
         valid &= live;
         value &= valid;

@@ -81,6 +81,7 @@ final class ResultVector {
             };
             case DataType.Date32 x -> (r, v) -> d.setInt((long) r << 2, (int) v);
             case DataType.Timestamp x -> (r, v) -> d.setLong((long) r << 3, v);
+            // Unreachable from a plan: kernels ask for writers of the types they were dispatched on.
             default -> throw new UnsupportedOperationException("no integer writer for " + type);
         };
     }
@@ -90,6 +91,7 @@ final class ResultVector {
         if (type instanceof DataType.FloatingPoint f) {
             return f.bitWidth() == 32 ? (r, v) -> d.setFloat((long) r << 2, (float) v) : (r, v) -> d.setDouble((long) r << 3, v);
         }
+        // Unreachable from a plan: only float results ask for a float writer.
         throw new UnsupportedOperationException("no float writer for " + type);
     }
 }

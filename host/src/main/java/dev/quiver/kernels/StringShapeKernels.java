@@ -615,7 +615,7 @@ public final class StringShapeKernels {
                     }
                     long missing = t - n;
                     if (fillChars == 0) {
-                        throw new IllegalArgumentException(name + ": row " + r + " needs " + missing
+                        throw new dev.quiver.errors.EvaluationException(name + ": row " + r + " needs " + missing
                                 + " characters of padding but the fill string is empty");
                     }
                     long whole = missing / fillChars;
@@ -698,7 +698,7 @@ public final class StringShapeKernels {
     /** Fails before writing a row that would take the result past what its type or allocator can hold. */
     private static void checkRoom(Utf8Output out, long more, String name, int row, boolean large, BufferAllocator allocator) {
         if (!large && more > UTF8_LIMIT - out.position()) {
-            throw new IllegalArgumentException(name + ": the result would hold more than 2 GiB of text by row " + row
+            throw new dev.quiver.errors.ResourceException(name + ": the result would hold more than 2 GiB of text by row " + row
                     + " (this row alone " + (more == Long.MAX_VALUE ? "more than 2^63" : more) + " bytes), beyond what a"
                     + " Utf8 column can hold (a LargeUtf8 argument gives a LargeUtf8 result)");
         }
@@ -706,7 +706,7 @@ public final class StringShapeKernels {
         // what the allocator's limit, or the machine's memory, cannot hold.
         long room = Math.min(out.data().byteSize() - out.position() + allocator.getHeadroom(), PHYSICAL_MEMORY);
         if (more > room) {
-            throw new IllegalArgumentException(name + ": row " + row + " would take " + (more == Long.MAX_VALUE
+            throw new dev.quiver.errors.ResourceException(name + ": row " + row + " would take " + (more == Long.MAX_VALUE
                     ? "more than 2^63" : more) + " bytes, more than the allocator's limit or the machine's memory leaves ("
                     + room + " bytes)");
         }

@@ -69,7 +69,7 @@ public final class VectorView implements AutoCloseable {
             return MemorySegment.NULL.reinterpret(0, arena, null);
         }
         if (buf.capacity() < bytes) {
-            throw new IllegalStateException("the " + what + " buffer of vector '" + vector.getName() + "' holds "
+            throw new dev.quiver.errors.InputException("the " + what + " buffer of vector '" + vector.getName() + "' holds "
                     + buf.capacity() + " bytes, fewer than the " + bytes + " its " + valueCount + " values need");
         }
         // The one place a raw address becomes a segment: bounded by the live region, scoped to this view.

@@ -1,5 +1,6 @@
 package dev.quiver.physical;
 
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
@@ -19,6 +20,7 @@ public record BetweenExpr(PhysicalExpr input, PhysicalExpr low, PhysicalExpr hig
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
+        Cancellation.check(); // a kernel boundary
         try (ColumnarValue v = input.evaluate(ctx); ColumnarValue lo = low.evaluate(ctx); ColumnarValue hi = high.evaluate(ctx)) {
             return Kernels.between(v, lo, hi, negated, ctx.rows(), ctx.allocator());
         }

@@ -1,6 +1,7 @@
 package dev.quiver.physical;
 
 import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.expr.Operator;
 import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.kernels.BooleanAccumulator;
@@ -47,6 +48,7 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
+        Cancellation.check(); // a kernel boundary
         if (op == Operator.AND || op == Operator.OR) {
             return evaluateChain(ctx);
         }

@@ -1,5 +1,6 @@
 package dev.quiver.physical;
 
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.expr.Operator;
 import dev.quiver.kernels.BooleanAccumulator;
 import dev.quiver.kernels.Kernels;
@@ -94,6 +95,7 @@ public final class CaseExpr implements PhysicalExpr {
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
+        Cancellation.check(); // a kernel boundary
         if (lookup != null) {
             try (ColumnarValue op = operand.evaluate(ctx)) {
                 return lookup.apply(op, ctx.rows(), ctx.allocator());

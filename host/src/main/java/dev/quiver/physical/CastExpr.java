@@ -1,5 +1,6 @@
 package dev.quiver.physical;
 
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.types.DataType;
 import dev.quiver.types.SqlTypes;
@@ -14,6 +15,7 @@ import java.util.List;
 public record CastExpr(PhysicalExpr input, DataType dataType, boolean safe) implements PhysicalExpr {
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
+        Cancellation.check(); // a kernel boundary
         try (ColumnarValue v = input.evaluate(ctx)) {
             return Kernels.cast(v, dataType, safe, ctx.rows(), ctx.allocator());
         }

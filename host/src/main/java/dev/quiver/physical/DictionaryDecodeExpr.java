@@ -1,5 +1,6 @@
 package dev.quiver.physical;
 
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import org.apache.arrow.vector.FieldVector;
@@ -25,13 +26,14 @@ public record DictionaryDecodeExpr(PhysicalExpr indices, long dictionaryId, Dict
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
+        Cancellation.check(); // a kernel boundary
         Dictionary dictionary = dictionaries.lookup(dictionaryId);
         if (dictionary == null) {
-            throw new IllegalArgumentException("no dictionary with id " + dictionaryId + " for " + indices.describe());
+            throw new dev.quiver.errors.InputException("no dictionary with id " + dictionaryId + " for " + indices.describe());
         }
         DataType actual = DataType.fromField(dictionary.getVector().getField());
         if (!actual.equals(dataType)) {
-            throw new IllegalArgumentException("dictionary " + dictionaryId + " holds " + actual + " values, but "
+            throw new dev.quiver.errors.InputException("dictionary " + dictionaryId + " holds " + actual + " values, but "
                     + indices.describe() + " was planned with " + dataType);
         }
         try (ColumnarValue in = indices.evaluate(ctx)) {

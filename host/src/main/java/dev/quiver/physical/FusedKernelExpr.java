@@ -2,6 +2,7 @@ package dev.quiver.physical;
 
 import dev.quiver.backend.KernelArithmeticException;
 import dev.quiver.backend.RowMode;
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.kernels.Selection;
 import dev.quiver.memory.Resources;
@@ -87,6 +88,7 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
+        Cancellation.check(); // a kernel boundary
         int n = inputs.size();
         ColumnarValue[] values = new ColumnarValue[n];
         try {

@@ -1,5 +1,6 @@
 package dev.quiver.physical;
 
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.kernels.InList;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.memory.Resources;
@@ -42,12 +43,11 @@ public final class InListExpr implements PhysicalExpr {
                 rest.add(e);
             }
         }
-        InList p;
-        try {
+        InList p = null;
+        if (InList.supports(input.dataType().valueType())) {
             p = InList.of(input.dataType().valueType(), literals);
-        } catch (UnsupportedOperationException unsupported) {
-            // Not a type IN prepares (or not one it compares): the per-batch path reports it if a batch reaches it.
-            p = null;
+        } else {
+            // Lists and structs: every element is compared with = per batch.
             rest = this.list;
         }
         this.prepared = p;
@@ -78,6 +78,7 @@ public final class InListExpr implements PhysicalExpr {
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
+        Cancellation.check(); // a kernel boundary
         List<ColumnarValue> values = new ArrayList<>(others.size());
         try (ColumnarValue v = input.evaluate(ctx)) {
             for (PhysicalExpr e : others) {

@@ -1,5 +1,6 @@
 package dev.quiver.physical;
 
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
@@ -15,6 +16,7 @@ public record IsNullExpr(PhysicalExpr input, boolean negated) implements Physica
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
+        Cancellation.check(); // a kernel boundary
         try (ColumnarValue v = input.evaluate(ctx)) {
             return Kernels.isNull(v, negated, ctx.rows(), ctx.allocator());
         }

@@ -1,5 +1,6 @@
 package dev.quiver.physical;
 
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.kernels.LikePattern;
@@ -37,7 +38,7 @@ public final class LikeExpr implements PhysicalExpr {
         if (pattern instanceof LiteralExpr lit && lit.value().value() instanceof String text) {
             try {
                 c = LikePattern.compile(text, escape, caseInsensitive);
-            } catch (IllegalArgumentException e) {
+            } catch (IllegalArgumentException | dev.quiver.errors.EvaluationException e) {
                 throw new PlanningException(e.getMessage(), e);
             }
         }
@@ -77,6 +78,7 @@ public final class LikeExpr implements PhysicalExpr {
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
+        Cancellation.check(); // a kernel boundary
         if (compiled != null) {
             try (ColumnarValue v = input.evaluate(ctx)) {
                 return Kernels.like(v, compiled, negated, ctx.rows(), ctx.allocator());

@@ -1,6 +1,7 @@
 package dev.quiver.physical;
 
 import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.expr.Operator;
 import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.kernels.Kernels;
@@ -32,6 +33,7 @@ public record NegativeExpr(PhysicalExpr input, ArithmeticMode mode) implements P
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
+        Cancellation.check(); // a kernel boundary
         try (ColumnarValue v = input.evaluate(ctx)) {
             if (dataType() instanceof DataType.Int) {
                 // 0 - x: the subtraction kernel's overflow check is exactly -MIN_VALUE's.

@@ -1,5 +1,6 @@
 package dev.quiver.physical;
 
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
@@ -15,6 +16,7 @@ public record NotExpr(PhysicalExpr input) implements PhysicalExpr {
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
+        Cancellation.check(); // a kernel boundary
         // The input's own result is flipped in place when it is a fresh Boolean array.
         return Kernels.notConsuming(input.evaluate(ctx), ctx.rows(), ctx.allocator());
     }

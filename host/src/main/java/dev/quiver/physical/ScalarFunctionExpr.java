@@ -1,5 +1,6 @@
 package dev.quiver.physical;
 
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
 import dev.quiver.memory.Resources;
@@ -28,6 +29,7 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
+        Cancellation.check(); // a kernel boundary
         List<ColumnarValue> values = new ArrayList<>(args.size());
         List<Field> fields = new ArrayList<>(args.size());
         ColumnarValue result = null;
@@ -39,11 +41,12 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
                 fields.add(args.get(i).dataType().toField("arg" + i, true));
                 allScalar &= v instanceof ColumnarValue.Scalar;
             }
+            Cancellation.check(); // the arguments ran: another boundary before the function
             result = function.invoke(new ScalarFunctionArgs(values, fields, ctx.rows(), dataType.toField(function.name(), true),
                     ctx.config()));
             if (result == null) {
                 // A broken function, not a null pointer of Quiver's: say so as the other result checks do.
-                throw new IllegalStateException("function " + function.name() + " returned null instead of a ColumnarValue "
+                throw new dev.quiver.errors.EvaluationException("function " + function.name() + " returned null instead of a ColumnarValue "
                         + "(a NULL result is a ColumnarValue.Scalar holding a null value)");
             }
             result = checked(result, allScalar && !args.isEmpty(), ctx);
@@ -74,14 +77,14 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
                 a.close();
                 result = s;
             } else if (n != ctx.rows()) {
-                throw new IllegalStateException("function " + function.name() + " returned " + n + " rows for a batch of "
+                throw new dev.quiver.errors.EvaluationException("function " + function.name() + " returned " + n + " rows for a batch of "
                         + ctx.rows() + " rows");
             }
         }
         if (ctx.config().checkTypes()) {
             DataType got = result.dataType();
             if (!got.equals(dataType.valueType())) {
-                throw new IllegalStateException("function " + function.name() + " returned " + got + " but was planned to return "
+                throw new dev.quiver.errors.EvaluationException("function " + function.name() + " returned " + got + " but was planned to return "
                         + dataType);
             }
         }
@@ -104,11 +107,11 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
             long bytes = v.getBufferSize();
             long total = Math.multiplyHigh(bytes, rows) != 0 || bytes * rows < 0 ? Long.MAX_VALUE : bytes * rows;
             if (v instanceof org.apache.arrow.vector.BaseVariableWidthVector && total > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException(function.name() + ": its value over constants takes " + bytes + " bytes, and"
+                throw new dev.quiver.errors.ResourceException(function.name() + ": its value over constants takes " + bytes + " bytes, and"
                         + " a copy for each of the batch's " + rows + " rows would pass the 2 GiB a " + dataType + " column holds");
             }
             if (total > ctx.allocator().getHeadroom()) {
-                throw new IllegalArgumentException(function.name() + ": its value over constants takes " + bytes + " bytes, and"
+                throw new dev.quiver.errors.ResourceException(function.name() + ": its value over constants takes " + bytes + " bytes, and"
                         + " a copy for each of the batch's " + rows + " rows (" + total + " bytes) is more than the allocator's"
                         + " limit leaves (" + ctx.allocator().getHeadroom() + " bytes)");
             }

@@ -189,13 +189,14 @@ public final class ExpressionPlanner {
                         all.add(lower(x));
                     }
                     DataType t = comparisonType(all, "IN", e);
-                    List<PhysicalExpr> cast = all.stream().map(p -> cast(p, t, e)).toList();
+                    List<PhysicalExpr> cast = comparedAs(all, t, "IN", e);
                     yield new InListExpr(cast.getFirst(), cast.subList(1, cast.size()), in.negated());
                 }
                 case Expr.Between b -> {
                     List<PhysicalExpr> all = List.of(lower(b.expr()), lower(b.low()), lower(b.high()));
                     DataType t = comparisonType(all, "BETWEEN", e);
-                    yield new BetweenExpr(cast(all.get(0), t, e), cast(all.get(1), t, e), cast(all.get(2), t, e), b.negated());
+                    List<PhysicalExpr> cast = comparedAs(all, t, "BETWEEN", e);
+                    yield new BetweenExpr(cast.get(0), cast.get(1), cast.get(2), b.negated());
                 }
                 case Expr.Like like -> {
                     PhysicalExpr v = lower(like.expr());
@@ -305,7 +306,8 @@ public final class ExpressionPlanner {
             }
             if (op.isComparison()) {
                 DataType t = comparisonType(List.of(l, r), op.sql(), b);
-                return new BinaryExpr(cast(l, t, b), op, cast(r, t, b), DataType.BOOLEAN);
+                List<PhysicalExpr> cast = comparedAs(List.of(l, r), t, op.sql(), b);
+                return new BinaryExpr(cast.get(0), op, cast.get(1), DataType.BOOLEAN);
             }
             DataType lt = l.dataType().valueType();
             DataType rt = r.dataType().valueType();
@@ -330,8 +332,9 @@ public final class ExpressionPlanner {
                 all.add(operand);
                 all.addAll(whens);
                 DataType t = comparisonType(all, "CASE operand = WHEN", c);
-                operand = cast(operand, t, c);
-                whens = whens.stream().map(w -> cast(w, t, c)).toList();
+                List<PhysicalExpr> cast = comparedAs(all, t, "CASE operand = WHEN", c);
+                operand = cast.getFirst();
+                whens = cast.subList(1, cast.size());
             } else {
                 whens = whens.stream().map(w -> boolArg(w, "CASE WHEN", c)).toList();
             }
@@ -452,6 +455,30 @@ public final class ExpressionPlanner {
                         + pt + " (" + what + ") in " + in));
             }
             return t instanceof DataType.Null ? DataType.BOOLEAN : t;
+        }
+
+        /**
+         * The operands of a comparison ({@code what}: =, IN, BETWEEN, ...) cast to their comparison type
+         * {@code t}; a list or struct the comparison kernels compare as it is stays as it is (nested
+         * casts do not exist; nullability and decimal scales do not matter to the comparison). Refuses
+         * what no kernel compares (intervals, lists of different element types), so nothing planned
+         * fails for its types at run time.
+         */
+        private List<PhysicalExpr> comparedAs(List<PhysicalExpr> all, DataType t, String what, Expr in) {
+            List<PhysicalExpr> out = new ArrayList<>();
+            for (PhysicalExpr p : all) {
+                DataType pt = p.dataType().valueType();
+                boolean nestedAsIs = (pt instanceof DataType.ListType || pt instanceof DataType.Struct) && Kernels.canCompare(pt, t);
+                out.add(nestedAsIs ? decoded(p, in) : cast(p, t, in));
+            }
+            DataType first = out.getFirst().dataType().valueType();
+            for (PhysicalExpr p : out) {
+                if (!Kernels.canCompare(first, p.dataType().valueType())) {
+                    throw new PlanningException("cannot compare " + first + " with " + p.dataType().valueType() + " (" + what
+                            + "): no comparison kernel takes them, in " + in);
+                }
+            }
+            return out;
         }
 
         private PhysicalExpr explicitCast(PhysicalExpr in, DataType to, boolean safe, Expr e) {

@@ -252,7 +252,7 @@ final class Fusion {
         }
         try {
             return f.function().kernel(args).map(IrNode::type);
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | dev.quiver.functions.PlanningException e) {
             return Optional.empty(); // a body without an instance for these types runs unfused
         }
     }

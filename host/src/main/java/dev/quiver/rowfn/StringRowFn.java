@@ -231,6 +231,8 @@ public final class StringRowFn implements ScalarFunction {
 
     private void loop(Reader[] readers, Row row, Out out, int n) {
         for (int r = 0; r < n; r++) {
+            // The body is the author's code, of any cost: a kernel boundary every row (about a nanosecond).
+            dev.quiver.cancel.Cancellation.check();
             boolean valid = true;
             for (Reader reader : readers) {
                 valid &= reader.isValid(r);

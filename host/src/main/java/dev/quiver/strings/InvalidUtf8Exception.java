@@ -6,7 +6,7 @@ package dev.quiver.strings;
  * every string column an expression reads, once per batch, and raises this rather than compute
  * on malformed text. It names the column, the batch row and the offending byte.
  */
-public final class InvalidUtf8Exception extends IllegalArgumentException {
+public final class InvalidUtf8Exception extends dev.quiver.errors.InputException {
     private final String column;
     private final long row;
     private final long byteIndex;
@@ -14,6 +14,8 @@ public final class InvalidUtf8Exception extends IllegalArgumentException {
     public InvalidUtf8Exception(String column, long row, long byteIndex, int badByte) {
         super("invalid UTF-8 in column '" + column + "' at row " + row + ": the sequence that starts at byte " + byteIndex
                 + " of the value (0x" + String.format("%02X", badByte & 0xFF) + ") is not valid UTF-8");
+        fillColumn(column);
+        fillRow(row);
         this.column = column;
         this.row = row;
         this.byteIndex = byteIndex;

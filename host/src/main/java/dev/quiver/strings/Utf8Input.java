@@ -49,7 +49,7 @@ public final class Utf8Input implements AutoCloseable {
             this.offsets = alias(vector.getOffsetBuffer(), offsetBytes, "offset");
             long dataEnd = rows == 0 ? 0 : offsetAt(rows);
             if (rows > 0 && (offsetAt(0) < 0 || offsetAt(0) > dataEnd)) {
-                throw new IllegalStateException("string vector '" + vector.getName() + "' has offsets " + offsetAt(0) + " .. " + dataEnd);
+                throw new dev.quiver.errors.InputException("string vector '" + vector.getName() + "' has offsets " + offsetAt(0) + " .. " + dataEnd);
             }
             this.data = alias(vector.getDataBuffer(), dataEnd, "data");
             ArrowBuf v = vector.getValidityBuffer();
@@ -75,7 +75,7 @@ public final class Utf8Input implements AutoCloseable {
             return MemorySegment.NULL.reinterpret(0, arena, null);
         }
         if (buf == null || buf.capacity() < bytes) {
-            throw new IllegalStateException("the " + what + " buffer of string vector '" + vector.getName() + "' holds "
+            throw new dev.quiver.errors.InputException("the " + what + " buffer of string vector '" + vector.getName() + "' holds "
                     + (buf == null ? 0 : buf.capacity()) + " bytes, fewer than the " + bytes + " its " + rows + " rows need");
         }
         return MemorySegment.ofAddress(buf.memoryAddress()).reinterpret(bytes, arena, null);

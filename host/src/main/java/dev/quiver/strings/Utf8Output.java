@@ -1,5 +1,6 @@
 package dev.quiver.strings;
 
+import dev.quiver.cancel.Cancellation;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
@@ -31,9 +32,12 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>Close it in every case: before {@link #finish()} closing frees the vector, after it does
- * nothing. Use from one thread.
+ * nothing. Every 64th row closed is a cancellation boundary ({@link Cancellation#check()}), so
+ * {@code endRow} and {@code nullRow} may throw a {@code CancelledException}. Use from one thread.
  */
 public final class Utf8Output implements AutoCloseable {
+    /** A row ended with {@code (row & CHECK_ROWS) == 0} is a cancellation boundary. */
+    private static final int CHECK_ROWS = 63;
     private final Arena arena = Arena.ofConfined();
     private final FieldVector vector;
     private final boolean large;
@@ -56,7 +60,7 @@ public final class Utf8Output implements AutoCloseable {
                 ((BaseLargeVariableWidthVector) vector).allocateNew(initial, Math.max(rows, 1));
             } else {
                 if (initial > Integer.MAX_VALUE) {
-                    throw new IllegalArgumentException("a Utf8 result of " + initial + " bytes does not fit in 2 GiB; use LargeUtf8");
+                    throw new dev.quiver.errors.ResourceException("a Utf8 result of " + initial + " bytes does not fit in 2 GiB; use LargeUtf8");
                 }
                 ((BaseVariableWidthVector) vector).allocateNew(initial, Math.max(rows, 1));
             }
@@ -117,7 +121,7 @@ public final class Utf8Output implements AutoCloseable {
             return;
         }
         if (!large && needed > Integer.MAX_VALUE) {
-            throw new IllegalStateException("a Utf8 result holds at most 2 GiB of text; this one needs " + needed
+            throw new dev.quiver.errors.ResourceException("a Utf8 result holds at most 2 GiB of text; this one needs " + needed
                     + " bytes by row " + row + " (use LargeUtf8)");
         }
         long target = Math.max(needed, data.byteSize() * 2);
@@ -235,6 +239,9 @@ public final class Utf8Output implements AutoCloseable {
         validity.set(ValueLayout.JAVA_BYTE, i >>> 3, (byte) (validity.get(ValueLayout.JAVA_BYTE, i >>> 3) | 1 << (i & 7)));
         writeOffset(++row, position);
         rowStart = position;
+        if ((row & CHECK_ROWS) == 0) {
+            Cancellation.check(); // the kernels writing strings row by row reach a boundary every 64 rows
+        }
     }
 
     /** Closes the current row as null, dropping anything appended to it. */
@@ -242,6 +249,9 @@ public final class Utf8Output implements AutoCloseable {
         checkRow();
         position = rowStart;
         writeOffset(++row, position);
+        if ((row & CHECK_ROWS) == 0) {
+            Cancellation.check();
+        }
     }
 
     /** Closes {@code n} rows as null. */

@@ -71,8 +71,14 @@ public record ScalarValue(DataType type, Object value) {
             case Long l -> new ScalarValue(DataType.INT64, l);
             case Float f -> new ScalarValue(DataType.FLOAT32, f);
             case Double d -> new ScalarValue(DataType.FLOAT64, d);
-            case BigDecimal d -> new ScalarValue(new DataType.Decimal(Math.max(d.precision(), Math.max(1, d.scale())), Math.max(0, d.scale())),
-                    d.scale() < 0 ? d.setScale(0) : d);
+            case BigDecimal d -> {
+                // A negative scale (1E+3) is written out at scale 0 (1000) first: its precision is the digits it then has.
+                if ((long) d.precision() - d.scale() > DataType.Decimal.MAX_PRECISION) {
+                    throw new IllegalArgumentException("no Decimal128 holds " + d + ": more than 38 digits before the point");
+                }
+                BigDecimal v = d.scale() < 0 ? d.setScale(0) : d;
+                yield new ScalarValue(new DataType.Decimal(Math.max(v.precision(), Math.max(1, v.scale())), v.scale()), v);
+            }
             case String s -> new ScalarValue(DataType.UTF8, s);
             case byte[] b -> new ScalarValue(DataType.BINARY, b.clone());
             case java.time.LocalDate d -> new ScalarValue(DataType.DATE32, (int) d.toEpochDay());
@@ -177,8 +183,8 @@ public record ScalarValue(DataType type, Object value) {
             case DataType.FloatingPoint f -> value.toString(); // NaN, Infinity, -Infinity read back too
             case DataType.Decimal d -> ((BigDecimal) value).toPlainString();
             case DataType.Binary b -> blobText((byte[]) value);
-            case DataType.Date32 d -> java.time.LocalDate.ofEpochDay((Integer) value).toString();
-            case DataType.Timestamp ts -> timestampText((Long) value, ts.unit());
+            case DataType.Date32 d -> TemporalText.formatDate((Integer) value);
+            case DataType.Timestamp ts -> TemporalText.formatTimestamp((Long) value, ts.unit());
             default -> value.toString();
         };
         boolean prefixable = !typeName.startsWith("\"") && !(t instanceof DataType.Utf8) && !(t instanceof DataType.Interval)
@@ -206,19 +212,6 @@ public record ScalarValue(DataType type, Object value) {
         return sb.toString();
     }
 
-    /** {@code yyyy-MM-dd HH:mm:ss}, with as many fraction digits as the value needs, in UTC. */
-    private static String timestampText(long ticks, DataType.TimeUnit unit) {
-        long seconds = Math.floorDiv(ticks, unit.perSecond());
-        long nanos = Math.floorMod(ticks, unit.perSecond()) * (1_000_000_000L / unit.perSecond());
-        java.time.LocalDateTime t = java.time.LocalDateTime.ofEpochSecond(seconds, (int) nanos, java.time.ZoneOffset.UTC);
-        String s = t.toLocalDate() + " " + String.format("%02d:%02d:%02d", t.getHour(), t.getMinute(), t.getSecond());
-        if (nanos != 0) {
-            String f = String.format("%09d", nanos);
-            s += "." + f.replaceAll("0+$", "");
-        }
-        return s;
-    }
-
     private static String plainDouble(double d) {
         String s = Double.toString(d);
         // SQL reads 2.5 and 1.0E-5 as doubles; make sure there is always a '.' or an exponent.
@@ -233,7 +226,7 @@ public record ScalarValue(DataType type, Object value) {
         return switch (value) {
             case String s -> "'" + s + "'";
             case byte[] b -> "0x" + java.util.HexFormat.of().formatHex(b);
-            default -> type.valueType() instanceof DataType.Date32 ? java.time.LocalDate.ofEpochDay((Integer) value).toString() : value.toString();
+            default -> type.valueType() instanceof DataType.Date32 ? TemporalText.formatDate((Integer) value) : value.toString();
         };
     }
 }

@@ -134,7 +134,15 @@ public final class Values {
                     ((Float8Vector) v).setSafe(row, (Double) o);
                 }
             }
-            case DataType.Decimal d -> ((DecimalVector) v).setSafe(row, (BigDecimal) o);
+            case DataType.Decimal d -> {
+                BigDecimal b = (BigDecimal) o;
+                if (b.precision() > d.precision()) {
+                    // Arrow would refuse it with an UnsupportedOperationException; say what does not fit.
+                    throw new IllegalArgumentException("the value " + b.toPlainString() + " has " + b.precision() + " digits, more than "
+                            + d + " holds");
+                }
+                ((DecimalVector) v).setSafe(row, b);
+            }
             case DataType.Utf8 u -> {
                 byte[] bytes = ((String) o).getBytes(StandardCharsets.UTF_8);
                 if (v instanceof LargeVarCharVector l) {
@@ -146,6 +154,7 @@ public final class Values {
             case DataType.Binary b -> ((VarBinaryVector) v).setSafe(row, (byte[]) o);
             case DataType.Date32 d -> ((DateDayVector) v).setSafe(row, (Integer) o);
             case DataType.Timestamp ts -> ((TimeStampVector) v).setSafe(row, (Long) o);
+            // Unreachable from a plan: no literal or cast makes an interval value (interval columns are copied whole).
             case DataType.Interval iv -> throw new UnsupportedOperationException("writing Interval values is not supported yet");
             case DataType.ListType l -> {
                 ListVector lv = (ListVector) v;
@@ -188,6 +197,7 @@ public final class Values {
                 if (v instanceof LargeVarCharVector l) {
                     l.setNull(row);
                 } else {
+                    // Unreachable: every Quiver type allocates one of the vector classes above.
                     throw new UnsupportedOperationException("cannot set a null in a " + v.getClass().getSimpleName());
                 }
             }

@@ -192,7 +192,7 @@ class ScalarSubqueryTest {
         cases.put("(SELECT count(*) FROM r)", "'*'");
         List<String> failures = new java.util.ArrayList<>();
         cases.forEach((text, what) -> {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Expr.parse(text), text);
+            dev.quiver.functions.PlanningException e = assertThrows(dev.quiver.functions.PlanningException.class, () -> Expr.parse(text), text);
             if (!(e.getMessage().startsWith(what) && e.getMessage().contains(" is not supported in a Quiver expression: ")
                     && e.getMessage().endsWith("(in \"" + text + "\")"))) {
                 failures.add(text + " -> " + e.getMessage());
@@ -205,15 +205,15 @@ class ScalarSubqueryTest {
     void rejectionMessagesQuoteTheSubqueryAndTheText() {
         assertEquals("GROUP BY in a subquery is not supported in a Quiver expression: (SELECT a FROM r GROUP BY a) "
                         + "(in \"x > (SELECT a FROM r GROUP BY a)\")",
-                assertThrows(IllegalArgumentException.class, () -> Expr.parse("x > (SELECT a FROM r GROUP BY a)")).getMessage());
+                assertThrows(dev.quiver.functions.PlanningException.class, () -> Expr.parse("x > (SELECT a FROM r GROUP BY a)")).getMessage());
         assertEquals("LIMIT out of range (Int64): 9223372036854775808 (in \"(SELECT a FROM r LIMIT 9223372036854775808)\")",
-                assertThrows(IllegalArgumentException.class, () -> Expr.parse("(SELECT a FROM r LIMIT 9223372036854775808)"))
+                assertThrows(dev.quiver.functions.PlanningException.class, () -> Expr.parse("(SELECT a FROM r LIMIT 9223372036854775808)"))
                         .getMessage());
     }
 
     @Test
     void aSelectWithoutParenthesesIsASyntaxError() {
-        String m = assertThrows(IllegalArgumentException.class, () -> Expr.parse("SELECT a FROM r")).getMessage();
+        String m = assertThrows(dev.quiver.functions.PlanningException.class, () -> Expr.parse("SELECT a FROM r")).getMessage();
         assertTrue(m.startsWith("syntax error at column 1 in \"SELECT a FROM r\""), m);
     }
 }

@@ -237,7 +237,7 @@ class SqlParserTest {
         assertEquals("CAST('a' AS LARGE_UTF8)", large.toString());
         assertEquals(lit("a").cast(DataType.LARGE_UTF8), SqlParser.parse(large.toString()));
         assertEquals(lit(1L).alias("y").add(lit(1)).toString(), "(BIGINT '1' AS y + 1)");
-        assertThrows(IllegalArgumentException.class, () -> SqlParser.parse("(BIGINT '1' AS y + 1)"));
+        assertThrows(dev.quiver.functions.PlanningException.class, () -> SqlParser.parse("(BIGINT '1' AS y + 1)"));
     }
 
     @Test
@@ -286,7 +286,7 @@ class SqlParserTest {
     }
 
     private static void assertError(String text, String expected) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SqlParser.parse(text));
+        dev.quiver.functions.PlanningException e = assertThrows(dev.quiver.functions.PlanningException.class, () -> SqlParser.parse(text));
         assertEquals(expected, e.getMessage());
     }
 
@@ -320,7 +320,7 @@ class SqlParserTest {
                 Map.entry("x IS TRUE", "IS TRUE/IS FALSE"),
                 Map.entry("~x", "the '~' operator"));
         cases.forEach((text, what) -> {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SqlParser.parse(text), text);
+            dev.quiver.functions.PlanningException e = assertThrows(dev.quiver.functions.PlanningException.class, () -> SqlParser.parse(text), text);
             assertTrue(e.getMessage().startsWith(what) && e.getMessage().contains("is not supported in a Quiver expression"),
                     text + " -> " + e.getMessage());
         });
@@ -329,12 +329,12 @@ class SqlParserTest {
     @Test
     void literalErrors() {
         assertEquals("integer literal out of range (Int64): 9223372036854775808",
-                assertThrows(IllegalArgumentException.class, () -> SqlParser.parse("9223372036854775808")).getMessage());
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> SqlParser.parse("TINYINT '300'")).getMessage()
+                assertThrows(dev.quiver.functions.PlanningException.class, () -> SqlParser.parse("9223372036854775808")).getMessage());
+        assertTrue(assertThrows(dev.quiver.functions.PlanningException.class, () -> SqlParser.parse("TINYINT '300'")).getMessage()
                 .startsWith("invalid TINYINT literal '300'"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> SqlParser.parse("DATE '2024-02-30'")).getMessage()
+        assertTrue(assertThrows(dev.quiver.functions.PlanningException.class, () -> SqlParser.parse("DATE '2024-02-30'")).getMessage()
                 .startsWith("invalid DATE literal '2024-02-30'"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> SqlParser.parse("CAST(x AS NOSUCHTYPE)")).getMessage()
+        assertTrue(assertThrows(dev.quiver.functions.PlanningException.class, () -> SqlParser.parse("CAST(x AS NOSUCHTYPE)")).getMessage()
                 .contains("unknown type"));
     }
 

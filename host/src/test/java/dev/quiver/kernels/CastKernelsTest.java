@@ -58,7 +58,7 @@ class CastKernelsTest extends KernelTestBase {
         if (firstFailure < 0) {
             assertEquals(normalize(tryExpected), normalize(values(Kernels.cast(arr(from, inWithNull.toArray()), to, false, n + 1, allocator), n + 1)), "CAST " + what);
         } else {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            dev.quiver.errors.EvaluationException e = assertThrows(dev.quiver.errors.EvaluationException.class,
                     () -> Kernels.cast(arr(from, inWithNull.toArray()), to, false, n + 1, allocator), "CAST " + what);
             assertTrue(e.getMessage().startsWith("cannot cast ") && e.getMessage().contains("(row " + firstFailure + ") to " + to),
                     e.getMessage());
@@ -66,7 +66,7 @@ class CastKernelsTest extends KernelTestBase {
         for (int i = 0; i < n; i++) {
             ColumnarValue.Scalar s = sc(from, in.get(i));
             if (expected.get(i) == FAIL) {
-                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Kernels.cast(s, to, false, 1, allocator), what);
+                dev.quiver.errors.EvaluationException e = assertThrows(dev.quiver.errors.EvaluationException.class, () -> Kernels.cast(s, to, false, 1, allocator), what);
                 assertTrue(e.getMessage().contains("cannot cast") && e.getMessage().contains(to.toString()), e.getMessage());
                 assertNull(scalar(Kernels.cast(s, to, true, 1, allocator)), what);
             } else {
@@ -238,10 +238,10 @@ class CastKernelsTest extends KernelTestBase {
 
     @Test
     void errorMessageNamesValueRowAndType() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Kernels.cast(
+        dev.quiver.errors.EvaluationException e = assertThrows(dev.quiver.errors.EvaluationException.class, () -> Kernels.cast(
                 arr(DataType.UTF8, "1", "2", null, "abc"), DataType.INT32, false, 4, allocator));
         assertTrue(e.getMessage().startsWith("cannot cast 'abc' (row 3) to Int32"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> Kernels.cast(arr(DataType.INT64, 1L, 300L), DataType.INT8, false, 2, allocator));
+        e = assertThrows(dev.quiver.errors.EvaluationException.class, () -> Kernels.cast(arr(DataType.INT64, 1L, 300L), DataType.INT8, false, 2, allocator));
         assertTrue(e.getMessage().startsWith("cannot cast 300 (row 1) to Int8"), e.getMessage());
         byte[] bytes = ((byte[]) scalar(Kernels.cast(sc(DataType.UTF8, "ab"), DataType.BINARY, false, 1, allocator)));
         assertArrayEquals(new byte[]{'a', 'b'}, bytes);

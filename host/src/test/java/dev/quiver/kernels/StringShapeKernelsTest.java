@@ -452,7 +452,7 @@ class StringShapeKernelsTest extends KernelTestBase {
         // No row needs padding: cut or exact.
         check("lpad cut", false, Arrays.asList("ab", null, "ab"), StringShapeKernels.pad(s, longs(List.of(2L), r), empty, true, 3, allocator));
         check("rpad exact", false, Arrays.asList("abc", null, "abc"), StringShapeKernels.pad(s, longs(List.of(3L), r), empty, false, 3, allocator));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        dev.quiver.errors.EvaluationException e = assertThrows(dev.quiver.errors.EvaluationException.class,
                 () -> StringShapeKernels.pad(s, longs(List.of(5L), r), empty, true, 3, allocator));
         assertEquals("lpad: row 0 needs 2 characters of padding but the fill string is empty", e.getMessage());
         closeOwned();
@@ -464,16 +464,16 @@ class StringShapeKernelsTest extends KernelTestBase {
         for (boolean large : new boolean[] {false, true}) {
             FieldVector s = vector(Arrays.asList("ab", "c"), large, true, r);
             BigIntVector huge = longs(List.of(Long.MAX_VALUE), r);
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            dev.quiver.errors.ResourceException e = assertThrows(dev.quiver.errors.ResourceException.class,
                     () -> StringShapeKernels.repeat(s, huge, 2, allocator));
             assertTrue(e.getMessage().startsWith("repeat: "), e.getMessage());
             assertTrue(e.getMessage().contains(large ? "machine's memory" : "2 GiB"), e.getMessage());
-            IllegalArgumentException p = assertThrows(IllegalArgumentException.class,
+            dev.quiver.errors.ResourceException p = assertThrows(dev.quiver.errors.ResourceException.class,
                     () -> StringShapeKernels.pad(s, huge, vector(List.of("é"), large, true, r), false, 2, allocator));
             assertTrue(p.getMessage().startsWith("rpad: "), p.getMessage());
             // 2^30 copies of 'ab' are 2 GiB: one byte too many for Utf8; refused before any allocation.
             if (!large) {
-                IllegalArgumentException two = assertThrows(IllegalArgumentException.class,
+                dev.quiver.errors.ResourceException two = assertThrows(dev.quiver.errors.ResourceException.class,
                         () -> StringShapeKernels.repeat(s, longs(List.of(1L << 30), r), 2, allocator));
                 assertTrue(two.getMessage().contains("2 GiB"), two.getMessage());
             }
@@ -482,7 +482,7 @@ class StringShapeKernelsTest extends KernelTestBase {
         // A limited allocator: the limit is checked up front too.
         try (BufferAllocator small = allocator.newChildAllocator("small", 0, 1 << 20)) {
             FieldVector s = vector(List.of("abcd"), true, true, r);
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            dev.quiver.errors.ResourceException e = assertThrows(dev.quiver.errors.ResourceException.class,
                     () -> StringShapeKernels.repeat(s, longs(List.of(1L << 20), r), 1, small));
             assertTrue(e.getMessage().contains("allocator's limit"), e.getMessage());
             closeOwned();

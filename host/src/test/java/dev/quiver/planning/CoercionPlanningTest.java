@@ -192,11 +192,12 @@ class CoercionPlanningTest extends PlanningTestBase {
         CastExpr c = assertInstanceOf(CastExpr.class, f.inputs().getFirst(), d.explain());
         assertEquals(DataType.FLOAT64, c.dataType());
         assertEquals(DataType.UINT32, c.input().dataType());
-        // ... while a decimal matches round's decimal signature exactly: no cast, and the result stays a decimal.
+        // ... while a decimal matches round's decimal signature exactly: no cast, and the result stays a decimal,
+        // of the scale the digits leave (DataFusion): Decimal(10, 2) to 1 place is Decimal(10, 1).
         PhysicalPlan r = plan("round(dec, 1)");
         ScalarFunctionExpr rf = assertInstanceOf(ScalarFunctionExpr.class, r.root());
         assertInstanceOf(ColumnExpr.class, rf.args().getFirst(), r.explain());
-        assertEquals(new DataType.Decimal(11, 2), rf.dataType());
+        assertEquals(new DataType.Decimal(10, 1), rf.dataType());
         // A string is never read as a number implicitly: that is a planning error, not a cast that fails on some batch.
         dev.quiver.functions.PlanningException ex = org.junit.jupiter.api.Assertions.assertThrows(
                 dev.quiver.functions.PlanningException.class, () -> plan("sqrt(name)"));

@@ -116,7 +116,7 @@ class EvaluationTest extends PlanningTestBase {
     @Test
     void castFailuresNameTheValueAndTryCastDoesNot() {
         List<FieldVector> b = batch();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> evaluate(plan("CAST(name AS INT)"), b));
+        dev.quiver.errors.EvaluationException e = assertThrows(dev.quiver.errors.EvaluationException.class, () -> evaluate(plan("CAST(name AS INT)"), b));
         assertEquals("cannot cast 'ab' (row 0) to Int32: not an integer", e.getMessage());
         RuntimeException overflow = assertThrows(RuntimeException.class, () -> evaluate(plan("CAST(u32 AS INT)"), b));
         assertTrue(overflow.getMessage().contains("4294967295"), overflow.getMessage());

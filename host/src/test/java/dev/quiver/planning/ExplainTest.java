@@ -96,12 +96,12 @@ class ExplainTest extends PlanningTestBase {
                       #0 name -> Utf8
                       literal 'a%' -> Utf8
                     BETWEEN -> Boolean
-                      CAST AS DECIMAL(12, 2) -> Decimal128(12, 2)
-                        call round (immutable) -> Decimal128(11, 2)
+                      CAST AS DECIMAL(11, 1) -> Decimal128(11, 1)
+                        call round (immutable) -> Decimal128(10, 1)
                           #1 dec -> Decimal128(10, 2)
                           literal 1 -> Int32
-                      literal DECIMAL(12, 2) '0.00' -> Decimal128(12, 2)
-                      literal DECIMAL(12, 2) '2.00' -> Decimal128(12, 2)
+                      literal DECIMAL(11, 1) '0.0' -> Decimal128(11, 1)
+                      literal DECIMAL(11, 1) '2.0' -> Decimal128(11, 1)
                 Inputs:
                   #0 = column 3 'name' Utf8
                   #1 = column 7 'dec' Decimal128(10, 2)

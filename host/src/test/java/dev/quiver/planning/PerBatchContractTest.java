@@ -106,7 +106,7 @@ class PerBatchContractTest extends PlanningTestBase {
             registry.register(new UserFunction("short_rows", Volatility.IMMUTABLE, DataType.INT32, a -> ints(a, rows)));
             PhysicalPlan p = plan(call("short_rows", col("x")));
             List<FieldVector> b = xBatch(1, 2, 3, 4, 5);
-            IllegalStateException e = assertThrows(IllegalStateException.class, () -> run(p, b));
+            dev.quiver.errors.EvaluationException e = assertThrows(dev.quiver.errors.EvaluationException.class, () -> run(p, b));
             assertEquals("function short_rows returned " + rows + " rows for a batch of 5 rows", e.getMessage());
         }
     }
@@ -124,7 +124,7 @@ class PerBatchContractTest extends PlanningTestBase {
         // With a column argument a one-row array for five rows is an error, not a scalar.
         PhysicalPlan q = plan(call("one_row", col("x")));
         List<FieldVector> b = xBatch(1, 2, 3, 4, 5);
-        assertThrows(IllegalStateException.class, () -> run(q, b));
+        assertThrows(dev.quiver.errors.EvaluationException.class, () -> run(q, b));
     }
 
     @Test
@@ -133,13 +133,13 @@ class PerBatchContractTest extends PlanningTestBase {
         registry.register(new UserFunction("liar", Volatility.IMMUTABLE, DataType.INT64, a -> ints(a, a.numberRows())));
         PhysicalPlan p = plan(call("liar", col("x")));
         List<FieldVector> b = xBatch(1, 2, 3);
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> run(p, b));
+        dev.quiver.errors.EvaluationException e = assertThrows(dev.quiver.errors.EvaluationException.class, () -> run(p, b));
         assertEquals("function liar returned Int32 but was planned to return Int64", e.getMessage());
         // A scalar of the wrong type too.
         registry.register(new UserFunction("scalar_liar", Volatility.VOLATILE, DataType.INT64,
                 a -> new ColumnarValue.Scalar(new ScalarValue(DataType.UTF8, "no"))));
         PhysicalPlan q = plan(call("scalar_liar", lit(1)));
-        IllegalStateException e2 = assertThrows(IllegalStateException.class, () -> run(q, b));
+        dev.quiver.errors.EvaluationException e2 = assertThrows(dev.quiver.errors.EvaluationException.class, () -> run(q, b));
         assertEquals("function scalar_liar returned Utf8 but was planned to return Int64", e2.getMessage());
         // With the check off the result passes unchecked (the flag is what makes the difference).
         config = new dev.quiver.functions.ExecutionConfig(allocator, QUERY_START, false, java.util.Map.of());

@@ -64,7 +64,8 @@ import java.util.concurrent.locks.LockSupport;
  * and the output read back (the validity too, when the row mode or a null condition needs it);
  * a batch of more than two chunks goes chunk by chunk, overlapping transfers with the kernel
  * (see {@link #overlapChunkRows()}). The bytes moved are reported in the {@link KernelRun}. See
- * docs/transfers.md.
+ * docs/transfers.md. Cancellation ({@link dev.quiver.cancel.Cancellation}) is checked before
+ * each overlapped chunk is enqueued; a single launch runs to its end.
  *
  * <p>Programs: each shape is built once per backend, by the first run that needs it or ahead of
  * it by {@link #prepareAsync} on the backend's build thread (one daemon thread, started on first
@@ -1000,6 +1001,8 @@ public final class OpenClBackend implements KernelBackend {
             if (c >= chunks) {
                 continue;
             }
+            // A kernel boundary: a cancelled run enqueues no more chunks; closing the launch waits for those enqueued.
+            dev.quiver.cancel.Cancellation.check();
             StagingPool.Slot slot = slots.get(c % depth);
             long lo = (long) c * chunk;
             int n = rowsOf(c, chunk, rows);

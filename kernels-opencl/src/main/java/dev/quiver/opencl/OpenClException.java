@@ -10,7 +10,7 @@ import java.util.Objects;
  * symbolic and numeric, followed by any detail the driver gave (a build log, for instance):
  * {@code clBuildProgram failed: CL_BUILD_PROGRAM_FAILURE (-11): <build log>}.
  */
-public final class OpenClException extends RuntimeException {
+public final class OpenClException extends dev.quiver.errors.DeviceException {
     @Serial
     private static final long serialVersionUID = 1L;
 

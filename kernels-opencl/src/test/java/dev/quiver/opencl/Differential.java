@@ -147,8 +147,8 @@ final class Differential {
             }
             assertEquals(want.failure().row(), got.failure().row(), where + ": the first failing row");
             assertEquals(want.failure().what(), got.failure().what(), where + ": the failure");
-            assertEquals(want.failure().getMessage().replace("(on reference)", "(on " + backend.name() + ")"),
-                    got.failure().getMessage(), where);
+            assertEquals(want.failure().detail(), got.failure().detail(), where);
+            assertEquals(backend.name(), got.failure().device(), where + ": the device the failure names");
             return 0;
         }
         assertEquals(want.rowsComputed(), got.rowsComputed(), where + ": rows computed");

@@ -5,7 +5,7 @@ package dev.quiver.stream;
  * result: the message names the function and the rows of the operator's input the call
  * covered, counted from the start of the stream; the cause is the function's own failure.
  */
-public class AsyncFunctionException extends RuntimeException {
+public class AsyncFunctionException extends dev.quiver.errors.EvaluationException {
     private final String function;
     private final long firstRow;
     private final long endRow;

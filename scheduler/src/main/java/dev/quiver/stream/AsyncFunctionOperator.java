@@ -348,7 +348,7 @@ final class AsyncFunctionOperator extends Operator {
                     return;
                 }
                 try {
-                    evaluateArguments();
+                    cancellation.run(this::evaluateArguments);
                 } catch (RuntimeException e) {
                     failure = e;
                 }

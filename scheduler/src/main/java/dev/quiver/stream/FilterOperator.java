@@ -64,7 +64,7 @@ final class FilterOperator extends Operator {
                 ensureOpen();
                 long t0 = System.nanoTime();
                 metrics.rowsIn(batch.getRowCount());
-                kept = predicate.filter(batch, placement, allocator);
+                kept = cancellation.call(() -> predicate.filter(batch, placement, allocator));
                 if (keep < kept.getFieldVectors().size()) {
                     int[] cols = new int[keep];
                     for (int i = 0; i < keep; i++) {

@@ -1,5 +1,6 @@
 package dev.quiver.stream;
 
+import dev.quiver.cancel.CancelHandle;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -11,13 +12,18 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The common part of the operators: one outstanding {@link #next()}, closing that cancels it,
- * and the hand-over of a batch that leaks nothing when the consumer has gone.
+ * and the hand-over of a batch that leaks nothing when the consumer has gone. Each operator
+ * evaluates its expressions inside {@link #cancellation}'s {@link CancelHandle#call call}, and
+ * closing cancels it first: a batch being evaluated when the stream is closed (the query
+ * cancelled, a limit reached above) stops at its next kernel boundary and frees what it held.
  */
 abstract class Operator implements BatchStream {
     protected final Schema schema;
     protected final Executor executor;
     protected final OperatorMetrics metrics;
     protected volatile boolean closed;
+    /** Watches every evaluation of this operator; cancelled when it is closed. */
+    protected final CancelHandle cancellation = new CancelHandle();
     /** The execution's count of work in flight, when this operator belongs to one. */
     private volatile Outstanding tracker;
     private final AtomicReference<CompletableFuture<VectorSchemaRoot>> pending = new AtomicReference<>();
@@ -91,6 +97,7 @@ abstract class Operator implements BatchStream {
             return;
         }
         closed = true;
+        cancellation.cancel(); // first: a batch being evaluated stops, and gives up what release() may wait for
         CompletableFuture<VectorSchemaRoot> p = pending.getAndSet(null);
         if (p != null) {
             p.completeExceptionally(new CancellationException("the stream was closed"));

@@ -41,9 +41,11 @@ final class ProjectOperator extends Operator {
                 List<FieldVector> out = new ArrayList<>(columns.size());
                 // One residency scope per batch: a column several expressions read goes to a copying device once.
                 try (dev.quiver.backend.ResidencyScope scope = new dev.quiver.backend.ResidencyScope()) {
-                    for (CompiledExpression c : columns) {
-                        out.add(c.evaluate(batch, placement, allocator, scope));
-                    }
+                    cancellation.run(() -> {
+                        for (CompiledExpression c : columns) {
+                            out.add(c.evaluate(batch, placement, allocator, scope));
+                        }
+                    });
                     VectorSchemaRoot r = new VectorSchemaRoot(out);
                     r.setRowCount(batch.getRowCount());
                     metrics.cpu(System.nanoTime() - t0);

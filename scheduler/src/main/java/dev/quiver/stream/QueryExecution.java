@@ -27,8 +27,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * {@link #explain(boolean) explain(true)} shows what each operator did so far: rows, batches,
  * compute time, and for each async call the calls made, rows sent, wall time spent waiting,
  * peak calls in flight, retries, timeouts and failures. {@link #close()} (or {@link #cancel()})
- * cancels everything still running, pending calls included; {@link #whenReleased()} tells when
- * the last of them has ended and its buffers are freed. Thread-safe.
+ * cancels everything still running, pending calls included, and a batch being evaluated stops at
+ * its next kernel boundary (within 100 ms, see docs/evaluation.md#cancellation);
+ * {@link #whenReleased()} tells when the last of them has ended and its buffers are freed.
+ *
+ * <p>Threads: thread-safe; {@link #cancel()} and {@link #explain} may be called from any thread.
+ * Each output stream has one consumer at a time ({@link BatchStream}); the work runs on the
+ * {@link QueryRuntime}'s workers.
  */
 public final class QueryExecution implements AutoCloseable {
     private final PipelinePlan plan;
@@ -141,7 +146,10 @@ public final class QueryExecution implements AutoCloseable {
         return out;
     }
 
-    /** Cancels the query: every stream is closed, pending calls and subqueries are cancelled. */
+    /**
+     * Cancels the query: every stream is closed, pending calls and subqueries are cancelled, and a
+     * batch being evaluated stops at its next kernel boundary, freeing what it held. Returns at once.
+     */
     public void cancel() {
         cancelled = true;
         prepared.cancel(false);

@@ -2,6 +2,8 @@ package dev.quiver.tests;
 
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
+import dev.quiver.errors.ErrorKind;
+import dev.quiver.errors.QuiverException;
 import dev.quiver.expr.Expr;
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
@@ -56,15 +58,18 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The bad-input catalogue: malformed expressions, schemas, batches and misbehaving functions,
- * each with the exception it must give (its class and a fragment of its message), each proven
- * leak-free (every byte back to the allocator after the failure) and harmless (the same Quiver
- * then evaluates a correct expression correctly).
+ * each with the exception it must give (its class, its {@link ErrorKind} and its exact message:
+ * a {@link QuiverException}'s {@link QuiverException#detail()}, the same on every device), each
+ * proven leak-free (every byte back to the allocator after the failure) and harmless (the same
+ * Quiver then evaluates a correct expression correctly).
  *
  * <p>Most cases are golden files, one per topic, in {@code src/test/resources/bad-input/*.txt}
- * (format in {@code bad-input/README.md}). Run with {@code -Dquiver.golden.regenerate=true} to
- * rewrite every case's {@code error}/{@code message} lines from what Quiver says now, then
- * review the diff. The cases a text file cannot say (closed vectors, columns of different
- * lengths, schema drift between batches, an async call that times out) are Java cases below.
+ * (format, and how to add cases, in {@code bad-input/README.md}). Run with
+ * {@code -Dquiver.golden.regenerate=true} to rewrite every case's {@code error}/{@code message}
+ * lines from what Quiver says now, then review the diff. The cases a text file cannot say (closed
+ * vectors, columns of different lengths, schema drift between batches, dictionaries that do not
+ * fit or change, Arrow types Quiver does not read, allocator limits, an async call that times
+ * out) are Java cases below.
  *
  * <p>Functions the golden files may call, registered here: {@code udf_short(x BIGINT)} returns
  * one row fewer than the batch; {@code udf_wrong_type(x BIGINT)} is declared BIGINT and returns
@@ -74,8 +79,6 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class BadInputCatalogueTest extends QuiverTestBase {
     private static final boolean REGENERATE = Boolean.getBoolean("quiver.golden.regenerate");
-    /** Regenerated fragments are the message's first line, cut here. */
-    private static final int FRAGMENT_LIMIT = 240;
 
     /** What each case's check evaluates afterwards: x * 2 + length(s) over three rows. */
     private static final Schema SANITY = new Schema(List.of(DataType.INT64.toField("x", true), DataType.UTF8.toField("s", true)));
@@ -117,21 +120,37 @@ class BadInputCatalogueTest extends QuiverTestBase {
         }
         Outcome o = outcome(c);
         String actualError = o.stage + " " + (o.error == null ? "none" : o.error.getClass().getSimpleName());
-        String actualMessage = o.error == null ? "" : fragmentOf(o.error.getMessage());
+        String actualMessage = o.error == null ? "" : messageOf(o.error);
+        String actualKind = kindOf(o.error);
         if (REGENERATE) {
-            file.regenerated.put(c, new String[]{actualError, actualMessage});
+            file.regenerated.put(c, new String[]{actualError + " " + actualKind, actualMessage});
         }
         assertEquals(0, allocator.getAllocatedMemory(), c.name + ": bytes leaked after the failure");
         sanityCheck();
         if (o.error == null) {
             fail(c.name + ": expected " + c.error + " but the expression " + (o.stage.equals("evaluate") ? "evaluated" : o.stage));
         }
-        String message = o.error.getMessage() == null ? "" : o.error.getMessage();
         if (!REGENERATE) {
-            assertEquals(c.error, actualError, c.name + ": " + o.error);
-            assertTrue(message.contains(c.message), c.name + ": expected the message to contain\n  " + c.message + "\nbut it is\n  "
-                    + message);
+            assertEquals(3, c.error.split(" ").length, c.name + ": the error line says no kind ('error <stage> <Exception> <KIND>');"
+                    + " regenerate with -Dquiver.golden.regenerate=true");
+            assertEquals(c.error, actualError + " " + actualKind, c.name + ": " + o.error);
+            assertEquals(c.message, actualMessage, c.name + ": the message");
         }
+    }
+
+    /**
+     * The exact message a golden file holds: a {@link QuiverException}'s {@link QuiverException#detail()}
+     * (its message without the batch and the device, the same on every placement), else the
+     * message; backslashes and line breaks escaped ({@code \\}, {@code \n}) so it stays one line.
+     */
+    static String messageOf(Throwable e) {
+        String m = e instanceof QuiverException q ? q.detail() : e.getMessage();
+        return m == null ? "" : m.replace("\\", "\\\\").replace("\n", "\\n");
+    }
+
+    /** A {@link QuiverException}'s {@link ErrorKind}, or {@code -} for an exception that is not one. */
+    static String kindOf(Throwable e) {
+        return e instanceof QuiverException q ? q.kind().name() : "-";
     }
 
     /** Where it failed (parse, compile, evaluate; "evaluate" with no error: it did not fail) and with what. */
@@ -160,14 +179,6 @@ class BadInputCatalogueTest extends QuiverTestBase {
                 return new Outcome("evaluate", e);
             }
         }
-    }
-
-    private static String fragmentOf(String message) {
-        if (message == null) {
-            return "";
-        }
-        String first = message.lines().findFirst().orElse("");
-        return first.length() > FRAGMENT_LIMIT ? first.substring(0, FRAGMENT_LIMIT) : first;
     }
 
     /** After a failure, the same Quiver still compiles and evaluates correctly, and leaks nothing. */
@@ -233,10 +244,17 @@ class BadInputCatalogueTest extends QuiverTestBase {
         return root;
     }
 
-    /** Runs {@code bad}, which must throw {@code type} with {@code fragment} in its message; then the checks. */
-    private <T extends Throwable> void rejects(Class<T> type, String fragment, org.junit.jupiter.api.function.Executable bad) {
+    /** Runs {@code bad}, which must throw a {@link QuiverException} of {@code kind} whose detail is exactly {@code detail}. */
+    private static void rejects(ErrorKind kind, String detail, org.junit.jupiter.api.function.Executable bad) {
+        QuiverException e = org.junit.jupiter.api.Assertions.assertThrows(QuiverException.class, bad);
+        assertEquals(kind, e.kind(), "the kind of " + e);
+        assertEquals(detail, e.detail(), "the detail of " + e);
+    }
+
+    /** Runs {@code bad}, a misuse of the API (not bad input), which must throw {@code type} with exactly {@code message}. */
+    private static <T extends Throwable> void misuse(Class<T> type, String message, org.junit.jupiter.api.function.Executable bad) {
         T e = org.junit.jupiter.api.Assertions.assertThrows(type, bad);
-        assertTrue(e.getMessage() != null && e.getMessage().contains(fragment), "expected '" + fragment + "' in: " + e.getMessage());
+        assertEquals(message, e.getMessage());
     }
 
     @TestFactory
@@ -245,23 +263,23 @@ class BadInputCatalogueTest extends QuiverTestBase {
         CompiledExpression sum = quiver.compile(AB, Expr.parse("a / b"));
         cases.put("a column shorter than the batch", () -> {
             try (VectorSchemaRoot b = ab(10, 7, 10)) {
-                rejects(IllegalArgumentException.class, "column 'b' has 7 values but the batch has 10 rows", () -> sum.evaluate(b));
+                rejects(ErrorKind.INPUT, "column 'b' has 7 values but the batch has 10 rows", () -> sum.evaluate(b));
             }
         });
         cases.put("a column longer than the batch", () -> {
             try (VectorSchemaRoot b = ab(12, 10, 10)) {
-                rejects(IllegalArgumentException.class, "column 'a' has 12 values but the batch has 10 rows", () -> sum.evaluate(b));
+                rejects(ErrorKind.INPUT, "column 'a' has 12 values but the batch has 10 rows", () -> sum.evaluate(b));
             }
         });
         cases.put("a closed batch (vectors cleared)", () -> {
             VectorSchemaRoot b = ab(10, 10, 10);
             b.close(); // clears every vector: no buffers, value count 0, but the root still says 10 rows
-            rejects(IllegalArgumentException.class, "column 'a' has 0 values but the batch has 10 rows", () -> sum.evaluate(b));
+            rejects(ErrorKind.INPUT, "column 'a' has 0 values but the batch has 10 rows", () -> sum.evaluate(b));
         });
         cases.put("one closed vector in a batch", () -> {
             try (VectorSchemaRoot b = ab(10, 10, 10)) {
                 b.getVector("b").close();
-                rejects(IllegalArgumentException.class, "column 'b' has 0 values but the batch has 10 rows", () -> sum.evaluate(b));
+                rejects(ErrorKind.INPUT, "column 'b' has 0 values but the batch has 10 rows", () -> sum.evaluate(b));
             }
         });
         cases.put("schema drift: a column changes type between batches", () -> {
@@ -271,23 +289,22 @@ class BadInputCatalogueTest extends QuiverTestBase {
             FieldVector a = TestColumns.of(allocator, "a", DataType.INT64, List.of(6L, 6L), null);
             FieldVector b = TestColumns.of(allocator, "b", DataType.INT32, List.of(3, 3), null);
             try (VectorSchemaRoot drifted = TestColumns.batch(2, a, b)) {
-                rejects(IllegalArgumentException.class, "column 'a' is Int(64, true) in the batch but was planned as Int(32, true)",
+                rejects(ErrorKind.INPUT, "column 'a' is Int(64, true) in the batch but was planned as Int(32, true)",
                         () -> sum.evaluate(drifted));
             }
         });
         cases.put("schema drift: a column goes missing between batches", () -> {
             FieldVector b = TestColumns.of(allocator, "b", DataType.INT32, List.of(3, 3), null);
             try (VectorSchemaRoot drifted = TestColumns.batch(2, b)) {
-                rejects(IllegalArgumentException.class, "column 'a'", () -> sum.evaluate(drifted));
+                rejects(ErrorKind.INPUT, "the batch has no column 'a' (it was planned against a schema with it)", () -> sum.evaluate(drifted));
             }
         });
         cases.put("schema drift: columns swap places between batches", () -> {
             FieldVector b = TestColumns.of(allocator, "b", DataType.INT32, List.of(0, 0), null);
             FieldVector a = TestColumns.of(allocator, "a", DataType.INT32, List.of(6, 6), null);
             try (VectorSchemaRoot swapped = TestColumns.batch(2, b, a)) {
-                // Either read by name (6 / 0: a division by zero) or rejected; never b / a computed as a / b.
-                Throwable t = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, () -> sum.evaluate(swapped).close());
-                assertTrue(t.getMessage().contains("division by zero") || t.getMessage().contains("column"), t.getMessage());
+                // Columns are read by name: 6 / 0, a division by zero, never b / a computed as a / b.
+                rejects(ErrorKind.ARITHMETIC, "division by zero in (a / b) at row 0", () -> sum.evaluate(swapped).close());
             }
         });
         cases.put("a closed Quiver's expression", () -> {
@@ -295,15 +312,148 @@ class BadInputCatalogueTest extends QuiverTestBase {
             CompiledExpression e = q.compile(AB, Expr.parse("a + b"));
             q.close();
             try (VectorSchemaRoot b = ab(2, 2, 2)) {
-                rejects(IllegalStateException.class, "this Quiver instance is closed", () -> e.evaluate(b));
+                misuse(IllegalStateException.class, "this Quiver instance is closed", () -> e.evaluate(b));
             }
         });
         cases.put("an async call that times out", this::asyncTimeout);
+        dictionaryCases(cases);
+        unsupportedTypeCases(cases);
+        resourceCases(cases);
         return cases.entrySet().stream().map(c -> DynamicTest.dynamicTest(c.getKey(), () -> {
             c.getValue().execute();
             assertEquals(0, allocator.getAllocatedMemory(), c.getKey() + ": bytes leaked after the failure");
             sanityCheck();
         }));
+    }
+
+    /** {@code s}: Utf8 values in dictionary {@code id}, Int32 indices. */
+    private static Field encoded(String name, long id) {
+        var indices = new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true);
+        return new Field(name, new org.apache.arrow.vector.types.pojo.FieldType(true, indices,
+                new org.apache.arrow.vector.types.pojo.DictionaryEncoding(id, false, indices)), null);
+    }
+
+    /** Two rows of dictionary indices 0 and 1 under {@code field}. */
+    private VectorSchemaRoot indices(Field field) {
+        IntVector v = (IntVector) field.createVector(allocator);
+        v.allocateNew(2);
+        v.set(0, 0);
+        v.set(1, 1);
+        v.setValueCount(2);
+        return new VectorSchemaRoot(List.of(field), List.of(v), 2);
+    }
+
+    /** Batches whose dictionary-encoded columns do not fit what was planned, or whose dictionary changed. */
+    private void dictionaryCases(Map<String, org.junit.jupiter.api.function.Executable> cases) {
+        Schema plain = new Schema(List.of(DataType.UTF8.toField("s", true)));
+        cases.put("a dictionary-encoded column planned as plain text", () -> {
+            CompiledExpression e = quiver.compile(plain, Expr.parse("upper(s)"));
+            try (VectorSchemaRoot b = indices(encoded("s", 3))) {
+                rejects(ErrorKind.INPUT, "column 's' is dictionary-encoded in the batch (indices Int(32, true)) but was planned as Utf8:"
+                        + " decode it first", () -> e.evaluate(b));
+            }
+        });
+        cases.put("a plain column planned dictionary-encoded", () -> {
+            try (FieldVector values = Values.of(DataType.UTF8, "d", List.of("x", "y"), allocator)) {
+                var provider = new org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider(
+                        new org.apache.arrow.vector.dictionary.Dictionary(values, encoded("s", 3).getDictionary()));
+                CompiledExpression e = quiver.compile(new Schema(List.of(encoded("s", 3))), provider, Expr.parse("upper(s)"));
+                try (VectorSchemaRoot b = TestColumns.batch(2, TestColumns.of(allocator, "s", DataType.UTF8, List.of("a", "b"), null))) {
+                    rejects(ErrorKind.INPUT, "column 's' was planned dictionary-encoded with dictionary 3 but the batch's column is not"
+                            + " dictionary-encoded", () -> e.evaluate(b));
+                }
+            }
+        });
+        cases.put("a column encoded with another dictionary than planned", () -> {
+            try (FieldVector values = Values.of(DataType.UTF8, "d", List.of("x", "y"), allocator)) {
+                var provider = new org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider(
+                        new org.apache.arrow.vector.dictionary.Dictionary(values, encoded("s", 3).getDictionary()));
+                CompiledExpression e = quiver.compile(new Schema(List.of(encoded("s", 3))), provider, Expr.parse("upper(s)"));
+                try (VectorSchemaRoot b = indices(encoded("s", 4))) {
+                    rejects(ErrorKind.INPUT, "column 's' was planned dictionary-encoded with dictionary 3 but the batch's column uses"
+                            + " dictionary 4", () -> e.evaluate(b));
+                }
+            }
+        });
+        cases.put("a dictionary gone from its provider at evaluation", () -> {
+            try (FieldVector values = Values.of(DataType.UTF8, "d", List.of("x", "y"), allocator)) {
+                // The provider is consulted on every batch (an IPC reader's dictionaries change as it reads).
+                SwitchedDictionaries provider = new SwitchedDictionaries(new org.apache.arrow.vector.dictionary.DictionaryProvider
+                        .MapDictionaryProvider(new org.apache.arrow.vector.dictionary.Dictionary(values, encoded("s", 3).getDictionary())));
+                CompiledExpression e = quiver.compile(new Schema(List.of(encoded("s", 3))), provider, Expr.parse("upper(s)"));
+                try (VectorSchemaRoot b = indices(encoded("s", 3))) {
+                    assertEquals(List.of("X", "Y"), TestColumns.valuesAndClose(e.evaluate(b)));
+                    provider.switchTo(new org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider());
+                    rejects(ErrorKind.INPUT, "no dictionary with id 3 for #0 s", () -> e.evaluate(b));
+                }
+            }
+        });
+        cases.put("a dictionary whose values changed type at evaluation", () -> {
+            try (FieldVector text = Values.of(DataType.UTF8, "d", List.of("x", "y"), allocator);
+                 FieldVector numbers = Values.of(DataType.INT64, "d", List.of(1L, 2L), allocator)) {
+                SwitchedDictionaries provider = new SwitchedDictionaries(new org.apache.arrow.vector.dictionary.DictionaryProvider
+                        .MapDictionaryProvider(new org.apache.arrow.vector.dictionary.Dictionary(text, encoded("s", 3).getDictionary())));
+                CompiledExpression e = quiver.compile(new Schema(List.of(encoded("s", 3))), provider, Expr.parse("upper(s)"));
+                provider.switchTo(new org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider(
+                        new org.apache.arrow.vector.dictionary.Dictionary(numbers, encoded("s", 3).getDictionary())));
+                try (VectorSchemaRoot b = indices(encoded("s", 3))) {
+                    rejects(ErrorKind.INPUT, "dictionary 3 holds Int64 values, but #0 s was planned with Utf8", () -> e.evaluate(b));
+                }
+            }
+        });
+    }
+
+    /** Columns of Arrow types Quiver does not read: refused when planning, naming the column and the type. */
+    private void unsupportedTypeCases(Map<String, org.junit.jupiter.api.function.Executable> cases) {
+        String supported = " is not supported (supported: Null, Bool, Int8-64, UInt8-64, Float32/64, Decimal128, Utf8, LargeUtf8, Binary,"
+                + " Date32, Timestamp, Interval, List, Struct, and dictionaries of these)";
+        Map<String, Field> types = new LinkedHashMap<>();
+        types.put("a half-precision float column", Field.nullable("h",
+                new org.apache.arrow.vector.types.pojo.ArrowType.FloatingPoint(org.apache.arrow.vector.types.FloatingPointPrecision.HALF)));
+        types.put("a large binary column", Field.nullable("h", org.apache.arrow.vector.types.pojo.ArrowType.LargeBinary.INSTANCE));
+        types.put("a date in milliseconds column", Field.nullable("h",
+                new org.apache.arrow.vector.types.pojo.ArrowType.Date(org.apache.arrow.vector.types.DateUnit.MILLISECOND)));
+        types.put("a fixed-size binary column", Field.nullable("h", new org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeBinary(4)));
+        types.put("a time-of-day column", Field.nullable("h",
+                new org.apache.arrow.vector.types.pojo.ArrowType.Time(org.apache.arrow.vector.types.TimeUnit.MILLISECOND, 32)));
+        types.put("a duration column", Field.nullable("h",
+                new org.apache.arrow.vector.types.pojo.ArrowType.Duration(org.apache.arrow.vector.types.TimeUnit.SECOND)));
+        types.put("a large list column", new Field("h", org.apache.arrow.vector.types.pojo.FieldType.nullable(
+                org.apache.arrow.vector.types.pojo.ArrowType.LargeList.INSTANCE), List.of(Field.nullable("item",
+                new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true)))));
+        types.forEach((name, field) -> cases.put(name, () -> rejects(ErrorKind.PLANNING, "column 'h': Arrow type " + field.getType()
+                + supported, () -> quiver.compile(new Schema(List.of(field)), Expr.parse("h IS NULL")))));
+        cases.put("a string view column", () -> rejects(ErrorKind.PLANNING, "column 'h': Arrow type Utf8View (string views) is not supported:"
+                + " Quiver's string kernels read Utf8 and LargeUtf8; convert the column to one of those (docs/strings.md)",
+                () -> quiver.compile(new Schema(List.of(Field.nullable("h", org.apache.arrow.vector.types.pojo.ArrowType.Utf8View.INSTANCE))),
+                        Expr.parse("h IS NULL"))));
+    }
+
+    /** Results larger than the allocator given: a QuiverOutOfMemoryException (RESOURCE) naming what was needed. */
+    private void resourceCases(Map<String, org.junit.jupiter.api.function.Executable> cases) {
+        Schema xs = new Schema(List.of(DataType.INT64.toField("x", true), DataType.UTF8.toField("s", true)));
+        cases.put("a result larger than its allocator's limit", () -> {
+            CompiledExpression e = quiver.compile(xs, Expr.parse("x * 2"));
+            try (BufferAllocator tiny = allocator.newChildAllocator("tiny", 0, 512);
+                 VectorSchemaRoot b = TestColumns.batch(1000, TestColumns.of(allocator, "x", DataType.INT64,
+                         java.util.Collections.nCopies(1000, 1L), null), TestColumns.of(allocator, "s", DataType.UTF8,
+                         java.util.Collections.nCopies(1000, "a"), null))) {
+                rejects(ErrorKind.RESOURCE, "out of memory evaluating (x * 2) (needed 8192 bytes; allocator 'tiny' limit 512 bytes,"
+                        + " 0 allocated) at a batch of 1000 rows on cpu (host kernels)", () -> e.evaluate(b, Placement.CPU, tiny));
+            }
+        });
+        cases.put("text results larger than their allocator's limit", () -> {
+            CompiledExpression e = quiver.compile(xs, Expr.parse("repeat(s, 100)"));
+            try (BufferAllocator tiny = allocator.newChildAllocator("tiny", 0, 4096);
+                 VectorSchemaRoot b = TestColumns.batch(100, TestColumns.of(allocator, "x", DataType.INT64,
+                         java.util.Collections.nCopies(100, 1L), null), TestColumns.of(allocator, "s", DataType.UTF8,
+                         java.util.Collections.nCopies(100, "abc"), null))) {
+                rejects(ErrorKind.RESOURCE, "out of memory evaluating repeat(s, 100) (needed 4096 bytes; allocator 'tiny' limit 4096 bytes,"
+                        + " 2576 allocated) at a batch of 100 rows on cpu (host kernels)", () -> e.evaluate(b, Placement.CPU, tiny));
+            }
+        });
+        cases.put("a projection whose filter is not Boolean", () -> rejects(ErrorKind.PLANNING, "the filter (x + 1) is Int64, not Boolean",
+                () -> quiver.compileProjection(xs, "x + 1", List.of("s"))));
     }
 
     private void asyncTimeout() throws Exception {
@@ -317,6 +467,7 @@ class BadInputCatalogueTest extends QuiverTestBase {
             try {
                 Throwable t = ProbeFixtures.failure(q.stream().next(), "the batch");
                 dev.quiver.stream.AsyncFunctionException e = ProbeFixtures.causeOf(t, dev.quiver.stream.AsyncFunctionException.class);
+                assertEquals(ErrorKind.EVALUATION, e.kind(), "the kind of " + e);
                 ProbeFixtures.assertContains(e.getMessage(), "'hang'", "[0, 100)", "timeout of 50 ms");
                 assertTrue(e.getCause() instanceof java.util.concurrent.TimeoutException, String.valueOf(e.getCause()));
             } finally {

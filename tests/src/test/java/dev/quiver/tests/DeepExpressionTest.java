@@ -372,7 +372,8 @@ class DeepExpressionTest extends QuiverTestBase {
                 try (FieldVector out = greatest.evaluate(b, Placement.AUTO)) {
                     assertEquals(most, values(out), "greatest of 1,000, placed by AUTO");
                 }
-                IllegalStateException tooMany = assertThrows(IllegalStateException.class, () -> greatest.evaluate(b, Placement.OPENCL));
+                dev.quiver.errors.DeviceException tooMany = assertThrows(dev.quiver.errors.DeviceException.class,
+                        () -> greatest.evaluate(b, Placement.OPENCL));
                 assertTrue(tooMany.getMessage().contains("bytes of kernel arguments (2000 columns, 0 literals)"), tooMany.getMessage());
             }
             evaluateEverywhere(quiver.compile(SCHEMA, call("concat", strings)),

@@ -98,7 +98,7 @@ class DictionaryColumnTest extends QuiverTestBase {
                 CompiledExpression e = quiver.compile(batch.getSchema(), provider, Expr.parse("upper(name)"));
                 // The reader replaced dictionary 1 with one of Int32 values.
                 provider.put(new Dictionary(intDict, enc));
-                IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> e.evaluate(batch, Placement.CPU));
+                dev.quiver.errors.InputException ex = assertThrows(dev.quiver.errors.InputException.class, () -> e.evaluate(batch, Placement.CPU));
                 assertEquals("dictionary 1 holds Int32 values, but #0 name was planned with Utf8", ex.getMessage());
             }
         }

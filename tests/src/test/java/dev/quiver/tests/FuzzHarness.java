@@ -5,7 +5,6 @@ import dev.quiver.Device;
 import dev.quiver.ExpressionMetrics;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
-import dev.quiver.backend.KernelArithmeticException;
 import dev.quiver.expr.Expr;
 import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.opencl.TransferMode;
@@ -148,9 +147,13 @@ final class FuzzHarness implements AutoCloseable {
             if (error == null) {
                 return null;
             }
-            String m = String.valueOf(error.getMessage()).replaceAll(" \\(on [^)]*\\)$", "");
-            String row = error instanceof KernelArithmeticException k ? " [row " + k.row() + "]" : "";
-            return error.getClass().getSimpleName() + ": " + m + row;
+            // The device is data on the exception, not part of what is compared: detail() is the
+            // message without it, the same text on every device.
+            if (error instanceof dev.quiver.errors.QuiverException q) {
+                return q.getClass().getSimpleName() + " " + q.kind() + ": " + q.detail()
+                        + (q.row() >= 0 ? " [row " + q.row() + "]" : "");
+            }
+            return error.getClass().getSimpleName() + ": " + error.getMessage();
         }
 
         /** The same outcome with integers as Long, as DuckDB's are compared. */
@@ -191,7 +194,7 @@ final class FuzzHarness implements AutoCloseable {
                             ? otherMode.compile(arrow.root().getSchema(), provider, Expr.parse(sql)) : null;
                     compiledSql = sql;
                 }
-            } catch (IllegalArgumentException e) {
+            } catch (dev.quiver.functions.PlanningException e) {
                 rejected++;
                 if (rejections.size() < 20) {
                     rejections.add(sql + ": " + e.getMessage());
@@ -325,7 +328,7 @@ final class FuzzHarness implements AutoCloseable {
                 one.setRowCount(1);
                 quiver.compile(one.getSchema(), Expr.parse(e.sql())).evaluateValue(one, Placement.CPU, allocator).close();
                 return false;
-            } catch (ArithmeticException | IllegalArgumentException | IllegalStateException x) {
+            } catch (dev.quiver.errors.QuiverException | ArithmeticException | IllegalArgumentException | IllegalStateException x) {
                 return true;
             }
         }

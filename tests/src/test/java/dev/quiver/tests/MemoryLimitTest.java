@@ -112,7 +112,7 @@ class MemoryLimitTest extends QuiverTestBase {
             assertEquals(20_000, oom.limit());
             assertEquals(ROWS, oom.rows());
             assertInstanceOf(OutOfMemoryException.class, oom.getCause());
-            assertInstanceOf(IllegalStateException.class, oom, "as documented: the allocator cannot give memory");
+            assertInstanceOf(dev.quiver.errors.ResourceException.class, oom, "as documented: the allocator cannot give memory");
             assertEquals(0, limited.getAllocatedMemory());
         }
     }

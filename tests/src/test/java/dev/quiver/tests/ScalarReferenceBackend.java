@@ -19,7 +19,13 @@ import java.util.Optional;
  * It is of kind {@link Device.Kind#OPENCL_OTHER}, so AUTO never picks it; evaluate on it by name.
  */
 final class ScalarReferenceBackend implements KernelBackend {
-    static final String NAME = "reference";
+    /**
+     * Named the way real OpenCL devices can be (PoCL on an Intel CPU calls itself
+     * {@code pthread-skylake-avx512-Intel(R) Xeon(R) Processor}): parentheses, a comma and
+     * non-ASCII letters, so every fuzz comparison of errors across devices also proves that
+     * nothing reads the device out of a message.
+     */
+    static final String NAME = "reference-Intel(R) Xeon(R) (RowInterpreter), één rij per keer";
 
     /** The device to add with {@code Quiver.builder().addDevice(...)}. */
     static Device device() {

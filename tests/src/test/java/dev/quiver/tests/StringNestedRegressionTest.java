@@ -234,7 +234,7 @@ class StringNestedRegressionTest extends QuiverTestBase {
     void sliceOnABareColumnIsRejectedAsASlice() {
         DataType.ListType ints = new DataType.ListType(DataType.INT32, true);
         try (VectorSchemaRoot b = TestColumns.batch(1, Values.of(ints, "l", List.of(List.of(1, 2)), allocator))) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> quiver.compile(b.getSchema(), "l[1:2]"));
+            dev.quiver.functions.PlanningException e = assertThrows(dev.quiver.functions.PlanningException.class, () -> quiver.compile(b.getSchema(), "l[1:2]"));
             assertTrue(e.getMessage().contains("slice"), e.getMessage());
         }
     }

@@ -49,7 +49,9 @@ class StringSearchDuckDbTest extends QuiverTestBase {
     private static final long SEED = Long.getLong("quiver.seed", System.nanoTime());
     private static final String[] PIECES = {"a", "b", "c", "abc", ",", "é", "€", "日本語", "𝄞", "x", "ab", "bc", " ", "B", "ABC"};
     private static final String[] NEEDLES = {"abc", "a", "", "é", ",", "日本語", "𝄞", "bc", "c,", "xyz"};
-    private static final String[] PATTERNS = {"abc", "a.c", "^a", "c$", "b+", "[é€]", "(a|b)c", "日本.", "x*", "\\d", "[^a-z]"};
+    /** Both run RE2's syntax (Quiver through RE2/J): classes, anchors, flags and empty-width assertions included. */
+    private static final String[] PATTERNS = {"abc", "a.c", "^a", "c$", "b+", "[é€]", "(a|b)c", "日本.", "x*", "\\d", "[^a-z]",
+            "(?i)ab", "\\bc", "[[:alpha:]]+", "a.*?c", "\\pL+", "\\S", "(?s).", "\\Aa", "c\\z", "\\p{Han}", "(a+)+$", "(?U)b+"};
 
     private Connection duckDb;
     private VectorSchemaRoot batch;

@@ -105,7 +105,7 @@ class StringSearchRegressionTest extends QuiverTestBase {
 
     // ---- probes
 
-    /** Was wrong (Regex.compile): Java's '.' and '$' treat \r, \u0085, \u2028, \u2029 as line terminators; RE2 only \n. Fix: Pattern.UNIX_LINES. */
+    /** Was wrong (java.util.regex): Java's '.' and '$' treat \r, \u0085, \u2028, \u2029 as line terminators; RE2 only \n. Now RE2/J. */
     @Test
     void regexDotMatchesCarriageReturnLikeRe2() throws SQLException {
         List<String> rows = Arrays.asList("a\rb", "a\u0085b", "a\u2028b", "a\nb", "ab\r");
@@ -114,7 +114,7 @@ class StringSearchRegressionTest extends QuiverTestBase {
         same(rows, "regexp_matches(s, 'b$')");
     }
 
-    /** Was wrong (Regex.translate): Java's \s includes \x0B (VT), RE2's is [\t\n\f\r ]; now translated. */
+    /** Was wrong (java.util.regex): Java's \s includes \x0B (VT), RE2's is [\t\n\f\r ]. Now RE2/J. */
     @Test
     void regexBackslashSIsRe2Whitespace() throws SQLException {
         same(Arrays.asList("a\u000Bb", "a b"), "regexp_matches(s, 'a\\sb')");
@@ -140,17 +140,31 @@ class StringSearchRegressionTest extends QuiverTestBase {
     }
 
     @Test
-    void regexAsciiPathAgreesWithDecodePathOnJavaOnlyPatterns() {
+    void regexEmptyWidthAssertionsLikeDuckDb() throws SQLException {
         List<String> ascii = Arrays.asList("abxc", "", "bb", "a", "ab\nb");
         List<String> mixed = new ArrayList<>(ascii);
         mixed.add("é");
-        for (String sql : new String[]{"regexp_replace(s, '(?=b)', '-', 'g')", "regexp_replace(s, '(?<=b)', '-', 'g')",
-                "regexp_replace(s, '(a)\\1*', '\\1\\1', 'g')", "regexp_matches(s, '(?m)^b$')", "regexp_replace(s, '\\B', '.', 'g')"}) {
-            assertEquals(quiver(ascii, sql), quiver(mixed, sql).subList(0, ascii.size()), sql);
+        for (String sql : new String[]{"regexp_replace(s, '\\b', '|', 'g')", "regexp_replace(s, '\\B', '.', 'g')",
+                "regexp_matches(s, '(?m)^b$')", "regexp_replace(s, '(?m)^', '>', 'g')", "regexp_replace(s, '(?m)$', '<', 'g')",
+                "regexp_replace(s, '\\Ab|b\\z', '#', 'g')"}) {
+            same(ascii, sql);
+            same(mixed, sql);
         }
     }
 
-    /** Was wrong (Regex.translate): RE2's negated POSIX class [[:^alpha:]] is not translated; Java reads it as a nested set of letters. */
+    /** Was rejected by DuckDB and run by java.util.regex (backreferences, lookaround): RE2/J rejects them too, at planning. */
+    @Test
+    void regexJavaOnlyConstructsAreRejectedLikeDuckDb() {
+        for (String sql : new String[]{"regexp_replace(s, '(?=b)', '-', 'g')", "regexp_replace(s, '(?<=b)', '-', 'g')",
+                "regexp_replace(s, '(a)\\1*', '\\1\\1', 'g')", "regexp_matches(s, 'a++')", "regexp_matches(s, '(?>a)')"}) {
+            Schema schema = new Schema(List.of(DataType.UTF8.toField("s", true)));
+            org.junit.jupiter.api.Assertions.assertThrows(dev.quiver.functions.PlanningException.class, () -> quiver.compile(schema, sql),
+                    sql);
+            org.junit.jupiter.api.Assertions.assertThrows(SQLException.class, () -> duck(List.of("ab"), sql), sql);
+        }
+    }
+
+    /** Was wrong (java.util.regex, then a translation to it): RE2's negated POSIX class [[:^alpha:]] is not translated; Java reads it as a nested set of letters. */
     @Test
     void regexPosixClassesLikeRe2() throws SQLException {
         List<String> rows = Arrays.asList("1", "a", "A", " ", "P<");
@@ -162,7 +176,7 @@ class StringSearchRegressionTest extends QuiverTestBase {
         same(Arrays.asList("1", "a", "A"), "regexp_matches(s, '[[:lower:]]', 'i')");
     }
 
-    /** Was wrong (Regex.translate): plain String.replace of "(?P<" also rewrites an escaped \( followed by ?P< (and text inside classes), changing the pattern. */
+    /** Was wrong (a translation to java.util.regex): plain String.replace of "(?P<" also rewrites an escaped \( followed by ?P< (and text inside classes), changing the pattern. */
     @Test
     void regexTranslateOfPNameOnlyAtAGroup() throws SQLException {
         same(Arrays.asList("P<", "<"), "regexp_replace(s, '\\(?P<', 'x')");
@@ -198,7 +212,9 @@ class StringSearchRegressionTest extends QuiverTestBase {
             for (String sql : new String[]{"regexp_matches('abc', s)", "regexp_replace('abc', s, 'x')",
                     "regexp_replace(s || 'q', s, 'x', 'g')", "regexp_matches(concat(s, s), s)"}) {
                 CompiledExpression e = quiver.compile(b.getSchema(), sql);
-                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> e.evaluate(b, Placement.CPU).close(), sql);
+                dev.quiver.errors.EvaluationException x = org.junit.jupiter.api.Assertions.assertThrows(dev.quiver.errors.EvaluationException.class,
+                        () -> e.evaluate(b, Placement.CPU).close(), sql);
+                assertEquals(70, x.row(), sql);
             }
         }
         // QuiverTestBase asserts the allocator is back to 0 bytes

@@ -379,7 +379,7 @@ class StringShapeDuckDbTest {
     void anEmptyFillWhereAStringNeedsPaddingRaisesInBoth() {
         assertThrows(SQLException.class, () -> duckDb("lpad(s, 10, '')", ROWS));
         CompiledExpression e = quiver.compile(schema(), "lpad(s, 10, '')");
-        IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> e.evaluate(batches.getLast()).close());
+        dev.quiver.errors.EvaluationException error = assertThrows(dev.quiver.errors.EvaluationException.class, () -> e.evaluate(batches.getLast()).close());
         assertTrue(error.getMessage().contains("fill string is empty"), error.getMessage());
         // A batch without rows, or whose rows are all long enough, needs no fill.
         assertEquals(List.of(), quiverRows(e, batches.getFirst()));
@@ -389,7 +389,7 @@ class StringShapeDuckDbTest {
     void aUtf8ResultOver2GiBIsAClearError() {
         // DuckDB builds such strings; a Utf8 column cannot hold them (LargeUtf8 can, up to the allocator's limit).
         CompiledExpression e = quiver.compile(schema(), "repeat(s, 9223372036854775807)");
-        IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> e.evaluate(batches.getLast()).close());
+        dev.quiver.errors.ResourceException error = assertThrows(dev.quiver.errors.ResourceException.class, () -> e.evaluate(batches.getLast()).close());
         assertTrue(error.getMessage().contains("2 GiB"), error.getMessage());
     }
 

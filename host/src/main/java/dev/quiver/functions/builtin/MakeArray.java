@@ -106,7 +106,7 @@ final class MakeArray implements ScalarFunction {
         int n = arrays.size();
         long total = (long) rows * n;
         if (total > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("make_array of " + n + " arguments over " + rows + " rows makes more than 2^31 elements");
+            throw new dev.quiver.errors.ResourceException("make_array of " + n + " arguments over " + rows + " rows makes more than 2^31 elements");
         }
         ListVector out = (ListVector) type.toField(name, true).createVector(allocator);
         try {

@@ -62,7 +62,7 @@ public final class MathFunctions {
         out.add(TANH);
         out.add(FLOOR);
         out.add(CEIL);
-        out.add(TRUNC);
+        out.add(trunc());
         out.add(round());
         out.add(DEGREES);
         out.add(RADIANS);
@@ -258,7 +258,23 @@ public final class MathFunctions {
                         Coercion.implicit(TypeSignatureClass.of(DataType.INT32), List.of(TypeSignatureClass.Family.INTEGER), DataType.INT32)))),
                 Volatility.IMMUTABLE).withParameterNames("x", "digits"),
                 "x rounded half away from zero to a literal number of decimal places (0 when omitted); decimals stay decimals.",
-                List.of(ROUND_1, ROUND_2), new DecimalRound());
+                List.of(ROUND_1, ROUND_2), DecimalRound.round());
+    }
+
+    /** {@code trunc(x)} of numbers (the RowFn {@link #TRUNC}); {@code trunc(dec [, digits])} of decimals, exactly. */
+    static ScalarFunction trunc() {
+        return new RowFnDispatch("trunc", List.of(), Signature.oneOf(List.of(
+                new TypeSignature.Exact(List.of(DataType.INT32)),
+                new TypeSignature.Exact(List.of(DataType.INT64)),
+                new TypeSignature.Exact(List.of(DataType.FLOAT32)),
+                new TypeSignature.Exact(List.of(DataType.FLOAT64)),
+                new TypeSignature.Coercible(List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL))),
+                new TypeSignature.Coercible(List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL),
+                        Coercion.implicit(TypeSignatureClass.of(DataType.INT32), List.of(TypeSignatureClass.Family.INTEGER), DataType.INT32)))),
+                Volatility.IMMUTABLE).withParameterNames("x", "digits"),
+                "x rounded toward zero (sign of zero kept); integers unchanged, Float32 stays Float32; a decimal to a literal"
+                        + " number of decimal places (0 when omitted), staying a decimal.",
+                List.of(TRUNC), DecimalRound.trunc());
     }
 
     // ---- greatest, least ----------------------------------------------------------------

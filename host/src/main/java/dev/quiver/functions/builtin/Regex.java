@@ -1,5 +1,10 @@
 package dev.quiver.functions.builtin;
 
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
+import dev.quiver.errors.EvaluationException;
+import dev.quiver.errors.ResourceException;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.strings.AsciiCharSequence;
 import dev.quiver.strings.Utf8Input;
@@ -13,24 +18,25 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
- * What {@link RegexpMatches} and {@link RegexpReplace} share: DuckDB's option letters, the
- * translation of the RE2 syntax Java spells differently, DuckDB's replacement syntax, and the
- * per-batch cache of patterns that come from a column. See docs/strings.md.
+ * What {@link RegexpMatches} and {@link RegexpReplace} share: DuckDB's option letters, compiling
+ * a pattern with RE2/J (RE2's syntax, as DuckDB's; matching in time linear in the text) within
+ * {@link RegexLimits}, errors that name what RE2's syntax lacks, DuckDB's replacement syntax,
+ * and the per-batch cache of patterns that come from a column. See docs/strings.md.
  */
 final class Regex {
     /** Distinct patterns of one batch compiled at most; then the cache starts over. */
     private static final int CACHE = 256;
+    /** A pattern longer than this is quoted in messages by its start and its length. */
+    private static final int SHOWN = 60;
 
     private Regex() {
     }
 
-    /** Parsed options: Java flags, and whether 'g' (replace every match) was given. */
-    record Options(int flags, boolean global) {
+    /** Parsed options: RE2/J flags, whether the pattern is a literal string ('l'), whether 'g' (replace every match) was given. */
+    record Options(int flags, boolean literal, boolean global) {
+        static final Options DEFAULT = new Options(0, false, false);
     }
 
     /**
@@ -48,12 +54,13 @@ final class Regex {
             throw new PlanningException("the options of " + function + " must not be NULL");
         }
         int flags = 0;
+        boolean isLiteral = false;
         boolean global = false;
         for (char c : v.toString().toCharArray()) {
             switch (c) {
-                case 'c' -> flags &= ~(Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
-                case 'i' -> flags |= Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE;
-                case 'l' -> flags |= Pattern.LITERAL;
+                case 'c' -> flags &= ~Pattern.CASE_INSENSITIVE;
+                case 'i' -> flags |= Pattern.CASE_INSENSITIVE;
+                case 'l' -> isLiteral = true;
                 case 's' -> flags |= Pattern.DOTALL;
                 case 'm', 'n', 'p' -> flags &= ~Pattern.DOTALL;
                 case ' ', '\t', '\n' -> {
@@ -69,116 +76,114 @@ final class Regex {
                         + " (options: c, i, l, s, m, n, p" + (replace ? ", g" : "") + ")");
             }
         }
-        return new Options(flags, global);
+        return new Options(flags, isLiteral, global);
     }
 
     /**
-     * The pattern in Java's syntax, scanned once so escapes and character classes are respected:
-     * RE2's {@code (?P<name>} at a group start is Java's {@code (?<name>}; inside a class,
-     * {@code [:name:]} and {@code [:^name:]} become {@code \p{Name}} and {@code \P{Name}} and a
-     * {@code [} is literal (Java would read a nested class); {@code \s} and {@code \S} are RE2's
-     * {@code [\t\n\f\r ]} (Java's also has the vertical tab).
+     * Compiles a pattern in RE2's syntax with RE2/J. A pattern RE2/J rejects, or one beyond
+     * {@link RegexLimits}, is an {@link IllegalArgumentException} that quotes it and says why,
+     * naming the construct when it is one RE2 leaves out on purpose (backreferences, lookaround,
+     * possessive quantifiers, atomic groups: what cannot be matched in linear time). The callers
+     * turn it into a {@link PlanningException} ({@link #compileLiteral}) or an
+     * {@link EvaluationException} ({@link PatternCache#get}).
      */
-    static String translate(String pattern) {
-        StringBuilder out = new StringBuilder(pattern.length() + 8);
-        boolean inClass = false;
-        int classStart = -1;
-        for (int i = 0; i < pattern.length(); i++) {
-            char c = pattern.charAt(i);
-            if (c == '\\' && i + 1 < pattern.length()) {
-                char e = pattern.charAt(++i);
-                if (e == 's') {
-                    out.append(inClass ? "\\t\\n\\f\\r " : "[\\t\\n\\f\\r ]");
-                } else if (e == 'S' && !inClass) {
-                    out.append("[^\\t\\n\\f\\r ]");
-                } else {
-                    out.append('\\').append(e);
-                }
-                continue;
-            }
-            if (!inClass) {
-                if (c == '[') {
-                    inClass = true;
-                    out.append(c);
-                    // A ']' right after '[' or '[^' is a literal member.
-                    classStart = i + 1 < pattern.length() && pattern.charAt(i + 1) == '^' ? i + 2 : i + 1;
-                    if (classStart == i + 2) {
-                        out.append('^');
-                        i++;
-                    }
-                    continue;
-                }
-                if (c == '(' && pattern.startsWith("(?P<", i)) {
-                    out.append("(?<");
-                    i += 3;
-                    continue;
-                }
-                out.append(c);
-                continue;
-            }
-            if (c == ']' && i != classStart) {
-                inClass = false;
-                out.append(c);
-                continue;
-            }
-            if (c == '[' && pattern.startsWith("[:", i)) {
-                int end = pattern.indexOf(":]", i + 2);
-                if (end > 0) {
-                    String name = pattern.substring(i + 2, end);
-                    boolean negated = name.startsWith("^");
-                    String java = posix(negated ? name.substring(1) : name);
-                    if (java != null) {
-                        out.append(negated ? "\\P{" : "\\p{").append(java).append('}');
-                        i = end + 1;
-                        continue;
-                    }
-                }
-            }
-            if (c == '[' || (c == '&' && i + 1 < pattern.length() && pattern.charAt(i + 1) == '&')) {
-                // Literal in RE2's classes; Java would start a nested class or an intersection.
-                out.append('\\');
-            }
-            out.append(c);
+    static Pattern compile(String pattern, Options options) {
+        String re2 = options.literal() ? Pattern.quote(pattern) : pattern;
+        String beyond = RegexLimits.check(re2);
+        if (beyond != null) {
+            throw invalid(pattern, beyond, null);
         }
-        return out.toString();
-    }
-
-    private static String posix(String name) {
-        for (String[] c : POSIX) {
-            if (c[0].equals(name)) {
-                return c[1];
-            }
-        }
-        return null;
-    }
-
-    private static final String[][] POSIX = {{"alnum", "Alnum"}, {"alpha", "Alpha"}, {"ascii", "ASCII"}, {"blank", "Blank"},
-            {"cntrl", "Cntrl"}, {"digit", "Digit"}, {"graph", "Graph"}, {"lower", "Lower"}, {"print", "Print"},
-            {"punct", "Punct"}, {"space", "Space"}, {"upper", "Upper"}, {"xdigit", "XDigit"}};
-
-    /** Compiles a pattern; a bad one is an {@link IllegalArgumentException} naming it. */
-    static Pattern compile(String pattern, int flags) {
+        Pattern p;
         try {
-            // RE2 (DuckDB) ends lines at '\n' only: Java's default also counts \r, \u0085, \u2028 and \u2029.
-            return Pattern.compile((flags & Pattern.LITERAL) != 0 ? pattern : translate(pattern), flags | Pattern.UNIX_LINES);
+            p = Pattern.compile(re2, options.flags());
         } catch (PatternSyntaxException e) {
-            throw new IllegalArgumentException("invalid regular expression '" + pattern + "': " + e.getDescription(), e);
+            throw invalid(pattern, explain(e, pattern), e);
+        } catch (StackOverflowError e) {
+            throw invalid(pattern, "it nests too deeply to compile on this thread's stack", e);
         }
+        if (p.programSize() > RegexLimits.MAX_PROGRAM) {
+            throw invalid(pattern, RegexLimits.tooLarge(p.programSize(), false), null);
+        }
+        return p;
     }
 
     /** Compiles a literal pattern at planning: a bad one is a {@link PlanningException}. */
-    static Pattern compileLiteral(String function, String pattern, int flags) {
+    static Pattern compileLiteral(String function, String pattern, Options options) {
         try {
-            return compile(pattern, flags);
+            return compile(pattern, options);
         } catch (IllegalArgumentException e) {
             throw new PlanningException(function + ": " + e.getMessage(), e);
         }
     }
 
+    private static IllegalArgumentException invalid(String pattern, String why, Throwable cause) {
+        return new IllegalArgumentException("invalid regular expression " + quoted(pattern) + ": " + why, cause);
+    }
+
+    /** The pattern in quotes ('' for a quote, as SQL writes it), a long one cut to its start and its length. */
+    static String quoted(String pattern) {
+        String shown = pattern.length() > SHOWN + 20 ? pattern.substring(0, SHOWN) + "..." : pattern;
+        String q = "'" + shown.replace("'", "''") + "'";
+        return shown.length() == pattern.length() ? q : q + " (" + pattern.length() + " characters)";
+    }
+
+    /**
+     * Why RE2/J rejected {@code pattern}: the construct, in words, when it is one RE2's syntax
+     * leaves out (or spells otherwise) on purpose; otherwise RE2/J's description and the part
+     * of the pattern it names.
+     */
+    static String explain(PatternSyntaxException e, String pattern) {
+        String part = e.getPattern() == null ? "" : e.getPattern();
+        String description = e.getDescription();
+        String unsupported = null;
+        if (part.length() == 2 && part.charAt(0) == '\\' && part.charAt(1) >= '1' && part.charAt(1) <= '9') {
+            unsupported = "a backreference (" + part + ")";
+        } else if (part.equals("\\k")) {
+            unsupported = "a backreference (\\k<name>)";
+        } else if (part.equals("(?P") && pattern.contains("(?P=")) {
+            unsupported = "a backreference ((?P=name))";
+        } else if (part.startsWith("(?=")) {
+            unsupported = "a lookahead ((?=...))";
+        } else if (part.startsWith("(?!")) {
+            unsupported = "a negative lookahead ((?!...))";
+        } else if (part.startsWith("(?<=")) {
+            unsupported = "a lookbehind ((?<=...))";
+        } else if (part.startsWith("(?<!")) {
+            unsupported = "a negative lookbehind ((?<!...))";
+        } else if (part.startsWith("(?>")) {
+            unsupported = "an atomic group ((?>...))";
+        } else if (description.contains("nested repetition") && part.length() >= 2 && part.endsWith("+")
+                && "*+?}".indexOf(part.charAt(part.length() - 2)) >= 0) {
+            unsupported = "a possessive quantifier (" + part + ")";
+        } else if (part.equals("\\Z")) {
+            return "\\Z is not supported in RE2 syntax: write \\z or $ (without the m flag, $ matches only at the very end)";
+        } else if (description.contains("character class") && (part.startsWith("\\p{") || part.startsWith("\\P{"))) {
+            return "the class " + part + " is not in RE2 syntax: it names Unicode categories and scripts (\\p{L}, \\p{Greek});"
+                    + " POSIX classes are written [[:alpha:]]";
+        }
+        if (unsupported != null) {
+            return unsupported + " is not supported: patterns are RE2 syntax, matched in linear time (docs/strings.md)";
+        }
+        return description + (part.isEmpty() ? "" : ": `" + part + "`");
+    }
+
+    /**
+     * The error for a match of row {@code row} that overflowed the stack: RE2/J's matcher
+     * recurses along chains of instructions that consume nothing, and a pattern with thousands
+     * of them can outgrow a thread's stack. A {@link ResourceException}: the same evaluation on
+     * a thread with a larger stack can succeed.
+     */
+    static ResourceException tooComplex(String function, Pattern p, int row, StackOverflowError e) {
+        return (ResourceException) new ResourceException(function + ": the regular expression " + quoted(p.pattern()) + " ("
+                + p.programSize() + " instructions) is too complex to match on this thread's stack (row " + row
+                + "); simplify it or give the thread a larger stack", e).fillRow(row);
+    }
+
     /**
      * Whether the current match of {@code m} is an empty one between the two halves of a
-     * surrogate pair: Java's matcher steps one UTF-16 unit after an empty match, RE2 one code
-     * point, so such a match does not exist for DuckDB and is skipped.
+     * surrogate pair: RE2/J's matcher over a {@code CharSequence} steps one UTF-16 unit after an
+     * empty match, RE2 over UTF-8 one code point, so such a match does not exist for DuckDB and
+     * is skipped.
      */
     static boolean splitsSurrogates(CharSequence text, Matcher m) {
         int at = m.start();
@@ -188,13 +193,16 @@ final class Regex {
 
     /** The patterns of a pattern column, compiled once per distinct value in a batch. */
     static final class PatternCache {
-        private final int flags;
+        private final String function;
+        private final Options options;
         private final Map<String, Pattern> compiled = new HashMap<>();
 
-        PatternCache(int flags) {
-            this.flags = flags;
+        PatternCache(String function, Options options) {
+            this.function = function;
+            this.options = options;
         }
 
+        /** Row {@code row}'s pattern; a bad one is an {@link EvaluationException} naming the function, the pattern and the row. */
         Pattern get(Utf8Input patterns, int row) {
             String text = patterns.string(row);
             Pattern p = compiled.get(text);
@@ -202,7 +210,12 @@ final class Regex {
                 if (compiled.size() >= CACHE) {
                     compiled.clear();
                 }
-                p = compile(text, flags);
+                try {
+                    p = compile(text, options);
+                } catch (IllegalArgumentException e) {
+                    throw (EvaluationException) new EvaluationException(function + " (pattern of row " + row + "): " + e.getMessage(),
+                            e.getCause()).fillRow(row);
+                }
                 compiled.put(text, p);
             }
             return p;

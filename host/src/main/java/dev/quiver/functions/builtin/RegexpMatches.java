@@ -1,5 +1,7 @@
 package dev.quiver.functions.builtin;
 
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
 import dev.quiver.functions.ArrayFunctions;
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
@@ -17,17 +19,17 @@ import org.apache.arrow.vector.FieldVector;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code regexp_matches(s, pattern[, options])} (alias {@code regexp_like}): whether the
  * regular expression matches <em>somewhere</em> in {@code s} (a search, as DuckDB's
  * regexp_matches; anchor it with {@code ^...$} for a whole match). NULL when {@code s} or the
- * pattern is NULL. Options as DuckDB ({@link Regex#options}), a literal. A literal pattern is
- * compiled once per query ({@link #bind}); a bad one fails the compile. A pattern column is
- * compiled once per distinct value per batch. On an all-ASCII batch rows are matched in place;
- * otherwise each row is decoded first (the slow path).
+ * pattern is NULL. Options as DuckDB ({@link Regex#options}), a literal. The pattern is in
+ * RE2's syntax, matched by RE2/J in time linear in the row (no backreferences or lookaround;
+ * {@link Regex#compile}). A literal pattern is compiled once per query ({@link #bind}); a bad
+ * one fails the compile. A pattern column is compiled once per distinct value per batch; a bad
+ * value there is an {@code EvaluationException} naming its row. On an all-ASCII batch rows are
+ * matched in place; otherwise each row is decoded first (the slow path).
  */
 final class RegexpMatches implements ScalarFunction {
     private static final Signature SIGNATURE = Signature.oneOf(List.of(new TypeSignature.StringArgs(2),
@@ -37,16 +39,16 @@ final class RegexpMatches implements ScalarFunction {
     private final Pattern pattern;
     /** The literal pattern was NULL: every row is NULL. */
     private final boolean nullPattern;
-    private final int flags;
+    private final Regex.Options options;
 
     RegexpMatches() {
-        this(null, false, 0);
+        this(null, false, Regex.Options.DEFAULT);
     }
 
-    private RegexpMatches(Pattern pattern, boolean nullPattern, int flags) {
+    private RegexpMatches(Pattern pattern, boolean nullPattern, Regex.Options options) {
         this.pattern = pattern;
         this.nullPattern = nullPattern;
-        this.flags = flags;
+        this.options = options;
     }
 
     @Override
@@ -76,15 +78,15 @@ final class RegexpMatches implements ScalarFunction {
 
     @Override
     public ScalarFunction bind(List<DataType> argTypes, List<Optional<ScalarValue>> literals) {
-        int flags = literals.size() > 2 ? Regex.options(name(), literals.get(2), false).flags() : 0;
+        Regex.Options o = literals.size() > 2 ? Regex.options(name(), literals.get(2), false) : Regex.Options.DEFAULT;
         Optional<ScalarValue> p = literals.get(1);
         if (p.isEmpty()) {
-            return new RegexpMatches(null, false, flags);
+            return new RegexpMatches(null, false, o);
         }
         if (p.get().value() == null) {
-            return new RegexpMatches(null, true, flags);
+            return new RegexpMatches(null, true, o);
         }
-        return new RegexpMatches(Regex.compileLiteral(name(), p.get().value().toString(), flags), false, flags);
+        return new RegexpMatches(Regex.compileLiteral(name(), p.get().value().toString(), o), false, o);
     }
 
     @Override
@@ -103,16 +105,20 @@ final class RegexpMatches implements ScalarFunction {
                 return out;
             }
             AsciiCharSequence view = in.isAllAscii() ? new AsciiCharSequence(in.data()) : null;
-            Regex.PatternCache cache = new Regex.PatternCache(flags);
+            Regex.PatternCache cache = new Regex.PatternCache(name(), options);
             Pattern fixed = pattern != null ? pattern : constantPattern && pat.isValid(0) ? cache.get(pat, 0) : null;
             Matcher m = fixed == null ? null : fixed.matcher("");
             for (int r = 0; r < rows; r++) {
+                dev.quiver.cancel.Cancellation.check(); // a match may take long on a long string: a boundary every row
                 if (!in.isValid(r) || !pat.isValid(r)) {
                     continue;
                 }
-                CharSequence text = Regex.text(in, view, r);
-                boolean hit = fixed != null ? m.reset(text).find() : cache.get(pat, r).matcher(text).find();
-                out.set(r, hit ? 1 : 0);
+                Matcher rm = fixed != null ? m : cache.get(pat, r).matcher("");
+                try {
+                    out.set(r, rm.reset(Regex.text(in, view, r)).find() ? 1 : 0);
+                } catch (StackOverflowError e) {
+                    throw Regex.tooComplex(name(), rm.pattern(), r, e);
+                }
             }
             return out;
         } catch (RuntimeException | Error e) {

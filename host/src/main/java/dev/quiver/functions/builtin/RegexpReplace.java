@@ -1,5 +1,7 @@
 package dev.quiver.functions.builtin;
 
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
 import dev.quiver.functions.ArrayFunctions;
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
@@ -17,15 +19,13 @@ import org.apache.arrow.vector.FieldVector;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code regexp_replace(s, pattern, replacement[, options])}: the first match of the pattern in
  * {@code s} replaced, or every match with option {@code 'g'} (as RE2, an empty match right where
  * the previous match ended is not replaced: {@code regexp_replace('abxc', 'x*', '-', 'g')} is
  * {@code '-a-b-c-'}, where Java's replaceAll gives {@code '-a-b--c-'}); other options as
- * {@link RegexpMatches}. The replacement is in DuckDB's syntax ({@code \1} inserts group 1,
+ * {@link RegexpMatches}, and so is the pattern's syntax (RE2's). The replacement is in DuckDB's syntax ({@code \1} inserts group 1,
  * {@code \0} the match, {@code \\} a backslash, {@code $} is literal; see {@link Regex.Rewrite}).
  * NULL when any argument is NULL. A literal pattern is compiled once per query, a pattern
  * column once per distinct value per batch. On an all-ASCII batch matches are found in place
@@ -37,18 +37,16 @@ final class RegexpReplace implements ScalarFunction {
 
     private final Pattern pattern;
     private final boolean nullPattern;
-    private final int flags;
-    private final boolean global;
+    private final Regex.Options options;
 
     RegexpReplace() {
-        this(null, false, 0, false);
+        this(null, false, Regex.Options.DEFAULT);
     }
 
-    private RegexpReplace(Pattern pattern, boolean nullPattern, int flags, boolean global) {
+    private RegexpReplace(Pattern pattern, boolean nullPattern, Regex.Options options) {
         this.pattern = pattern;
         this.nullPattern = nullPattern;
-        this.flags = flags;
-        this.global = global;
+        this.options = options;
     }
 
     @Override
@@ -73,15 +71,15 @@ final class RegexpReplace implements ScalarFunction {
 
     @Override
     public ScalarFunction bind(List<DataType> argTypes, List<Optional<ScalarValue>> literals) {
-        Regex.Options o = literals.size() > 3 ? Regex.options(name(), literals.get(3), true) : new Regex.Options(0, false);
+        Regex.Options o = literals.size() > 3 ? Regex.options(name(), literals.get(3), true) : Regex.Options.DEFAULT;
         Optional<ScalarValue> p = literals.get(1);
         if (p.isEmpty()) {
-            return new RegexpReplace(null, false, o.flags(), o.global());
+            return new RegexpReplace(null, false, o);
         }
         if (p.get().value() == null) {
-            return new RegexpReplace(null, true, o.flags(), o.global());
+            return new RegexpReplace(null, true, o);
         }
-        return new RegexpReplace(Regex.compileLiteral(name(), p.get().value().toString(), o.flags()), false, o.flags(), o.global());
+        return new RegexpReplace(Regex.compileLiteral(name(), p.get().value().toString(), o), false, o);
     }
 
     @Override
@@ -102,12 +100,13 @@ final class RegexpReplace implements ScalarFunction {
                      call.config().allocator())) {
             MemorySegment d = in.data();
             AsciiCharSequence view = in.isAllAscii() ? new AsciiCharSequence(d) : null;
-            Regex.PatternCache cache = new Regex.PatternCache(flags);
+            Regex.PatternCache cache = new Regex.PatternCache(name(), options);
             Pattern fixed = pattern != null ? pattern : pat.constant() && pat.isValid(0) ? cache.get(pat, 0) : null;
             Matcher fixedMatcher = fixed == null ? null : fixed.matcher("");
             Regex.Rewrite rewrite = rep.constant() && rep.isValid(0) ? Regex.Rewrite.parse(rep.string(0)) : null;
             StringBuilder chars = new StringBuilder();
             for (int r = 0; r < rows; r++) {
+                dev.quiver.cancel.Cancellation.check(); // a match may take long on a long string: a boundary every row
                 if (nullPattern || !in.isValid(r) || !pat.isValid(r) || !rep.isValid(r)) {
                     out.nullRow();
                     continue;
@@ -123,49 +122,63 @@ final class RegexpReplace implements ScalarFunction {
                     continue;
                 }
                 CharSequence text = Regex.text(in, view, r);
-                m.reset(text);
-                if (view != null) {
-                    int last = 0;
-                    boolean matched = false;
-                    while (m.find()) {
-                        if (matched && m.start() == last && m.end() == last) {
-                            continue; // RE2: no empty match right where the previous one ended
-                        }
-                        matched = true;
-                        out.append(d, st + last, m.start() - last);
-                        rw.appendBytes(m, d, st, out);
-                        last = m.end();
-                        if (!global) {
-                            break;
-                        }
-                    }
-                    out.append(d, st + last, text.length() - last);
-                } else {
-                    chars.setLength(0);
-                    int last = 0;
-                    boolean matched = false;
-                    while (m.find()) {
-                        if (matched && m.start() == last && m.end() == last || Regex.splitsSurrogates(text, m)) {
-                            continue;
-                        }
-                        matched = true;
-                        chars.append(text, last, m.start());
-                        rw.appendChars(m, text, chars);
-                        last = m.end();
-                        if (!global) {
-                            break;
-                        }
-                    }
-                    if (!matched) {
-                        out.append(d, st, e - st); // no match: the row's bytes as they are
+                try {
+                    if (view != null) {
+                        replaceInPlace(m.reset(text), rw, d, st, text.length(), out);
                     } else {
-                        chars.append(text, last, text.length());
-                        out.append(chars);
+                        replaceDecoded(m.reset(text), rw, text, d, st, e, chars, out);
                     }
+                } catch (StackOverflowError overflow) {
+                    throw Regex.tooComplex(name(), p, r, overflow);
                 }
                 out.endRow();
             }
             return out.finish();
+        }
+    }
+
+    /** One ASCII row of {@code length} bytes at {@code st} of {@code d}: the unmatched bytes and the groups copied in place. */
+    private void replaceInPlace(Matcher m, Regex.Rewrite rw, MemorySegment d, long st, int length, Utf8Output out) {
+        int last = 0;
+        boolean matched = false;
+        while (m.find()) {
+            if (matched && m.start() == last && m.end() == last) {
+                continue; // RE2: no empty match right where the previous one ended
+            }
+            matched = true;
+            out.append(d, st + last, m.start() - last);
+            rw.appendBytes(m, d, st, out);
+            last = m.end();
+            if (!options.global()) {
+                break;
+            }
+        }
+        out.append(d, st + last, length - last);
+    }
+
+    /** One decoded row ({@code text}, the bytes {@code [st, e)} of {@code d}): built in {@code chars}, then encoded. */
+    private void replaceDecoded(Matcher m, Regex.Rewrite rw, CharSequence text, MemorySegment d, long st, long e, StringBuilder chars,
+                                Utf8Output out) {
+        chars.setLength(0);
+        int last = 0;
+        boolean matched = false;
+        while (m.find()) {
+            if (matched && m.start() == last && m.end() == last || Regex.splitsSurrogates(text, m)) {
+                continue;
+            }
+            matched = true;
+            chars.append(text, last, m.start());
+            rw.appendChars(m, text, chars);
+            last = m.end();
+            if (!options.global()) {
+                break;
+            }
+        }
+        if (!matched) {
+            out.append(d, st, e - st); // no match: the row's bytes as they are
+        } else {
+            chars.append(text, last, text.length());
+            out.append(chars);
         }
     }
 

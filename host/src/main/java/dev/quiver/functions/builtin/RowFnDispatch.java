@@ -102,6 +102,15 @@ final class RowFnDispatch implements ScalarFunction {
         return implementation(argTypes).returnType(argTypes);
     }
 
+    /** A call that {@code other} runs is bound by it (the decimal {@code round} types its result by its literal digits). */
+    @Override
+    public ScalarFunction bind(List<DataType> argTypes, List<Optional<dev.quiver.value.ScalarValue>> literals) {
+        if (asRowFn(argTypes).isEmpty() && other != null) {
+            return other.bind(argTypes, literals);
+        }
+        return this;
+    }
+
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
         return implementation(call.argFields().stream().map(DataType::fromField).toList()).invoke(call);

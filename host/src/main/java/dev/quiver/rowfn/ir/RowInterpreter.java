@@ -15,6 +15,8 @@ import java.util.List;
  * It is deliberately simple and slow.
  */
 public final class RowInterpreter {
+    /** {@link #run} and {@link #firstFailingRow} check for cancellation when {@code (row & CHECK_ROWS) == 0}. */
+    private static final int CHECK_ROWS = 63;
     private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
@@ -26,7 +28,10 @@ public final class RowInterpreter {
     /**
      * Evaluates {@code node} for one row whose arguments are {@code args} (boxed as the argument
      * types say; a Boolean is an Integer 0 or 1). Throws {@link RowFailure} when a check fires or
-     * an integer division or remainder has a zero divisor.
+     * an integer division or remainder has a zero divisor. A NaN that an operation computes is
+     * returned as the canonical NaN ({@link Double#NaN}, {@link Float#NaN}): which operand's
+     * payload {@code NaN + NaN} keeps depends on the JIT (the interpreter keeps the right one's,
+     * compiled code the left one's), and a result depends on its input alone.
      */
     public static Number evaluate(IrNode node, Number[] args) {
         return switch (node) {
@@ -34,7 +39,15 @@ public final class RowInterpreter {
             case IrNode.Const c -> c.value();
             // A DAG: a subtree shared by several parents (a RowFn body that uses a value twice)
             // is computed once per row, not once per path to it.
-            default -> new Row(args).eval(node);
+            default -> canonicalNaN(new Row(args).eval(node));
+        };
+    }
+
+    private static Number canonicalNaN(Number v) {
+        return switch (v) {
+            case Double d when d.isNaN() -> Double.NaN;
+            case Float f when f.isNaN() -> Float.NaN;
+            default -> v;
         };
     }
 
@@ -111,6 +124,9 @@ public final class RowInterpreter {
         Number[] row = new Number[types.size()];
         ElementType rt = program.resultType();
         for (int r = 0; r < rows; r++) {
+            if ((r & CHECK_ROWS) == 0) {
+                dev.quiver.cancel.Cancellation.check(); // row by row is slow: a boundary every few rows
+            }
             if (!ValidityBitmaps.isValid(validity, r)) {
                 write(out, rt, r, zero(rt));
                 continue;
@@ -172,6 +188,9 @@ public final class RowInterpreter {
         List<ElementType> types = program.argTypes();
         Number[] row = new Number[types.size()];
         for (int r = 0; r < rows; r++) {
+            if ((r & CHECK_ROWS) == 0) {
+                dev.quiver.cancel.Cancellation.check();
+            }
             if (!ValidityBitmaps.isValid(validity, r)) {
                 continue;
             }

@@ -437,9 +437,10 @@ class StringSearchFunctionsTest {
         assertThrows(PlanningException.class, () -> call("regexp_matches", 1, str("abc", false), str("b", false), str("g", false)));
         assertThrows(PlanningException.class, () -> call("regexp_matches", 1, str("abc", false), str("b", false), str("z", false)));
         assertThrows(PlanningException.class, () -> call("regexp_matches", 1, str("abc", false), str("b", false), str(null, false)));
-        assertThrows(IllegalArgumentException.class, () -> {
+        dev.quiver.errors.EvaluationException column = assertThrows(dev.quiver.errors.EvaluationException.class, () -> {
             FieldVector pv = strings(List.of("("), false);
             call("regexp_matches", 1, str("abc", false), array(pv));
         });
+        assertEquals("regexp_matches (pattern of row 0): invalid regular expression '(': missing closing ): `(`", column.detail());
     }
 }

@@ -1,0 +1,276 @@
+package dev.quiver.tests;
+
+import dev.quiver.CompiledExpression;
+import dev.quiver.Placement;
+import dev.quiver.Quiver;
+import dev.quiver.errors.ErrorKind;
+import dev.quiver.errors.QuiverException;
+import dev.quiver.expr.Expr;
+import dev.quiver.functions.PlanningException;
+import dev.quiver.tests.FuzzTally.Observation;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * One case of {@link IpcFuzzTest}: a (mutated) IPC file read as {@code quiver eval} reads its
+ * input, its expressions ({@link IpcExpressions}) planned once against the schema read (with the
+ * reader as the dictionary provider), then evaluated on every batch, each outcome judged against
+ * the reference ({@link IpcBatchCheck}). docs/reliability.md says the same in prose.
+ *
+ * <p>Each phase has its own contract:
+ * <ul>
+ *   <li><b>reading</b> (opening, the schema, each {@code loadNextBatch}): anything Arrow's reader
+ *       throws that is an {@link IOException} or a {@link RuntimeException} is accepted, counted
+ *       by its class: that is Arrow refusing the file, which the CLI reports as an input error
+ *       (exit 2); so is an {@link OutOfMemoryError} (Arrow allocates a message's metadata on the
+ *       heap at the length the file says); any other {@link Error} is a failure;</li>
+ *   <li><b>planning</b>: a {@link PlanningException} (a mutated schema may hold types or names
+ *       the expressions cannot use), nothing else;</li>
+ *   <li><b>evaluation</b> of a batch that is well-formed in every column the expression reads:
+ *       the same outcome as the same plan on the batch's canonical copy, on the same placement:
+ *       equal values (floats bit for bit), or the same {@link QuiverException} (class, kind,
+ *       detail, row); an exception that is no {@code QuiverException} is a failure even when the
+ *       copy raises it too; an {@code InputException} is accepted where another column of the
+ *       batch is malformed (validation may check the whole batch); decimals beyond their declared
+ *       precision are values, not malformed buffers, so their result may be beyond its
+ *       precision too;</li>
+ *   <li><b>evaluation</b> of a batch malformed in a column the expression reads: an
+ *       {@code InputException} ({@link ErrorKind#INPUT}); a result or any other exception is a
+ *       failure.</li>
+ * </ul>
+ * Every result is checked to be a well-formed vector of the batch's rows and the planned type.
+ */
+final class IpcCaseRun {
+    /** At most this many batches are read from one file (a mutation can make a stream repeat a batch). */
+    static final int MAX_BATCHES = 8;
+
+    /** How the input is read: as a seekable file (IPC file or stream, by its magic), or as a pipe (a stream, an IPC file through its stream). */
+    enum ReadPath { SEEKABLE, PIPE }
+
+    private static final byte[] MAGIC = "ARROW1".getBytes(StandardCharsets.US_ASCII);
+
+    private final Quiver quiver;
+    private final BufferAllocator allocator;
+    private final Placement placement;
+    private final Random random;
+    private final List<Observation> observations = new ArrayList<>();
+    /** Nanoseconds spent planning, evaluating and computing the reference (copy, plan, evaluate), added to. */
+    private final long[] nanos;
+
+    private IpcCaseRun(Quiver quiver, BufferAllocator allocator, Placement placement, Random random, long[] nanos) {
+        this.nanos = nanos;
+        this.quiver = quiver;
+        this.allocator = allocator;
+        this.placement = placement;
+        this.random = random;
+    }
+
+    /** Reads {@code bytes} by {@code path} and evaluates; what happened, in order. Closes everything it opens. */
+    static List<Observation> run(Quiver quiver, byte[] bytes, ReadPath path, Placement placement, Random random,
+                                 BufferAllocator allocator, long[] nanos) {
+        IpcCaseRun run = new IpcCaseRun(quiver, allocator, placement, random, nanos);
+        run.read(bytes, path);
+        return run.observations;
+    }
+
+    static ArrowReader open(byte[] bytes, ReadPath path, BufferAllocator allocator) throws IOException {
+        boolean magic = bytes.length >= 8 && Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
+        if (path == ReadPath.SEEKABLE) {
+            ByteArrayReadableSeekableByteChannel channel = new ByteArrayReadableSeekableByteChannel(bytes);
+            return magic ? new ArrowFileReader(channel, allocator) : new ArrowStreamReader(channel, allocator);
+        }
+        ByteArrayInputStream in = new ByteArrayInputStream(bytes);
+        if (magic) {
+            in.skipNBytes(8); // an IPC file on a pipe: the stream after its header, as the CLI reads it
+        }
+        return new ArrowStreamReader(in, allocator);
+    }
+
+    private void readFailure(String phase, Throwable e) {
+        if (e instanceof IOException || e instanceof RuntimeException) {
+            observations.add(Observation.ok("read: Arrow's reader refused the input (" + e.getClass().getName() + ")"));
+        } else if (e instanceof OutOfMemoryError) {
+            // Arrow's reader allocates a message's metadata on the heap at the length the file says
+            // (MessageSerializer: ByteBuffer.allocate); near 2 GiB that is beyond any test heap.
+            observations.add(Observation.ok("read: Arrow's reader ran out of Java heap (OutOfMemoryError)"));
+        } else {
+            observations.add(Observation.failed("Arrow's reader raised an Error (" + e.getClass().getName() + ")",
+                    phase + ": " + e));
+        }
+    }
+
+    private void read(byte[] bytes, ReadPath path) {
+        ArrowReader reader;
+        try {
+            reader = open(bytes, path, allocator);
+        } catch (Throwable e) {
+            readFailure("opening", e);
+            return;
+        }
+        try {
+            readBatches(reader);
+        } finally {
+            try {
+                reader.close();
+            } catch (Throwable e) {
+                readFailure("closing", e);
+            }
+        }
+    }
+
+    private record Compiled(IpcExpressions.Text text, CompiledExpression compiled) {
+    }
+
+    /** Parsing or planning: the value, or null once a PlanningException is counted (anything else is a failure). */
+    private <T> T plan(java.util.function.Supplier<T> step, String sql, Schema schema) {
+        long t0 = System.nanoTime();
+        try {
+            return step.get();
+        } catch (PlanningException e) {
+            observations.add(Observation.ok("plan: PlanningException (PLANNING)"));
+        } catch (Throwable e) {
+            observations.add(Observation.failed("planning raised " + e.getClass().getName() + ", not a PlanningException",
+                    sql + " over " + schema + ":\n" + FuzzTally.stack(e)));
+        } finally {
+            nanos[0] += System.nanoTime() - t0;
+        }
+        return null;
+    }
+
+    private void readBatches(ArrowReader reader) {
+        VectorSchemaRoot root;
+        List<String> texts;
+        try {
+            root = reader.getVectorSchemaRoot();
+            texts = IpcExpressions.forSchema(root.getSchema(), reader, random);
+        } catch (Throwable e) {
+            readFailure("reading the schema", e);
+            return;
+        }
+        Schema schema = root.getSchema();
+        // The reader is the provider, as in the CLI; switched to a canonical copy's dictionaries for the reference.
+        SwitchedDictionaries dictionaries = new SwitchedDictionaries(reader);
+        List<IpcExpressions.Text> parsed = new ArrayList<>();
+        for (int c = 0; c < texts.size(); c++) {
+            String text = texts.get(c);
+            Expr e = plan(() -> IpcExpressions.parse(text), text, schema);
+            if (e != null) {
+                parsed.add(new IpcExpressions.Text(text, e, java.util.Set.of(c)));
+            }
+        }
+        IpcExpressions.Text every = IpcExpressions.everyColumn(parsed);
+        if (every != null) {
+            parsed.add(every);
+        }
+        List<Compiled> compiled = new ArrayList<>();
+        for (IpcExpressions.Text t : parsed) {
+            CompiledExpression e = plan(() -> quiver.compile(schema, dictionaries, t.expr()), t.sql(), schema);
+            if (e != null) {
+                compiled.add(new Compiled(t, e));
+            }
+        }
+        for (int batch = 0; batch < MAX_BATCHES; batch++) {
+            try {
+                if (!reader.loadNextBatch()) {
+                    return;
+                }
+            } catch (Throwable e) {
+                readFailure("batch " + batch, e);
+                return;
+            }
+            IpcBatchCheck.Problem[] problems = new IpcBatchCheck.Problem[schema.getFields().size()];
+            for (int c = 0; c < problems.length; c++) {
+                problems[c] = IpcBatchCheck.problem(root, c, reader);
+            }
+            for (Compiled c : compiled) {
+                judge(c, root, reader, dictionaries, problems, batch);
+            }
+        }
+    }
+
+    private FuzzResult evaluate(CompiledExpression e, VectorSchemaRoot batch) {
+        return FuzzResult.of(() -> e.evaluate(batch, placement, allocator), e, batch.getRowCount());
+    }
+
+    private void judge(Compiled c, VectorSchemaRoot batch, ArrowReader reader, SwitchedDictionaries dictionaries,
+                       IpcBatchCheck.Problem[] problems, int index) {
+        String problem = null, decimals = null, elsewhere = null;
+        for (int column = 0; column < problems.length; column++) {
+            IpcBatchCheck.Problem p = problems[column];
+            if (p == null) {
+                continue;
+            }
+            String named = "column " + batch.getSchema().getFields().get(column).getName() + " " + p.description();
+            if (!c.text.columns().contains(column)) {
+                elsewhere = elsewhere == null ? named : elsewhere;
+            } else if (p.values()) {
+                decimals = decimals == null ? named : decimals;
+            } else {
+                problem = problem == null ? named : problem;
+            }
+        }
+        long t0 = System.nanoTime();
+        FuzzResult got = evaluate(c.compiled, batch);
+        long t1 = System.nanoTime();
+        nanos[1] += t1 - t0;
+        String where = c.text.sql() + " on batch " + index + " (" + batch.getRowCount() + " rows, " + placement + ")";
+        if (problem != null) {
+            if (got.error() instanceof QuiverException q && q.kind() == ErrorKind.INPUT) {
+                observations.add(Observation.ok("evaluate: InputException (INPUT) on a malformed batch"));
+            } else if (got.error() == null) {
+                observations.add(Observation.failed("a malformed batch evaluated to a result (validation)", where + ", where " + problem
+                        + ", gave " + got.describe()));
+            } else {
+                String what = got.error() instanceof QuiverException q ? q.getClass().getSimpleName() + " (" + q.kind() + ")"
+                        : got.error().getClass().getName();
+                observations.add(Observation.failed("a malformed batch raised " + what + ", not an InputException (validation)",
+                        where + ", where " + problem + ", raised " + got.describe()));
+            }
+            return;
+        }
+        if (got.malformed() != null || got.beyondPrecision() != null && decimals == null) {
+            observations.add(Observation.failed("a malformed result vector", where + ": " + got.describe()));
+            return;
+        }
+        if (elsewhere != null && got.error() instanceof QuiverException q && q.kind() == ErrorKind.INPUT) {
+            // Validation may check the whole batch, not only what the expression reads.
+            observations.add(Observation.ok("evaluate: InputException (INPUT) for another column of the batch, malformed"));
+            return;
+        }
+        FuzzResult expected;
+        try (IpcBatchCheck.Copy copy = IpcBatchCheck.copy(batch, reader, c.text.columns(), allocator)) {
+            // The same plan (the copy has the batch's schema) over the copy's columns and dictionaries.
+            dictionaries.switchTo(copy.dictionaries());
+            expected = evaluate(c.compiled, copy.root());
+        } finally {
+            dictionaries.switchTo(reader);
+            nanos[2] += System.nanoTime() - t1;
+        }
+        String inputs = decimals != null ? " (" + decimals + ": decimals beyond their precision, computed as values)" : "";
+        if (!got.same(expected)) {
+            observations.add(Observation.failed("a well-formed batch gave another outcome than its canonical copy",
+                    where + inputs + " gave " + got.describe() + "\n  its canonical copy gave " + expected.describe()));
+        } else if (got.error() == null) {
+            observations.add(Observation.ok("evaluate: a result, equal to the canonical copy's" + (decimals != null
+                    ? " (decimals beyond their precision)" : "")));
+        } else if (got.error() instanceof QuiverException q) {
+            observations.add(Observation.ok("evaluate: " + q.getClass().getSimpleName() + " (" + q.kind() + "), alike on the canonical copy"));
+        } else {
+            observations.add(Observation.failed("a well-formed batch raised " + got.error().getClass().getName()
+                    + " (so does its canonical copy), not a QuiverException", where + inputs + ": " + got.describe()));
+        }
+    }
+}
