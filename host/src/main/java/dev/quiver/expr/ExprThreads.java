@@ -91,6 +91,42 @@ public final class ExprThreads {
         }
     }
 
+    /**
+     * As {@link #call(Supplier)}, waiting at most {@code millis} milliseconds: past them, the task is
+     * left to end on its own (its thread is a daemon, its result dropped) and {@code onTimeout}'s
+     * exception is thrown. For work that may not stop when asked (JSqlParser's backtracking).
+     */
+    public static <T> T call(Supplier<T> task, long millis, Supplier<? extends RuntimeException> onTimeout) {
+        Objects.requireNonNull(task, "task is null");
+        Objects.requireNonNull(onTimeout, "onTimeout is null");
+        Running<T> running = new Running<>(dev.quiver.cancel.Cancellation.carried(task));
+        Future<T> result = POOL.submit(running::call);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return result.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    running.interrupt();
+                } catch (java.util.concurrent.TimeoutException e) {
+                    throw onTimeout.get();
+                } catch (ExecutionException e) {
+                    switch (e.getCause()) {
+                        case RuntimeException r -> throw r;
+                        case Error err -> throw err;
+                        default -> throw new IllegalStateException(e.getCause());
+                    }
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     /** A task and the thread running it, so that an interrupt reaches it only while it runs. */
     private static final class Running<T> {
         private final Supplier<T> task;
