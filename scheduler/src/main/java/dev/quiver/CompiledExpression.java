@@ -18,6 +18,7 @@ import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
+import dev.quiver.validation.BatchValidation;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -42,7 +43,10 @@ import java.util.function.Function;
 /**
  * An expression planned against a schema, ready to evaluate batch after batch.
  *
- * <p>Per batch it checks the batch against the plan and evaluates the physical tree once:
+ * <p>Per batch it checks the batch against the plan, and the buffers of the columns it reads
+ * against their lengths ({@link BatchValidation}: a malformed batch is an
+ * {@link dev.quiver.errors.InputException} naming the column and the first bad row, raised before
+ * anything is computed or allocated), and evaluates the physical tree once:
  * each node runs over whole columns; each fused numeric subtree runs as one kernel on the
  * device {@link Placement} picks for the batch, reading the batch's own memory. On any
  * failure everything allocated for the batch is freed before the exception leaves.
@@ -548,11 +552,14 @@ public final class CompiledExpression {
      * The rows of {@code batch} where this Boolean expression is TRUE (NULL counts as not TRUE):
      * a new batch with every column of {@code batch}, in order, holding just those rows, allocated
      * from {@code allocator}; the caller closes it. The columns keep their fields (names, types,
-     * dictionary encodings); an empty result has zero rows.
+     * dictionary encodings); an empty result has zero rows. Every column is copied, so every
+     * column's buffers are checked, not only those the expression reads.
      *
      * @throws IllegalStateException when the expression is not Boolean, and as {@link #evaluate}
      */
     public VectorSchemaRoot filter(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
+        Objects.requireNonNull(batch, "batch is null");
+        checkCopiedColumns(batch);
         Selection keep = select(batch, placement, allocator);
         return guard(batch, allocator, new Executor(placement, null), () -> {
             List<FieldVector> out = new ArrayList<>(batch.getFieldVectors().size());
@@ -1075,34 +1082,118 @@ public final class CompiledExpression {
         return out;
     }
 
+    /**
+     * The batch's vectors for the plan's inputs, checked before anything computes on them: each
+     * has the planned type (and dictionary) and the batch's rows, its buffers hold those rows
+     * ({@link BatchValidation#checkColumn}: O(1) per column, one pass over the offsets of string
+     * and list columns), and a dictionary-encoded column's non-null indices are within its
+     * dictionary. A column is read at the position it was planned at when the batch has a column
+     * of that name there, else by name when the batch has exactly one column of that name.
+     */
     private List<FieldVector> bind(VectorSchemaRoot batch, int rows) {
+        if (rows < 0) {
+            throw new dev.quiver.errors.InputException("the batch declares " + rows + " rows");
+        }
+        List<FieldVector> all = batch.getFieldVectors();
         List<FieldVector> inputs = new ArrayList<>(plan.columns().size());
-        for (Field f : plan.columns()) {
-            FieldVector v = batch.getVector(f.getName());
-            if (v == null) {
-                throw new dev.quiver.errors.InputException("the batch has no column '" + f.getName() + "' (it was planned against a schema with it)");
-            }
+        for (int i = 0; i < plan.columns().size(); i++) {
+            Field f = plan.columns().get(i);
+            FieldVector v = vectorFor(all, f.getName(), plan.schemaIndexes().get(i));
             if (v.getField().getDictionary() != null && f.getDictionary() == null) {
-                throw new dev.quiver.errors.InputException("column '" + f.getName() + "' is dictionary-encoded in the batch (indices "
+                throw input(f, "column '" + f.getName() + "' is dictionary-encoded in the batch (indices "
                         + v.getField().getType() + ") but was planned as " + f.getType() + ": decode it first");
             }
             if (f.getDictionary() != null && (v.getField().getDictionary() == null
                     || v.getField().getDictionary().getId() != f.getDictionary().getId())) {
-                throw new dev.quiver.errors.InputException("column '" + f.getName() + "' was planned dictionary-encoded with dictionary "
+                throw input(f, "column '" + f.getName() + "' was planned dictionary-encoded with dictionary "
                         + f.getDictionary().getId() + " but the batch's column " + (v.getField().getDictionary() == null
                         ? "is not dictionary-encoded" : "uses dictionary " + v.getField().getDictionary().getId()));
             }
             if (!v.getField().getType().equals(f.getType())) {
-                throw new dev.quiver.errors.InputException("column '" + f.getName() + "' is " + v.getField().getType()
+                throw input(f, "column '" + f.getName() + "' is " + v.getField().getType()
                         + " in the batch but was planned as " + f.getType());
             }
             if (v.getValueCount() != rows) {
-                throw new dev.quiver.errors.InputException("column '" + f.getName() + "' has " + v.getValueCount()
+                throw input(f, "column '" + f.getName() + "' has " + v.getValueCount()
                         + " values but the batch has " + rows + " rows");
+            }
+            BatchValidation.checkColumn(v, f.getName());
+            if (f.getDictionary() != null) {
+                FieldVector values = dictionaryValues(f.getDictionary().getId());
+                if (values != null) { // none: the decode says so when it runs
+                    BatchValidation.checkDictionaryIndices(v, f.getName(), values);
+                }
             }
             inputs.add(v);
         }
         return inputs;
+    }
+
+    private static dev.quiver.errors.InputException input(Field f, String detail) {
+        return (dev.quiver.errors.InputException) new dev.quiver.errors.InputException(detail).fillColumn(f.getName());
+    }
+
+    /**
+     * The column named {@code name} that was planned at schema position {@code plannedAt}: the
+     * batch's column there when it has that name (a schema may repeat names the expression does
+     * not read), else the batch's only column of that name.
+     */
+    private static FieldVector vectorFor(List<FieldVector> columns, String name, int plannedAt) {
+        if (plannedAt < columns.size() && columns.get(plannedAt).getName().equals(name)) {
+            return columns.get(plannedAt);
+        }
+        FieldVector found = null;
+        for (FieldVector v : columns) {
+            if (v.getName().equals(name)) {
+                if (found != null) {
+                    throw (dev.quiver.errors.InputException) new dev.quiver.errors.InputException("the batch has several columns named '"
+                            + name + "' and none at position " + plannedAt + ", where it was planned: which one to read is ambiguous")
+                            .fillColumn(name);
+                }
+                found = v;
+            }
+        }
+        if (found == null) {
+            throw (dev.quiver.errors.InputException) new dev.quiver.errors.InputException("the batch has no column '" + name
+                    + "' (it was planned against a schema with it)").fillColumn(name);
+        }
+        return found;
+    }
+
+    /** The values of the plan's dictionary {@code id} as its decode will read them this batch, or null. */
+    private FieldVector dictionaryValues(long id) {
+        for (dev.quiver.physical.DictionaryDecodeExpr d : decodes) {
+            if (d.dictionaryId() == id) {
+                org.apache.arrow.vector.dictionary.Dictionary dict = d.dictionaries().lookup(id);
+                return dict == null ? null : dict.getVector();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Checks the columns {@link #filter} copies without the expression reading them (those it
+     * reads, {@link #bind} checks): copying reads their buffers too.
+     */
+    private void checkCopiedColumns(VectorSchemaRoot batch) {
+        try {
+            List<FieldVector> all = batch.getFieldVectors();
+            for (int i = 0; i < all.size(); i++) {
+                FieldVector v = all.get(i);
+                int pos = plan.schemaIndexes().indexOf(i);
+                if (pos >= 0 && plan.columns().get(pos).getName().equals(v.getName())) {
+                    continue;
+                }
+                if (v.getValueCount() != batch.getRowCount()) {
+                    throw (dev.quiver.errors.InputException) new dev.quiver.errors.InputException("column '" + v.getName() + "' has "
+                            + v.getValueCount() + " values but the batch has " + batch.getRowCount() + " rows").fillColumn(v.getName());
+                }
+                BatchValidation.checkColumn(v, v.getName());
+            }
+        } catch (dev.quiver.errors.QuiverException e) {
+            e.fillExpression(plan.logical().toString());
+            throw e;
+        }
     }
 
     private FieldVector allocate(Field field, int rows, BufferAllocator allocator) {

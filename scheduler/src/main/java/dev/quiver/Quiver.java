@@ -222,7 +222,8 @@ public final class Quiver implements AutoCloseable {
      * Plans {@code expr} against {@code schema}, once (one query: {@code now()} is fixed here);
      * the result evaluates batches of that schema.
      *
-     * @throws dev.quiver.functions.PlanningException for an unknown column or function, a call
+     * @throws dev.quiver.functions.PlanningException for an unknown column or function, a column
+     *         name two fields of the schema share (ambiguous, whatever the batches hold), a call
      *         no signature accepts, types that cannot be coerced, a non-literal where a literal
      *         is required, an expression deeper or larger than {@link Builder#maxExpressionDepth}
      *         and {@link Builder#maxExpressionNodes} allow; the message names what and lists what exists

@@ -144,29 +144,32 @@ public final class SqlParser {
     public static Expr parse(String sql) {
         Objects.requireNonNull(sql, "sql is null");
         try {
-            int nesting = new Text(sql).checkBracketsAndQuotes();
-            // JSqlParser is asked to stop at its budget; where it does not (its backtracking checks the request
-            // only here and there), the caller stops waiting a little later.
-            long budget = parseBudgetMillis(sql);
-            return ExprThreads.call(() -> {
-                try {
-                    Parsed parsed = parseWithJSqlParser(sql, nesting);
-                    Expr e = new Converter(sql).convert(parsed.expression());
-                    return parsed.alias() == null ? e : new Expr.Alias(e, parsed.alias());
-                } catch (StackOverflowError e) {
-                    // Not expected within the nesting limit on a parser thread's stack; if JSqlParser
-                    // (or its toString of a long chain, in a message) still overflows, say so plainly.
-                    throw new PlanningException("the expression text is too deeply nested for the SQL parser (JSqlParser ran out"
-                            + " of stack); build it with the Expr builders (docs/expressions.md#limits); the text begins "
-                            + abbreviated(sql));
-                }
-            }, budget + STOP_GRACE_MILLIS, () -> gaveUp(sql, budget, nesting, null));
+            return parseOnThread(sql);
         } catch (PlanningException e) {
             throw e;
         } catch (IllegalArgumentException e) {
             // The parser's own errors (and JSqlParser's) leave as planning errors, their text unchanged.
             throw PlanningException.verbatim(e.getMessage(), e);
         }
+    }
+
+    private static Expr parseOnThread(String sql) {
+        int nesting = new Text(sql).checkBracketsAndQuotes();
+        // JSqlParser is asked to stop at its budget; where it does not (its backtracking checks the request
+        // only here and there), the caller stops waiting a little later.
+        long budget = parseBudgetMillis(sql);
+        return ExprThreads.call(() -> {
+            try {
+                Parsed parsed = parseWithJSqlParser(sql, nesting);
+                Expr e = new Converter(sql).convert(parsed.expression());
+                return parsed.alias() == null ? e : new Expr.Alias(e, parsed.alias());
+            } catch (StackOverflowError e) {
+                // Not expected within the nesting limit on a parser thread's stack; if JSqlParser
+                // (or its toString of a long chain, in a message) still overflows, say so plainly.
+                throw new PlanningException("the expression text is too deeply nested for the SQL parser (JSqlParser ran out of"
+                        + " stack); build it with the Expr builders (docs/expressions.md#limits); the text begins " + abbreviated(sql));
+            }
+        }, budget + STOP_GRACE_MILLIS, () -> gaveUp(sql, budget, nesting, null));
     }
 
     /**

@@ -46,7 +46,8 @@ import java.util.stream.Collectors;
  * runs on every batch:
  * <ol>
  *   <li>columns are resolved by name to input positions (the message for an unknown column
- *   lists the schema's columns);</li>
+ *   lists the schema's columns; a name two fields of the schema share is ambiguous and refused,
+ *   while duplicate names the expression does not use are harmless);</li>
  *   <li>types are checked and coerced: operators and function calls get explicit casts to
  *   the types the coercion lattice ({@link TypeCoercion}) and the function's
  *   {@code Signature} ({@link SignatureResolver}) choose; the physical tree never coerces;</li>
@@ -287,14 +288,34 @@ public final class ExpressionPlanner {
             return col;
         }
 
+        /**
+         * The schema index of the field named {@code name}, -1 when there is none. A name that
+         * several fields share is ambiguous (which column would the expression read?): refused,
+         * naming every position.
+         */
         private int indexOf(String name) {
             List<Field> fs = schema.getFields();
+            int found = -1;
+            List<Integer> all = null;
             for (int i = 0; i < fs.size(); i++) {
                 if (fs.get(i).getName().equals(name)) {
-                    return i;
+                    if (found < 0) {
+                        found = i;
+                    } else {
+                        if (all == null) {
+                            all = new ArrayList<>(List.of(found));
+                        }
+                        all.add(i);
+                    }
                 }
             }
-            return -1;
+            if (all != null) {
+                String positions = all.subList(0, all.size() - 1).stream().map(String::valueOf).collect(Collectors.joining(", "))
+                        + " and " + all.getLast();
+                throw new PlanningException("column '" + name + "' is ambiguous: the schema has " + all.size()
+                        + " columns of that name, at positions " + positions + " (counted from 0); rename all but one of them");
+            }
+            return found;
         }
 
         private PhysicalExpr binary(Expr.Binary b) {

@@ -251,10 +251,10 @@ public final class QueryExecution implements AutoCloseable {
 
     @SuppressWarnings("unchecked")
     private BatchStream build(Prepared p, BatchStream source) {
-        BatchStream s = source;
-        if (s instanceof Operator o) {
+        if (source instanceof Operator o) {
             o.track(outstanding); // a source read in flight holds a batch too
         }
+        BatchStream s = new ValidatedStream(source);
         var executor = runtime.executor();
         for (int i = 0; i < plan.ops.size(); i++) {
             PipelinePlan.Op op = plan.ops.get(i);

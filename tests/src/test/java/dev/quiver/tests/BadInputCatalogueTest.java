@@ -27,6 +27,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.DynamicContainer;
@@ -94,7 +95,10 @@ class BadInputCatalogueTest extends QuiverTestBase {
                 GoldenFile file = GoldenFile.read(p);
                 List<DynamicNode> tests = new ArrayList<>();
                 for (GoldenCase c : file.cases) {
-                    tests.add(DynamicTest.dynamicTest(c.name, p.toUri(), () -> runGolden(file, c)));
+                    for (Placement placement : c.placements) {
+                        String name = c.placements.size() == 1 ? c.name : c.name + " (" + placement + ")";
+                        tests.add(DynamicTest.dynamicTest(name, p.toUri(), () -> runGolden(file, c, placement)));
+                    }
                 }
                 if (REGENERATE) {
                     tests.add(DynamicTest.dynamicTest("(regenerate " + p.getFileName() + ")", file::rewrite));
@@ -114,11 +118,11 @@ class BadInputCatalogueTest extends QuiverTestBase {
         }
     }
 
-    private void runGolden(GoldenFile file, GoldenCase c) {
-        if (c.placement == Placement.OPENCL) {
+    private void runGolden(GoldenFile file, GoldenCase c, Placement placement) {
+        if (placement == Placement.OPENCL) {
             OpenClAvailability.requireOpenCl(quiver); // skips, saying why, only where no OpenCL device exists
         }
-        Outcome o = outcome(c);
+        Outcome o = outcome(c, placement);
         String actualError = o.stage + " " + (o.error == null ? "none" : o.error.getClass().getSimpleName());
         String actualMessage = o.error == null ? "" : messageOf(o.error);
         String actualKind = kindOf(o.error);
@@ -157,26 +161,28 @@ class BadInputCatalogueTest extends QuiverTestBase {
     private record Outcome(String stage, Throwable error) {
     }
 
-    private Outcome outcome(GoldenCase c) {
+    private Outcome outcome(GoldenCase c, Placement placement) {
         Expr expr;
         try {
             expr = Expr.parse(c.expr);
         } catch (RuntimeException e) {
             return new Outcome("parse", e);
         }
-        CompiledExpression compiled;
-        try {
-            compiled = quiver.compile(c.schema, expr);
-        } catch (RuntimeException e) {
-            return new Outcome("compile", e);
-        }
-        try (BufferAllocator results = allocator.newChildAllocator("results of " + c.name, 0, Long.MAX_VALUE);
-             VectorSchemaRoot batch = c.batch(allocator)) {
-            try (FieldVector ignored = compiled.evaluate(batch, c.placement, results)) {
-                return new Outcome("evaluate", null);
+        // Built first: the dictionaries of its encoded columns are what the expression is compiled with.
+        try (GoldenBatch batch = c.batch(allocator)) {
+            CompiledExpression compiled;
+            try {
+                compiled = quiver.compile(c.schema, batch.dictionaries(), expr);
             } catch (RuntimeException e) {
-                assertEquals(0, results.getAllocatedMemory(), c.name + ": the failed evaluation left its result allocated");
-                return new Outcome("evaluate", e);
+                return new Outcome("compile", e);
+            }
+            try (BufferAllocator results = allocator.newChildAllocator("results of " + c.name, 0, Long.MAX_VALUE)) {
+                try (FieldVector ignored = compiled.evaluate(batch.root(), placement, results)) {
+                    return new Outcome("evaluate", null);
+                } catch (RuntimeException e) {
+                    assertEquals(0, results.getAllocatedMemory(), c.name + ": the failed evaluation left its result allocated");
+                    return new Outcome("evaluate", e);
+                }
             }
         }
     }
@@ -485,42 +491,100 @@ class BadInputCatalogueTest extends QuiverTestBase {
         Schema schema;
         String expr;
         final List<List<String>> rows = new ArrayList<>();
-        Placement placement = Placement.CPU;
+        /** {@code corrupt} lines ({@link BatchCorruption}), applied in order to the batch once built. */
+        final List<String> corruptions = new ArrayList<>();
+        List<Placement> placements = List.of(Placement.CPU);
         String error = "";
         String message = "";
         int errorLine = -1;
         int messageLine = -1;
         int lastLine;
 
-        VectorSchemaRoot batch(BufferAllocator allocator) {
+        /** The case's rows as a batch (dictionary-encoded columns with their dictionaries), corrupted as the case says. */
+        GoldenBatch batch(BufferAllocator allocator) {
             List<FieldVector> columns = new ArrayList<>();
+            DictionaryProvider.MapDictionaryProvider dictionaries = new DictionaryProvider.MapDictionaryProvider();
             try {
                 for (int c = 0; c < schema.getFields().size(); c++) {
                     Field f = schema.getFields().get(c);
-                    DataType type = DataType.fromField(f);
-                    FieldVector v = Values.allocate(type, f.getName(), rows.size(), allocator);
-                    columns.add(v);
                     for (int r = 0; r < rows.size(); r++) {
                         if (rows.get(r).size() != schema.getFields().size()) {
                             throw new IllegalArgumentException(name + ": row " + r + " has " + rows.get(r).size() + " values, the schema "
                                     + schema.getFields().size() + " columns");
                         }
-                        String text = rows.get(r).get(c);
-                        if (text.regionMatches(true, 0, "x'", 0, 2)) {
-                            ((VarCharVector) v).setSafe(r, HexFormat.of().parseHex(text.substring(2, text.length() - 1)));
-                        } else {
-                            Values.set(v, r, value(type, text));
-                        }
                     }
-                    v.setValueCount(rows.size());
+                    int column = c;
+                    List<String> texts = rows.stream().map(row -> row.get(column)).toList();
+                    if (f.getDictionary() != null) {
+                        columns.add(encoded(f, texts, dictionaries, allocator));
+                    } else {
+                        columns.add(plain(DataType.fromField(f), f.getName(), texts, allocator));
+                    }
                 }
-                VectorSchemaRoot root = new VectorSchemaRoot(columns);
-                root.setRowCount(rows.size());
-                return root;
+                VectorSchemaRoot root = new VectorSchemaRoot(schema.getFields(), columns, rows.size());
+                for (String corruption : corruptions) {
+                    BatchCorruption.apply(root, corruption, allocator);
+                }
+                return new GoldenBatch(root, dictionaries);
             } catch (RuntimeException e) {
                 columns.forEach(FieldVector::close);
+                closeDictionaries(dictionaries);
                 throw e;
             }
+        }
+
+        private static FieldVector plain(DataType type, String column, List<String> texts, BufferAllocator allocator) {
+            FieldVector v = Values.allocate(type, column, texts.size(), allocator);
+            try {
+                for (int r = 0; r < texts.size(); r++) {
+                    String text = texts.get(r);
+                    if (text.regionMatches(true, 0, "x'", 0, 2)) {
+                        ((VarCharVector) v).setSafe(r, HexFormat.of().parseHex(text.substring(2, text.length() - 1)));
+                    } else {
+                        Values.set(v, r, value(type, text));
+                    }
+                }
+                v.setValueCount(texts.size());
+                return v;
+            } catch (RuntimeException e) {
+                v.close();
+                throw e;
+            }
+        }
+
+        /**
+         * A dictionary-encoded column (32-bit indices): its dictionary holds the distinct non-null
+         * values in the order they first appear, and is put into {@code dictionaries}.
+         */
+        private static FieldVector encoded(Field f, List<String> texts, DictionaryProvider.MapDictionaryProvider dictionaries,
+                                           BufferAllocator allocator) {
+            DataType valueType = GoldenFile.goldenType(f.getMetadata().get(GoldenFile.DICTIONARY_VALUES));
+            List<Object> distinct = new ArrayList<>();
+            List<Integer> indices = new ArrayList<>();
+            for (String text : texts) {
+                Object value = value(valueType, text).value();
+                if (value == null) {
+                    indices.add(null);
+                    continue;
+                }
+                if (!distinct.contains(value)) {
+                    distinct.add(value);
+                }
+                indices.add(distinct.indexOf(value));
+            }
+            FieldVector values = Values.of(valueType, f.getName() + " values", distinct, allocator);
+            dictionaries.put(new org.apache.arrow.vector.dictionary.Dictionary(values, f.getDictionary()));
+            IntVector v = (IntVector) f.createVector(allocator);
+            v.allocateNew(Math.max(1, texts.size()));
+            for (int r = 0; r < indices.size(); r++) {
+                if (indices.get(r) == null) {
+                    v.setNull(r);
+                } else {
+                    v.set(r, indices.get(r));
+                }
+            }
+            v.setValueCount(indices.size());
+            return v;
         }
 
         private static ScalarValue value(DataType type, String text) {
@@ -546,9 +610,39 @@ class BadInputCatalogueTest extends QuiverTestBase {
                 case DataType.Bool b -> Boolean.parseBoolean(text);
                 case DataType.Date32 d -> Integer.parseInt(text);
                 case DataType.Timestamp t -> Long.parseLong(text);
+                case DataType.ListType l -> {
+                    List<Object> items = new ArrayList<>();
+                    for (String item : GoldenFile.splitTopLevel(text.substring(1, text.length() - 1).strip())) {
+                        items.add(value(l.element(), item).value());
+                    }
+                    yield items;
+                }
+                case DataType.Struct st -> {
+                    List<String> items = GoldenFile.splitTopLevel(text.substring(1, text.length() - 1).strip());
+                    Map<String, Object> fields = new LinkedHashMap<>();
+                    for (int k = 0; k < st.fields().size(); k++) {
+                        fields.put(st.fields().get(k).name(), value(st.fields().get(k).type(), items.get(k)).value());
+                    }
+                    yield fields;
+                }
                 default -> throw new IllegalArgumentException("the golden format has no values of type " + type);
             };
             return new ScalarValue(type, v);
+        }
+    }
+
+    /** A case's batch and the dictionaries of its encoded columns; closing it closes both. */
+    record GoldenBatch(VectorSchemaRoot root, DictionaryProvider.MapDictionaryProvider dictionaries) implements AutoCloseable {
+        @Override
+        public void close() {
+            root.close();
+            closeDictionaries(dictionaries);
+        }
+    }
+
+    private static void closeDictionaries(DictionaryProvider.MapDictionaryProvider dictionaries) {
+        for (long id : dictionaries.getDictionaryIds()) {
+            dictionaries.lookup(id).getVector().close();
         }
     }
 
@@ -578,7 +672,7 @@ class BadInputCatalogueTest extends QuiverTestBase {
                 }
                 String key = line.split(" ", 2)[0];
                 String rest = line.length() > key.length() ? line.substring(key.length() + 1) : "";
-                if (inRows && !List.of("error", "message", "placement").contains(key)) {
+                if (inRows && !List.of("error", "message", "placement", "corrupt").contains(key)) {
                     c.rows.add(splitRow(line));
                     c.lastLine = i;
                     continue;
@@ -601,7 +695,9 @@ class BadInputCatalogueTest extends QuiverTestBase {
                     }
                     case "expr" -> need(c, where).expr = expand(rest);
                     case "rows" -> inRows = need(c, where) != null;
-                    case "placement" -> need(c, where).placement = Placement.valueOf(rest.strip());
+                    case "placement" -> need(c, where).placements = java.util.Arrays.stream(rest.strip().split("\\s+"))
+                            .map(Placement::valueOf).toList();
+                    case "corrupt" -> need(c, where).corruptions.add(rest.strip());
                     case "error" -> {
                         need(c, where).error = rest.strip();
                         c.errorLine = i;
@@ -678,10 +774,71 @@ class BadInputCatalogueTest extends QuiverTestBase {
                     if (nt.length < 2) {
                         throw new IllegalArgumentException(where + ": schema entry '" + entry + "' is not 'name TYPE'");
                     }
-                    fields.add(SqlTypes.fromSql(nt[1]).toField(nt[0], true));
+                    fields.add(goldenField(nt[0], nt[1].strip(), fields.size()));
                 }
             }
             return new Schema(fields);
+        }
+
+        /** The metadata key of a dictionary-encoded column's field that holds its values' type. */
+        static final String DICTIONARY_VALUES = "golden dictionary values";
+
+        /**
+         * A column of the schema line: {@code TYPE}, or {@code TYPE DICTIONARY} for a
+         * dictionary-encoded column (32-bit indices, dictionary id = the column's position + 1).
+         */
+        private static Field goldenField(String name, String type, int position) {
+            var dictionary = java.util.regex.Pattern.compile("(?i)(.*\\S)\\s+DICTIONARY").matcher(type);
+            if (!dictionary.matches()) {
+                return goldenType(type).toField(name, true);
+            }
+            goldenType(dictionary.group(1)); // a type the format knows
+            org.apache.arrow.vector.types.pojo.ArrowType.Int indices = new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true);
+            return new Field(name, new org.apache.arrow.vector.types.pojo.FieldType(true, indices,
+                    new org.apache.arrow.vector.types.pojo.DictionaryEncoding(position + 1, false, indices),
+                    Map.of(DICTIONARY_VALUES, dictionary.group(1))), null);
+        }
+
+        /** A SQL type name, {@code TYPE[]} (a list of TYPE) or {@code STRUCT(name TYPE, ...)}. */
+        static DataType goldenType(String text) {
+            String t = text.strip();
+            if (t.endsWith("[]")) {
+                return new DataType.ListType(goldenType(t.substring(0, t.length() - 2)), true);
+            }
+            if (t.regionMatches(true, 0, "STRUCT(", 0, 7) && t.endsWith(")")) {
+                List<DataType.StructField> fields = new ArrayList<>();
+                for (String entry : splitTopLevel(t.substring(7, t.length() - 1))) {
+                    String[] nt = entry.strip().split("\\s+", 2);
+                    fields.add(new DataType.StructField(nt[0], goldenType(nt[1]), true));
+                }
+                return new DataType.Struct(fields);
+            }
+            return SqlTypes.fromSql(t);
+        }
+
+        /** {@code text} split at the commas outside (), [], {} and quotes. */
+        static List<String> splitTopLevel(String text) {
+            List<String> out = new ArrayList<>();
+            if (text.isBlank()) {
+                return out;
+            }
+            int depth = 0, start = 0;
+            boolean quoted = false;
+            for (int i = 0; i < text.length(); i++) {
+                char ch = text.charAt(i);
+                if (ch == '\'') {
+                    quoted = !quoted;
+                } else if (!quoted && (ch == '(' || ch == '[' || ch == '{')) {
+                    depth++;
+                } else if (!quoted && (ch == ')' || ch == ']' || ch == '}')) {
+                    depth--;
+                } else if (!quoted && ch == ',' && depth == 0) {
+                    out.add(text.substring(start, i).strip());
+                    start = i + 1;
+                }
+            }
+            out.add(text.substring(start).strip());
+            return out;
         }
 
         /** Writes the file back with each case's error and message lines as regenerated. */
