@@ -107,7 +107,7 @@ class CancellationTest {
                 // Splits even a cheap loop (a test backend): 4 threads take the ranges.
                 new Case("split between threads", new CpuBackend(64, 4, 1), new KernelProgram(List.of(FLOAT64),
                         Ir.add(Ir.sqrt(Ir.abs(x)), x)), 4 * CpuBackend.PARALLEL_MIN_ROWS + 77),
-                new Case("row by row", new CpuBackend(1), LoopTooLargeTest.wideGcds(INT64), 300));
+                new Case("row by row", new CpuBackend(1), LoopTooLargeTest.nestedGcd(INT64), 300));
         for (Case c : cases) {
             try (Arena arena = Arena.ofConfined()) {
                 Random r = new Random(Oracle.SEED);
