@@ -91,6 +91,7 @@ public final class CompiledExpression {
         this.outputField = t.toField(plan.outputName(), true);
         this.rootProgram = plan.root() instanceof FusedKernelExpr f ? f.program() : null;
         collectSegments(plan.root());
+        this.deep = depth(plan.root()) > SHALLOW;
         boolean copies = false;
         for (DeviceRuntime r : quiver.runtimes()) {
             copies |= r.copies;
@@ -98,7 +99,44 @@ public final class CompiledExpression {
         this.anyDeviceCopies = copies;
     }
 
-    private void collectSegments(PhysicalExpr e) {
+    /**
+     * The deepest physical tree evaluated on the caller's thread. Deeper, each batch is evaluated
+     * on a thread with a large stack ({@link dev.quiver.expr.ExprThreads}; a hand-off of some
+     * microseconds), so no depth the limits allow depends on the caller's stack: a level of
+     * evaluation takes up to about 300 bytes of stack (a nested CASE, interpreted), and the first run
+     * of a code path may link a lambda at the bottom of the recursion, which takes far more.
+     */
+    static final int SHALLOW = 128;
+
+    /** Whether the tree is deeper than {@link #SHALLOW}. */
+    private final boolean deep;
+
+    /** The deepest path of the tree, walked with a stack of its own. */
+    private static int depth(PhysicalExpr root) {
+        int deepest = 0;
+        java.util.Deque<PhysicalExpr> nodes = new java.util.ArrayDeque<>();
+        java.util.Deque<Integer> depths = new java.util.ArrayDeque<>();
+        nodes.push(root);
+        depths.push(1);
+        while (!nodes.isEmpty()) {
+            PhysicalExpr e = nodes.pop();
+            int d = depths.pop();
+            deepest = Math.max(deepest, d);
+            for (PhysicalExpr c : e.children()) {
+                nodes.push(c);
+                depths.push(d + 1);
+            }
+        }
+        return deepest;
+    }
+
+    private void collectSegments(PhysicalExpr root) {
+        for (PhysicalExpr e : dev.quiver.planning.PhysicalPlan.preOrder(root)) {
+            collectSegment(e);
+        }
+    }
+
+    private void collectSegment(PhysicalExpr e) {
         if (e instanceof dev.quiver.physical.DictionaryDecodeExpr d && !decodes.contains(d)) {
             decodes.add(d);
         }
@@ -113,9 +151,6 @@ public final class CompiledExpression {
                     cpuOnly.isEmpty() ? null : String.join(", ", cpuOnly), quiver.runtimes(), quiver.explorationShare());
             segments.put(f, s);
             segmentList.add(s);
-        }
-        for (PhysicalExpr c : e.children()) {
-            collectSegments(c);
         }
     }
 
@@ -277,7 +312,8 @@ public final class CompiledExpression {
         Objects.requireNonNull(allocator, "allocator is null");
         try {
             Cancellation.check(); // cancelled (or interrupted) before it started: nothing is allocated
-            return evaluation.get();
+            // Evaluation recurses over the tree: a deep one runs on a thread with a stack for it.
+            return deep ? dev.quiver.expr.ExprThreads.call(quiver.limits().stackBytes(), evaluation) : evaluation.get();
         } catch (QuiverOutOfMemoryException e) {
             throw e;
         } catch (CancelledException e) {
@@ -1024,16 +1060,15 @@ public final class CompiledExpression {
         return segmentList.stream().map(SegmentScheduler::stats).toList();
     }
 
-    private static List<dev.quiver.rowfn.RowFn> rowFns(dev.quiver.physical.PhysicalExpr e, List<dev.quiver.rowfn.RowFn> out) {
-        if (e instanceof dev.quiver.physical.FusedKernelExpr f) {
-            for (dev.quiver.rowfn.RowFn r : f.rowFns()) {
-                if (!out.contains(r)) {
-                    out.add(r);
+    private static List<dev.quiver.rowfn.RowFn> rowFns(dev.quiver.physical.PhysicalExpr root, List<dev.quiver.rowfn.RowFn> out) {
+        for (dev.quiver.physical.PhysicalExpr e : dev.quiver.planning.PhysicalPlan.preOrder(root)) {
+            if (e instanceof dev.quiver.physical.FusedKernelExpr f) {
+                for (dev.quiver.rowfn.RowFn r : f.rowFns()) {
+                    if (!out.contains(r)) {
+                        out.add(r);
+                    }
                 }
             }
-        }
-        for (dev.quiver.physical.PhysicalExpr c : e.children()) {
-            rowFns(c, out);
         }
         return out;
     }

@@ -60,6 +60,8 @@ public final class Quiver implements AutoCloseable {
     private final Map<String, DeviceFigures> givenFigures;
     private final TransferMode transferMode;
     private final boolean backgroundCompilation;
+    private final dev.quiver.planning.ExpressionLimits limits;
+    private final long maxFoldedValueBytes;
     private volatile boolean closed;
 
     private Quiver(Builder b) {
@@ -68,6 +70,8 @@ public final class Quiver implements AutoCloseable {
         this.functions = b.functions == null ? FunctionRegistry.withDefaults() : b.functions;
         this.checkTypes = b.checkTypes;
         this.arithmetic = b.arithmetic;
+        this.limits = b.limits;
+        this.maxFoldedValueBytes = b.maxFoldedValueBytes;
         List<Device> found = new ArrayList<>();
         CpuBackend cpu = new CpuBackend(b.cpuThreads);
         found.add(new Device("cpu", Device.Kind.CPU,
@@ -131,6 +135,11 @@ public final class Quiver implements AutoCloseable {
             }
             calibrated = true;
         }
+    }
+
+    /** The limits {@code compile} plans with; deep plans evaluate on threads with the stack they name. */
+    dev.quiver.planning.ExpressionLimits limits() {
+        return limits;
     }
 
     double explorationShare() {
@@ -216,7 +225,8 @@ public final class Quiver implements AutoCloseable {
      * @throws dev.quiver.functions.PlanningException for an unknown column or function, a column
      *         name two fields of the schema share (ambiguous, whatever the batches hold), a call
      *         no signature accepts, types that cannot be coerced, a non-literal where a literal
-     *         is required; the message names what and lists what exists
+     *         is required, an expression deeper or larger than {@link Builder#maxExpressionDepth}
+     *         and {@link Builder#maxExpressionNodes} allow; the message names what and lists what exists
      */
     public CompiledExpression compile(Schema schema, Expr expr) {
         return compile(schema, null, expr);
@@ -230,8 +240,9 @@ public final class Quiver implements AutoCloseable {
     public CompiledExpression compile(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, Expr expr) {
         ensureOpen();
         ExecutionConfig config = new ExecutionConfig(allocator, java.time.Instant.now(), checkTypes,
-                java.util.Map.of(ExecutionConfig.ARITHMETIC, arithmetic.name().toLowerCase(java.util.Locale.ROOT)));
-        return new CompiledExpression(this, new ExpressionPlanner(functions, config).plan(schema, dictionaries, expr), config);
+                java.util.Map.of(ExecutionConfig.ARITHMETIC, arithmetic.name().toLowerCase(java.util.Locale.ROOT),
+                        ExecutionConfig.MAX_FOLDED_VALUE_BYTES, Long.toString(maxFoldedValueBytes)));
+        return new CompiledExpression(this, new ExpressionPlanner(functions, config, limits).plan(schema, dictionaries, expr), config);
     }
 
     /**
@@ -388,6 +399,52 @@ public final class Quiver implements AutoCloseable {
         private boolean kernelCache = true;
         private java.nio.file.Path kernelCacheDirectory;
         private boolean backgroundCompilation = true;
+        private dev.quiver.planning.ExpressionLimits limits = dev.quiver.planning.ExpressionLimits.DEFAULT;
+        private long maxFoldedValueBytes = ExecutionConfig.DEFAULT_MAX_FOLDED_VALUE_BYTES;
+
+        /**
+         * The deepest expression {@code compile} takes, in levels from the root to a leaf (a column is
+         * one level, {@code a + b} two); default {@value dev.quiver.planning.ExpressionLimits#DEFAULT_MAX_DEPTH}.
+         * A deeper expression is a {@link dev.quiver.functions.PlanningException} naming the limit,
+         * never a {@link StackOverflowError}. Planning and code generation, and the evaluation of an
+         * expression more than 128 levels deep, run on Quiver's own threads with a stack of 4 KiB a level
+         * (at least 16 MiB), so no depth up to the limit depends on the stack of the calling thread;
+         * above 4,096 levels each such plan or batch gets a thread of its own. A chain of more than 64
+         * ANDs or ORs counts as balanced ({@code a = 1 OR ... OR a = 50000} is 18 levels); a sum
+         * {@code x1 + ... + xn} written left-deep is {@code n} levels (write it in parenthesized
+         * groups: arithmetic is not reassociated). SQL text has a nesting limit of its own,
+         * {@link dev.quiver.expr.SqlParser#MAX_NESTING}. docs/expressions.md#limits
+         */
+        public Builder maxExpressionDepth(int levels) {
+            this.limits = limits.withMaxDepth(levels);
+            return this;
+        }
+
+        /**
+         * The most nodes an expression {@code compile} takes (every column, literal, operator, call and
+         * CASE counts one); default {@value dev.quiver.planning.ExpressionLimits#DEFAULT_MAX_NODES}. It bounds
+         * the time and memory of planning; more is a {@link dev.quiver.functions.PlanningException}.
+         */
+        public Builder maxExpressionNodes(int nodes) {
+            this.limits = limits.withMaxNodes(nodes);
+            return this;
+        }
+
+        /**
+         * The largest value, in bytes, that planning folds into a constant (and that a call over
+         * constants keeps as one Java value); default 16 MiB. A larger result, such as
+         * {@code repeat('x', 2000000000)}, is left to run per batch in Arrow memory, where each
+         * function's output checks apply (a Utf8 column holds 2 GiB; the allocator has its limit),
+         * so it is an error naming the size there, never an exhausted Java heap at planning. 0 folds
+         * nothing that has bytes.
+         */
+        public Builder maxFoldedValueBytes(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("maxFoldedValueBytes must be >= 0, got " + bytes);
+            }
+            this.maxFoldedValueBytes = bytes;
+            return this;
+        }
 
         /**
          * When a failing device is fenced off and for how long ({@link DeviceHealth.Policy#DEFAULT}:

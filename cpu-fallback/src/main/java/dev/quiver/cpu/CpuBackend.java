@@ -349,25 +349,27 @@ public final class CpuBackend implements KernelBackend {
      */
     static long weight(KernelProgram program) {
         java.util.Set<IrNode> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        long[] w = {program.arity()};
-        java.util.function.Consumer<IrNode> visit = new java.util.function.Consumer<>() {
-            @Override
-            public void accept(IrNode n) {
-                if (!seen.add(n)) {
-                    return;
-                }
-                w[0] += switch (n) {
-                    case IrNode.Unary u when !u.op().isExact() -> 16;
-                    case IrNode.Binary b when b.op().domain() == dev.quiver.rowfn.ir.UnaryOp.Domain.FLOAT -> 16;
-                    case IrNode.Binary b when b.op().failsOnZeroDivisor() && b.type().isInteger() -> 8;
-                    default -> 1;
-                };
-                n.children().forEach(this);
+        long w = program.arity();
+        // A stack of its own rather than recursion: this runs on the batch's thread, and the tree may be deep.
+        java.util.Deque<IrNode> todo = new java.util.ArrayDeque<>();
+        todo.push(program.root());
+        program.nullWhen().ifPresent(todo::push);
+        while (!todo.isEmpty()) {
+            IrNode n = todo.pop();
+            if (!seen.add(n)) {
+                continue;
             }
-        };
-        visit.accept(program.root());
-        program.nullWhen().ifPresent(visit);
-        return w[0];
+            w += switch (n) {
+                case IrNode.Unary u when !u.op().isExact() -> 16;
+                case IrNode.Binary b when b.op().domain() == dev.quiver.rowfn.ir.UnaryOp.Domain.FLOAT -> 16;
+                case IrNode.Binary b when b.op().failsOnZeroDivisor() && b.type().isInteger() -> 8;
+                default -> 1;
+            };
+            for (IrNode c : n.children()) {
+                todo.push(c);
+            }
+        }
+        return w;
     }
 
     private static boolean allNative(MemorySegment[] args, KernelInvocation invocation) {

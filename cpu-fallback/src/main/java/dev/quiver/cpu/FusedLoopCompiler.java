@@ -175,6 +175,14 @@ final class FusedLoopCompiler {
         if (Integer.bitCount(lanes) != 1 || lanes < 2 || lanes > maxLanes(program)) {
             throw new IllegalArgumentException("cannot run " + program.text() + " with " + lanes + " lanes");
         }
+        // The emitter recurses over the program's tree (up to KernelProgram.MAX_DEPTH levels): on a thread with a
+        // stack for that, not on the thread of the batch, whose stack may be small.
+        byte[] bytes = dev.quiver.expr.ExprThreads.call(() -> classBytes(program, mode, lanes, shareSubtrees));
+        return define(program, mode, lanes, bytes);
+    }
+
+    /** The generated class's bytes; {@link LoopTooLargeException} where its method would pass the JVM's limit. */
+    private static byte[] classBytes(KernelProgram program, RowMode mode, int lanes, boolean shareSubtrees) {
         byte[] bytes;
         try {
             bytes = ClassFile.of().build(ClassDesc.of(FusedLoopCompiler.class.getPackageName() + ".FusedLoop"),
@@ -188,6 +196,10 @@ final class FusedLoopCompiler {
             }
             throw e;
         }
+        return bytes;
+    }
+
+    private static FusedLoop define(KernelProgram program, RowMode mode, int lanes, byte[] bytes) {
         try {
             MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClass(bytes, true);
             return new FusedLoop(hidden.findStatic(hidden.lookupClass(), "run", RUN_TYPE), lanes, mode, bytes.length);
@@ -412,7 +424,11 @@ final class FusedLoopCompiler {
                         collectArgs(c.shown(), used, seen);
                     }
                 }
-                default -> n.children().forEach(k -> collectArgs(k, used, seen));
+                default -> {
+                    for (IrNode k : n.children()) { // a loop, not forEach: no lambda frame per level of a deep tree
+                        collectArgs(k, used, seen);
+                    }
+                }
             }
         }
 

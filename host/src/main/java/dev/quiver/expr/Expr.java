@@ -1,7 +1,6 @@
 package dev.quiver.expr;
 
 import dev.quiver.types.DataType;
-import dev.quiver.types.SqlTypes;
 import dev.quiver.value.ScalarValue;
 
 import java.util.ArrayList;
@@ -13,7 +12,9 @@ import java.util.Objects;
  * A logical scalar expression: what to compute, by column name, before it is planned against
  * a schema. Immutable, with structural equality and hashing; {@link #toString()} is SQL text
  * that {@link #parse} reads back to an equal expression (the few exceptions are listed in
- * {@link SqlParser}).
+ * {@link SqlParser}). {@code equals}, {@code hashCode} and {@code toString} walk the tree with a
+ * stack of their own, so a tree of any depth (a 100,000-term sum built in a loop) compares and
+ * prints; how deep a tree the planner takes is a limit of its own (docs/expressions.md#limits).
  *
  * <pre>{@code
  * import static dev.quiver.expr.Expr.*;
@@ -45,7 +46,17 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
         @Override
         public String toString() {
-            return (qualifier == null ? "" : quoteIdentifier(qualifier) + ".") + quoteIdentifier(name);
+            return ExprText.sql(this);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return ExprStructure.equal(this, o);
+        }
+
+        @Override
+        public int hashCode() {
+            return ExprStructure.hash(this);
         }
     }
 
@@ -57,7 +68,17 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
         @Override
         public String toString() {
-            return value.toSql();
+            return ExprText.sql(this);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return ExprStructure.equal(this, o);
+        }
+
+        @Override
+        public int hashCode() {
+            return ExprStructure.hash(this);
         }
     }
 
@@ -71,7 +92,17 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
         @Override
         public String toString() {
-            return "(" + left + " " + op.sql() + " " + right + ")";
+            return ExprText.sql(this);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return ExprStructure.equal(this, o);
+        }
+
+        @Override
+        public int hashCode() {
+            return ExprStructure.hash(this);
         }
     }
 
@@ -82,7 +113,17 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
         @Override
         public String toString() {
-            return "(NOT " + expr + ")";
+            return ExprText.sql(this);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return ExprStructure.equal(this, o);
+        }
+
+        @Override
+        public int hashCode() {
+            return ExprStructure.hash(this);
         }
     }
 
@@ -94,7 +135,17 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
         @Override
         public String toString() {
-            return "(" + expr + (negated ? " IS NOT NULL)" : " IS NULL)");
+            return ExprText.sql(this);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return ExprStructure.equal(this, o);
+        }
+
+        @Override
+        public int hashCode() {
+            return ExprStructure.hash(this);
         }
     }
 
@@ -106,12 +157,17 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
         @Override
         public String toString() {
-            // A minus directly on a number is read as part of the literal, and "- -x" does not
-            // parse: parenthesize everything that does not print as a name, a call or a parenthesized form.
-            boolean bare = expr instanceof Column || expr instanceof Call || expr instanceof Binary || expr instanceof Not
-                    || expr instanceof IsNull || expr instanceof Negative || expr instanceof InList || expr instanceof Between
-                    || expr instanceof Like || expr instanceof ScalarSubquery;
-            return "(- " + (bare ? expr : "(" + expr + ")") + ")";
+            return ExprText.sql(this);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return ExprStructure.equal(this, o);
+        }
+
+        @Override
+        public int hashCode() {
+            return ExprStructure.hash(this);
         }
     }
 
@@ -124,7 +180,17 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
         @Override
         public String toString() {
-            return "CAST(" + expr + " AS " + SqlTypes.sqlName(type) + ")";
+            return ExprText.sql(this);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return ExprStructure.equal(this, o);
+        }
+
+        @Override
+        public int hashCode() {
+            return ExprStructure.hash(this);
         }
     }
 
@@ -137,7 +203,17 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
         @Override
         public String toString() {
-            return "TRY_CAST(" + expr + " AS " + SqlTypes.sqlName(type) + ")";
+            return ExprText.sql(this);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return ExprStructure.equal(this, o);
+        }
+
+        @Override
+        public int hashCode() {
+            return ExprStructure.hash(this);
         }
     }
 
@@ -168,17 +244,17 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
         @Override
         public String toString() {
-            StringBuilder sb = new StringBuilder("CASE");
-            if (operand != null) {
-                sb.append(' ').append(operand);
-            }
-            for (WhenThen b : branches) {
-                sb.append(" WHEN ").append(b.when()).append(" THEN ").append(b.then());
-            }
-            if (otherwise != null) {
-                sb.append(" ELSE ").append(otherwise);
-            }
-            return sb.append(" END").toString();
+            return ExprText.sql(this);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return ExprStructure.equal(this, o);
+        }
+
+        @Override
+        public int hashCode() {
+            return ExprStructure.hash(this);
         }
     }
 
@@ -194,11 +270,17 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
         @Override
         public String toString() {
-            StringBuilder sb = new StringBuilder("(").append(expr).append(negated ? " NOT IN (" : " IN (");
-            for (int i = 0; i < list.size(); i++) {
-                sb.append(i == 0 ? "" : ", ").append(list.get(i));
-            }
-            return sb.append("))").toString();
+            return ExprText.sql(this);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return ExprStructure.equal(this, o);
+        }
+
+        @Override
+        public int hashCode() {
+            return ExprStructure.hash(this);
         }
     }
 
@@ -212,7 +294,17 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
         @Override
         public String toString() {
-            return "(" + expr + (negated ? " NOT BETWEEN " : " BETWEEN ") + low + " AND " + high + ")";
+            return ExprText.sql(this);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return ExprStructure.equal(this, o);
+        }
+
+        @Override
+        public int hashCode() {
+            return ExprStructure.hash(this);
         }
     }
 
@@ -230,8 +322,17 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
         @Override
         public String toString() {
-            return "(" + expr + (negated ? " NOT" : "") + (caseInsensitive ? " ILIKE " : " LIKE ") + pattern
-                    + (escape == null ? "" : " ESCAPE '" + (escape == '\'' ? "''" : escape) + "'") + ")";
+            return ExprText.sql(this);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return ExprStructure.equal(this, o);
+        }
+
+        @Override
+        public int hashCode() {
+            return ExprStructure.hash(this);
         }
     }
 
@@ -270,15 +371,17 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
         @Override
         public String toString() {
-            StringBuilder sb = new StringBuilder(quoteIdentifier(function)).append('(');
-            for (int i = 0; i < args.size(); i++) {
-                sb.append(i == 0 ? "" : ", ");
-                if (argNames.get(i) != null) {
-                    sb.append(quoteIdentifier(argNames.get(i))).append(" => ");
-                }
-                sb.append(args.get(i));
-            }
-            return sb.append(')').toString();
+            return ExprText.sql(this);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return ExprStructure.equal(this, o);
+        }
+
+        @Override
+        public int hashCode() {
+            return ExprStructure.hash(this);
         }
     }
 
@@ -294,7 +397,17 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
         @Override
         public String toString() {
-            return expr + " AS " + quoteIdentifier(name);
+            return ExprText.sql(this);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return ExprStructure.equal(this, o);
+        }
+
+        @Override
+        public int hashCode() {
+            return ExprStructure.hash(this);
         }
     }
 
@@ -323,8 +436,17 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
         @Override
         public String toString() {
-            return "(SELECT " + select + " FROM " + quoteIdentifier(table) + (where == null ? "" : " WHERE " + where)
-                    + (limit == null ? "" : " LIMIT " + limit) + ")";
+            return ExprText.sql(this);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return ExprStructure.equal(this, o);
+        }
+
+        @Override
+        public int hashCode() {
+            return ExprStructure.hash(this);
         }
     }
 
@@ -587,7 +709,7 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
     /** {@code name} as a SQL identifier: bare when it is a plain lower-case word, else double-quoted. */
     static String quoteIdentifier(String name) {
-        if (name.matches("[a-z_][a-z0-9_]*") && !SqlParser.isReserved(name)) {
+        if (ExprText.isPlainWord(name) && !SqlParser.isReserved(name)) {
             return name;
         }
         return "\"" + name.replace("\"", "\"\"") + "\"";

@@ -144,16 +144,52 @@ public final class SqlParser {
     public static Expr parse(String sql) {
         Objects.requireNonNull(sql, "sql is null");
         try {
-            new Text(sql).checkBracketsAndQuotes();
-            Parsed parsed = parseWithJSqlParser(sql);
-            Expr e = new Converter(sql).convert(parsed.expression());
-            return parsed.alias() == null ? e : new Expr.Alias(e, parsed.alias());
+            return parseOnThread(sql);
         } catch (PlanningException e) {
             throw e;
         } catch (IllegalArgumentException e) {
             // The parser's own errors (and JSqlParser's) leave as planning errors, their text unchanged.
             throw PlanningException.verbatim(e.getMessage(), e);
         }
+    }
+
+    private static Expr parseOnThread(String sql) {
+        Text text = new Text(sql);
+        int nesting = text.checkBracketsAndQuotes();
+        return ExprThreads.call(() -> {
+            try {
+                Parsed parsed = parseWithJSqlParser(sql, nesting);
+                Expr e = new Converter(sql).convert(parsed.expression());
+                return parsed.alias() == null ? e : new Expr.Alias(e, parsed.alias());
+            } catch (StackOverflowError e) {
+                // Not expected within the nesting limit on a parser thread's stack; if JSqlParser
+                // (or its toString of a long chain, in a message) still overflows, say so plainly.
+                throw new PlanningException("the expression text is too deeply nested for the SQL parser (JSqlParser ran out of"
+                        + " stack); build it with the Expr builders (docs/expressions.md#limits); the text begins " + abbreviated(sql));
+            }
+        });
+    }
+
+    /**
+     * The most levels of nesting the parser reads: parentheses, brackets and CASE in the text
+     * (checked before JSqlParser runs, whose time grows steeply with nesting), and levels of the
+     * tree it builds, not counting a chain of binary operators such as {@code a + b + ... + z},
+     * which may be of any length. Deeper text is a {@link PlanningException}; build such trees with
+     * the {@link Expr} builders, which only the planner's own limit bounds
+     * ({@code Quiver.builder().maxExpressionDepth}).
+     */
+    public static final int MAX_NESTING = 128;
+
+    /**
+     * Texts nested at most this deep that JSqlParser's plain mode cannot read are tried again in its
+     * "complex parsing" mode (named arguments, {@code POSITION(x IN s)}, {@code SUBSTRING(s FROM n)}),
+     * whose time grows about threefold per level of nesting: deeper, the first error stands.
+     */
+    static final int COMPLEX_PARSING_NESTING = 6;
+
+    /** The first characters of a text, for a message about all of it. */
+    private static String abbreviated(String sql) {
+        return "\"" + (sql.length() <= 80 ? sql : sql.substring(0, 80) + "…") + "\"";
     }
 
     /**
@@ -170,7 +206,7 @@ public final class SqlParser {
         if (KEYWORDS.contains(lower)) {
             return true;
         }
-        if (!lower.matches("[a-z_][a-z0-9_]*")) {
+        if (!ExprText.isPlainWord(lower)) {
             return false; // not a word: quoting is decided by its characters, not by keywords
         }
         Boolean cached = PROBED.get(lower);
@@ -219,7 +255,7 @@ public final class SqlParser {
      * Runs JSqlParser the way {@link CCJSqlParserUtil#parseExpression} does (first without, then with
      * its "complex parsing"), but keeps the tokens so that errors can say where.
      */
-    private static Parsed parseWithJSqlParser(String sql) {
+    private static Parsed parseWithJSqlParser(String sql, int nesting) {
         Text text = new Text(sql);
         if (sql.isBlank()) {
             throw text.syntaxError(sql.length(), "expected an expression, found empty text");
@@ -229,8 +265,15 @@ public final class SqlParser {
         }
         IllegalArgumentException first = null;
         for (boolean complex : new boolean[]{false, true}) {
+            if (complex && nesting > COMPLEX_PARSING_NESTING) {
+                throw new IllegalArgumentException(first.getMessage() + "\n(text nested more than " + COMPLEX_PARSING_NESTING
+                        + " levels deep is read without JSqlParser's complex mode, whose time grows steeply with nesting: it reads no"
+                        + " named arguments, POSITION(x IN s), SUBSTRING(s FROM n) or more than 16 parentheses in a row)", first);
+            }
             try {
-                return parseOnce(text, complex);
+                return parseOnce(text, complex, nesting);
+            } catch (PlanningException e) {
+                throw e; // stopped: no second try
             } catch (IllegalArgumentException e) {
                 if (first == null) {
                     first = e;
@@ -240,8 +283,55 @@ public final class SqlParser {
         throw first;
     }
 
-    private static Parsed parseOnce(Text text, boolean complex) {
+    /**
+     * How long JSqlParser may take on a text before it is stopped: 10 seconds, and 0.1 ms more per
+     * character (a 600 KB sum of 100,000 terms takes seconds on a loaded machine). Where a nested
+     * text has a syntax error, JSqlParser backtracks in time exponential in the nesting (a typo
+     * eight CASEs deep takes seconds, ten deep hours); this bounds that.
+     */
+    static long parseBudgetMillis(String sql) {
+        return 10_000 + sql.length() / 10;
+    }
+
+    /** Stops a parse past its budget, through the flag JSqlParser's own time-out sets. */
+    private static final class Watchdog {
+        static final java.util.concurrent.ScheduledThreadPoolExecutor STOPPER = stopper();
+
+        private static java.util.concurrent.ScheduledThreadPoolExecutor stopper() {
+            var e = new java.util.concurrent.ScheduledThreadPoolExecutor(1, task -> {
+                Thread t = new Thread(task, "quiver-sql-parser-watchdog");
+                t.setDaemon(true);
+                return t;
+            });
+            e.setRemoveOnCancelPolicy(true);
+            e.setKeepAliveTime(30, java.util.concurrent.TimeUnit.SECONDS);
+            e.allowCoreThreadTimeOut(true);
+            return e;
+        }
+    }
+
+    private static Parsed parseOnce(Text text, boolean complex, int nesting) {
         CCJSqlParser parser = CCJSqlParserUtil.newParser(text.sql).withAllowComplexParsing(complex);
+        long budget = parseBudgetMillis(text.sql);
+        var stop = Watchdog.STOPPER.schedule(() -> {
+            parser.interrupted = true;
+        }, budget, java.util.concurrent.TimeUnit.MILLISECONDS);
+        try {
+            return parseOnce(text, parser);
+        } catch (IllegalArgumentException e) {
+            if (parser.interrupted) {
+                throw new PlanningException("the SQL parser gave up on this text after " + budget + " ms: JSqlParser backtracks in"
+                        + " time exponential in the nesting (" + nesting + " levels here) where the text has a syntax error; look"
+                        + " for the error, or build the expression with the Expr builders (docs/expressions.md#limits); the text"
+                        + " begins " + abbreviated(text.sql), e);
+            }
+            throw e;
+        } finally {
+            stop.cancel(false);
+        }
+    }
+
+    private static Parsed parseOnce(Text text, CCJSqlParser parser) {
         try {
             Expression e = parser.Expression();
             String alias = null;
@@ -271,6 +361,8 @@ public final class SqlParser {
             }
             int at = next.kind == CCJSqlParserConstants.EOF ? text.sql.length() : text.offset(next.beginLine, next.beginColumn);
             throw text.syntaxError(at, expected(pe) + (next.kind == CCJSqlParserConstants.EOF ? "" : ", found " + describe(next)));
+        } catch (StackOverflowError | OutOfMemoryError e) {
+            throw e;
         } catch (TokenMgrException | Error e) {
             // JSqlParser's lexer reports "Lexical error at line L, column C." on characters it has no token for.
             var m = java.util.regex.Pattern.compile("line (\\d+), column (\\d+)").matcher(String.valueOf(e.getMessage()));
@@ -351,10 +443,14 @@ public final class SqlParser {
         /**
          * Finds unbalanced parentheses and unterminated quotes before JSqlParser does: its
          * backtracking reports those at the start of the construct it gave up on, not where the
-         * text went wrong.
+         * text went wrong. Also measures the text's nesting (parentheses, brackets and CASE), and
+         * refuses more than {@value SqlParser#MAX_NESTING} levels before JSqlParser sees it.
+         *
+         * @return the deepest nesting in the text
          */
-        void checkBracketsAndQuotes() {
+        int checkBracketsAndQuotes() {
             Deque<Integer> open = new ArrayDeque<>();
+            int brackets = 0, cases = 0, deepest = 0;
             int last = -1, beforeLast = -1; // the last two characters outside quotes, comments and spaces
             int i = 0;
             int n = sql.length();
@@ -392,7 +488,22 @@ public final class SqlParser {
                             throw syntaxError(i, "unexpected ')' without a matching '('");
                         }
                         open.pop();
+                    } else if (c == '[') {
+                        brackets++;
+                    } else if (c == ']' && brackets > 0) {
+                        brackets--;
+                    } else if (isWordStart(i)) {
+                        if (isWord(i, "case")) {
+                            cases++;
+                        } else if (isWord(i, "end") && cases > 0) {
+                            cases--;
+                        }
                     }
+                    int nesting = open.size() + brackets + cases;
+                    if (nesting > MAX_NESTING) {
+                        throw tooDeep(i);
+                    }
+                    deepest = Math.max(deepest, nesting);
                     i++;
                 }
             }
@@ -402,6 +513,33 @@ public final class SqlParser {
                         + (1 + sql.substring(0, at).chars().filter(ch -> ch == '\n').count()) + ", ")
                         + "column " + (at - sql.lastIndexOf('\n', at - 1)));
             }
+            return deepest;
+        }
+
+        private boolean isWordStart(int i) {
+            char c = sql.charAt(i);
+            return (Character.isLetter(c) || c == '_') && (i == 0 || !isWordPart(sql.charAt(i - 1)));
+        }
+
+        private static boolean isWordPart(char c) {
+            return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+        }
+
+        /** Whether the word starting at {@code i} is {@code word}, in any case. */
+        private boolean isWord(int i, String word) {
+            int end = i + word.length();
+            return sql.regionMatches(true, i, word, 0, word.length()) && (end == sql.length() || !isWordPart(sql.charAt(end)));
+        }
+
+        /** The error for text nested past {@value SqlParser#MAX_NESTING} levels, at offset {@code at}. */
+        PlanningException tooDeep(int at) {
+            int lineStart = sql.lastIndexOf('\n', at - 1) + 1;
+            String where = sql.indexOf('\n') < 0 ? "column " + (at + 1)
+                    : "line " + (1 + sql.substring(0, lineStart).chars().filter(ch -> ch == '\n').count()) + ", column " + (at - lineStart + 1);
+            return new PlanningException("the expression text is nested more than " + MAX_NESTING + " levels deep (parentheses,"
+                    + " brackets and CASE) at " + where + ", more than the SQL parser reads; build a deeper expression with the Expr"
+                    + " builders, whose limit is Quiver.builder().maxExpressionDepth(int) (docs/expressions.md#limits); the text begins "
+                    + abbreviated(sql));
         }
 
         /**
@@ -455,9 +593,36 @@ public final class SqlParser {
 
     // ---------------------------------------------------------------- JSqlParser tree to Expr
 
-    private record Converter(String sql) {
+    private static final class Converter {
+        /**
+         * The most levels of the tree, not counting a chain of binary operators: a parenthesis can
+         * add two (its own and its operand's), a cast or a prefix operator one without parentheses.
+         */
+        private static final int MAX_DEPTH = 4 * MAX_NESTING;
+
+        private final String sql;
+        private int depth;
+
+        Converter(String sql) {
+            this.sql = sql;
+        }
 
         Expr convert(Expression e) {
+            if (++depth > MAX_DEPTH) {
+                throw new PlanningException("the expression text is nested more than " + MAX_NESTING + " levels deep (its tree"
+                        + " has more than " + MAX_DEPTH + " levels that are not a chain of binary operators: casts, calls, CASE,"
+                        + " parentheses), more than the SQL parser reads; build a deeper expression with the Expr builders, whose"
+                        + " limit is Quiver.builder().maxExpressionDepth(int) (docs/expressions.md#limits); the text begins "
+                        + abbreviated(sql));
+            }
+            try {
+                return convertNode(e);
+            } finally {
+                depth--;
+            }
+        }
+
+        private Expr convertNode(Expression e) {
             return switch (e) {
                 case Column c -> column(c);
                 case LongValue v -> integer(new BigInteger(v.getStringValue()));
@@ -472,20 +637,20 @@ public final class SqlParser {
                     }
                     yield convert(p.get(0));
                 }
-                case Addition b -> binary(b, Operator.PLUS);
-                case Subtraction b -> binary(b, Operator.MINUS);
-                case Multiplication b -> binary(b, Operator.MULTIPLY);
-                case Division b -> binary(b, Operator.DIVIDE);
-                case Modulo b -> binary(b, Operator.MODULO);
-                case EqualsTo b -> comparison(b, Operator.EQ);
-                case NotEqualsTo b -> comparison(b, Operator.NOT_EQ);
-                case MinorThan b -> comparison(b, Operator.LT);
-                case MinorThanEquals b -> comparison(b, Operator.LT_EQ);
-                case GreaterThan b -> comparison(b, Operator.GT);
-                case GreaterThanEquals b -> comparison(b, Operator.GT_EQ);
-                case IsDistinctExpression b -> binary(b, b.isNot() ? Operator.IS_NOT_DISTINCT_FROM : Operator.IS_DISTINCT_FROM);
-                case AndExpression b -> binary(b, Operator.AND);
-                case OrExpression b -> binary(b, Operator.OR);
+                case Addition b -> binary(b);
+                case Subtraction b -> binary(b);
+                case Multiplication b -> binary(b);
+                case Division b -> binary(b);
+                case Modulo b -> binary(b);
+                case EqualsTo b -> binary(b);
+                case NotEqualsTo b -> binary(b);
+                case MinorThan b -> binary(b);
+                case MinorThanEquals b -> binary(b);
+                case GreaterThan b -> binary(b);
+                case GreaterThanEquals b -> binary(b);
+                case IsDistinctExpression b -> binary(b);
+                case AndExpression b -> binary(b);
+                case OrExpression b -> binary(b);
                 case NotExpression n -> {
                     if (n.isExclamationMark()) {
                         throw unsupported("'!' (write NOT)", e);
@@ -615,15 +780,49 @@ public final class SqlParser {
             };
         }
 
-        private Expr binary(net.sf.jsqlparser.expression.BinaryExpression b, Operator op) {
-            return new Expr.Binary(convert(b.getLeftExpression()), op, convert(b.getRightExpression()));
+        /**
+         * A binary operator and the chain it heads: JSqlParser builds {@code a + b - c} left-deep,
+         * so the left operands are walked in a loop (a chain of 100,000 terms is not 100,000 nested
+         * calls) and only the right operands recurse. Operands are converted left to right.
+         */
+        private Expr binary(net.sf.jsqlparser.expression.BinaryExpression top) {
+            Deque<net.sf.jsqlparser.expression.BinaryExpression> spine = new ArrayDeque<>();
+            Expression e = top;
+            while (e instanceof net.sf.jsqlparser.expression.BinaryExpression b && binaryOperator(b) != null) {
+                spine.push(b);
+                e = b.getLeftExpression();
+            }
+            Expr acc = convert(e);
+            while (!spine.isEmpty()) {
+                net.sf.jsqlparser.expression.BinaryExpression b = spine.pop();
+                acc = new Expr.Binary(acc, binaryOperator(b), convert(b.getRightExpression()));
+            }
+            return acc;
         }
 
-        private Expr comparison(net.sf.jsqlparser.expression.operators.relational.ComparisonOperator b, Operator op) {
-            if (b.getOldOracleJoinSyntax() != 0 || b.getOraclePriorPosition() != 0) {
+        /** The operator of a node read as an {@link Expr.Binary}, or null for any other node. */
+        private Operator binaryOperator(net.sf.jsqlparser.expression.BinaryExpression b) {
+            if (b instanceof net.sf.jsqlparser.expression.operators.relational.ComparisonOperator c
+                    && (c.getOldOracleJoinSyntax() != 0 || c.getOraclePriorPosition() != 0)) {
                 throw unsupported("Oracle join syntax", b);
             }
-            return binary(b, op);
+            return switch (b) {
+                case Addition x -> Operator.PLUS;
+                case Subtraction x -> Operator.MINUS;
+                case Multiplication x -> Operator.MULTIPLY;
+                case Division x -> Operator.DIVIDE;
+                case Modulo x -> Operator.MODULO;
+                case EqualsTo x -> Operator.EQ;
+                case NotEqualsTo x -> Operator.NOT_EQ;
+                case MinorThan x -> Operator.LT;
+                case MinorThanEquals x -> Operator.LT_EQ;
+                case GreaterThan x -> Operator.GT;
+                case GreaterThanEquals x -> Operator.GT_EQ;
+                case IsDistinctExpression x -> x.isNot() ? Operator.IS_NOT_DISTINCT_FROM : Operator.IS_DISTINCT_FROM;
+                case AndExpression x -> Operator.AND;
+                case OrExpression x -> Operator.OR;
+                default -> null;
+            };
         }
 
         private Expr cast(CastExpression c) {

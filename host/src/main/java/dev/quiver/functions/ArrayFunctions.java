@@ -84,6 +84,10 @@ public final class ArrayFunctions {
                     }
                     throw new IllegalStateException("an array function given one-row arrays returned " + out.getValueCount() + " rows");
                 }
+                if (same < 0 && out.getBufferSize() > call.config().maxFoldedValueBytes()) {
+                    // Too large to hold as one Java value: the caller copies it to each row in Arrow memory.
+                    return new ColumnarValue.Array(out);
+                }
                 ColumnarValue.Scalar s = new ColumnarValue.Scalar(Values.get(out, 0, DataType.fromField(call.returnField())));
                 if (same < 0) {
                     out.close();

@@ -42,6 +42,38 @@ public record ExecutionConfig(BufferAllocator allocator, Instant queryStart, boo
         };
     }
 
+    /** The option that sets {@link #maxFoldedValueBytes()}: a number of bytes, at least 0. */
+    public static final String MAX_FOLDED_VALUE_BYTES = "max_folded_value_bytes";
+
+    /** The default of {@link #maxFoldedValueBytes()}: 16 MiB. */
+    public static final long DEFAULT_MAX_FOLDED_VALUE_BYTES = 16L << 20;
+
+    /**
+     * The largest value, in bytes, the planner folds into a constant and a call over constants
+     * keeps as one Java value (default {@value #DEFAULT_MAX_FOLDED_VALUE_BYTES}, option
+     * {@value #MAX_FOLDED_VALUE_BYTES}). A larger one stays a computation over Arrow memory, run
+     * per batch, where the output checks of each function apply: {@code repeat('x', 2000000000)} is
+     * not made at planning, and over a batch is an error naming the 2 GiB that a Utf8 column holds
+     * (or the allocator's limit), not an exhausted Java heap.
+     *
+     * @throws IllegalArgumentException for an option that is not a number of bytes
+     */
+    public long maxFoldedValueBytes() {
+        String v = options.get(MAX_FOLDED_VALUE_BYTES);
+        if (v == null) {
+            return DEFAULT_MAX_FOLDED_VALUE_BYTES;
+        }
+        try {
+            long bytes = Long.parseLong(v.trim());
+            if (bytes >= 0) {
+                return bytes;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("option " + MAX_FOLDED_VALUE_BYTES + " is a number of bytes, at least 0, not '" + v + "'");
+    }
+
     /** The same configuration allocating from {@code other}. */
     public ExecutionConfig withAllocator(BufferAllocator other) {
         return other == allocator ? this : new ExecutionConfig(other, queryStart, checkTypes, options);

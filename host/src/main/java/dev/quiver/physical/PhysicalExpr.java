@@ -44,17 +44,23 @@ public interface PhysicalExpr {
     /** This node alone, as one line of EXPLAIN (children are printed below it). */
     String describe();
 
-    /** The tree as indented text, one node per line. */
+    /** The tree as indented text, one node per line (written with a stack of its own: the tree may be deep). */
     default String explainTree() {
         StringBuilder sb = new StringBuilder();
-        explain(this, 0, sb);
-        return sb.toString();
-    }
-
-    private static void explain(PhysicalExpr e, int depth, StringBuilder sb) {
-        sb.append("  ".repeat(depth)).append(e.describe()).append(" -> ").append(e.dataType()).append('\n');
-        for (PhysicalExpr c : e.children()) {
-            explain(c, depth + 1, sb);
+        java.util.Deque<PhysicalExpr> nodes = new java.util.ArrayDeque<>();
+        java.util.Deque<Integer> depths = new java.util.ArrayDeque<>();
+        nodes.push(this);
+        depths.push(0);
+        while (!nodes.isEmpty()) {
+            PhysicalExpr e = nodes.pop();
+            int depth = depths.pop();
+            sb.append("  ".repeat(depth)).append(e.describe()).append(" -> ").append(e.dataType()).append('\n');
+            List<PhysicalExpr> children = e.children();
+            for (int i = children.size() - 1; i >= 0; i--) {
+                nodes.push(children.get(i));
+                depths.push(depth + 1);
+            }
         }
+        return sb.toString();
     }
 }

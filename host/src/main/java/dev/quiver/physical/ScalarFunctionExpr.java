@@ -7,6 +7,7 @@ import dev.quiver.memory.Resources;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 
 import java.util.ArrayList;
@@ -69,7 +70,9 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
     private ColumnarValue checked(ColumnarValue result, boolean allScalar, EvalContext ctx) {
         if (result instanceof ColumnarValue.Array a) {
             int n = a.length();
-            if (allScalar && n == 1) {
+            if (allScalar && n == 1 && a.vector().getBufferSize() > ctx.config().maxFoldedValueBytes()) {
+                result = everyRow(a, ctx);
+            } else if (allScalar && n == 1) {
                 ColumnarValue.Scalar s = new ColumnarValue.Scalar(Values.get(a.vector(), 0, dataType));
                 a.close();
                 result = s;
@@ -86,6 +89,34 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
             }
         }
         return result;
+    }
+
+    /**
+     * A one-row result over constants too large to hold as a Java value (more than
+     * {@code ExecutionConfig#maxFoldedValueBytes}), copied to each row of the batch in Arrow memory;
+     * refused, before anything is allocated, where the copies pass what a column of its type holds
+     * (2 GiB of Utf8 or Binary data) or what the allocator has left. Takes ownership of {@code one}.
+     */
+    private ColumnarValue everyRow(ColumnarValue.Array one, EvalContext ctx) {
+        int rows = ctx.rows();
+        if (rows == 1) {
+            return one;
+        }
+        try (one) {
+            FieldVector v = one.vector();
+            long bytes = v.getBufferSize();
+            long total = Math.multiplyHigh(bytes, rows) != 0 || bytes * rows < 0 ? Long.MAX_VALUE : bytes * rows;
+            if (v instanceof org.apache.arrow.vector.BaseVariableWidthVector && total > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException(function.name() + ": its value over constants takes " + bytes + " bytes, and"
+                        + " a copy for each of the batch's " + rows + " rows would pass the 2 GiB a " + dataType + " column holds");
+            }
+            if (total > ctx.allocator().getHeadroom()) {
+                throw new IllegalArgumentException(function.name() + ": its value over constants takes " + bytes + " bytes, and"
+                        + " a copy for each of the batch's " + rows + " rows (" + total + " bytes) is more than the allocator's"
+                        + " limit leaves (" + ctx.allocator().getHeadroom() + " bytes)");
+            }
+            return dev.quiver.kernels.Kernels.take(one, new int[rows], ctx.allocator());
+        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.quiver.planning;
 
 import dev.quiver.expr.Expr;
+import dev.quiver.expr.ExprThreads;
 import dev.quiver.expr.Operator;
 import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.functions.FunctionRegistry;
@@ -29,6 +30,7 @@ import dev.quiver.types.TypeCoercion;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -62,15 +64,31 @@ import java.util.stream.Collectors;
 public final class ExpressionPlanner {
     private final FunctionRegistry registry;
     private final ExecutionConfig config;
+    private final ExpressionLimits limits;
 
     /**
+     * A planner with the default {@link ExpressionLimits}.
+     *
      * @param registry the functions calls resolve against
      * @param config   the query's configuration: folding allocates from its allocator (and
      *                 frees before returning) and {@code now()} reads its start time
      */
     public ExpressionPlanner(FunctionRegistry registry, ExecutionConfig config) {
+        this(registry, config, ExpressionLimits.DEFAULT);
+    }
+
+    /**
+     * @param registry the functions calls resolve against
+     * @param config   the query's configuration: folding allocates from its allocator (and
+     *                 frees before returning), keeps no constant larger than its
+     *                 {@link ExecutionConfig#maxFoldedValueBytes()}, and {@code now()} reads its
+     *                 start time
+     * @param limits   how deep and how large an expression may be
+     */
+    public ExpressionPlanner(FunctionRegistry registry, ExecutionConfig config, ExpressionLimits limits) {
         this.registry = Objects.requireNonNull(registry, "registry is null");
         this.config = Objects.requireNonNull(config, "config is null");
+        this.limits = Objects.requireNonNull(limits, "limits is null");
     }
 
     /** Plans {@code expr} against {@code schema} (which has no dictionary-encoded columns). */
@@ -88,11 +106,31 @@ public final class ExpressionPlanner {
     public PhysicalPlan plan(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, Expr expr) {
         Objects.requireNonNull(schema, "schema is null");
         Objects.requireNonNull(expr, "expr is null");
-        Lowering l = new Lowering(schema, dictionaries, expr);
+        // Before anything that recurses: long AND/OR chains balanced, then the limits checked.
+        Expr planned = LogicChains.balance(expr);
+        limits.check(planned);
         String name = expr instanceof Expr.Alias a ? a.name() : expr.toString();
-        PhysicalExpr unfused = l.lower(expr);
-        PhysicalExpr root = Fusion.fuse(unfused);
-        return new PhysicalPlan(expr, root, l.columns, l.schemaIndexes, name);
+        // Lowering and fusion recurse over the tree: on a thread whose stack the depth limit fits.
+        return ExprThreads.call(limits.stackBytes(), () -> {
+            try (BufferAllocator folding = foldingAllocator()) {
+                Lowering l = new Lowering(schema, dictionaries, expr, config.withAllocator(folding));
+                PhysicalExpr unfused = l.lower(planned);
+                PhysicalExpr root = Fusion.fuse(unfused);
+                return new PhysicalPlan(expr, root, l.columns, l.schemaIndexes, name);
+            }
+        });
+    }
+
+    /**
+     * Where folding allocates: a child of the query's allocator whose limit stops a constant far
+     * larger than {@link ExecutionConfig#maxFoldedValueBytes()} before it is made (twice the limit:
+     * Arrow rounds buffers up to a power of two), so {@code repeat('x', 2000000000)} is left to the
+     * batches, where the output checks apply, instead of filling memory at planning.
+     */
+    private BufferAllocator foldingAllocator() {
+        long max = config.maxFoldedValueBytes();
+        long limit = max > (Long.MAX_VALUE - (1 << 20)) / 2 ? Long.MAX_VALUE : 2 * max + (1 << 20);
+        return config.allocator().newChildAllocator("constant folding", 0, limit);
     }
 
     private final class Lowering {
@@ -104,11 +142,18 @@ public final class ExpressionPlanner {
         final org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries;
         /** The whole expression being planned, for messages about a part of it. */
         final Expr root;
+        /** The configuration folding evaluates with: the query's, allocating from the folding allocator. */
+        final ExecutionConfig folding;
 
-        Lowering(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, Expr root) {
+        Lowering(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, Expr root, ExecutionConfig folding) {
             this.schema = schema;
             this.dictionaries = dictionaries;
             this.root = root;
+            this.folding = folding;
+        }
+
+        private PhysicalExpr fold(PhysicalExpr p) {
+            return ExpressionPlanner.fold(p, folding);
         }
 
         PhysicalExpr lower(Expr e) {
@@ -525,9 +570,11 @@ public final class ExpressionPlanner {
     /**
      * Folds {@code p} into a literal when it is not volatile and all its children are literals.
      * A node whose evaluation fails (such as {@code 1 / 0}) is kept: it fails only if a batch
-     * reaches it, which inside a CASE branch may never happen.
+     * reaches it, which inside a CASE branch may never happen. So is one whose value would take
+     * more than {@link ExecutionConfig#maxFoldedValueBytes()} (the folding allocator refuses most
+     * such values before they are made; the rest are measured here).
      */
-    PhysicalExpr fold(PhysicalExpr p) {
+    static PhysicalExpr fold(PhysicalExpr p, ExecutionConfig config) {
         if (p instanceof LiteralExpr || p instanceof ColumnExpr) {
             return p;
         }
@@ -541,9 +588,11 @@ public final class ExpressionPlanner {
         }
         EvalContext ctx = new EvalContext(List.of(), 1, config, NO_KERNELS);
         try (ColumnarValue v = p.evaluate(ctx)) {
+            long max = config.maxFoldedValueBytes();
             ScalarValue s = switch (v) {
-                case ColumnarValue.Scalar sc -> sc.value();
-                case ColumnarValue.Array a when a.length() == 1 -> Values.get(a.vector(), 0, p.dataType());
+                case ColumnarValue.Scalar sc -> heldBytes(sc.value()) > max ? null : sc.value();
+                case ColumnarValue.Array a when a.length() == 1 && a.vector().getBufferSize() <= max ->
+                        Values.get(a.vector(), 0, p.dataType());
                 case ColumnarValue.Array a -> null;
             };
             if (s == null || !s.type().equals(p.dataType().valueType())) {
@@ -553,6 +602,15 @@ public final class ExpressionPlanner {
         } catch (RuntimeException e) {
             return p;
         }
+    }
+
+    /** The bytes a string or binary constant holds (other values are small, or were measured as vectors). */
+    private static long heldBytes(ScalarValue v) {
+        return switch (v.value()) {
+            case String str -> str.length();
+            case byte[] b -> b.length;
+            case null, default -> 0;
+        };
     }
 
     private static final KernelExecutor NO_KERNELS = (program, args, rows, allocator, mode) -> {

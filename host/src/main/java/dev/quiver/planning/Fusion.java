@@ -47,12 +47,29 @@ final class Fusion {
     private Fusion() {
     }
 
+    /**
+     * The most levels of the physical tree one segment spans. Deeper, the subtree at that level is
+     * a segment of its own whose result the upper one reads as an argument, so the code generators
+     * (which recurse over a program's tree) see programs of bounded depth whatever the expression's.
+     */
+    static final int MAX_SEGMENT_DEPTH = 64;
+
+    /**
+     * The most operation nodes of the physical tree one segment takes; the operands past it are
+     * segments of their own. A fused loop the size of a few hundred operations still compiles into
+     * one JVM method (64 KiB of bytecode, else it runs row by row) and one OpenCL kernel of
+     * reasonable build time.
+     */
+    static final int MAX_SEGMENT_NODES = 256;
+
     /** What one segment collects while its tree is turned into IR. */
     private static final class Segment {
         final List<PhysicalExpr> args = new ArrayList<>();
         final List<ElementType> types = new ArrayList<>();
         final List<RowFn> rowFns = new ArrayList<>();
         boolean immutable = true;
+        /** Operation nodes taken so far. */
+        int nodes;
     }
 
     static PhysicalExpr fuse(PhysicalExpr e) {
@@ -62,13 +79,15 @@ final class Fusion {
         }
         if (isFusableOp(e)) {
             Segment seg = new Segment();
-            IrNode root = toIr(e, seg);
-            if (!seg.args.isEmpty() && root.type() == element(e.dataType())) {
+            IrNode root = toIr(e, seg, 1);
+            // RowFn bodies inlined into one another can make a program deeper than one may be: those calls run unfused.
+            if (!seg.args.isEmpty() && root.type() == element(e.dataType())
+                    && KernelProgram.depth(root, KernelProgram.MAX_DEPTH) <= KernelProgram.MAX_DEPTH) {
                 return new FusedKernelExpr(new KernelProgram(seg.types, root, text(e)), seg.args, e.dataType(),
                         seg.rowFns, seg.immutable);
             }
         }
-        return withChildren(e, e.children().stream().map(Fusion::fuse).toList());
+        return withChildren(e, fuseAll(e.children()));
     }
 
     /** A RowFn with a null condition or a non-strict body: the root of a segment of its own. */
@@ -80,35 +99,57 @@ final class Fusion {
         if (inst.strict()) {
             List<IrNode> kids = new ArrayList<>();
             for (PhysicalExpr c : f.args()) {
-                kids.add(toIr(c, seg));
+                kids.add(toIr(c, seg, 2));
             }
             IrNode value = IrSubstitution.substitute(inst.value(), kids);
             IrNode nullWhen = IrSubstitution.substitute(inst.nullWhen(), kids);
-            if (seg.args.isEmpty()) {
-                return withChildren(f, f.children().stream().map(Fusion::fuse).toList());
+            if (seg.args.isEmpty() || KernelProgram.depth(value, KernelProgram.MAX_DEPTH) > KernelProgram.MAX_DEPTH
+                    || KernelProgram.depth(nullWhen, KernelProgram.MAX_DEPTH) > KernelProgram.MAX_DEPTH) {
+                return withChildren(f, fuseAll(f.children()));
             }
             return new FusedKernelExpr(new KernelProgram(seg.types, value, nullWhen, true, text(f)), seg.args, f.dataType(),
                     seg.rowFns, seg.immutable);
         }
         // Non-strict: every argument is an input of its own, its validity a Boolean argument after the values.
-        List<PhysicalExpr> inputs = f.args().stream().map(Fusion::fuse).toList();
+        List<PhysicalExpr> inputs = fuseAll(f.args());
         List<ElementType> types = new ArrayList<>(inst.irArgTypes());
         return new FusedKernelExpr(new KernelProgram(types, inst.value(), inst.nullWhen(), false, text(f)), inputs, f.dataType(),
-                seg.rowFns, seg.immutable && inputs.stream().allMatch(Fusion::isImmutable));
+                seg.rowFns, seg.immutable && allImmutable(inputs));
     }
 
     private static boolean isImmutable(PhysicalExpr e) {
         if (e instanceof ScalarFunctionExpr f && f.function().signature().volatility() != Volatility.IMMUTABLE) {
             return false;
         }
-        return e.children().stream().allMatch(Fusion::isImmutable);
+        return allImmutable(e.children());
     }
 
-    private static IrNode toIr(PhysicalExpr e, Segment seg) {
-        if (isFusableOp(e)) {
+    // Loops rather than streams in the walks that recurse: a stream adds some ten frames per level of the tree.
+
+    private static boolean allImmutable(List<PhysicalExpr> es) {
+        for (PhysicalExpr e : es) {
+            if (!isImmutable(e)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static List<PhysicalExpr> fuseAll(List<PhysicalExpr> es) {
+        List<PhysicalExpr> out = new ArrayList<>(es.size());
+        for (PhysicalExpr e : es) {
+            out.add(fuse(e));
+        }
+        return out;
+    }
+
+    /** {@code e}, at level {@code depth} of the segment (its root is level 1), as IR; what it reads becomes arguments. */
+    private static IrNode toIr(PhysicalExpr e, Segment seg, int depth) {
+        if (isFusableOp(e) && (depth == 1 || (depth <= MAX_SEGMENT_DEPTH && seg.nodes < MAX_SEGMENT_NODES))) {
+            seg.nodes++;
             List<IrNode> kids = new ArrayList<>();
             for (PhysicalExpr c : e.children()) {
-                kids.add(toIr(c, seg));
+                kids.add(toIr(c, seg, depth + 1));
             }
             return switch (e) {
                 case BinaryExpr b when b.op().isComparison() -> SqlComparisons.compare(b.op(), kids.get(0), kids.get(1));
@@ -139,7 +180,8 @@ final class Fusion {
             Object v = l.value().value();
             return v instanceof Boolean b ? Ir.lit(b) : Ir.lit((Number) v);
         }
-        // A leaf of the kernel: a program argument. Only columns are shared; a volatile input read twice is two inputs.
+        // A leaf of the kernel: a program argument (a fusable subtree past the segment's bounds is a segment of
+        // its own). Only columns are shared; a volatile input read twice is two inputs.
         PhysicalExpr leaf = fuse(e);
         if (!isImmutable(leaf)) {
             seg.immutable = false;

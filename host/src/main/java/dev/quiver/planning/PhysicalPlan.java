@@ -35,28 +35,35 @@ public record PhysicalPlan(Expr logical, PhysicalExpr root, List<Field> columns,
     /** The fused kernel programs of the tree, outermost first. */
     public List<KernelProgram> programs() {
         List<KernelProgram> out = new ArrayList<>();
-        collect(root, out);
+        for (PhysicalExpr e : preOrder(root)) {
+            if (e instanceof FusedKernelExpr f) {
+                out.add(f.program());
+            }
+        }
         return out;
     }
 
-    private static void collect(PhysicalExpr e, List<KernelProgram> out) {
-        if (e instanceof FusedKernelExpr f) {
-            out.add(f.program());
+    /** Every node of the tree, each before its children (left to right), walked with a stack of its own. */
+    public static List<PhysicalExpr> preOrder(PhysicalExpr root) {
+        List<PhysicalExpr> out = new ArrayList<>();
+        java.util.Deque<PhysicalExpr> todo = new java.util.ArrayDeque<>();
+        todo.push(root);
+        while (!todo.isEmpty()) {
+            PhysicalExpr e = todo.pop();
+            out.add(e);
+            List<PhysicalExpr> children = e.children();
+            for (int i = children.size() - 1; i >= 0; i--) {
+                todo.push(children.get(i));
+            }
         }
-        for (PhysicalExpr c : e.children()) {
-            collect(c, out);
-        }
+        return out;
     }
 
     /** The planned type of input {@code index} (a dictionary column's type names its value type). */
-    private static DataType inputType(PhysicalExpr e, int index) {
-        if (e instanceof dev.quiver.physical.ColumnExpr c && c.index() == index) {
-            return c.dataType();
-        }
-        for (PhysicalExpr child : e.children()) {
-            DataType t = inputType(child, index);
-            if (t != null) {
-                return t;
+    private DataType inputType(int index) {
+        for (PhysicalExpr e : preOrder(root)) {
+            if (e instanceof dev.quiver.physical.ColumnExpr c && c.index() == index) {
+                return c.dataType();
             }
         }
         return null;
@@ -74,7 +81,7 @@ public record PhysicalPlan(Expr logical, PhysicalExpr root, List<Field> columns,
             sb.append("Inputs:\n");
             for (int i = 0; i < columns.size(); i++) {
                 sb.append("  #").append(i).append(" = column ").append(schemaIndexes.get(i)).append(" '")
-                        .append(columns.get(i).getName()).append("' ").append(inputType(root, i)).append('\n');
+                        .append(columns.get(i).getName()).append("' ").append(inputType(i)).append('\n');
             }
         }
         return sb.toString();

@@ -24,7 +24,13 @@ public final class IrSubstitution {
         IrNode out = switch (n) {
             case IrNode.Arg a -> args.get(a.index());
             case IrNode.Const c -> c;
-            default -> withChildren(n, n.children().stream().map(k -> substitute(k, args, done)).toList());
+            default -> {
+                List<IrNode> kids = new java.util.ArrayList<>(3); // a loop, not a stream: fewer frames per level of a deep tree
+                for (IrNode k : n.children()) {
+                    kids.add(substitute(k, args, done));
+                }
+                yield withChildren(n, kids);
+            }
         };
         done.put(n, out);
         return out;

@@ -447,6 +447,11 @@ public final class RowFn implements ScalarFunction {
         if (!strict && result.nullWhen() == null) {
             throw new IllegalArgumentException("RowFn " + where + ": a rowBody must say where the result is null (nullIf)");
         }
+        // Before the walks below, which recurse: a body built in a loop may be very deep.
+        KernelProgram.checkDepth(result.node(), "RowFn " + where + ": the body");
+        if (result.nullWhen() != null) {
+            KernelProgram.checkDepth(result.nullWhen(), "RowFn " + where + ": the body's null condition");
+        }
         IrNode value = prefix(result.node());
         IrNode nullWhen = result.nullWhen() == null ? null : prefix(result.nullWhen());
         Instance inst = new Instance(argTypes, value, nullWhen, strict);
@@ -473,7 +478,13 @@ public final class RowFn implements ScalarFunction {
                     c.message().startsWith(name + ": ") ? c.message() : name + ": " + c.message(), prefix(c.shown(), done));
             case IrNode.Arg a -> a;
             case IrNode.Const k -> k;
-            default -> IrSubstitution.withChildren(n, n.children().stream().map(k -> prefix(k, done)).toList());
+            default -> {
+                List<IrNode> kids = new java.util.ArrayList<>(3); // a loop, not a stream: fewer frames per level of a deep body
+                for (IrNode k : n.children()) {
+                    kids.add(prefix(k, done));
+                }
+                yield IrSubstitution.withChildren(n, kids);
+            }
         };
         done.put(n, out);
         return out;

@@ -151,7 +151,8 @@ public final class OpenClBackend implements KernelBackend {
         this.name = "opencl:" + device.name();
         this.context = context;
         this.queue = queue;
-        this.programs = new ProgramCache(p -> compile(KernelSource.of(p)));
+        // The source generator recurses over the program's tree: on a thread with a stack for that.
+        this.programs = new ProgramCache(p -> compile(dev.quiver.expr.ExprThreads.call(() -> KernelSource.of(p))));
         this.resident = new ResidentBuffers(context.handle(), counts, defaultResidentBudget(device));
         this.baseAlignBytes = Math.max(1, baseAlignBits(device) / 8);
         overlapChunkRows(defaultChunkRows(device));

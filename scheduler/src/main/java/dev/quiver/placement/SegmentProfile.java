@@ -43,10 +43,22 @@ public record SegmentProfile(int arithmetic, int divide, int transcendental, dou
         return t.isBitPacked() ? 0.125 : t.byteWidth();
     }
 
-    private static void visit(IrNode n, Set<IrNode> seen, int[] counts) {
-        if (!seen.add(n)) {
-            return;
+    /** Counts the operations of {@code root}'s tree, each shared node once, with a stack of its own (the tree may be deep). */
+    private static void visit(IrNode root, Set<IrNode> seen, int[] counts) {
+        java.util.Deque<IrNode> todo = new java.util.ArrayDeque<>();
+        todo.push(root);
+        while (!todo.isEmpty()) {
+            IrNode n = todo.pop();
+            if (seen.add(n)) {
+                count(n, counts);
+                for (IrNode c : n.children()) {
+                    todo.push(c);
+                }
+            }
         }
+    }
+
+    private static void count(IrNode n, int[] counts) {
         switch (n) {
             case IrNode.Arg a -> { }
             case IrNode.Const c -> { }
@@ -56,9 +68,6 @@ public record SegmentProfile(int arithmetic, int divide, int transcendental, dou
             case IrNode.Binary b when b.op().domain() == UnaryOp.Domain.FLOAT -> counts[2]++;
             case IrNode.Fma f -> counts[0] += 2;
             default -> counts[0]++;
-        }
-        for (IrNode c : n.children()) {
-            visit(c, seen, counts);
         }
     }
 

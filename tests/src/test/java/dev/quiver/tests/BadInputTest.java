@@ -57,7 +57,7 @@ class BadInputTest extends QuiverTestBase {
                 if (p == Placement.OPENCL && quiver.openClDevices().isEmpty()) {
                     continue;
                 }
-                IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> e.evaluate(b, p));
+                dev.quiver.errors.QuiverException ex = assertThrows(dev.quiver.errors.QuiverException.class, () -> e.evaluate(b, p));
                 assertEquals("column 'y' has 7 values but the batch has 10 rows", ex.getMessage());
             }
         }
@@ -65,27 +65,27 @@ class BadInputTest extends QuiverTestBase {
 
     @Test
     void anUnsupportedColumnTypeIsRejectedAtPlanning() {
-        IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+        dev.quiver.errors.QuiverException ex = assertThrows(dev.quiver.errors.QuiverException.class,
                 () -> quiver.compile(XY, Expr.parse("x + name")));
         assertEquals("cannot apply + to Float64 and Utf8 in (x + name)", ex.getMessage());
     }
 
     @Test
     void aMissingColumnIsNamedWithTheColumnsThatExist() {
-        IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+        dev.quiver.errors.QuiverException ex = assertThrows(dev.quiver.errors.QuiverException.class,
                 () -> quiver.compile(XY, Expr.parse("sqrt(x*x + z*z)")));
         assertEquals("no column 'z' in the schema (columns: x Float64, y Float64, name Utf8)", ex.getMessage());
     }
 
     @Test
     void unknownFunctionsAndWrongArityAreNamed() {
-        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+        dev.quiver.errors.QuiverException unknown = assertThrows(dev.quiver.errors.QuiverException.class,
                 () -> quiver.compile(XY, Expr.parse("hypto(x, y)")));
         assertTrue(unknown.getMessage().startsWith("unknown function 'hypto'; did you mean 'hypot'?"), unknown.getMessage());
-        IllegalArgumentException arity = assertThrows(IllegalArgumentException.class,
+        dev.quiver.errors.QuiverException arity = assertThrows(dev.quiver.errors.QuiverException.class,
                 () -> quiver.compile(XY, Expr.parse("sqrt(x, y)")));
         assertEquals("sqrt takes 1 argument, got 2: sqrt(Float64, Float64); signatures: sqrt(Float64), sqrt(Float32)", arity.getMessage());
-        IllegalArgumentException syntax = assertThrows(IllegalArgumentException.class, () -> Expr.parse("sqrt(x*x + y"));
+        dev.quiver.errors.QuiverException syntax = assertThrows(dev.quiver.errors.QuiverException.class, () -> Expr.parse("sqrt(x*x + y"));
         assertTrue(syntax.getMessage().startsWith("syntax error at column 13 in \"sqrt(x*x + y\": expected ')'"), syntax.getMessage());
     }
 
@@ -96,7 +96,7 @@ class BadInputTest extends QuiverTestBase {
         try (VectorSchemaRoot b = VectorSchemaRoot.create(other, allocator)) {
             b.allocateNew();
             b.setRowCount(0);
-            IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> e.evaluate(b, Placement.CPU));
+            dev.quiver.errors.QuiverException ex = assertThrows(dev.quiver.errors.QuiverException.class, () -> e.evaluate(b, Placement.CPU));
             assertEquals("column 'x' is Int(64, true) in the batch but was planned as FloatingPoint(DOUBLE)", ex.getMessage());
         }
     }
@@ -107,7 +107,7 @@ class BadInputTest extends QuiverTestBase {
         BufferAllocator child = allocator.newChildAllocator("results", 0, Long.MAX_VALUE);
         child.close();
         try (VectorSchemaRoot b = batch(allocator, 10, 10, 10)) {
-            IllegalStateException ex = assertThrows(IllegalStateException.class, () -> e.evaluate(b, Placement.CPU, child));
+            dev.quiver.errors.QuiverException ex = assertThrows(dev.quiver.errors.QuiverException.class, () -> e.evaluate(b, Placement.CPU, child));
             assertTrue(ex.getMessage().startsWith("cannot allocate the 10-row result of (x + y) from allocator 'results': "),
                     ex.getMessage());
         }
@@ -129,7 +129,7 @@ class BadInputTest extends QuiverTestBase {
             a.setValueCount(20);
             b.setValueCount(20);
             root.setRowCount(20);
-            ArithmeticException ex = assertThrows(ArithmeticException.class, () -> e.evaluate(root, Placement.CPU));
+            dev.quiver.backend.KernelArithmeticException ex = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> e.evaluate(root, Placement.CPU));
             assertEquals("division by zero in (a / b) at row 13 (on cpu)", ex.getMessage());
             b.setNull(13);
             try (FieldVector out = e.evaluate(root, Placement.CPU)) {
@@ -144,7 +144,7 @@ class BadInputTest extends QuiverTestBase {
         try (Quiver cpuOnly = Quiver.builder().allocator(allocator).openCl(false).build();
              VectorSchemaRoot b = batch(allocator, 4, 4, 4)) {
             CompiledExpression e = cpuOnly.compile(XY, Expr.parse("x + y"));
-            IllegalStateException ex = assertThrows(IllegalStateException.class, () -> e.evaluate(b, Placement.OPENCL));
+            dev.quiver.errors.QuiverException ex = assertThrows(dev.quiver.errors.QuiverException.class, () -> e.evaluate(b, Placement.OPENCL));
             assertEquals("placement OPENCL, but no OpenCL device can run (x + y): disabled by Quiver.builder().openCl(false)",
                     ex.getMessage());
             try (FieldVector out = e.evaluate(b, Placement.AUTO)) {
@@ -177,7 +177,7 @@ class BadInputTest extends QuiverTestBase {
         var encoding = new org.apache.arrow.vector.types.pojo.DictionaryEncoding(1L, false, new ArrowType.Int(32, true));
         Field price = new Field("price", new FieldType(true, new ArrowType.Int(32, true), encoding), null);
         Schema encoded = new Schema(List.of(price));
-        IllegalArgumentException atPlanning = assertThrows(IllegalArgumentException.class,
+        dev.quiver.errors.QuiverException atPlanning = assertThrows(dev.quiver.errors.QuiverException.class,
                 () -> quiver.compile(encoded, Expr.parse("price * 2")));
         assertEquals("column 'price' is dictionary-encoded (id 1) and no dictionary with that id was given: compile with the "
                 + "reader's dictionaries", atPlanning.getMessage());
@@ -187,7 +187,7 @@ class BadInputTest extends QuiverTestBase {
         try (VectorSchemaRoot b = VectorSchemaRoot.create(encoded, allocator)) {
             b.allocateNew();
             b.setRowCount(0);
-            IllegalArgumentException perBatch = assertThrows(IllegalArgumentException.class, () -> e.evaluate(b, Placement.CPU));
+            dev.quiver.errors.QuiverException perBatch = assertThrows(dev.quiver.errors.QuiverException.class, () -> e.evaluate(b, Placement.CPU));
             assertEquals("column 'price' is dictionary-encoded in the batch (indices Int(32, true)) but was planned as "
                     + "Int(32, true): decode it first", perBatch.getMessage());
         }

@@ -500,7 +500,7 @@ class PlacementTest extends QuiverTestBase {
             gpu.failWith = 0;
             // The result cannot be allocated: the batch fails before any device runs it.
             try (BufferAllocator tiny = allocator.newChildAllocator("tiny", 0, 1024)) {
-                assertThrows(IllegalStateException.class, () -> e.evaluate(b, Placement.AUTO, tiny));
+                assertThrows(dev.quiver.errors.QuiverException.class, () -> e.evaluate(b, Placement.AUTO, tiny));
             }
             assertEquals(DeviceHealth.State.PROBE_DUE, quiver.health(device).state(), quiver.health(device).describe());
             try (FieldVector out = e.evaluate(b, Placement.AUTO)) {

@@ -124,7 +124,7 @@ class PlanningRegressionTest extends QuiverTestBase {
                 try (VectorSchemaRoot p = VectorSchemaRoot.create(ints, allocator)) {
                     ((IntVector) p.getVector(0)).allocateNew(1);
                     p.setRowCount(0);
-                    IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> e.evaluate(p, Placement.CPU));
+                    dev.quiver.errors.QuiverException ex = assertThrows(dev.quiver.errors.QuiverException.class, () -> e.evaluate(p, Placement.CPU));
                     assertEquals("column 'dn' was planned dictionary-encoded with dictionary 7 but the batch's column is not "
                             + "dictionary-encoded", ex.getMessage());
                 }

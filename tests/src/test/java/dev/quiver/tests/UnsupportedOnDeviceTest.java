@@ -92,7 +92,7 @@ class UnsupportedOnDeviceTest {
                 assertTrue(explain.contains("opencl:no-sin-gpu: cannot run: sin(x) * 2")
                         || explain.contains("uses sin, which no-sin-gpu does not compute"), explain);
                 assertTrue(explain.contains("cpu"), explain);
-                IllegalStateException e = assertThrows(IllegalStateException.class, () -> withSin.evaluate(batch, Placement.OPENCL));
+                dev.quiver.errors.QuiverException e = assertThrows(dev.quiver.errors.QuiverException.class, () -> withSin.evaluate(batch, Placement.OPENCL));
                 assertTrue(e.getMessage().contains("uses sin, which no-sin-gpu does not compute within its bound"), e.getMessage());
                 try (FieldVector out = plain.evaluate(batch, Placement.AUTO)) {
                     assertEquals(12.345 * 2 + 1, ((Float8Vector) out).get(12345), 1e-12);
