@@ -29,8 +29,9 @@ final class IpcBatchCheck {
 
     /**
      * What is wrong with a column: its buffers ({@code values == false}: the column is malformed),
-     * or only its values ({@code values == true}: a decimal beyond its declared precision, which
-     * Arrow's validation rejects but which is a value, not a buffer that cannot be read).
+     * or only its values ({@code values == true}: a decimal beyond its declared precision or a
+     * string that is not valid UTF-8, which Arrow's validation rejects but which is a value, not a
+     * buffer that cannot be read).
      */
     record Problem(String description, boolean values) {
     }
@@ -56,8 +57,10 @@ final class IpcBatchCheck {
         try {
             ValueVectorUtility.validateFull(v);
         } catch (RuntimeException e) {
-            // For a decimal column the full check adds one thing to the buffers': each value within its precision.
-            return new Problem("is malformed (" + e.getMessage() + ")", v instanceof org.apache.arrow.vector.DecimalVector);
+            // The full check adds what values hold to the buffers' checks: a decimal within its precision, a string
+            // that is valid UTF-8. Quiver checks buffers before it computes and values where it reads them.
+            return new Problem("is malformed (" + e.getMessage() + ")", v instanceof org.apache.arrow.vector.DecimalVector
+                    || isUtf8(e));
         }
         if (v.getField().getDictionary() == null) {
             return null;
@@ -69,7 +72,7 @@ final class IpcBatchCheck {
         try {
             ValueVectorUtility.validateFull(d.getVector());
         } catch (RuntimeException e) {
-            return new Problem("has a malformed dictionary (" + e.getMessage() + ")", false);
+            return new Problem("has a malformed dictionary (" + e.getMessage() + ")", isUtf8(e));
         }
         if (negativeFirstOffset(d.getVector()) != null) {
             return new Problem("has a malformed dictionary (" + negativeFirstOffset(d.getVector()) + ")", false);
@@ -85,6 +88,11 @@ final class IpcBatchCheck {
             }
         }
         return null;
+    }
+
+    /** Whether Arrow's full check failed on a string's bytes (not valid UTF-8): a value, not a buffer. */
+    static boolean isUtf8(RuntimeException e) {
+        return String.valueOf(e.getMessage()).startsWith("Non-UTF-8 data");
     }
 
     /**
