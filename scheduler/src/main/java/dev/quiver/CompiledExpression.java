@@ -91,7 +91,9 @@ public final class CompiledExpression {
         this.outputField = t.toField(plan.outputName(), true);
         this.rootProgram = plan.root() instanceof FusedKernelExpr f ? f.program() : null;
         collectSegments(plan.root());
-        this.deep = depth(plan.root()) > SHALLOW;
+        this.deep = depth(plan.root()) > SHALLOW || plan.programs().stream()
+                .anyMatch(p -> KernelProgram.depth(p.root(), SHALLOW_PROGRAM) > SHALLOW_PROGRAM
+                        || p.nullWhen().isPresent() && KernelProgram.depth(p.nullWhen().get(), SHALLOW_PROGRAM) > SHALLOW_PROGRAM);
         boolean copies = false;
         for (DeviceRuntime r : quiver.runtimes()) {
             copies |= r.copies;
@@ -108,7 +110,14 @@ public final class CompiledExpression {
      */
     static final int SHALLOW = 128;
 
-    /** Whether the tree is deeper than {@link #SHALLOW}. */
+    /**
+     * The deepest kernel program whose batches run on the caller's thread: deeper (a RowFn body such
+     * as {@code gcd}'s, 590 levels), the reference interpreter's row-by-row runs and the folding of a
+     * batch's constants, which recurse over the program, run on a large-stack thread too.
+     */
+    static final int SHALLOW_PROGRAM = 256;
+
+    /** Whether the tree is deeper than {@link #SHALLOW}, or a program deeper than {@link #SHALLOW_PROGRAM}. */
     private final boolean deep;
 
     /** The deepest path of the tree, walked with a stack of its own. */

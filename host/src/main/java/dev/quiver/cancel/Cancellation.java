@@ -70,6 +70,19 @@ public final class Cancellation {
         return Thread.currentThread().isInterrupted() || PENDING.get() != 0 && cancelled(currentScope());
     }
 
+    /**
+     * {@code task}, to be run on another thread on this one's behalf (Quiver's large-stack threads
+     * run deep plans so): there it sees the handles watching this thread. An interrupt of this
+     * thread is not seen there; whoever waits for the task passes it on.
+     */
+    public static <T> java.util.function.Supplier<T> carried(java.util.function.Supplier<T> task) {
+        Scope scope = currentScope();
+        if (scope == null) {
+            return task;
+        }
+        return () -> ScopedValue.where(BOUND, scope).call(task::get);
+    }
+
     /** A token that watches this thread's handles and interrupt flag, for work done on its behalf by other threads. */
     public static Token capture() {
         return new Token(Thread.currentThread(), currentScope());

@@ -16,8 +16,10 @@ import java.util.function.Supplier;
  * depends on their limits, not on the stack of the thread that asks (a thread pool's worker may have
  * 256 KiB). Idle threads end after 30 seconds; they are daemons and never keep a JVM alive.
  *
- * <p>A task sees the caller's arguments, not its thread: nothing Quiver parses or plans reads a
- * thread-local. Work already on such a thread runs in place.
+ * <p>A task sees the caller's arguments and the cancel handles watching it
+ * ({@link dev.quiver.cancel.Cancellation#carried}), not its thread: nothing Quiver parses, plans or
+ * evaluates reads a thread-local. An interrupt of the caller while it waits is passed on. Work
+ * already on such a thread runs in place.
  */
 public final class ExprThreads {
     /** The stack of a pooled thread: {@value} bytes. */
@@ -57,7 +59,7 @@ public final class ExprThreads {
         if (Thread.currentThread() instanceof Worker w && w.stackBytes >= stackBytes) {
             return task.get();
         }
-        Running<T> running = new Running<>(task);
+        Running<T> running = new Running<>(dev.quiver.cancel.Cancellation.carried(task));
         Future<T> result;
         if (stackBytes <= STACK_BYTES) {
             result = POOL.submit(running::call);
@@ -74,6 +76,42 @@ public final class ExprThreads {
                 } catch (InterruptedException e) {
                     interrupted = true;
                     running.interrupt();
+                } catch (ExecutionException e) {
+                    switch (e.getCause()) {
+                        case RuntimeException r -> throw r;
+                        case Error err -> throw err;
+                        default -> throw new IllegalStateException(e.getCause());
+                    }
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * As {@link #call(Supplier)}, waiting at most {@code millis} milliseconds: past them, the task is
+     * left to end on its own (its thread is a daemon, its result dropped) and {@code onTimeout}'s
+     * exception is thrown. For work that may not stop when asked (JSqlParser's backtracking).
+     */
+    public static <T> T call(Supplier<T> task, long millis, Supplier<? extends RuntimeException> onTimeout) {
+        Objects.requireNonNull(task, "task is null");
+        Objects.requireNonNull(onTimeout, "onTimeout is null");
+        Running<T> running = new Running<>(dev.quiver.cancel.Cancellation.carried(task));
+        Future<T> result = POOL.submit(running::call);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return result.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    running.interrupt();
+                } catch (java.util.concurrent.TimeoutException e) {
+                    throw onTimeout.get();
                 } catch (ExecutionException e) {
                     switch (e.getCause()) {
                         case RuntimeException r -> throw r;

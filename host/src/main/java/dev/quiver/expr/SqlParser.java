@@ -154,8 +154,10 @@ public final class SqlParser {
     }
 
     private static Expr parseOnThread(String sql) {
-        Text text = new Text(sql);
-        int nesting = text.checkBracketsAndQuotes();
+        int nesting = new Text(sql).checkBracketsAndQuotes();
+        // JSqlParser is asked to stop at its budget; where it does not (its backtracking checks the request
+        // only here and there), the caller stops waiting a little later.
+        long budget = parseBudgetMillis(sql);
         return ExprThreads.call(() -> {
             try {
                 Parsed parsed = parseWithJSqlParser(sql, nesting);
@@ -167,7 +169,7 @@ public final class SqlParser {
                 throw new PlanningException("the expression text is too deeply nested for the SQL parser (JSqlParser ran out of"
                         + " stack); build it with the Expr builders (docs/expressions.md#limits); the text begins " + abbreviated(sql));
             }
-        });
+        }, budget + STOP_GRACE_MILLIS, () -> gaveUp(sql, budget, nesting, null));
     }
 
     /**
@@ -284,15 +286,27 @@ public final class SqlParser {
     }
 
     /**
-     * How long JSqlParser may take on a text before it is stopped: 10 seconds
-     * ({@code -Dquiver.sql.parseBudgetMillis}, read on every parse), and 0.1 ms more per character
-     * (a 600 KB sum of 100,000 terms takes seconds on a loaded machine). Where a nested text has a
-     * syntax error, JSqlParser backtracks in time exponential in the nesting (a typo eight CASEs
-     * deep takes seconds, ten deep hours); this bounds that. (The expression-text fuzzer lowers it,
-     * so a bounded run of it is not mostly waiting for budgets to run out.)
+     * How long JSqlParser may take on a text before it is asked to stop: 5 seconds
+     * ({@code -Dquiver.sql.parseBudgetMillis}, read on every parse: the expression-text fuzzer lowers
+     * it), and 0.1 ms more per character (a 600 KB sum of 100,000 terms takes seconds on a loaded machine). Where a
+     * nested text has a syntax error, JSqlParser backtracks in time exponential in the nesting (a
+     * typo eight CASEs deep takes seconds, ten deep hours); this bounds the wait for it. Most such
+     * parses stop within milliseconds of the request; the few that do not (a typo deep in
+     * {@code abs((...))} or {@code CAST((...))}) are left to end on a daemon thread of their own
+     * after {@value #STOP_GRACE_MILLIS} ms more, and keep a core busy until they do.
      */
     static long parseBudgetMillis(String sql) {
-        return Math.max(1, Long.getLong("quiver.sql.parseBudgetMillis", 10_000)) + sql.length() / 10;
+        return Math.max(1, Long.getLong("quiver.sql.parseBudgetMillis", 5_000)) + sql.length() / 10;
+    }
+
+    /** How long past its budget a parse is waited for, once asked to stop, before it is left to end on its own. */
+    static final long STOP_GRACE_MILLIS = 2_000;
+
+    private static PlanningException gaveUp(String sql, long budget, int nesting, Throwable cause) {
+        return new PlanningException("the SQL parser gave up on this text after " + budget + " ms: JSqlParser backtracks in"
+                + " time exponential in the nesting (" + nesting + " levels here) where the text has a syntax error; look"
+                + " for the error, or build the expression with the Expr builders (docs/expressions.md#limits); the text"
+                + " begins " + abbreviated(sql), cause);
     }
 
     /** Stops a parse past its budget, through the flag JSqlParser's own time-out sets. */
@@ -322,10 +336,7 @@ public final class SqlParser {
             return parseOnce(text, parser);
         } catch (IllegalArgumentException e) {
             if (parser.interrupted) {
-                throw new PlanningException("the SQL parser gave up on this text after " + budget + " ms: JSqlParser backtracks in"
-                        + " time exponential in the nesting (" + nesting + " levels here) where the text has a syntax error; look"
-                        + " for the error, or build the expression with the Expr builders (docs/expressions.md#limits); the text"
-                        + " begins " + abbreviated(text.sql), e);
+                throw gaveUp(text.sql, budget, nesting, e);
             }
             throw e;
         } finally {

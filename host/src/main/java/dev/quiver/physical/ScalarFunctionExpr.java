@@ -107,11 +107,11 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
             long bytes = v.getBufferSize();
             long total = Math.multiplyHigh(bytes, rows) != 0 || bytes * rows < 0 ? Long.MAX_VALUE : bytes * rows;
             if (v instanceof org.apache.arrow.vector.BaseVariableWidthVector && total > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException(function.name() + ": its value over constants takes " + bytes + " bytes, and"
+                throw new dev.quiver.errors.ResourceException(function.name() + ": its value over constants takes " + bytes + " bytes, and"
                         + " a copy for each of the batch's " + rows + " rows would pass the 2 GiB a " + dataType + " column holds");
             }
             if (total > ctx.allocator().getHeadroom()) {
-                throw new IllegalArgumentException(function.name() + ": its value over constants takes " + bytes + " bytes, and"
+                throw new dev.quiver.errors.ResourceException(function.name() + ": its value over constants takes " + bytes + " bytes, and"
                         + " a copy for each of the batch's " + rows + " rows (" + total + " bytes) is more than the allocator's"
                         + " limit leaves (" + ctx.allocator().getHeadroom() + " bytes)");
             }

@@ -447,13 +447,14 @@ public final class RowFn implements ScalarFunction {
         if (!strict && result.nullWhen() == null) {
             throw new IllegalArgumentException("RowFn " + where + ": a rowBody must say where the result is null (nullIf)");
         }
-        // Before the walks below, which recurse: a body built in a loop may be very deep.
-        KernelProgram.checkDepth(result.node(), "RowFn " + where + ": the body");
-        if (result.nullWhen() != null) {
-            KernelProgram.checkDepth(result.nullWhen(), "RowFn " + where + ": the body's null condition");
-        }
-        IrNode value = prefix(result.node());
-        IrNode nullWhen = result.nullWhen() == null ? null : prefix(result.nullWhen());
+        // Before the walks below, which recurse: a body built in a loop may be very deep (a deep one is walked on a
+        // thread with a stack for it).
+        int depth = Math.max(KernelProgram.checkDepth(result.node(), "RowFn " + where + ": the body"),
+                result.nullWhen() == null ? 0 : KernelProgram.checkDepth(result.nullWhen(), "RowFn " + where + ": the body's null condition"));
+        Val body = result;
+        IrNode[] prefixed = depth > 256 ? dev.quiver.expr.ExprThreads.call(() -> prefixBoth(body)) : prefixBoth(body);
+        IrNode value = prefixed[0];
+        IrNode nullWhen = prefixed[1];
         Instance inst = new Instance(argTypes, value, nullWhen, strict);
         KernelProgram program = new KernelProgram(inst.irArgTypes(), value, nullWhen, strict, where);
         if (program.isFallible() && !fallible) {
@@ -464,6 +465,11 @@ public final class RowFn implements ScalarFunction {
     }
 
     /** Puts the function's name in front of every check's message (shared subtrees stay shared). */
+    /** {@link #prefix} of the body's value and of its null condition (null when it has none). */
+    private IrNode[] prefixBoth(Val result) {
+        return new IrNode[]{prefix(result.node()), result.nullWhen() == null ? null : prefix(result.nullWhen())};
+    }
+
     private IrNode prefix(IrNode n) {
         return prefix(n, new java.util.IdentityHashMap<>());
     }

@@ -131,13 +131,13 @@ class SqlParserDepthTest {
     void aSyntaxErrorInDeeplyNestedTextIsFoundWithoutTheComplexMode() {
         onSmallStack(() -> {
             String text = "abs(".repeat(40) + "x y" + ")".repeat(40);
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SqlParser.parse(text));
+            PlanningException e = assertThrows(PlanningException.class, () -> SqlParser.parse(text));
             assertTrue(e.getMessage().startsWith("syntax error at column "), e.getMessage());
             assertTrue(e.getMessage().endsWith("\n(text nested more than 6 levels deep is read without JSqlParser's complex mode,"
                     + " whose time grows steeply with nesting: it reads no named arguments, POSITION(x IN s), SUBSTRING(s FROM n) or"
                     + " more than 16 parentheses in a row)"), e.getMessage());
             // Seventeen parentheses in a row: JSqlParser's plain mode does not read them, and says so with the note.
-            IllegalArgumentException paren = assertThrows(IllegalArgumentException.class,
+            PlanningException paren = assertThrows(PlanningException.class,
                     () -> SqlParser.parse("(".repeat(17) + "x" + ")".repeat(17)));
             assertTrue(paren.getMessage().contains("more than 16 parentheses in a row"), paren.getMessage());
             // Named arguments still parse where the text is shallow.

@@ -2,6 +2,7 @@ package dev.quiver.planning;
 
 import dev.quiver.SmallStack;
 import dev.quiver.expr.Expr;
+import dev.quiver.errors.ResourceException;
 import dev.quiver.expr.ExprText;
 import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.functions.PlanningException;
@@ -234,17 +235,17 @@ class DeepPlanningTest extends PlanningTestBase {
         try (BufferAllocator small = allocator.newChildAllocator("small", 0, 64L << 20)) {
             ExecutionConfig limited = config.withAllocator(small);
             var ctx = new dev.quiver.physical.EvalContext(List.of(), 5, limited, ROW_INTERPRETER);
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> huge.root().evaluate(ctx));
-            assertTrue(e.getMessage().startsWith("repeat: row 0 would take 2000000000 bytes, more than the allocator's limit or the"
+            ResourceException e = assertThrows(ResourceException.class, () -> huge.root().evaluate(ctx));
+            assertTrue(e.detail().startsWith("repeat: row 0 would take 2000000000 bytes, more than the allocator's limit or the"
                     + " machine's memory leaves ("), e.getMessage());
             assertEquals(0, small.getAllocatedMemory());
         }
         // Past what a Utf8 column holds: the 2 GiB of its offsets.
         PhysicalPlan tooLong = plan(call("repeat", lit("x"), lit(3_000_000_000L)));
         var ctx = new dev.quiver.physical.EvalContext(List.of(), 5, config, ROW_INTERPRETER);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> tooLong.root().evaluate(ctx));
+        ResourceException e = assertThrows(ResourceException.class, () -> tooLong.root().evaluate(ctx));
         assertEquals("repeat: the result would hold more than 2 GiB of text by row 0 (this row alone 3000000000 bytes), beyond what"
-                + " a Utf8 column can hold (a LargeUtf8 argument gives a LargeUtf8 result)", e.getMessage());
+                + " a Utf8 column can hold (a LargeUtf8 argument gives a LargeUtf8 result)", e.detail());
         // Small values still fold.
         assertEquals(new LiteralExpr(dev.quiver.value.ScalarValue.of("xyxyxy")), plan(call("repeat", lit("xy"), lit(3))).root());
     }

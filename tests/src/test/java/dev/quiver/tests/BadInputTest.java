@@ -228,7 +228,7 @@ class BadInputTest extends QuiverTestBase {
         CompiledExpression e = q.compile(XY, Expr.parse("x + y"));
         q.close();
         try (VectorSchemaRoot b = batch(allocator, 2, 2, 2)) {
-            dev.quiver.errors.QuiverException ex = assertThrows(dev.quiver.errors.QuiverException.class, () -> e.evaluate(b));
+            IllegalStateException ex = assertThrows(IllegalStateException.class, () -> e.evaluate(b));
             assertEquals("this Quiver instance is closed", ex.getMessage());
         }
     }

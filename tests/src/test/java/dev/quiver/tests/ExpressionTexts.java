@@ -53,6 +53,9 @@ final class ExpressionTexts {
     /** Where a text came from, for the report and the summary. */
     enum Source { GRAMMAR, TOKENS, DEEP, LARGE }
 
+    /** The characters a mutation inserts besides unicode ones: punctuation, a space, a digit, letters. */
+    private static final String PUNCTUATION = "()'\",.;[]{}|-+*/%=<>!?:@#$^&~`\\ 0aZ_";
+
     record Text(Source source, String sql, String description) {
     }
 
@@ -175,7 +178,7 @@ final class ExpressionTexts {
             }
             case 4 -> new Mutation(sql.substring(0, p) + sql.substring(p + 1), "character " + p + " deleted");
             case 5 -> {
-                String c = r.nextBoolean() ? pick(r, UNICODE) : String.valueOf("()'\",.;[]{}|-+*/%=<>!?:@#$^&~`\\ 0aZ_".charAt(r.nextInt(37)));
+                String c = r.nextBoolean() ? pick(r, UNICODE) : String.valueOf(PUNCTUATION.charAt(r.nextInt(PUNCTUATION.length())));
                 yield new Mutation(sql.substring(0, p) + c + sql.substring(p), "character U+" + Integer.toHexString(c.codePointAt(0)) + " inserted at " + p);
             }
             case 6 -> {

@@ -90,8 +90,8 @@ class GoldenExpressionTest extends QuiverTestBase {
             if (o.error == null) {
                 fail(c.name + ": expected " + c.error + " but it evaluated to " + o.values);
             }
-            assertEquals(c.error, o.stage + " " + o.error.getClass().getSimpleName(), c.name + ": " + o.error);
-            assertEquals(c.message, firstLine(o.error.getMessage()), c.name + ": the message");
+            assertEquals(c.error, errorLine(o), c.name + ": " + o.error);
+            assertEquals(c.message, BadInputCatalogueTest.messageOf(o.error), c.name + ": the message");
             return;
         }
         if (o.error != null) {
@@ -135,8 +135,9 @@ class GoldenExpressionTest extends QuiverTestBase {
         }
     }
 
-    private static String firstLine(String message) {
-        return message == null ? "" : message.lines().findFirst().orElse("");
+    /** Stage, exception class and error kind, as the bad-input catalogue writes them. */
+    private static String errorLine(Outcome o) {
+        return o.stage + " " + o.error.getClass().getSimpleName() + " " + BadInputCatalogueTest.kindOf(o.error);
     }
 
     /** A value as the files write it: NULL, true/false, numbers, 'text' ('' for a quote), x'hex' for text with control characters. */
@@ -407,8 +408,8 @@ class GoldenExpressionTest extends QuiverTestBase {
                     String input = c.rawRows.get(r);
                     replaced.put(c.rowLines.get(r), List.of(o.error == null ? input + " " + ARROW + " " + compress(o.values.get(r)) : input));
                 }
-                List<String> error = o.error == null ? List.of() : List.of("error " + o.stage + " " + o.error.getClass().getSimpleName());
-                List<String> message = o.error == null ? List.of() : List.of("message " + firstLine(o.error.getMessage()));
+                List<String> error = o.error == null ? List.of() : List.of("error " + errorLine(o));
+                List<String> message = o.error == null ? List.of() : List.of("message " + BadInputCatalogueTest.messageOf(o.error));
                 List<String> missing = new ArrayList<>();
                 if (c.errorLine >= 0) {
                     replaced.put(c.errorLine, error);

@@ -29,18 +29,11 @@ final class IpcBatchCheck {
 
     /**
      * What is wrong with a column: its buffers ({@code values == false}: the column is malformed),
-     * or only its values ({@code values == true}), which Arrow's validation rejects but which are
-     * values, not buffers that cannot be read: a decimal beyond its declared precision, text that
-     * is not UTF-8 (Quiver checks those where it reads them: {@code InvalidUtf8Exception}).
+     * or only its values ({@code values == true}: a decimal beyond its declared precision or a
+     * string that is not valid UTF-8, which Arrow's validation rejects but which is a value, not a
+     * buffer that cannot be read).
      */
     record Problem(String description, boolean values) {
-    }
-
-    /** Whether Arrow's full check of {@code v} failed only for the values it holds (see {@link Problem}). */
-    private static boolean onlyValues(FieldVector v, RuntimeException e) {
-        // The full check looks at offsets before the text they delimit, and a decimal has no offsets.
-        return v instanceof org.apache.arrow.vector.DecimalVector
-                || String.valueOf(e.getMessage()).startsWith("Non-UTF-8 data in");
     }
 
     /** What is wrong with column {@code column} of {@code batch}, or null when it is well-formed. */
@@ -64,12 +57,14 @@ final class IpcBatchCheck {
         try {
             ValueVectorUtility.validateFull(v);
         } catch (RuntimeException e) {
-            return new Problem("is malformed (" + e.getMessage() + ")", onlyValues(v, e));
+            // The full check adds what values hold to the buffers' checks: a decimal within its precision, a string
+            // that is valid UTF-8. Quiver checks buffers before it computes and values where it reads them.
+            return new Problem("is malformed (" + e.getMessage() + ")", v instanceof org.apache.arrow.vector.DecimalVector
+                    || isUtf8(e));
         }
         if (v.getField().getDictionary() == null) {
             return null;
         }
-        Problem values = null;
         Dictionary d = dictionaries.lookup(v.getField().getDictionary().getId());
         if (d == null) {
             return new Problem("has no dictionary", false);
@@ -77,10 +72,12 @@ final class IpcBatchCheck {
         if (negativeFirstOffset(d.getVector()) != null) {
             return new Problem("has a malformed dictionary (" + negativeFirstOffset(d.getVector()) + ")", false);
         }
+        // A dictionary whose strings are not UTF-8 is a values problem; its indices are still checked.
+        Problem values = null;
         try {
             ValueVectorUtility.validateFull(d.getVector());
         } catch (RuntimeException e) {
-            if (!onlyValues(d.getVector(), e)) {
+            if (!isUtf8(e)) {
                 return new Problem("has a malformed dictionary (" + e.getMessage() + ")", false);
             }
             values = new Problem("has a dictionary that " + e.getMessage(), true);
@@ -96,6 +93,11 @@ final class IpcBatchCheck {
             }
         }
         return values;
+    }
+
+    /** Whether Arrow's full check failed on a string's bytes (not valid UTF-8): a value, not a buffer. */
+    static boolean isUtf8(RuntimeException e) {
+        return String.valueOf(e.getMessage()).startsWith("Non-UTF-8 data");
     }
 
     /**

@@ -45,9 +45,9 @@ import java.util.Random;
  *       detail, row); an exception that is no {@code QuiverException} is a failure even when the
  *       copy raises it too; an {@code InputException} is accepted where another column of the
  *       batch is malformed (validation may check the whole batch); decimals beyond their declared
- *       precision and text that is not UTF-8 are values, not malformed buffers (Arrow's full check
- *       rejects them; Quiver checks them where it reads them), so a decimal result may be beyond
- *       its precision too;</li>
+ *       precision and strings that are not UTF-8 are values, not malformed buffers (Quiver
+ *       checks UTF-8 where it reads a string), so their result may be beyond its precision or
+ *       not UTF-8 too;</li>
  *   <li><b>evaluation</b> of a batch malformed in a column the expression reads: an
  *       {@code InputException} ({@link ErrorKind#INPUT}); a result or any other exception is a
  *       failure.</li>
@@ -229,7 +229,7 @@ final class IpcCaseRun {
 
     private void judge(Compiled c, VectorSchemaRoot batch, ArrowReader reader, SwitchedDictionaries dictionaries,
                        IpcBatchCheck.Problem[] problems, int index) {
-        String problem = null, rejectedValues = null, elsewhere = null;
+        String problem = null, values = null, elsewhere = null;
         for (int column = 0; column < problems.length; column++) {
             IpcBatchCheck.Problem p = problems[column];
             if (p == null) {
@@ -239,7 +239,7 @@ final class IpcCaseRun {
             if (!c.text.columns().contains(column)) {
                 elsewhere = elsewhere == null ? named : elsewhere;
             } else if (p.values()) {
-                rejectedValues = rejectedValues == null ? named : rejectedValues;
+                values = values == null ? named : values;
             } else {
                 problem = problem == null ? named : problem;
             }
@@ -263,7 +263,7 @@ final class IpcCaseRun {
             }
             return;
         }
-        if (got.malformed() != null || got.beyondPrecision() != null && rejectedValues == null) {
+        if (got.malformed() != null || got.beyondPrecision() != null && values == null) {
             observations.add(Observation.failed("a malformed result vector", where + ": " + got.describe()));
             return;
         }
@@ -281,13 +281,13 @@ final class IpcCaseRun {
             dictionaries.switchTo(reader);
             nanos[2] += System.nanoTime() - t1;
         }
-        String inputs = rejectedValues != null ? " (" + rejectedValues + ": values Arrow rejects, computed as values)" : "";
+        String inputs = values != null ? " (" + values + ": values the buffers' checks do not judge, computed as values)" : "";
         if (!got.same(expected)) {
             observations.add(Observation.failed("a well-formed batch gave another outcome than its canonical copy",
                     where + inputs + " gave " + got.describe() + "\n  its canonical copy gave " + expected.describe()));
         } else if (got.error() == null) {
-            observations.add(Observation.ok("evaluate: a result, equal to the canonical copy's" + (rejectedValues != null
-                    ? " (over values Arrow rejects: rejectedValues beyond their precision, text not UTF-8)" : "")));
+            observations.add(Observation.ok("evaluate: a result, equal to the canonical copy's" + (values != null
+                    ? " (decimals beyond their precision or strings not UTF-8)" : "")));
         } else if (got.error() instanceof QuiverException q) {
             observations.add(Observation.ok("evaluate: " + q.getClass().getSimpleName() + " (" + q.kind() + "), alike on the canonical copy"));
         } else {

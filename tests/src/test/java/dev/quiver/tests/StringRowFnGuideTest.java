@@ -210,12 +210,12 @@ class StringRowFnGuideTest extends QuiverTestBase {
         quiver.functions().register(RowFn.declare("throws").arg("s", RowType.UTF8).returns(RowType.INT64)
                 .perRow((row, out) -> out.set(row.utf8(0).byteAt(100))));
         try (VectorSchemaRoot b = batch(List.of("ok", "fine"), false)) {
-            dev.quiver.errors.QuiverException e = assertThrows(dev.quiver.errors.QuiverException.class,
+            IllegalStateException e = assertThrows(IllegalStateException.class,
                     () -> quiver.compile(b.getSchema(), "broken(s)").evaluate(b).close());
             assertTrue(e.getMessage().contains("broken: the body wrote invalid UTF-8 at row 0"), e.getMessage());
-            e = assertThrows(dev.quiver.errors.QuiverException.class, () -> quiver.compile(b.getSchema(), "no_null(s)").evaluate(b).close());
+            e = assertThrows(IllegalStateException.class, () -> quiver.compile(b.getSchema(), "no_null(s)").evaluate(b).close());
             assertTrue(e.getMessage().contains("optionalOutput"), e.getMessage());
-            e = assertThrows(dev.quiver.errors.QuiverException.class, () -> quiver.compile(b.getSchema(), "throws(s)").evaluate(b).close());
+            e = assertThrows(IllegalStateException.class, () -> quiver.compile(b.getSchema(), "throws(s)").evaluate(b).close());
             assertTrue(e.getMessage().contains("throws: the body threw") && e.getMessage().contains("at row 0"), e.getMessage());
         }
         IllegalArgumentException ir = assertThrows(IllegalArgumentException.class,

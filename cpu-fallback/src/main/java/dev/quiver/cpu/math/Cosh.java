@@ -29,15 +29,22 @@ public final class Cosh {
     /** Replaces {@code x[0..n)} by {@code cosh(x)} of each ({@link LaneMath}). */
     public static void apply(double[] a, int n) {
         int room = LaneMath.room(n);
+        boolean expm1 = false, exp = false; // which of the two some lane needs (the other one's work is skipped)
         for (int i = 0; i < n; i += D.length()) {
             DoubleVector x = DoubleVector.fromArray(D, a, i);
             LongVector ix = x.viewAsIntegralLanes().lanewise(LSHR, 32).and(0x7FFF_FFFFL);
             DoubleVector abs = x.abs();
             abs.intoArray(a, room + i);
             abs.blend(abs.mul(0.5), ix.compare(GE, 0x4086_2E42L).cast(D)).intoArray(a, 2 * room + i);
+            expm1 |= ix.compare(LT, 0x3fd6_2e43L).anyTrue();
+            exp |= ix.compare(GE, 0x3fd6_2e43L).anyTrue();
         }
-        Expm1.apply(a, room, n);
-        Exp.apply(a, 2 * room, n);
+        if (expm1) {
+            Expm1.apply(a, room, n);
+        }
+        if (exp) {
+            Exp.apply(a, 2 * room, n);
+        }
         for (int i = 0; i < n; i += D.length()) {
             DoubleVector x = DoubleVector.fromArray(D, a, i);
             DoubleVector t = DoubleVector.fromArray(D, a, room + i);

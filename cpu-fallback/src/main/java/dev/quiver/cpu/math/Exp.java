@@ -24,6 +24,7 @@ import static jdk.incubator.vector.VectorOperators.NEG;
  */
 public final class Exp {
     private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Long> L = LongVector.SPECIES_PREFERRED;
     private static final double HUGE = 1.0e+300;
     private static final double TWO_M1000 = 0x1.0p-1000;
     private static final double O_THRESHOLD = 0x1.62e42fefa39efp9;
@@ -73,8 +74,12 @@ public final class Exp {
             // 2^k into the exponent: k as a long from the low bits of k + 1.5 * 2^52, added at bit 52.
             LongVector kl = k.add(LaneMath.INTEGER_BIAS).viewAsIntegralLanes().and(LaneMath.LOW52).sub(1L << 51);
             LongVector yBits = y.viewAsIntegralLanes();
+            // Below 2^-1021: 2^(k + 1000) first, then 2^-1000, rounding once. Elsewhere 2^0 (a subnormal from a lane
+            // that does not use it would only cost time: arithmetic on subnormals is slow).
+            VectorMask<Double> deep = k.compare(LT, -1021.0);
+            LongVector deepK = kl.add(1000).blend(0L, deep.not().cast(L));
             DoubleVector scaled = yBits.add(kl.lanewise(LSHL, 52)).viewAsFloatingLanes()
-                    .blend(yBits.add(kl.add(1000).lanewise(LSHL, 52)).viewAsFloatingLanes().mul(TWO_M1000), k.compare(LT, -1021.0));
+                    .blend(yBits.add(deepK.lanewise(LSHL, 52)).viewAsFloatingLanes().mul(TWO_M1000), deep);
             DoubleVector result = scaled.blend(y, k.compare(EQ, 0.0));
 
             // |x| < 2^-28: 1 + x.

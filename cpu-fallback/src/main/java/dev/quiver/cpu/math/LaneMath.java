@@ -18,8 +18,10 @@ import java.util.Optional;
  * multiplications, divisions, square roots and fused multiply-adds are correctly rounded
  * (IEEE 754), comparisons, blends and bit operations are exact, and no Vector API call here
  * depends on a library. Each function is fdlibm's algorithm in lanes (every branch computed,
- * the lane's own one blended in) or, where a lane needs what does not vectorise (sin of
- * 10<sup>300</sup>) or a function is not worth it, {@link StrictMath} itself on that lane.
+ * the lane's own one blended in; a rare branch only when some lane takes it), and where a lane
+ * needs what does not vectorise (the sine of 10<sup>300</sup>) {@link StrictMath} itself on that
+ * lane. A NaN that two NaNs make (a binary function's) is the canonical NaN: which operand's
+ * payload {@code NaN + NaN} keeps depends on the JIT.
  *
  * <p>How the loop calls them: a function's class has a static method {@code apply(double[] x, int n)}
  * (two arrays {@code apply(double[] y, double[] x, int n)} for two arguments, the result in

@@ -93,19 +93,21 @@ final class Trigonometry {
             LongVector j = ix.lanewise(LSHR, 20);
             VectorMask<Double> second = quick.not()
                     .and(j.sub(y0.viewAsIntegralLanes().lanewise(LSHR, 52).and(0x7FFL)).compare(GT, 16L).cast(D));
-            DoubleVector w2 = fn.mul(PIO2_2);
-            DoubleVector r2 = r.sub(w2);
-            w2 = fn.mul(PIO2_2T).sub(r.sub(r2).sub(w2));
-            DoubleVector y02 = r2.sub(w2);
-            VectorMask<Double> third = second
-                    .and(j.sub(y02.viewAsIntegralLanes().lanewise(LSHR, 52).and(0x7FFL)).compare(GT, 49L).cast(D));
-            DoubleVector w3 = fn.mul(PIO2_3);
-            DoubleVector r3 = r2.sub(w3);
-            w3 = fn.mul(PIO2_3T).sub(r2.sub(r3).sub(w3));
-            DoubleVector y03 = r3.sub(w3);
-            r = r.blend(r2, second).blend(r3, third);
-            w = w.blend(w2, second).blend(w3, third);
-            y0 = y0.blend(y02, second).blend(y03, third);
+            if (second.anyTrue()) { // rare: |x| within 2^-16 or so of a multiple of pi/2
+                DoubleVector w2 = fn.mul(PIO2_2);
+                DoubleVector r2 = r.sub(w2);
+                w2 = fn.mul(PIO2_2T).sub(r.sub(r2).sub(w2));
+                DoubleVector y02 = r2.sub(w2);
+                VectorMask<Double> third = second
+                        .and(j.sub(y02.viewAsIntegralLanes().lanewise(LSHR, 52).and(0x7FFL)).compare(GT, 49L).cast(D));
+                DoubleVector w3 = fn.mul(PIO2_3);
+                DoubleVector r3 = r2.sub(w3);
+                w3 = fn.mul(PIO2_3T).sub(r2.sub(r3).sub(w3));
+                DoubleVector y03 = r3.sub(w3);
+                r = r.blend(r2, second).blend(r3, third);
+                w = w.blend(w2, second).blend(w3, third);
+                y0 = y0.blend(y02, second).blend(y03, third);
+            }
             DoubleVector y1 = r.sub(y0).sub(w);
             LongVector quadrant = fn.add(LaneMath.INTEGER_BIAS).viewAsIntegralLanes().and(3L); // n mod 4: 1.5 * 2^52 is 0 mod 4
 

@@ -12,15 +12,15 @@ import java.util.Deque;
  *     ports; RE2/J itself overflows the stack at a few thousand);</li>
  * <li>nested counted repetitions multiply to at most {@value #MAX_REPEAT}, RE2's own rule
  *     (DuckDB says "invalid repetition size" for {@code (a{100}){100}}): RE2/J has no such
- *     check and spends minutes and then the heap on {@code ((a{1000}){1000}){1000}};</li>
+ *     check and spends half a minute and then the heap on {@code ((a{1000}){1000}){1000}};</li>
  * <li>the compiled program has at most {@value #MAX_PROGRAM} instructions: matching takes time
  *     proportional to the text times the program, and RE2/J's matcher recurses along chains of
  *     empty-width instructions. The pattern's size is estimated here from its text (up to
  *     {@value #ESTIMATE_SLACK} times the limit passes, since the estimate errs high), and the
  *     exact size is checked after compiling ({@link Regex#compile}).</li>
  * </ul>
- * The scan follows RE2's syntax loosely: it only has to count, and a pattern it misreads is a
- * syntax error that RE2/J reports right after.
+ * The scan reads RE2's syntax only as far as counting needs (escapes, classes, {@code \Q...\E},
+ * groups, flags, repetitions); a pattern it cannot follow is one RE2/J then rejects.
  */
 final class RegexLimits {
     static final int MAX_DEPTH = 1000;

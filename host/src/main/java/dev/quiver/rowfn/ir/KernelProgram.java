@@ -57,36 +57,54 @@ public final class KernelProgram {
      */
     public KernelProgram(List<ElementType> argTypes, IrNode root, IrNode nullWhen, boolean strict, String text) {
         // Before the first walk that recurses (folding): a tree past the limit would overflow the stack there.
-        checkDepth(Objects.requireNonNull(root, "root is null"), "the program's value");
-        if (nullWhen != null) {
-            checkDepth(nullWhen, "the program's null condition");
-        }
-        this.argTypes = List.copyOf(argTypes);
-        this.root = Ir.fold(Objects.requireNonNull(root, "root is null"));
-        this.nullWhen = nullWhen == null ? null : Ir.fold(nullWhen);
-        this.strict = strict;
+        int depth = Math.max(checkDepth(Objects.requireNonNull(root, "root is null"), "the program's value"),
+                nullWhen == null ? 0 : checkDepth(nullWhen, "the program's null condition"));
         this.text = Objects.requireNonNull(text, "text is null");
-        validate(this.root, this.argTypes);
-        if (this.nullWhen != null) {
-            if (this.nullWhen.type() != ElementType.BOOL) {
-                throw new IllegalArgumentException("the null condition must be a Boolean, got " + this.nullWhen.type());
-            }
-            validate(this.nullWhen, this.argTypes);
-        }
-        if (!strict && this.nullWhen == null) {
-            throw new IllegalArgumentException("a non-strict program needs a null condition");
-        }
-        Map<IrNode.Const, Integer> slots = new LinkedHashMap<>();
-        collectConstants(this.root, slots);
-        if (this.nullWhen != null) {
-            collectConstants(this.nullWhen, slots);
-        }
-        this.slots = Map.copyOf(slots);
-        this.constants = List.copyOf(slots.keySet());
+        List<ElementType> types = List.copyOf(argTypes);
+        // A deep tree (a RowFn body such as gcd's) is folded, checked and slotted on a thread with a stack for it.
+        Parts p = depth > IN_PLACE_DEPTH ? dev.quiver.expr.ExprThreads.call(() -> Parts.of(types, root, nullWhen, strict))
+                : Parts.of(types, root, nullWhen, strict);
+        this.argTypes = types;
+        this.root = p.root;
+        this.nullWhen = p.nullWhen;
+        this.strict = strict;
+        this.slots = p.slots;
+        this.constants = p.constants;
         this.constantBits = constants.stream().mapToLong(IrNode.Const::bits).toArray();
-        IrNode shapeNull = this.nullWhen == null ? null : slotted(this.nullWhen, slots);
-        this.shape = new Shape(this.argTypes, slotted(this.root, slots), shapeNull, strict);
-        this.hash = Objects.hash(this.argTypes, this.root, this.nullWhen, strict);
+        this.shape = p.shape;
+        this.hash = p.hash;
+    }
+
+    /** The deepest tree whose program is made on the constructing thread; deeper ones on a large-stack thread. */
+    static final int IN_PLACE_DEPTH = 256;
+
+    /** What a program computes from its trees, by walks that recurse. */
+    private record Parts(IrNode root, IrNode nullWhen, Map<IrNode.Const, Integer> slots, List<IrNode.Const> constants, Object shape,
+                         int hash) {
+        static Parts of(List<ElementType> argTypes, IrNode value, IrNode nullCondition, boolean strict) {
+            IrNode root = Ir.fold(value);
+            IrNode nullWhen = nullCondition == null ? null : Ir.fold(nullCondition);
+            validate(root, argTypes);
+            if (nullWhen != null) {
+                if (nullWhen.type() != ElementType.BOOL) {
+                    throw new IllegalArgumentException("the null condition must be a Boolean, got " + nullWhen.type());
+                }
+                validate(nullWhen, argTypes);
+            }
+            if (!strict && nullWhen == null) {
+                throw new IllegalArgumentException("a non-strict program needs a null condition");
+            }
+            Map<IrNode.Const, Integer> slots = new LinkedHashMap<>();
+            collectConstants(root, slots);
+            if (nullWhen != null) {
+                collectConstants(nullWhen, slots);
+            }
+            IrNode shapeNull = nullWhen == null ? null : slotted(nullWhen, slots);
+            Object shape = new Shape(argTypes, slotted(root, slots), shapeNull, strict);
+            // The constants in slot order (Map.copyOf keeps no order).
+            return new Parts(root, nullWhen, Map.copyOf(slots), List.copyOf(slots.keySet()), shape,
+                    Objects.hash(argTypes, root, nullWhen, strict));
+        }
     }
 
     private final Map<IrNode.Const, Integer> slots;
@@ -263,20 +281,22 @@ public final class KernelProgram {
         }
     }
 
+    /** Pre-order, each shared node once, with a stack of its own: callers ask on any thread, and the tree may be deep. */
     private static boolean anyNode(IrNode n, java.util.function.Predicate<IrNode> p) {
-        return anyNode(n, p, new IdentityHashMap<>());
-    }
-
-    private static boolean anyNode(IrNode n, java.util.function.Predicate<IrNode> p, IdentityHashMap<IrNode, Boolean> seen) {
-        if (seen.put(n, Boolean.TRUE) != null) {
-            return false;
-        }
-        if (p.test(n)) {
-            return true;
-        }
-        for (IrNode c : n.children()) {
-            if (anyNode(c, p, seen)) {
+        IdentityHashMap<IrNode, Boolean> seen = new IdentityHashMap<>();
+        java.util.ArrayDeque<IrNode> todo = new java.util.ArrayDeque<>();
+        todo.push(n);
+        while (!todo.isEmpty()) {
+            IrNode x = todo.pop();
+            if (seen.put(x, Boolean.TRUE) != null) {
+                continue;
+            }
+            if (p.test(x)) {
                 return true;
+            }
+            List<IrNode> children = x.children();
+            for (int i = children.size() - 1; i >= 0; i--) {
+                todo.push(children.get(i));
             }
         }
         return false;
@@ -308,25 +328,30 @@ public final class KernelProgram {
 
     /**
      * The deepest tree a program may have, in levels from its root to a leaf (a shared subtree counts
-     * at its deepest place). Folding, slotting, hashing, the reference interpreter and both code
-     * generators recurse over the tree; this many levels fit in a thread's stack of 256 KiB
-     * (docs/expressions.md#limits). The planner cuts its fused segments far shorter; a RowFn body
+     * at its deepest place; one {@code gcd} body is 590 levels, four nested ones 2,357). Folding,
+     * slotting, hashing, the reference interpreter and both code generators recurse over the tree:
+     * the code generators run on threads with a large stack ({@code dev.quiver.expr.ExprThreads}),
+     * and so does the evaluation of a plan with a program deeper than 256 levels, so this many
+     * levels never meet a small stack there (docs/expressions.md#limits). A backend called directly
+     * recurses on its caller's thread. The planner cuts its fused segments far shorter; a RowFn body
      * deeper than this is refused when the function is declared.
      */
-    public static final int MAX_DEPTH = 1_000;
+    public static final int MAX_DEPTH = 4_096;
 
     /**
-     * Checks that {@code tree} is at most {@value #MAX_DEPTH} levels deep, without recursion.
+     * Checks that {@code tree} is at most {@value #MAX_DEPTH} levels deep, without recursion, and
+     * returns its depth.
      *
      * @param what what the tree is, for the message ("RowFn f: the body")
      * @throws IllegalArgumentException naming {@code what}, its depth and the limit
      */
-    public static void checkDepth(IrNode tree, String what) {
+    public static int checkDepth(IrNode tree, String what) {
         int d = depth(tree, MAX_DEPTH);
         if (d > MAX_DEPTH) {
             throw new IllegalArgumentException(what + " is nested more than " + MAX_DEPTH + " levels deep, the most a kernel"
                     + " program may be (its code is generated by walking the tree; docs/expressions.md#limits)");
         }
+        return d;
     }
 
     /**
