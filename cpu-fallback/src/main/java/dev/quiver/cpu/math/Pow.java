@@ -200,7 +200,9 @@ public final class Pow {
                     .blend(Double.NaN, xAbs0.compare(EQ, 1.0));
             result = result.blend(yInf, yAbs.compare(EQ, Double.POSITIVE_INFINITY));
             result = result.blend(x.blend(DoubleVector.broadcast(D, 1.0).div(x), y.compare(NE, 1.0)), yAbs.compare(EQ, 1.0));
-            result = result.blend(x.add(0.0).sqrt(), y.compare(EQ, 0.5).and(x.compare(GE, -Double.MAX_VALUE)));
+            // fdlibm takes sqrt only for x >= 0 (x + 0 makes -0 +0): the square root of a negative x would be the
+            // hardware's NaN (sign bit set on x86), not the canonical NaN the lanes above give it.
+            result = result.blend(x.add(0.0).sqrt(), y.compare(EQ, 0.5).and(x.compare(GE, 0.0)));
             result = result.blend(x.mul(x), y.compare(EQ, 2.0));
             result = result.blend(Double.NaN, x.test(IS_NAN).or(y.test(IS_NAN)));
             result.blend(1.0, y.compare(EQ, 0.0)).intoArray(xs, i);
