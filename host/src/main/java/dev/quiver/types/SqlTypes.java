@@ -35,6 +35,16 @@ public final class SqlTypes {
                 case NANOSECOND -> "TIMESTAMP_NS";
             };
             case DataType.Timestamp ts when ts.unit() == DataType.TimeUnit.MICROSECOND && ts.timezone().equals("UTC") -> "TIMESTAMPTZ";
+            case DataType.Interval i when i.unit() == org.apache.arrow.vector.types.IntervalUnit.MONTH_DAY_NANO -> "INTERVAL";
+            case DataType.ListType l when l.elementNullable() -> sqlName(l.element()) + "[]";
+            case DataType.Struct s when s.fields().stream().allMatch(DataType.StructField::nullable) -> {
+                StringBuilder sb = new StringBuilder("STRUCT(");
+                for (int i = 0; i < s.fields().size(); i++) {
+                    DataType.StructField f = s.fields().get(i);
+                    sb.append(i == 0 ? "" : ", ").append('"').append(f.name().replace("\"", "\"\"")).append("\" ").append(sqlName(f.type()));
+                }
+                yield sb.append(')').toString();
+            }
             default -> "\"" + t + "\"";
         };
     }

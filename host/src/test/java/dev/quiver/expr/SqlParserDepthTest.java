@@ -18,9 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Deep and long SQL text: nesting past {@link SqlParser#MAX_NESTING} is a planning error found
- * before JSqlParser runs (whose time grows steeply with nesting), text up to it parses to the tree
- * the builders make, and long chains of operators parse whatever their length. Every case runs on
+ * Deep and long SQL text: nesting past the limit ({@link SqlParser#MAX_NESTING} by default) is a
+ * planning error found before the parser runs, text up to it parses to the tree the builders make, and long chains of operators parse whatever their length. Every case runs on
  * a 256 KiB stack (the parser works on threads of its own) under a generous hang guard.
  */
 class SqlParserDepthTest {
@@ -39,10 +38,10 @@ class SqlParserDepthTest {
         return e;
     }
 
-    private static String tooDeep(String text, int column) {
-        return "the expression text is nested more than 128 levels deep (parentheses, brackets and CASE) at column " + column
-                + ", more than the SQL parser reads; build a deeper expression with the Expr builders, whose limit is"
-                + " Quiver.builder().maxExpressionDepth(int) (docs/expressions.md#limits); the text begins \""
+    private static String tooDeep(String text, int column, int limit) {
+        return "the expression text is nested deeper than " + limit + " levels (parentheses, brackets, braces and CASE) at column "
+                + column + "; raise the limit with -Dquiver.sql.maxNesting=N or SqlParser.parse(text, new SqlLimits(N)), or build"
+                + " the expression with the Expr builders (docs/expressions.md#limits); the text begins \""
                 + text.substring(0, 80) + "…\"";
     }
 
@@ -61,14 +60,28 @@ class SqlParserDepthTest {
     @Test
     void nestingPastTheLimitIsAPlanningError() {
         onSmallStack(() -> {
-            for (String open : new String[]{"(", "abs(", "CASE WHEN b THEN ", "[", "x + ("}) {
+            for (String open : new String[]{"(", "abs(", "CASE WHEN b THEN ", "[", "x + (", "NOT ("}) {
                 String close = open.startsWith("CASE") ? " END" : open.equals("[") ? "]" : ")";
                 String text = open.repeat(10_000) + "x" + close.repeat(10_000);
                 PlanningException e = assertThrows(PlanningException.class, () -> SqlParser.parse(text), open);
-                // The level past the limit opens at the 129th CASE, or the 129th '(' or '[' (the last character of each).
-                int column = open.startsWith("CASE") ? 128 * open.length() + 1 : 129 * open.length();
-                assertEquals(tooDeep(text, column), e.getMessage(), open);
+                // The level past the limit opens at the 1,001st CASE, or the 1,001st '(' or '[' (the last character of each).
+                int column = open.startsWith("CASE") ? 1_000 * open.length() + 1 : 1_001 * open.length();
+                assertEquals(tooDeep(text, column, SqlParser.MAX_NESTING), e.getMessage(), open);
             }
+        });
+    }
+
+    /** The limit is the caller's: 10,000 levels parse with a limit above them, and fail with a limit below. */
+    @Test
+    void theNestingLimitIsConfigurable() {
+        onSmallStack(() -> {
+            int n = 10_000;
+            assertEquals(chain(col("x"), n, e -> e.not()), SqlParser.parse("NOT (".repeat(n) + "x" + ")".repeat(n),
+                    new dev.quiver.sql.SqlLimits(n)));
+            assertEquals(col("x"), SqlParser.parse("(".repeat(n) + "x" + ")".repeat(n), new dev.quiver.sql.SqlLimits(n)));
+            String text = "abs(".repeat(20) + "x" + ")".repeat(20);
+            PlanningException e = assertThrows(PlanningException.class, () -> SqlParser.parse(text, new dev.quiver.sql.SqlLimits(19)));
+            assertTrue(e.getMessage().startsWith("the expression text is nested deeper than 19 levels"), e.getMessage());
         });
     }
 
@@ -94,55 +107,47 @@ class SqlParserDepthTest {
     }
 
     /**
-     * A syntax error eighteen CASEs deep: JSqlParser's backtracking would take longer than anyone
-     * waits (each level triples it), and is stopped at its budget with an error that says why.
+     * A syntax error deep in nested text is reported at its place, at once: the parser never backtracks
+     * (JSqlParser, before, took time exponential in the nesting here).
      */
     @Test
-    void aParseThatBacktracksPastItsBudgetIsStopped() {
-        assertTimeoutPreemptively(Duration.ofMillis(SqlParser.parseBudgetMillis("") * 6), () -> SmallStack.run(() -> {
-            String text = "CASE WHEN b THEN ".repeat(18) + "x y" + " END".repeat(18);
-            PlanningException e = assertThrows(PlanningException.class, () -> SqlParser.parse(text));
-            assertEquals("the SQL parser gave up on this text after " + SqlParser.parseBudgetMillis(text) + " ms: JSqlParser backtracks"
-                    + " in time exponential in the nesting (18 levels here) where the text has a syntax error; look for the error,"
-                    + " or build the expression with the Expr builders (docs/expressions.md#limits); the text begins \""
-                    + text.substring(0, 80) + "…\"", e.getMessage());
-        }));
-    }
-
-    @Test
-    void aChainOfCastsPastTheTreeLimitIsAPlanningError() {
+    void aSyntaxErrorDeepInNestedTextIsFoundAtOnce() {
         onSmallStack(() -> {
-            int limit = 4 * SqlParser.MAX_NESTING;
-            assertEquals(chain(col("x"), limit - 1, e -> e.cast(DataType.INT64)), SqlParser.parse("x" + "::BIGINT".repeat(limit - 1)));
-            String text = "x" + "::BIGINT".repeat(10_000);
+            String text = "CASE WHEN b THEN ".repeat(500) + "x y" + " END".repeat(500);
             PlanningException e = assertThrows(PlanningException.class, () -> SqlParser.parse(text));
-            assertEquals("the expression text is nested more than 128 levels deep (its tree has more than 512 levels that are not a"
-                    + " chain of binary operators: casts, calls, CASE, parentheses), more than the SQL parser reads; build a deeper"
-                    + " expression with the Expr builders, whose limit is Quiver.builder().maxExpressionDepth(int)"
-                    + " (docs/expressions.md#limits); the text begins \"" + text.substring(0, 80) + "…\"", e.getMessage());
+            int column = 500 * "CASE WHEN b THEN ".length() + 3;
+            assertTrue(e.getMessage().startsWith("syntax error at column " + column + " in \""), e.getMessage());
+            assertTrue(e.getMessage().contains(": expected "), e.getMessage());
+            String calls = "abs(".repeat(500) + "x y" + ")".repeat(500);
+            PlanningException c = assertThrows(PlanningException.class, () -> SqlParser.parse(calls));
+            assertTrue(c.getMessage().startsWith("syntax error at column " + (500 * 4 + 3) + " in \""), c.getMessage());
         });
     }
 
-    /**
-     * JSqlParser's complex mode, whose time grows threefold per level, is not tried on deeply nested
-     * text; its plain mode finds this error at once.
-     */
+    /** Chains of postfix and prefix operators are loops in the grammar: 10,000 casts or minus signs parse. */
     @Test
-    void aSyntaxErrorInDeeplyNestedTextIsFoundWithoutTheComplexMode() {
+    void chainsOfCastsAndPrefixOperatorsParseWhateverTheirLength() {
         onSmallStack(() -> {
-            String text = "abs(".repeat(40) + "x y" + ")".repeat(40);
-            PlanningException e = assertThrows(PlanningException.class, () -> SqlParser.parse(text));
-            assertTrue(e.getMessage().startsWith("syntax error at column "), e.getMessage());
-            assertTrue(e.getMessage().endsWith("\n(text nested more than 6 levels deep is read without JSqlParser's complex mode,"
-                    + " whose time grows steeply with nesting: it reads no named arguments, POSITION(x IN s), SUBSTRING(s FROM n) or"
-                    + " more than 16 parentheses in a row)"), e.getMessage());
-            // Seventeen parentheses in a row: JSqlParser's plain mode does not read them, and says so with the note.
-            PlanningException paren = assertThrows(PlanningException.class,
-                    () -> SqlParser.parse("(".repeat(17) + "x" + ")".repeat(17)));
-            assertTrue(paren.getMessage().contains("more than 16 parentheses in a row"), paren.getMessage());
-            // Named arguments still parse where the text is shallow.
-            assertEquals(Expr.callNamed("round", java.util.List.of("x", "digits"), col("x"), lit(2)),
-                    SqlParser.parse("round(x => x, digits => 2)"));
+            int n = 10_000;
+            assertEquals(chain(col("x"), n, e -> e.cast(DataType.INT64)), SqlParser.parse("x" + "::BIGINT".repeat(n)));
+            assertEquals(chain(col("x"), n, e -> e.neg()), SqlParser.parse("- ".repeat(n) + "x"));
+            assertEquals(chain(col("x"), n, e -> e.not()), SqlParser.parse("NOT ".repeat(n) + "x"));
+            assertEquals(chain(col("x"), n, e -> e.isNotNull()), SqlParser.parse("x" + " IS NOT NULL".repeat(n)));
+        });
+    }
+
+    /** The forms JSqlParser read only in its slow mode (named arguments, POSITION, SUBSTRING FROM) parse at any depth. */
+    @Test
+    void everyFormParsesDeepInTheText() {
+        onSmallStack(() -> {
+            int n = SqlParser.MAX_NESTING - 2;
+            assertEquals(col("x"), SqlParser.parse("(".repeat(17) + "x" + ")".repeat(17)));
+            assertEquals(chain(col("x"), n / 2, e -> Expr.callNamed("round", java.util.List.of("x", "digits"), e, lit(2))),
+                    SqlParser.parse("round(x => ".repeat(n / 2) + "x" + ", digits => 2)".repeat(n / 2)));
+            assertEquals(chain(col("x"), n, e -> call("strpos", e, lit("a"))),
+                    SqlParser.parse("POSITION('a' IN ".repeat(n) + "x" + ")".repeat(n)));
+            assertEquals(chain(col("x"), n, e -> call("substring", e, lit(2))),
+                    SqlParser.parse("SUBSTRING(".repeat(n) + "x" + " FROM 2)".repeat(n)));
         });
     }
 }
