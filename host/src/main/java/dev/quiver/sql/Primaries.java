@@ -77,7 +77,7 @@ final class Primaries {
                 return Expr.lit(Literals.hexString(ctx.HEX_STRING().getText()));
             }
         } catch (IllegalArgumentException e) {
-            throw TreeToExpr.planning(e.getMessage() + " (in \"" + tree.shown() + "\")");
+            throw TreeToExpr.planning(e.getMessage());
         }
         if (ctx.NULL() != null) {
             return Expr.nullLit();
@@ -113,7 +113,7 @@ final class Primaries {
             DataType type = TypeNames.ofSimple(s, typeText);
             return new Expr.Literal(TypedLiterals.of(type, value));
         } catch (IllegalArgumentException e) {
-            throw TreeToExpr.planning(e.getMessage() + " (in \"" + tree.shown() + "\")");
+            throw TreeToExpr.planning(e.getMessage());
         }
     }
 

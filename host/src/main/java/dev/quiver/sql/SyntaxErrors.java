@@ -82,8 +82,13 @@ final class SyntaxErrors extends BaseErrorListener {
             return "expected a name, found " + foundText;
         }
         List<String> names = names(expected, parser.getVocabulary());
-        if (!names.isEmpty() && names.size() <= 5) {
+        if (!names.isEmpty() && names.size() <= 6) {
             return "expected " + oneOf(names) + ", found " + foundText + keywordHint(found, parser.getVocabulary(), expected);
+        }
+        // Past an operand, where operators could also follow: the keywords the construct needs ("AND" of BETWEEN).
+        List<String> words = names.stream().filter(n -> n.length() > 2 && Character.isLetter(n.charAt(1)) && !n.equals("'AT'")).toList();
+        if (!words.isEmpty() && words.size() <= 3) {
+            return "expected " + oneOf(words) + ", found " + foundText + keywordHint(found, parser.getVocabulary(), expected);
         }
         return "unexpected " + foundText + keywordHint(found, parser.getVocabulary(), expected);
     }

@@ -353,7 +353,7 @@ final class TreeToExpr {
         try {
             return TypeNames.of(ctx);
         } catch (IllegalArgumentException e) {
-            throw planning(e.getMessage() + " (in \"" + shown() + "\")");
+            throw planning(e.getMessage());
         }
     }
 

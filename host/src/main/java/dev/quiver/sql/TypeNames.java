@@ -147,7 +147,8 @@ final class TypeNames {
                 throw e;
             }
             List<String> close = Suggestions.closest(spelled.toUpperCase(Locale.ROOT), KNOWN);
-            throw new IllegalArgumentException("unknown type " + written + Suggestions.didYouMean(close), e);
+            throw new IllegalArgumentException("unknown type " + written + (close.isEmpty()
+                    ? " (Quiver's types: " + String.join(", ", KNOWN) + "; docs/expressions.md#types)" : Suggestions.didYouMean(close)), e);
         }
     }
 
