@@ -111,7 +111,9 @@ public final class ExprText {
             case Expr.Like l -> p.add("(").add(l.expr()).add((l.negated() ? " NOT" : "") + (l.caseInsensitive() ? " ILIKE " : " LIKE "))
                     .add(l.pattern()).add((l.escape() == null ? "" : " ESCAPE '" + (l.escape() == '\'' ? "''" : l.escape()) + "'") + ")");
             case Expr.Call c -> {
-                p.add(Expr.quoteIdentifier(c.function()) + "(");
+                // TRIM, SUBSTRING and OVERLAY have forms of their own, which take neither named arguments nor none: quoted, the name is a call.
+                boolean form = (c.hasNamedArgs() || c.args().isEmpty()) && java.util.Set.of("trim", "substring", "overlay").contains(c.function());
+                p.add((form ? "\"" + c.function() + "\"" : Expr.quoteIdentifier(c.function())) + "(");
                 for (int k = 0; k < c.args().size(); k++) {
                     String name = c.argNames().get(k);
                     p.add((k == 0 ? "" : ", ") + (name == null ? "" : Expr.quoteIdentifier(name) + " => "));

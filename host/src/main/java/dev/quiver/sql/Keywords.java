@@ -26,7 +26,7 @@ public final class Keywords {
             "intersect", "interval", "into", "is", "join", "lateral", "leading", "left", "like", "limit", "localtime",
             "localtimestamp", "natural", "not", "null", "offset", "on", "only", "or", "order", "outer", "placing", "primary",
             "references", "returning", "right", "select", "session_user", "similar", "some", "symmetric", "table", "then",
-            "time", "timestamp", "to", "trailing", "true", "try_cast", "union", "unique", "user", "using", "variadic", "when",
+            "time", "timestamp", "to", "trailing", "true", "try_cast", "union", "unique", "user", "using", "values", "variadic", "when",
             "where", "window", "with");
 
     private static final Map<String, Boolean> PROBED = new ConcurrentHashMap<>();
