@@ -94,7 +94,7 @@ public final class ExprThreads {
     /**
      * As {@link #call(Supplier)}, waiting at most {@code millis} milliseconds: past them, the task is
      * left to end on its own (its thread is a daemon, its result dropped) and {@code onTimeout}'s
-     * exception is thrown. For work that may not stop when asked (JSqlParser's backtracking).
+     * exception is thrown. For work that may not stop when asked.
      */
     public static <T> T call(Supplier<T> task, long millis, Supplier<? extends RuntimeException> onTimeout) {
         Objects.requireNonNull(task, "task is null");
