@@ -133,7 +133,7 @@ class SqlParserDepthTest {
             String text = "abs(".repeat(40) + "x y" + ")".repeat(40);
             PlanningException e = assertThrows(PlanningException.class, () -> SqlParser.parse(text));
             assertTrue(e.getMessage().startsWith("syntax error at column "), e.getMessage());
-            assertTrue(e.getMessage().endsWith("\n(text nested more than 6 levels deep is read without JSqlParser's complex mode,"
+            assertTrue(e.getMessage().endsWith("\n(text nested more than " + SqlParser.COMPLEX_PARSING_NESTING + " levels deep is read without JSqlParser's complex mode,"
                     + " whose time grows steeply with nesting: it reads no named arguments, POSITION(x IN s), SUBSTRING(s FROM n) or"
                     + " more than 16 parentheses in a row)"), e.getMessage());
             // Seventeen parentheses in a row: JSqlParser's plain mode does not read them, and says so with the note.
