@@ -302,6 +302,16 @@ class SqlParserTest {
         assertEquals(expected, e.getMessage());
     }
 
+    /** A filter the Spark extension wrote (SparkDifferentialFuzzTest): Booleans compared seven levels deep. */
+    @Test
+    void comparisonsOfBooleansNestedSevenLevelsDeepParse() {
+        String text = "((c0 IS NOT NULL) AND (NOT ((((CAST(c0 AS DOUBLE) / -1.0) % 1.0) >= -15821.0)"
+                + " = ('bc%' IS NOT DISTINCT FROM c1))))";
+        Expr e = SqlParser.parse(text);
+        assertEquals(text, e.toString());
+        assertEquals(e, SqlParser.parse(e.toString()));
+    }
+
     @Test
     void concatOperatorAndPositionBecomeCalls() {
         assertEquals(new Expr.Call("strict_concat", List.of(Expr.col("a"), Expr.col("b"), Expr.lit("c"))),

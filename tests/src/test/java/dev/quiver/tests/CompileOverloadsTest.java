@@ -106,7 +106,7 @@ class CompileOverloadsTest extends QuiverTestBase {
                 assertEquals(Arrays.asList(2.0, null, 3.0), column(out.getVector("r")));
                 assertEquals(Arrays.asList(16.0, null, 81.0), column(out.getVector("(x * x)")));
             }
-            assertThrows(dev.quiver.errors.QuiverException.class, () -> quiver.compileProjection(batch.getSchema(), List.of()));
+            assertThrows(IllegalArgumentException.class, () -> quiver.compileProjection(batch.getSchema(), List.of()), "no expressions: a misuse of the API");
             assertThrows(PlanningException.class, () -> quiver.compileProjection(batch.getSchema(), List.of("nope + 1")));
         }
     }
