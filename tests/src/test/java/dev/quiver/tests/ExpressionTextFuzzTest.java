@@ -115,6 +115,10 @@ class ExpressionTextFuzzTest {
                 if (left == 0) {
                     allocator.close();
                 }
+                if (soak > 0 && (k + 1) % 10_000 == 0) {
+                    System.out.printf("  soak: %d of %d cases, %d failures, %.0f s%n", k + 1, soak, tally.failureCount(),
+                            (System.nanoTime() - started) / 1e9);
+                }
             }
         }
         dictionary.getVector().close();
