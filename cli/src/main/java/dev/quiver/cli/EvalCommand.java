@@ -194,7 +194,7 @@ final class EvalCommand implements Callable<Integer> {
     private static void checkNames(List<Field> fields, InputSource source) {
         for (Field f : fields) {
             if (f.getName() == null) {
-                throw new CliError(ExitStatus.Kind.INPUT, source + " is not a valid Arrow IPC file or stream: its schema has a "
+                throw new CliError(ExitStatus.Kind.INPUT, source + " is not an Arrow IPC file or stream: its schema has a "
                         + "field without a name (type " + f.getType() + ")");
             }
             checkNames(f.getChildren(), source);

@@ -116,7 +116,7 @@ final class InputSource {
             var b = blocks.get(i);
             if (b.getOffset() < 0 || b.getMetadataLength() < 0 || b.getBodyLength() < 0
                     || b.getOffset() + (long) b.getMetadataLength() > size - b.getBodyLength()) {
-                throw new CliError(ExitStatus.Kind.INPUT, this + " is not a valid Arrow IPC file: its footer declares " + what
+                throw new CliError(ExitStatus.Kind.INPUT, this + " is not an Arrow IPC file or stream: its footer declares " + what
                         + " " + i + " at offset " + b.getOffset() + " with " + b.getMetadataLength() + " bytes of metadata and "
                         + b.getBodyLength() + " of body, beyond the file's " + size + " bytes");
             }
@@ -153,7 +153,7 @@ final class InputSource {
         long length = continuation ? head.getInt(4) : head.getInt(0);
         long prefix = continuation ? 8 : 4;
         if (length < 0 || prefix + length > size) {
-            throw new CliError(ExitStatus.Kind.INPUT, path + " is not a valid Arrow IPC file or stream: it declares a first "
+            throw new CliError(ExitStatus.Kind.INPUT, path + " is not an Arrow IPC file or stream: it declares a first "
                     + "message of " + length + " bytes, more than the file's " + size + " bytes");
         }
     }

@@ -199,7 +199,7 @@ class LauncherTest {
         assertFalse(piped.err.contains("out of memory (") || piped.err.contains("\tat "), piped.err);
         Run file = shell(quiver + "--input '" + text + "'");
         assertEquals(2, file.code, file.all());
-        assertTrue(file.err.contains("is not a valid Arrow IPC file or stream: it declares a first message of 1819043176 bytes, "
+        assertTrue(file.err.contains("is not an Arrow IPC file or stream: it declares a first message of 1819043176 bytes, "
                 + "more than the file's 25 bytes"), file.err);
     }
 
