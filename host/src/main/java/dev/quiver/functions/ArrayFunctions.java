@@ -84,15 +84,17 @@ public final class ArrayFunctions {
                     }
                     throw new IllegalStateException("an array function given one-row arrays returned " + out.getValueCount() + " rows");
                 }
-                if (same < 0 && out.getBufferSize() > call.config().maxFoldedValueBytes()) {
+                if (same < 0 && Values.bufferBytes(out) > call.config().maxFoldedValueBytes()) {
                     // Too large to hold as one Java value: the caller copies it to each row in Arrow memory.
                     return new ColumnarValue.Array(out);
                 }
-                ColumnarValue.Scalar s = new ColumnarValue.Scalar(Values.get(out, 0, DataType.fromField(call.returnField())));
-                if (same < 0) {
-                    out.close();
+                try {
+                    return new ColumnarValue.Scalar(Values.get(out, 0, DataType.fromField(call.returnField())));
+                } finally {
+                    if (same < 0) {
+                        out.close();
+                    }
                 }
-                return s;
             }
             if (same >= 0) {
                 ColumnarValue input = call.arg(same);

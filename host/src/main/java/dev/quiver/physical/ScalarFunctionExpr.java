@@ -70,7 +70,7 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
     private ColumnarValue checked(ColumnarValue result, boolean allScalar, EvalContext ctx) {
         if (result instanceof ColumnarValue.Array a) {
             int n = a.length();
-            if (allScalar && n == 1 && a.vector().getBufferSize() > ctx.config().maxFoldedValueBytes()) {
+            if (allScalar && n == 1 && dev.quiver.value.Values.bufferBytes(a.vector()) > ctx.config().maxFoldedValueBytes()) {
                 result = everyRow(a, ctx);
             } else if (allScalar && n == 1) {
                 ColumnarValue.Scalar s = new ColumnarValue.Scalar(Values.get(a.vector(), 0, dataType));
@@ -104,7 +104,7 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
         }
         try (one) {
             FieldVector v = one.vector();
-            long bytes = v.getBufferSize();
+            long bytes = dev.quiver.value.Values.bufferBytes(v);
             long total = Math.multiplyHigh(bytes, rows) != 0 || bytes * rows < 0 ? Long.MAX_VALUE : bytes * rows;
             if (v instanceof org.apache.arrow.vector.BaseVariableWidthVector && total > Integer.MAX_VALUE) {
                 throw new dev.quiver.errors.ResourceException(function.name() + ": its value over constants takes " + bytes + " bytes, and"

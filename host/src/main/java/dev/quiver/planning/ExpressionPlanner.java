@@ -591,7 +591,7 @@ public final class ExpressionPlanner {
             long max = config.maxFoldedValueBytes();
             ScalarValue s = switch (v) {
                 case ColumnarValue.Scalar sc -> heldBytes(sc.value()) > max ? null : sc.value();
-                case ColumnarValue.Array a when a.length() == 1 && a.vector().getBufferSize() <= max ->
+                case ColumnarValue.Array a when a.length() == 1 && Values.bufferBytes(a.vector()) <= max ->
                         Values.get(a.vector(), 0, p.dataType());
                 case ColumnarValue.Array a -> null;
             };

@@ -44,6 +44,19 @@ public final class Values {
     private Values() {
     }
 
+    /**
+     * The bytes {@code v}'s buffers hold (its children's included), as a {@code long}: Arrow's
+     * {@code getBufferSize()} is an {@code int} and wraps negative for a column of 2 GiB or more
+     * ({@code repeat('x', 2147483647)} passed a size check that way).
+     */
+    public static long bufferBytes(org.apache.arrow.vector.ValueVector v) {
+        long sum = 0;
+        for (org.apache.arrow.memory.ArrowBuf b : v.getBuffers(false)) {
+            sum += b.readableBytes();
+        }
+        return sum;
+    }
+
     /** The value at {@code row} of {@code v}, typed as {@code type} (a dictionary's value type for a decoded vector). */
     public static ScalarValue get(FieldVector v, int row, DataType type) {
         DataType t = type.valueType();

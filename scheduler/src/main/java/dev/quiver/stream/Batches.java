@@ -368,7 +368,7 @@ public final class Batches {
         Objects.requireNonNull(batch, "batch is null");
         long sum = 0;
         for (FieldVector v : batch.getFieldVectors()) {
-            sum += v.getBufferSize();
+            sum += dev.quiver.value.Values.bufferBytes(v);
         }
         return sum;
     }
