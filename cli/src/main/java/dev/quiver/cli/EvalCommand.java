@@ -185,6 +185,7 @@ final class EvalCommand implements Callable<Integer> {
             case OutOfMemoryError m -> outOfMemory(m.getMessage());
             case org.apache.arrow.memory.OutOfMemoryException m -> outOfMemory(m.getMessage());
             case NullPointerException n -> "its metadata is malformed (a part it must have is missing)";
+            case ClassCastException c -> "its metadata is malformed (a part has the wrong kind)";
             default -> e.getMessage() != null ? firstLine(e.getMessage()) : "its metadata is malformed";
         };
         return new CliError(ExitStatus.Kind.INPUT, what + why, e);
