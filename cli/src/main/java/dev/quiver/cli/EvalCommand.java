@@ -174,9 +174,9 @@ final class EvalCommand implements Callable<Integer> {
     /**
      * Arrow's reader refused the input: an input error (exit 2) whatever it threw. Out of memory while
      * reading means a length in the input (of a message, a body, a batch's rows) asks for more than the
-     * JVM has, which a valid input of this size does not; a failure without a message of its own, or a
-     * NullPointerException (a part the metadata must have is missing), is named as malformed metadata,
-     * never by the reader's internal class names.
+     * JVM has, which a valid input of this size does not; a failure without a message of its own, a
+     * NullPointerException (a part the metadata must have is missing) or a ClassCastException (whose
+     * message names the reader's classes) is named as malformed metadata, never by internal class names.
      */
     private CliError refused(String what, Throwable e) {
         inputRefused = true;
