@@ -142,7 +142,7 @@ final class BenchCommand implements Callable<Integer> {
             + "self-contained HTML page (inline SVG, no scripts or network) with a chart per case of ms per pass against "
             + "batch rows for cpu, opencl and auto, under the machine, the devices' figures, the totals and the command "
             + "that reproduces the run.")
-    java.nio.file.Path chart;
+    String chart; // as given: Path.of would drop a trailing '/', which OutputTarget refuses
 
     @Option(names = "--first-batch", description = "Instead of the workloads: the latency of the first batch of a "
             + "never-seen expression, in a JVM warmed on other expressions, for --shapes generated expression shapes (random "
@@ -199,6 +199,41 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The first numeric option out of its range, as the message to print, or null when all are in range;
+     * checked before any mode starts, whatever its defaults ({@code --rows} and {@code --batch-rows} are
+     * checked by their converter, {@code --async-configs} by its own).
+     */
+    String badNumber() {
+        if (iterations < 1) {
+            return "--iterations must be at least 1, not " + iterations;
+        }
+        if (warmup < 0) {
+            return "--warmup must be at least 0, not " + warmup;
+        }
+        if (warmupMs < 0) {
+            return "--warmup-ms must be at least 0, not " + warmupMs;
+        }
+        if (budgetMs < 0) {
+            return "--budget-ms must be at least 0 (0: no limit), not " + budgetMs;
+        }
+        if (shapes < 1) {
+            return "--shapes must be at least 1, not " + shapes;
+        }
+        for (double f : nulls) {
+            if (!(f >= 0 && f <= 1)) {
+                return "--nulls must be between 0 and 1: " + f;
+            }
+        }
+        if (latencyMs != null && !(latencyMs >= 0 && latencyMs <= 60_000)) {
+            return "--latency-ms must be between 0 and 60000: " + latencyMs;
+        }
+        if (perRowRows != null && perRowRows < 1) {
+            return "--per-row-rows must be at least 1, not " + perRowRows;
+        }
+        return null;
+    }
+
     /** One measured line. */
     record Result(String workload, int rows, int batchRows, String device, double medianMs, double gbPerSec,
                   double speedupVsRowLoop) {
@@ -209,6 +244,11 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        String badNumber = badNumber();
+        if (badNumber != null) {
+            progress.println("error: " + badNumber);
+            return 2;
+        }
         if (async && transfer != null) {
             progress.println("error: --transfer chooses how OpenCL devices get memory; --async runs without OpenCL");
             return 2;

@@ -47,8 +47,9 @@ import java.util.concurrent.Callable;
                 + "(or absent) and removes only that temporary file. A symbolic link is followed (the file it points to is replaced). A device or FIFO "
                 + "(/dev/null, /dev/stdout on a pipe) and '-' (standard output) are written in place; a failed run "
                 + "there stops before the file's footer, so what was written is not a valid Arrow file. Refused, "
-                + "before anything is opened: the input itself under any name (a symbolic or hard link), a directory, "
-                + "a path in a missing directory.",
+                + "before anything is opened: the input itself under any name (a symbolic or hard link, or standard "
+                + "output appended onto it), a directory, a path ending in '/', a path in a missing directory.",
+                "Text in the table has its control characters escaped (\\n, \\r, \\t, \\u001B, ...).",
                 "An expression that starts with '-' is the expression (\"-x + 1\"); after '--' every argument is "
                 + "positional (eval --input f -- -h).",
                 "Exit status: 0 done, 1 a failure while running (e.g. integer division by zero, writing the output, "
@@ -79,7 +80,7 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--output", paramLabel = "FILE",
             description = "Arrow IPC file to write (column 'result'), replaced only when the run succeeds; '-' is "
                     + "standard output. Without it, a table is printed.")
-    Path output;
+    String output; // as given: Path.of would drop a trailing '/', which OutputTarget refuses
 
     @Option(names = "--limit", paramLabel = "N", description = "Rows to print without --output. Default: ${DEFAULT-VALUE}.")
     int limit = 20;
@@ -89,6 +90,12 @@ final class EvalCommand implements Callable<Integer> {
 
     /** Bytes the command's allocator still held at the end (0 unless something leaked); for tests. */
     long bytesLeft = -1;
+    /**
+     * Set when Arrow's reader refused the input (a malformed file or stream): what its allocator still
+     * holds then is what the reader read of it and kept (the body of a message it could not load), not
+     * Quiver's leak.
+     */
+    private boolean inputRefused;
 
     @Override
     public Integer call() {
@@ -99,20 +106,26 @@ final class EvalCommand implements Callable<Integer> {
         InputSource source = InputSource.resolve(input);
         OutputTarget target = output == null ? null : OutputTarget.resolve("--output", output, source);
         RootAllocator allocator = new RootAllocator();
+        // The reader's own: after it refuses the input, what it kept is told apart from Quiver's memory.
+        BufferAllocator inputAllocator = allocator.newChildAllocator("input", 0, Long.MAX_VALUE);
         int rc = ExitStatus.FAILED;
         boolean returned = false;
         try {
             try {
-                run(allocator, source, target);
+                run(allocator, inputAllocator, source, target);
                 rc = ExitStatus.OK;
             } catch (RuntimeException e) {
                 rc = ExitStatus.report(e, System.err);
             }
             returned = true;
         } finally {
-            bytesLeft = allocator.getAllocatedMemory();
-            if (bytesLeft == 0) {
+            long held = allocator.getAllocatedMemory();
+            bytesLeft = held - (inputRefused ? inputAllocator.getAllocatedMemory() : 0);
+            if (held == 0) {
+                inputAllocator.close();
                 allocator.close();
+            } else if (bytesLeft == 0) {
+                // Only the reader's memory of an input it refused: the process's exit frees it; closing would throw.
             } else {
                 // After StackOverflowError or OutOfMemoryError (returned is false) one line; the boundary reports the error.
                 System.err.println("error: " + bytesLeft + " bytes still allocated after eval (a leak)"
@@ -122,17 +135,22 @@ final class EvalCommand implements Callable<Integer> {
         return bytesLeft != 0 ? ExitStatus.FAILED : rc;
     }
 
-    private void run(BufferAllocator allocator, InputSource source, OutputTarget target) {
+    private void run(BufferAllocator allocator, BufferAllocator inputAllocator, InputSource source, OutputTarget target) {
         try (Quiver quiver = TransferOption.apply(Quiver.builder().allocator(allocator).functions(CliFunctions.registry())
                 .arithmetic(arithmetic), transfer).build();
-             ArrowReader reader = source.open(allocator)) {
+             ArrowReader reader = source.open(inputAllocator)) {
             VectorSchemaRoot batch;
             Schema schema;
             try {
                 batch = reader.getVectorSchemaRoot();
                 schema = batch.getSchema();
-            } catch (IOException | RuntimeException e) {
-                throw new CliError(ExitStatus.Kind.INPUT, source + " is not an Arrow IPC file or stream: " + reason(e), e);
+                source.checkBlocks(reader);
+                checkNames(schema.getFields(), source);
+            } catch (CliError e) {
+                inputRefused = true;
+                throw e;
+            } catch (IOException | RuntimeException | OutOfMemoryError | AssertionError e) {
+                throw refused(source + " is not an Arrow IPC file or stream: ", e);
             }
             CompiledExpression compiled;
             try {
@@ -148,8 +166,51 @@ final class EvalCommand implements Callable<Integer> {
                 print(batches, compiled, reader, source);
             }
         } catch (IOException e) { // opening or closing the input
+            inputRefused = true;
             throw new CliError(ExitStatus.Kind.INPUT, "reading " + source + ": " + reason(e), e);
         }
+    }
+
+    /**
+     * Arrow's reader refused the input: an input error (exit 2) whatever it threw. Out of memory while
+     * reading means a length in the input (of a message, a body, a batch's rows) asks for more than the
+     * JVM has, which a valid input of this size does not; a failure without a message of its own, a
+     * NullPointerException (a part the metadata must have is missing) or a ClassCastException (whose
+     * message names the reader's classes) is named as malformed metadata, never by internal class names.
+     */
+    private CliError refused(String what, Throwable e) {
+        inputRefused = true;
+        String why = switch (e) {
+            case IOException io -> OutputTarget.reason(io);
+            case OutOfMemoryError m -> outOfMemory(m.getMessage());
+            case org.apache.arrow.memory.OutOfMemoryException m -> outOfMemory(m.getMessage());
+            case NullPointerException n -> "its metadata is malformed (a part it must have is missing)";
+            case ClassCastException c -> "its metadata is malformed (a part has the wrong kind)";
+            default -> e.getMessage() != null ? firstLine(e.getMessage()) : "its metadata is malformed";
+        };
+        return new CliError(ExitStatus.Kind.INPUT, what + why, e);
+    }
+
+    /** A schema whose field has no name (a corrupt one: Arrow's reader accepts it) is the input's fault. */
+    private static void checkNames(List<Field> fields, InputSource source) {
+        for (Field f : fields) {
+            if (f.getName() == null) {
+                throw new CliError(ExitStatus.Kind.INPUT, source + " is not an Arrow IPC file or stream: its schema has a "
+                        + "field without a name (type " + f.getType() + ")");
+            }
+            checkNames(f.getChildren(), source);
+        }
+    }
+
+    private static String outOfMemory(String message) {
+        return "it declares a length (of a message, a buffer or a batch) that needs more memory than the JVM can give ("
+                + firstLine(String.valueOf(message)) + "): it is corrupt, or its batches need a larger heap "
+                + "(QUIVER_JAVA_OPTS=-Xmx8g)";
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
     }
 
     private void write(Batches batches, CompiledExpression compiled, OutputTarget target, BufferAllocator allocator) {
@@ -200,9 +261,8 @@ final class EvalCommand implements Callable<Integer> {
         };
     }
 
-    private static String reason(Exception e) {
-        return e instanceof IOException io ? OutputTarget.reason(io)
-                : e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    private static String reason(IOException e) {
+        return OutputTarget.reason(e);
     }
 
     /** What is done with each evaluated batch. */
@@ -263,8 +323,8 @@ final class EvalCommand implements Callable<Integer> {
         private boolean next() {
             try {
                 return reader.loadNextBatch();
-            } catch (IOException | RuntimeException e) {
-                throw new CliError(ExitStatus.Kind.INPUT, "reading batch " + count + " of " + source + ": " + reason(e), e);
+            } catch (IOException | RuntimeException | OutOfMemoryError | AssertionError e) {
+                throw refused("reading batch " + count + " of " + source + ": ", e);
             }
         }
 

@@ -95,19 +95,66 @@ final class InputSource {
         }
     }
 
+    /**
+     * For an IPC file, checks that every block its footer lists (dictionaries, record batches) lies
+     * inside the file, before the reader allocates what a block declares: a corrupt length is then an
+     * input error that names it, not an attempt to allocate petabytes. Nothing to check for a stream.
+     *
+     * @throws CliError of kind {@link ExitStatus.Kind#INPUT} naming the first block that does not fit
+     */
+    void checkBlocks(ArrowReader reader) throws IOException {
+        if (!(reader instanceof ArrowFileReader file)) {
+            return;
+        }
+        long size = Files.size(path);
+        check(file.getDictionaryBlocks(), "dictionary", size);
+        check(file.getRecordBlocks(), "record batch", size);
+    }
+
+    private void check(java.util.List<org.apache.arrow.vector.ipc.message.ArrowBlock> blocks, String what, long size) {
+        for (int i = 0; i < blocks.size(); i++) {
+            var b = blocks.get(i);
+            if (b.getOffset() < 0 || b.getMetadataLength() < 0 || b.getBodyLength() < 0
+                    || b.getOffset() + (long) b.getMetadataLength() > size - b.getBodyLength()) {
+                throw new CliError(ExitStatus.Kind.INPUT, this + " is not an Arrow IPC file or stream: its footer declares " + what
+                        + " " + i + " at offset " + b.getOffset() + " with " + b.getMetadataLength() + " bytes of metadata and "
+                        + b.getBodyLength() + " of body, beyond the file's " + size + " bytes");
+            }
+        }
+    }
+
     private static ArrowReader openFile(Path path, BufferAllocator allocator) throws IOException {
         FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
         try {
-            ByteBuffer head = ByteBuffer.allocate(FILE_MAGIC.length);
+            ByteBuffer head = ByteBuffer.allocate(FILE_HEADER_BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN);
             while (head.hasRemaining() && channel.read(head) >= 0) {
-                // read until the magic's length or the end of the file
+                // read until the header's length or the end of the file
             }
             channel.position(0);
-            boolean file = !head.hasRemaining() && Arrays.equals(head.array(), FILE_MAGIC);
+            boolean file = head.position() >= FILE_MAGIC.length && Arrays.equals(head.array(), 0, FILE_MAGIC.length, FILE_MAGIC, 0,
+                    FILE_MAGIC.length);
+            if (!file && !head.hasRemaining()) {
+                checkFirstMessage(path, head, channel.size());
+            }
             return file ? new ArrowFileReader(channel, allocator) : new ArrowStreamReader(channel, allocator);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
+        }
+    }
+
+    /**
+     * A stream's first message declares its length in its first 8 bytes (0xFFFFFFFF, then the length;
+     * before Arrow 0.15 the length alone, in 4): a length beyond the file is refused here, before the
+     * reader allocates it (text read as a length asks for gigabytes).
+     */
+    private static void checkFirstMessage(Path path, ByteBuffer head, long size) {
+        boolean continuation = head.getInt(0) == -1;
+        long length = continuation ? head.getInt(4) : head.getInt(0);
+        long prefix = continuation ? 8 : 4;
+        if (length < 0 || prefix + length > size) {
+            throw new CliError(ExitStatus.Kind.INPUT, path + " is not an Arrow IPC file or stream: it declares a first "
+                    + "message of " + length + " bytes, more than the file's " + size + " bytes");
         }
     }
 

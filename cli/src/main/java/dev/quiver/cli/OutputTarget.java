@@ -39,6 +39,8 @@ import static java.util.Objects.requireNonNull;
 final class OutputTarget {
 
     private static final int TEMPORARY_NAME_ATTEMPTS = 100;
+    /** Where Linux shows this process's standard output, to recognise it as the input's file. */
+    private static final Path STDOUT = Path.of("/proc/self/fd/1");
 
     private final String option;
     private final Path given;
@@ -55,17 +57,35 @@ final class OutputTarget {
     }
 
     /**
-     * The target named by {@code given} for {@code option} (as messages name it).
+     * The target named by {@code argument} for {@code option} (as messages name it).
      *
-     * @param input the command's input, refused as the output under any name; null when there is none
+     * @param argument the path as the command line gave it ({@code -} is standard output): a trailing
+     *                 {@code /}, which {@link Path#of} drops, names a directory and is refused
+     * @param input    the command's input, refused as the output under any name, standard output
+     *                 included (redirected onto the input's file); null when there is none
      * @throws CliError of kind {@link ExitStatus.Kind#OPTION} when the path cannot be written safely
      */
-    static OutputTarget resolve(String option, Path given, InputSource input) {
+    static OutputTarget resolve(String option, String argument, InputSource input) {
         requireNonNull(option, "option is null");
-        requireNonNull(given, "given is null");
-        String shown = option + " " + given;
-        if (given.toString().equals("-")) {
-            return new OutputTarget(option, given, null, null);
+        requireNonNull(argument, "argument is null");
+        String shown = option + " " + argument;
+        if (argument.equals("-")) {
+            if (input != null && input.isSameFile(STDOUT) && Files.isRegularFile(STDOUT)) {
+                throw new CliError(ExitStatus.Kind.OPTION, shown + ": standard output is the input (" + input + "), under this or "
+                        + "another name (a redirection such as >> on the input); writing it would destroy the input: "
+                        + "choose another output file");
+            }
+            return new OutputTarget(option, Path.of(argument), null, null);
+        }
+        Path given;
+        try {
+            given = Path.of(argument);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new CliError(ExitStatus.Kind.OPTION, shown + " is not a valid path: " + e.getReason(), e);
+        }
+        if (argument.endsWith("/")) {
+            // Path.of drops the slash; the shell and the kernel read it as "a directory", and so does this.
+            throw new CliError(ExitStatus.Kind.OPTION, shown + " ends in '/', so it names a directory; name a file to write");
         }
         if (input != null && input.isSameFile(given)) {
             throw new CliError(ExitStatus.Kind.OPTION, shown + " is the input (" + input + "), under this or another name; "

@@ -74,7 +74,7 @@ final class ResultTable {
     /** The table, then {@code <rows> rows in <batches> batches[ (first n shown, --limit)]; result <type>}. */
     String render(long rows, long batches, DataType resultType) {
         List<String> header = new ArrayList<>();
-        columns.forEach(f -> header.add(f.getName()));
+        columns.forEach(f -> header.add(printable(f.getName())));
         header.add("result");
         int[] width = new int[header.size()];
         for (int c = 0; c < width.length; c++) {
@@ -138,6 +138,46 @@ final class ResultTable {
         return TemporalText.formatInZone(ticks, ts.unit(), zone) + " " + ts.timezone();
     }
 
+    /**
+     * {@code s} with every character that would act on the terminal instead of being shown escaped, so
+     * data cannot move the cursor, recolour the screen, start a new row or reorder the text around it:
+     * line feed, carriage return and tab as {@code \n}, {@code \r}, {@code \t}; every other C0
+     * control, DEL, the C1 controls (U+0080 to U+009F), the bidirectional marks, embeddings, overrides
+     * and isolates (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) and the line and
+     * paragraph separators (U+2028, U+2029) as a backslash, {@code u} and four upper-case hex digits
+     * (ESC is shown as backslash-u001B). Everything else, a backslash included, is shown as it is: the
+     * table is for reading; {@code --output} keeps the bytes.
+     */
+    static String printable(String s) {
+        StringBuilder sb = null;
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            String escape = switch (ch) {
+                case '\n' -> "\\n";
+                case '\r' -> "\\r";
+                case '\t' -> "\\t";
+                default -> acts(ch) ? String.format(Locale.ROOT, "\\u%04X", (int) ch) : null;
+            };
+            if (escape != null && sb == null) {
+                sb = new StringBuilder(s.length() + 8).append(s, 0, i);
+            }
+            if (sb != null) {
+                if (escape != null) {
+                    sb.append(escape);
+                } else {
+                    sb.append(ch);
+                }
+            }
+        }
+        return sb == null ? s : sb.toString();
+    }
+
+    /** True for a character a terminal acts on rather than shows (see {@link #printable}). */
+    private static boolean acts(char ch) {
+        return ch < 0x20 || (ch >= 0x7F && ch <= 0x9F) || ch == 0x061C || ch == 0x200E || ch == 0x200F
+                || (ch >= 0x2028 && ch <= 0x202E) || (ch >= 0x2066 && ch <= 0x2069);
+    }
+
     private static void appendLine(StringBuilder sb, List<String> cells, int[] width) {
         for (int c = 0; c < cells.size(); c++) {
             if (c > 0) {
@@ -149,14 +189,17 @@ final class ResultTable {
         sb.append('\n');
     }
 
-    /** A value as a person reads it: NULL, strings without quotes, dates and timestamps in ISO form (UTC). */
+    /**
+     * A value as a person reads it: NULL, strings without quotes (and with their control characters
+     * escaped, {@link #printable}), dates and timestamps in ISO form (UTC).
+     */
     static String text(ScalarValue v) {
         if (v.isNull()) {
             return "NULL";
         }
         Object o = v.value();
         return switch (v.type().valueType()) {
-            case DataType.Utf8 u -> (String) o;
+            case DataType.Utf8 u -> printable((String) o);
             case DataType.Date32 d -> TemporalText.formatDate((Integer) o);
             case DataType.Timestamp ts -> timestamp(ts, (Long) o);
             case DataType.Decimal d -> ((BigDecimal) o).toPlainString();

@@ -175,6 +175,9 @@ class CliBadInputCatalogueTest {
         Files.createSymbolicLink(dir.resolve("link-to-dir"), Path.of("dir"));
         Files.createSymbolicLink(dir.resolve("dangling.arrow"), Path.of("missing.arrow"));
         CliFixtures.mkfifo(dir.resolve("fifo"));
+        CliFixtures.writePatched(dir.resolve("buffer-beyond-body.arrow"), false, 8008, 1L << 33, allocator);
+        CliFixtures.writePatched(dir.resolve("huge-body.arrows"), true, 8136, 1L << 50, allocator);
+        Files.write(dir.resolve("huge-message.arrows"), new byte[]{-1, -1, -1, -1, (byte) 0xF0, -1, -1, 0x7F, 1, 2, 3, 4});
     }
 
     /** {@code line} split into words: blanks separate, "..." quotes; @NAME is the fixture NAME in {@code dir}. */
@@ -203,7 +206,8 @@ class CliBadInputCatalogueTest {
         if (word != null) {
             words.add(word.toString());
         }
-        return words.stream().map(w -> w.startsWith("@") ? dir.resolve(w.substring(1)).toString() : w).toList();
+        // Path.resolve drops a trailing '/', which some cases are about
+        return words.stream().map(w -> w.startsWith("@") ? dir.resolve(w.substring(1)) + (w.endsWith("/") ? "/" : "") : w).toList();
     }
 
     private static List<Case> parse(Path file) throws IOException {

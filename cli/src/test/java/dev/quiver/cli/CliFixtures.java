@@ -130,6 +130,45 @@ final class CliFixtures {
         }
     }
 
+    /** Rows of {@link #writePatched}'s column: a float64 data buffer of 8008 bytes and a body of 8136, lengths found nowhere else. */
+    static final int PATCHED_ROWS = 1001;
+
+    /**
+     * One float64 column {@code x} of {@link #PATCHED_ROWS} rows, one batch, as an IPC file or stream,
+     * with the one 8-byte little-endian occurrence of {@code find} in the bytes replaced by {@code replace}:
+     * 8008 is the data buffer's length in the batch's metadata, 8136 the stream message's body length.
+     * Fails when {@code find} is not there exactly once (the layout changed).
+     */
+    static void writePatched(Path path, boolean stream, long find, long replace, BufferAllocator allocator) throws IOException {
+        Schema schema = new Schema(List.of(DataType.FLOAT64.toField("x", true)));
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+             var ch = java.nio.channels.Channels.newChannel(bytes);
+             ArrowWriter writer = stream ? new ArrowStreamWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)
+                     : new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)) {
+            Float8Vector x = (Float8Vector) root.getVector("x");
+            x.allocateNew(PATCHED_ROWS);
+            for (int i = 0; i < PATCHED_ROWS; i++) {
+                x.set(i, i);
+            }
+            x.setValueCount(PATCHED_ROWS);
+            root.setRowCount(PATCHED_ROWS);
+            writer.start();
+            writer.writeBatch();
+            writer.end();
+        }
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes.toByteArray()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        List<Integer> at = new ArrayList<>();
+        for (int i = 0; i + Long.BYTES <= b.capacity(); i++) {
+            if (b.getLong(i) == find) {
+                at.add(i);
+            }
+        }
+        assertEquals(1, at.size(), find + " occurs once in the fixture, at " + at);
+        b.putLong(at.getFirst(), replace);
+        Files.write(path, b.array());
+    }
+
     /** Makes a FIFO at {@code path} with mkfifo(1). */
     static void mkfifo(Path path) throws IOException {
         Process p = new ProcessBuilder("mkfifo", path.toString()).redirectErrorStream(true).start();

@@ -33,6 +33,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -267,6 +268,34 @@ class EvalFileSafetyTest {
         List<String> lines = run.out().lines().toList();
         assertTrue(lines.get(2).matches("1970-01-01 00:00:00 +\\| false"), run.out());
         assertEquals("+292277026596-12-04 15:30:07 | false", lines.get(3), run.out()); // Long.MAX_VALUE seconds, as TemporalText writes it
+    }
+
+    /**
+     * Control characters in the data reach the terminal escaped: ESC, LF, CR, TAB, DEL, a C1 control
+     * and the bidirectional overrides and isolates; other text (a backslash, accents) as it is.
+     */
+    @Test
+    void theTableEscapesControlCharactersInTheData() throws IOException {
+        String literal = "\u001B[31mRED\nline2\rx\ty\u007F\u009B\u202Eevil\u2066\\é";
+        CliRun run = CliRun.of("eval", "'" + literal + "' || name", "--device", "cpu", "--input", in.toString(), "--limit", "1");
+        assertSucceeded(run);
+        List<String> lines = run.out().lines().toList();
+        assertEquals(4, lines.size(), "a header, a rule, one row, the totals: no line came from the data\n" + run.out());
+        assertEquals("abc  | \\u001B[31mRED\\nline2\\rx\\ty\\u007F\\u009B\\u202Eevil\\u2066\\é" + "abc", lines.get(2));
+        for (char c : run.out().toCharArray()) {
+            assertFalse(c != '\n' && ResultTable.printable(String.valueOf(c)).length() != 1, "no raw control character: U+"
+                    + Integer.toHexString(c));
+        }
+    }
+
+    /** Every character a terminal acts on, and only those, is escaped, each as its own hand-written escape. */
+    @Test
+    void printableEscapesExactlyTheCharactersATerminalActsOn() {
+        assertEquals("\\n\\r\\t\\u0000\\u001F\\u007F\\u0080\\u009F", ResultTable.printable("\n\r\t\u0000\u001F\u007F\u0080\u009F"));
+        assertEquals("\\u061C\\u200E\\u200F\\u2028\\u2029\\u202A\\u202E\\u2066\\u2069",
+                ResultTable.printable("\u061C\u200E\u200F\u2028\u2029\u202A\u202E\u2066\u2069"));
+        String shown = " ~\u00A0é\u200D\u2065\u206A€\\\uD83D\uDE00"; // space, tilde, NBSP, é, ZWJ, neighbours of the ranges, €, \\, an emoji
+        assertSame(shown, ResultTable.printable(shown));
     }
 
     private Path fiveBatchesWithAZeroInTheThird() throws IOException {

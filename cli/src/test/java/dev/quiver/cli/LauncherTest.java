@@ -132,6 +132,78 @@ class LauncherTest {
     }
 
     /**
+     * {@code --output -} with standard output appended onto the input ({@code >>}), under its name, a hard
+     * link, or as the redirected standard input: refused before anything is written, the input unchanged.
+     */
+    @Test
+    void standardOutputRedirectedOntoTheInputIsRefused() throws Exception {
+        Path work = Files.createDirectory(root.resolve("appended"));
+        Path in = work.resolve("in.arrow");
+        CliFixtures.writeXName(in, false, allocator);
+        Files.createLink(work.resolve("hard.arrow"), in);
+        String before = CliFixtures.sha256(Files.readAllBytes(in));
+        String quiver = "'" + root.resolve("quiver") + "' eval 'x * 2' --device cpu ";
+        for (String script : List.of(
+                quiver + "--input '" + in + "' --output - >> '" + in + "'",
+                quiver + "--input '" + in + "' --output - >> '" + work.resolve("hard.arrow") + "'",
+                quiver + "--input - --output - < '" + in + "' >> '" + in + "'",
+                quiver + "--input - --output /dev/stdout < '" + in + "' >> '" + in + "'")) {
+            Run run = shell(script);
+            assertEquals(2, run.code, script + "\n" + run.all());
+            assertTrue(run.err.contains("is the input"), run.err);
+            assertFalse(run.err.contains("\tat "), run.err);
+            assertEquals(before, CliFixtures.sha256(Files.readAllBytes(in)), "the input is unchanged: " + script);
+        }
+        assertEquals(List.of(), temporaryFiles(work), "no temporary file");
+        // Standard output on another file is still written: the check is about the input's file only.
+        Path out = work.resolve("out.arrow");
+        Run run = shell(quiver + "--input - --output - < '" + in + "' > '" + out + "'");
+        assertEquals(0, run.code, run.all());
+        assertEquals(Arrays.asList(2.0, 6.0, null, 10.0, 5.0, null, 1.0), CliFixtures.readResult(Files.readAllBytes(out), allocator));
+    }
+
+    /**
+     * A closed standard input, output or error is opened on /dev/null by the launcher: {@code --input -}
+     * then reads an empty input (exit 2, not a JVM crash reading the JVM's own lib/modules as fd 0).
+     */
+    @Test
+    void aClosedStandardStreamIsReadAsEmptyOrDiscarded() throws Exception {
+        Path in = root.resolve("closed.arrow");
+        CliFixtures.writeXName(in, false, allocator);
+        String quiver = "'" + root.resolve("quiver") + "' eval ";
+        Run closedIn = shell(quiver + "x --device cpu --input - <&-");
+        assertEquals(2, closedIn.code, closedIn.all());
+        assertTrue(closedIn.err.contains("error: standard input is not an Arrow IPC file or stream: Unexpected end of input. Missing schema."),
+                closedIn.err);
+        Run closedOut = shell(quiver + "'x * 2' --device cpu --input '" + in + "' >&-");
+        assertEquals(0, closedOut.code, closedOut.all());
+        assertEquals("", closedOut.out, "the table went to /dev/null");
+        Run closedErr = shell(quiver + "'x +' --device cpu --input '" + in + "' 2>&-");
+        assertEquals(2, closedErr.code, closedErr.all());
+        assertEquals("", closedErr.err, "the error went to /dev/null");
+    }
+
+    /**
+     * Text read as a stream declares a first message of gigabytes: in a small heap that is the input's
+     * fault (exit 2), not "out of memory" (exit 1), on standard input (no file size to check it
+     * against) and in a file (checked against its size before the reader allocates).
+     */
+    @Test
+    void aCorruptLengthInASmallHeapIsAnInputError() throws Exception {
+        Path text = root.resolve("hello.txt");
+        Files.writeString(text, "hello, this is not arrow\n");
+        String quiver = "QUIVER_JAVA_OPTS=-Xmx64m '" + root.resolve("quiver") + "' eval x --device cpu ";
+        Run piped = shell("cat '" + text + "' | " + quiver + "--input -");
+        assertEquals(2, piped.code, piped.all());
+        assertTrue(piped.err.contains("error: standard input is not an Arrow IPC file or stream: it declares a length"), piped.err);
+        assertFalse(piped.err.contains("out of memory (") || piped.err.contains("\tat "), piped.err);
+        Run file = shell(quiver + "--input '" + text + "'");
+        assertEquals(2, file.code, file.all());
+        assertTrue(file.err.contains("is not an Arrow IPC file or stream: it declares a first message of 1819043176 bytes, "
+                + "more than the file's 25 bytes"), file.err);
+    }
+
+    /**
      * SIGTERM (as Ctrl-C) while the output is being written: the JVM's exit removes the temporary
      * file, and the earlier output is as it was. The run waits on a FIFO that has its batches but not
      * its end, so it is stopped while writing.
