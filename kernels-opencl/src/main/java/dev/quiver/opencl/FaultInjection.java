@@ -146,20 +146,20 @@ public final class FaultInjection {
      */
     public static Plan inject(OpenClBackend backend, Fault... faults) {
         Objects.requireNonNull(backend, "backend is null");
-        Plan plan = new Plan(backend, List.of(faults));
-        backend.faults(plan);
+        Plan plan = new Plan(backend.injectedFaults(), List.of(faults));
+        backend.injectedFaults().install(plan);
         return plan;
     }
 
     /** Faults installed on one backend, with how often each occurrence was seen and each fault fired. */
     public static final class Plan implements AutoCloseable {
-        private final OpenClBackend backend;
+        private final InjectedFaults installedOn;
         private final List<Fault> faults;
         private final AtomicLong[] seen;
         private final AtomicLong[] fired;
 
-        private Plan(OpenClBackend backend, List<Fault> faults) {
-            this.backend = backend;
+        private Plan(InjectedFaults installedOn, List<Fault> faults) {
+            this.installedOn = installedOn;
             this.faults = faults;
             this.seen = new AtomicLong[faults.size()];
             this.fired = new AtomicLong[faults.size()];
@@ -225,7 +225,7 @@ public final class FaultInjection {
         /** Uninstalls the plan, if it is still the backend's. */
         @Override
         public void close() {
-            backend.clearFaults(this);
+            installedOn.clear(this);
         }
 
         @Override
@@ -235,6 +235,13 @@ public final class FaultInjection {
                 parts.add(faults.get(i) + " seen " + seen[i].get() + ", fired " + fired[i].get());
             }
             return "FaultInjection.Plan" + parts;
+        }
+    }
+
+    /** Throws the injected failure of {@code call} (named {@code name}) if {@code plan} is not null and one fires now. */
+    static void check(Plan plan, Call call, String name) {
+        if (plan != null) {
+            plan.check(call, name);
         }
     }
 

@@ -48,6 +48,22 @@ final class ResidentBuffers implements AutoCloseable {
         budget(budget);
     }
 
+    /**
+     * Device memory kept for resident arguments unless configured: {@code -Dquiver.opencl.residentBytes},
+     * default a fifth of {@code device}'s global memory.
+     */
+    static long defaultBudget(OpenClDevice device) {
+        String given = System.getProperty("quiver.opencl.residentBytes");
+        if (given != null) {
+            try {
+                return Long.parseLong(given.strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("-Dquiver.opencl.residentBytes must be a number of bytes, got '" + given + "'");
+            }
+        }
+        return device.globalMemoryBytes() / 5;
+    }
+
     /** Sets the budget; unpinned entries over a lowered one go now, least recently used first. */
     void budget(long bytes) {
         if (bytes < 0) {
@@ -170,9 +186,7 @@ final class ResidentBuffers implements AutoCloseable {
 
     /** A read-only device buffer holding a copy of {@code bytes} of {@code data}, made by the create call itself. */
     private ClObject<cl_mem> upload(MemorySegment data, long bytes, FaultInjection.Plan faults) {
-        if (faults != null) {
-            faults.check(FaultInjection.Call.CREATE_BUFFER, "clCreateBuffer");
-        }
+        FaultInjection.check(faults, FaultInjection.Call.CREATE_BUFFER, "clCreateBuffer");
         int[] err = new int[1];
         cl_mem mem = CL.clCreateBuffer(context, CL.CL_MEM_READ_ONLY | CL.CL_MEM_COPY_HOST_PTR, bytes,
                 Pointer.to(data.asSlice(0, bytes).asByteBuffer()), err);

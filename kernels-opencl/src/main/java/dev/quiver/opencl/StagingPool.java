@@ -97,9 +97,7 @@ final class StagingPool implements AutoCloseable {
     }
 
     private Slot allocate(long bytes, FaultInjection.Plan faults) {
-        if (faults != null) {
-            faults.check(FaultInjection.Call.CREATE_BUFFER, "clCreateBuffer");
-        }
+        FaultInjection.check(faults, FaultInjection.Call.CREATE_BUFFER, "clCreateBuffer");
         int[] err = new int[1];
         ClObject<cl_mem> mem = ClObject.created(CL.clCreateBuffer(context,
                         CL.CL_MEM_READ_WRITE | CL.CL_MEM_ALLOC_HOST_PTR, bytes, null, err), err, "clCreateBuffer",

@@ -99,7 +99,7 @@ final class Batches {
 
     /** As {@link #run(OpenClBackend, BufferAllocator, KernelProgram, FieldVector...)}, calling {@code probes} during the run. */
     static Output runProbed(OpenClBackend backend, BufferAllocator allocator, KernelProgram program,
-                            OpenClBackend.RunProbes probes, FieldVector... args) {
+                            RunProbes probes, FieldVector... args) {
         return run(allocator, program, args[0].getValueCount(), RowMode.VALID_ROWS,
                 invocation -> backend.executeProbed(program, invocation, probes), args);
     }

@@ -238,7 +238,7 @@ class ConcurrencyTest extends DeviceTestBase {
             }
         };
         return Batches.runProbed(backend, allocator, program,
-                new OpenClBackend.RunProbes(hold, () -> kernelDone.set(true)), arg);
+                new RunProbes(hold, () -> kernelDone.set(true)), arg);
     }
 
     private interface PerThread {

@@ -135,7 +135,7 @@ class TransferTest extends DeviceTestBase {
                 try (VectorView in = VectorView.of(vx); VectorView o = VectorView.of(out)) {
                     ValidityBitmaps.and(o.validity(), List.of(), x.length);
                     backend.executeProbed(twice, new KernelInvocation(List.of(in.data()), o.validity(), o.data(), x.length),
-                            new OpenClBackend.RunProbes(
+                            new RunProbes(
                                     () -> vx.set(3, 100.0),                       // after binding, before the kernel
                                     () -> seenBeforeReadBack[0] = out.get(3)));  // after the kernel, before map/read
                 }
