@@ -7,7 +7,6 @@ import dev.quiver.backend.ResidentKey;
 import dev.quiver.backend.RowMode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowInterpreter;
-import dev.quiver.types.ElementType;
 import org.jocl.CL;
 import org.jocl.cl_command_queue;
 import org.jocl.cl_context;
@@ -250,15 +249,6 @@ public final class OpenClBackend implements KernelBackend {
         return DeviceSupport.unsupportedReason(device, program);
     }
 
-    static Optional<String> unsupportedReason(OpenClDevice device, KernelProgram program) {
-        return DeviceSupport.unsupportedReason(device, program);
-    }
-
-    /** Bytes of {@code rows} values of {@code type} in Arrow memory: a bitmap for Booleans. */
-    static long dataBytes(ElementType type, long rows) {
-        return BufferSizes.dataBytes(type, rows);
-    }
-
     /**
      * Computes {@code program} over {@code invocation} as {@link KernelBackend#execute} says.
      * Throws {@link IllegalArgumentException} when the invocation does not fit the program
@@ -382,7 +372,7 @@ public final class OpenClBackend implements KernelBackend {
         return name + " [" + mode + "]";
     }
 
-    // Package-private hooks for tests (FaultInjection and this package's tests): none is on the path of a run.
+    // Package-private hooks for tests: FaultInjection installs its plans here; this package's tests look inside.
 
     /** Where {@link FaultInjection#inject} installs its plans. */
     InjectedFaults injectedFaults() {
@@ -409,10 +399,7 @@ public final class OpenClBackend implements KernelBackend {
         return programs.programKey(source);
     }
 
-    /**
-     * As {@link #executeTraced}, calling {@code probes} at two moments of the run, for tests
-     * that prove where the kernel reads and writes (package-private: not an API).
-     */
+    /** As {@link #executeTraced}, calling {@code probes} at two moments of the run ({@link RunProbes}). */
     TracedRun executeProbed(KernelProgram program, KernelInvocation invocation, RunProbes probes) {
         return runner.run(program, invocation, true, true, Objects.requireNonNull(probes, "probes is null"));
     }

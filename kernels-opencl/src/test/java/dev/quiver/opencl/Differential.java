@@ -50,14 +50,14 @@ final class Differential {
 
     /** A column of {@code type} holding {@code value(r)} in row r; a Boolean column is a bitmap, dirty past the end. */
     static MemorySegment column(Arena arena, ElementType type, int rows, IntFunction<Number> value) {
-        MemorySegment data = arena.allocate(Math.max(1, OpenClBackend.dataBytes(type, rows)), 8);
+        MemorySegment data = arena.allocate(Math.max(1, BufferSizes.dataBytes(type, rows)), 8);
         if (type.isBitPacked()) {
             data.fill((byte) 0xFF);
         }
         for (int r = 0; r < rows; r++) {
             RowInterpreter.write(data, type, r, value.apply(r));
         }
-        return data.asSlice(0, OpenClBackend.dataBytes(type, rows));
+        return data.asSlice(0, BufferSizes.dataBytes(type, rows));
     }
 
     /**
@@ -244,9 +244,9 @@ final class Differential {
     }
 
     private static MemorySegment dirtyOutput(Arena arena, ElementType type, int rows) {
-        MemorySegment out = arena.allocate(Math.max(1, OpenClBackend.dataBytes(type, rows)), 8);
+        MemorySegment out = arena.allocate(Math.max(1, BufferSizes.dataBytes(type, rows)), 8);
         out.fill(DIRT);
-        return out.asSlice(0, OpenClBackend.dataBytes(type, rows));
+        return out.asSlice(0, BufferSizes.dataBytes(type, rows));
     }
 
     private static MemorySegment copy(Arena arena, MemorySegment from) {

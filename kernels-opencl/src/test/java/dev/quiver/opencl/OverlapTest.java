@@ -128,7 +128,7 @@ class OverlapTest {
     private static KernelRun run(OpenClBackend backend, KernelProgram p, Differential.Inputs in, Arena arena) {
         MemorySegment validity = arena.allocate(in.validity().byteSize());
         validity.copyFrom(in.validity());
-        MemorySegment out = arena.allocate(OpenClBackend.dataBytes(p.resultType(), in.rows()), 8);
+        MemorySegment out = arena.allocate(BufferSizes.dataBytes(p.resultType(), in.rows()), 8);
         return backend.execute(p, new KernelInvocation(in.args(), validity, out, in.rows(), RowMode.VALID_ROWS));
     }
 

@@ -255,7 +255,7 @@ class RowSemanticsTest extends DeviceTestBase {
 
     private static KernelRun run(OpenClBackend backend, KernelProgram program, Differential.Inputs in, RowMode mode,
                                  Arena arena) {
-        MemorySegment out = arena.allocate(OpenClBackend.dataBytes(program.resultType(), in.rows()));
+        MemorySegment out = arena.allocate(BufferSizes.dataBytes(program.resultType(), in.rows()));
         return backend.execute(program, new KernelInvocation(in.args(), in.validity(), out, in.rows(), mode));
     }
 

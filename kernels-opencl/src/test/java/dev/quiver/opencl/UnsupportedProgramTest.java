@@ -37,42 +37,42 @@ class UnsupportedProgramTest {
     void float64NeedsDoublePrecision() {
         OpenClDevice noDoubles = device(false, true, true);
         KernelProgram sqrtOfInt = new KernelProgram(List.of(ElementType.INT32), Ir.sqrt(I));
-        String reason = OpenClBackend.unsupportedReason(noDoubles, sqrtOfInt).orElseThrow();
+        String reason = DeviceSupport.unsupportedReason(noDoubles, sqrtOfInt).orElseThrow();
         assertEquals("sqrt(cast($0 as Float64)) computes with Float64, but on OpenCL device test-gpu"
                 + " there is no double precision (cl_khr_fp64)", reason);
         KernelProgram unusedDoubleColumn = new KernelProgram(List.of(ElementType.INT32, ElementType.FLOAT64), Ir.neg(I));
-        assertTrue(OpenClBackend.unsupportedReason(noDoubles, unusedDoubleColumn).isPresent());
-        assertFalse(OpenClBackend.unsupportedReason(noDoubles, float32(Ir.div(F, F))).isPresent());
-        assertFalse(OpenClBackend.unsupportedReason(device(true, true, true), sqrtOfInt).isPresent());
+        assertTrue(DeviceSupport.unsupportedReason(noDoubles, unusedDoubleColumn).isPresent());
+        assertFalse(DeviceSupport.unsupportedReason(noDoubles, float32(Ir.div(F, F))).isPresent());
+        assertFalse(DeviceSupport.unsupportedReason(device(true, true, true), sqrtOfInt).isPresent());
     }
 
     @Test
     void float32DivisionAndSqrtNeedCorrectRounding() {
         OpenClDevice sloppy = device(true, false, true);
-        assertTrue(OpenClBackend.unsupportedReason(sloppy, float32(Ir.div(F, Ir.lit(3f)))).orElseThrow()
+        assertTrue(DeviceSupport.unsupportedReason(sloppy, float32(Ir.div(F, Ir.lit(3f)))).orElseThrow()
                 .contains("not correctly rounded"));
-        assertTrue(OpenClBackend.unsupportedReason(sloppy, float32(Ir.sqrt(F))).isPresent());
-        assertFalse(OpenClBackend.unsupportedReason(sloppy, float32(Ir.fma(F, F, Ir.max(F, Ir.lit(1f))))).isPresent());
+        assertTrue(DeviceSupport.unsupportedReason(sloppy, float32(Ir.sqrt(F))).isPresent());
+        assertFalse(DeviceSupport.unsupportedReason(sloppy, float32(Ir.fma(F, F, Ir.max(F, Ir.lit(1f))))).isPresent());
         // Float64 division is correctly rounded on every OpenCL device with fp64.
-        assertFalse(OpenClBackend.unsupportedReason(sloppy, float32(Ir.div(Ir.cast(F, ElementType.FLOAT64), Ir.lit(3.0))))
+        assertFalse(DeviceSupport.unsupportedReason(sloppy, float32(Ir.div(Ir.cast(F, ElementType.FLOAT64), Ir.lit(3.0))))
                 .isPresent());
     }
 
     @Test
     void float32NeedsSubnormals() {
-        assertTrue(OpenClBackend.unsupportedReason(device(true, true, false), float32(Ir.mul(F, F))).orElseThrow()
+        assertTrue(DeviceSupport.unsupportedReason(device(true, true, false), float32(Ir.mul(F, F))).orElseThrow()
                 .contains("flushed to zero"));
-        assertFalse(OpenClBackend.unsupportedReason(device(true, true, false),
+        assertFalse(DeviceSupport.unsupportedReason(device(true, true, false),
                 new KernelProgram(List.of(ElementType.INT32), Ir.mul(I, I))).isPresent());
     }
 
     @Test
     void mathFunctionsNeedTheFullProfile() {
         OpenClDevice embedded = device(true, true, true, false);
-        String reason = OpenClBackend.unsupportedReason(embedded,
+        String reason = DeviceSupport.unsupportedReason(embedded,
                 new KernelProgram(List.of(ElementType.FLOAT32), Ir.unary(dev.quiver.rowfn.ir.UnaryOp.EXP, F))).orElseThrow();
         assertTrue(reason.contains("embedded profile"), reason);
-        assertTrue(OpenClBackend.unsupportedReason(embedded, float32(Ir.fma(F, F, F))).isPresent());
+        assertTrue(DeviceSupport.unsupportedReason(embedded, float32(Ir.fma(F, F, F))).isPresent());
         // Everything else the IR has runs there: arithmetic, Booleans, comparisons, checks, remainders, shifts.
         IrNode j = Ir.arg(1, ElementType.INT32);
         KernelProgram ints = new KernelProgram(List.of(ElementType.INT32, ElementType.INT32),
@@ -80,9 +80,9 @@ class UnsupportedProgramTest {
                         new IrNode.Binary(dev.quiver.rowfn.ir.BinaryOp.REM, I, j),
                         new IrNode.Binary(dev.quiver.rowfn.ir.BinaryOp.SHL, I, j)),
                 Ir.compare(dev.quiver.rowfn.ir.CmpOp.EQ, j, Ir.lit(0)), true, "f($0, $1)");
-        assertFalse(OpenClBackend.unsupportedReason(embedded, ints).isPresent());
-        assertFalse(OpenClBackend.unsupportedReason(embedded, float32(Ir.unary(dev.quiver.rowfn.ir.UnaryOp.FLOOR, Ir.sqrt(Ir.mul(F, F))))).isPresent());
-        assertFalse(OpenClBackend.unsupportedReason(device(true, true, true), float32(Ir.unary(
+        assertFalse(DeviceSupport.unsupportedReason(embedded, ints).isPresent());
+        assertFalse(DeviceSupport.unsupportedReason(embedded, float32(Ir.unary(dev.quiver.rowfn.ir.UnaryOp.FLOOR, Ir.sqrt(Ir.mul(F, F))))).isPresent());
+        assertFalse(DeviceSupport.unsupportedReason(device(true, true, true), float32(Ir.unary(
                 dev.quiver.rowfn.ir.UnaryOp.EXP, F))).isPresent());
     }
 
