@@ -1,10 +1,10 @@
 package dev.quiver;
 
 import dev.quiver.backend.KernelBackend;
-import dev.quiver.opencl.OpenClBackend;
 import dev.quiver.opencl.TransferMode;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A device Quiver can run on, with the backend that drives it. Immutable; the backend is shared by
@@ -40,10 +40,15 @@ public record Device(String name, Kind kind, String description, KernelBackend b
     }
 
     /**
-     * How an OpenCL device moves Arrow memory ({@link TransferMode#ZERO_COPY} or {@link TransferMode#COPY},
-     * never AUTO); empty for any other backend.
+     * How the device moves Arrow memory, as its backend's {@link dev.quiver.backend.DeviceTraits}
+     * say: {@link TransferMode#ZERO_COPY} or {@link TransferMode#COPY} (never AUTO); empty for a
+     * device that reads the host's memory itself (the CPU).
      */
-    public java.util.Optional<TransferMode> transferMode() {
-        return backend instanceof OpenClBackend b ? java.util.Optional.of(b.transferMode()) : java.util.Optional.empty();
+    public Optional<TransferMode> transferMode() {
+        return switch (backend.traits().memory()) {
+            case HOST -> Optional.empty();
+            case ZERO_COPY -> Optional.of(TransferMode.ZERO_COPY);
+            case COPY -> Optional.of(TransferMode.COPY);
+        };
     }
 }

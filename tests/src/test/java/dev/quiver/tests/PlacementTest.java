@@ -1,5 +1,6 @@
 package dev.quiver.tests;
 
+import dev.quiver.placement.Choice;
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
 import dev.quiver.ExpressionMetrics;
@@ -171,8 +172,8 @@ class PlacementTest extends QuiverTestBase {
         quiver.close();
         quiver = scripted(gpu, new ManualClock(), 0);
         CompiledExpression e = quiver.compile(XY, Expr.parse(EXPR));
-        CompiledExpression.Choice small = e.choose(Placement.AUTO, 1000);
-        CompiledExpression.Choice large = e.choose(Placement.AUTO, 1 << 20);
+        Choice small = e.choose(Placement.AUTO, 1000);
+        Choice large = e.choose(Placement.AUTO, 1 << 20);
         assertEquals("cpu", small.device().name(), small.toString());
         assertEquals(GPU, large.device().name(), large.toString());
         assertTrue(large.reason().startsWith("auto: fastest estimate, estimated "), large.reason());
