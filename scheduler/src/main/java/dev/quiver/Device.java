@@ -25,7 +25,13 @@ public record Device(String name, Kind kind, String description, KernelBackend b
         /** An OpenCL device of type CPU (for example PoCL). */
         OPENCL_CPU,
         /** An OpenCL device of a custom or unknown type: used only when named or with placement OPENCL. */
-        OPENCL_OTHER
+        OPENCL_OTHER,
+        /**
+         * A device of a backend of your own that is not OpenCL: AUTO places batches on it by its
+         * backend's {@link dev.quiver.backend.DeviceTraits} and its figures, as on any other device;
+         * placement OPENCL passes it over.
+         */
+        CUSTOM
     }
 
     public Device {
@@ -35,8 +41,9 @@ public record Device(String name, Kind kind, String description, KernelBackend b
         Objects.requireNonNull(backend, "backend is null");
     }
 
+    /** Whether this is an OpenCL device: one that placement OPENCL may use. */
     public boolean isOpenCl() {
-        return kind != Kind.CPU;
+        return kind != Kind.CPU && kind != Kind.CUSTOM;
     }
 
     /**

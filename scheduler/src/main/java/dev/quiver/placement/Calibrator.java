@@ -590,7 +590,13 @@ public final class Calibrator {
     public static DeviceFigures defaults(Device device, String identity) {
         int threads = device.backend().threads();
         long now = System.currentTimeMillis();
-        return switch (device.kind()) {
+        Device.Kind kind = device.kind() != Device.Kind.CUSTOM ? device.kind() : switch (device.backend().traits().kind()) {
+            // A device of the user's own, by what its backend says it is.
+            case GPU, ACCELERATOR -> Device.Kind.OPENCL_GPU;
+            case CPU -> device.backend().traits().runsOnCaller() ? Device.Kind.CPU : Device.Kind.OPENCL_CPU;
+            case OTHER -> Device.Kind.OPENCL_OTHER;
+        };
+        return switch (kind) {
             // One core: ~3 us to dispatch a fused loop, ~10 GB/s streaming (about 20 GB/s shared by all cores),
             // per row a vectorized add or multiply ~0.1 ns, a division ~0.5 ns, an exp or sin ~2 ns.
             case CPU -> new DeviceFigures(identity, 3_000, 0.1, threads == 1 ? 0.1 : 0.05, 0, 0.1, 0.5, 2, threads,
@@ -599,7 +605,7 @@ public final class Calibrator {
             case OPENCL_GPU -> new DeviceFigures(identity, 30_000, 0.002, 0.002, 0.1, 0.005, 0.02, 0.05, 1, 1,
                     now, 0, DeviceFigures.Source.DEFAULT);
             // PoCL and the like: the host's cores behind an OpenCL queue (~100 us a launch), zero copy.
-            case OPENCL_CPU, OPENCL_OTHER -> new DeviceFigures(identity, 100_000, 0.05, 0.05, 0, 0.1, 0.5, 5, 1, 1,
+            case OPENCL_CPU, OPENCL_OTHER, CUSTOM -> new DeviceFigures(identity, 100_000, 0.05, 0.05, 0, 0.1, 0.5, 5, 1, 1,
                     now, 0, DeviceFigures.Source.DEFAULT);
         };
     }
