@@ -100,7 +100,7 @@ class BackgroundCompilationTest {
     }
 
     private static OpenClBackend backend(Quiver q) {
-        return (OpenClBackend) gpu(q).backend();
+        return gpu(q).backend().unwrap(OpenClBackend.class).orElseThrow();
     }
 
     private static KernelProgram program(CompiledExpression e) {

@@ -24,7 +24,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.jocl.CL;
+import dev.quiver.opencl.ClErrorCodes;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -259,7 +259,7 @@ class PlacementTest extends QuiverTestBase {
         CompiledExpression e = quiver.compile(XY, Expr.parse(EXPR));
         int rows = 1 << 20;
         try (VectorSchemaRoot b = batch(rows)) {
-            gpu.failWith = CL.CL_OUT_OF_RESOURCES - 1000; // not a memory code: a failure of the device
+            gpu.failWith = ClErrorCodes.OUT_OF_RESOURCES - 1000; // not a memory code: a failure of the device
             for (int i = 0; i < 5; i++) {
                 try (FieldVector out = e.evaluate(b, Placement.AUTO)) {
                     assertReference(b, out, "failed batch " + i + ", recomputed");
@@ -316,7 +316,7 @@ class PlacementTest extends QuiverTestBase {
                 assertReference(b, out, "opencl");
             }
             assertEquals(1, gpu.runs.get());
-            gpu.failWith = CL.CL_INVALID_KERNEL;
+            gpu.failWith = ClErrorCodes.INVALID_KERNEL;
             try (FieldVector out = e.evaluate(b, Placement.OPENCL)) {
                 assertReference(b, out, "opencl failed, recomputed on the cpu");
             }
@@ -336,7 +336,7 @@ class PlacementTest extends QuiverTestBase {
         quiver = scripted(gpu, new ManualClock(), 0, TestFigures.instantGpu());
         Device device = quiver.device(GPU).orElseThrow();
         CompiledExpression e = quiver.compile(XY, Expr.parse(EXPR));
-        gpu.failWith = CL.CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        gpu.failWith = ClErrorCodes.MEM_OBJECT_ALLOCATION_FAILURE;
         try (VectorSchemaRoot b = batch(1 << 20)) {
             for (int i = 0; i < 6; i++) {
                 try (FieldVector out = e.evaluate(b, Placement.AUTO)) {
@@ -403,7 +403,7 @@ class PlacementTest extends QuiverTestBase {
 
             @Override
             public KernelRun execute(KernelProgram program, KernelInvocation invocation) {
-                failWith = n.incrementAndGet() % 5 == 0 ? CL.CL_INVALID_COMMAND_QUEUE : 0;
+                failWith = n.incrementAndGet() % 5 == 0 ? ClErrorCodes.INVALID_COMMAND_QUEUE : 0;
                 return super.execute(program, invocation);
             }
         };
@@ -492,7 +492,7 @@ class PlacementTest extends QuiverTestBase {
         Device device = quiver.device(GPU).orElseThrow();
         CompiledExpression e = quiver.compile(XY, Expr.parse(EXPR));
         try (VectorSchemaRoot b = batch(1 << 16)) {
-            gpu.failWith = CL.CL_INVALID_KERNEL;
+            gpu.failWith = ClErrorCodes.INVALID_KERNEL;
             for (int i = 0; i < 3; i++) {
                 e.evaluate(b, Placement.AUTO).close();
             }
