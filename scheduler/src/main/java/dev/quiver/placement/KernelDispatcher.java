@@ -353,39 +353,7 @@ public final class KernelDispatcher {
         return switch (placement) {
             case CPU -> s.fallback(rows, Why.PLACEMENT_CPU);
             case AUTO -> s.auto(program, rows, peek, resident);
-            case OPENCL -> openCl(s, program, rows, peek);
+            case OPENCL -> s.openCl(program, rows, peek);
         };
-    }
-
-    /** Placement OPENCL: the first healthy OpenCL device that can run it and has the memory, else why not. */
-    private Choice openCl(SegmentScheduler s, KernelProgram program, int rows, boolean peek) {
-        List<String> why = new ArrayList<>();
-        boolean fenced = false, noMemory = false;
-        for (DeviceRuntime d : devices.all()) {
-            if (d.fallback || !d.device.isOpenCl()) {
-                continue;
-            }
-            Optional<String> reason = unsupportedOn(d.device, program);
-            if (reason.isPresent()) {
-                why.add(d.device.name() + ": " + reason.get());
-                continue;
-            }
-            if (!d.fits((long) (rows * s.profile.bytesPerRow()), (long) rows * 8)) {
-                noMemory = true;
-                continue;
-            }
-            if (d.health.isHealthy()) {
-                return s.fixed(d.index, rows, Why.PLACEMENT_OPENCL, false);
-            }
-            if (!peek && d.health.tryProbe()) {
-                return s.fixed(d.index, rows, Why.PROBE, true);
-            }
-            fenced = true;
-        }
-        if (fenced || noMemory) {
-            return s.fallback(rows, fenced ? Why.FENCED : Why.NO_MEMORY);
-        }
-        throw new DeviceException("placement OPENCL, but no OpenCL device can run " + program.text() + ": "
-                + (why.isEmpty() ? devices.openClStatus() : String.join("; ", why)));
     }
 }

@@ -1,5 +1,6 @@
 package dev.quiver.placement;
 
+import dev.quiver.errors.DeviceException;
 import dev.quiver.rowfn.ir.KernelProgram;
 
 import java.util.ArrayList;
@@ -60,6 +61,8 @@ final class SegmentScheduler {
     private final int fallback;
     private final Slot[] slots;
     private final ProgramSupport support;
+    /** How OpenCL discovery went: what placement OPENCL says when no device can run the segment. */
+    private final String openClStatus;
     private final double explorationShare;
     private final AtomicLong batches = new AtomicLong();
     private final AtomicLong credit = new AtomicLong();
@@ -72,6 +75,7 @@ final class SegmentScheduler {
         this.cpuOnly = cpuOnly;
         this.devices = devices.all();
         this.fallback = devices.fallback().index;
+        this.openClStatus = devices.openClStatus();
         this.explorationShare = devices.explorationShare();
         this.slots = new Slot[this.devices.length];
         for (int i = 0; i < slots.length; i++) {
@@ -290,6 +294,37 @@ final class SegmentScheduler {
         return choice(best, bestRaw, p, rows, why, false, bestProbe);
     }
 
+    /** Placement OPENCL: the first healthy OpenCL device that can run it and has the memory, else why not. */
+    Choice openCl(KernelProgram program, int rows, boolean peek) {
+        List<String> why = new ArrayList<>();
+        boolean fenced = false, noMemory = false;
+        for (DeviceRuntime d : devices) {
+            if (d.fallback || !d.device.isOpenCl()) {
+                continue;
+            }
+            Optional<String> reason = support.unsupportedOn(d.device, program);
+            if (reason.isPresent()) {
+                why.add(d.device.name() + ": " + reason.get());
+                continue;
+            }
+            if (!fits(d.index, rows)) {
+                noMemory = true;
+                continue;
+            }
+            if (d.health.isHealthy()) {
+                return fixed(d.index, rows, Why.PLACEMENT_OPENCL, false);
+            }
+            if (!peek && d.health.tryProbe()) {
+                return fixed(d.index, rows, Why.PROBE, true);
+            }
+            fenced = true;
+        }
+        if (fenced || noMemory) {
+            return fallback(rows, fenced ? Why.FENCED : Why.NO_MEMORY);
+        }
+        throw new DeviceException("placement OPENCL, but no OpenCL device can run " + program.text() + ": "
+                + (why.isEmpty() ? openClStatus : String.join("; ", why)));
+    }
     /**
      * Whether device {@code i} runs {@code p} without a build inside the batch: always when the
      * Quiver builds in the batch (background compilation off); else once the backend has the
@@ -328,7 +363,7 @@ final class SegmentScheduler {
     }
 
     /** Whether device {@code i} has the memory and buffer size for a batch of {@code rows} rows now. */
-    private boolean fits(int i, long rows) {
+    boolean fits(int i, long rows) {
         return devices[i].fits((long) (rows * profile.bytesPerRow()), rows * 8);
     }
 
