@@ -1,10 +1,10 @@
 package dev.quiver;
 
 import dev.quiver.backend.KernelBackend;
-import dev.quiver.opencl.OpenClBackend;
 import dev.quiver.opencl.TransferMode;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A device Quiver can run on, with the backend that drives it. Immutable; the backend is shared by
@@ -25,7 +25,13 @@ public record Device(String name, Kind kind, String description, KernelBackend b
         /** An OpenCL device of type CPU (for example PoCL). */
         OPENCL_CPU,
         /** An OpenCL device of a custom or unknown type: used only when named or with placement OPENCL. */
-        OPENCL_OTHER
+        OPENCL_OTHER,
+        /**
+         * A device of a backend of your own that is not OpenCL: AUTO places batches on it by its
+         * backend's {@link dev.quiver.backend.DeviceTraits} and its figures, as on any other device;
+         * placement OPENCL passes it over.
+         */
+        CUSTOM
     }
 
     public Device {
@@ -35,15 +41,21 @@ public record Device(String name, Kind kind, String description, KernelBackend b
         Objects.requireNonNull(backend, "backend is null");
     }
 
+    /** Whether this is an OpenCL device: one that placement OPENCL may use. */
     public boolean isOpenCl() {
-        return kind != Kind.CPU;
+        return kind != Kind.CPU && kind != Kind.CUSTOM;
     }
 
     /**
-     * How an OpenCL device moves Arrow memory ({@link TransferMode#ZERO_COPY} or {@link TransferMode#COPY},
-     * never AUTO); empty for any other backend.
+     * How the device moves Arrow memory, as its backend's {@link dev.quiver.backend.DeviceTraits}
+     * say: {@link TransferMode#ZERO_COPY} or {@link TransferMode#COPY} (never AUTO); empty for a
+     * device that reads the host's memory itself (the CPU).
      */
-    public java.util.Optional<TransferMode> transferMode() {
-        return backend instanceof OpenClBackend b ? java.util.Optional.of(b.transferMode()) : java.util.Optional.empty();
+    public Optional<TransferMode> transferMode() {
+        return switch (backend.traits().memory()) {
+            case HOST -> Optional.empty();
+            case ZERO_COPY -> Optional.of(TransferMode.ZERO_COPY);
+            case COPY -> Optional.of(TransferMode.COPY);
+        };
     }
 }

@@ -1,6 +1,8 @@
 package dev.quiver;
 
 import dev.quiver.backend.KernelRun;
+import dev.quiver.placement.Choice;
+import dev.quiver.placement.RunRecorder;
 
 import java.util.List;
 import java.util.Locale;
@@ -8,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -81,19 +84,37 @@ public final class ExpressionMetrics {
     private static final class Totals {
         final LongAdder batches = new LongAdder(), rows = new LongAdder(), nanos = new LongAdder(),
                 toDevice = new LongAdder(), fromDevice = new LongAdder(), fallbacks = new LongAdder();
-        final java.util.concurrent.atomic.AtomicReference<CompiledExpression.Choice> last =
-                new java.util.concurrent.atomic.AtomicReference<>();
+        final AtomicReference<Choice> last = new AtomicReference<>();
     }
 
-    /** One kernel run in this many has the scheduler's own time measured. */
-    static final int SAMPLE = 8;
+    /** What placement reports each kernel run to: these metrics, and nothing a user can call. */
+    private final RunRecorder recorder = new RunRecorder() {
+        @Override
+        public void ran(Device device, int rows, KernelRun run, Choice choice) {
+            record(device.name(), rows, run, choice);
+        }
+
+        @Override
+        public void fellBack(Device device, boolean memory) {
+            fallback(device.name(), memory);
+        }
+
+        @Override
+        public void scheduled(long nanos) {
+            ExpressionMetrics.this.scheduled(nanos);
+        }
+    };
+
+    RunRecorder recorder() {
+        return recorder;
+    }
 
     private final ConcurrentHashMap<String, Totals> byDevice = new ConcurrentHashMap<>();
     private final LongAdder sampledNanos = new LongAdder(), sampled = new LongAdder(), memoryFallbacks = new LongAdder();
     private final LongAdder evaluated = new LongAdder(), evaluatedRows = new LongAdder(), evaluatedNanos = new LongAdder();
     private volatile BatchReport lastBatch;
 
-    void record(String device, int rows, KernelRun run, CompiledExpression.Choice choice) {
+    private void record(String device, int rows, KernelRun run, Choice choice) {
         Totals t = totals(device);
         t.batches.increment();
         t.rows.add(rows);
@@ -115,14 +136,14 @@ public final class ExpressionMetrics {
         lastBatch = report;
     }
 
-    void fallback(String device, boolean memory) {
+    private void fallback(String device, boolean memory) {
         totals(device).fallbacks.increment();
         if (memory) {
             memoryFallbacks.increment();
         }
     }
 
-    void scheduled(long nanos) {
+    private void scheduled(long nanos) {
         sampledNanos.add(nanos);
         sampled.increment();
     }
@@ -135,7 +156,7 @@ public final class ExpressionMetrics {
     public Map<String, DeviceTotals> byDevice() {
         Map<String, DeviceTotals> out = new TreeMap<>();
         byDevice.forEach((d, t) -> {
-            CompiledExpression.Choice last = t.last.get();
+            Choice last = t.last.get();
             out.put(d, new DeviceTotals(t.batches.sum(), t.rows.sum(), t.nanos.sum(), t.toDevice.sum(), t.fromDevice.sum(),
                     t.fallbacks.sum(), last == null ? null : last.reason()));
         });
@@ -184,7 +205,7 @@ public final class ExpressionMetrics {
 
     /**
      * The scheduler's own time over all decisions (choosing a device, then recording and learning
-     * from the run), nanoseconds: measured on a random sample of one run in {@value #SAMPLE} and
+     * from the run), nanoseconds: measured on a random sample of one run in {@value RunRecorder#SAMPLE} and
      * scaled to all of them.
      */
     public long schedulerNanos() {

@@ -22,6 +22,7 @@ final class OpenClDevices {
         OpenClRuntime.Discovery discovery = OpenClRuntime.discover();
         List<Device> devices = new ArrayList<>();
         List<String> problems = new ArrayList<>(discovery.problems());
+        boolean pocl = false;
         for (OpenClDevice d : discovery.devices()) {
             try {
                 OpenClBackend backend = OpenClBackend.open(d, mode, programCache);
@@ -31,11 +32,14 @@ final class OpenClDevices {
                     case OTHER -> Device.Kind.OPENCL_OTHER;
                 };
                 devices.add(new Device(backend.name(), kind, describe(d, backend.transferMode(), mode), backend));
+                pocl |= d.platform().name().contains("Portable Computing Language");
             } catch (RuntimeException e) {
                 problems.add("device '" + d.name() + "' could not be opened: " + e.getMessage());
             }
         }
-        warnWithoutSignalChaining(devices);
+        if (pocl) {
+            warnWithoutSignalChaining();
+        }
         String status = devices.isEmpty()
                 ? (problems.isEmpty() ? "no OpenCL device found" : String.join("; ", problems))
                 : devices.size() + " OpenCL device(s)" + (problems.isEmpty() ? "" : "; " + String.join("; ", problems));
@@ -51,11 +55,9 @@ final class OpenClDevices {
      * chaining ({@code LD_PRELOAD=$JAVA_HOME/lib/libjsig.so}) keeps the JVM's handlers first.
      * Said once per process, when a PoCL device is in use without it.
      */
-    private static void warnWithoutSignalChaining(List<Device> devices) {
-        boolean pocl = devices.stream().anyMatch(d -> d.backend() instanceof OpenClBackend b
-                && b.device().platform().name().contains("Portable Computing Language"));
+    private static void warnWithoutSignalChaining() {
         String preload = System.getenv("LD_PRELOAD");
-        if (pocl && !warned && (preload == null || !preload.contains("libjsig"))) {
+        if (!warned && (preload == null || !preload.contains("libjsig"))) {
             warned = true;
             System.getLogger(Quiver.class.getName()).log(System.Logger.Level.WARNING, "PoCL builds OpenCL kernels with LLVM"
                     + " in this process, and LLVM replaces the JVM's SIGSEGV handler while it does: start the JVM with"

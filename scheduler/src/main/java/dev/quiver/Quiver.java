@@ -15,10 +15,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import dev.quiver.placement.CalibrationCache;
-import dev.quiver.placement.Calibrator;
 import dev.quiver.placement.DeviceFigures;
 import dev.quiver.placement.DeviceHealth;
-import dev.quiver.placement.DeviceIdentity;
+import dev.quiver.placement.Devices;
+import dev.quiver.placement.FigureSource;
 import dev.quiver.opencl.TransferMode;
 import java.util.Objects;
 import java.util.Optional;
@@ -53,11 +53,8 @@ public final class Quiver implements AutoCloseable {
     private final FunctionRegistry functions;
     private final boolean checkTypes;
     private final ArithmeticMode arithmetic;
-    private final DeviceRuntime[] runtimes;
-    private final double explorationShare;
-    private final boolean calibrate;
-    private final CalibrationCache calibrationCache;
-    private final Map<String, DeviceFigures> givenFigures;
+    /** The devices as placement sees them: figures, health, queues, memory budgets. */
+    private final Devices placementDevices;
     private final TransferMode transferMode;
     private final boolean backgroundCompilation;
     private final dev.quiver.planning.ExpressionLimits limits;
@@ -94,61 +91,18 @@ public final class Quiver implements AutoCloseable {
         found.addAll(b.extraDevices);
         this.devices = List.copyOf(found);
         this.openClStatus = status;
-        this.explorationShare = b.explorationShare;
-        this.calibrate = b.calibrate;
-        this.calibrationCache = b.calibrationDirectory == null ? null : new CalibrationCache(b.calibrationDirectory);
-        this.givenFigures = Map.copyOf(b.figures);
-        this.runtimes = new DeviceRuntime[devices.size()];
-        for (int i = 0; i < runtimes.length; i++) {
-            runtimes[i] = new DeviceRuntime(this, devices.get(i), i, new DeviceHealth(b.healthPolicy, b.clock));
-        }
+        this.placementDevices = new Devices(devices, devices.getFirst(), b.healthPolicy, b.clock, b.backgroundCompilation,
+                new FigureSource(b.figures, b.calibrate, b.calibrationDirectory), b.explorationShare, status);
     }
 
-    /** Figures by device identity, measured or read once per JVM (every Quiver instance shares them). */
-    private static final java.util.concurrent.ConcurrentHashMap<String, DeviceFigures> MEASURED_IN_THIS_JVM =
-            new java.util.concurrent.ConcurrentHashMap<>();
-
-    DeviceRuntime[] runtimes() {
-        return runtimes;
-    }
-
-    DeviceRuntime runtime(int index) {
-        return runtimes[index];
-    }
-
-    DeviceRuntime runtime(Device device) {
-        for (DeviceRuntime r : runtimes) {
-            if (r.device.equals(device)) {
-                return r;
-            }
-        }
-        throw new IllegalArgumentException("device " + device.name() + " is not a device of this Quiver instance");
-    }
-
-    private volatile boolean calibrated;
-
-    /** Makes sure every device has figures (calibrating those that have none), once. */
-    void ensureCalibrated() {
-        if (!calibrated) {
-            for (DeviceRuntime r : runtimes) {
-                r.figures();
-            }
-            calibrated = true;
-        }
+    /** The devices as placement sees them, shared by every expression compiled here. */
+    Devices placementDevices() {
+        return placementDevices;
     }
 
     /** The limits {@code compile} plans with; deep plans evaluate on threads with the stack they name. */
     dev.quiver.planning.ExpressionLimits limits() {
         return limits;
-    }
-
-    double explorationShare() {
-        return explorationShare;
-    }
-
-    /** Whether AUTO builds OpenCL programs in the background ({@link Builder#backgroundCompilation}). */
-    boolean backgroundCompilation() {
-        return backgroundCompilation;
     }
 
     /**
@@ -158,60 +112,18 @@ public final class Quiver implements AutoCloseable {
      * first AUTO batch or EXPLAIN otherwise.
      */
     public DeviceFigures figures(Device device) {
-        return runtime(device).figures();
+        return placementDevices.figures(device);
     }
 
     /** Measures {@code device} again, replacing its figures in this instance and in the on-disk cache. */
     public DeviceFigures recalibrate(Device device) {
         ensureOpen();
-        return runtime(device).recalibrate();
+        return placementDevices.recalibrate(device);
     }
 
     /** The health of {@code device}: healthy, fenced off after failures, or being probed; its failure counts. */
     public DeviceHealth.Snapshot health(Device device) {
-        return runtime(device).health.snapshot();
-    }
-
-    /** Where figures come from; {@code force}: measure even when cached. */
-    DeviceFigures calibrate(Device device, boolean force) {
-        DeviceFigures given = givenFigures.get(device.name());
-        if (given != null) {
-            return given;
-        }
-        String identity = DeviceIdentity.of(device);
-        if (!calibrate) {
-            return Calibrator.defaults(device, identity);
-        }
-        CalibrationCache cache = calibrationCache != null ? calibrationCache : new CalibrationCache(CalibrationCache.defaultDirectory());
-        if (!force) {
-            DeviceFigures known = MEASURED_IN_THIS_JVM.get(identity);
-            if (known != null) {
-                return known;
-            }
-            Optional<DeviceFigures> cached = cache.load(identity);
-            if (cached.isPresent()) {
-                MEASURED_IN_THIS_JVM.put(identity, cached.get());
-                return cached.get();
-            }
-        }
-        try {
-            System.Logger log = System.getLogger(Quiver.class.getName());
-            log.log(System.Logger.Level.INFO, "calibrating " + device.name() + " for placement (once per device and driver,"
-                    + " about a second; then cached in " + cache.directory() + ")");
-            DeviceFigures measured = Calibrator.measure(device, identity);
-            log.log(System.Logger.Level.INFO, "calibrated " + device.name() + " in " + measured.calibrationMillis() + " ms: "
-                    + measured.describe());
-            if (measured.source() == DeviceFigures.Source.MEASURED) {
-                cache.store(measured);
-            }
-            MEASURED_IN_THIS_JVM.put(identity, measured);
-            return measured;
-        } catch (RuntimeException e) {
-            DeviceFigures d = Calibrator.defaults(device, identity);
-            System.getLogger(Quiver.class.getName()).log(System.Logger.Level.WARNING,
-                    "calibrating " + device.name() + " failed, placement uses rough defaults: " + e.getMessage());
-            return d;
-        }
+        return placementDevices.health(device);
     }
 
     public static Builder builder() {

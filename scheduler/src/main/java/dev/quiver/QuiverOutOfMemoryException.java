@@ -1,8 +1,13 @@
 package dev.quiver;
 
+import dev.quiver.errors.ResourceException;
+import org.apache.arrow.memory.AllocationOutcomeDetails;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
 
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * An allocator could not give the memory one evaluation of an expression needed. Raised by
@@ -21,7 +26,7 @@ import java.util.Objects;
  * same batch evaluates again into an allocator with room, or a smaller batch into the same one.
  * Its kind is {@link dev.quiver.errors.ErrorKind#RESOURCE}.
  */
-public final class QuiverOutOfMemoryException extends dev.quiver.errors.ResourceException {
+public final class QuiverOutOfMemoryException extends ResourceException {
     private final String expression;
     private final long neededBytes;
     private final String allocatorName;
@@ -41,6 +46,38 @@ public final class QuiverOutOfMemoryException extends dev.quiver.errors.Resource
         this.rows = rows;
         this.device = Objects.requireNonNull(device, "device is null");
         fillExpression(expression);
+    }
+
+    private static final Pattern NEEDED = Pattern.compile("buffer of size (\\d+)");
+    private static final Pattern HELD = Pattern.compile("Current allocation: (\\d+)");
+
+    /**
+     * Arrow's {@code oom}, raised evaluating {@code expression} over {@code rows} rows from
+     * {@code allocator} at {@code where}, as one that says what was needed and held. Arrow says
+     * the size and what the allocator held only in its message; the allocator that refused (the
+     * one passed, or an ancestor at its limit) is in the outcome details.
+     */
+    static QuiverOutOfMemoryException of(OutOfMemoryException oom, String expression, int rows, BufferAllocator allocator,
+                                         String where) {
+        String text = String.valueOf(oom.getMessage());
+        Matcher n = NEEDED.matcher(text), h = HELD.matcher(text);
+        long needed = n.find() ? Long.parseLong(n.group(1)) : -1;
+        long held = h.find() ? Long.parseLong(h.group(1)) : -1;
+        BufferAllocator refused = oom.getOutcomeDetails().map(AllocationOutcomeDetails::getFailedAllocator).orElse(allocator);
+        return new QuiverOutOfMemoryException(expression, needed, refused.getName(), refused.getLimit(), held, rows, where, oom);
+    }
+
+    /** Arrow's out-of-memory exception among {@code e}'s causes, or null. */
+    static OutOfMemoryException arrowCause(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof OutOfMemoryException oom) {
+                return oom;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return null;
     }
 
     private static String message(String expression, long needed, String allocatorName, long limit, long allocated,

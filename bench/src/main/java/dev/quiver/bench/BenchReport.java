@@ -16,7 +16,7 @@ import java.util.function.Predicate;
  * Runs the JMH benchmarks of this module, then prints the figures the project's targets are
  * about, computed from the medians of the measurement iterations of that same run:
  * <ul>
- * <li>for {@link BooleanLogicBenchmark} and {@link CaseBenchmark}: RowInterpreter's median over
+ * <li>for {@link BooleanLogicBenchmark} and {@link CaseBenchmark}: PerRowBaseline's median over
  *     Quiver's (targets: at least 20 and 10), and the GB/s of each ({@link Workload#bytesMoved()});</li>
  * <li>for {@link DispatchBenchmark}: Quiver's median at 1 row over its median at 8192 rows, the
  *     share of the per-batch fixed cost in a batch of 8192 rows (target: under 5%);</li>

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * Boolean logic over whole columns: {@code x > 0.5 AND y < 0.25} over 16M rows of two Float64
  * columns (uniform in [0, 1), 1% nulls) in 256 batches of 64K rows. One operation evaluates every
  * batch and closes each result. {@code quiver} runs Quiver's physical tree (two comparisons and a
- * Kleene AND, each a whole-column kernel); {@code interpreter} runs {@link RowInterpreter} over the
+ * Kleene AND, each a whole-column kernel); {@code interpreter} runs {@link PerRowBaseline} over the
  * same batches. The project's target: Quiver at least 20 times faster.
  */
 @BenchmarkMode(Mode.AverageTime)

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * over the data of {@link BooleanLogicBenchmark} (the same seed: 16M rows, uniform in [0, 1), 1% nulls,
  * 256 batches of 64K rows; only {@code x} is read). One operation evaluates every batch and closes
  * each result. {@code quiver} runs Quiver's physical tree (the CASE node, its two comparisons and
- * its literals); {@code interpreter} runs {@link RowInterpreter} over the same batches. The
+ * its literals); {@code interpreter} runs {@link PerRowBaseline} over the same batches. The
  * project's target: Quiver at least 10 times faster.
  */
 @BenchmarkMode(Mode.AverageTime)

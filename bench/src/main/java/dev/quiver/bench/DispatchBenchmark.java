@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * <p>At 1 row the time is almost all per-batch work: visiting the nodes, checking the batch,
  * allocating and closing the intermediate vectors. So the share of that fixed cost in a batch of
  * 8192 rows is {@code time(rows=1) / time(rows=8192)} of {@code quiver}; {@link BenchReport}
- * prints it. The project's target: under 5%. {@code interpreter} is {@link RowInterpreter} on the
+ * prints it. The project's target: under 5%. {@code interpreter} is {@link PerRowBaseline} on the
  * same batches, for scale.
  */
 @BenchmarkMode(Mode.AverageTime)

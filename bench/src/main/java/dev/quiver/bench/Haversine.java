@@ -1,11 +1,9 @@
 package dev.quiver.bench;
 
+import dev.quiver.cli.CliFunctions;
 import dev.quiver.memory.OutputVectors;
 import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.memory.VectorView;
-import dev.quiver.rowfn.RowFn;
-import dev.quiver.rowfn.RowType;
-import dev.quiver.rowfn.Val;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -28,9 +26,10 @@ import java.util.SplittableRandom;
 import java.util.function.Function;
 
 /**
- * The great-circle distance workload of {@link HaversineBenchmark}: the RowFn of the guide
- * (docs/rowfn.md), its data, and the two hand-written implementations Quiver is measured
- * against, all computing the same formula over the same Arrow batches:
+ * The great-circle distance workload of {@link HaversineBenchmark}: its data, and the two
+ * hand-written implementations Quiver's fused loop of the guide's RowFn (docs/rowfn.md, the one
+ * the command line registers: {@link CliFunctions#haversine()}) is measured against, all
+ * computing the same formula over the same Arrow batches:
  * <ul>
  * <li>{@link #vectorApi}: the loop a person would write with the Vector API, over
  *     {@link MemorySegment} views of the Arrow buffers, its output allocated as Quiver allocates
@@ -40,8 +39,6 @@ import java.util.function.Function;
  * </ul>
  */
 public final class Haversine {
-    /** Mean Earth radius in kilometres (IUGG), as the guide's declaration. */
-    public static final double EARTH_RADIUS_KM = 6371.0088;
     /** The expression the benchmark compiles. */
     public static final String SQL = "haversine(lat1, lon1, lat2, lon2)";
     /** The columns, all Float64. */
@@ -51,30 +48,10 @@ public final class Haversine {
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final double TO_RADIANS = Math.PI / 180;
     private static final double HALF_TO_RADIANS = TO_RADIANS * 0.5;
-    private static final double DIAMETER_KM = 2 * EARTH_RADIUS_KM;
+    private static final double DIAMETER_KM = 2 * CliFunctions.EARTH_RADIUS_KM;
     private static final Field RESULT = new Field("haversine", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null);
 
     private Haversine() {
-    }
-
-    /** Great-circle distance in km between two points given in degrees: the guide's declaration, as written there. */
-    public static RowFn haversine() {
-        return RowFn.declare("haversine")
-                .arg("lat1", RowType.FLOAT64)
-                .arg("lon1", RowType.FLOAT64)
-                .arg("lat2", RowType.FLOAT64)
-                .arg("lon2", RowType.FLOAT64)
-                .returns(RowType.FLOAT64)
-                .description("great-circle distance in km between (lat1, lon1) and (lat2, lon2), in degrees")
-                .body((lat1, lon1, lat2, lon2) -> {
-                    double toRadians = Math.PI / 180;
-                    Val p1 = lat1.mul(toRadians);
-                    Val p2 = lat2.mul(toRadians);
-                    Val halfDLat = p2.sub(p1).mul(0.5).sin();
-                    Val halfDLon = lon2.sub(lon1).mul(toRadians * 0.5).sin();
-                    Val a = halfDLat.mul(halfDLat).add(p1.cos().mul(p2.cos()).mul(halfDLon).mul(halfDLon));
-                    return a.sqrt().asin().mul(2 * EARTH_RADIUS_KM);
-                });
     }
 
     /** The schema: {@link #COLUMNS}, nullable Float64. */

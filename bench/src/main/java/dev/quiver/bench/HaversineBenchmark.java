@@ -4,6 +4,7 @@ import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
+import dev.quiver.cli.CliFunctions;
 import dev.quiver.rowfn.ir.KernelProgram;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -32,7 +33,7 @@ import java.util.function.Function;
 
 /**
  * A RowFn against the code a person would write by hand: {@code haversine(lat1, lon1, lat2, lon2)},
- * the guide's RowFn (docs/rowfn.md, {@link Haversine#haversine()}), over 16M rows of four
+ * the guide's RowFn (docs/rowfn.md, {@link CliFunctions#haversine()}), over 16M rows of four
  * Float64 columns in 256 batches of 64K rows: latitudes uniform in [-90, 90), longitudes in
  * [-180, 180), a fixed seed, <b>no nulls</b>. One operation evaluates every batch and closes each
  * result. In the same run:
@@ -89,10 +90,10 @@ public class HaversineBenchmark {
         allocator = new RootAllocator();
         try {
             quiver = Quiver.builder().allocator(allocator).openCl(openCl).build();
-            quiver.functions().register(Haversine.haversine());
+            quiver.functions().register(CliFunctions.haversine());
             compiled = quiver.compile(Haversine.schema(), Haversine.SQL);
             oneThread = Quiver.builder().allocator(allocator).openCl(false).cpuThreads(1).build();
-            oneThread.functions().register(Haversine.haversine());
+            oneThread.functions().register(CliFunctions.haversine());
             compiledOneThread = oneThread.compile(Haversine.schema(), Haversine.SQL);
             if (openCl) {
                 Optional<String> why = whyNoOpenCl(quiver, compiled);

@@ -15,7 +15,7 @@ import java.util.Objects;
 
 /**
  * A {@link Workload} ready to measure: its batches generated once, its expression compiled by
- * Quiver and by {@link RowInterpreter}. Everything lives under one {@link RootAllocator};
+ * Quiver and by {@link PerRowBaseline}. Everything lives under one {@link RootAllocator};
  * {@link #close()} frees it and fails when a byte is still allocated.
  *
  * <p>Quiver is built without OpenCL ({@code openCl(false)}) and evaluates with
@@ -27,11 +27,11 @@ public final class LoadedWorkload implements AutoCloseable {
     private final BufferAllocator allocator;
     private final Quiver quiver;
     private final CompiledExpression compiled;
-    private final RowInterpreter interpreter;
+    private final PerRowBaseline interpreter;
     private final List<VectorSchemaRoot> batches;
 
     private LoadedWorkload(Workload workload, BufferAllocator allocator, Quiver quiver, CompiledExpression compiled,
-                           RowInterpreter interpreter, List<VectorSchemaRoot> batches) {
+                           PerRowBaseline interpreter, List<VectorSchemaRoot> batches) {
         this.workload = workload;
         this.allocator = allocator;
         this.quiver = quiver;
@@ -48,7 +48,7 @@ public final class LoadedWorkload implements AutoCloseable {
         try {
             quiver = Quiver.builder().allocator(allocator).openCl(false).build();
             CompiledExpression compiled = quiver.compile(workload.schema(), workload.sql());
-            RowInterpreter interpreter = RowInterpreter.compile(workload.schema(), workload.sql());
+            PerRowBaseline interpreter = PerRowBaseline.compile(workload.schema(), workload.sql());
             List<VectorSchemaRoot> batches = UniformBatches.generate(workload.schema(), allocator, workload.seed(),
                     workload.rows(), workload.batchRows(), workload.nullFraction());
             return new LoadedWorkload(workload, allocator, quiver, compiled, interpreter, batches);
@@ -75,7 +75,7 @@ public final class LoadedWorkload implements AutoCloseable {
         return rows;
     }
 
-    /** Evaluates every batch with {@link RowInterpreter}, closing each result. Returns the rows evaluated. */
+    /** Evaluates every batch with {@link PerRowBaseline}, closing each result. Returns the rows evaluated. */
     public long evaluateWithInterpreter() {
         long rows = 0;
         for (VectorSchemaRoot batch : batches) {
@@ -94,7 +94,7 @@ public final class LoadedWorkload implements AutoCloseable {
         return compiled;
     }
 
-    public RowInterpreter interpreter() {
+    public PerRowBaseline interpreter() {
         return interpreter;
     }
 

@@ -40,7 +40,7 @@ public record Workload(String sql, List<String> columns, long rows, int batchRow
      * counts them).
      */
     public long bytesMoved() {
-        RowInterpreter r = RowInterpreter.compile(schema(), sql);
+        PerRowBaseline r = PerRowBaseline.compile(schema(), sql);
         int columnsRead = r.columns().size();
         long full = rows / batchRows;
         int last = (int) (rows % batchRows);

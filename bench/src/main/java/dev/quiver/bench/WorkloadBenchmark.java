@@ -6,7 +6,7 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * The two measured sides of every workload benchmark, in one run: {@code quiver} (the physical
- * tree) and {@code interpreter} ({@link RowInterpreter}) over the same batches. A subclass loads
+ * tree) and {@code interpreter} ({@link PerRowBaseline}) over the same batches. A subclass loads
  * {@link #loaded} in its {@code @Setup}; it is freed after the trial.
  */
 public abstract class WorkloadBenchmark {

@@ -3,7 +3,7 @@ package dev.quiver.bench;
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
-import dev.quiver.rowfn.RowFn;
+import dev.quiver.cli.CliFunctions;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -12,29 +12,18 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
-import java.io.ByteArrayOutputStream;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The three CPU implementations {@link HaversineBenchmark} times compute the same thing, on small
  * batches (no JMH run): Quiver's fused loop, the hand-written Vector API loop and the boxed UDF,
  * with the same nulls and values within {@link HaversineBenchmark#MAX_ERROR} (condition-widened) ulps, a short last
- * batch (the masked tail of the Vector API loop) included. And the RowFn it registers is the
+ * batch (the masked tail of the Vector API loop) included. The RowFn it registers is the command
+ * line's ({@link CliFunctions#haversine()}), which cli's {@code HaversineWorkloadTest} checks is the
  * guide's, as captured from docs/rowfn.md.
  */
 class HaversineTest {
@@ -46,7 +35,7 @@ class HaversineTest {
     void open() {
         allocator = new RootAllocator();
         quiver = Quiver.builder().allocator(allocator).openCl(false).build();
-        quiver.functions().register(Haversine.haversine());
+        quiver.functions().register(CliFunctions.haversine());
         compiled = quiver.compile(Haversine.schema(), Haversine.SQL);
     }
 
@@ -106,10 +95,10 @@ class HaversineTest {
         assertEquals(0.0, Haversine.errorUnits(Double.NaN, Double.NaN));
         assertEquals(Double.POSITIVE_INFINITY, Haversine.errorUnits(1000, Double.NaN));
         // Near 0 km an ulp of the distance is tiny: the diameter's term sets the unit.
-        double unitAt1000 = Math.ulp(1000.0) + 2 * Haversine.EARTH_RADIUS_KM * Math.ulp(1.0) / Math.cos(1000 / (2 * Haversine.EARTH_RADIUS_KM));
+        double unitAt1000 = Math.ulp(1000.0) + 2 * CliFunctions.EARTH_RADIUS_KM * Math.ulp(1.0) / Math.cos(1000 / (2 * CliFunctions.EARTH_RADIUS_KM));
         assertEquals(3.0, Haversine.errorUnits(1000, 1000 + 3 * unitAt1000), 0.05); // 1000 + 3 units rounds to a multiple of ulp(1000)
         // Half the circumference: a unit without bound.
-        double antipodes = Math.PI * Haversine.EARTH_RADIUS_KM;
+        double antipodes = Math.PI * CliFunctions.EARTH_RADIUS_KM;
         assertTrue(Haversine.errorUnits(antipodes, Math.nextDown(antipodes)) < 1e-3);
     }
 
@@ -117,7 +106,7 @@ class HaversineTest {
     void knownDistances() {
         // London to Paris, and two antipodes (half the circumference).
         assertEquals(343.5, Haversine.scalar(51.5074, -0.1278, 48.8566, 2.3522), 0.5);
-        assertEquals(Math.PI * Haversine.EARTH_RADIUS_KM, Haversine.scalar(0, 0, 0, 180), 1e-9);
+        assertEquals(Math.PI * CliFunctions.EARTH_RADIUS_KM, Haversine.scalar(0, 0, 0, 180), 1e-9);
         assertEquals(0.0, Haversine.scalar(10, 20, 10, 20));
         assertEquals(Haversine.scalar(1, 2, 3, 4), (Double) new Haversine.BoxedUdf().apply(new Object[] {1.0, 2.0, 3.0, 4.0}));
     }
@@ -139,34 +128,6 @@ class HaversineTest {
                 double expected = Haversine.scalar(lat1, lon1, lat2, lon2);
                 assertEquals(expected, hand.get(i), 1e-9 * Math.max(1, expected), "row " + i);
             }
-        }
-    }
-
-    /** The RowFn the benchmark registers captures the same IR as the guide's declaration, compiled from docs/rowfn.md. */
-    @Test
-    void theRowFnIsTheGuides(@TempDir Path work) throws Exception {
-        Path doc = Path.of(System.getProperty("user.dir")).getParent().resolve("docs/rowfn.md");
-        Matcher m = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL).matcher(Files.readString(doc));
-        String source = null;
-        while (m.find() && source == null) {
-            if (m.group(1).contains("public final class GuideFunctions")) {
-                source = m.group(1);
-            }
-        }
-        assertNotNull(source, "docs/rowfn.md has no GuideFunctions block");
-        Path file = work.resolve("GuideFunctions.java");
-        Files.writeString(file, source);
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        ByteArrayOutputStream errors = new ByteArrayOutputStream();
-        int rc = javac.run(null, null, errors, "-proc:none", "-classpath", classpath, "-d", work.toString(), file.toString());
-        assertEquals(0, rc, errors.toString(StandardCharsets.UTF_8));
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {work.toUri().toURL()}, getClass().getClassLoader())) {
-            RowFn guide = (RowFn) loader.loadClass("GuideFunctions").getMethod("haversine").invoke(null);
-            RowFn ours = Haversine.haversine();
-            assertEquals(guide.params(), ours.params());
-            assertEquals(guide.description(), ours.description());
-            assertEquals(guide.capturedInstances(), ours.capturedInstances());
         }
     }
 }

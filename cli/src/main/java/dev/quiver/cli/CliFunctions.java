@@ -9,10 +9,13 @@ import dev.quiver.rowfn.Val;
  * The functions every command's Quiver can call: the built-in ones plus the RowFns of the guide
  * (docs/rowfn.md) that the command line ships, so {@code quiver bench --expr}, {@code explain}
  * and {@code eval} can call {@code haversine(...)} as the {@code haversine} workload does.
+ *
+ * <p>Public for the bench module, whose {@code HaversineBenchmark} measures this RowFn: its one
+ * definition is here.
  */
-final class CliFunctions {
+public final class CliFunctions {
     /** Mean Earth radius in kilometres (IUGG), as the guide's declaration. */
-    static final double EARTH_RADIUS_KM = 6371.0088;
+    public static final double EARTH_RADIUS_KM = 6371.0088;
 
     private CliFunctions() {
     }
@@ -25,7 +28,7 @@ final class CliFunctions {
     }
 
     /** Great-circle distance in km between two points given in degrees: the guide's declaration, as written there. */
-    static RowFn haversine() {
+    public static RowFn haversine() {
         return RowFn.declare("haversine")
                 .arg("lat1", RowType.FLOAT64)
                 .arg("lon1", RowType.FLOAT64)

@@ -44,7 +44,7 @@ final class DevicesCommand implements Callable<Integer> {
                 if (!d.equals(quiver.cpu())) {
                     out.println("  health: " + quiver.health(d).describe());
                 }
-                if (d.backend() instanceof OpenClBackend b) {
+                for (OpenClBackend b : d.backend().unwrap(OpenClBackend.class).stream().toList()) {
                     OpenClBackend.ProgramStats s = b.programStats();
                     out.printf("  programs: %d built from source, %d loaded from the kernel cache, %d rejected%n", s.built(),
                             s.loaded(), s.rejected());

@@ -394,7 +394,7 @@ final class FirstBatchBench {
     private static String stats(Quiver quiver) {
         List<String> parts = new ArrayList<>();
         for (Device d : quiver.openClDevices()) {
-            if (d.backend() instanceof OpenClBackend b) {
+            for (OpenClBackend b : d.backend().unwrap(OpenClBackend.class).stream().toList()) {
                 OpenClBackend.ProgramStats s = b.programStats();
                 parts.add(String.format(Locale.ROOT, "%s: %d built from source, %d loaded from the kernel cache, %d rejected",
                         d.name(), s.built(), s.loaded(), s.rejected()));

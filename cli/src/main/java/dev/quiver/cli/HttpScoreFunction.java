@@ -28,8 +28,11 @@ import java.util.concurrent.CompletionException;
  * POSTs its chunk's strings as one JSON array and reads back a JSON array of as many numbers.
  * No thread waits while a request is pending: {@link HttpClient#sendAsync} returns a future, and
  * the answer is parsed on the client's thread when it arrives.
+ *
+ * <p>It is the README's async example (its arguments checked, and the start of an error answer
+ * in the message); the tests module runs it against a loopback service, so it is public.
  */
-final class HttpScoreFunction implements AsyncScalarFunction {
+public final class HttpScoreFunction implements AsyncScalarFunction {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpClient http;
     private final URI endpoint;
@@ -40,7 +43,7 @@ final class HttpScoreFunction implements AsyncScalarFunction {
      * @param idealBatchSize     rows per call; 0: the whole batch
      * @param maxConcurrentCalls calls in flight at most
      */
-    HttpScoreFunction(HttpClient http, URI endpoint, int idealBatchSize, int maxConcurrentCalls) {
+    public HttpScoreFunction(HttpClient http, URI endpoint, int idealBatchSize, int maxConcurrentCalls) {
         this.http = Objects.requireNonNull(http, "http is null");
         this.endpoint = Objects.requireNonNull(endpoint, "endpoint is null");
         if (idealBatchSize < 0 || maxConcurrentCalls < 1) {
@@ -97,7 +100,7 @@ final class HttpScoreFunction implements AsyncScalarFunction {
     }
 
     /** The chunk's strings as a JSON array; a scalar argument stands for every row. */
-    static String requestBody(ScalarFunctionArgs args) {
+    public static String requestBody(ScalarFunctionArgs args) {
         ArrayNode texts = JSON.createArrayNode();
         for (int i = 0; i < args.numberRows(); i++) {
             texts.add(switch (args.arg(0)) {
@@ -110,7 +113,7 @@ final class HttpScoreFunction implements AsyncScalarFunction {
     }
 
     /** The service's answer as a new vector of {@code args.numberRows()} scores; nothing is allocated when it is wrong. */
-    static ColumnarValue scores(ScalarFunctionArgs args, int status, byte[] body) throws IOException {
+    public static ColumnarValue scores(ScalarFunctionArgs args, int status, byte[] body) throws IOException {
         if (status != 200) {
             throw new IOException("score service answered HTTP " + status + ": "
                     + new String(body, 0, Math.min(body.length, 200), StandardCharsets.UTF_8));

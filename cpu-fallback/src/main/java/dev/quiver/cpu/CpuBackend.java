@@ -1,5 +1,7 @@
 package dev.quiver.cpu;
 
+import dev.quiver.backend.DeviceKind;
+import dev.quiver.backend.DeviceTraits;
 import dev.quiver.backend.KernelBackend;
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
@@ -126,8 +128,33 @@ public final class CpuBackend implements KernelBackend {
     private final long checkMinRows;
 
     /** The most threads one batch is split between. */
+    @Override
     public int threads() {
         return threads;
+    }
+
+    /** The JVM's own cores on the host's memory; its loops warm up through the JIT's tiers. */
+    private static final DeviceTraits TRAITS = new DeviceTraits(DeviceKind.CPU, DeviceTraits.Memory.HOST, true,
+            Long.MAX_VALUE, Long.MAX_VALUE, true);
+
+    @Override
+    public DeviceTraits traits() {
+        return TRAITS;
+    }
+
+    @Override
+    public Optional<String> identity() {
+        return Optional.of(CpuIdentity.of(threads));
+    }
+
+    @Override
+    public Optional<KernelBackend> openSingleThreaded() {
+        return threads > 1 ? Optional.of(new CpuBackend(1)) : Optional.empty();
+    }
+
+    @Override
+    public int rowsPerStep(KernelProgram program) {
+        return lanes(program);
     }
 
     @Override
@@ -323,6 +350,7 @@ public final class CpuBackend implements KernelBackend {
      * How many threads a batch of {@code rows} rows of {@code program} is split between (1: the
      * calling thread alone): what the placement cost model divides the CPU's work by.
      */
+    @Override
     public int threadsFor(KernelProgram program, long rows) {
         int lanes = lanes(program);
         return parallelParts(program, rows - rows % lanes);

@@ -59,6 +59,25 @@ public record PhysicalPlan(Expr logical, PhysicalExpr root, List<Field> columns,
         return out;
     }
 
+    /** The deepest path of the tree in nodes (a leaf is 1), walked with a stack of its own. */
+    public static int depth(PhysicalExpr root) {
+        int deepest = 0;
+        java.util.Deque<PhysicalExpr> nodes = new java.util.ArrayDeque<>();
+        java.util.Deque<Integer> depths = new java.util.ArrayDeque<>();
+        nodes.push(root);
+        depths.push(1);
+        while (!nodes.isEmpty()) {
+            PhysicalExpr e = nodes.pop();
+            int d = depths.pop();
+            deepest = Math.max(deepest, d);
+            for (PhysicalExpr c : e.children()) {
+                nodes.push(c);
+                depths.push(d + 1);
+            }
+        }
+        return deepest;
+    }
+
     /** The planned type of input {@code index} (a dictionary column's type names its value type). */
     private DataType inputType(int index) {
         for (PhysicalExpr e : preOrder(root)) {

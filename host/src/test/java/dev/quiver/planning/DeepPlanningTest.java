@@ -53,25 +53,6 @@ class DeepPlanningTest extends PlanningTestBase {
                 + " or write a long sum or product in parenthesized groups; in " + ExprText.sql(e, 120);
     }
 
-    /** The deepest path of a physical tree, measured with a stack of its own. */
-    private static int depth(PhysicalExpr root) {
-        int deepest = 0;
-        java.util.Deque<PhysicalExpr> nodes = new java.util.ArrayDeque<>();
-        java.util.Deque<Integer> depths = new java.util.ArrayDeque<>();
-        nodes.push(root);
-        depths.push(1);
-        while (!nodes.isEmpty()) {
-            PhysicalExpr e = nodes.pop();
-            int d = depths.pop();
-            deepest = Math.max(deepest, d);
-            for (PhysicalExpr c : e.children()) {
-                nodes.push(c);
-                depths.push(d + 1);
-            }
-        }
-        return deepest;
-    }
-
     @Test
     void theDefaultDepthLimitIsAPlanningErrorNamingIt() {
         SmallStack.run(() -> {
@@ -144,7 +125,7 @@ class DeepPlanningTest extends PlanningTestBase {
                 ors = ors.or(col("x").eq(lit(i * 7)));
             }
             PhysicalPlan p = plan(ors);
-            assertTrue(depth(p.root()) <= 18, "depth " + depth(p.root()));
+            assertTrue(PhysicalPlan.depth(p.root()) <= 18, "depth " + PhysicalPlan.depth(p.root()));
             assertEquals(50_000, ((BinaryExpr) p.root()).terms().size());
             // x: 1, -2, NULL, 0, 5; the terms are x = 0 and x = 7, 14, ...
             assertEquals(Arrays.asList(false, false, null, true, false), evaluate(p, batch()));

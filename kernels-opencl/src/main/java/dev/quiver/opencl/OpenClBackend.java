@@ -1,5 +1,8 @@
 package dev.quiver.opencl;
 
+import dev.quiver.backend.DeviceKind;
+import dev.quiver.backend.DeviceTraits;
+import dev.quiver.backend.IdentityText;
 import dev.quiver.backend.KernelBackend;
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
@@ -79,6 +82,7 @@ public final class OpenClBackend implements KernelBackend {
 
     private final OpenClDevice device;
     private final TransferMode mode;
+    private final DeviceTraits traits;
     private final String name;
     private final ClObject<cl_context> context;
     private final ClObject<cl_command_queue> queue;
@@ -97,6 +101,7 @@ public final class OpenClBackend implements KernelBackend {
         this.device = device;
         this.counts = counts;
         this.mode = mode;
+        this.traits = traitsOf(device, mode);
         this.name = "opencl:" + device.name();
         this.context = context;
         this.queue = queue;
@@ -165,6 +170,42 @@ public final class OpenClBackend implements KernelBackend {
 
     public OpenClDevice device() {
         return device;
+    }
+
+    /**
+     * The device's kind, as OpenCL reports it; how batches reach it (its transfer mode); its
+     * largest buffer (at most 2 GiB: no buffer of this backend is larger) and its global memory.
+     */
+    @Override
+    public DeviceTraits traits() {
+        return traits;
+    }
+
+    /**
+     * {@code opencl | platform <name> <version> | device <name> | vendor <vendor> | driver
+     * <driver version> | <device version> | zero copy|copies}: one device driven both ways has two
+     * sets of figures.
+     */
+    @Override
+    public Optional<String> identity() {
+        return Optional.of(IdentityText.join("opencl",
+                "platform " + IdentityText.clean(device.platform().name()) + " " + IdentityText.clean(device.platform().version()),
+                "device " + device.name(), "vendor " + device.vendor(), "driver " + device.driverVersion(), device.version(),
+                mode == TransferMode.COPY ? "copies" : "zero copy"));
+    }
+
+    private static DeviceTraits traitsOf(OpenClDevice device, TransferMode mode) {
+        DeviceKind kind = switch (device.type()) {
+            case CPU -> DeviceKind.CPU;
+            case GPU -> DeviceKind.GPU;
+            case ACCELERATOR -> DeviceKind.ACCELERATOR;
+            case OTHER -> DeviceKind.OTHER;
+        };
+        boolean copies = mode == TransferMode.COPY;
+        long limit = Integer.MAX_VALUE; // no buffer of this backend is over 2 GiB
+        return new DeviceTraits(kind, copies ? DeviceTraits.Memory.COPY : DeviceTraits.Memory.ZERO_COPY, false,
+                copies ? Math.min(limit, device.maxAllocationBytes()) : limit,
+                copies ? Math.max(1, device.globalMemoryBytes()) : Long.MAX_VALUE, false);
     }
 
     /** How this backend moves memory: {@link TransferMode#ZERO_COPY} or {@link TransferMode#COPY}, never AUTO. */

@@ -1,5 +1,7 @@
 package dev.quiver.opencl;
 
+import dev.quiver.backend.DeviceMemoryError;
+import dev.quiver.errors.DeviceException;
 import org.jocl.CL;
 
 import java.io.Serial;
@@ -10,7 +12,7 @@ import java.util.Objects;
  * symbolic and numeric, followed by any detail the driver gave (a build log, for instance):
  * {@code clBuildProgram failed: CL_BUILD_PROGRAM_FAILURE (-11): <build log>}.
  */
-public final class OpenClException extends dev.quiver.errors.DeviceException {
+public final class OpenClException extends DeviceException implements DeviceMemoryError {
     @Serial
     private static final long serialVersionUID = 1L;
 
@@ -36,6 +38,16 @@ public final class OpenClException extends dev.quiver.errors.DeviceException {
     /** The error code it returned, e.g. {@code -11} for {@code CL_BUILD_PROGRAM_FAILURE}. */
     public int errorCode() {
         return errorCode;
+    }
+
+    /**
+     * Out of device (or driver host) memory, or a buffer too large for the device. Not
+     * {@code CL_OUT_OF_RESOURCES}: drivers also report kernel faults and watchdog timeouts with it.
+     */
+    @Override
+    public boolean outOfDeviceMemory() {
+        return errorCode == CL.CL_MEM_OBJECT_ALLOCATION_FAILURE || errorCode == CL.CL_OUT_OF_HOST_MEMORY
+                || errorCode == CL.CL_INVALID_BUFFER_SIZE;
     }
 
     /** Throws when {@code code} is not {@code CL_SUCCESS}. */

@@ -5,7 +5,6 @@ import dev.quiver.backend.KernelBackend;
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
 import dev.quiver.backend.RowMode;
-import dev.quiver.cpu.CpuBackend;
 import dev.quiver.rowfn.ir.BinaryOp;
 import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
@@ -116,10 +115,10 @@ public final class Calibrator {
         KernelBackend own = device.backend();
         Session s = new Session(device.name(), start, trace);
         Figures f;
-        if (own instanceof CpuBackend cpu) {
-            CpuBackend single = cpu.threads() > 1 ? new CpuBackend(1) : null;
+        if (own.traits().runsOnCaller()) {
+            KernelBackend single = own.openSingleThreaded().orElse(null);
             try {
-                f = measureCpu(s, cpu, single != null ? single : cpu);
+                f = measureCpu(s, own, single != null ? single : own);
             } finally {
                 if (single != null) {
                     single.close();
@@ -142,7 +141,8 @@ public final class Calibrator {
     private record Ops(double arithmetic, double divide, double transcendental) {
     }
 
-    private static Figures measureCpu(Session s, CpuBackend own, CpuBackend one) {
+    /** A device whose kernels run on the caller's threads (the JVM's CPU device): {@code one} is it on one thread. */
+    private static Figures measureCpu(Session s, KernelBackend own, KernelBackend one) {
         int threads = own.threads();
         try (Buffers b = s.allocate(STREAM_ROWS, threads > 1 ? PARALLEL_ROWS : CPU_COMPUTE_ROWS)) {
             List<Warm> warm = new ArrayList<>(List.of(
@@ -423,7 +423,7 @@ public final class Calibrator {
             int[] runs = new int[n];
             for (int i = 0; i < n; i++) {
                 Warm w = programs.get(i);
-                rows[i] = w.backend() instanceof CpuBackend c ? c.lanes(w.program()) : 64;
+                rows[i] = w.backend().rowsPerStep(w.program());
             }
             long end = start + WARM_UP_LIMIT_NANOS;
             // "Fast" can be C1's code: the C2 compilation of a large Vector API loop takes a while on a busy machine,
@@ -480,7 +480,7 @@ public final class Calibrator {
                 for (int i = 0; i < n; i++) {
                     Warm w = programs.get(i);
                     sb.append(String.format(Locale.ROOT, "%n    %s on %s: %d runs, up to %d rows%s", w.program().text(),
-                            w.backend() instanceof CpuBackend c ? c.threads() + " thread(s)" : w.backend().name(),
+                            w.backend().traits().runsOnCaller() ? w.backend().threads() + " thread(s)" : w.backend().name(),
                             runs[i], rows[i], fast[i] >= 3 ? "" : " (not warm)"));
                 }
                 trace("%s: warm-up %.1f ms%s", device, (System.nanoTime() - start) / 1e6, sb);
@@ -493,8 +493,7 @@ public final class Calibrator {
          */
         private static dev.quiver.backend.KernelRun execute(KernelBackend backend, KernelProgram program,
                                                             KernelInvocation invocation) {
-            return backend instanceof dev.quiver.opencl.OpenClBackend ocl ? ocl.executeWithoutOverlap(program, invocation)
-                    : backend.execute(program, invocation);
+            return backend.executeWithoutOverlap(program, invocation);
         }
 
         private long run(String name, KernelBackend backend, KernelProgram program, KernelInvocation invocation) {
@@ -589,9 +588,15 @@ public final class Calibrator {
 
     /** Rough figures for the device's kind, source DEFAULT: used when calibration is off or fails. */
     public static DeviceFigures defaults(Device device, String identity) {
-        int threads = device.backend() instanceof CpuBackend c ? c.threads() : 1;
+        int threads = device.backend().threads();
         long now = System.currentTimeMillis();
-        return switch (device.kind()) {
+        Device.Kind kind = device.kind() != Device.Kind.CUSTOM ? device.kind() : switch (device.backend().traits().kind()) {
+            // A device of the user's own, by what its backend says it is.
+            case GPU, ACCELERATOR -> Device.Kind.OPENCL_GPU;
+            case CPU -> device.backend().traits().runsOnCaller() ? Device.Kind.CPU : Device.Kind.OPENCL_CPU;
+            case OTHER -> Device.Kind.OPENCL_OTHER;
+        };
+        return switch (kind) {
             // One core: ~3 us to dispatch a fused loop, ~10 GB/s streaming (about 20 GB/s shared by all cores),
             // per row a vectorized add or multiply ~0.1 ns, a division ~0.5 ns, an exp or sin ~2 ns.
             case CPU -> new DeviceFigures(identity, 3_000, 0.1, threads == 1 ? 0.1 : 0.05, 0, 0.1, 0.5, 2, threads,
@@ -600,7 +605,7 @@ public final class Calibrator {
             case OPENCL_GPU -> new DeviceFigures(identity, 30_000, 0.002, 0.002, 0.1, 0.005, 0.02, 0.05, 1, 1,
                     now, 0, DeviceFigures.Source.DEFAULT);
             // PoCL and the like: the host's cores behind an OpenCL queue (~100 us a launch), zero copy.
-            case OPENCL_CPU, OPENCL_OTHER -> new DeviceFigures(identity, 100_000, 0.05, 0.05, 0, 0.1, 0.5, 5, 1, 1,
+            case OPENCL_CPU, OPENCL_OTHER, CUSTOM -> new DeviceFigures(identity, 100_000, 0.05, 0.05, 0, 0.1, 0.5, 5, 1, 1,
                     now, 0, DeviceFigures.Source.DEFAULT);
         };
     }

@@ -1,5 +1,6 @@
 package dev.quiver.tests;
 
+import dev.quiver.cli.HttpScoreFunction;
 import dev.quiver.stream.BatchStreams;
 import dev.quiver.stream.Pipeline;
 import dev.quiver.stream.PipelinePlan;
@@ -14,6 +15,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +52,7 @@ class AsyncReadmeExampleTest extends QuiverTestBase {
         try (var service = new LoopbackScoreService()) {
             URI endpoint = service.endpoint(); // the README: URI.create("http://scores.internal/score")
             // --- as in README.md ---
-            quiver.functions().register(new HttpScoreFunction(endpoint, 1000, 4));
+            quiver.functions().register(new HttpScoreFunction(HttpClient.newHttpClient(), endpoint, 1000, 4));
             PipelinePlan plan = Pipeline.from(schema)
                     .filter("lang = 'en'")                    // runs first: only English reviews are sent
                     .project("id", "score(review) AS score")

@@ -1,5 +1,6 @@
 package dev.quiver.tests;
 
+import dev.quiver.placement.Choice;
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
 import dev.quiver.ExpressionMetrics;
@@ -99,7 +100,7 @@ class BackgroundCompilationTest {
     }
 
     private static OpenClBackend backend(Quiver q) {
-        return (OpenClBackend) gpu(q).backend();
+        return gpu(q).backend().unwrap(OpenClBackend.class).orElseThrow();
     }
 
     private static KernelProgram program(CompiledExpression e) {
@@ -158,7 +159,7 @@ class BackgroundCompilationTest {
         CompiledExpression reference = q.compile(XY, Expr.parse(EXPR));
         KernelProgram p = program(e);
         assertFalse(backend(q).isReady(p));
-        CompiledExpression.Choice next = e.choose(Placement.AUTO, ROWS);
+        Choice next = e.choose(Placement.AUTO, ROWS);
         assertEquals("cpu", next.device().name(), next.toString());
         assertTrue(next.reason().startsWith(BUILDING), "the device would win on its figures: " + next);
         assertFalse(backend(q).isReady(p), "choose only looks: it starts no build");

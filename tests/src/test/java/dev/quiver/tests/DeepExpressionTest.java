@@ -2,6 +2,7 @@ package dev.quiver.tests;
 
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
+import dev.quiver.SmallStack;
 import dev.quiver.expr.Expr;
 import dev.quiver.expr.ExprText;
 import dev.quiver.functions.PlanningException;

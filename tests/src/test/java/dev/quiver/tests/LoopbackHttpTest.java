@@ -1,5 +1,6 @@
 package dev.quiver.tests;
 
+import dev.quiver.cli.HttpScoreFunction;
 import dev.quiver.functions.AsyncScalarFunction;
 import dev.quiver.functions.Signature;
 import dev.quiver.functions.Volatility;
@@ -122,7 +123,7 @@ class LoopbackHttpTest extends QuiverTestBase {
      * {@code batchSize}; returns EXPLAIN ANALYZE.
      */
     private String hundredThousandRows(LoopbackScoreService service, int batchSize) throws Exception {
-        quiver.functions().register(new HttpScoreFunction(service.endpoint(), 1000, 4));
+        quiver.functions().register(new HttpScoreFunction(HttpClient.newHttpClient(), service.endpoint(), 1000, 4));
         try (QueryRuntime runtime = QueryRuntime.create(4);
              QueryExecution q = scorePlan(AsyncOptions.defaults().withBatchSize(batchSize)).execute(runtime, source(runtime, 100_000))) {
             List<Row> rows = new ArrayList<>();
@@ -165,7 +166,7 @@ class LoopbackHttpTest extends QuiverTestBase {
     void theCheapConjunctRunsFirstSoOnlyItsRowsReachTheService() throws Exception {
         try (var service = new LoopbackScoreService();
              QueryRuntime runtime = QueryRuntime.create(2)) {
-            quiver.functions().register(new HttpScoreFunction(service.endpoint(), 1000, 4));
+            quiver.functions().register(new HttpScoreFunction(HttpClient.newHttpClient(), service.endpoint(), 1000, 4));
             PipelinePlan plan = Pipeline.from(SCHEMA).filter("id % 4 = 0 AND score(text) > 3").project("id", "text").plan(quiver);
             List<Long> ids = new ArrayList<>();
             List<String> texts = new ArrayList<>();
@@ -196,7 +197,7 @@ class LoopbackHttpTest extends QuiverTestBase {
     void aScalarArgumentIsSentForEveryRow() throws Exception {
         try (var service = new LoopbackScoreService();
              QueryRuntime runtime = QueryRuntime.create(2)) {
-            quiver.functions().register(new HttpScoreFunction(service.endpoint(), 1000, 4));
+            quiver.functions().register(new HttpScoreFunction(HttpClient.newHttpClient(), service.endpoint(), 1000, 4));
             PipelinePlan plan = Pipeline.from(SCHEMA).project("id", "score('日本語😀') AS s").plan(quiver);
             List<Row> rows = new ArrayList<>();
             try (QueryExecution q = plan.execute(runtime, source(runtime, 2500))) {
@@ -214,7 +215,7 @@ class LoopbackHttpTest extends QuiverTestBase {
     void theServiceNeverSeesMoreThanTheFunctionsConcurrencyLimit() throws Exception {
         try (var service = new LoopbackScoreService().delay(5).hold();
              QueryRuntime runtime = QueryRuntime.create(2)) {
-            quiver.functions().register(new HttpScoreFunction(service.endpoint(), 100, 3));
+            quiver.functions().register(new HttpScoreFunction(HttpClient.newHttpClient(), service.endpoint(), 100, 3));
             List<Row> rows = new ArrayList<>();
             try (QueryExecution q = scorePlan().execute(runtime, source(runtime, 2000))) {
                 CompletableFuture<Long> done = BatchStreams.forEach(q.stream(), b -> collect(b, rows));
@@ -236,7 +237,7 @@ class LoopbackHttpTest extends QuiverTestBase {
     @Test
     void aHeldRequestDoesNotStallACpuQueryOnTheSameOneWorkerRuntime() throws Exception {
         try (var service = new LoopbackScoreService()) {
-            neverBlocks(service, new HttpScoreFunction(service.endpoint(), 1000, 2));
+            neverBlocks(service, new HttpScoreFunction(HttpClient.newHttpClient(), service.endpoint(), 1000, 2));
         }
     }
 
@@ -303,7 +304,7 @@ class LoopbackHttpTest extends QuiverTestBase {
      * is waiting for a permit when it fails: see AsyncFailureRaceTest for what happens then.
      */
     private AsyncFunctionException failingRun(LoopbackScoreService service, int rows) throws Exception {
-        quiver.functions().register(new HttpScoreFunction(service.endpoint(), 1000, 1));
+        quiver.functions().register(new HttpScoreFunction(HttpClient.newHttpClient(), service.endpoint(), 1000, 1));
         try (QueryRuntime runtime = QueryRuntime.create(2)) {
             QueryExecution q = scorePlan().execute(runtime, source(runtime, rows));
             AsyncFunctionException e;

@@ -17,7 +17,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.jocl.CL;
+import dev.quiver.opencl.ClErrorCodes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -85,7 +85,7 @@ class OpenClFaultInjectionTest {
         quiver = b.build();
         OpenClAvailability.requireOpenCl(quiver);
         gpu = quiver.openClDevices().getFirst();
-        backend = (OpenClBackend) gpu.backend();
+        backend = gpu.backend().unwrap(OpenClBackend.class).orElseThrow();
         assertTrue(mode == TransferMode.AUTO || backend.transferMode() == mode, backend.toString());
     }
 
@@ -113,9 +113,9 @@ class OpenClFaultInjectionTest {
         return everywhere(Stream.of(
                 Arguments.of("program build", Fault.of(Call.BUILD_PROGRAM)),
                 // The second buffer of the first run fails: the first one, already created, is released.
-                Arguments.of("buffer creation", Fault.of(Call.CREATE_BUFFER).withError(CL.CL_OUT_OF_RESOURCES).after(1)),
+                Arguments.of("buffer creation", Fault.of(Call.CREATE_BUFFER).withError(ClErrorCodes.OUT_OF_RESOURCES).after(1)),
                 Arguments.of("kernel launch", Fault.of(Call.ENQUEUE_KERNEL)),
-                Arguments.of("out of resources on a launch", Fault.of(Call.ENQUEUE_KERNEL).withError(CL.CL_OUT_OF_RESOURCES)),
+                Arguments.of("out of resources on a launch", Fault.of(Call.ENQUEUE_KERNEL).withError(ClErrorCodes.OUT_OF_RESOURCES)),
                 Arguments.of("read back", Fault.of(Call.READ_BACK)),
                 // Gone after the first command (zero copy: the kernel ran; with transfers: the first write); the
                 // run's clFinish fails as well.
@@ -180,8 +180,8 @@ class OpenClFaultInjectionTest {
         return everywhere(Stream.of(
                 Arguments.of("buffer allocation failure", Fault.of(Call.CREATE_BUFFER)),
                 Arguments.of("device memory exhausted on a launch",
-                        Fault.of(Call.ENQUEUE_KERNEL).withError(CL.CL_MEM_OBJECT_ALLOCATION_FAILURE)),
-                Arguments.of("host memory exhausted reading back", Fault.of(Call.READ_BACK).withError(CL.CL_OUT_OF_HOST_MEMORY))));
+                        Fault.of(Call.ENQUEUE_KERNEL).withError(ClErrorCodes.MEM_OBJECT_ALLOCATION_FAILURE)),
+                Arguments.of("host memory exhausted reading back", Fault.of(Call.READ_BACK).withError(ClErrorCodes.OUT_OF_HOST_MEMORY))));
     }
 
     @ParameterizedTest(name = "{0} under {2}, transfers {3}")
@@ -287,8 +287,8 @@ class OpenClFaultInjectionTest {
         try (FaultInjection.Plan plan = FaultInjection.inject(backend,
                 Fault.of(Call.BUILD_PROGRAM).withProbability(0.2, seed).always(),
                 Fault.of(Call.CREATE_BUFFER).withProbability(0.05, seed + 1).always(),
-                Fault.of(Call.CREATE_BUFFER).withError(CL.CL_OUT_OF_RESOURCES).withProbability(0.05, seed + 2).always(),
-                Fault.of(Call.ENQUEUE_KERNEL).withError(CL.CL_OUT_OF_RESOURCES).withProbability(0.1, seed + 3).always(),
+                Fault.of(Call.CREATE_BUFFER).withError(ClErrorCodes.OUT_OF_RESOURCES).withProbability(0.05, seed + 2).always(),
+                Fault.of(Call.ENQUEUE_KERNEL).withError(ClErrorCodes.OUT_OF_RESOURCES).withProbability(0.1, seed + 3).always(),
                 Fault.of(Call.READ_BACK).withProbability(0.1, seed + 4).always(),
                 Fault.of(Call.DEVICE_LOST).withProbability(0.05, seed + 5).always())) {
             for (int i = 0; i < batches; i++) {
@@ -327,9 +327,9 @@ class OpenClFaultInjectionTest {
         int threads = 4, batches = 8;
         var pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
         try (FaultInjection.Plan plan = FaultInjection.inject(backend,
-                Fault.of(Call.CREATE_BUFFER).withError(CL.CL_OUT_OF_RESOURCES).withProbability(0.05, seed).always(),
+                Fault.of(Call.CREATE_BUFFER).withError(ClErrorCodes.OUT_OF_RESOURCES).withProbability(0.05, seed).always(),
                 Fault.of(Call.CREATE_BUFFER).withProbability(0.05, seed + 1).always(),
-                Fault.of(Call.ENQUEUE_KERNEL).withError(CL.CL_OUT_OF_RESOURCES).withProbability(0.15, seed + 2).always(),
+                Fault.of(Call.ENQUEUE_KERNEL).withError(ClErrorCodes.OUT_OF_RESOURCES).withProbability(0.15, seed + 2).always(),
                 Fault.of(Call.READ_BACK).withProbability(0.1, seed + 3).always(),
                 Fault.of(Call.DEVICE_LOST).withProbability(0.05, seed + 4).always())) {
             var futures = new java.util.ArrayList<java.util.concurrent.Future<?>>();
@@ -367,7 +367,7 @@ class OpenClFaultInjectionTest {
         long[] fired = new long[2];
         for (int run = 0; run < 2; run++) {
             try (FaultInjection.Plan plan = FaultInjection.inject(backend,
-                    Fault.of(Call.ENQUEUE_KERNEL).withError(CL.CL_OUT_OF_RESOURCES).withProbability(0.5, 42).always())) {
+                    Fault.of(Call.ENQUEUE_KERNEL).withError(ClErrorCodes.OUT_OF_RESOURCES).withProbability(0.5, 42).always())) {
                 for (int i = 0; i < 8; i++) {
                     evaluateAndCompare(e, Placement.OPENCL, "run " + run + ", batch " + i);
                 }

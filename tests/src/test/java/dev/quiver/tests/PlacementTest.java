@@ -1,5 +1,6 @@
 package dev.quiver.tests;
 
+import dev.quiver.placement.Choice;
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
 import dev.quiver.ExpressionMetrics;
@@ -23,7 +24,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.jocl.CL;
+import dev.quiver.opencl.ClErrorCodes;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -171,8 +172,8 @@ class PlacementTest extends QuiverTestBase {
         quiver.close();
         quiver = scripted(gpu, new ManualClock(), 0);
         CompiledExpression e = quiver.compile(XY, Expr.parse(EXPR));
-        CompiledExpression.Choice small = e.choose(Placement.AUTO, 1000);
-        CompiledExpression.Choice large = e.choose(Placement.AUTO, 1 << 20);
+        Choice small = e.choose(Placement.AUTO, 1000);
+        Choice large = e.choose(Placement.AUTO, 1 << 20);
         assertEquals("cpu", small.device().name(), small.toString());
         assertEquals(GPU, large.device().name(), large.toString());
         assertTrue(large.reason().startsWith("auto: fastest estimate, estimated "), large.reason());
@@ -258,7 +259,7 @@ class PlacementTest extends QuiverTestBase {
         CompiledExpression e = quiver.compile(XY, Expr.parse(EXPR));
         int rows = 1 << 20;
         try (VectorSchemaRoot b = batch(rows)) {
-            gpu.failWith = CL.CL_OUT_OF_RESOURCES - 1000; // not a memory code: a failure of the device
+            gpu.failWith = ClErrorCodes.OUT_OF_RESOURCES - 1000; // not a memory code: a failure of the device
             for (int i = 0; i < 5; i++) {
                 try (FieldVector out = e.evaluate(b, Placement.AUTO)) {
                     assertReference(b, out, "failed batch " + i + ", recomputed");
@@ -315,7 +316,7 @@ class PlacementTest extends QuiverTestBase {
                 assertReference(b, out, "opencl");
             }
             assertEquals(1, gpu.runs.get());
-            gpu.failWith = CL.CL_INVALID_KERNEL;
+            gpu.failWith = ClErrorCodes.INVALID_KERNEL;
             try (FieldVector out = e.evaluate(b, Placement.OPENCL)) {
                 assertReference(b, out, "opencl failed, recomputed on the cpu");
             }
@@ -335,7 +336,7 @@ class PlacementTest extends QuiverTestBase {
         quiver = scripted(gpu, new ManualClock(), 0, TestFigures.instantGpu());
         Device device = quiver.device(GPU).orElseThrow();
         CompiledExpression e = quiver.compile(XY, Expr.parse(EXPR));
-        gpu.failWith = CL.CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        gpu.failWith = ClErrorCodes.MEM_OBJECT_ALLOCATION_FAILURE;
         try (VectorSchemaRoot b = batch(1 << 20)) {
             for (int i = 0; i < 6; i++) {
                 try (FieldVector out = e.evaluate(b, Placement.AUTO)) {
@@ -402,7 +403,7 @@ class PlacementTest extends QuiverTestBase {
 
             @Override
             public KernelRun execute(KernelProgram program, KernelInvocation invocation) {
-                failWith = n.incrementAndGet() % 5 == 0 ? CL.CL_INVALID_COMMAND_QUEUE : 0;
+                failWith = n.incrementAndGet() % 5 == 0 ? ClErrorCodes.INVALID_COMMAND_QUEUE : 0;
                 return super.execute(program, invocation);
             }
         };
@@ -491,7 +492,7 @@ class PlacementTest extends QuiverTestBase {
         Device device = quiver.device(GPU).orElseThrow();
         CompiledExpression e = quiver.compile(XY, Expr.parse(EXPR));
         try (VectorSchemaRoot b = batch(1 << 16)) {
-            gpu.failWith = CL.CL_INVALID_KERNEL;
+            gpu.failWith = ClErrorCodes.INVALID_KERNEL;
             for (int i = 0; i < 3; i++) {
                 e.evaluate(b, Placement.AUTO).close();
             }

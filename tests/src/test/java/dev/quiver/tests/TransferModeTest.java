@@ -72,7 +72,7 @@ class TransferModeTest extends QuiverTestBase {
                 String explain = e.explain(false);
                 for (Device d : quiver.openClDevices()) {
                     assertEquals(mode, d.transferMode().orElseThrow(), d.name());
-                    assertEquals(mode, ((OpenClBackend) d.backend()).transferMode(), d.name());
+                    assertEquals(mode, d.backend().unwrap(OpenClBackend.class).orElseThrow().transferMode(), d.name());
                     assertTrue(d.description().contains(", transfer " + mode.label() + " (configured)"), d.description());
                     assertTrue(explain.contains("  " + d.name() + ": can run every kernel; transfer " + mode.label() + "; "), explain);
                 }
@@ -89,7 +89,7 @@ class TransferModeTest extends QuiverTestBase {
         }
         OpenClAvailability.requireOpenCl(quiver);
         for (Device d : quiver.openClDevices()) {
-            boolean shared = ((OpenClBackend) d.backend()).device().hostUnifiedMemory();
+            boolean shared = d.backend().unwrap(OpenClBackend.class).orElseThrow().device().hostUnifiedMemory();
             TransferMode expected = shared ? TransferMode.ZERO_COPY : TransferMode.COPY;
             assertEquals(expected, d.transferMode().orElseThrow(), d.name());
             assertTrue(d.description().contains((shared ? "host-unified" : "discrete") + " memory, transfer "

@@ -69,7 +69,7 @@ class ZeroCopyTest extends QuiverTestBase {
     void theOpenClKernelReadsAndWritesTheArrowBuffersInPlace() {
         OpenClAvailability.requireOpenCl(quiver);
         List<Device> shared = quiver.openClDevices().stream()
-                .filter(d -> ((OpenClBackend) d.backend()).device().hostUnifiedMemory()).toList();
+                .filter(d -> d.backend().unwrap(OpenClBackend.class).orElseThrow().device().hostUnifiedMemory()).toList();
         if (shared.isEmpty()) {
             // A discrete GPU: its path copies once each way, and says so in the byte count.
             Device d = quiver.openClDevices().getFirst();
@@ -81,7 +81,7 @@ class ZeroCopyTest extends QuiverTestBase {
             return;
         }
         for (Device d : shared) {
-            OpenClBackend backend = (OpenClBackend) d.backend();
+            OpenClBackend backend = d.backend().unwrap(OpenClBackend.class).orElseThrow();
             CompiledExpression e = quiver.compile(XY, Expr.parse("sqrt(x*x + y*y)"));
             int rows = 10_000;
             try (VectorSchemaRoot b = batch(rows);

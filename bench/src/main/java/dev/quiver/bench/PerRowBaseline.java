@@ -42,28 +42,31 @@ import java.util.Objects;
  * {@link UnsupportedOperationException} naming the construct.
  *
  * <pre>{@code
- * RowInterpreter r = RowInterpreter.compile(batch.getSchema(), "x > 0.5 AND y < 0.25");
+ * PerRowBaseline r = PerRowBaseline.compile(batch.getSchema(), "x > 0.5 AND y < 0.25");
  * try (FieldVector out = r.evaluate(batch, allocator)) {   // the caller closes the result
  *     ...
  * }
  * }</pre>
  *
+ * <p>It is not the reference semantics the tests hold every device to: that is the kernel IR's
+ * scalar interpreter in host ({@code dev.quiver.rowfn.ir.RowInterpreter}).
+ *
  * <p>Not thread-safe: {@link #evaluate} binds the batch's columns into the tree for the duration
  * of the call, so evaluate one batch at a time.
  */
-public final class RowInterpreter {
+public final class PerRowBaseline {
     private final Node root;
     private final List<ColumnNode> columns;
     private final String outputName;
 
-    private RowInterpreter(Node root, List<ColumnNode> columns, String outputName) {
+    private PerRowBaseline(Node root, List<ColumnNode> columns, String outputName) {
         this.root = root;
         this.columns = List.copyOf(columns);
         this.outputName = outputName;
     }
 
     /** Parses {@code sql} ({@link SqlParser}) and compiles it against {@code schema}. */
-    public static RowInterpreter compile(Schema schema, String sql) {
+    public static PerRowBaseline compile(Schema schema, String sql) {
         return compile(schema, SqlParser.parse(sql));
     }
 
@@ -75,13 +78,13 @@ public final class RowInterpreter {
      * @throws IllegalArgumentException      for a column the schema does not have, or operand
      *                                       types that do not fit the operator
      */
-    public static RowInterpreter compile(Schema schema, Expr expr) {
+    public static PerRowBaseline compile(Schema schema, Expr expr) {
         Objects.requireNonNull(schema, "schema is null");
         Objects.requireNonNull(expr, "expr is null");
         Compiler compiler = new Compiler(schema);
         String name = expr instanceof Expr.Alias a ? a.name() : expr.toString();
         Expr body = expr instanceof Expr.Alias a ? a.expr() : expr;
-        return new RowInterpreter(compiler.compile(body), compiler.columns, name);
+        return new PerRowBaseline(compiler.compile(body), compiler.columns, name);
     }
 
     /** The type of the values {@link #evaluate} returns: Float64, Int32, Int64 or Boolean. */
@@ -596,9 +599,9 @@ public final class RowInterpreter {
                 case Expr.Not n -> new NotNode(bool(compile(n.expr()), e));
                 case Expr.IsNull n -> new IsNullNode(compile(n.expr()), n.negated());
                 case Expr.Case c -> caseWhen(c);
-                case Expr.ScalarSubquery s -> throw new UnsupportedOperationException("RowInterpreter does not support scalar"
+                case Expr.ScalarSubquery s -> throw new UnsupportedOperationException("PerRowBaseline does not support scalar"
                         + " subqueries (they read a table of the query; run them in a pipeline): " + s);
-                default -> throw new UnsupportedOperationException("RowInterpreter does not support "
+                default -> throw new UnsupportedOperationException("PerRowBaseline does not support "
                         + e.getClass().getSimpleName() + " (" + e + ")");
             };
         }
@@ -657,7 +660,7 @@ public final class RowInterpreter {
                     DataType t = wider(l, r, b);
                     return t.equals(DataType.FLOAT64) ? new Float64Comparison(op, l, r) : new IntegerComparison(op, l, r);
                 }
-                default -> throw new UnsupportedOperationException("RowInterpreter does not support the operator "
+                default -> throw new UnsupportedOperationException("PerRowBaseline does not support the operator "
                         + op.sql() + " (" + b + ")");
             }
         }
@@ -717,7 +720,7 @@ public final class RowInterpreter {
 
         private static void requireSupported(DataType t, String what, Expr where) {
             if (!(t.equals(DataType.FLOAT64) || t.equals(DataType.INT32) || t.equals(DataType.INT64) || t.equals(DataType.BOOLEAN))) {
-                throw new UnsupportedOperationException("RowInterpreter does not support " + what + " " + t + " (" + where + ")");
+                throw new UnsupportedOperationException("PerRowBaseline does not support " + what + " " + t + " (" + where + ")");
             }
         }
     }

@@ -1,10 +1,6 @@
-package dev.quiver;
+package dev.quiver.placement;
 
-import dev.quiver.placement.CostModel;
-import dev.quiver.placement.DeviceFigures;
-import dev.quiver.placement.DeviceHealth;
-import dev.quiver.placement.SegmentProfile;
-import dev.quiver.placement.SegmentStats;
+import dev.quiver.errors.DeviceException;
 import dev.quiver.rowfn.ir.KernelProgram;
 
 import java.util.ArrayList;
@@ -61,22 +57,27 @@ final class SegmentScheduler {
     /** Names of the cpuOnly functions the segment calls, or null. */
     final String cpuOnly;
     private final DeviceRuntime[] devices;
+    /** The index of the fallback device in {@link #devices}: it always qualifies, and has no health, queue or budget. */
+    private final int fallback;
     private final Slot[] slots;
-    private final CompiledExpression owner;
+    private final ProgramSupport support;
+    /** How OpenCL discovery went: what placement OPENCL says when no device can run the segment. */
+    private final String openClStatus;
     private final double explorationShare;
     private final AtomicLong batches = new AtomicLong();
     private final AtomicLong credit = new AtomicLong();
 
-    SegmentScheduler(CompiledExpression owner, String text, KernelProgram program, String cpuOnly, DeviceRuntime[] devices,
-                     double explorationShare) {
-        this.owner = owner;
+    SegmentScheduler(ProgramSupport support, String text, KernelProgram program, String cpuOnly, Devices devices) {
+        this.support = support;
         this.text = text;
         this.program = program;
         this.profile = SegmentProfile.of(program);
         this.cpuOnly = cpuOnly;
-        this.devices = devices;
-        this.explorationShare = explorationShare;
-        this.slots = new Slot[devices.length];
+        this.devices = devices.all();
+        this.fallback = devices.fallback().index;
+        this.openClStatus = devices.openClStatus();
+        this.explorationShare = devices.explorationShare();
+        this.slots = new Slot[this.devices.length];
         for (int i = 0; i < slots.length; i++) {
             slots[i] = new Slot();
         }
@@ -136,42 +137,13 @@ final class SegmentScheduler {
         return Math.min(BUCKETS - 1, 64 - Long.numberOfLeadingZeros(Math.max(0, rows)));
     }
 
-    /** Why a device was chosen. */
-    enum Why {
-        PLACEMENT_CPU("placement CPU", false),
-        PLACEMENT_OPENCL("placement OPENCL", false),
-        REQUESTED("device requested", false),
-        CPU_ONLY("a function of the segment is cpuOnly", false),
-        FASTEST("auto: fastest estimate", true),
-        ONLY("auto: the only device that can run it", true),
-        EXPLORE("auto: exploring (the estimate was stale)", true),
-        BUILDING("auto: the OpenCL kernel is still building in the background", true),
-        PROBE("probing a fenced device", false),
-        FENCED("every OpenCL device that can run it is fenced off", false),
-        NO_MEMORY("not enough device memory: on the cpu", false),
-        FALLBACK("recomputed on the cpu after the device failed", false),
-        NO_KERNEL("no fused kernel: the plan runs on the calling thread", false);
-
-        final String text;
-        /**
-         * Whether AUTO chose by its estimates, among devices ready to run: what exploration's
-         * first-run cost ({@link DeviceRuntime#firstRunNanos}) is learnt from.
-         */
-        final boolean estimated;
-
-        Why(String text, boolean estimated) {
-            this.text = text;
-            this.estimated = estimated;
-        }
-    }
-
     /** The devices' estimates for a batch of {@code rows} rows, in device order (null where the device cannot run it). */
     CostModel.Estimate[] estimates(long rows) {
         CostModel.Estimate[] out = new CostModel.Estimate[devices.length];
         for (int i = 0; i < devices.length; i++) {
-            if (i == 0 || supports(i, program)) {
+            if (supports(i, program)) {
                 out[i] = CostModel.estimate(devices[i].figures(), profile, rows, devices[i].threadsFor(program, rows),
-                        i == 0 ? 0 : devices[i].queuedNanos.get(), devices[i].path(0));
+                        devices[i].queued(), devices[i].path(0));
             }
         }
         return out;
@@ -183,24 +155,21 @@ final class SegmentScheduler {
     }
 
     boolean supports(int i, KernelProgram p) {
-        if (i == 0) {
+        if (i == fallback) {
             return true;
         }
         if (p == program) {
             int s = slots[i].supportsBase;
             if (s == 0) {
-                slots[i].supportsBase = s = owner.unsupportedOn(devices[i].device, p).isEmpty() ? 1 : 2;
+                slots[i].supportsBase = s = support.unsupportedOn(devices[i].device, p).isEmpty() ? 1 : 2;
             }
             return s == 1;
         }
-        return owner.unsupportedOn(devices[i].device, p).isEmpty();
+        return support.unsupportedOn(devices[i].device, p).isEmpty();
     }
 
     private int threads(int i, long rows) {
         DeviceRuntime d = devices[i];
-        if (i != 0) {
-            return 1;
-        }
         Slot s = slots[i];
         long packed = s.lastThreads;
         if (packed >>> 16 == rows) {
@@ -213,9 +182,9 @@ final class SegmentScheduler {
 
     /**
      * The decision of AUTO for a batch. {@code peek}: no side effects (no counter, no exploration,
-     * no probe claimed), for {@link CompiledExpression#choose}.
+     * no probe claimed), for EXPLAIN and {@link KernelDispatcher#choose}.
      */
-    CompiledExpression.Choice auto(KernelProgram p, int rows, boolean peek) {
+    Choice auto(KernelProgram p, int rows, boolean peek) {
         return auto(p, rows, peek, null);
     }
 
@@ -223,7 +192,7 @@ final class SegmentScheduler {
      * As {@link #auto(KernelProgram, int, boolean)}, with the bytes of the batch's arguments already
      * on each device ({@code resident[i]} for device {@code i}; null: none anywhere).
      */
-    CompiledExpression.Choice auto(KernelProgram p, int rows, boolean peek, long[] resident) {
+    Choice auto(KernelProgram p, int rows, boolean peek, long[] resident) {
         long n = peek ? batches.get() : batches.incrementAndGet();
         int b = bucket(rows);
         int best = -1, second = -1, building = -1;
@@ -234,7 +203,7 @@ final class SegmentScheduler {
         for (int i = 0; i < devices.length; i++) {
             DeviceRuntime d = devices[i];
             boolean probe = false;
-            if (i != 0) {
+            if (i != fallback) {
                 if (!supports(i, p)) {
                     continue;
                 }
@@ -252,8 +221,8 @@ final class SegmentScheduler {
             }
             double raw = rawOf(i, rows, resident);
             // The correction scales the device's own work; work already queued on it is added as it is.
-            double est = raw * slots[i].factor(b) + (i == 0 ? 0 : d.queuedNanos.get());
-            if (i != 0 && !ready(i, p)) {
+            double est = raw * slots[i].factor(b) + d.queued();
+            if (i != fallback && !ready(i, p)) {
                 if (est < buildingEst) {
                     building = i;
                     buildingEst = est;
@@ -277,7 +246,7 @@ final class SegmentScheduler {
             }
         }
         if (best < 0) {
-            best = 0; // unreachable: the CPU always qualifies
+            best = fallback; // unreachable: the fallback always qualifies
         }
         // A device that would have won had its program been built: built now, in the background, for later batches.
         boolean buildingWins = building >= 0 && buildingEst < bestEst;
@@ -287,7 +256,7 @@ final class SegmentScheduler {
         if (!peek && bestProbe && !devices[best].health.tryProbe()) {
             // Another thread is probing that device: the next best takes this batch (never a second probe).
             return second >= 0 && !secondProbe ? choice(second, secondRaw, p, rows, Why.FASTEST, false, false)
-                    : choice(0, rawOf(0, rows), p, rows, Why.FENCED, false, false);
+                    : choice(fallback, rawOf(fallback, rows), p, rows, Why.FENCED, false, false);
         }
         if (!peek && (second >= 0 || building >= 0) && !bestProbe && explorationShare > 0) {
             // Exploration: a device not measured in this bucket for a while, when the credit pays for it.
@@ -301,7 +270,7 @@ final class SegmentScheduler {
                 }
                 double raw = rawOf(i, rows, resident);
                 // A device that never ran the segment pays for its first run (a JIT, or a build when it builds in the batch).
-                double extra = raw * s.factor(b) + devices[i].queuedNanos.get() - bestEst
+                double extra = raw * s.factor(b) + devices[i].queued() - bestEst
                         + (s.warmed ? 0 : devices[i].firstRunNanos);
                 long c = credit.get();
                 if (extra < 0 || extra > c) {
@@ -319,12 +288,43 @@ final class SegmentScheduler {
         }
         Why why = bestProbe ? Why.PROBE
                 : buildingWins ? Why.BUILDING
-                : best == 0 && second < 0 && anyFenced ? Why.FENCED
-                : best == 0 && second < 0 && anyMemoryShort ? Why.NO_MEMORY
+                : best == fallback && second < 0 && anyFenced ? Why.FENCED
+                : best == fallback && second < 0 && anyMemoryShort ? Why.NO_MEMORY
                 : second < 0 && building < 0 ? Why.ONLY : Why.FASTEST;
         return choice(best, bestRaw, p, rows, why, false, bestProbe);
     }
 
+    /** Placement OPENCL: the first healthy OpenCL device that can run it and has the memory, else why not. */
+    Choice openCl(KernelProgram program, int rows, boolean peek) {
+        List<String> why = new ArrayList<>();
+        boolean fenced = false, noMemory = false;
+        for (DeviceRuntime d : devices) {
+            if (d.fallback || !d.device.isOpenCl()) {
+                continue;
+            }
+            Optional<String> reason = support.unsupportedOn(d.device, program);
+            if (reason.isPresent()) {
+                why.add(d.device.name() + ": " + reason.get());
+                continue;
+            }
+            if (!fits(d.index, rows)) {
+                noMemory = true;
+                continue;
+            }
+            if (d.health.isHealthy()) {
+                return fixed(d.index, rows, Why.PLACEMENT_OPENCL, false);
+            }
+            if (!peek && d.health.tryProbe()) {
+                return fixed(d.index, rows, Why.PROBE, true);
+            }
+            fenced = true;
+        }
+        if (fenced || noMemory) {
+            return fallback(rows, fenced ? Why.FENCED : Why.NO_MEMORY);
+        }
+        throw new DeviceException("placement OPENCL, but no OpenCL device can run " + program.text() + ": "
+                + (why.isEmpty() ? openClStatus : String.join("; ", why)));
+    }
     /**
      * Whether device {@code i} runs {@code p} without a build inside the batch: always when the
      * Quiver builds in the batch (background compilation off); else once the backend has the
@@ -340,7 +340,7 @@ final class SegmentScheduler {
         if (p == program && s.readyBase) {
             return true;
         }
-        if (d.device.backend().isReady(p)) {
+        if (d.backend.isReady(p)) {
             if (p == program) {
                 s.readyBase = true;
             }
@@ -358,13 +358,13 @@ final class SegmentScheduler {
         Slot s = slots[i];
         Object shape = p.shape();
         if (!s.preparing.containsKey(shape)) {
-            s.preparing.computeIfAbsent(shape, q -> devices[i].device.backend().prepareAsync(p));
+            s.preparing.computeIfAbsent(shape, q -> devices[i].backend.prepareAsync(p));
         }
     }
 
     /** Whether device {@code i} has the memory and buffer size for a batch of {@code rows} rows now. */
-    private boolean fits(int i, long rows) {
-        return i == 0 || devices[i].fits((long) (rows * profile.bytesPerRow()), rows * 8);
+    boolean fits(int i, long rows) {
+        return devices[i].fits((long) (rows * profile.bytesPerRow()), rows * 8);
     }
 
     /** The device's own estimated time for the batch, without correction or queue. */
@@ -377,16 +377,18 @@ final class SegmentScheduler {
                 devices[i].path(resident == null ? 0 : resident[i]));
     }
 
-    CompiledExpression.Choice choice(int device, double rawEstimate, KernelProgram p, long rows, Why why, boolean explore,
-                                     boolean probe) {
+    Choice choice(int device, double rawEstimate, KernelProgram p, long rows, Why why, boolean explore, boolean probe) {
         double own = rawEstimate * slots[device].factor(bucket(rows));
-        double queued = device == 0 ? 0 : devices[device].queuedNanos.get();
-        return new CompiledExpression.Choice(devices[device].device, device, why, rawEstimate, own, own + queued, explore,
-                probe, this);
+        return new Choice(devices[device], why, rawEstimate, own, own + devices[device].queued(), explore, probe, this);
+    }
+
+    /** The fallback device, fixed (placement CPU, a cpuOnly function, a fallback). */
+    Choice fallback(long rows, Why why) {
+        return fixed(fallback, rows, why, false);
     }
 
     /** A fixed choice (placement CPU/OPENCL, a requested device), with its estimate when figures are known. */
-    CompiledExpression.Choice fixed(int device, long rows, Why why, boolean probe) {
+    Choice fixed(int device, long rows, Why why, boolean probe) {
         DeviceRuntime d = devices[device];
         // A fixed placement never calibrates: without figures there is no estimate (and nothing learnt).
         DeviceFigures f = d.knownFigures();
@@ -395,8 +397,8 @@ final class SegmentScheduler {
     }
 
     /** Records a run: the measured time, learnt from unless it was the device's first run of this segment. */
-    void record(CompiledExpression.Choice c, int rows, long measuredNanos) {
-        Slot s = slots[c.deviceIndex()];
+    void record(Choice c, int rows, long measuredNanos) {
+        Slot s = slots[c.runtime().index];
         s.batches.increment();
         s.rows.add(rows);
         s.estimated.add((long) c.ownNanos());
@@ -419,7 +421,7 @@ final class SegmentScheduler {
             // per device for exploration; learnt from AUTO's own choices only, which are what exploration makes (a
             // fixed placement's first run may include a build that AUTO would have waited for in the background).
             if (c.rawEstimateNanos() > 0 && c.why().estimated) {
-                DeviceRuntime d = devices[c.deviceIndex()];
+                DeviceRuntime d = c.runtime();
                 double over = Math.max(0, measuredNanos - c.ownNanos());
                 d.firstRunNanos = d.firstRunNanos + 0.5 * (over - d.firstRunNanos);
             }
@@ -432,7 +434,7 @@ final class SegmentScheduler {
         double queued = c.estimatedNanos() - c.ownNanos();
         double r = Math.max(measuredNanos - queued, measuredNanos * 0.1) / c.rawEstimateNanos();
         double old = s.learnt(b);
-        if (!s.jitWarm && devices[c.deviceIndex()].jitWarmsUp()) {
+        if (!s.jitWarm && c.runtime().jitWarmsUp()) {
             // A new CPU loop runs interpreted, then C1-compiled, for its first few hundred thousand rows: such a
             // run says nothing about the loop's speed once compiled, which the figures estimate. Until then only
             // runs faster than the estimate teach anything.
@@ -463,8 +465,8 @@ final class SegmentScheduler {
         return Math.max(MIN_FACTOR, Math.min(MAX_FACTOR, next));
     }
 
-    void recordFallback(CompiledExpression.Choice failed) {
-        slots[failed.deviceIndex()].fallbacks.increment();
+    void recordFallback(Choice failed) {
+        slots[failed.runtime().index].fallbacks.increment();
     }
 
     /**
@@ -473,7 +475,7 @@ final class SegmentScheduler {
      * below 2^31 rows.
      */
     Optional<Long> crossover(int i) {
-        if (i == 0 || !supports(i, program)) {
+        if (i == fallback || !supports(i, program)) {
             return Optional.empty();
         }
         long lo = 0;
@@ -500,8 +502,8 @@ final class SegmentScheduler {
 
     private boolean faster(int i, long rows) {
         double dev = CostModel.totalNanos(devices[i].figures(), profile, rows, 1, 0, devices[i].path(0)) * correction(i, rows);
-        double cpu = CostModel.totalNanos(devices[0].figures(), profile, rows, devices[0].threadsFor(program, rows), 0)
-                * correction(0, rows);
+        DeviceRuntime f = devices[fallback];
+        double cpu = CostModel.totalNanos(f.figures(), profile, rows, f.threadsFor(program, rows), 0) * correction(fallback, rows);
         return dev < cpu;
     }
 

@@ -29,11 +29,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link RowInterpreter} computes what Quiver computes: the same type, the same nulls and equal
+ * {@link PerRowBaseline} computes what Quiver computes: the same type, the same nulls and equal
  * values (floats bit for bit), on each benchmark's expression over random batches with nulls and
  * on hostile inputs. Every test ends with its allocator at zero bytes.
  */
-class RowInterpreterTest {
+class PerRowBaselineTest {
     private static final List<Workload> BENCHMARKS = List.of(BooleanLogicBenchmark.WORKLOAD, CaseBenchmark.WORKLOAD,
             DispatchBenchmark.workload(8192));
 
@@ -151,7 +151,7 @@ class RowInterpreterTest {
                 {"s IS NULL", "Utf8"}, {"x IN (0.1, 0.2)", "InList"}, {"CAST(x AS INTEGER)", "Cast"}, {"x > 0.5 AND NULL", "Null"},
                 {"x > (SELECT rate FROM rates)", "does not support scalar subqueries"}}) {
             UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-                    () -> RowInterpreter.compile(schema, sqlAndName[0]), sqlAndName[0]);
+                    () -> PerRowBaseline.compile(schema, sqlAndName[0]), sqlAndName[0]);
             assertTrue(e.getMessage().contains(sqlAndName[1]), e.getMessage());
         }
     }
@@ -167,7 +167,7 @@ class RowInterpreterTest {
 
     private void assertSameAsQuiver(Schema schema, List<VectorSchemaRoot> batches, String sql, String context) {
         CompiledExpression compiled = quiver.compile(schema, sql);
-        RowInterpreter interpreter = RowInterpreter.compile(schema, sql);
+        PerRowBaseline interpreter = PerRowBaseline.compile(schema, sql);
         for (int k = 0; k < batches.size(); k++) {
             VectorSchemaRoot batch = batches.get(k);
             try (FieldVector expected = compiled.evaluate(batch, Placement.CPU, allocator);
