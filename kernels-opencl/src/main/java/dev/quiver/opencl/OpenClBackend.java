@@ -34,17 +34,17 @@ import java.util.concurrent.CompletableFuture;
  * arguments and results are Arrow bitmaps, and a program's null condition clears bits of the
  * output validity.
  *
- * <p>Memory ({@link DataPath}): on a device that shares host memory (PoCL, integrated GPUs) the
- * kernel reads and writes the Arrow buffers themselves, with no copy ({@link ZeroCopyPath});
- * elsewhere ({@link TransferMode#COPY}, {@link CopyPath}) each argument is written to the device,
+ * <p>Memory ({@code DataPath}): on a device that shares host memory (PoCL, integrated GPUs) the
+ * kernel reads and writes the Arrow buffers themselves, with no copy ({@code ZeroCopyPath});
+ * elsewhere ({@link TransferMode#COPY}, {@code CopyPath}) each argument is written to the device,
  * unless it is resident there under its {@link ResidentKey}, and the output read back (the
  * validity too, when the row mode or a null condition needs it); a batch of more than two chunks
  * goes chunk by chunk, overlapping transfers with the kernel (see {@link #overlapChunkRows()},
- * {@link OverlapPipeline}). The bytes moved are reported in the {@link KernelRun}. See
+ * {@code OverlapPipeline}). The bytes moved are reported in the {@link KernelRun}. See
  * docs/transfers.md. Cancellation ({@link dev.quiver.cancel.Cancellation}) is checked before
  * each overlapped chunk is enqueued; a single launch runs to its end.
  *
- * <p>Programs ({@link ProgramBuilds}): each shape is built once per backend, by the first run
+ * <p>Programs ({@code ProgramBuilds}): each shape is built once per backend, by the first run
  * that needs it or ahead of it by {@link #prepareAsync} on the backend's build thread (one daemon
  * thread, started on first use). A program built from source is stored in the backend's
  * {@link ProgramBinaryCache} (by the build thread, after the build), and a later backend, in this
@@ -57,7 +57,7 @@ import java.util.concurrent.CompletableFuture;
  * returns or throws. Thread-safe: runs from several threads share the queues; a plain run takes
  * no lock (one atomic add as it starts and one as it ends, and a volatile read of a built
  * program), resident arguments and staging slots take a short lock of their own;
- * {@link #close()} waits for runs in progress ({@link Lifecycle}), and a run that starts once
+ * {@link #close()} waits for runs in progress ({@code Lifecycle}), and a run that starts once
  * close has begun throws {@link IllegalStateException}.
  *
  * <pre>{@code
