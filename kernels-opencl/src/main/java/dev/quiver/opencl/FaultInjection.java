@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * ends with {@code (injected fault)}.
  *
  * <pre>{@code
- * OpenClBackend gpu = (OpenClBackend) quiver.openClDevices().getFirst().backend();
+ * OpenClBackend gpu = quiver.openClDevices().getFirst().backend().unwrap(OpenClBackend.class).orElseThrow();
  * try (FaultInjection.Plan plan = FaultInjection.inject(gpu,
  *         FaultInjection.Fault.of(FaultInjection.Call.ENQUEUE_KERNEL).withError(CL.CL_OUT_OF_RESOURCES).times(3))) {
  *     ... evaluate batches: the first 3 kernel launches fail ...
