@@ -2,7 +2,8 @@
 # Quiver's test command (named in the README; CI runs it through .ci/run):
 #   ci/test.sh [extra Maven arguments]      e.g.  ci/test.sh -pl host -am
 # Finds a JDK 25 (ci/java.sh), installs OpenCL/PoCL if possible (ci/setup.sh), then runs
-# `mvn -B -ntp verify` from the repository root. The exit code is Maven's.
+# `mvn -B -ntp verify` from the repository root, which runs the tests and then the lint checks (docs/lint.md).
+# The exit code is Maven's.
 # Behaves the same on CI and on a workstation: it reads no CI-specific variables, and leaves
 # CI unset if it is unset.
 set -euo pipefail

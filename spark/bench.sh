@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source ci/java.sh
-mvn -B -q -ntp install -DskipTests -pl spark -am
+mvn -B -q -ntp install -DskipTests -Dquiver.lint.skip=true -pl spark -am
 mvn -B -q -ntp test-compile -pl spark
 mvn_quiet() { mvn -B -q -ntp -Dstyle.color=never "$@" | sed 's/\x1b\[[0-9;]*m//g'; }
 cp=$(mvn_quiet dependency:build-classpath -pl spark -Dmdep.includeScope=test -Dmdep.outputFile=/dev/stdout)
