@@ -113,7 +113,6 @@ class CompiledLoopsTest {
     }
 
     static KernelProgram multiplexer(List<ElementType> types, List<IrNode> ops) {
-        ElementType t = ops.getFirst().type();
         IrNode k = Ir.arg(0, INT32);
         IrNode root = ops.getLast();
         for (int j = ops.size() - 2; j >= 0; j--) {

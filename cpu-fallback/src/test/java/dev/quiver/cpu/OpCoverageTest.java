@@ -41,7 +41,7 @@ class OpCoverageTest {
         List<KernelProgram> out = new ArrayList<>();
         for (ElementType t : ElementType.values()) {
             List<ElementType> types = List.of(t, t, BOOL, BOOL);
-            IrNode a = Ir.arg(0, t), b = Ir.arg(1, t), p = Ir.arg(2, BOOL), q = Ir.arg(3, BOOL);
+            IrNode a = Ir.arg(0, t), b = Ir.arg(1, t), p = Ir.arg(2, BOOL);
             for (UnaryOp op : UnaryOp.values()) {
                 if (takes(op.domain(), t)) {
                     out.add(new KernelProgram(types, new IrNode.Unary(op, a)));

@@ -197,6 +197,7 @@ public sealed interface DataType {
             return abbreviation;
         }
 
+        @SuppressWarnings("checkstyle:inlinefqn") // Arrow's TimeUnit, beside this one
         public org.apache.arrow.vector.types.TimeUnit toArrow() {
             return org.apache.arrow.vector.types.TimeUnit.valueOf(name());
         }

@@ -183,7 +183,7 @@ class SelectionKernelsTest extends KernelTestBase {
                 in.set(i, i * 0.5);
             }
             in.setValueCount(100);
-            java.lang.reflect.Field validity = BaseValueVector.class.getDeclaredField("validityBuffer");
+            var validity = BaseValueVector.class.getDeclaredField("validityBuffer");
             validity.setAccessible(true);
             ((ArrowBuf) validity.get(in)).getReferenceManager().release();
             validity.set(in, allocator.getEmpty());

@@ -10,6 +10,7 @@ public final class QuiverVersion {
     }
 
     /** The version, e.g. {@code 0.1.0-SNAPSHOT}, or {@code dev}. */
+    @SuppressWarnings("checkstyle:inlinefqn") // host's QuiverVersion, of the same name as this one
     public static String get() {
         return dev.quiver.cache.QuiverVersion.get();
     }

@@ -38,6 +38,7 @@ public final class QuiverSpark {
      * with Quiver's reference interpreter. Integer arguments of a floating-point parameter are
      * cast to double, as Quiver's signatures do. The class must be on every executor's classpath.
      */
+    @SuppressWarnings("checkstyle:inlinefqn") // Spark's classic SparkSession, beside the API's imported one
     public static void registerFunctions(SparkSession session, Class<? extends QuiverFunctions> provider) {
         Objects.requireNonNull(session, "session is null");
         String className = Objects.requireNonNull(provider, "provider is null").getName();
@@ -109,6 +110,7 @@ public final class QuiverSpark {
      * The nodes of {@code dataset}'s executed plan, parents before children, looking through
      * adaptive execution (the final plan once the query has run) and its query stages.
      */
+    @SuppressWarnings("checkstyle:inlinefqn") // Spark's classic Dataset, beside the API's imported one
     public static List<SparkPlan> planNodes(Dataset<?> dataset) {
         List<SparkPlan> out = new ArrayList<>();
         collect(((org.apache.spark.sql.classic.Dataset<?>) dataset).queryExecution().executedPlan(), out);
@@ -141,6 +143,7 @@ public final class QuiverSpark {
      *   FileScan parquet [id#0L,s#7] ...
      * </pre>
      */
+    @SuppressWarnings("checkstyle:inlinefqn") // Spark's classic Dataset, beside the API's imported one
     public static String explain(Dataset<?> dataset) {
         StringBuilder sb = new StringBuilder();
         explain(((org.apache.spark.sql.classic.Dataset<?>) dataset).queryExecution().executedPlan(), 0, sb);

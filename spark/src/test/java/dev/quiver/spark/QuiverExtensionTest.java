@@ -381,6 +381,7 @@ class QuiverExtensionTest {
     }
 
     @Test
+    @SuppressWarnings("checkstyle:inlinefqn") // Spark's classic SparkSession, beside the API's imported one
     void theNodesMetricsReachSparksSqlStatusStore() throws Exception {
         Dataset<Row> df = spark.sql("SELECT id, cos(d) * e AS r FROM t WHERE k < 40");
         long rows = df.collectAsList().size();

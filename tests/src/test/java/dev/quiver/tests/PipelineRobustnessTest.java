@@ -497,7 +497,6 @@ class PipelineRobustnessTest extends QuiverTestBase {
     @Test
     void randomCancellationStress() throws Exception {
         java.util.Random rnd = new java.util.Random(42);
-        AsyncFixtures.Remote f = new AsyncFixtures.Remote("jitter", 10, 3, 0, v -> v * 2);
         // random delay per call, sometimes failing
         dev.quiver.functions.AsyncScalarFunction g = new dev.quiver.functions.AsyncScalarFunction() {
             public String name() { return "jit"; }
@@ -587,10 +586,9 @@ class PipelineRobustnessTest extends QuiverTestBase {
                         .withRetry(dev.quiver.stream.RetryPolicy.attempts(2).withBackoff(java.time.Duration.ofMillis(10), 1, java.time.Duration.ofMillis(10))))
                 .placement(Placement.CPU).plan(quiver);
         QueryExecution q = plan.execute(runtime, ProbeFixtures.source(allocator, 1, 10, runtime.executor()));
-        Call first;
         try {
             CompletableFuture<VectorSchemaRoot> next = q.stream().next();
-            first = f.takeWired();
+            f.takeWired();
             try {
                 next.get(5, TimeUnit.SECONDS);
                 fail("expected a failure");

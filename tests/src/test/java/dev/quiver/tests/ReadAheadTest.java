@@ -350,7 +350,6 @@ class ReadAheadTest extends QuiverTestBase {
         quiver.functions().register(d);
         Random r = new Random(3);
         int early = 0;
-        int late = 0;
         for (int iter = 0; iter < Integer.getInteger("quiver.readAheadIterations", 100) * 5; iter++) {
             PipelinePlan plan = Pipeline.from(SCHEMA).project("id", "d(v) AS y").options(batchOf(400).withBatchesInFlight(inFlight))
                     .placement(Placement.CPU).plan(quiver);
@@ -381,7 +380,6 @@ class ReadAheadTest extends QuiverTestBase {
                     early++;
                     System.out.println("EARLY sleep=" + sleep + " atRelease=" + atRelease + " asyncMetricsEmpty=" + q.asyncMetrics().isEmpty());
                 } else {
-                    late++;
                     System.out.println("iteration " + iter + ": leaked " + after + " bytes; " + allocator.toVerboseString());
                     fail("inFlight=" + inFlight + " iteration " + iter + ": " + after + " bytes never freed (" + atRelease + " at whenReleased)");
                 }

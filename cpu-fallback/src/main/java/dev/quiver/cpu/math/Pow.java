@@ -79,7 +79,6 @@ public final class Pow {
                     .or(yAbs.compare(GE, 1.0).and(yRounded.compare(EQ, yAbs).or(yAbs.compare(GE, 0x1.0p52))));
             VectorMask<Double> odd = integer.and(yAbs.compare(LT, 0x1.0p53)).and(halfRounded.compare(NE, half));
             VectorMask<Double> oddNegative = xNegative.and(odd);
-            VectorMask<Double> evenNegative = xNegative.and(integer).andNot(odd);
             DoubleVector s = DoubleVector.broadcast(D, 1.0).blend(-1.0, oddNegative);
 
             // log2(|x|) = t1 + t2, the normal way: |x| = 2^n (1 + f) reduced around 1 or 1.5.
@@ -141,7 +140,6 @@ public final class Pow {
             DoubleVector z = pL.add(pH);
             LongVector zBits = z.viewAsIntegralLanes();
             LongVector zj = zBits.lanewise(LSHR, 32).lanewise(XOR, 0x8000_0000L).sub(0x8000_0000L); // signed
-            LongVector zi = zBits.and(0xFFFF_FFFFL);
             VectorMask<Double> zNegative = z.test(IS_NEGATIVE);
             LongVector zAbsHi = zj.and(0x7FFF_FFFFL);
             VectorMask<Double> overflow = zj.compare(GE, 0x4090_0000L).cast(D)

@@ -151,6 +151,7 @@ public final class RowsToArrow implements AutoCloseable {
     }
 
     /** As {@link #next(Iterator)}, for a Scala iterator (what {@code RDD.mapPartitions} and plan nodes get). */
+    @SuppressWarnings("checkstyle:inlinefqn") // Scala's Iterator, beside java.util's
     public VectorSchemaRoot next(scala.collection.Iterator<? extends InternalRow> rows) {
         Objects.requireNonNull(rows, "rows is null");
         return next(scala.jdk.javaapi.CollectionConverters.asJava(rows));

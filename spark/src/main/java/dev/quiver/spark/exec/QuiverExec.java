@@ -45,6 +45,7 @@ public final class QuiverExec extends SparkPlan {
     private final SparkPlan child;
     private final boolean rowInput;
     private final int batchRows;
+    @SuppressWarnings("checkstyle:inlinefqn") // Scala's Map, beside java.util's
     private transient scala.collection.immutable.Map<String, SQLMetric> metrics;
 
     /**
@@ -155,6 +156,7 @@ public final class QuiverExec extends SparkPlan {
     }
 
     @Override
+    @SuppressWarnings("checkstyle:inlinefqn") // Scala's Map, beside java.util's
     public synchronized scala.collection.immutable.Map<String, SQLMetric> metrics() {
         if (metrics == null) {
             var sc = sparkContext();

@@ -475,8 +475,8 @@ public final class CatalystTranslator {
 
     /** Casts that cannot fail and convert as Java does: integers to wider integers or floats, float to double. */
     private Expr cast(Cast c) throws Unsupported {
-        org.apache.spark.sql.types.DataType from = c.child().dataType();
-        org.apache.spark.sql.types.DataType to = c.dataType();
+        var from = c.child().dataType();
+        var to = c.dataType();
         if (from.equals(to)) {
             return tr(c.child());
         }
@@ -492,7 +492,7 @@ public final class CatalystTranslator {
     }
 
     private Expr literal(Literal l) throws Unsupported {
-        org.apache.spark.sql.types.DataType t = l.dataType();
+        var t = l.dataType();
         DataType q = quiverType(l, t);
         Object v = l.value();
         if (v == null) {
@@ -510,11 +510,13 @@ public final class CatalystTranslator {
         }
     }
 
+    @SuppressWarnings("checkstyle:inlinefqn") // Spark's DataType, beside Quiver's imported one
     private static void checkType(Expression e, org.apache.spark.sql.types.DataType t) throws Unsupported {
         quiverType(e, t);
     }
 
     /** The Quiver type of a Spark type, for the types whose values and arithmetic Quiver shares with Spark. */
+    @SuppressWarnings("checkstyle:inlinefqn") // Spark's DataType, beside Quiver's imported one
     static DataType quiverType(Expression e, org.apache.spark.sql.types.DataType t) throws Unsupported {
         if (t.equals(BooleanType$.MODULE$)) {
             return DataType.BOOLEAN;
@@ -547,10 +549,12 @@ public final class CatalystTranslator {
         throw new Unsupported(e, "type " + t.simpleString());
     }
 
+    @SuppressWarnings("checkstyle:inlinefqn") // Spark's DataType, beside Quiver's imported one
     private static boolean isIntegral(org.apache.spark.sql.types.DataType t) {
         return integralRank(t) > 0;
     }
 
+    @SuppressWarnings("checkstyle:inlinefqn") // Spark's DataType, beside Quiver's imported one
     private static int integralRank(org.apache.spark.sql.types.DataType t) {
         if (t.equals(ByteType$.MODULE$)) {
             return 1;
