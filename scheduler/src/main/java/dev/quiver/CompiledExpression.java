@@ -36,7 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.IdentityHashMap;
 import dev.quiver.physical.FusedKernelExpr;
 import dev.quiver.physical.PhysicalExpr;
-import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.placement.DeviceHealth;
 import java.util.function.Function;
 

@@ -478,7 +478,7 @@ class MathLibraryTest {
                 if (e.programs().stream().anyMatch(p -> d.backend().unsupportedReason(p).isPresent())) {
                     continue;
                 }
-                dev.quiver.backend.KernelArithmeticException x = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> e.evaluate(batch, d, allocator).close(),
+                dev.quiver.errors.KernelArithmeticException x = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> e.evaluate(batch, d, allocator).close(),
                         f[0] + " on " + d.name());
                 assertTrue(x.getMessage().contains((String) f[1]), f[0] + " on " + d.name() + ": " + x.getMessage());
             }

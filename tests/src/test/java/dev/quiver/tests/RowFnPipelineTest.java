@@ -301,7 +301,7 @@ class RowFnPipelineTest extends QuiverTestBase {
         boolean[][] nullPatterns = {null, halfNull(), everyButMultiplesOf(50)};
         for (boolean[] nulls : nullPatterns) {
             try (VectorSchemaRoot batch = TestColumns.batch(ROWS, longs("a", a, null), longs("b", b, nulls))) {
-                dev.quiver.backend.KernelArithmeticException x = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> e.evaluate(batch, p).close());
+                dev.quiver.errors.KernelArithmeticException x = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> e.evaluate(batch, p).close());
                 assertTrue(x.getMessage().startsWith("safe_div: division by zero (value 0) in safe_div(a, b) at row 2500 (on "),
                         x.getMessage());
             }
@@ -529,7 +529,7 @@ class RowFnPipelineTest extends QuiverTestBase {
                             }
                         }
                     } else {
-                        dev.quiver.backend.KernelArithmeticException x = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> e.evaluate(batch, p).close());
+                        dev.quiver.errors.KernelArithmeticException x = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> e.evaluate(batch, p).close());
                         assertTrue(x.getMessage().contains("mod: division by zero") && x.getMessage().contains("at row 41 "), x.getMessage());
                     }
                 }

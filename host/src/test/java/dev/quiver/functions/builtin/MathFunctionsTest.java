@@ -725,10 +725,10 @@ class MathFunctionsTest {
 
     @Test
     void aZeroDivisorOrAnUnrepresentableGcdFailsTheCall() {
-        dev.quiver.backend.KernelArithmeticException e = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> invoke("mod", List.of(DataType.INT32, DataType.INT32),
+        dev.quiver.errors.KernelArithmeticException e = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> invoke("mod", List.of(DataType.INT32, DataType.INT32),
                 List.of(Arrays.asList(1, 7), Arrays.asList(1, 0))));
         assertTrue(e.getMessage().contains("mod: division by zero"), e.getMessage());
-        dev.quiver.backend.KernelArithmeticException g = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> invoke("gcd", List.of(DataType.INT64, DataType.INT64),
+        dev.quiver.errors.KernelArithmeticException g = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> invoke("gcd", List.of(DataType.INT64, DataType.INT64),
                 List.of(Arrays.asList(4L, Long.MIN_VALUE), Arrays.asList(6L, 0L))));
         assertTrue(g.getMessage().contains("gcd: integer overflow"), g.getMessage());
         // A NULL row is never checked.
