@@ -349,7 +349,7 @@ class RowFnPipelineTest extends QuiverTestBase {
                  VectorSchemaRoot batch = new VectorSchemaRoot(List.of(encoded))) {
                 batch.setRowCount(ROWS);
                 CompiledExpression e = quiver.compile(batch.getSchema(), provider,
-                        dev.quiver.expr.SqlParser.parse("weird(x, 2.0) + 1"));
+                        dev.quiver.sql.SqlParser.parse("weird(x, 2.0) + 1"));
                 assertTrue(e.explain().contains("once per dictionary value"), e.explain());
                 try (FieldVector out = e.evaluate(batch, p)) {
                     double f = StrictMath.exp(StrictMath.cos(2.0));
@@ -517,7 +517,7 @@ class RowFnPipelineTest extends QuiverTestBase {
                 indices.setValueCount(rows);
                 try (VectorSchemaRoot batch = new VectorSchemaRoot(List.of((FieldVector) indices))) {
                     batch.setRowCount(rows);
-                    CompiledExpression e = quiver.compile(batch.getSchema(), provider, dev.quiver.expr.SqlParser.parse("mod(100, b)"));
+                    CompiledExpression e = quiver.compile(batch.getSchema(), provider, dev.quiver.sql.SqlParser.parse("mod(100, b)"));
                     if (failing < 0) {
                         try (FieldVector out = e.evaluate(batch, p)) {
                             for (int i = 0; i < rows; i++) {

@@ -6,6 +6,7 @@ import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
 import dev.quiver.functions.SignatureResolver;
 import dev.quiver.rowfn.RowFn;
+import dev.quiver.rowfn.RowFnSource;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowFailure;
@@ -759,11 +760,11 @@ class MathFunctionsTest {
         assertEquals(List.of(DataType.INT64, DataType.INT64), SignatureResolver.resolve(registry.lookup("gcd"),
                 List.of(DataType.INT64, DataType.INT32)));
         // abs and round of a decimal, greatest of strings: not a RowFn.
-        assertTrue(registry.lookup("abs").asRowFn(List.of(new DataType.Decimal(10, 2))).isEmpty());
-        assertTrue(registry.lookup("greatest").asRowFn(List.of(DataType.UTF8, DataType.UTF8)).isEmpty());
-        assertTrue(registry.lookup("greatest").asRowFn(List.of(DataType.INT16, DataType.INT16)).isEmpty(), "Int16 keeps its type");
-        assertEquals(MathFunctions.GREATEST, registry.lookup("greatest").asRowFn(List.of(DataType.FLOAT64, DataType.FLOAT64)).orElseThrow());
-        assertEquals(MathFunctions.ROUND_2, registry.lookup("round").asRowFn(List.of(DataType.FLOAT32, DataType.INT32)).orElseThrow());
+        assertTrue(RowFnSource.of(registry.lookup("abs"), List.of(new DataType.Decimal(10, 2))).isEmpty());
+        assertTrue(RowFnSource.of(registry.lookup("greatest"), List.of(DataType.UTF8, DataType.UTF8)).isEmpty());
+        assertTrue(RowFnSource.of(registry.lookup("greatest"), List.of(DataType.INT16, DataType.INT16)).isEmpty(), "Int16 keeps its type");
+        assertEquals(MathFunctions.GREATEST, RowFnSource.of(registry.lookup("greatest"), List.of(DataType.FLOAT64, DataType.FLOAT64)).orElseThrow());
+        assertEquals(MathFunctions.ROUND_2, RowFnSource.of(registry.lookup("round"), List.of(DataType.FLOAT32, DataType.INT32)).orElseThrow());
         assertTrue(registry.lookup("round").requiresLiteral(1));
     }
 
