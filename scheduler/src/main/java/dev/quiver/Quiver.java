@@ -325,7 +325,7 @@ public final class Quiver implements AutoCloseable {
          * ANDs or ORs counts as balanced ({@code a = 1 OR ... OR a = 50000} is 18 levels); a sum
          * {@code x1 + ... + xn} written left-deep is {@code n} levels (write it in parenthesized
          * groups: arithmetic is not reassociated). SQL text has a nesting limit of its own,
-         * {@link dev.quiver.expr.SqlParser#MAX_NESTING}. docs/expressions.md#limits
+         * {@link dev.quiver.sql.SqlParser#MAX_NESTING}. docs/expressions.md#limits
          */
         public Builder maxExpressionDepth(int levels) {
             this.limits = limits.withMaxDepth(levels);

@@ -1,7 +1,7 @@
 package dev.quiver.bench;
 
-import dev.quiver.expr.SqlParser;
 import dev.quiver.sql.SqlLimits;
+import dev.quiver.sql.SqlParser;
 
 import java.util.Arrays;
 

@@ -90,7 +90,7 @@ class CancellationTest {
             MemorySegment valid = Oracle.validity(arena, ROWS, new Random(1), 0);
             // Oracle.check asserts the row and the message the reference gives: the earliest, in the third chunk.
             assertEquals(null, Oracle.check(cpu, p, List.of(x, a, b), valid, ROWS, RowMode.ALL_ROWS));
-            dev.quiver.backend.KernelArithmeticException e = assertThrows(dev.quiver.backend.KernelArithmeticException.class,
+            dev.quiver.errors.KernelArithmeticException e = assertThrows(dev.quiver.errors.KernelArithmeticException.class,
                     () -> cpu.execute(p, new KernelInvocation(List.of(x, a, b), valid, arena.allocate(ROWS * 8L, 8), ROWS,
                             RowMode.ALL_ROWS)));
             assertEquals(early, e.row());

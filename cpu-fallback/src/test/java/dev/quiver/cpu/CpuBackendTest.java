@@ -1,7 +1,7 @@
 package dev.quiver.cpu;
 
-import dev.quiver.backend.KernelArithmeticException;
 import dev.quiver.backend.KernelInvocation;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;

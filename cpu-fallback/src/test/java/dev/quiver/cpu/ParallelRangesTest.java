@@ -1,9 +1,9 @@
 package dev.quiver.cpu;
 
-import dev.quiver.backend.KernelArithmeticException;
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
 import dev.quiver.backend.RowMode;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.rowfn.ir.CmpOp;
 import dev.quiver.rowfn.ir.Ir;

@@ -1,5 +1,6 @@
 package dev.quiver.backend;
 
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.rowfn.ir.KernelProgram;
 
 import org.apache.arrow.memory.OutOfMemoryException;

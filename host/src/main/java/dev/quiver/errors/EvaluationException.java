@@ -4,7 +4,7 @@ package dev.quiver.errors;
  * A row whose value cannot be computed: a CAST of a value that does not convert, a pattern in a
  * column that is not a valid regular expression, a function that rejected its arguments
  * ({@link ErrorKind#EVALUATION}); or whose arithmetic is undefined ({@link ErrorKind#ARITHMETIC},
- * {@code dev.quiver.backend.KernelArithmeticException}). The same on every device: a batch that
+ * {@code dev.quiver.errors.KernelArithmeticException}). The same on every device: a batch that
  * fails on one fails the same way, at the same row, on all.
  */
 public class EvaluationException extends QuiverException {

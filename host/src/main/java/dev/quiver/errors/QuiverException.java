@@ -17,7 +17,7 @@ import java.util.Objects;
  *   <li>{@link InputException}: {@link ErrorKind#INPUT}, a batch that does not fit the plan or is
  *       malformed ({@code dev.quiver.strings.InvalidUtf8Exception} is one);</li>
  *   <li>{@link EvaluationException}: {@link ErrorKind#EVALUATION}, or {@link ErrorKind#ARITHMETIC}
- *       for {@code dev.quiver.backend.KernelArithmeticException};</li>
+ *       for {@code dev.quiver.errors.KernelArithmeticException};</li>
  *   <li>{@link ResourceException}: {@link ErrorKind#RESOURCE} ({@code QuiverOutOfMemoryException});</li>
  *   <li>{@link DeviceException}: {@link ErrorKind#DEVICE} ({@code OpenClException});</li>
  *   <li>{@link CancelledException}: {@link ErrorKind#CANCELLED}.</li>

@@ -12,7 +12,7 @@ import java.util.Objects;
  * A logical scalar expression: what to compute, by column name, before it is planned against
  * a schema. Immutable, with structural equality and hashing; {@link #toString()} is SQL text
  * that {@link #parse} reads back to an equal expression (the few exceptions are listed in
- * {@link SqlParser}). {@code equals}, {@code hashCode} and {@code toString} walk the tree with a
+ * {@code dev.quiver.sql.SqlParser}). {@code equals}, {@code hashCode} and {@code toString} walk the tree with a
  * stack of their own, so a tree of any depth (a 100,000-term sum built in a loop) compares and
  * prints; how deep a tree the planner takes is a limit of its own (docs/expressions.md#limits).
  *
@@ -387,7 +387,7 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
     /**
      * {@code expr AS name}: names the result. Only meaningful at the top of an expression, and only
-     * there does the text read back ({@link SqlParser} reads {@code AS} after the whole expression).
+     * there does the text read back ({@code SqlParser} reads {@code AS} after the whole expression).
      */
     record Alias(Expr expr, String name) implements Expr {
         public Alias {
@@ -513,9 +513,9 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
         return new CaseBuilder(Objects.requireNonNull(operand, "operand is null"));
     }
 
-    /** Parses SQL expression text; see {@link SqlParser}. */
+    /** Parses SQL expression text with the {@link ExprSyntax#installed() installed syntax}: Quiver's {@code SqlParser}. */
     static Expr parse(String sql) {
-        return SqlParser.parse(sql);
+        return ExprSyntax.installed().parse(sql);
     }
 
     final class CaseBuilder {
@@ -709,7 +709,7 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
 
     /** {@code name} as a SQL identifier: bare when it is a plain lower-case word, else double-quoted. */
     static String quoteIdentifier(String name) {
-        if (ExprText.isPlainWord(name) && !SqlParser.isReserved(name)) {
+        if (ExprText.isPlainWord(name) && !ExprSyntax.installed().isReserved(name)) {
             return name;
         }
         return "\"" + name.replace("\"", "\"\"") + "\"";

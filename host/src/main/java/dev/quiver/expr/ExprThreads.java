@@ -12,7 +12,7 @@ import java.util.function.Supplier;
 
 /**
  * Threads with a large stack for the walks over expression trees that recurse: parsing SQL text
- * ({@link SqlParser}) and planning ({@code ExpressionPlanner}). How deep a tree those take then
+ * ({@code SqlParser}) and planning ({@code ExpressionPlanner}). How deep a tree those take then
  * depends on their limits, not on the stack of the thread that asks (a thread pool's worker may have
  * 256 KiB). Idle threads end after 30 seconds; they are daemons and never keep a JVM alive.
  *

@@ -1,6 +1,5 @@
 package dev.quiver.functions;
 
-import dev.quiver.functions.builtin.BuiltinFunctions;
 import org.apache.commons.text.similarity.LevenshteinDistance;
 
 import java.util.ArrayList;
@@ -12,11 +11,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The scalar functions calls can name, by name and alias (case-insensitive). Thread-safe.
- * {@link #withDefaults()} holds the built-in functions ({@link BuiltinFunctions}); register
+ * {@link #withDefaults()} holds the built-in functions ({@link BuiltinLibrary}); register
  * your own with {@link #register}. Registering a name that exists replaces it and logs a
  * warning (plans made before keep the function they resolved).
  */
@@ -35,10 +35,17 @@ public final class FunctionRegistry {
     /** A new registry with every built-in function. */
     public static FunctionRegistry withDefaults() {
         FunctionRegistry r = new FunctionRegistry();
-        for (ScalarFunction f : BuiltinFunctions.all()) {
+        for (ScalarFunction f : Builtins.LIBRARY.functions()) {
             r.register(f);
         }
         return r;
+    }
+
+    /** The built-in library, looked up once, when the first registry with defaults is made. */
+    private static final class Builtins {
+        static final BuiltinLibrary LIBRARY = ServiceLoader.load(BuiltinLibrary.class, BuiltinLibrary.class.getClassLoader())
+                .findFirst().orElseThrow(() -> new IllegalStateException("no " + BuiltinLibrary.class.getName() + " service:"
+                        + " Quiver's host jar provides one in META-INF/services (is its resource directory missing from the class path?)"));
     }
 
     /** A copy that can change without changing this one. */

@@ -55,15 +55,6 @@ public interface ScalarFunction {
     }
 
     /**
-     * The RowFn that computes calls with these (already coerced) argument types, when there is
-     * one: the planner then runs the call as part of a kernel segment. A function that is a
-     * RowFn for some types and not others (say, numbers and decimals) returns it only for the former.
-     */
-    default Optional<dev.quiver.rowfn.RowFn> asRowFn(List<DataType> argTypes) {
-        return Optional.empty();
-    }
-
-    /**
      * Whether argument {@code index} must be a literal (after folding), such as the digits of
      * {@code round(x, 2)}: the planner rejects a call that passes anything else.
      */

@@ -1,6 +1,6 @@
 package dev.quiver.kernels;
 
-import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.expr.Operator;
 import dev.quiver.kernels.FixedWidth.IntKind;
 import dev.quiver.types.DataType;
@@ -68,7 +68,7 @@ final class ArithmeticKernels {
         String expression = lt + " " + op.sql() + " " + rt;
         Family family = family(op, lt, rt, result);
         if (family == null) {
-            // Unreachable from a plan: the planner types + - * / % with TypeCoercion.arithmetic and refuses the rest.
+            // Unreachable from a plan: the planner types + - * / % with ArithmeticCoercion.arithmetic and refuses the rest.
             throw new UnsupportedOperationException("arithmetic " + expression + " -> " + result + " is not supported");
         }
         if (l instanceof ColumnarValue.Scalar ls && r instanceof ColumnarValue.Scalar rs) {

@@ -4,6 +4,7 @@ import dev.quiver.expr.Operator;
 import dev.quiver.kernels.FixedWidth.IntKind;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
+import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -13,6 +14,7 @@ import java.lang.foreign.ValueLayout;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -23,9 +25,13 @@ import java.util.Objects;
  * equal" (so "greater" is what is neither); the operator picks its rows from those three, and
  * the result's validity is the AND of the operands' validity words. Values behind nulls are
  * compared like any other and masked out. A scalar on the left is moved to the right with the
- * operator swapped, so every type has an array–array and an array–scalar loop. Floats,
- * Int32/Int64, Date32 and timestamps compare with the Vector API ({@link VectorComparisons})
- * when it is present; other integers widen to {@code long} chunks.
+ * operator swapped. Floats, Int32/Int64, Date32 and timestamps compare with the Vector API
+ * ({@link VectorComparisons}) when it is present, a loop per shape of the right side (array or
+ * scalar), as the JIT compiles vector code fastest. Every other type, and every type without the
+ * Vector API, shares one plain loop over chunks of {@code long}s that order as the values do
+ * ({@link #compareLongs}): integers widened, floats as keys of SQL's total order, a scalar's key
+ * broadcast to every row; the types compared row by row (decimals, lists, structs) give each row's
+ * sign. Booleans compare 64 rows per step, strings and binaries row by row.
  */
 final class ComparisonKernels {
     /** Whether the Vector API module is present (Quiver's launcher and tests add it); without it every type takes the plain loops. */
@@ -135,7 +141,7 @@ final class ComparisonKernels {
                 if (b.isScalar()) {
                     scalarRow = Values.broadcast(b.scalar, "scalar", 1, allocator);
                 }
-                order = nested(a, b, scalarRow);
+                order = nested(a, b, scalarRow, Math.min(CHUNK, rows));
             } else {
                 order = order(a, b, vectorApi && VECTOR_API, rows);
             }
@@ -202,6 +208,7 @@ final class ComparisonKernels {
             if (scalarRow != null) {
                 scalarRow.close();
             }
+
         }
     }
 
@@ -252,25 +259,16 @@ final class ComparisonKernels {
     }
 
     /** Lists and structs ({@link NestedOrder}): row by row; a scalar {@code b} is read from {@code scalarRow}, its one row. */
-    private static Order nested(Operand a, Operand b, FieldVector scalarRow) {
+    private static Order nested(Operand a, Operand b, FieldVector scalarRow, int scratch) {
         FieldVector bv = b.isScalar() ? scalarRow : b.vector;
         NestedOrder.RowOrder rowOrder = NestedOrder.of(a.vector, a.type, bv, b.type);
-        boolean scalar = b.isScalar();
-        return (from, n, lt, eq) -> {
-            for (int k = 0; k < Bitmaps.words(n); k++) {
-                long l = 0;
-                long e = 0;
-                int end = Math.min(64, n - (k << 6));
-                for (int j = 0; j < end; j++) {
-                    int row = from + (k << 6) + j;
-                    int c = rowOrder.compare(row, scalar ? 0 : row);
-                    l |= (c < 0 ? 1L : 0L) << j;
-                    e |= (c == 0 ? 1L : 0L) << j;
-                }
-                lt[k] = l;
-                eq[k] = e;
+        int bRows = b.isScalar() ? 0 : -1; // the scalar's one row stands for every row
+        return bySign(scratch, (from, n, signs) -> {
+            for (int i = 0; i < n; i++) {
+                int row = from + i;
+                signs[i] = rowOrder.compare(row, row & bRows);
             }
-        };
+        });
     }
 
     /** The order of array {@code a} against array or scalar {@code b}, both non-null and of comparable types. */
@@ -306,138 +304,120 @@ final class ComparisonKernels {
     private static Order plain(Operand a, Operand b, int scratch) {
         return switch (a.type) {
             case DataType.Bool x -> booleans(a, b);
-            case DataType.Decimal x -> decimals(a, b);
+            case DataType.Decimal x -> decimals(a, b, scratch);
             case DataType.Utf8 x -> bytes(a, b);
             case DataType.Binary x -> bytes(a, b);
-            case DataType.FloatingPoint f -> floats(a, b, f.bitWidth() == 32, scratch);
-            default -> integers(a, b, FixedWidth.intKind(a.type), scratch);
+            default -> numbers(a, b, scratch);
         };
     }
 
-    // ---- integers of every width, Date32 and timestamps, widened to long
+    // ---- the plain loops: each type turns a chunk of rows into longs, which one loop orders
 
-    private static Order integers(Operand a, Operand b, IntKind kind, int scratch) {
-        MemorySegment ad = a.data();
-        // UInt64 compares as signed once the sign bit is flipped.
-        long flip = kind == IntKind.UINT64 ? Long.MIN_VALUE : 0;
-        long[] x = new long[scratch];
-        if (b.isScalar()) {
-            long s = FixedWidth.toLong(b.scalar) ^ flip;
-            return (from, n, lt, eq) -> {
-                FixedWidth.widen(ad, kind, from, n, x);
-                for (int k = 0; k < Bitmaps.words(n); k++) {
-                    int base = k << 6;
-                    int end = Math.min(64, n - base);
-                    long l = 0;
-                    long e = 0;
-                    for (int j = 0; j < end; j++) {
-                        long v = x[base + j] ^ flip;
-                        l |= (v < s ? 1L : 0L) << j;
-                        e |= (v == s ? 1L : 0L) << j;
-                    }
-                    lt[k] = l;
-                    eq[k] = e;
+    /** Rows {@code from .. from+n-1} as longs in {@code dst}: an operand's values as order keys, or each row's sign. */
+    @FunctionalInterface
+    private interface Rows {
+        void read(int from, int n, long[] dst);
+    }
+
+    /** The order of {@code x[i]} against {@code y[i]} for {@code i < n}, 64 rows per word: the loop the plain orders share. */
+    private static void compareLongs(long[] x, long[] y, int n, long[] lt, long[] eq) {
+        for (int k = 0; k < Bitmaps.words(n); k++) {
+            int base = k << 6;
+            int end = Math.min(64, n - base);
+            long l = 0;
+            long e = 0;
+            for (int j = 0; j < end; j++) {
+                long u = x[base + j];
+                long v = y[base + j];
+                l |= (u < v ? 1L : 0L) << j;
+                e |= (u == v ? 1L : 0L) << j;
+            }
+            lt[k] = l;
+            eq[k] = e;
+        }
+    }
+
+    /** Rows compared one by one: {@code signs} gives each row's comparison (negative, zero, positive), ordered against 0. */
+    private static Order bySign(int scratch, Rows signs) {
+        long[] c = new long[scratch];
+        long[] zeros = new long[scratch];
+        return (from, n, lt, eq) -> {
+            signs.read(from, n, c);
+            compareLongs(c, zeros, n, lt, eq);
+        };
+    }
+
+    // ---- integers of every width, Date32, timestamps and floats, as longs in their order
+
+    private static Order numbers(Operand a, Operand b, int scratch) {
+        Rows x = keys(a.type, a.data());
+        // The right side: an array's keys, read per chunk, or a scalar's key in every row, written once (a broadcast).
+        Rows y = b.isScalar() ? null : keys(a.type, b.data());
+        long[] xs = new long[scratch];
+        long[] ys = new long[scratch];
+        if (y == null) {
+            Arrays.fill(ys, key(a.type, b.scalar));
+        }
+        return (from, n, lt, eq) -> {
+            x.read(from, n, xs);
+            if (y != null) {
+                y.read(from, n, ys);
+            }
+            compareLongs(xs, ys, n, lt, eq);
+        };
+    }
+
+    /** The rows of a column of {@code type} as order keys: see {@link #key}. */
+    private static Rows keys(DataType type, MemorySegment data) {
+        if (type instanceof DataType.FloatingPoint f) {
+            boolean f32 = f.bitWidth() == 32;
+            return (from, n, dst) -> {
+                for (int i = 0; i < n; i++) {
+                    long off = (long) (from + i) << (f32 ? 2 : 3);
+                    dst[i] = floatKey(f32 ? data.get(FixedWidth.FLOAT, off) : data.get(FixedWidth.DOUBLE, off));
                 }
             };
         }
-        MemorySegment bd = b.data();
-        long[] y = new long[scratch];
-        return (from, n, lt, eq) -> {
-            FixedWidth.widen(ad, kind, from, n, x);
-            FixedWidth.widen(bd, kind, from, n, y);
-            for (int k = 0; k < Bitmaps.words(n); k++) {
-                int base = k << 6;
-                int end = Math.min(64, n - base);
-                long l = 0;
-                long e = 0;
-                for (int j = 0; j < end; j++) {
-                    long u = x[base + j] ^ flip;
-                    long v = y[base + j] ^ flip;
-                    l |= (u < v ? 1L : 0L) << j;
-                    e |= (u == v ? 1L : 0L) << j;
-                }
-                lt[k] = l;
-                eq[k] = e;
-            }
-        };
-    }
-
-    // ---- floats without the Vector API, in SQL's total order
-
-    private static Order floats(Operand a, Operand b, boolean f32, int scratch) {
-        MemorySegment ad = a.data();
-        double[] x = new double[scratch];
-        if (b.isScalar()) {
-            double s = FixedWidth.toDouble(b.scalar);
-            return (from, n, lt, eq) -> {
-                FixedWidth.widen(ad, f32, from, n, x);
-                for (int k = 0; k < Bitmaps.words(n); k++) {
-                    int base = k << 6;
-                    int end = Math.min(64, n - base);
-                    long l = 0;
-                    long e = 0;
-                    for (int j = 0; j < end; j++) {
-                        double v = x[base + j];
-                        // SQL's total order without branches: NaN equals NaN and sorts above everything.
-                        l |= (long) lessBit(v, s) << j;
-                        e |= (long) equalBit(v, s) << j;
-                    }
-                    lt[k] = l;
-                    eq[k] = e;
+        IntKind kind = FixedWidth.intKind(type);
+        if (kind == IntKind.UINT64) {
+            return (from, n, dst) -> {
+                FixedWidth.widen(data, kind, from, n, dst);
+                for (int i = 0; i < n; i++) {
+                    dst[i] ^= Long.MIN_VALUE;
                 }
             };
         }
-        MemorySegment bd = b.data();
-        double[] y = new double[scratch];
-        return (from, n, lt, eq) -> {
-            FixedWidth.widen(ad, f32, from, n, x);
-            FixedWidth.widen(bd, f32, from, n, y);
-            for (int k = 0; k < Bitmaps.words(n); k++) {
-                int base = k << 6;
-                int end = Math.min(64, n - base);
-                long l = 0;
-                long e = 0;
-                for (int j = 0; j < end; j++) {
-                    double u = x[base + j];
-                    double v = y[base + j];
-                    l |= (long) lessBit(u, v) << j;
-                    e |= (long) equalBit(u, v) << j;
-                }
-                lt[k] = l;
-                eq[k] = e;
-            }
-        };
+        return (from, n, dst) -> FixedWidth.widen(data, kind, from, n, dst);
     }
 
-    /** 1 when {@code a < b} in SQL's total order on floats (-0.0 = 0.0, NaN = NaN, NaN above everything else), else 0. */
-    private static int lessBit(double a, double b) {
-        return (a < b ? 1 : 0) | ((a == a ? 1 : 0) & (b != b ? 1 : 0));
+    /**
+     * A value as a long that orders as the value does: an integer as itself (UInt64 with its sign bit flipped, so
+     * it orders as signed); a float in SQL's total order ({@code -0.0 = 0.0}, NaN = NaN, NaN above everything else).
+     */
+    private static long key(DataType type, ScalarValue value) {
+        if (type instanceof DataType.FloatingPoint) {
+            return floatKey(FixedWidth.toDouble(value));
+        }
+        long v = FixedWidth.toLong(value);
+        return FixedWidth.intKind(type) == IntKind.UINT64 ? v ^ Long.MIN_VALUE : v;
     }
 
-    /** 1 when {@code a = b} in SQL's total order on floats, else 0. */
-    private static int equalBit(double a, double b) {
-        return (a == b ? 1 : 0) | ((a != a ? 1 : 0) & (b != b ? 1 : 0));
+    /** {@code d}'s bits ordered as signed longs: one zero and one NaN, negatives' magnitudes reversed. */
+    private static long floatKey(double d) {
+        long bits = Double.doubleToLongBits(d + 0.0); // -0.0 + 0.0 is 0.0; every NaN becomes the canonical one
+        return bits ^ ((bits >> 63) >>> 1);
     }
 
     // ---- Booleans, 64 rows per step: FALSE < TRUE
 
     private static Order booleans(Operand a, Operand b) {
         MemorySegment ad = a.data();
-        if (b.isScalar()) {
-            boolean s = (Boolean) b.scalar.value();
-            return (from, n, lt, eq) -> {
-                for (int k = 0; k < Bitmaps.words(n); k++) {
-                    long x = Bitmaps.word(ad, (from >>> 6) + k);
-                    lt[k] = s ? ~x : 0;
-                    eq[k] = s ? x : ~x;
-                }
-            };
-        }
-        MemorySegment bd = b.data();
+        MemorySegment bd = b.isScalar() ? null : b.data();
+        long scalarWord = b.isScalar() && (Boolean) b.scalar.value() ? -1L : 0; // the scalar in every row
         return (from, n, lt, eq) -> {
             for (int k = 0; k < Bitmaps.words(n); k++) {
                 long x = Bitmaps.word(ad, (from >>> 6) + k);
-                long y = Bitmaps.word(bd, (from >>> 6) + k);
+                long y = bd == null ? scalarWord : Bitmaps.word(bd, (from >>> 6) + k);
                 lt[k] = ~x & y;
                 eq[k] = ~(x ^ y);
             }
@@ -446,73 +426,51 @@ final class ComparisonKernels {
 
     // ---- decimals: 128-bit unscaled values at one scale, else BigDecimal
 
-    private static Order decimals(Operand a, Operand b) {
+    private static Order decimals(Operand a, Operand b, int scratch) {
         DataType.Decimal at = (DataType.Decimal) a.type;
-        DataType.Decimal bt = (DataType.Decimal) b.type;
         MemorySegment ad = a.data();
         if (b.isScalar()) {
             BigDecimal s = (BigDecimal) b.scalar.value();
-            BigInteger unscaled = null;
-            if (s.scale() <= at.scale()) {
-                // Exactly at the array's scale; it still orders correctly as long as it fits in 128 bits.
-                BigInteger u = s.setScale(at.scale()).unscaledValue();
-                unscaled = u.bitLength() < 128 ? u : null;
-            }
-            if (unscaled != null) {
-                long sLow = unscaled.longValue();
-                long sHigh = unscaled.shiftRight(64).longValue();
-                return (from, n, lt, eq) -> {
-                    for (int k = 0; k < Bitmaps.words(n); k++) {
-                        long l = 0;
-                        long e = 0;
-                        int end = Math.min(64, n - (k << 6));
-                        for (int j = 0; j < end; j++) {
-                            long off = (long) (from + (k << 6) + j) << 4;
-                            int c = compare128(ad.get(FixedWidth.LONG, off + 8), ad.get(FixedWidth.LONG, off), sHigh, sLow);
-                            l |= (c < 0 ? 1L : 0L) << j;
-                            e |= (c == 0 ? 1L : 0L) << j;
-                        }
-                        lt[k] = l;
-                        eq[k] = e;
+            // At the array's scale the scalar orders by its 128-bit unscaled value, where it is exact there and fits.
+            BigInteger u = s.scale() <= at.scale() ? s.setScale(at.scale()).unscaledValue() : null;
+            if (u != null && u.bitLength() < 128) {
+                long sLow = u.longValue();
+                long sHigh = u.shiftRight(64).longValue();
+                return bySign(scratch, (from, n, signs) -> {
+                    for (int i = 0; i < n; i++) {
+                        signs[i] = compare128(high(ad, from + i), low(ad, from + i), sHigh, sLow);
                     }
-                };
+                });
             }
-            return (from, n, lt, eq) -> {
-                for (int k = 0; k < Bitmaps.words(n); k++) {
-                    long l = 0;
-                    long e = 0;
-                    int end = Math.min(64, n - (k << 6));
-                    for (int j = 0; j < end; j++) {
-                        int c = decimal(ad, from + (k << 6) + j, at.scale()).compareTo(s);
-                        l |= (c < 0 ? 1L : 0L) << j;
-                        e |= (c == 0 ? 1L : 0L) << j;
-                    }
-                    lt[k] = l;
-                    eq[k] = e;
+            return bySign(scratch, (from, n, signs) -> {
+                for (int i = 0; i < n; i++) {
+                    signs[i] = decimal(ad, from + i, at.scale()).compareTo(s);
                 }
-            };
+            });
         }
         MemorySegment bd = b.data();
-        boolean sameScale = at.scale() == bt.scale();
-        return (from, n, lt, eq) -> {
-            for (int k = 0; k < Bitmaps.words(n); k++) {
-                long l = 0;
-                long e = 0;
-                int end = Math.min(64, n - (k << 6));
-                for (int j = 0; j < end; j++) {
-                    int row = from + (k << 6) + j;
-                    long off = (long) row << 4;
-                    int c = sameScale
-                            ? compare128(ad.get(FixedWidth.LONG, off + 8), ad.get(FixedWidth.LONG, off),
-                            bd.get(FixedWidth.LONG, off + 8), bd.get(FixedWidth.LONG, off))
-                            : decimal(ad, row, at.scale()).compareTo(decimal(bd, row, bt.scale()));
-                    l |= (c < 0 ? 1L : 0L) << j;
-                    e |= (c == 0 ? 1L : 0L) << j;
+        int bScale = ((DataType.Decimal) b.type).scale();
+        if (bScale == at.scale()) {
+            return bySign(scratch, (from, n, signs) -> {
+                for (int i = 0; i < n; i++) {
+                    int row = from + i;
+                    signs[i] = compare128(high(ad, row), low(ad, row), high(bd, row), low(bd, row));
                 }
-                lt[k] = l;
-                eq[k] = e;
+            });
+        }
+        return bySign(scratch, (from, n, signs) -> {
+            for (int i = 0; i < n; i++) {
+                signs[i] = decimal(ad, from + i, at.scale()).compareTo(decimal(bd, from + i, bScale));
             }
-        };
+        });
+    }
+
+    private static long low(MemorySegment d, int row) {
+        return d.get(FixedWidth.LONG, (long) row << 4);
+    }
+
+    private static long high(MemorySegment d, int row) {
+        return d.get(FixedWidth.LONG, ((long) row << 4) + 8);
     }
 
     /** The order of two 128-bit two's complement integers given as (high, low) words. */
@@ -521,10 +479,7 @@ final class ComparisonKernels {
     }
 
     private static BigDecimal decimal(MemorySegment d, int row, int scale) {
-        long off = (long) row << 4;
-        long low = d.get(FixedWidth.LONG, off);
-        long high = d.get(FixedWidth.LONG, off + 8);
-        BigInteger u = BigInteger.valueOf(high).shiftLeft(64).add(BigInteger.valueOf(low).and(LOW_64));
+        BigInteger u = BigInteger.valueOf(high(d, row)).shiftLeft(64).add(BigInteger.valueOf(low(d, row)).and(LOW_64));
         return new BigDecimal(u, scale);
     }
 

@@ -101,7 +101,7 @@ public final class Kernels {
      *   <li>needs more digits than the decimal {@code resultType} has, or leaves Date32's range:
      *       every mode.</li>
      * </ul>
-     * A failing row throws {@link dev.quiver.backend.KernelArithmeticException} naming the error
+     * A failing row throws {@link dev.quiver.errors.KernelArithmeticException} naming the error
      * ("integer overflow", "division by zero", "decimal overflow (...)", "Date32 overflow"), the
      * operand types ("Int32 + Int32") and the first failing row; under
      * {@link ArithmeticMode#NULL_ON_ERROR} it is NULL instead. Values behind null rows never

@@ -132,10 +132,8 @@ public final class StringShapeKernels {
             int rows = in.rows();
             MemorySegment d = in.data();
             if (rows > 0 && in.isAllAscii()) {
-                FieldVector out = sameShape(strings, in, allocator);
-                try (Arena arena = Arena.ofConfined()) {
+                return sameShape(strings, in, allocator, dst -> {
                     long bytes = d.byteSize();
-                    MemorySegment dst = view(out.getDataBuffer(), bytes, arena);
                     long k = 0;
                     if (upper) {
                         for (; k + 8 <= bytes; k += 8) {
@@ -149,11 +147,7 @@ public final class StringShapeKernels {
                     for (; k < bytes; k++) {
                         dst.set(BYTE, k, asciiCase(d.get(BYTE, k), upper));
                     }
-                    return out;
-                } catch (RuntimeException e) {
-                    out.close();
-                    throw e;
-                }
+                });
             }
             try (Utf8Output out = Utf8Output.allocate(in.large(), "result", rows, d.byteSize(), allocator)) {
                 for (int r = 0; r < rows; r++) {
@@ -207,9 +201,7 @@ public final class StringShapeKernels {
             int rows = in.rows();
             MemorySegment d = in.data();
             if (rows > 0 && in.isAllAscii()) {
-                FieldVector out = sameShape(strings, in, allocator);
-                try (Arena arena = Arena.ofConfined()) {
-                    MemorySegment dst = view(out.getDataBuffer(), d.byteSize(), arena);
+                return sameShape(strings, in, allocator, dst -> {
                     for (int r = 0; r < rows; r++) {
                         long s = in.start(r);
                         long e = in.end(r);
@@ -222,11 +214,7 @@ public final class StringShapeKernels {
                             dst.set(BYTE, e - 1 - i, d.get(BYTE, s + i));
                         }
                     }
-                    return out;
-                } catch (RuntimeException e) {
-                    out.close();
-                    throw e;
-                }
+                });
             }
             try (Utf8Output out = Utf8Output.allocate(in.large(), "result", rows, d.byteSize(), allocator)) {
                 for (int r = 0; r < rows; r++) {
@@ -279,10 +267,9 @@ public final class StringShapeKernels {
             }
             boolean leading = side != TrimSide.TRAILING;
             boolean trailing = side != TrimSide.LEADING;
-            try (Utf8Output out = Utf8Output.allocate(in.large(), "result", rows, in.constant() ? 64 : d.byteSize(), allocator)) {
+            try (Utf8Output out = output(in, rows, allocator)) {
                 for (int r = 0; r < rows; r++) {
-                    if (!isSet(valid, r)) {
-                        out.nullRow();
+                    if (nullRow(valid, r, out)) {
                         continue;
                     }
                     if (!fixed) {
@@ -412,10 +399,9 @@ public final class StringShapeKernels {
             long[] valid = validity(rows, in, from, count);
             MemorySegment d = in.data();
             boolean ascii = in.isAllAscii();
-            try (Utf8Output out = Utf8Output.allocate(in.large(), "result", rows, in.constant() ? 64 : d.byteSize(), allocator)) {
+            try (Utf8Output out = output(in, rows, allocator)) {
                 for (int r = 0; r < rows; r++) {
-                    if (!isSet(valid, r)) {
-                        out.nullRow();
+                    if (nullRow(valid, r, out)) {
                         continue;
                     }
                     long s = in.start(r);
@@ -472,10 +458,9 @@ public final class StringShapeKernels {
             long[] valid = validity(rows, in, k);
             MemorySegment d = in.data();
             boolean ascii = in.isAllAscii();
-            try (Utf8Output out = Utf8Output.allocate(in.large(), "result", rows, in.constant() ? 64 : d.byteSize(), allocator)) {
+            try (Utf8Output out = output(in, rows, allocator)) {
                 for (int r = 0; r < rows; r++) {
-                    if (!isSet(valid, r)) {
-                        out.nullRow();
+                    if (nullRow(valid, r, out)) {
                         continue;
                     }
                     long s = in.start(r);
@@ -583,10 +568,9 @@ public final class StringShapeKernels {
                 fe = fills.end(0);
                 fillChars = fillAscii ? fe - fs : Utf8.codePoints(f, fs, fe);
             }
-            try (Utf8Output out = Utf8Output.allocate(in.large(), "result", rows, in.constant() ? 64 : d.byteSize(), allocator)) {
+            try (Utf8Output out = output(in, rows, allocator)) {
                 for (int r = 0; r < rows; r++) {
-                    if (!isSet(valid, r)) {
-                        out.nullRow();
+                    if (nullRow(valid, r, out)) {
                         continue;
                     }
                     long t = target.get(r);
@@ -655,10 +639,9 @@ public final class StringShapeKernels {
             long[] valid = validity(rows, in, times);
             MemorySegment d = in.data();
             // The data buffer starts at the input's size and grows by doubling.
-            try (Utf8Output out = Utf8Output.allocate(in.large(), "result", rows, in.constant() ? 64 : d.byteSize(), allocator)) {
+            try (Utf8Output out = output(in, rows, allocator)) {
                 for (int r = 0; r < rows; r++) {
-                    if (!isSet(valid, r)) {
-                        out.nullRow();
+                    if (nullRow(valid, r, out)) {
                         continue;
                     }
                     long n = times.get(r);
@@ -738,6 +721,23 @@ public final class StringShapeKernels {
         throw new IllegalArgumentException("a string argument of " + n + " rows for a batch of " + rows);
     }
 
+    /**
+     * The result of a kernel over {@code in}'s rows, of its string type, its data buffer first as large as the
+     * input's (64 bytes for a constant, one row every row reads), then grown by doubling.
+     */
+    private static Utf8Output output(Utf8Input in, int rows, BufferAllocator allocator) {
+        return Utf8Output.allocate(in.large(), "result", rows, in.constant() ? 64 : in.data().byteSize(), allocator);
+    }
+
+    /** Whether row {@code r} is null in {@code valid} ({@link #validity}), written so to {@code out}. */
+    private static boolean nullRow(long[] valid, int r, Utf8Output out) {
+        if (isSet(valid, r)) {
+            return false;
+        }
+        out.nullRow();
+        return true;
+    }
+
     /** The rows where every argument is valid, 64 per word; computed once per batch. */
     private static long[] validity(int rows, Object... inputs) {
         long[] words = new long[(rows + 63) >>> 6];
@@ -760,6 +760,27 @@ public final class StringShapeKernels {
 
     private static boolean isSet(long[] words, int row) {
         return (words[row >>> 6] >>> row & 1) != 0;
+    }
+
+    /** Writes the data of an ASCII result byte for byte where the input's are (same offsets, same validity). */
+    @FunctionalInterface
+    private interface AsciiData {
+        void write(MemorySegment dst);
+    }
+
+    /**
+     * A new vector of the type of {@code strings} with its offsets and validity, its data, as many bytes as the
+     * input's, written by {@code data}.
+     */
+    private static FieldVector sameShape(FieldVector strings, Utf8Input in, BufferAllocator allocator, AsciiData data) {
+        FieldVector out = sameShape(strings, in, allocator);
+        try (Arena arena = Arena.ofConfined()) {
+            data.write(view(out.getDataBuffer(), in.data().byteSize(), arena));
+            return out;
+        } catch (RuntimeException e) {
+            out.close();
+            throw e;
+        }
     }
 
     /** A new vector of the type of {@code strings} with its offsets and validity, its data still to be written. */

@@ -1,8 +1,8 @@
 package dev.quiver.physical;
 
-import dev.quiver.backend.KernelArithmeticException;
 import dev.quiver.backend.RowMode;
 import dev.quiver.cancel.Cancellation;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.kernels.Selection;
 import dev.quiver.memory.Resources;

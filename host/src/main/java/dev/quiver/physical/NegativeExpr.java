@@ -1,7 +1,7 @@
 package dev.quiver.physical;
 
-import dev.quiver.backend.KernelArithmeticException;
 import dev.quiver.cancel.Cancellation;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.expr.Operator;
 import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.kernels.Kernels;

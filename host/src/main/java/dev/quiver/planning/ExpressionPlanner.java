@@ -1,5 +1,6 @@
 package dev.quiver.planning;
 
+import dev.quiver.expr.ArithmeticCoercion;
 import dev.quiver.expr.Expr;
 import dev.quiver.expr.ExprThreads;
 import dev.quiver.expr.Operator;
@@ -334,7 +335,7 @@ public final class ExpressionPlanner {
             DataType rt = r.dataType().valueType();
             DataType flt = lt;
             DataType frt = rt;
-            dev.quiver.types.ArithmeticPlan plan = TypeCoercion.arithmetic(op, lt, rt).orElseThrow(() -> new PlanningException(
+            dev.quiver.types.ArithmeticPlan plan = ArithmeticCoercion.arithmetic(op, lt, rt).orElseThrow(() -> new PlanningException(
                     "cannot apply " + op.sql() + " to " + flt + " and " + frt + " in " + b));
             return new BinaryExpr(cast(l, plan.leftCast(), b), op, cast(r, plan.rightCast(), b), plan.result(), arithmeticMode);
         }

@@ -20,6 +20,7 @@ import dev.quiver.physical.PhysicalExpr;
 import dev.quiver.physical.ScalarFunctionExpr;
 import dev.quiver.rowfn.IrSubstitution;
 import dev.quiver.rowfn.RowFn;
+import dev.quiver.rowfn.RowFnSource;
 import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
@@ -196,7 +197,7 @@ final class Fusion {
     }
 
     private static Optional<RowFn> rowFn(ScalarFunctionExpr f) {
-        return f.function().asRowFn(f.args().stream().map(PhysicalExpr::dataType).toList());
+        return RowFnSource.of(f.function(), f.args().stream().map(PhysicalExpr::dataType).toList());
     }
 
     /** The instance of a RowFn call that must be the root of its segment (it may return null, or sees nulls). */

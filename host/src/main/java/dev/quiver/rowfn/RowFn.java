@@ -50,7 +50,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * type its type variable stands for), calls are coerced to it, and it registers like any other.
  * See {@code docs/rowfn.md}.
  */
-public final class RowFn implements ScalarFunction {
+public final class RowFn implements RowFnSource {
 
     /** A body of no arguments. */
     @FunctionalInterface

@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * How to compute one arithmetic operator on two operand types: cast the left operand to
  * {@code leftCast}, the right one to {@code rightCast}, and the result has type {@code result}.
- * Made by {@link TypeCoercion#arithmetic}.
+ * Made by {@code dev.quiver.expr.ArithmeticCoercion.arithmetic}.
  *
  * <p>The casts are never dictionaries: a dictionary-encoded operand computes as its value
  * type, so a cast equal to the operand's {@link DataType#valueType()} needs no cast.

@@ -144,7 +144,7 @@ public record ScalarValue(DataType type, Object value) {
     }
 
     /**
-     * SQL text that {@code dev.quiver.expr.SqlParser} reads back as this value of this type:
+     * SQL text that {@code dev.quiver.sql.SqlParser} reads back as this value of this type:
      * {@code 2} (Int32), {@code 3000000000} (Int64 out of Int32 range), {@code 2.5} (Float64),
      * {@code 'a''b'} (Utf8), {@code TRUE}, {@code NULL} (the untyped null), and for every other type
      * a typed literal {@code TYPE 'text'} as in DuckDB ({@code BIGINT '5'}, {@code REAL '1.5'},

@@ -1,6 +1,6 @@
 package dev.quiver.errors;
 
-import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.expr.Expr;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.strings.InvalidUtf8Exception;

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@link Expr.ScalarSubquery}: the record, its SQL text, what {@link SqlParser} reads into it and what it rejects. */
+/** {@link Expr.ScalarSubquery}: the record, its SQL text, what {@code SqlParser} reads into it and what it rejects. */
 class ScalarSubqueryTest {
     private static final Expr X = col("x");
     private static final Expr Y = col("y");

@@ -2,6 +2,7 @@ package dev.quiver.expr;
 
 import dev.quiver.SmallStack;
 import dev.quiver.functions.PlanningException;
+import dev.quiver.sql.SqlParser;
 import dev.quiver.types.DataType;
 import org.junit.jupiter.api.Test;
 

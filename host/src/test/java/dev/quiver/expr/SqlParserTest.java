@@ -1,5 +1,6 @@
 package dev.quiver.expr;
 
+import dev.quiver.sql.SqlParser;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ScalarValue;
 import org.junit.jupiter.api.DynamicTest;

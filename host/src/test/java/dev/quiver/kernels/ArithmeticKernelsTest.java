@@ -1,9 +1,9 @@
 package dev.quiver.kernels;
 
-import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.errors.KernelArithmeticException;
+import dev.quiver.expr.ArithmeticCoercion;
 import dev.quiver.expr.Operator;
 import dev.quiver.types.DataType;
-import dev.quiver.types.TypeCoercion;
 import dev.quiver.value.ColumnarValue;
 import org.junit.jupiter.api.Test;
 
@@ -205,7 +205,7 @@ class ArithmeticKernelsTest extends KernelTestBase {
     void decimalOverflowAndDivisionByZeroThrowOrAreNull() {
         DataType d30 = new DataType.Decimal(3, 0);
         for (ArithmeticMode mode : List.of(CHECKED, WRAPPING)) {
-            dev.quiver.backend.KernelArithmeticException e = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> Kernels.arithmetic(PLUS,
+            dev.quiver.errors.KernelArithmeticException e = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> Kernels.arithmetic(PLUS,
                     arr(d30, d("1"), d("999")), sc(d30, d("1")), d30, mode, 2, allocator));
             assertTrue(e.getMessage().contains("1000") && e.getMessage().contains("row 1"), e.getMessage());
             KernelArithmeticException z = assertThrows(KernelArithmeticException.class, () -> Kernels.arithmetic(DIVIDE,
@@ -229,7 +229,7 @@ class ArithmeticKernelsTest extends KernelTestBase {
         check(MINUS, DataType.DATE32, DataType.DATE32, DataType.INT64, list(10, Integer.MIN_VALUE, null), list(15, Integer.MAX_VALUE, 0),
                 list(-5L, (long) Integer.MIN_VALUE - Integer.MAX_VALUE, null));
         for (ArithmeticMode mode : List.of(CHECKED, WRAPPING)) {
-            assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> Kernels.arithmetic(PLUS, arr(DataType.DATE32, 1), sc(DataType.INT64, Long.MAX_VALUE),
+            assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> Kernels.arithmetic(PLUS, arr(DataType.DATE32, 1), sc(DataType.INT64, Long.MAX_VALUE),
                     DataType.DATE32, mode, 1, allocator));
             KernelArithmeticException e = assertThrows(KernelArithmeticException.class, () -> Kernels.arithmetic(PLUS,
                     arr(DataType.DATE32, Integer.MAX_VALUE), sc(DataType.INT32, 1), DataType.DATE32, mode, 1, allocator));
@@ -346,7 +346,7 @@ class ArithmeticKernelsTest extends KernelTestBase {
                 new DataType[]{new DataType.Decimal(3, 0), new DataType.Decimal(3, 0)});
         for (DataType[] pair : pairs) {
             for (Operator op : OPS) {
-                DataType planned = TypeCoercion.arithmetic(op, pair[0], pair[1]).orElseThrow().result();
+                DataType planned = ArithmeticCoercion.arithmetic(op, pair[0], pair[1]).orElseThrow().result();
                 // The planner's result type, and a tight one (the left type) where results overflow and round.
                 for (DataType result : List.of(planned, pair[0])) {
                     for (ArithmeticMode mode : List.of(CHECKED, NULL_ON_ERROR)) {

@@ -1,5 +1,6 @@
 package dev.quiver.planning;
 
+import dev.quiver.expr.ArithmeticCoercion;
 import dev.quiver.functions.SignatureResolver;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.physical.BetweenExpr;
@@ -18,7 +19,6 @@ import dev.quiver.physical.PhysicalExpr;
 import dev.quiver.physical.ScalarFunctionExpr;
 import dev.quiver.types.ArithmeticPlan;
 import dev.quiver.types.DataType;
-import dev.quiver.types.TypeCoercion;
 import dev.quiver.value.ScalarValue;
 import org.junit.jupiter.api.Test;
 
@@ -68,7 +68,7 @@ class CoercionPlanningTest extends PlanningTestBase {
             }
             case BinaryExpr b -> {
                 // Re-planning the node's own operand types must need no further cast and give its type.
-                Optional<ArithmeticPlan> a = TypeCoercion.arithmetic(b.op(), b.left().dataType(), b.right().dataType());
+                Optional<ArithmeticPlan> a = ArithmeticCoercion.arithmetic(b.op(), b.left().dataType(), b.right().dataType());
                 assertTrue(a.isPresent(), where);
                 assertEquals(b.left().dataType(), a.get().leftCast(), "left operand of " + b.op() + ": " + where);
                 assertEquals(b.right().dataType(), a.get().rightCast(), "right operand of " + b.op() + ": " + where);

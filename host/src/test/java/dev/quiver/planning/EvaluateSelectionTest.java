@@ -205,12 +205,12 @@ class EvaluateSelectionTest extends PlanningTestBase {
                 column(DataType.DATE32, null, null, null, null, null, null));
         PhysicalPlan divide = plan("l / x");
         EvalContext ctx = context(divide, batch);
-        assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> divide.root().evaluate(ctx).close());
+        assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> divide.root().evaluate(ctx).close());
         Selection nonZero = Selection.ofRows(6, 0, 2, 3, 5);
         try (ColumnarValue v = divide.root().evaluateSelection(ctx, nonZero)) {
             assertEquals(Arrays.asList(5L, null, null, null, null, -2L), values(v, 6));
         }
-        assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> divide.root().evaluateSelection(ctx, Selection.ofRows(6, 0, 4)).close());
+        assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> divide.root().evaluateSelection(ctx, Selection.ofRows(6, 0, 4)).close());
 
         PhysicalPlan cast = plan("CAST(name AS INT)");
         EvalContext castCtx = context(cast, batch);

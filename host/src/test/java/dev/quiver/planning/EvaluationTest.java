@@ -1,6 +1,6 @@
 package dev.quiver.planning;
 
-import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.types.DataType;
 import org.apache.arrow.vector.FieldVector;
 import org.junit.jupiter.api.Test;

@@ -9,7 +9,7 @@ import dev.quiver.physical.FusedKernelExpr;
 import dev.quiver.physical.LiteralExpr;
 import dev.quiver.physical.PhysicalExpr;
 import dev.quiver.physical.ScalarFunctionExpr;
-import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;

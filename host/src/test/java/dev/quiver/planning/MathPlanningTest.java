@@ -105,12 +105,12 @@ class MathPlanningTest extends PlanningTestBase {
     @Test
     void aZeroDivisorFailsAndALiteralOneFailsOnlyWhereRowsReachIt() {
         List<FieldVector> b = batch();
-        dev.quiver.backend.KernelArithmeticException e = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> evaluate(plan("mod(l, x - x)"), b));
+        dev.quiver.errors.KernelArithmeticException e = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> evaluate(plan("mod(l, x - x)"), b));
         assertTrue(e.getMessage().contains("mod: division by zero"), e.getMessage());
         // mod(1, 0) does not fold (it fails): planning succeeds, a batch that reaches it fails.
         PhysicalPlan p = plan("mod(1, 0) + x");
-        assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> evaluate(p, b));
-        dev.quiver.backend.KernelArithmeticException g = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> evaluate(plan("gcd(CAST(l AS INT) * 0 - 2147483647 - 1, 0)"), b));
+        assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> evaluate(p, b));
+        dev.quiver.errors.KernelArithmeticException g = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> evaluate(plan("gcd(CAST(l AS INT) * 0 - 2147483647 - 1, 0)"), b));
         assertTrue(g.getMessage().contains("gcd: integer overflow"), g.getMessage());
     }
 

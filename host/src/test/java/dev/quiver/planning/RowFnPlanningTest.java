@@ -114,7 +114,7 @@ class RowFnPlanningTest extends PlanningTestBase {
                 .body(x -> x.sqrt().failIf(x.lt(0.0), "negative input", x));
         registry.register(checkedSqrt);
         PhysicalPlan p = plan("checked_sqrt(y)");
-        dev.quiver.backend.KernelArithmeticException e = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> evaluate(p, batch()));
+        dev.quiver.errors.KernelArithmeticException e = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> evaluate(p, batch()));
         assertEquals("checked_sqrt: negative input (value -4.0) in checked_sqrt(y) at row 3 (on reference)", e.getMessage());
         assertTrue(p.explain().contains("can fail"), p.explain());
     }

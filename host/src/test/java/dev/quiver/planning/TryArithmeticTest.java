@@ -1,6 +1,6 @@
 package dev.quiver.planning;
 
-import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.physical.LiteralExpr;
 import dev.quiver.types.DataType;
@@ -65,7 +65,7 @@ class TryArithmeticTest extends PlanningTestBase {
             List<Object> operatorValues;
             try {
                 operatorValues = evaluate(q, b);
-            } catch (dev.quiver.backend.KernelArithmeticException e) {
+            } catch (dev.quiver.errors.KernelArithmeticException e) {
                 assertTrue(values.contains(null), sql + ": " + operator + " raised " + e.getMessage());
                 continue;
             }
@@ -82,7 +82,7 @@ class TryArithmeticTest extends PlanningTestBase {
         List<FieldVector> b = batch();
         // (Int32/Int64 + - * may run fused, where integers wrap; division by zero raises everywhere.)
         for (String sql : List.of("x / 0", "l % 0", "t8 + t8", "u32 + u32", "\"day\" + 2147483647", "dec / 0")) {
-            assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> evaluate(plan(sql), b), sql);
+            assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> evaluate(plan(sql), b), sql);
         }
         assertThrows(KernelArithmeticException.class, () -> evaluate(plan("t8 * 2::TINYINT"), b));
     }

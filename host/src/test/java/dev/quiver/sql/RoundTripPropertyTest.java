@@ -2,7 +2,7 @@ package dev.quiver.sql;
 
 import dev.quiver.expr.Expr;
 import dev.quiver.expr.Operator;
-import dev.quiver.expr.SqlParser;
+import dev.quiver.sql.SqlParser;
 import dev.quiver.types.DataType;
 import org.junit.jupiter.api.Test;
 

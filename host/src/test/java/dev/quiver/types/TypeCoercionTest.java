@@ -1,5 +1,6 @@
 package dev.quiver.types;
 
+import dev.quiver.expr.ArithmeticCoercion;
 import dev.quiver.expr.Operator;
 import org.apache.arrow.vector.types.IntervalUnit;
 import org.junit.jupiter.api.Test;
@@ -192,7 +193,7 @@ class TypeCoercionTest {
     }
 
     static void assertPlan(ArithmeticPlan expected, Operator op, DataType l, DataType r) {
-        assertEquals(Optional.of(expected), TypeCoercion.arithmetic(op, l, r), l + " " + op + " " + r);
+        assertEquals(Optional.of(expected), ArithmeticCoercion.arithmetic(op, l, r), l + " " + op + " " + r);
     }
 
     @Test
@@ -242,10 +243,10 @@ class TypeCoercionTest {
         assertPlan(plan(INT32, DATE32, DATE32), Operator.PLUS, INT32, DATE32);
         assertPlan(plan(DATE32, DATE32, INT64), Operator.MINUS, DATE32, DATE32);
         assertPlan(plan(DATE32, INT32, DATE32), Operator.MINUS, DATE32, NULL);
-        assertEquals(Optional.empty(), TypeCoercion.arithmetic(Operator.MINUS, INT32, DATE32));
-        assertEquals(Optional.empty(), TypeCoercion.arithmetic(Operator.PLUS, DATE32, DATE32));
-        assertEquals(Optional.empty(), TypeCoercion.arithmetic(Operator.MULTIPLY, DATE32, INT32));
-        assertEquals(Optional.empty(), TypeCoercion.arithmetic(Operator.PLUS, DATE32, FLOAT64));
+        assertEquals(Optional.empty(), ArithmeticCoercion.arithmetic(Operator.MINUS, INT32, DATE32));
+        assertEquals(Optional.empty(), ArithmeticCoercion.arithmetic(Operator.PLUS, DATE32, DATE32));
+        assertEquals(Optional.empty(), ArithmeticCoercion.arithmetic(Operator.MULTIPLY, DATE32, INT32));
+        assertEquals(Optional.empty(), ArithmeticCoercion.arithmetic(Operator.PLUS, DATE32, FLOAT64));
     }
 
     @Test
@@ -253,11 +254,11 @@ class TypeCoercionTest {
         assertPlan(plan(INT32, INT32, INT32), Operator.PLUS, NULL, INT32);
         assertPlan(plan(D10_2, D10_2, D10_2), Operator.MULTIPLY, D10_2, NULL);
         assertPlan(plan(INT64, INT64, INT64), Operator.MINUS, NULL, NULL);
-        assertEquals(Optional.empty(), TypeCoercion.arithmetic(Operator.PLUS, UTF8, INT32));
-        assertEquals(Optional.empty(), TypeCoercion.arithmetic(Operator.PLUS, BOOLEAN, BOOLEAN));
-        assertEquals(Optional.empty(), TypeCoercion.arithmetic(Operator.PLUS, NULL, UTF8));
-        assertEquals(Optional.empty(), TypeCoercion.arithmetic(Operator.DIVIDE, new Timestamp(TimeUnit.SECOND, null), INT64));
-        assertThrows(IllegalArgumentException.class, () -> TypeCoercion.arithmetic(Operator.EQ, INT32, INT32));
+        assertEquals(Optional.empty(), ArithmeticCoercion.arithmetic(Operator.PLUS, UTF8, INT32));
+        assertEquals(Optional.empty(), ArithmeticCoercion.arithmetic(Operator.PLUS, BOOLEAN, BOOLEAN));
+        assertEquals(Optional.empty(), ArithmeticCoercion.arithmetic(Operator.PLUS, NULL, UTF8));
+        assertEquals(Optional.empty(), ArithmeticCoercion.arithmetic(Operator.DIVIDE, new Timestamp(TimeUnit.SECOND, null), INT64));
+        assertThrows(IllegalArgumentException.class, () -> ArithmeticCoercion.arithmetic(Operator.EQ, INT32, INT32));
     }
 
     // ------------------------------------------------------------------ canCoerce

@@ -30,7 +30,7 @@ import java.util.concurrent.CompletableFuture;
  * {@link RowMode#ALL_ROWS} every row is computed and can fail. A failing row (a check, or an
  * integer division or remainder by zero) is found on the device, the first one; the reference
  * ({@link RowInterpreter#failureAt}) then evaluates that row again on the host for the message,
- * so every device reports the same {@link dev.quiver.backend.KernelArithmeticException}. Boolean
+ * so every device reports the same {@link dev.quiver.errors.KernelArithmeticException}. Boolean
  * arguments and results are Arrow bitmaps, and a program's null condition clears bits of the
  * output validity.
  *

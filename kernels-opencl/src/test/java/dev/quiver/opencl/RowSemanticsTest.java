@@ -1,9 +1,9 @@
 package dev.quiver.opencl;
 
-import dev.quiver.backend.KernelArithmeticException;
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
 import dev.quiver.backend.RowMode;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.memory.VectorView;
 import dev.quiver.rowfn.ir.BinaryOp;

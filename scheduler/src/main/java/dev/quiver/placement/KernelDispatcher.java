@@ -2,7 +2,7 @@ package dev.quiver.placement;
 
 import dev.quiver.Device;
 import dev.quiver.Placement;
-import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
 import dev.quiver.backend.ResidencyScope;

@@ -243,7 +243,7 @@ class QuiverExtensionTest {
         org.apache.spark.SparkArithmeticException quiver = assertThrows(org.apache.spark.SparkArithmeticException.class,
                 ds::collectAsList, "Quiver's error reaches the caller as Spark's");
         assertFalse(QuiverSpark.quiverNodes(ds).isEmpty(), "Quiver computed i % (k - k)");
-        assertTrue(quiver.getCause() instanceof dev.quiver.backend.KernelArithmeticException, "Quiver's message is the cause");
+        assertTrue(quiver.getCause() instanceof dev.quiver.errors.KernelArithmeticException, "Quiver's message is the cause");
         assertEquals("REMAINDER_BY_ZERO", quiver.getCondition(), quiver.getMessage());
         assertEquals(0, quiver.getQueryContext().length);
         // Spark's own formatting of the error (the Thrift server's) works on it.

@@ -129,7 +129,7 @@ class BadInputTest extends QuiverTestBase {
             a.setValueCount(20);
             b.setValueCount(20);
             root.setRowCount(20);
-            dev.quiver.backend.KernelArithmeticException ex = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> e.evaluate(root, Placement.CPU));
+            dev.quiver.errors.KernelArithmeticException ex = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> e.evaluate(root, Placement.CPU));
             assertEquals("division by zero in (a / b) at row 13 (on cpu)", ex.getMessage());
             b.setNull(13);
             try (FieldVector out = e.evaluate(root, Placement.CPU)) {

@@ -4,7 +4,7 @@ import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
-import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.DataType;

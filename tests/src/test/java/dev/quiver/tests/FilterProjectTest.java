@@ -374,15 +374,15 @@ class FilterProjectTest extends QuiverTestBase {
             // The first column is computed, the second fails: the first is freed.
             CompiledProjection failingColumn = quiver.compileProjection(schema, "i IS NOT NULL",
                     List.of("upper(s) AS u", "i / k AS q"));
-            dev.quiver.backend.KernelArithmeticException e1 = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> failingColumn.project(x.batch(), Placement.CPU, allocator));
+            dev.quiver.errors.KernelArithmeticException e1 = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> failingColumn.project(x.batch(), Placement.CPU, allocator));
             assertTrue(e1.getMessage().contains("by zero"), e1.getMessage());
             assertEquals(before, allocator.getAllocatedMemory(), "after a failing column");
             // The filter itself fails.
             CompiledProjection failingFilter = quiver.compileProjection(schema, "i / k > 0", List.of("s"));
-            assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> failingFilter.project(x.batch(), Placement.CPU, allocator));
+            assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> failingFilter.project(x.batch(), Placement.CPU, allocator));
             assertEquals(before, allocator.getAllocatedMemory(), "after a failing filter");
             CompiledExpression failingPredicate = quiver.compile(schema, "i / k > 0 OR b");
-            assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> failingPredicate.filter(x.batch(), Placement.CPU, allocator));
+            assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> failingPredicate.filter(x.batch(), Placement.CPU, allocator));
             assertEquals(before, allocator.getAllocatedMemory(), "after a failing CompiledExpression.filter");
             // A cast that fails in a column behind a filter.
             CompiledProjection failingCast = quiver.compileProjection(schema, "s <> ''", List.of("i AS ok", "CAST(s AS INTEGER) AS bad"));

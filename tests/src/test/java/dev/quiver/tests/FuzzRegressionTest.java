@@ -1,7 +1,7 @@
 package dev.quiver.tests;
 
 import dev.quiver.Placement;
-import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.tests.FuzzExpr.Type;
 import dev.quiver.value.Values;
 import org.apache.arrow.memory.BufferAllocator;

@@ -459,11 +459,11 @@ class LazyEvaluationTest extends QuiverTestBase {
                     }
                     // Unguarded, the same division fails: the zero is really there.
                     CompiledExpression unguarded = quiver.compile(d.batch().getSchema(), "x / y");
-                    dev.quiver.backend.KernelArithmeticException thrown = assertThrows(dev.quiver.backend.KernelArithmeticException.class,
+                    dev.quiver.errors.KernelArithmeticException thrown = assertThrows(dev.quiver.errors.KernelArithmeticException.class,
                             () -> unguarded.evaluate(d.batch(), Placement.CPU, allocator).close(), "x / y, " + n + " rows");
                     assertTrue(thrown.getMessage().contains("by zero"), thrown.getMessage());
                     CompiledExpression wrongGuard = quiver.compile(d.batch().getSchema(), "y = 0 AND x / y > 1");
-                    assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> wrongGuard.evaluate(d.batch(), Placement.CPU, allocator).close(),
+                    assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> wrongGuard.evaluate(d.batch(), Placement.CPU, allocator).close(),
                             "y = 0 AND x / y > 1 divides where y = 0, " + n + " rows");
                 }
             }
@@ -482,7 +482,7 @@ class LazyEvaluationTest extends QuiverTestBase {
                 }
             }
             CompiledExpression unguarded = wrapping.compile(d.batch().getSchema(), "x / y");
-            assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> unguarded.evaluate(d.batch(), Placement.CPU, allocator).close());
+            assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> unguarded.evaluate(d.batch(), Placement.CPU, allocator).close());
         }
     }
 

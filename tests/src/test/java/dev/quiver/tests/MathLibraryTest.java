@@ -7,6 +7,7 @@ import dev.quiver.Quiver;
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.SignatureResolver;
 import dev.quiver.rowfn.RowFn;
+import dev.quiver.rowfn.RowFnSource;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowFailure;
 import dev.quiver.rowfn.ir.RowInterpreter;
@@ -342,7 +343,7 @@ class MathLibraryTest {
         ScalarFunction fn = quiver.functions().lookup(k.function());
         List<DataType> given = k.args().stream().map(MathLibraryTest::typeOf).toList();
         List<DataType> planned = SignatureResolver.resolve(fn, given).stream().map(DataType::valueType).toList();
-        RowFn rowFn = fn.asRowFn(planned).orElseThrow(() -> new AssertionError(k + ": " + fn.name() + " is not a RowFn for " + planned));
+        RowFn rowFn = RowFnSource.of(fn, planned).orElseThrow(() -> new AssertionError(k + ": " + fn.name() + " is not a RowFn for " + planned));
         List<ElementType> types = planned.stream().map(t -> t.elementType().orElseThrow()).toList();
         RowFn.Instance inst = rowFn.instance(types);
         return new Reference(rowFn, types, new KernelProgram(inst.irArgTypes(), inst.value(), inst.nullWhen(), inst.strict(), k.sql()));
@@ -478,7 +479,7 @@ class MathLibraryTest {
                 if (e.programs().stream().anyMatch(p -> d.backend().unsupportedReason(p).isPresent())) {
                     continue;
                 }
-                dev.quiver.backend.KernelArithmeticException x = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> e.evaluate(batch, d, allocator).close(),
+                dev.quiver.errors.KernelArithmeticException x = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> e.evaluate(batch, d, allocator).close(),
                         f[0] + " on " + d.name());
                 assertTrue(x.getMessage().contains((String) f[1]), f[0] + " on " + d.name() + ": " + x.getMessage());
             }

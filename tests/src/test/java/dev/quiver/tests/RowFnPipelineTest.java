@@ -301,7 +301,7 @@ class RowFnPipelineTest extends QuiverTestBase {
         boolean[][] nullPatterns = {null, halfNull(), everyButMultiplesOf(50)};
         for (boolean[] nulls : nullPatterns) {
             try (VectorSchemaRoot batch = TestColumns.batch(ROWS, longs("a", a, null), longs("b", b, nulls))) {
-                dev.quiver.backend.KernelArithmeticException x = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> e.evaluate(batch, p).close());
+                dev.quiver.errors.KernelArithmeticException x = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> e.evaluate(batch, p).close());
                 assertTrue(x.getMessage().startsWith("safe_div: division by zero (value 0) in safe_div(a, b) at row 2500 (on "),
                         x.getMessage());
             }
@@ -349,7 +349,7 @@ class RowFnPipelineTest extends QuiverTestBase {
                  VectorSchemaRoot batch = new VectorSchemaRoot(List.of(encoded))) {
                 batch.setRowCount(ROWS);
                 CompiledExpression e = quiver.compile(batch.getSchema(), provider,
-                        dev.quiver.expr.SqlParser.parse("weird(x, 2.0) + 1"));
+                        dev.quiver.sql.SqlParser.parse("weird(x, 2.0) + 1"));
                 assertTrue(e.explain().contains("once per dictionary value"), e.explain());
                 try (FieldVector out = e.evaluate(batch, p)) {
                     double f = StrictMath.exp(StrictMath.cos(2.0));
@@ -517,7 +517,7 @@ class RowFnPipelineTest extends QuiverTestBase {
                 indices.setValueCount(rows);
                 try (VectorSchemaRoot batch = new VectorSchemaRoot(List.of((FieldVector) indices))) {
                     batch.setRowCount(rows);
-                    CompiledExpression e = quiver.compile(batch.getSchema(), provider, dev.quiver.expr.SqlParser.parse("mod(100, b)"));
+                    CompiledExpression e = quiver.compile(batch.getSchema(), provider, dev.quiver.sql.SqlParser.parse("mod(100, b)"));
                     if (failing < 0) {
                         try (FieldVector out = e.evaluate(batch, p)) {
                             for (int i = 0; i < rows; i++) {
@@ -529,7 +529,7 @@ class RowFnPipelineTest extends QuiverTestBase {
                             }
                         }
                     } else {
-                        dev.quiver.backend.KernelArithmeticException x = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> e.evaluate(batch, p).close());
+                        dev.quiver.errors.KernelArithmeticException x = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> e.evaluate(batch, p).close());
                         assertTrue(x.getMessage().contains("mod: division by zero") && x.getMessage().contains("at row 41 "), x.getMessage());
                     }
                 }

@@ -2,7 +2,7 @@ package dev.quiver.tests;
 
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
-import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.RowType;

@@ -2,7 +2,7 @@ package dev.quiver.tests;
 
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
-import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.expr.Expr;
 import dev.quiver.types.DataType;
 import dev.quiver.types.DataType.TimeUnit;

@@ -52,13 +52,7 @@ final class ArrayContains implements ScalarFunction {
 
     @Override
     public List<DataType> coerceTypes(List<DataType> argTypes) {
-        if (argTypes.size() != 2) {
-            throw new PlanningException("array_contains takes a list and a value, got " + argTypes.size() + " arguments");
-        }
-        DataType element = ListArgument.elementOf(argTypes.get(0));
-        if (element == null) {
-            throw new PlanningException("argument 1 of array_contains must be a list, got a " + argTypes.get(0));
-        }
+        DataType element = ListArgument.elementOfFirst(name(), "a value", argTypes);
         DataType value = argTypes.get(1).valueType();
         DataType t = TypeCoercion.comparisonType(element, value).orElseThrow(() -> new PlanningException(
                 "array_contains cannot compare the elements of a " + argTypes.get(0) + " with a " + value));

@@ -6,6 +6,7 @@ import dev.quiver.functions.ScalarFunctionArgs;
 import dev.quiver.functions.Signature;
 import dev.quiver.functions.Volatility;
 import dev.quiver.kernels.Kernels;
+import dev.quiver.strings.Utf8Input;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
@@ -47,12 +48,7 @@ final class ArrayElement implements ScalarFunction {
 
     @Override
     public List<DataType> coerceTypes(List<DataType> argTypes) {
-        if (argTypes.size() != 2) {
-            throw new PlanningException("array_element takes a list and an index, got " + argTypes.size() + " arguments");
-        }
-        if (ListArgument.elementOf(argTypes.get(0)) == null) {
-            throw new PlanningException("argument 1 of array_element must be a list, got a " + argTypes.get(0));
-        }
+        ListArgument.elementOfFirst(name(), "an index", argTypes);
         DataType i = argTypes.get(1).valueType();
         if (!i.isInteger() && !(i instanceof DataType.Null)) {
             throw new PlanningException("argument 2 of array_element (the index) must be an integer, got a " + i);
@@ -107,7 +103,7 @@ final class ArrayElement implements ScalarFunction {
                 }
             }
             // After the nulls: a string list element is checked as a batch column is (rows out of range read nothing).
-            return new ColumnarValue.Array(dev.quiver.strings.Utf8Input.checked(out, "a list element"));
+            return new ColumnarValue.Array(Utf8Input.checked(out, "a list element"));
         }
     }
 

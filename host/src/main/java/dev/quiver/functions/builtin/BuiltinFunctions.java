@@ -1,12 +1,14 @@
 package dev.quiver.functions.builtin;
 
+import dev.quiver.functions.BuiltinLibrary;
 import dev.quiver.functions.ScalarFunction;
 
 import java.util.List;
 
 /**
  * The index of the built-in scalar functions. {@code FunctionRegistry.withDefaults()}
- * registers all of them. The math library ({@link MathFunctions}, docs/math.md) is declared as
+ * registers all of them, through this class's {@link BuiltinLibrary} service
+ * ({@code META-INF/services/dev.quiver.functions.BuiltinLibrary}). The math library ({@link MathFunctions}, docs/math.md) is declared as
  * RowFns; the others have one file each.
  *
  * <table>
@@ -51,8 +53,14 @@ import java.util.List;
  * <tr><td>named_struct, struct, get_field (struct_extract; {@code s['name']}): structs, zero copy</td><td>immutable</td><td>no</td></tr>
  * </table>
  */
-public final class BuiltinFunctions {
-    private BuiltinFunctions() {
+public final class BuiltinFunctions implements BuiltinLibrary {
+    /** For {@code ServiceLoader}; {@link #all()} needs no instance. */
+    public BuiltinFunctions() {
+    }
+
+    @Override
+    public List<ScalarFunction> functions() {
+        return all();
     }
 
     public static List<ScalarFunction> all() {

@@ -1,6 +1,6 @@
 package dev.quiver.functions.builtin;
 
-import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.functions.ArrayFunctions;
 import dev.quiver.functions.Coercion;
 import dev.quiver.functions.ScalarFunction;

@@ -1,10 +1,13 @@
 package dev.quiver.functions.builtin;
 
+import dev.quiver.functions.PlanningException;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+
+import java.util.List;
 
 /**
  * An argument of the list functions read row by row: an array, or a scalar held as a one-row
@@ -29,8 +32,25 @@ record ListArgument(FieldVector vector, boolean constant, boolean owned) impleme
     }
 
     /** Rows of the result: one when every argument is a scalar. */
-    static int rows(java.util.List<ColumnarValue> args, int numberRows) {
+    static int rows(List<ColumnarValue> args, int numberRows) {
         return args.stream().allMatch(a -> a instanceof ColumnarValue.Scalar) ? 1 : numberRows;
+    }
+
+    /**
+     * The element type of argument 1 of {@code function(list, second)}, checking that there are two arguments and the
+     * first is a list.
+     *
+     * @param second what the second argument is, for the message: {@code "a value"}, {@code "an index"}
+     */
+    static DataType elementOfFirst(String function, String second, List<DataType> argTypes) {
+        if (argTypes.size() != 2) {
+            throw new PlanningException(function + " takes a list and " + second + ", got " + argTypes.size() + " arguments");
+        }
+        DataType element = elementOf(argTypes.get(0));
+        if (element == null) {
+            throw new PlanningException("argument 1 of " + function + " must be a list, got a " + argTypes.get(0));
+        }
+        return element;
     }
 
     /** The element type of a list type, or null when {@code t} is not a list. */

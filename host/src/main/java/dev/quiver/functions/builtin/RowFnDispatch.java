@@ -5,6 +5,7 @@ import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
 import dev.quiver.functions.Signature;
 import dev.quiver.rowfn.RowFn;
+import dev.quiver.rowfn.RowFnSource;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
@@ -21,7 +22,7 @@ import java.util.Optional;
  * {@link Extremum} for strings, dates and decimals. The planner sees the RowFn through
  * {@link #asRowFn}; {@link #returnType}, {@link #invoke} and {@link #kernel} follow the same choice.
  */
-final class RowFnDispatch implements ScalarFunction {
+final class RowFnDispatch implements RowFnSource {
     private final String name;
     private final List<String> aliases;
     private final Signature signature;
@@ -92,7 +93,7 @@ final class RowFnDispatch implements ScalarFunction {
     @Override
     public List<DataType> coerceTypes(List<DataType> argTypes) {
         if (other == null) {
-            return ScalarFunction.super.coerceTypes(argTypes);
+            return RowFnSource.super.coerceTypes(argTypes);
         }
         return other.coerceTypes(argTypes);
     }

@@ -1,5 +1,6 @@
 package dev.quiver.functions.builtin;
 
+import dev.quiver.expr.ArithmeticCoercion;
 import dev.quiver.expr.Operator;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.functions.ScalarFunction;
@@ -10,14 +11,13 @@ import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.types.ArithmeticPlan;
 import dev.quiver.types.DataType;
-import dev.quiver.types.TypeCoercion;
 import dev.quiver.value.ColumnarValue;
 
 import java.util.List;
 
 /**
  * The {@code try_} forms of the arithmetic operators (Spark's names): {@code try_add(x, y)}
- * is {@code x + y}, typed exactly as the operator is ({@link TypeCoercion#arithmetic}), except
+ * is {@code x + y}, typed exactly as the operator is ({@link ArithmeticCoercion#arithmetic}), except
  * that a row whose result does not fit its integer or decimal type, leaves Date32's range, or
  * divides by zero is NULL instead of an error ({@link ArithmeticMode#NULL_ON_ERROR}). Floats
  * follow IEEE 754 as the operators do. Never fused into the numeric kernels, which wrap.
@@ -40,7 +40,7 @@ abstract sealed class TryArithmetic implements ScalarFunction permits TryAdd, Tr
         }
         DataType l = argTypes.get(0);
         DataType r = argTypes.get(1);
-        return TypeCoercion.arithmetic(operator(), l, r).orElseThrow(() -> new PlanningException(
+        return ArithmeticCoercion.arithmetic(operator(), l, r).orElseThrow(() -> new PlanningException(
                 name() + " cannot apply " + operator().sql() + " to " + l + " and " + r + ": " + name() + "(" + l + ", " + r + ")"));
     }
 

@@ -1,6 +1,6 @@
 package dev.quiver.rowfn.ir;
 
-import dev.quiver.backend.KernelArithmeticException;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.types.ElementType;
 
@@ -115,7 +115,7 @@ public final class RowInterpreter {
      * {@code validity}, reads the arguments from {@code args}, evaluates, and writes the value
      * into {@code out} (a bitmap for a Boolean result); rows that are null get zero. Where the
      * program's {@linkplain KernelProgram#nullWhen() null condition} holds, clears the row's
-     * bit in {@code validity}. Throws {@link dev.quiver.backend.KernelArithmeticException} for
+     * bit in {@code validity}. Throws {@link dev.quiver.errors.KernelArithmeticException} for
      * the first valid row that fails.
      */
     public static void run(KernelProgram program, List<MemorySegment> args, MemorySegment validity,

@@ -6,6 +6,7 @@ import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
 import dev.quiver.functions.SignatureResolver;
 import dev.quiver.rowfn.RowFn;
+import dev.quiver.rowfn.RowFnSource;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowFailure;
@@ -725,10 +726,10 @@ class MathFunctionsTest {
 
     @Test
     void aZeroDivisorOrAnUnrepresentableGcdFailsTheCall() {
-        dev.quiver.backend.KernelArithmeticException e = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> invoke("mod", List.of(DataType.INT32, DataType.INT32),
+        dev.quiver.errors.KernelArithmeticException e = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> invoke("mod", List.of(DataType.INT32, DataType.INT32),
                 List.of(Arrays.asList(1, 7), Arrays.asList(1, 0))));
         assertTrue(e.getMessage().contains("mod: division by zero"), e.getMessage());
-        dev.quiver.backend.KernelArithmeticException g = assertThrows(dev.quiver.backend.KernelArithmeticException.class, () -> invoke("gcd", List.of(DataType.INT64, DataType.INT64),
+        dev.quiver.errors.KernelArithmeticException g = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> invoke("gcd", List.of(DataType.INT64, DataType.INT64),
                 List.of(Arrays.asList(4L, Long.MIN_VALUE), Arrays.asList(6L, 0L))));
         assertTrue(g.getMessage().contains("gcd: integer overflow"), g.getMessage());
         // A NULL row is never checked.
@@ -759,11 +760,11 @@ class MathFunctionsTest {
         assertEquals(List.of(DataType.INT64, DataType.INT64), SignatureResolver.resolve(registry.lookup("gcd"),
                 List.of(DataType.INT64, DataType.INT32)));
         // abs and round of a decimal, greatest of strings: not a RowFn.
-        assertTrue(registry.lookup("abs").asRowFn(List.of(new DataType.Decimal(10, 2))).isEmpty());
-        assertTrue(registry.lookup("greatest").asRowFn(List.of(DataType.UTF8, DataType.UTF8)).isEmpty());
-        assertTrue(registry.lookup("greatest").asRowFn(List.of(DataType.INT16, DataType.INT16)).isEmpty(), "Int16 keeps its type");
-        assertEquals(MathFunctions.GREATEST, registry.lookup("greatest").asRowFn(List.of(DataType.FLOAT64, DataType.FLOAT64)).orElseThrow());
-        assertEquals(MathFunctions.ROUND_2, registry.lookup("round").asRowFn(List.of(DataType.FLOAT32, DataType.INT32)).orElseThrow());
+        assertTrue(RowFnSource.of(registry.lookup("abs"), List.of(new DataType.Decimal(10, 2))).isEmpty());
+        assertTrue(RowFnSource.of(registry.lookup("greatest"), List.of(DataType.UTF8, DataType.UTF8)).isEmpty());
+        assertTrue(RowFnSource.of(registry.lookup("greatest"), List.of(DataType.INT16, DataType.INT16)).isEmpty(), "Int16 keeps its type");
+        assertEquals(MathFunctions.GREATEST, RowFnSource.of(registry.lookup("greatest"), List.of(DataType.FLOAT64, DataType.FLOAT64)).orElseThrow());
+        assertEquals(MathFunctions.ROUND_2, RowFnSource.of(registry.lookup("round"), List.of(DataType.FLOAT32, DataType.INT32)).orElseThrow());
         assertTrue(registry.lookup("round").requiresLiteral(1));
     }
 

@@ -225,7 +225,7 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
             VectorSchemaRoot out;
             try {
                 out = projection.project(inputs, spec.placement(), allocator);
-            } catch (dev.quiver.backend.KernelArithmeticException e) {
+            } catch (dev.quiver.errors.KernelArithmeticException e) {
                 throw asSparkError(e);
             }
             held.add(out);
@@ -254,7 +254,7 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
          * Quiver's arithmetic error as Spark's own (ARITHMETIC_OVERFLOW or DIVIDE_BY_ZERO), so code
          * that handles Spark's errors handles these; Quiver's message (expression, row, device) is the cause.
          */
-        private RuntimeException asSparkError(dev.quiver.backend.KernelArithmeticException e) {
+        private RuntimeException asSparkError(dev.quiver.errors.KernelArithmeticException e) {
             String message = String.valueOf(e.getMessage());
             String expression = String.valueOf(e.expression());
             ArithmeticException spark;

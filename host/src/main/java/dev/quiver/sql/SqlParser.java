@@ -1,15 +1,13 @@
-package dev.quiver.expr;
+package dev.quiver.sql;
 
+import dev.quiver.expr.Expr;
 import dev.quiver.functions.PlanningException;
-import dev.quiver.sql.ExpressionParser;
-import dev.quiver.sql.Keywords;
-import dev.quiver.sql.SqlLimits;
 
 import java.util.Objects;
 
 /**
  * Reads one SQL scalar expression into an {@link Expr}, with Quiver's own grammar
- * ({@link dev.quiver.sql.ExpressionParser}, {@code host/src/main/antlr4/dev/quiver/sql/QuiverSql.g4}): PostgreSQL's
+ * ({@link ExpressionParser}, {@code host/src/main/antlr4/dev/quiver/sql/QuiverSql.g4}): PostgreSQL's
  * operators and precedence, and the forms of DataFusion and DuckDB. docs/expressions.md lists every form and what
  * it becomes, the precedence table, the error format and the limits. In short:
  * <ul>
@@ -50,6 +48,10 @@ import java.util.Objects;
  * subquery's select item included); literals of LargeUtf8, of timestamps with a time zone other than UTC in
  * microseconds, and of intervals, lists and structs, which print as {@code CAST('text' AS type)} and read back as
  * that cast.
+ *
+ * <p>{@link Expr#parse} and {@link Expr#toString()} reach this parser through {@link SqlSyntax}, this package's
+ * provider of {@code expr}'s {@code ExprSyntax}, so that {@code expr} does not depend on the parser that builds its
+ * trees.
  */
 public final class SqlParser {
 

@@ -1,18 +1,18 @@
-package dev.quiver.backend;
+package dev.quiver.errors;
 
 /**
  * A non-null row whose computation is undefined: an integer or decimal division by zero, or an
  * overflow of checked arithmetic. Names the expression, the row and the device; its kind is
- * {@link dev.quiver.errors.ErrorKind#ARITHMETIC}.
+ * {@link ErrorKind#ARITHMETIC}.
  */
-public final class KernelArithmeticException extends dev.quiver.errors.EvaluationException {
+public final class KernelArithmeticException extends EvaluationException {
     private final String what;
     private final String expression;
     private final long row;
     private final String backend;
 
     public KernelArithmeticException(String what, String expression, long row, String backend) {
-        super(dev.quiver.errors.ErrorKind.ARITHMETIC, what + " in " + expression + " at row " + row, null);
+        super(ErrorKind.ARITHMETIC, what + " in " + expression + " at row " + row, null);
         fillExpression(expression);
         fillRow(row);
         fillDevice(backend);
