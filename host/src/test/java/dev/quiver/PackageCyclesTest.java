@@ -1,8 +1,9 @@
 package dev.quiver;
 
-import dev.quiver.expr.Expr;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.quiver.expr.Expr;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.classfile.ClassFile;
@@ -29,9 +30,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.Test;
 
 /**
  * The packages of host's main classes depend on each other without a cycle: each package can be read, tested and
@@ -47,7 +46,8 @@ class PackageCyclesTest {
     @Test
     void hostPackagesHaveNoCycle() {
         SortedMap<String, SortedMap<String, SortedSet<String>>> graph = packageGraph(hostClasses());
-        assertTrue(graph.size() >= 10 && graph.get("dev.quiver.expr").containsKey("dev.quiver.types"),
+        assertTrue(
+                graph.size() >= 10 && graph.get("dev.quiver.expr").containsKey("dev.quiver.types"),
                 "the class files were not all read: " + graph.keySet());
         List<String> cycle = firstCycle(graph);
         if (!cycle.isEmpty()) {
@@ -55,19 +55,28 @@ class PackageCyclesTest {
                     .append(String.join(" -> ", cycle));
             for (int i = 0; i + 1 < cycle.size(); i++) {
                 SortedSet<String> uses = graph.get(cycle.get(i)).get(cycle.get(i + 1));
-                why.append("\n  ").append(cycle.get(i)).append(" -> ").append(cycle.get(i + 1)).append(": ")
+                why.append("\n  ")
+                        .append(cycle.get(i))
+                        .append(" -> ")
+                        .append(cycle.get(i + 1))
+                        .append(": ")
                         .append(String.join(", ", uses.stream().limit(8).toList()))
                         .append(uses.size() > 8 ? ", ... (" + uses.size() + " in all)" : "");
             }
             fail(why.append("\nMove the class that makes the edge back to the package it belongs to, or give the lower"
-                    + " package an interface the upper one implements.").toString());
+                            + " package an interface the upper one implements.")
+                    .toString());
         }
     }
 
     /** The directory (or jar) host's main classes were loaded from. */
     private static Path hostClasses() {
         try {
-            return Path.of(Expr.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Path.of(Expr.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
@@ -79,7 +88,8 @@ class PackageCyclesTest {
         try (FileSystem jar = Files.isDirectory(classes) ? null : FileSystems.newFileSystem(classes)) {
             Path root = jar == null ? classes : jar.getPath("/");
             try (Stream<Path> files = Files.walk(root)) {
-                for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
+                for (Path file :
+                        files.filter(f -> f.toString().endsWith(".class")).toList()) {
                     ClassModel model = ClassFile.of().parse(Files.readAllBytes(file));
                     String self = model.thisClass().asInternalName();
                     if (!self.startsWith(ROOT)) {
@@ -90,7 +100,9 @@ class PackageCyclesTest {
                     for (String used : namedClasses(model)) {
                         String to = packageOf(used);
                         if (!to.equals(from)) {
-                            graph.get(from).computeIfAbsent(to, p -> new TreeSet<>()).add(simpleName(self) + " -> " + simpleName(used));
+                            graph.get(from)
+                                    .computeIfAbsent(to, p -> new TreeSet<>())
+                                    .add(simpleName(self) + " -> " + simpleName(used));
                         }
                     }
                 }
@@ -115,8 +127,7 @@ class PackageCyclesTest {
                     }
                 }
                 case Utf8Entry u -> addNamed(u.stringValue(), out);
-                default -> {
-                }
+                default -> {}
             }
         }
         return out;

@@ -11,8 +11,7 @@ public final class SmallStack {
     /** A stack smaller than any JVM default (1 MiB on x86-64 Linux), as thread pools may give. */
     public static final long SMALL = 256 * 1024;
 
-    private SmallStack() {
-    }
+    private SmallStack() {}
 
     /** A body that may throw anything. */
     @FunctionalInterface
@@ -28,13 +27,17 @@ public final class SmallStack {
     /** Runs {@code body} on a new thread with a stack of {@code stackBytes}; rethrows what it throws. */
     public static void run(long stackBytes, Body body) {
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread t = new Thread(null, () -> {
-            try {
-                body.run();
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        }, "small-stack-test", stackBytes);
+        Thread t = new Thread(
+                null,
+                () -> {
+                    try {
+                        body.run();
+                    } catch (Throwable e) {
+                        failure.set(e);
+                    }
+                },
+                "small-stack-test",
+                stackBytes);
         t.start();
         try {
             t.join();

@@ -5,13 +5,12 @@ import dev.quiver.errors.QuiverException;
 import dev.quiver.physical.DictionaryDecodeExpr;
 import dev.quiver.planning.PhysicalPlan;
 import dev.quiver.validation.BatchValidation;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.types.pojo.Field;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Binds a batch to a plan: finds the vectors of the plan's inputs and checks them before anything
@@ -44,22 +43,35 @@ final class BatchBinder {
             Field f = plan.columns().get(i);
             FieldVector v = vectorFor(all, f.getName(), plan.schemaIndexes().get(i));
             if (v.getField().getDictionary() != null && f.getDictionary() == null) {
-                throw input(f.getName(), "column '" + f.getName() + "' is dictionary-encoded in the batch (indices "
-                        + v.getField().getType() + ") but was planned as " + f.getType() + ": decode it first");
+                throw input(
+                        f.getName(),
+                        "column '" + f.getName() + "' is dictionary-encoded in the batch (indices "
+                                + v.getField().getType() + ") but was planned as " + f.getType() + ": decode it first");
             }
-            if (f.getDictionary() != null && (v.getField().getDictionary() == null
-                    || v.getField().getDictionary().getId() != f.getDictionary().getId())) {
-                throw input(f.getName(), "column '" + f.getName() + "' was planned dictionary-encoded with dictionary "
-                        + f.getDictionary().getId() + " but the batch's column " + (v.getField().getDictionary() == null
-                        ? "is not dictionary-encoded" : "uses dictionary " + v.getField().getDictionary().getId()));
+            if (f.getDictionary() != null
+                    && (v.getField().getDictionary() == null
+                            || v.getField().getDictionary().getId()
+                                    != f.getDictionary().getId())) {
+                throw input(
+                        f.getName(),
+                        "column '" + f.getName() + "' was planned dictionary-encoded with dictionary "
+                                + f.getDictionary().getId() + " but the batch's column "
+                                + (v.getField().getDictionary() == null
+                                        ? "is not dictionary-encoded"
+                                        : "uses dictionary "
+                                                + v.getField().getDictionary().getId()));
             }
             if (!v.getField().getType().equals(f.getType())) {
-                throw input(f.getName(), "column '" + f.getName() + "' is " + v.getField().getType()
-                        + " in the batch but was planned as " + f.getType());
+                throw input(
+                        f.getName(),
+                        "column '" + f.getName() + "' is " + v.getField().getType()
+                                + " in the batch but was planned as " + f.getType());
             }
             if (v.getValueCount() != rows) {
-                throw input(f.getName(), "column '" + f.getName() + "' has " + v.getValueCount()
-                        + " values but the batch has " + rows + " rows");
+                throw input(
+                        f.getName(),
+                        "column '" + f.getName() + "' has " + v.getValueCount() + " values but the batch has " + rows
+                                + " rows");
             }
             BatchValidation.checkColumn(v, f.getName());
             if (f.getDictionary() != null) {
@@ -87,8 +99,10 @@ final class BatchBinder {
                     continue;
                 }
                 if (v.getValueCount() != batch.getRowCount()) {
-                    throw input(v.getName(), "column '" + v.getName() + "' has " + v.getValueCount()
-                            + " values but the batch has " + batch.getRowCount() + " rows");
+                    throw input(
+                            v.getName(),
+                            "column '" + v.getName() + "' has " + v.getValueCount() + " values but the batch has "
+                                    + batch.getRowCount() + " rows");
                 }
                 BatchValidation.checkColumn(v, v.getName());
             }
@@ -115,8 +129,10 @@ final class BatchBinder {
         for (FieldVector v : columns) {
             if (v.getName().equals(name)) {
                 if (found != null) {
-                    throw input(name, "the batch has several columns named '" + name + "' and none at position "
-                            + plannedAt + ", where it was planned: which one to read is ambiguous");
+                    throw input(
+                            name,
+                            "the batch has several columns named '" + name + "' and none at position " + plannedAt
+                                    + ", where it was planned: which one to read is ambiguous");
                 }
                 found = v;
             }

@@ -23,6 +23,11 @@ import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.FieldVector;
@@ -30,12 +35,6 @@ import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.util.TransferPair;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * An expression planned against a schema, ready to evaluate batch after batch.
@@ -67,6 +66,7 @@ public final class CompiledExpression {
     private final ExpressionMetrics metrics = new ExpressionMetrics();
     /** Where each fused kernel of each batch runs: the placement component. */
     private final KernelDispatcher dispatcher;
+
     private final BatchBinder binder;
     private volatile int lastBatchRows;
 
@@ -78,9 +78,11 @@ public final class CompiledExpression {
         this.outputField = t.toField(plan.outputName(), true);
         this.dispatcher = new KernelDispatcher(quiver.placementDevices(), plan, outputField, metrics.recorder());
         this.binder = new BatchBinder(plan, dispatcher.decodes());
-        this.deep = PhysicalPlan.depth(plan.root()) > SHALLOW || plan.programs().stream()
-                .anyMatch(p -> KernelProgram.depth(p.root(), SHALLOW_PROGRAM) > SHALLOW_PROGRAM
-                        || p.nullWhen().isPresent() && KernelProgram.depth(p.nullWhen().get(), SHALLOW_PROGRAM) > SHALLOW_PROGRAM);
+        this.deep = PhysicalPlan.depth(plan.root()) > SHALLOW
+                || plan.programs().stream()
+                        .anyMatch(p -> KernelProgram.depth(p.root(), SHALLOW_PROGRAM) > SHALLOW_PROGRAM
+                                || p.nullWhen().isPresent()
+                                        && KernelProgram.depth(p.nullWhen().get(), SHALLOW_PROGRAM) > SHALLOW_PROGRAM);
     }
 
     /**
@@ -125,7 +127,8 @@ public final class CompiledExpression {
     public KernelProgram program() {
         List<KernelProgram> ps = plan.programs();
         if (ps.isEmpty()) {
-            throw new IllegalStateException("the plan of " + plan.logical() + " runs no fused kernel:\n" + plan.explain());
+            throw new IllegalStateException(
+                    "the plan of " + plan.logical() + " runs no fused kernel:\n" + plan.explain());
         }
         return ps.getFirst();
     }
@@ -197,11 +200,14 @@ public final class CompiledExpression {
      * reused or freed (closing releases the device copies); the batch must not change meanwhile.
      * Null: a scope of this evaluation alone, as the three-argument form.
      */
-    public FieldVector evaluate(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator,
-                                ResidencyScope shared) {
+    public FieldVector evaluate(
+            VectorSchemaRoot batch, Placement placement, BufferAllocator allocator, ResidencyScope shared) {
         Objects.requireNonNull(placement, "placement is null");
         Evaluation evaluation = dispatcher.evaluation(placement, shared);
-        return guard(batch, allocator, evaluation,
+        return guard(
+                batch,
+                allocator,
+                evaluation,
                 () -> toVector(run(batch, evaluation, allocator), batch.getRowCount(), allocator));
     }
 
@@ -228,7 +234,10 @@ public final class CompiledExpression {
     public FieldVector evaluate(VectorSchemaRoot batch, Device device, BufferAllocator allocator) {
         Objects.requireNonNull(device, "device is null");
         Evaluation evaluation = dispatcher.evaluationOn(device);
-        return guard(batch, allocator, evaluation,
+        return guard(
+                batch,
+                allocator,
+                evaluation,
                 () -> toVector(run(batch, evaluation, allocator), batch.getRowCount(), allocator));
     }
 
@@ -257,8 +266,8 @@ public final class CompiledExpression {
                 }
                 throw e;
             }
-            QuiverOutOfMemoryException clear = QuiverOutOfMemoryException.of(oom, plan.logical().toString(),
-                    batch.getRowCount(), allocator, evaluation.where());
+            QuiverOutOfMemoryException clear = QuiverOutOfMemoryException.of(
+                    oom, plan.logical().toString(), batch.getRowCount(), allocator, evaluation.where());
             if (e != oom) {
                 clear.addSuppressed(e); // how a kernel reported it, for the stack trace
             }
@@ -290,7 +299,8 @@ public final class CompiledExpression {
         lastBatchRows = rows;
         evaluation.batchColumns(inputs);
         long start = System.nanoTime();
-        ColumnarValue value = plan.root().evaluate(new EvalContext(inputs, rows, config.withAllocator(allocator), evaluation));
+        ColumnarValue value =
+                plan.root().evaluate(new EvalContext(inputs, rows, config.withAllocator(allocator), evaluation));
         metrics.batch(evaluation.report(rows, System.nanoTime() - start));
         return value;
     }
@@ -428,14 +438,18 @@ public final class CompiledExpression {
                 try {
                     yield rename(Values.broadcast(s.value(), outputField.getName(), rows, allocator), allocator);
                 } catch (OutOfMemoryException e) {
-                    throw new ResourceException("cannot allocate the " + rows + "-row result of " + outputField.getName()
-                            + " from allocator '" + allocator.getName() + "': " + e.getMessage(), e);
+                    throw new ResourceException(
+                            "cannot allocate the " + rows + "-row result of " + outputField.getName()
+                                    + " from allocator '" + allocator.getName() + "': " + e.getMessage(),
+                            e);
                 }
             }
-            case ColumnarValue.Array a when !a.owned() && a.vector() instanceof NullVector -> new NullVector(outputField, rows);
-            case ColumnarValue.Array a when !a.owned() ->
+            case ColumnarValue.Array a
+            when !a.owned() && a.vector() instanceof NullVector -> new NullVector(outputField, rows);
+            case ColumnarValue.Array a
+            when !a.owned() ->
                 // A column of the batch itself: the caller gets a copy it can close.
-                    rename(Kernels.filter(a.vector(), Selection.all(rows), allocator), allocator);
+                rename(Kernels.filter(a.vector(), Selection.all(rows), allocator), allocator);
             case ColumnarValue.Array a -> rename(a.vector(), allocator);
         };
     }

@@ -1,14 +1,16 @@
 package dev.quiver;
 
+import dev.quiver.backend.ResidencyScope;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
 
 /**
  * Several expressions over one schema, optionally behind a filter: {@link #project} turns a
@@ -43,7 +45,8 @@ public final class CompiledProjection {
         for (CompiledExpression c : this.columns) {
             Field f = c.outputField();
             if (fields.stream().anyMatch(g -> g.getName().equals(f.getName()))) {
-                throw new IllegalArgumentException("two projected columns are named '" + f.getName() + "': give one an alias (AS ...)");
+                throw new IllegalArgumentException(
+                        "two projected columns are named '" + f.getName() + "': give one an alias (AS ...)");
             }
             fields.add(f);
         }
@@ -56,8 +59,8 @@ public final class CompiledProjection {
     }
 
     /** The filter, when there is one. */
-    public java.util.Optional<CompiledExpression> filter() {
-        return java.util.Optional.ofNullable(filter);
+    public Optional<CompiledExpression> filter() {
+        return Optional.ofNullable(filter);
     }
 
     /** The projected expressions, in output order. */
@@ -85,7 +88,7 @@ public final class CompiledProjection {
     private VectorSchemaRoot evaluate(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
         List<FieldVector> out = new ArrayList<>(columns.size());
         // One scope for the batch: a column several expressions read goes to a device that copies once.
-        try (dev.quiver.backend.ResidencyScope scope = new dev.quiver.backend.ResidencyScope()) {
+        try (ResidencyScope scope = new ResidencyScope()) {
             for (CompiledExpression c : columns) {
                 out.add(c.evaluate(batch, placement, allocator, scope));
             }
@@ -100,7 +103,8 @@ public final class CompiledProjection {
 
     /** {@link #project(VectorSchemaRoot, Placement, BufferAllocator)} with the Quiver's placement and allocator. */
     public VectorSchemaRoot project(VectorSchemaRoot batch) {
-        return project(batch, columns.getFirst().quiverPlacement(), columns.getFirst().quiverAllocator());
+        return project(
+                batch, columns.getFirst().quiverPlacement(), columns.getFirst().quiverAllocator());
     }
 
     /** {@link #explain(boolean) explain(true)}: the filter's and each column's plans, estimates and what has run. */
@@ -125,13 +129,16 @@ public final class CompiledProjection {
         return explain(e -> e.explain(analyze, batchRows));
     }
 
-    private String explain(java.util.function.Function<CompiledExpression, String> each) {
+    private String explain(Function<CompiledExpression, String> each) {
         StringBuilder sb = new StringBuilder();
         if (filter != null) {
             sb.append("Filter:\n").append(each.apply(filter).indent(2));
         }
         for (CompiledExpression c : columns) {
-            sb.append("Column '").append(c.outputField().getName()).append("':\n").append(each.apply(c).indent(2));
+            sb.append("Column '")
+                    .append(c.outputField().getName())
+                    .append("':\n")
+                    .append(each.apply(c).indent(2));
         }
         return sb.toString();
     }

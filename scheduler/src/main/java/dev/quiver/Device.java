@@ -2,7 +2,6 @@ package dev.quiver;
 
 import dev.quiver.backend.KernelBackend;
 import dev.quiver.opencl.TransferMode;
-
 import java.util.Objects;
 import java.util.Optional;
 

@@ -3,7 +3,6 @@ package dev.quiver;
 import dev.quiver.backend.KernelRun;
 import dev.quiver.placement.Choice;
 import dev.quiver.placement.RunRecorder;
-
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -32,8 +31,14 @@ public final class ExpressionMetrics {
      * @param fallbacks       batches that failed on this device and were recomputed on the CPU
      *                        (counted on the device that failed; the CPU's run is counted on the CPU)
      */
-    public record DeviceTotals(long batches, long rows, long nanos, long bytesToDevice, long bytesFromDevice, long fallbacks,
-                               String lastReason) {
+    public record DeviceTotals(
+            long batches,
+            long rows,
+            long nanos,
+            long bytesToDevice,
+            long bytesFromDevice,
+            long fallbacks,
+            String lastReason) {
         /** Bytes copied both ways. */
         public long bytesCopied() {
             return bytesToDevice + bytesFromDevice;
@@ -63,8 +68,14 @@ public final class ExpressionMetrics {
      * @param kernelNanos     time in kernel runs
      * @param nanos           wall time of the whole evaluation (host kernels, allocation and kernel runs)
      */
-    public record BatchReport(int rows, List<String> devices, int kernelRuns, long bytesToDevice, long bytesFromDevice,
-                              long kernelNanos, long nanos) {
+    public record BatchReport(
+            int rows,
+            List<String> devices,
+            int kernelRuns,
+            long bytesToDevice,
+            long bytesFromDevice,
+            long kernelNanos,
+            long nanos) {
         public BatchReport {
             devices = List.copyOf(devices);
         }
@@ -75,15 +86,26 @@ public final class ExpressionMetrics {
         }
 
         String describe() {
-            return String.format(Locale.ROOT, "%d rows on %s, %d kernel run%s, %d B to device, %d B from device, %.3f ms",
-                    rows, devices.isEmpty() ? "host kernels only" : String.join(" + ", devices), kernelRuns,
-                    kernelRuns == 1 ? "" : "s", bytesToDevice, bytesFromDevice, nanos / 1e6);
+            return String.format(
+                    Locale.ROOT,
+                    "%d rows on %s, %d kernel run%s, %d B to device, %d B from device, %.3f ms",
+                    rows,
+                    devices.isEmpty() ? "host kernels only" : String.join(" + ", devices),
+                    kernelRuns,
+                    kernelRuns == 1 ? "" : "s",
+                    bytesToDevice,
+                    bytesFromDevice,
+                    nanos / 1e6);
         }
     }
 
     private static final class Totals {
-        final LongAdder batches = new LongAdder(), rows = new LongAdder(), nanos = new LongAdder(),
-                toDevice = new LongAdder(), fromDevice = new LongAdder(), fallbacks = new LongAdder();
+        final LongAdder batches = new LongAdder(),
+                rows = new LongAdder(),
+                nanos = new LongAdder(),
+                toDevice = new LongAdder(),
+                fromDevice = new LongAdder(),
+                fallbacks = new LongAdder();
         final AtomicReference<Choice> last = new AtomicReference<>();
     }
 
@@ -110,8 +132,12 @@ public final class ExpressionMetrics {
     }
 
     private final ConcurrentHashMap<String, Totals> byDevice = new ConcurrentHashMap<>();
-    private final LongAdder sampledNanos = new LongAdder(), sampled = new LongAdder(), memoryFallbacks = new LongAdder();
-    private final LongAdder evaluated = new LongAdder(), evaluatedRows = new LongAdder(), evaluatedNanos = new LongAdder();
+    private final LongAdder sampledNanos = new LongAdder(),
+            sampled = new LongAdder(),
+            memoryFallbacks = new LongAdder();
+    private final LongAdder evaluated = new LongAdder(),
+            evaluatedRows = new LongAdder(),
+            evaluatedNanos = new LongAdder();
     private volatile BatchReport lastBatch;
 
     private void record(String device, int rows, KernelRun run, Choice choice) {
@@ -157,8 +183,16 @@ public final class ExpressionMetrics {
         Map<String, DeviceTotals> out = new TreeMap<>();
         byDevice.forEach((d, t) -> {
             Choice last = t.last.get();
-            out.put(d, new DeviceTotals(t.batches.sum(), t.rows.sum(), t.nanos.sum(), t.toDevice.sum(), t.fromDevice.sum(),
-                    t.fallbacks.sum(), last == null ? null : last.reason()));
+            out.put(
+                    d,
+                    new DeviceTotals(
+                            t.batches.sum(),
+                            t.rows.sum(),
+                            t.nanos.sum(),
+                            t.toDevice.sum(),
+                            t.fromDevice.sum(),
+                            t.fallbacks.sum(),
+                            last == null ? null : last.reason()));
         });
         return Map.copyOf(out);
     }
@@ -222,21 +256,41 @@ public final class ExpressionMetrics {
         StringBuilder sb = new StringBuilder();
         if (n > 0) {
             long to = bytesToDevice(), from = bytesFromDevice();
-            sb.append(String.format(Locale.ROOT, "  batches: %d evaluated, %d rows, %.3f ms, %d B to devices, %d B from devices;"
-                            + " per batch %.0f rows, %.3f ms, %.0f B to devices, %.0f B from devices%n", n, evaluatedRows.sum(),
-                    evaluatedNanos.sum() / 1e6, to, from, evaluatedRows.sum() / (double) n, evaluatedNanos.sum() / 1e6 / n,
-                    to / (double) n, from / (double) n));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "  batches: %d evaluated, %d rows, %.3f ms, %d B to devices, %d B from devices;"
+                            + " per batch %.0f rows, %.3f ms, %.0f B to devices, %.0f B from devices%n",
+                    n,
+                    evaluatedRows.sum(),
+                    evaluatedNanos.sum() / 1e6,
+                    to,
+                    from,
+                    evaluatedRows.sum() / (double) n,
+                    evaluatedNanos.sum() / 1e6 / n,
+                    to / (double) n,
+                    from / (double) n));
             BatchReport last = lastBatch;
             if (last != null) {
                 sb.append("  last batch: ").append(last.describe()).append('\n');
             }
         }
         all.forEach((d, t) -> {
-            sb.append(String.format(Locale.ROOT, "  ran on %s: %d batches, %d rows, %.3f ms, %d B to device, %d B from device",
-                    d, t.batches(), t.rows(), t.nanos() / 1e6, t.bytesToDevice(), t.bytesFromDevice()));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "  ran on %s: %d batches, %d rows, %.3f ms, %d B to device, %d B from device",
+                    d,
+                    t.batches(),
+                    t.rows(),
+                    t.nanos() / 1e6,
+                    t.bytesToDevice(),
+                    t.bytesFromDevice()));
             if (t.batches() > 0) {
-                sb.append(String.format(Locale.ROOT, "; per batch %.0f rows, %.3f ms, %.0f B to device, %.0f B from device",
-                        t.rows() / (double) t.batches(), t.nanos() / 1e6 / t.batches(), t.bytesToDevicePerBatch(),
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "; per batch %.0f rows, %.3f ms, %.0f B to device, %.0f B from device",
+                        t.rows() / (double) t.batches(),
+                        t.nanos() / 1e6 / t.batches(),
+                        t.bytesToDevicePerBatch(),
                         t.bytesFromDevicePerBatch()));
             }
             sb.append(" (last: ").append(t.lastReason()).append(')');
@@ -248,8 +302,12 @@ public final class ExpressionMetrics {
         long runs = decisions();
         long k = sampled.sum();
         if (runs > 0 && k > 0) {
-            sb.append(String.format(java.util.Locale.ROOT, "  scheduler: %d kernel runs placed, %.0f ns each on average"
-                    + " (timed on %d of them)%n", runs, sampledNanos.sum() / (double) k, k));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "  scheduler: %d kernel runs placed, %.0f ns each on average" + " (timed on %d of them)%n",
+                    runs,
+                    sampledNanos.sum() / (double) k,
+                    k));
         }
         return sb.toString();
     }

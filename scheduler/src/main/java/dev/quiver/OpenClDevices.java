@@ -5,17 +5,14 @@ import dev.quiver.opencl.OpenClDevice;
 import dev.quiver.opencl.OpenClRuntime;
 import dev.quiver.opencl.ProgramBinaryCache;
 import dev.quiver.opencl.TransferMode;
-
 import java.util.ArrayList;
 import java.util.List;
 
 /** Opens a backend for every OpenCL device found; a device that fails to open is reported, not fatal. */
 final class OpenClDevices {
-    private OpenClDevices() {
-    }
+    private OpenClDevices() {}
 
-    record Opened(List<Device> devices, String status) {
-    }
+    record Opened(List<Device> devices, String status) {}
 
     /** Opens every device found, each in {@code mode} ({@link TransferMode#AUTO}: the device's own), keeping the programs it builds in {@code programCache}. */
     static Opened open(TransferMode mode, ProgramBinaryCache programCache) {
@@ -59,18 +56,30 @@ final class OpenClDevices {
         String preload = System.getenv("LD_PRELOAD");
         if (!warned && (preload == null || !preload.contains("libjsig"))) {
             warned = true;
-            System.getLogger(Quiver.class.getName()).log(System.Logger.Level.WARNING, "PoCL builds OpenCL kernels with LLVM"
-                    + " in this process, and LLVM replaces the JVM's SIGSEGV handler while it does: start the JVM with"
-                    + " LD_PRELOAD=" + System.getProperty("java.home") + "/lib/libjsig.so (HotSpot signal chaining),"
-                    + " or a JVM safepoint during a kernel build can crash the process");
+            System.getLogger(Quiver.class.getName())
+                    .log(
+                            System.Logger.Level.WARNING,
+                            "PoCL builds OpenCL kernels with LLVM"
+                                    + " in this process, and LLVM replaces the JVM's SIGSEGV handler while it does: start the JVM with"
+                                    + " LD_PRELOAD=" + System.getProperty("java.home")
+                                    + "/lib/libjsig.so (HotSpot signal chaining),"
+                                    + " or a JVM safepoint during a kernel build can crash the process");
         }
     }
 
     /** The device, its memory and the transfer mode in use, and whether configuration chose it (else AUTO did). */
     private static String describe(OpenClDevice d, TransferMode inUse, TransferMode configured) {
-        return String.format("%s %s, %s, %d compute units, %d MiB, driver %s, %s memory, transfer %s (%s)%s",
-                d.type(), d.vendor().trim(), d.version().trim(), d.computeUnits(), d.globalMemoryBytes() >> 20,
-                d.driverVersion().trim(), d.hostUnifiedMemory() ? "host-unified" : "discrete", inUse.label(),
-                configured == TransferMode.AUTO ? "auto" : "configured", d.fp64() ? "" : ", no fp64");
+        return String.format(
+                "%s %s, %s, %d compute units, %d MiB, driver %s, %s memory, transfer %s (%s)%s",
+                d.type(),
+                d.vendor().trim(),
+                d.version().trim(),
+                d.computeUnits(),
+                d.globalMemoryBytes() >> 20,
+                d.driverVersion().trim(),
+                d.hostUnifiedMemory() ? "host-unified" : "discrete",
+                inUse.label(),
+                configured == TransferMode.AUTO ? "auto" : "configured",
+                d.fp64() ? "" : ", no fp64");
     }
 }

@@ -2,26 +2,35 @@ package dev.quiver;
 
 import dev.quiver.cpu.CpuBackend;
 import dev.quiver.expr.Expr;
-import dev.quiver.memory.Resources;
 import dev.quiver.functions.ExecutionConfig;
-import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.functions.FunctionRegistry;
+import dev.quiver.functions.PlanningException;
+import dev.quiver.kernels.ArithmeticMode;
+import dev.quiver.memory.Resources;
 import dev.quiver.opencl.ProgramBinaryCache;
-import dev.quiver.planning.ExpressionPlanner;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.types.pojo.Schema;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
+import dev.quiver.opencl.TransferMode;
 import dev.quiver.placement.CalibrationCache;
 import dev.quiver.placement.DeviceFigures;
 import dev.quiver.placement.DeviceHealth;
 import dev.quiver.placement.Devices;
 import dev.quiver.placement.FigureSource;
-import dev.quiver.opencl.TransferMode;
+import dev.quiver.planning.ExpressionLimits;
+import dev.quiver.planning.ExpressionPlanner;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.LongSupplier;
+import jdk.incubator.vector.DoubleVector;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * The entry point: finds the devices of this machine once, then compiles expressions against
@@ -55,9 +64,10 @@ public final class Quiver implements AutoCloseable {
     private final ArithmeticMode arithmetic;
     /** The devices as placement sees them: figures, health, queues, memory budgets. */
     private final Devices placementDevices;
+
     private final TransferMode transferMode;
     private final boolean backgroundCompilation;
-    private final dev.quiver.planning.ExpressionLimits limits;
+    private final ExpressionLimits limits;
     private final long maxFoldedValueBytes;
     private volatile boolean closed;
 
@@ -71,18 +81,28 @@ public final class Quiver implements AutoCloseable {
         this.maxFoldedValueBytes = b.maxFoldedValueBytes;
         List<Device> found = new ArrayList<>();
         CpuBackend cpu = new CpuBackend(b.cpuThreads);
-        found.add(new Device("cpu", Device.Kind.CPU,
-                "Vector API " + jdk.incubator.vector.DoubleVector.SPECIES_PREFERRED.vectorBitSize() + "-bit, "
-                        + (cpu.threads() == 1 ? "the calling thread" : "up to " + cpu.threads() + " threads per batch of "
-                        + 2 * CpuBackend.PARALLEL_MIN_ROWS + "+ rows of a compute-bound kernel") + " ("
-                        + Runtime.getRuntime().availableProcessors() + " cores in the machine)", cpu));
+        found.add(new Device(
+                "cpu",
+                Device.Kind.CPU,
+                "Vector API " + DoubleVector.SPECIES_PREFERRED.vectorBitSize() + "-bit, "
+                        + (cpu.threads() == 1
+                                ? "the calling thread"
+                                : "up to " + cpu.threads() + " threads per batch of " + 2 * CpuBackend.PARALLEL_MIN_ROWS
+                                        + "+ rows of a compute-bound kernel")
+                        + " ("
+                        + Runtime.getRuntime().availableProcessors() + " cores in the machine)",
+                cpu));
         String status;
         this.transferMode = b.transferMode != null ? b.transferMode : TransferMode.configured();
         this.backgroundCompilation = b.backgroundCompilation;
         if (b.openCl) {
-            OpenClDevices.Opened opened = OpenClDevices.open(transferMode, !b.kernelCache ? ProgramBinaryCache.disabled()
-                    : b.kernelCacheDirectory != null ? ProgramBinaryCache.at(b.kernelCacheDirectory)
-                    : ProgramBinaryCache.atDefaultDirectory());
+            OpenClDevices.Opened opened = OpenClDevices.open(
+                    transferMode,
+                    !b.kernelCache
+                            ? ProgramBinaryCache.disabled()
+                            : b.kernelCacheDirectory != null
+                                    ? ProgramBinaryCache.at(b.kernelCacheDirectory)
+                                    : ProgramBinaryCache.atDefaultDirectory());
             found.addAll(opened.devices());
             status = opened.status();
         } else {
@@ -91,8 +111,15 @@ public final class Quiver implements AutoCloseable {
         found.addAll(b.extraDevices);
         this.devices = List.copyOf(found);
         this.openClStatus = status;
-        this.placementDevices = new Devices(devices, devices.getFirst(), b.healthPolicy, b.clock, b.backgroundCompilation,
-                new FigureSource(b.figures, b.calibrate, b.calibrationDirectory), b.explorationShare, status);
+        this.placementDevices = new Devices(
+                devices,
+                devices.getFirst(),
+                b.healthPolicy,
+                b.clock,
+                b.backgroundCompilation,
+                new FigureSource(b.figures, b.calibrate, b.calibrationDirectory),
+                b.explorationShare,
+                status);
     }
 
     /** The devices as placement sees them, shared by every expression compiled here. */
@@ -101,7 +128,7 @@ public final class Quiver implements AutoCloseable {
     }
 
     /** The limits {@code compile} plans with; deep plans evaluate on threads with the stack they name. */
-    dev.quiver.planning.ExpressionLimits limits() {
+    ExpressionLimits limits() {
         return limits;
     }
 
@@ -149,12 +176,19 @@ public final class Quiver implements AutoCloseable {
      * value types come from {@code dictionaries} (for example an {@code ArrowReader}), which is
      * consulted again on every batch; the values are decoded where the expression reads them.
      */
-    public CompiledExpression compile(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, Expr expr) {
+    public CompiledExpression compile(Schema schema, DictionaryProvider dictionaries, Expr expr) {
         ensureOpen();
-        ExecutionConfig config = new ExecutionConfig(allocator, java.time.Instant.now(), checkTypes,
-                java.util.Map.of(ExecutionConfig.ARITHMETIC, arithmetic.name().toLowerCase(java.util.Locale.ROOT),
-                        ExecutionConfig.MAX_FOLDED_VALUE_BYTES, Long.toString(maxFoldedValueBytes)));
-        return new CompiledExpression(this, new ExpressionPlanner(functions, config, limits).plan(schema, dictionaries, expr), config);
+        ExecutionConfig config = new ExecutionConfig(
+                allocator,
+                Instant.now(),
+                checkTypes,
+                Map.of(
+                        ExecutionConfig.ARITHMETIC,
+                        arithmetic.name().toLowerCase(Locale.ROOT),
+                        ExecutionConfig.MAX_FOLDED_VALUE_BYTES,
+                        Long.toString(maxFoldedValueBytes)));
+        return new CompiledExpression(
+                this, new ExpressionPlanner(functions, config, limits).plan(schema, dictionaries, expr), config);
     }
 
     /**
@@ -174,7 +208,7 @@ public final class Quiver implements AutoCloseable {
      *
      * @throws dev.quiver.functions.PlanningException for a syntax error, and as {@link #compile(Schema, Expr)}
      */
-    public CompiledExpression compile(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, String sql) {
+    public CompiledExpression compile(Schema schema, DictionaryProvider dictionaries, String sql) {
         Objects.requireNonNull(sql, "sql is null");
         return compile(schema, dictionaries, Expr.parse(sql));
     }
@@ -205,10 +239,13 @@ public final class Quiver implements AutoCloseable {
      * columns (see {@link #compile(Schema, org.apache.arrow.vector.dictionary.DictionaryProvider, Expr)});
      * {@code filter} null for every row, {@code dictionaries} null when no column is encoded.
      */
-    public CompiledProjection compileProjection(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries,
-                                                String filter, List<String> columns) {
+    public CompiledProjection compileProjection(
+            Schema schema, DictionaryProvider dictionaries, String filter, List<String> columns) {
         Objects.requireNonNull(columns, "columns is null");
-        return compileProjection(schema, dictionaries, filter == null ? null : Expr.parse(filter),
+        return compileProjection(
+                schema,
+                dictionaries,
+                filter == null ? null : Expr.parse(filter),
                 columns.stream().map(Expr::parse).toList());
     }
 
@@ -218,17 +255,19 @@ public final class Quiver implements AutoCloseable {
     }
 
     /** As {@link #compileProjection(Schema, Expr, List)} for a schema with dictionary-encoded columns (see {@link #compile(Schema, org.apache.arrow.vector.dictionary.DictionaryProvider, Expr)}). */
-    public CompiledProjection compileProjection(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, Expr filter,
-                                                List<Expr> columns) {
+    public CompiledProjection compileProjection(
+            Schema schema, DictionaryProvider dictionaries, Expr filter, List<Expr> columns) {
         Objects.requireNonNull(schema, "schema is null");
         Objects.requireNonNull(columns, "columns is null");
         CompiledExpression f = filter == null ? null : compile(schema, dictionaries, filter);
-        if (f != null && !(f.outputField().getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Bool
-                || f.outputField().getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Null)) {
-            throw new dev.quiver.functions.PlanningException("the filter " + filter + " is " + f.plan().root().dataType()
-                    + ", not Boolean");
+        if (f != null
+                && !(f.outputField().getType() instanceof ArrowType.Bool
+                        || f.outputField().getType() instanceof ArrowType.Null)) {
+            throw new PlanningException(
+                    "the filter " + filter + " is " + f.plan().root().dataType() + ", not Boolean");
         }
-        return new CompiledProjection(f, columns.stream().map(c -> compile(schema, dictionaries, c)).toList());
+        return new CompiledProjection(
+                f, columns.stream().map(c -> compile(schema, dictionaries, c)).toList());
     }
 
     /** The functions expressions can call; register your own here before compiling. */
@@ -302,16 +341,16 @@ public final class Quiver implements AutoCloseable {
         private boolean checkTypes = Boolean.getBoolean("quiver.checkTypes") || assertionsEnabled();
         private ArithmeticMode arithmetic = ArithmeticMode.CHECKED;
         private DeviceHealth.Policy healthPolicy = DeviceHealth.Policy.DEFAULT;
-        private java.util.function.LongSupplier clock = System::nanoTime;
+        private LongSupplier clock = System::nanoTime;
         private double explorationShare = 0.01;
         private boolean calibrate = true;
-        private java.nio.file.Path calibrationDirectory;
-        private final Map<String, DeviceFigures> figures = new java.util.HashMap<>();
+        private Path calibrationDirectory;
+        private final Map<String, DeviceFigures> figures = new HashMap<>();
         private TransferMode transferMode;
         private boolean kernelCache = true;
-        private java.nio.file.Path kernelCacheDirectory;
+        private Path kernelCacheDirectory;
         private boolean backgroundCompilation = true;
-        private dev.quiver.planning.ExpressionLimits limits = dev.quiver.planning.ExpressionLimits.DEFAULT;
+        private ExpressionLimits limits = ExpressionLimits.DEFAULT;
         private long maxFoldedValueBytes = ExecutionConfig.DEFAULT_MAX_FOLDED_VALUE_BYTES;
 
         /**
@@ -368,7 +407,7 @@ public final class Quiver implements AutoCloseable {
         }
 
         /** The clock fences are timed with, in nanoseconds; default {@link System#nanoTime()} (tests pass their own). */
-        public Builder clock(java.util.function.LongSupplier nanoClock) {
+        public Builder clock(LongSupplier nanoClock) {
             this.clock = Objects.requireNonNull(nanoClock, "nanoClock is null");
             return this;
         }
@@ -401,7 +440,7 @@ public final class Quiver implements AutoCloseable {
          * ({@code -Dquiver.calibration.dir}, {@code $QUIVER_CALIBRATION_DIR},
          * {@code $XDG_CACHE_HOME/quiver/calibration} or {@code ~/.cache/quiver/calibration}).
          */
-        public Builder calibrationDirectory(java.nio.file.Path dir) {
+        public Builder calibrationDirectory(Path dir) {
             this.calibrationDirectory = Objects.requireNonNull(dir, "dir is null");
             return this;
         }
@@ -421,7 +460,7 @@ public final class Quiver implements AutoCloseable {
          * {@code $XDG_CACHE_HOME/quiver/kernels} or {@code ~/.cache/quiver/kernels}). Any file in
          * it may be deleted at any time (docs/placement.md, "The kernel cache").
          */
-        public Builder kernelCacheDirectory(java.nio.file.Path dir) {
+        public Builder kernelCacheDirectory(Path dir) {
             this.kernelCacheDirectory = Objects.requireNonNull(dir, "dir is null");
             return this;
         }
@@ -439,7 +478,9 @@ public final class Quiver implements AutoCloseable {
 
         /** Figures for the device named {@code deviceName}, used instead of calibrating it (reproducible placement). */
         public Builder deviceFigures(String deviceName, DeviceFigures f) {
-            figures.put(Objects.requireNonNull(deviceName, "deviceName is null"), Objects.requireNonNull(f, "figures is null"));
+            figures.put(
+                    Objects.requireNonNull(deviceName, "deviceName is null"),
+                    Objects.requireNonNull(f, "figures is null"));
             return this;
         }
 
@@ -466,8 +507,7 @@ public final class Quiver implements AutoCloseable {
             return this;
         }
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * What the integer {@code + - * / %} operators do on overflow: {@link ArithmeticMode#CHECKED}
@@ -478,7 +518,8 @@ public final class Quiver implements AutoCloseable {
         public Builder arithmetic(ArithmeticMode mode) {
             Objects.requireNonNull(mode, "mode is null");
             if (mode == ArithmeticMode.NULL_ON_ERROR) {
-                throw new IllegalArgumentException("the operators are CHECKED or WRAPPING; use the try_* functions for NULL on error");
+                throw new IllegalArgumentException(
+                        "the operators are CHECKED or WRAPPING; use the try_* functions for NULL on error");
             }
             this.arithmetic = mode;
             return this;

@@ -1,13 +1,12 @@
 package dev.quiver;
 
 import dev.quiver.errors.ResourceException;
-import org.apache.arrow.memory.AllocationOutcomeDetails;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.OutOfMemoryException;
-
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.arrow.memory.AllocationOutcomeDetails;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
 
 /**
  * An allocator could not give the memory one evaluation of an expression needed. Raised by
@@ -35,8 +34,15 @@ public final class QuiverOutOfMemoryException extends ResourceException {
     private final int rows;
     private final String device;
 
-    QuiverOutOfMemoryException(String expression, long neededBytes, String allocatorName, long limit, long allocated,
-                               int rows, String device, OutOfMemoryException cause) {
+    QuiverOutOfMemoryException(
+            String expression,
+            long neededBytes,
+            String allocatorName,
+            long limit,
+            long allocated,
+            int rows,
+            String device,
+            OutOfMemoryException cause) {
         super(message(expression, neededBytes, allocatorName, limit, allocated, rows, device), cause);
         this.expression = Objects.requireNonNull(expression, "expression is null");
         this.neededBytes = neededBytes;
@@ -57,14 +63,17 @@ public final class QuiverOutOfMemoryException extends ResourceException {
      * the size and what the allocator held only in its message; the allocator that refused (the
      * one passed, or an ancestor at its limit) is in the outcome details.
      */
-    static QuiverOutOfMemoryException of(OutOfMemoryException oom, String expression, int rows, BufferAllocator allocator,
-                                         String where) {
+    static QuiverOutOfMemoryException of(
+            OutOfMemoryException oom, String expression, int rows, BufferAllocator allocator, String where) {
         String text = String.valueOf(oom.getMessage());
         Matcher n = NEEDED.matcher(text), h = HELD.matcher(text);
         long needed = n.find() ? Long.parseLong(n.group(1)) : -1;
         long held = h.find() ? Long.parseLong(h.group(1)) : -1;
-        BufferAllocator refused = oom.getOutcomeDetails().map(AllocationOutcomeDetails::getFailedAllocator).orElse(allocator);
-        return new QuiverOutOfMemoryException(expression, needed, refused.getName(), refused.getLimit(), held, rows, where, oom);
+        BufferAllocator refused = oom.getOutcomeDetails()
+                .map(AllocationOutcomeDetails::getFailedAllocator)
+                .orElse(allocator);
+        return new QuiverOutOfMemoryException(
+                expression, needed, refused.getName(), refused.getLimit(), held, rows, where, oom);
     }
 
     /** Arrow's out-of-memory exception among {@code e}'s causes, or null. */
@@ -80,15 +89,25 @@ public final class QuiverOutOfMemoryException extends ResourceException {
         return null;
     }
 
-    private static String message(String expression, long needed, String allocatorName, long limit, long allocated,
-                                  int rows, String device) {
-        StringBuilder m = new StringBuilder("out of memory evaluating ").append(expression).append(" (needed ");
-        m.append(needed < 0 ? "an unknown number of" : Long.toString(needed)).append(" bytes; allocator '")
-                .append(allocatorName).append("' limit ").append(limit).append(" bytes");
+    private static String message(
+            String expression, long needed, String allocatorName, long limit, long allocated, int rows, String device) {
+        StringBuilder m = new StringBuilder("out of memory evaluating ")
+                .append(expression)
+                .append(" (needed ");
+        m.append(needed < 0 ? "an unknown number of" : Long.toString(needed))
+                .append(" bytes; allocator '")
+                .append(allocatorName)
+                .append("' limit ")
+                .append(limit)
+                .append(" bytes");
         if (allocated >= 0) {
             m.append(", ").append(allocated).append(" allocated");
         }
-        return m.append(") at a batch of ").append(rows).append(" rows on ").append(device).toString();
+        return m.append(") at a batch of ")
+                .append(rows)
+                .append(" rows on ")
+                .append(device)
+                .toString();
     }
 
     /** The expression, as its plan names it. */

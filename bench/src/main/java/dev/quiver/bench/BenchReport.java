@@ -1,16 +1,17 @@
 package dev.quiver.bench;
 
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.CommandLineOptionException;
-import org.openjdk.jmh.runner.options.CommandLineOptions;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import org.openjdk.jmh.Main;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
 
 /**
  * Runs the JMH benchmarks of this module, then prints the figures the project's targets are
@@ -35,8 +36,7 @@ import java.util.function.Predicate;
  * (a filter left them out) is not printed.
  */
 public final class BenchReport {
-    private BenchReport() {
-    }
+    private BenchReport() {}
 
     public static void main(String[] args) throws Exception {
         CommandLineOptions options;
@@ -47,9 +47,12 @@ public final class BenchReport {
             System.exit(2);
             return;
         }
-        if (options.shouldHelp() || options.shouldList() || options.shouldListWithParams() || options.shouldListProfilers()
+        if (options.shouldHelp()
+                || options.shouldList()
+                || options.shouldListWithParams()
+                || options.shouldListProfilers()
                 || options.shouldListResultFormats()) {
-            org.openjdk.jmh.Main.main(args);
+            Main.main(args);
             return;
         }
         Collection<RunResult> results = new Runner(options).run();
@@ -60,7 +63,7 @@ public final class BenchReport {
     /** Whether JMH's include and exclude patterns (regular expressions found anywhere in the name) select {@code benchmark}. */
     private static boolean willRun(CommandLineOptions options, String benchmark) {
         for (String regexp : options.getExcludes()) {
-            if (java.util.regex.Pattern.compile(regexp).matcher(benchmark).find()) {
+            if (Pattern.compile(regexp).matcher(benchmark).find()) {
                 return false;
             }
         }
@@ -69,7 +72,7 @@ public final class BenchReport {
             return true;
         }
         for (String regexp : includes) {
-            if (java.util.regex.Pattern.compile(regexp).matcher(benchmark).find()) {
+            if (Pattern.compile(regexp).matcher(benchmark).find()) {
                 return true;
             }
         }
@@ -77,8 +80,7 @@ public final class BenchReport {
     }
 
     /** One row of the targets table: the target, the figure this run measured, and whether it met it. */
-    private record Target(String target, String measured, boolean met) {
-    }
+    private record Target(String target, String measured, boolean met) {}
 
     /**
      * The summary of a run, as text. {@code selected}: whether a benchmark, by its full name
@@ -96,15 +98,27 @@ public final class BenchReport {
         Median full = find(results, "DispatchBenchmark", "quiver", "8192");
         if (one != null && full != null) {
             double share = one.seconds / full.seconds;
-            lines.add(String.format(Locale.ROOT, "  %-22s %d-node tree: %s at 1 row / %s at 8192 rows = %.1f%% per-batch fixed cost"
-                            + " (target < 5%%: %s)", "DispatchBenchmark", DispatchBenchmark.NODES, one, full, 100 * share,
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "  %-22s %d-node tree: %s at 1 row / %s at 8192 rows = %.1f%% per-batch fixed cost"
+                            + " (target < 5%%: %s)",
+                    "DispatchBenchmark",
+                    DispatchBenchmark.NODES,
+                    one,
+                    full,
+                    100 * share,
                     share < 0.05 ? "met" : "missed"));
-            targets.add(new Target("Dispatch: per-batch fixed cost < 5% of an 8192-row batch",
+            targets.add(new Target(
+                    "Dispatch: per-batch fixed cost < 5% of an 8192-row batch",
                     String.format(Locale.ROOT, "%.1f%%", 100 * share), share < 0.05));
         }
         Median copy = find(results, "MemoryCopyBenchmark", "copy", null);
         if (copy != null) {
-            lines.add(String.format(Locale.ROOT, "  %-22s %s: %.1f GB/s (read + written)", "MemoryCopyBenchmark", copy,
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "  %-22s %s: %.1f GB/s (read + written)",
+                    "MemoryCopyBenchmark",
+                    copy,
                     MemoryCopyBenchmark.bytesMoved() / copy.seconds / 1e9));
         }
         haversine(results, openClSelected, lines, targets);
@@ -115,17 +129,28 @@ public final class BenchReport {
         if (!targets.isEmpty()) {
             lines.add("");
             lines.add("Targets (this run):");
-            int width = targets.stream().mapToInt(t -> t.target().length()).max().orElse(0);
+            int width =
+                    targets.stream().mapToInt(t -> t.target().length()).max().orElse(0);
             lines.add(String.format(Locale.ROOT, "  %-" + width + "s  %-9s %s", "target", "measured", "result"));
             for (Target t : targets) {
-                lines.add(String.format(Locale.ROOT, "  %-" + width + "s  %-9s %s", t.target(), t.measured(), t.met() ? "met" : "MISSED"));
+                lines.add(String.format(
+                        Locale.ROOT,
+                        "  %-" + width + "s  %-9s %s",
+                        t.target(),
+                        t.measured(),
+                        t.met() ? "met" : "MISSED"));
             }
         }
         return String.join("\n", lines) + "\n";
     }
 
-    private static void speedup(Collection<RunResult> results, String benchmark, Workload workload, double target, List<String> lines,
-                                List<Target> targets) {
+    private static void speedup(
+            Collection<RunResult> results,
+            String benchmark,
+            Workload workload,
+            double target,
+            List<String> lines,
+            List<Target> targets) {
         Median quiver = find(results, benchmark, "quiver", null);
         Median interpreter = find(results, benchmark, "interpreter", null);
         if (quiver == null || interpreter == null) {
@@ -133,15 +158,27 @@ public final class BenchReport {
         }
         double ratio = interpreter.seconds / quiver.seconds;
         long bytes = workload.bytesMoved();
-        lines.add(String.format(Locale.ROOT, "  %-22s quiver %s (%.1f GB/s), interpreter %s (%.2f GB/s): %.1fx (target >= %.0fx: %s)",
-                benchmark, quiver, bytes / quiver.seconds / 1e9, interpreter, bytes / interpreter.seconds / 1e9, ratio, target,
+        lines.add(String.format(
+                Locale.ROOT,
+                "  %-22s quiver %s (%.1f GB/s), interpreter %s (%.2f GB/s): %.1fx (target >= %.0fx: %s)",
+                benchmark,
+                quiver,
+                bytes / quiver.seconds / 1e9,
+                interpreter,
+                bytes / interpreter.seconds / 1e9,
+                ratio,
+                target,
                 ratio >= target ? "met" : "missed"));
-        targets.add(new Target(String.format(Locale.ROOT, "%s: quiver >= %.0fx interpreter", benchmark.replace("Benchmark", ""), target),
-                String.format(Locale.ROOT, "%.1fx", ratio), ratio >= target));
+        targets.add(new Target(
+                String.format(
+                        Locale.ROOT, "%s: quiver >= %.0fx interpreter", benchmark.replace("Benchmark", ""), target),
+                String.format(Locale.ROOT, "%.1fx", ratio),
+                ratio >= target));
     }
 
     /** HaversineBenchmark: quiver's speed relative to vectorApi and to boxedUdf, opencl beside them. */
-    private static void haversine(Collection<RunResult> results, boolean openClSelected, List<String> lines, List<Target> targets) {
+    private static void haversine(
+            Collection<RunResult> results, boolean openClSelected, List<String> lines, List<Target> targets) {
         String name = "HaversineBenchmark";
         Median quiver = find(results, name, "quiver", null);
         Median quiverOneThread = find(results, name, "quiverOneThread", null);
@@ -152,16 +189,27 @@ public final class BenchReport {
             return;
         }
         double rows = HaversineBenchmark.ROWS;
-        lines.add(String.format(Locale.ROOT, "  %-22s %s, %dM Float64 rows in batches of %dK, no nulls:", name, Haversine.SQL,
-                HaversineBenchmark.ROWS >> 20, HaversineBenchmark.BATCH_ROWS >> 10));
-        for (var m : new Object[][] {{"quiver", quiver}, {"quiverOneThread", quiverOneThread}, {"vectorApi", vectorApi},
-                {"boxedUdf", boxedUdf}, {"opencl", opencl}}) {
+        lines.add(String.format(
+                Locale.ROOT,
+                "  %-22s %s, %dM Float64 rows in batches of %dK, no nulls:",
+                name,
+                Haversine.SQL,
+                HaversineBenchmark.ROWS >> 20,
+                HaversineBenchmark.BATCH_ROWS >> 10));
+        for (var m : new Object[][] {
+            {"quiver", quiver},
+            {"quiverOneThread", quiverOneThread},
+            {"vectorApi", vectorApi},
+            {"boxedUdf", boxedUdf},
+            {"opencl", opencl}
+        }) {
             Median median = (Median) m[1];
             String text;
             if (median != null) {
                 text = String.format(Locale.ROOT, "%s (%.2f ns/row)", median, median.seconds / rows * 1e9);
             } else if (m[0].equals("opencl")) {
-                text = openClSelected ? "not available (no result: its setup failed, the reason is above, e.g. no OpenCL device)"
+                text = openClSelected
+                        ? "not available (no result: its setup failed, the reason is above, e.g. no OpenCL device)"
                         : "not run (left out by the benchmark filter)";
             } else {
                 text = "not run";
@@ -170,26 +218,45 @@ public final class BenchReport {
         }
         if (quiver != null && vectorApi != null) {
             double ratio = vectorApi.seconds / quiver.seconds;
-            lines.add(String.format(Locale.ROOT, "  %-22s   quiver vs vectorApi: %.2fx (vectorApi / quiver; target >= 0.85x: %s)", "",
-                    ratio, ratio >= 0.85 ? "met" : "missed"));
-            targets.add(new Target("Haversine: quiver >= 0.85x vectorApi (hand-written Vector API)",
-                    String.format(Locale.ROOT, "%.2fx", ratio), ratio >= 0.85));
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "  %-22s   quiver vs vectorApi: %.2fx (vectorApi / quiver; target >= 0.85x: %s)",
+                    "",
+                    ratio,
+                    ratio >= 0.85 ? "met" : "missed"));
+            targets.add(new Target(
+                    "Haversine: quiver >= 0.85x vectorApi (hand-written Vector API)",
+                    String.format(Locale.ROOT, "%.2fx", ratio),
+                    ratio >= 0.85));
         }
         if (quiver != null && boxedUdf != null) {
             double ratio = boxedUdf.seconds / quiver.seconds;
-            lines.add(String.format(Locale.ROOT, "  %-22s   quiver vs boxedUdf: %.1fx (boxedUdf / quiver; target >= 20x: %s)", "",
-                    ratio, ratio >= 20 ? "met" : "missed"));
-            targets.add(new Target("Haversine: quiver >= 20x boxedUdf (one boxed call per row)",
-                    String.format(Locale.ROOT, "%.1fx", ratio), ratio >= 20));
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "  %-22s   quiver vs boxedUdf: %.1fx (boxedUdf / quiver; target >= 20x: %s)",
+                    "",
+                    ratio,
+                    ratio >= 20 ? "met" : "missed"));
+            targets.add(new Target(
+                    "Haversine: quiver >= 20x boxedUdf (one boxed call per row)",
+                    String.format(Locale.ROOT, "%.1fx", ratio),
+                    ratio >= 20));
         }
         if (quiverOneThread != null && vectorApi != null && boxedUdf != null) {
-            lines.add(String.format(Locale.ROOT, "  %-22s   quiverOneThread (the calling thread only): %.2fx vectorApi, %.1fx boxedUdf"
-                    + " (no target; the CPU device uses %d threads for batches this large)", "",
-                    vectorApi.seconds / quiverOneThread.seconds, boxedUdf.seconds / quiverOneThread.seconds,
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "  %-22s   quiverOneThread (the calling thread only): %.2fx vectorApi, %.1fx boxedUdf"
+                            + " (no target; the CPU device uses %d threads for batches this large)",
+                    "",
+                    vectorApi.seconds / quiverOneThread.seconds,
+                    boxedUdf.seconds / quiverOneThread.seconds,
                     Runtime.getRuntime().availableProcessors()));
         }
         if (quiver != null && opencl != null) {
-            lines.add(String.format(Locale.ROOT, "  %-22s   opencl vs quiver: %.2fx (quiver / opencl; no target)", "",
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "  %-22s   opencl vs quiver: %.2fx (quiver / opencl; no target)",
+                    "",
                     quiver.seconds / opencl.seconds));
         }
     }
@@ -199,11 +266,17 @@ public final class BenchReport {
      * upperPerRow. A selected benchmark without a result is reported as such (containsQuiver's
      * setup fails where the build has no {@code contains}).
      */
-    private static void strings(Collection<RunResult> results, Predicate<String> selected, List<String> lines, List<Target> targets) {
+    private static void strings(
+            Collection<RunResult> results, Predicate<String> selected, List<String> lines, List<Target> targets) {
         String name = "StringBenchmark";
         String[] methods = {"likeQuiver", "containsQuiver", "upperQuiver", "containsPerRow", "upperPerRow"};
-        String[] what = {StringBenchmark.LIKE_SQL, StringBenchmark.CONTAINS_SQL, StringBenchmark.UPPER_SQL,
-                "get, new String, String.contains", "get, new String, toUpperCase, getBytes, setSafe"};
+        String[] what = {
+            StringBenchmark.LIKE_SQL,
+            StringBenchmark.CONTAINS_SQL,
+            StringBenchmark.UPPER_SQL,
+            "get, new String, String.contains",
+            "get, new String, toUpperCase, getBytes, setSafe"
+        };
         Median[] medians = new Median[methods.length];
         boolean any = false;
         for (int i = 0; i < methods.length; i++) {
@@ -214,9 +287,17 @@ public final class BenchReport {
             return;
         }
         double rows = StringBenchmark.ROWS;
-        lines.add(String.format(Locale.ROOT, "  %-22s %dM Utf8 rows of %d-%d ASCII characters (%.0f%% contain '%s', %.0f%% nulls)"
-                        + " in batches of %dK:", name, StringBenchmark.ROWS >> 20, StringBatches.MIN_LENGTH, StringBatches.MAX_LENGTH,
-                100 * StringBatches.MATCH_FRACTION, StringBatches.NEEDLE, 100 * StringBatches.NULL_FRACTION,
+        lines.add(String.format(
+                Locale.ROOT,
+                "  %-22s %dM Utf8 rows of %d-%d ASCII characters (%.0f%% contain '%s', %.0f%% nulls)"
+                        + " in batches of %dK:",
+                name,
+                StringBenchmark.ROWS >> 20,
+                StringBatches.MIN_LENGTH,
+                StringBatches.MAX_LENGTH,
+                100 * StringBatches.MATCH_FRACTION,
+                StringBatches.NEEDLE,
+                100 * StringBatches.NULL_FRACTION,
                 StringBenchmark.BATCH_ROWS >> 10));
         for (int i = 0; i < methods.length; i++) {
             String text;
@@ -235,16 +316,32 @@ public final class BenchReport {
         stringRatio(StringBenchmark.UPPER_SQL, medians[2], "upperPerRow", medians[4], 3, lines, targets);
     }
 
-    private static void stringRatio(String sql, Median quiver, String baselineName, Median baseline, double target, List<String> lines,
-                                    List<Target> targets) {
+    private static void stringRatio(
+            String sql,
+            Median quiver,
+            String baselineName,
+            Median baseline,
+            double target,
+            List<String> lines,
+            List<Target> targets) {
         if (quiver == null || baseline == null) {
             return;
         }
         double ratio = baseline.seconds / quiver.seconds;
-        lines.add(String.format(Locale.ROOT, "  %-22s   %s vs %s: %.1fx (%s / quiver; target >= %.0fx: %s)", "", sql, baselineName,
-                ratio, baselineName, target, ratio >= target ? "met" : "missed"));
-        targets.add(new Target(String.format(Locale.ROOT, "Strings: %s >= %.0fx %s", sql, target, baselineName),
-                String.format(Locale.ROOT, "%.1fx", ratio), ratio >= target));
+        lines.add(String.format(
+                Locale.ROOT,
+                "  %-22s   %s vs %s: %.1fx (%s / quiver; target >= %.0fx: %s)",
+                "",
+                sql,
+                baselineName,
+                ratio,
+                baselineName,
+                target,
+                ratio >= target ? "met" : "missed"));
+        targets.add(new Target(
+                String.format(Locale.ROOT, "Strings: %s >= %.0fx %s", sql, target, baselineName),
+                String.format(Locale.ROOT, "%.1fx", ratio),
+                ratio >= target));
     }
 
     /** The median of one benchmark method, with {@code rows} as its parameter (null: any). */

@@ -1,5 +1,7 @@
 package dev.quiver.bench;
 
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
@@ -11,9 +13,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
 /**
  * Boolean logic over whole columns: {@code x > 0.5 AND y < 0.25} over 16M rows of two Float64
  * columns (uniform in [0, 1), 1% nulls) in 256 batches of 64K rows. One operation evaluates every
@@ -23,7 +22,9 @@ import java.util.concurrent.TimeUnit;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @State(Scope.Benchmark)

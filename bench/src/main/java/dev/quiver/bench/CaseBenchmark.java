@@ -1,5 +1,7 @@
 package dev.quiver.bench;
 
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
@@ -11,9 +13,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
 /**
  * A searched CASE: {@code CASE WHEN x < 0.3 THEN 1 WHEN x < 0.6 THEN 2 ELSE 3 END} (an Int32)
  * over the data of {@link BooleanLogicBenchmark} (the same seed: 16M rows, uniform in [0, 1), 1% nulls,
@@ -24,13 +23,20 @@ import java.util.concurrent.TimeUnit;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @State(Scope.Benchmark)
 public class CaseBenchmark extends WorkloadBenchmark {
-    public static final Workload WORKLOAD =
-            new Workload("CASE WHEN x < 0.3 THEN 1 WHEN x < 0.6 THEN 2 ELSE 3 END", List.of("x", "y"), 16L << 20, 64 << 10, 0.01, 1L);
+    public static final Workload WORKLOAD = new Workload(
+            "CASE WHEN x < 0.3 THEN 1 WHEN x < 0.6 THEN 2 ELSE 3 END",
+            List.of("x", "y"),
+            16L << 20,
+            64 << 10,
+            0.01,
+            1L);
 
     @Setup(Level.Trial)
     public void load() {

@@ -4,6 +4,12 @@ import dev.quiver.cli.CliFunctions;
 import dev.quiver.memory.OutputVectors;
 import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.memory.VectorView;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.Function;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -17,13 +23,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.SplittableRandom;
-import java.util.function.Function;
 
 /**
  * The great-circle distance workload of {@link HaversineBenchmark}: its data, and the two
@@ -49,10 +48,10 @@ public final class Haversine {
     private static final double TO_RADIANS = Math.PI / 180;
     private static final double HALF_TO_RADIANS = TO_RADIANS * 0.5;
     private static final double DIAMETER_KM = 2 * CliFunctions.EARTH_RADIUS_KM;
-    private static final Field RESULT = new Field("haversine", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null);
+    private static final Field RESULT = new Field(
+            "haversine", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null);
 
-    private Haversine() {
-    }
+    private Haversine() {}
 
     /** The schema: {@link #COLUMNS}, nullable Float64. */
     public static Schema schema() {
@@ -123,7 +122,13 @@ public final class Haversine {
             VectorView o = VectorView.of(out);
             views.add(o);
             ValidityBitmaps.and(o.validity(), validity, n);
-            kernel(views.get(0).data(), views.get(1).data(), views.get(2).data(), views.get(3).data(), o.data(), n);
+            kernel(
+                    views.get(0).data(),
+                    views.get(1).data(),
+                    views.get(2).data(),
+                    views.get(3).data(),
+                    o.data(),
+                    n);
             return out;
         } catch (RuntimeException | Error e) {
             out.close();
@@ -134,14 +139,17 @@ public final class Haversine {
     }
 
     /** {@code out[i] = haversine(lat1[i], lon1[i], lat2[i], lon2[i])} for {@code n} rows of little-endian doubles. */
-    static void kernel(MemorySegment lat1, MemorySegment lon1, MemorySegment lat2, MemorySegment lon2, MemorySegment out, int n) {
+    static void kernel(
+            MemorySegment lat1, MemorySegment lon1, MemorySegment lat2, MemorySegment lon2, MemorySegment out, int n) {
         int step = SPECIES.length();
         int bound = SPECIES.loopBound(n);
         int i = 0;
         for (; i < bound; i += step) {
             long off = (long) i * Double.BYTES;
-            DoubleVector p1 = DoubleVector.fromMemorySegment(SPECIES, lat1, off, LE).mul(TO_RADIANS);
-            DoubleVector p2 = DoubleVector.fromMemorySegment(SPECIES, lat2, off, LE).mul(TO_RADIANS);
+            DoubleVector p1 =
+                    DoubleVector.fromMemorySegment(SPECIES, lat1, off, LE).mul(TO_RADIANS);
+            DoubleVector p2 =
+                    DoubleVector.fromMemorySegment(SPECIES, lat2, off, LE).mul(TO_RADIANS);
             DoubleVector dLon = DoubleVector.fromMemorySegment(SPECIES, lon2, off, LE)
                     .sub(DoubleVector.fromMemorySegment(SPECIES, lon1, off, LE));
             distance(p1, p2, dLon).intoMemorySegment(out, off, LE);
@@ -149,8 +157,10 @@ public final class Haversine {
         if (i < n) {
             VectorMask<Double> m = SPECIES.indexInRange(i, n);
             long off = (long) i * Double.BYTES;
-            DoubleVector p1 = DoubleVector.fromMemorySegment(SPECIES, lat1, off, LE, m).mul(TO_RADIANS);
-            DoubleVector p2 = DoubleVector.fromMemorySegment(SPECIES, lat2, off, LE, m).mul(TO_RADIANS);
+            DoubleVector p1 =
+                    DoubleVector.fromMemorySegment(SPECIES, lat1, off, LE, m).mul(TO_RADIANS);
+            DoubleVector p2 =
+                    DoubleVector.fromMemorySegment(SPECIES, lat2, off, LE, m).mul(TO_RADIANS);
             DoubleVector dLon = DoubleVector.fromMemorySegment(SPECIES, lon2, off, LE, m)
                     .sub(DoubleVector.fromMemorySegment(SPECIES, lon1, off, LE, m));
             distance(p1, p2, dLon).intoMemorySegment(out, off, LE, m);
@@ -162,7 +172,10 @@ public final class Haversine {
         DoubleVector halfDLat = p2.sub(p1).mul(0.5).lanewise(VectorOperators.SIN);
         DoubleVector halfDLon = dLon.mul(HALF_TO_RADIANS).lanewise(VectorOperators.SIN);
         DoubleVector a = halfDLat.mul(halfDLat)
-                .add(p1.lanewise(VectorOperators.COS).mul(p2.lanewise(VectorOperators.COS)).mul(halfDLon).mul(halfDLon));
+                .add(p1.lanewise(VectorOperators.COS)
+                        .mul(p2.lanewise(VectorOperators.COS))
+                        .mul(halfDLon)
+                        .mul(halfDLon));
         return a.sqrt().lanewise(VectorOperators.ASIN).mul(DIAMETER_KM);
     }
 
@@ -196,7 +209,8 @@ public final class Haversine {
      * {@link Float8Vector} ({@code allocateNew}, as a row-at-a-time writer does). A row with a
      * null argument is null without a call. The caller closes the result.
      */
-    public static Float8Vector boxedUdf(VectorSchemaRoot batch, BufferAllocator allocator, Function<Object[], Object> udf) {
+    public static Float8Vector boxedUdf(
+            VectorSchemaRoot batch, BufferAllocator allocator, Function<Object[], Object> udf) {
         int n = batch.getRowCount();
         Float8Vector lat1 = column(batch, 0), lon1 = column(batch, 1), lat2 = column(batch, 2), lon2 = column(batch, 3);
         Float8Vector out = new Float8Vector(RESULT, allocator);
@@ -228,7 +242,9 @@ public final class Haversine {
      * ({@link Double#POSITIVE_INFINITY} when their lengths or nulls differ, or a NaN meets a number).
      */
     public static double maxError(FieldVector expected, FieldVector actual) {
-        if (!(expected instanceof Float8Vector e) || !(actual instanceof Float8Vector a) || e.getValueCount() != a.getValueCount()) {
+        if (!(expected instanceof Float8Vector e)
+                || !(actual instanceof Float8Vector a)
+                || e.getValueCount() != a.getValueCount()) {
             return Double.POSITIVE_INFINITY;
         }
         double max = 0;
@@ -259,7 +275,8 @@ public final class Haversine {
         if (expected == actual) {
             return 0;
         }
-        double unit = Math.ulp(expected) + DIAMETER_KM * Math.ulp(1.0) / Math.max(Math.cos(expected / DIAMETER_KM), Double.MIN_NORMAL);
+        double unit = Math.ulp(expected)
+                + DIAMETER_KM * Math.ulp(1.0) / Math.max(Math.cos(expected / DIAMETER_KM), Double.MIN_NORMAL);
         return Math.abs(actual - expected) / unit;
     }
 }

@@ -6,6 +6,13 @@ import dev.quiver.Placement;
 import dev.quiver.Quiver;
 import dev.quiver.cli.CliFunctions;
 import dev.quiver.rowfn.ir.KernelProgram;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -24,12 +31,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 /**
  * A RowFn against the code a person would write by hand: {@code haversine(lat1, lon1, lat2, lon2)},
@@ -60,8 +61,14 @@ import java.util.function.Function;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:CompileCommand=quiet",
-        "-XX:CompileCommand=dontinline,dev.quiver.bench.Haversine$BoxedUdf::apply"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {
+            "-Xms2g",
+            "-Xmx2g",
+            "-XX:CompileCommand=quiet",
+            "-XX:CompileCommand=dontinline,dev.quiver.bench.Haversine$BoxedUdf::apply"
+        })
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @State(Scope.Benchmark)
@@ -92,7 +99,11 @@ public class HaversineBenchmark {
             quiver = Quiver.builder().allocator(allocator).openCl(openCl).build();
             quiver.functions().register(CliFunctions.haversine());
             compiled = quiver.compile(Haversine.schema(), Haversine.SQL);
-            oneThread = Quiver.builder().allocator(allocator).openCl(false).cpuThreads(1).build();
+            oneThread = Quiver.builder()
+                    .allocator(allocator)
+                    .openCl(false)
+                    .cpuThreads(1)
+                    .build();
             oneThread.functions().register(CliFunctions.haversine());
             compiledOneThread = oneThread.compile(Haversine.schema(), Haversine.SQL);
             if (openCl) {
@@ -135,28 +146,46 @@ public class HaversineBenchmark {
      * Evaluates {@code batch} every way and compares the results with vectorApi's; throws
      * {@link IllegalStateException} when one is further than allowed. Returns the differences found.
      */
-    static String check(CompiledExpression compiled, VectorSchemaRoot batch, BufferAllocator allocator, boolean openCl) {
+    static String check(
+            CompiledExpression compiled, VectorSchemaRoot batch, BufferAllocator allocator, boolean openCl) {
         StringBuilder report = new StringBuilder("haversine, first batch (" + batch.getRowCount()
                 + " rows), largest difference from vectorApi in condition-widened ulps:");
         try (Float8Vector expected = Haversine.vectorApi(batch, allocator)) {
             List<String> failures = new ArrayList<>();
             compare("quiver", expected, () -> compiled.evaluate(batch, Placement.CPU, allocator), report, failures);
-            compare("boxedUdf", expected, () -> Haversine.boxedUdf(batch, allocator, new Haversine.BoxedUdf()), report, failures);
+            compare(
+                    "boxedUdf",
+                    expected,
+                    () -> Haversine.boxedUdf(batch, allocator, new Haversine.BoxedUdf()),
+                    report,
+                    failures);
             if (openCl) {
-                compare("opencl", expected, () -> compiled.evaluate(batch, Placement.OPENCL, allocator), report, failures);
+                compare(
+                        "opencl",
+                        expected,
+                        () -> compiled.evaluate(batch, Placement.OPENCL, allocator),
+                        report,
+                        failures);
             }
             if (!failures.isEmpty()) {
-                throw new IllegalStateException("the implementations disagree on the first batch: " + String.join("; ", failures));
+                throw new IllegalStateException(
+                        "the implementations disagree on the first batch: " + String.join("; ", failures));
             }
         }
         return report.toString();
     }
 
-    private static void compare(String name, Float8Vector expected, java.util.function.Supplier<FieldVector> run,
-                                StringBuilder report, List<String> failures) {
+    private static void compare(
+            String name,
+            Float8Vector expected,
+            Supplier<FieldVector> run,
+            StringBuilder report,
+            List<String> failures) {
         try (FieldVector actual = run.get()) {
             double error = Haversine.maxError(expected, actual);
-            String text = Double.isInfinite(error) ? "(nulls, NaN or length differ)" : String.format(java.util.Locale.ROOT, "%.2f", error);
+            String text = Double.isInfinite(error)
+                    ? "(nulls, NaN or length differ)"
+                    : String.format(Locale.ROOT, "%.2f", error);
             report.append(' ').append(name).append(' ').append(text);
             if (!(error <= MAX_ERROR)) {
                 failures.add(name + " is " + text + " from vectorApi (at most " + MAX_ERROR + " allowed)");

@@ -5,13 +5,12 @@ import dev.quiver.Placement;
 import dev.quiver.Quiver;
 import dev.quiver.physical.PhysicalExpr;
 import dev.quiver.value.ColumnarValue;
+import java.util.List;
+import java.util.Objects;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-
-import java.util.List;
-import java.util.Objects;
 
 /**
  * A {@link Workload} ready to measure: its batches generated once, its expression compiled by
@@ -30,8 +29,13 @@ public final class LoadedWorkload implements AutoCloseable {
     private final PerRowBaseline interpreter;
     private final List<VectorSchemaRoot> batches;
 
-    private LoadedWorkload(Workload workload, BufferAllocator allocator, Quiver quiver, CompiledExpression compiled,
-                           PerRowBaseline interpreter, List<VectorSchemaRoot> batches) {
+    private LoadedWorkload(
+            Workload workload,
+            BufferAllocator allocator,
+            Quiver quiver,
+            CompiledExpression compiled,
+            PerRowBaseline interpreter,
+            List<VectorSchemaRoot> batches) {
         this.workload = workload;
         this.allocator = allocator;
         this.quiver = quiver;
@@ -49,8 +53,13 @@ public final class LoadedWorkload implements AutoCloseable {
             quiver = Quiver.builder().allocator(allocator).openCl(false).build();
             CompiledExpression compiled = quiver.compile(workload.schema(), workload.sql());
             PerRowBaseline interpreter = PerRowBaseline.compile(workload.schema(), workload.sql());
-            List<VectorSchemaRoot> batches = UniformBatches.generate(workload.schema(), allocator, workload.seed(),
-                    workload.rows(), workload.batchRows(), workload.nullFraction());
+            List<VectorSchemaRoot> batches = UniformBatches.generate(
+                    workload.schema(),
+                    allocator,
+                    workload.seed(),
+                    workload.rows(),
+                    workload.batchRows(),
+                    workload.nullFraction());
             return new LoadedWorkload(workload, allocator, quiver, compiled, interpreter, batches);
         } catch (RuntimeException | Error e) {
             if (quiver != null) {
@@ -128,7 +137,8 @@ public final class LoadedWorkload implements AutoCloseable {
         } finally {
             long leaked = allocator.getAllocatedMemory();
             if (leaked != 0) {
-                throw new IllegalStateException(leaked + " bytes still allocated after the benchmark of " + workload.sql());
+                throw new IllegalStateException(
+                        leaked + " bytes still allocated after the benchmark of " + workload.sql());
             }
             allocator.close();
         }

@@ -2,7 +2,6 @@ package dev.quiver.bench;
 
 import dev.quiver.sql.SqlLimits;
 import dev.quiver.sql.SqlParser;
-
 import java.util.Arrays;
 
 /**
@@ -13,25 +12,31 @@ import java.util.Arrays;
  * (docs/expressions.md#parse-times has the command and the figures).
  */
 public final class ParseTimes {
-    private ParseTimes() {
-    }
+    private ParseTimes() {}
 
     public static void main(String[] args) {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 7;
         SqlLimits deep = new SqlLimits(20_000);
         System.out.println("| text | size | median ms | µs per term or level |");
         System.out.println("| --- | ---: | ---: | ---: |");
-        for (int n : new int[]{1_000, 10_000, 100_000}) {
+        for (int n : new int[] {1_000, 10_000, 100_000}) {
             report("sum of " + n + " terms", "a" + " + a".repeat(n - 1), n, runs, deep);
         }
-        for (int n : new int[]{100, 1_000, 10_000}) {
+        for (int n : new int[] {100, 1_000, 10_000}) {
             report(n + " nested parentheses", "(".repeat(n) + "a" + ")".repeat(n), n, runs, deep);
         }
         StringBuilder mb = new StringBuilder("x0 = 0");
         int k = 1;
         while (mb.length() < 1 << 20) {
-            mb.append(" OR (x").append(k % 97).append(" BETWEEN ").append(k).append(" AND ").append(k + 5).append(" AND s LIKE 'a")
-                    .append(k).append("%')");
+            mb.append(" OR (x")
+                    .append(k % 97)
+                    .append(" BETWEEN ")
+                    .append(k)
+                    .append(" AND ")
+                    .append(k + 5)
+                    .append(" AND s LIKE 'a")
+                    .append(k)
+                    .append("%')");
             k++;
         }
         report("1 MB of ORs of BETWEEN and LIKE", mb.toString(), k, runs, deep);

@@ -4,7 +4,11 @@ import dev.quiver.expr.Expr;
 import dev.quiver.expr.Operator;
 import dev.quiver.sql.SqlParser;
 import dev.quiver.types.DataType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
@@ -13,10 +17,6 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
 
 /**
  * The baseline the benchmarks measure Quiver against: a per-row interpreter of a logical
@@ -119,7 +119,7 @@ public final class PerRowBaseline {
         bind(batch);
         FieldVector out = root.type().toField(outputName, true).createVector(allocator);
         try {
-            if (out instanceof org.apache.arrow.vector.BaseFixedWidthVector fixed) {
+            if (out instanceof BaseFixedWidthVector fixed) {
                 fixed.allocateNew(rows);
             }
             RowSink sink = sink(out);
@@ -147,7 +147,8 @@ public final class PerRowBaseline {
             }
             DataType t = DataType.fromField(v.getField());
             if (!t.equals(c.type())) {
-                throw new IllegalArgumentException("column '" + c.name + "' is " + t + " in the batch but was compiled as " + c.type());
+                throw new IllegalArgumentException(
+                        "column '" + c.name + "' is " + t + " in the batch but was compiled as " + c.type());
             }
             c.vector = v;
         }
@@ -161,34 +162,38 @@ public final class PerRowBaseline {
 
     private static RowSink sink(FieldVector out) {
         return switch (out) {
-            case Float8Vector v -> (row, value) -> {
-                if (value == null) {
-                    v.setNull(row);
-                } else {
-                    v.set(row, (Double) value);
-                }
-            };
-            case IntVector v -> (row, value) -> {
-                if (value == null) {
-                    v.setNull(row);
-                } else {
-                    v.set(row, (Integer) value);
-                }
-            };
-            case BigIntVector v -> (row, value) -> {
-                if (value == null) {
-                    v.setNull(row);
-                } else {
-                    v.set(row, (Long) value);
-                }
-            };
-            case BitVector v -> (row, value) -> {
-                if (value == null) {
-                    v.setNull(row);
-                } else {
-                    v.set(row, (Boolean) value ? 1 : 0);
-                }
-            };
+            case Float8Vector v ->
+                (row, value) -> {
+                    if (value == null) {
+                        v.setNull(row);
+                    } else {
+                        v.set(row, (Double) value);
+                    }
+                };
+            case IntVector v ->
+                (row, value) -> {
+                    if (value == null) {
+                        v.setNull(row);
+                    } else {
+                        v.set(row, (Integer) value);
+                    }
+                };
+            case BigIntVector v ->
+                (row, value) -> {
+                    if (value == null) {
+                        v.setNull(row);
+                    } else {
+                        v.set(row, (Long) value);
+                    }
+                };
+            case BitVector v ->
+                (row, value) -> {
+                    if (value == null) {
+                        v.setNull(row);
+                    } else {
+                        v.set(row, (Boolean) value ? 1 : 0);
+                    }
+                };
             default -> throw new AssertionError("no sink for " + out.getField());
         };
     }
@@ -599,10 +604,12 @@ public final class PerRowBaseline {
                 case Expr.Not n -> new NotNode(bool(compile(n.expr()), e));
                 case Expr.IsNull n -> new IsNullNode(compile(n.expr()), n.negated());
                 case Expr.Case c -> caseWhen(c);
-                case Expr.ScalarSubquery s -> throw new UnsupportedOperationException("PerRowBaseline does not support scalar"
-                        + " subqueries (they read a table of the query; run them in a pipeline): " + s);
-                default -> throw new UnsupportedOperationException("PerRowBaseline does not support "
-                        + e.getClass().getSimpleName() + " (" + e + ")");
+                case Expr.ScalarSubquery s ->
+                    throw new UnsupportedOperationException("PerRowBaseline does not support scalar"
+                            + " subqueries (they read a table of the query; run them in a pipeline): " + s);
+                default ->
+                    throw new UnsupportedOperationException(
+                            "PerRowBaseline does not support " + e.getClass().getSimpleName() + " (" + e + ")");
             };
         }
 
@@ -658,10 +665,13 @@ public final class PerRowBaseline {
                         return new BooleanComparison(op, l, r);
                     }
                     DataType t = wider(l, r, b);
-                    return t.equals(DataType.FLOAT64) ? new Float64Comparison(op, l, r) : new IntegerComparison(op, l, r);
+                    return t.equals(DataType.FLOAT64)
+                            ? new Float64Comparison(op, l, r)
+                            : new IntegerComparison(op, l, r);
                 }
-                default -> throw new UnsupportedOperationException("PerRowBaseline does not support the operator "
-                        + op.sql() + " (" + b + ")");
+                default ->
+                    throw new UnsupportedOperationException(
+                            "PerRowBaseline does not support the operator " + op.sql() + " (" + b + ")");
             }
         }
 
@@ -670,7 +680,9 @@ public final class PerRowBaseline {
             List<Node> thens = new ArrayList<>();
             for (Expr.WhenThen wt : c.branches()) {
                 // CASE x WHEN v ...: each WHEN is x = v (x is evaluated again for each WHEN tried).
-                Node when = c.operand() == null ? compile(wt.when()) : binary(new Expr.Binary(c.operand(), Operator.EQ, wt.when()));
+                Node when = c.operand() == null
+                        ? compile(wt.when())
+                        : binary(new Expr.Binary(c.operand(), Operator.EQ, wt.when()));
                 whens.add(bool(when, c));
                 thens.add(compile(wt.then()));
             }
@@ -706,7 +718,8 @@ public final class PerRowBaseline {
 
         private static DataType wider(Node l, Node r, Expr where) {
             if (l.type().equals(DataType.BOOLEAN) || r.type().equals(DataType.BOOLEAN)) {
-                throw new IllegalArgumentException("numbers expected, not " + l.type() + " and " + r.type() + ", in " + where);
+                throw new IllegalArgumentException(
+                        "numbers expected, not " + l.type() + " and " + r.type() + ", in " + where);
             }
             return commonType(l.type(), r.type(), where);
         }
@@ -719,8 +732,12 @@ public final class PerRowBaseline {
         }
 
         private static void requireSupported(DataType t, String what, Expr where) {
-            if (!(t.equals(DataType.FLOAT64) || t.equals(DataType.INT32) || t.equals(DataType.INT64) || t.equals(DataType.BOOLEAN))) {
-                throw new UnsupportedOperationException("PerRowBaseline does not support " + what + " " + t + " (" + where + ")");
+            if (!(t.equals(DataType.FLOAT64)
+                    || t.equals(DataType.INT32)
+                    || t.equals(DataType.INT64)
+                    || t.equals(DataType.BOOLEAN))) {
+                throw new UnsupportedOperationException(
+                        "PerRowBaseline does not support " + what + " " + t + " (" + where + ")");
             }
         }
     }

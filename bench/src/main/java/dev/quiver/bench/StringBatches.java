@@ -1,15 +1,14 @@
 package dev.quiver.bench;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.SplittableRandom;
 
 /**
  * {@link StringBenchmark}'s data: one nullable Utf8 column {@code s} of short ASCII strings, from a
@@ -33,14 +32,14 @@ public final class StringBatches {
     public static final String NEEDLE = "abc";
     /** The characters of every row. */
     public static final String ALPHABET = "abcdefgh";
+
     public static final int MIN_LENGTH = 5;
     public static final int MAX_LENGTH = 20;
     public static final double NULL_FRACTION = 0.01;
     public static final double MATCH_FRACTION = 0.10;
     public static final double SPLIT_FRACTION = 0.02;
 
-    private StringBatches() {
-    }
+    private StringBatches() {}
 
     /** The schema: one nullable Utf8 column {@code s}. */
     public static Schema schema() {

@@ -3,6 +3,13 @@ package dev.quiver.bench;
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BitVector;
@@ -22,14 +29,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Objects;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
  * String kernels against the per-row Java a person would write, over {@link StringBatches}: 16M
@@ -59,7 +58,9 @@ import java.util.function.Supplier;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @State(Scope.Benchmark)
@@ -120,15 +121,23 @@ public class StringBenchmark {
      * {@code upper} with {@link #upperPerRow}. Throws {@link IllegalStateException} on the first
      * difference; returns what was compared.
      */
-    static String check(CompiledExpression like, CompiledExpression contains, CompiledExpression upper, VectorSchemaRoot batch,
-                        BufferAllocator allocator) {
+    static String check(
+            CompiledExpression like,
+            CompiledExpression contains,
+            CompiledExpression upper,
+            VectorSchemaRoot batch,
+            BufferAllocator allocator) {
         VarCharVector s = (VarCharVector) batch.getVector(0);
         List<String> compared = new ArrayList<>();
         try (BitVector expectedContains = containsPerRow(s, StringBatches.NEEDLE, allocator);
-             VarCharVector expectedUpper = upperPerRow(s, allocator)) {
+                VarCharVector expectedUpper = upperPerRow(s, allocator)) {
             compare(LIKE_SQL, expectedContains, () -> like.evaluate(batch, Placement.CPU, allocator), compared);
             if (contains != null) {
-                compare(CONTAINS_SQL, expectedContains, () -> contains.evaluate(batch, Placement.CPU, allocator), compared);
+                compare(
+                        CONTAINS_SQL,
+                        expectedContains,
+                        () -> contains.evaluate(batch, Placement.CPU, allocator),
+                        compared);
             } else {
                 compared.add(CONTAINS_SQL + ": not compared (no function 'contains' in this build)");
             }
@@ -150,7 +159,8 @@ public class StringBenchmark {
                 Object e = expected.getObject(i);
                 Object a = actual.getObject(i);
                 if (!Objects.equals(e, a)) {
-                    throw new IllegalStateException(sql + ": row " + i + " is " + a + " in Quiver, " + e + " in the baseline");
+                    throw new IllegalStateException(
+                            sql + ": row " + i + " is " + a + " in Quiver, " + e + " in the baseline");
                 }
                 if (Boolean.TRUE.equals(e)) {
                     matches++;
@@ -219,7 +229,11 @@ public class StringBenchmark {
                 if (s.isNull(i)) {
                     out.setNull(i);
                 } else {
-                    out.setSafe(i, new String(s.get(i), StandardCharsets.UTF_8).toUpperCase(Locale.ROOT).getBytes(StandardCharsets.UTF_8));
+                    out.setSafe(
+                            i,
+                            new String(s.get(i), StandardCharsets.UTF_8)
+                                    .toUpperCase(Locale.ROOT)
+                                    .getBytes(StandardCharsets.UTF_8));
                 }
             }
             out.setValueCount(n);

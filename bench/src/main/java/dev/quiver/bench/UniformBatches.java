@@ -1,5 +1,8 @@
 package dev.quiver.bench;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
@@ -9,18 +12,13 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.SplittableRandom;
-
 /**
  * The benchmarks' data: nullable Float64 columns with values uniform in [0, 1) and a fraction of
  * nulls, each null with a value written behind it (as Arrow writers commonly leave one), from a
  * fixed seed. The same arguments give the same batches.
  */
 public final class UniformBatches {
-    private UniformBatches() {
-    }
+    private UniformBatches() {}
 
     /** A schema of nullable Float64 columns with these names. */
     public static Schema float64Schema(List<String> columns) {
@@ -36,10 +34,11 @@ public final class UniformBatches {
      * (the last one shorter when they do not divide), allocated from {@code allocator}. The caller
      * closes every batch.
      */
-    public static List<VectorSchemaRoot> generate(Schema schema, BufferAllocator allocator, long seed, long rows, int batchRows,
-                                                  double nullFraction) {
+    public static List<VectorSchemaRoot> generate(
+            Schema schema, BufferAllocator allocator, long seed, long rows, int batchRows, double nullFraction) {
         if (rows < 0 || batchRows <= 0 || !(nullFraction >= 0 && nullFraction <= 1)) {
-            throw new IllegalArgumentException("rows " + rows + ", batch rows " + batchRows + ", null fraction " + nullFraction);
+            throw new IllegalArgumentException(
+                    "rows " + rows + ", batch rows " + batchRows + ", null fraction " + nullFraction);
         }
         SplittableRandom random = new SplittableRandom(seed);
         List<VectorSchemaRoot> batches = new ArrayList<>();

@@ -4,6 +4,8 @@ import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
 import dev.quiver.validation.BatchValidation;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -21,9 +23,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What checking a batch costs against computing on it, over {@link StringBatches}' strings (ASCII,
@@ -43,7 +42,9 @@ import java.util.concurrent.TimeUnit;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @State(Scope.Benchmark)

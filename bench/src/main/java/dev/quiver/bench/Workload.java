@@ -1,10 +1,9 @@
 package dev.quiver.bench;
 
 import dev.quiver.types.DataType;
-import org.apache.arrow.vector.types.pojo.Schema;
-
 import java.util.List;
 import java.util.Objects;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * What a benchmark evaluates: an expression over generated Float64 columns ({@link UniformBatches}).
@@ -50,8 +49,8 @@ public record Workload(String sql, List<String> columns, long rows, int batchRow
 
     private static long bytesPerBatch(int n, int columnsRead, DataType result) {
         long validity = (n + 7) / 8;
-        long resultValues = result.equals(DataType.BOOLEAN) ? validity
-                : (long) n * (result.equals(DataType.INT32) ? 4 : 8);
+        long resultValues =
+                result.equals(DataType.BOOLEAN) ? validity : (long) n * (result.equals(DataType.INT32) ? 4 : 8);
         return columnsRead * (n * 8L + validity) + resultValues + validity;
     }
 }

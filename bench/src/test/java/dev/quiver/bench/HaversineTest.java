@@ -1,9 +1,13 @@
 package dev.quiver.bench;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
 import dev.quiver.cli.CliFunctions;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -12,11 +16,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The three CPU implementations {@link HaversineBenchmark} times compute the same thing, on small
@@ -50,7 +49,9 @@ class HaversineTest {
     void quiverVectorApiAndBoxedUdfAgreeOnSmallBatches() {
         List<VectorSchemaRoot> batches = Haversine.generate(allocator, 5, 3 * 1003 + 5, 1003);
         try {
-            assertEquals(List.of(1003, 1003, 1003, 5), batches.stream().map(VectorSchemaRoot::getRowCount).toList());
+            assertEquals(
+                    List.of(1003, 1003, 1003, 5),
+                    batches.stream().map(VectorSchemaRoot::getRowCount).toList());
             for (VectorSchemaRoot batch : batches) {
                 for (int c = 0; c < 4; c++) {
                     Float8Vector v = (Float8Vector) batch.getVector(c);
@@ -95,8 +96,15 @@ class HaversineTest {
         assertEquals(0.0, Haversine.errorUnits(Double.NaN, Double.NaN));
         assertEquals(Double.POSITIVE_INFINITY, Haversine.errorUnits(1000, Double.NaN));
         // Near 0 km an ulp of the distance is tiny: the diameter's term sets the unit.
-        double unitAt1000 = Math.ulp(1000.0) + 2 * CliFunctions.EARTH_RADIUS_KM * Math.ulp(1.0) / Math.cos(1000 / (2 * CliFunctions.EARTH_RADIUS_KM));
-        assertEquals(3.0, Haversine.errorUnits(1000, 1000 + 3 * unitAt1000), 0.05); // 1000 + 3 units rounds to a multiple of ulp(1000)
+        double unitAt1000 = Math.ulp(1000.0)
+                + 2
+                        * CliFunctions.EARTH_RADIUS_KM
+                        * Math.ulp(1.0)
+                        / Math.cos(1000 / (2 * CliFunctions.EARTH_RADIUS_KM));
+        assertEquals(
+                3.0,
+                Haversine.errorUnits(1000, 1000 + 3 * unitAt1000),
+                0.05); // 1000 + 3 units rounds to a multiple of ulp(1000)
         // Half the circumference: a unit without bound.
         double antipodes = Math.PI * CliFunctions.EARTH_RADIUS_KM;
         assertTrue(Haversine.errorUnits(antipodes, Math.nextDown(antipodes)) < 1e-3);
@@ -108,13 +116,14 @@ class HaversineTest {
         assertEquals(343.5, Haversine.scalar(51.5074, -0.1278, 48.8566, 2.3522), 0.5);
         assertEquals(Math.PI * CliFunctions.EARTH_RADIUS_KM, Haversine.scalar(0, 0, 0, 180), 1e-9);
         assertEquals(0.0, Haversine.scalar(10, 20, 10, 20));
-        assertEquals(Haversine.scalar(1, 2, 3, 4), (Double) new Haversine.BoxedUdf().apply(new Object[] {1.0, 2.0, 3.0, 4.0}));
+        assertEquals(Haversine.scalar(1, 2, 3, 4), (Double)
+                new Haversine.BoxedUdf().apply(new Object[] {1.0, 2.0, 3.0, 4.0}));
     }
 
     private void assertAgree(VectorSchemaRoot batch) {
         try (Float8Vector hand = Haversine.vectorApi(batch, allocator);
-             FieldVector fused = compiled.evaluate(batch, Placement.CPU, allocator);
-             Float8Vector boxed = Haversine.boxedUdf(batch, allocator, new Haversine.BoxedUdf())) {
+                FieldVector fused = compiled.evaluate(batch, Placement.CPU, allocator);
+                Float8Vector boxed = Haversine.boxedUdf(batch, allocator, new Haversine.BoxedUdf())) {
             assertEquals(batch.getRowCount(), hand.getValueCount());
             double quiverError = Haversine.maxError(hand, fused), boxedError = Haversine.maxError(hand, boxed);
             assertTrue(quiverError <= HaversineBenchmark.MAX_ERROR, "quiver vs vectorApi: " + quiverError);
@@ -123,8 +132,10 @@ class HaversineTest {
                 if (hand.isNull(i)) {
                     continue;
                 }
-                double lat1 = ((Float8Vector) batch.getVector(0)).get(i), lon1 = ((Float8Vector) batch.getVector(1)).get(i);
-                double lat2 = ((Float8Vector) batch.getVector(2)).get(i), lon2 = ((Float8Vector) batch.getVector(3)).get(i);
+                double lat1 = ((Float8Vector) batch.getVector(0)).get(i),
+                        lon1 = ((Float8Vector) batch.getVector(1)).get(i);
+                double lat2 = ((Float8Vector) batch.getVector(2)).get(i),
+                        lon2 = ((Float8Vector) batch.getVector(3)).get(i);
                 double expected = Haversine.scalar(lat1, lon1, lat2, lon2);
                 assertEquals(expected, hand.get(i), 1e-9 * Math.max(1, expected), "row " + i);
             }

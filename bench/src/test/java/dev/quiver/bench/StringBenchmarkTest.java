@@ -1,7 +1,19 @@
 package dev.quiver.bench;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Quiver;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BitVector;
@@ -10,18 +22,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Locale;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@link StringBenchmark}'s data has the shape its javadoc promises, its baselines compute
@@ -47,8 +47,8 @@ class StringBenchmarkTest {
 
     @Test
     void theDataHasTheAdvertisedShape() {
-        List<VectorSchemaRoot> batches = StringBatches.generate(allocator, StringBenchmark.SEED, 4L * StringBenchmark.BATCH_ROWS,
-                StringBenchmark.BATCH_ROWS);
+        List<VectorSchemaRoot> batches = StringBatches.generate(
+                allocator, StringBenchmark.SEED, 4L * StringBenchmark.BATCH_ROWS, StringBenchmark.BATCH_ROWS);
         try {
             assertEquals(4, batches.size());
             long rows = 0;
@@ -63,7 +63,9 @@ class StringBenchmarkTest {
                     rows++;
                     // Null or not, every row has 5 to 20 bytes of the alphabet behind it.
                     String text = new String(bytesBehind(s, i), StandardCharsets.US_ASCII);
-                    assertTrue(text.length() >= StringBatches.MIN_LENGTH && text.length() <= StringBatches.MAX_LENGTH, text);
+                    assertTrue(
+                            text.length() >= StringBatches.MIN_LENGTH && text.length() <= StringBatches.MAX_LENGTH,
+                            text);
                     assertTrue(text.chars().allMatch(c -> StringBatches.ALPHABET.indexOf(c) >= 0), text);
                     if (s.isNull(i)) {
                         nulls++;
@@ -75,7 +77,9 @@ class StringBenchmarkTest {
                         int at = text.indexOf("abc");
                         where[at == 0 ? 0 : text.endsWith("abc") && at == text.length() - 3 ? 2 : 1]++;
                     }
-                    if (i + 1 < s.getValueCount() && text.endsWith("ab") && !s.isNull(i + 1)
+                    if (i + 1 < s.getValueCount()
+                            && text.endsWith("ab")
+                            && !s.isNull(i + 1)
                             && new String(s.get(i + 1), StandardCharsets.US_ASCII).startsWith("c")) {
                         splits++;
                     }
@@ -86,7 +90,7 @@ class StringBenchmarkTest {
             assertTrue(nullFraction > 0.008 && nullFraction < 0.012, "nulls " + nullFraction);
             assertTrue(matchFraction > 0.095 && matchFraction < 0.105, "matches " + matchFraction);
             for (long w : where) {
-                assertTrue(w > matches / 5, "start, middle, end: " + java.util.Arrays.toString(where));
+                assertTrue(w > matches / 5, "start, middle, end: " + Arrays.toString(where));
             }
             assertTrue(splits > rows / 200, "rows ending in 'ab' followed by a row starting with 'c': " + splits);
         } finally {
@@ -99,7 +103,9 @@ class StringBenchmarkTest {
         List<VectorSchemaRoot> a = StringBatches.generate(allocator, 7, 1000, 300);
         List<VectorSchemaRoot> b = StringBatches.generate(allocator, 7, 1000, 300);
         try {
-            assertEquals(List.of(300, 300, 300, 100), a.stream().map(VectorSchemaRoot::getRowCount).toList());
+            assertEquals(
+                    List.of(300, 300, 300, 100),
+                    a.stream().map(VectorSchemaRoot::getRowCount).toList());
             for (int k = 0; k < a.size(); k++) {
                 assertEquals(a.get(k).contentToTSVString(), b.get(k).contentToTSVString());
             }
@@ -119,7 +125,7 @@ class StringBenchmarkTest {
             s.setSafe(2, "é ab c".getBytes(StandardCharsets.UTF_8));
             s.setValueCount(3);
             try (BitVector contains = StringBenchmark.containsPerRow(s, "abc", allocator);
-                 VarCharVector upper = StringBenchmark.upperPerRow(s, allocator)) {
+                    VarCharVector upper = StringBenchmark.upperPerRow(s, allocator)) {
                 assertEquals(1, contains.getObject(0) ? 1 : 0);
                 assertNull(contains.getObject(1));
                 assertFalse(contains.getObject(2));
@@ -133,11 +139,13 @@ class StringBenchmarkTest {
     /** The check StringBenchmark's setup runs, on its real first batch (the full 64K rows). */
     @Test
     void quiverAgreesWithTheBaselinesOnTheBenchmarksFirstBatch() {
-        List<VectorSchemaRoot> batches = StringBatches.generate(allocator, StringBenchmark.SEED, StringBenchmark.BATCH_ROWS,
-                StringBenchmark.BATCH_ROWS);
+        List<VectorSchemaRoot> batches = StringBatches.generate(
+                allocator, StringBenchmark.SEED, StringBenchmark.BATCH_ROWS, StringBenchmark.BATCH_ROWS);
         try {
             String report = check(batches.getFirst());
-            assertTrue(report.contains(StringBenchmark.LIKE_SQL + " equal") && report.contains(StringBenchmark.UPPER_SQL + " equal"),
+            assertTrue(
+                    report.contains(StringBenchmark.LIKE_SQL + " equal")
+                            && report.contains(StringBenchmark.UPPER_SQL + " equal"),
                     report);
         } finally {
             batches.forEach(VectorSchemaRoot::close);
@@ -162,8 +170,8 @@ class StringBenchmarkTest {
     void containsAgreesWithTheBaselineWhereTheBuildHasIt() {
         CompiledExpression contains = StringBenchmark.compileContains(quiver);
         assumeTrue(contains != null, StringBenchmark.whyNoContains());
-        List<VectorSchemaRoot> batches = StringBatches.generate(allocator, StringBenchmark.SEED, StringBenchmark.BATCH_ROWS,
-                StringBenchmark.BATCH_ROWS);
+        List<VectorSchemaRoot> batches = StringBatches.generate(
+                allocator, StringBenchmark.SEED, StringBenchmark.BATCH_ROWS, StringBenchmark.BATCH_ROWS);
         try {
             String report = check(batches.getFirst());
             assertTrue(report.contains(StringBenchmark.CONTAINS_SQL + " equal"), report);
@@ -179,7 +187,8 @@ class StringBenchmarkTest {
             // lower(s) is not upper(s): the check must notice.
             CompiledExpression like = quiver.compile(StringBatches.schema(), StringBenchmark.LIKE_SQL);
             CompiledExpression lower = quiver.compile(StringBatches.schema(), "lower(s)");
-            IllegalStateException e = assertThrows(IllegalStateException.class,
+            IllegalStateException e = assertThrows(
+                    IllegalStateException.class,
                     () -> StringBenchmark.check(like, null, lower, batches.getFirst(), allocator));
             assertTrue(e.getMessage().startsWith(StringBenchmark.UPPER_SQL + ": row "), e.getMessage());
         } finally {

@@ -1,10 +1,9 @@
 package dev.quiver.cli;
 
 import dev.quiver.kernels.ArithmeticMode;
+import java.util.Locale;
 import picocli.CommandLine;
 import picocli.CommandLine.ITypeConverter;
-
-import java.util.Locale;
 
 /**
  * The {@code --arithmetic} option: {@code checked} (the default: integer overflow is an error) or

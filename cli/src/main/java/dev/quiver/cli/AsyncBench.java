@@ -12,15 +12,7 @@ import dev.quiver.stream.PipelinePlan;
 import dev.quiver.stream.QueryExecution;
 import dev.quiver.stream.QueryRuntime;
 import dev.quiver.types.DataType;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Schema;
-import picocli.CommandLine;
-
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
@@ -36,6 +28,14 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import picocli.CommandLine;
 
 /**
  * {@code quiver bench --async}: what batching and concurrency buy for a remote function. An HTTP
@@ -56,8 +56,7 @@ import java.util.function.Consumer;
  */
 final class AsyncBench {
     /** The async operator's batches in flight (the default of AsyncOptions). */
-    private static final int BATCHES_IN_FLIGHT = dev.quiver.stream.AsyncOptions.defaults().batchesInFlight();
-
+    private static final int BATCHES_IN_FLIGHT = AsyncOptions.defaults().batchesInFlight();
 
     static final int DEFAULT_ROWS = 100_000;
     static final int DEFAULT_PER_ROW_ROWS = 2000;
@@ -66,9 +65,11 @@ final class AsyncBench {
     static final double DEFAULT_LATENCY_MS = 2;
     /** Rows per input batch, and the async operator's batch size: the pipeline's default. */
     static final int BATCH_ROWS = AsyncOptions.DEFAULT_BATCH_SIZE;
+
     static final String DEFAULT_CONFIGS = "1x1,1000x1,1000x4,1000x16,batchx4";
     static final String PIPELINE = "project(\"id\", \"score(text) AS s\")";
-    static final Schema SCHEMA = new Schema(List.of(DataType.INT64.toField("id", true), DataType.UTF8.toField("text", true)));
+    static final Schema SCHEMA =
+            new Schema(List.of(DataType.INT64.toField("id", true), DataType.UTF8.toField("text", true)));
     private static final int MAX_TEXT_LENGTH = 16;
     private static final int MAX_IN_FLIGHT = 1024;
 
@@ -152,16 +153,21 @@ final class AsyncBench {
      * @param waitShare   the share of the timed runs' wall time with at least one call in flight
      * @param speedupVsPerRow the baseline's time per row times {@code rows}, over {@code medianMs}; null without a baseline
      */
-    record Result(Config config, int rows, double medianMs, long requests, int peakInFlight, double waitShare,
-                  Double speedupVsPerRow) {
+    record Result(
+            Config config,
+            int rows,
+            double medianMs,
+            long requests,
+            int peakInFlight,
+            double waitShare,
+            Double speedupVsPerRow) {
         double rowsPerSec() {
             return rows / (medianMs / 1e3);
         }
     }
 
     /** One run's figures. */
-    record Run(double ms, long waitNanos, int peakInFlight) {
-    }
+    record Run(double ms, long waitNanos, int peakInFlight) {}
 
     private final BenchCommand options;
     private final PrintStream out, progress;
@@ -178,8 +184,18 @@ final class AsyncBench {
             return 2;
         }
         List<String> foreign = new ArrayList<>();
-        for (String o : List.of("--expr", "--schema", "--device", "--chart", "--no-opencl", "--batch-rows", "--nulls",
-                "--workload", "--warmup-ms", "--budget-ms", "--arithmetic")) {
+        for (String o : List.of(
+                "--expr",
+                "--schema",
+                "--device",
+                "--chart",
+                "--no-opencl",
+                "--batch-rows",
+                "--nulls",
+                "--workload",
+                "--warmup-ms",
+                "--budget-ms",
+                "--arithmetic")) {
             if (options.given(o)) {
                 foreign.add(o);
             }
@@ -198,8 +214,11 @@ final class AsyncBench {
         int warmup = options.given("--warmup") ? options.warmup : DEFAULT_WARMUP;
         double latencyMs = options.latencyMs == null ? DEFAULT_LATENCY_MS : options.latencyMs;
         int perRowRows = options.perRowRows == null ? DEFAULT_PER_ROW_ROWS : options.perRowRows;
-        List<Config> configs = options.asyncConfigs != null ? options.asyncConfigs
-                : List.of(DEFAULT_CONFIGS.split(",")).stream().map(AsyncBench::parse).toList();
+        List<Config> configs = options.asyncConfigs != null
+                ? options.asyncConfigs
+                : List.of(DEFAULT_CONFIGS.split(",")).stream()
+                        .map(AsyncBench::parse)
+                        .toList();
         if (iterations < 1) {
             progress.println("error: --iterations must be at least 1");
             return 2;
@@ -218,7 +237,8 @@ final class AsyncBench {
         }
         Set<Config> unique = new LinkedHashSet<>(configs);
         if (unique.size() != configs.size()) {
-            progress.println("error: --async-configs lists a config twice: " + String.join(",", configs.stream().map(Config::label).toList()));
+            progress.println("error: --async-configs lists a config twice: "
+                    + String.join(",", configs.stream().map(Config::label).toList()));
             return 2;
         }
         // The baseline runs first, so every other line can print its speedup as soon as it is measured.
@@ -240,27 +260,48 @@ final class AsyncBench {
         long left = allocator.getAllocatedMemory();
         if (left != 0) {
             // Not closed: RootAllocator.close() would throw over the leak this reports.
-            progress.println("error: " + left + " bytes still allocated after the benchmark (a leak):\n" + allocator.toVerboseString());
+            progress.println("error: " + left + " bytes still allocated after the benchmark (a leak):\n"
+                    + allocator.toVerboseString());
             return 1;
         }
         allocator.close();
         return failures == 0 ? 0 : 1;
     }
 
-    private int run(RootAllocator allocator, List<Config> configs, int rows, int perRowRows, double latencyMs, int iterations,
-                    int warmup, String reproduce) throws Exception {
+    private int run(
+            RootAllocator allocator,
+            List<Config> configs,
+            int rows,
+            int perRowRows,
+            double latencyMs,
+            int iterations,
+            int warmup,
+            String reproduce)
+            throws Exception {
         boolean table = options.format == BenchCommand.Format.table;
         PrintStream info = table ? out : progress;
         ObjectMapper json = new ObjectMapper();
         Data data = new Data(rows, options.seed);
         int failures = 0;
         try (LoopbackScoreServer server = new LoopbackScoreServer(Math.round(latencyMs * 1e6));
-             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-             QueryRuntime runtime = QueryRuntime.create()) {
+                HttpClient http = HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .build();
+                QueryRuntime runtime = QueryRuntime.create()) {
             describe(info, rows, perRowRows, latencyMs, iterations, warmup, runtime.threads(), reproduce);
             if (table) {
-                out.printf("%-10s %9s %9s %8s %10s %12s %9s %5s %8s %11s%n", "config", "rows/call", "in flight", "rows",
-                        "median ms", "rows/s", "requests", "peak", "waiting", "vs per-row");
+                out.printf(
+                        "%-10s %9s %9s %8s %10s %12s %9s %5s %8s %11s%n",
+                        "config",
+                        "rows/call",
+                        "in flight",
+                        "rows",
+                        "median ms",
+                        "rows/s",
+                        "requests",
+                        "peak",
+                        "waiting",
+                        "vs per-row");
             }
             Result baseline = null;
             List<String> notes = new ArrayList<>();
@@ -268,37 +309,65 @@ final class AsyncBench {
             for (Config c : configs) {
                 step++;
                 int n = c.perRow() ? Math.min(rows, perRowRows) : rows;
-                progress.printf(Locale.ROOT, "[%d/%d] %s: %d rows, %d row%s per call, at most %d in flight, "
-                                + "%d warm-up + %d timed run%s ...%n", step, configs.size(), c.label(), n, c.chunkRows(),
-                        c.chunkRows() == 1 ? "" : "s", c.maxInFlight(), warmup,
-                        iterations, iterations == 1 ? "" : "s");
+                progress.printf(
+                        Locale.ROOT,
+                        "[%d/%d] %s: %d rows, %d row%s per call, at most %d in flight, "
+                                + "%d warm-up + %d timed run%s ...%n",
+                        step,
+                        configs.size(),
+                        c.label(),
+                        n,
+                        c.chunkRows(),
+                        c.chunkRows() == 1 ? "" : "s",
+                        c.maxInFlight(),
+                        warmup,
+                        iterations,
+                        iterations == 1 ? "" : "s");
                 Result r;
                 try {
                     r = measure(allocator, runtime, http, server, data, c, n, iterations, warmup, baseline);
                 } catch (Exception e) {
-                    progress.println("  ERROR " + c.label() + ": " + (e instanceof IllegalStateException ? e.getMessage() : e));
+                    progress.println(
+                            "  ERROR " + c.label() + ": " + (e instanceof IllegalStateException ? e.getMessage() : e));
                     failures++;
                     continue;
                 }
                 if (c.baseline()) {
                     baseline = r;
                     if (n < rows) {
-                        notes.add(String.format(Locale.ROOT, "  * %s ran on %d of the %d rows (--per-row-rows): %.3f ms per row, "
-                                        + "%.1f ms scaled to %d rows; every speedup compares with its time per row", c.label(), n, rows,
-                                r.medianMs() / n, r.medianMs() / n * rows, rows));
+                        notes.add(String.format(
+                                Locale.ROOT,
+                                "  * %s ran on %d of the %d rows (--per-row-rows): %.3f ms per row, "
+                                        + "%.1f ms scaled to %d rows; every speedup compares with its time per row",
+                                c.label(),
+                                n,
+                                rows,
+                                r.medianMs() / n,
+                                r.medianMs() / n * rows,
+                                rows));
                     }
                 } else if (c.perRow() && n < rows) {
-                    notes.add(String.format(Locale.ROOT, "  * %s ran on %d of the %d rows (--per-row-rows)", c.label(), n, rows));
+                    notes.add(String.format(
+                            Locale.ROOT, "  * %s ran on %d of the %d rows (--per-row-rows)", c.label(), n, rows));
                 }
                 print(json, r, n < rows);
                 out.flush();
                 int callsPerBatch = (int) Math.min(c.batchRows() / c.chunkRows(), c.expectedRequests(n));
                 int reachable = (int) Math.min((long) callsPerBatch * BATCHES_IN_FLIGHT, c.expectedRequests(n));
                 if (r.peakInFlight() < c.maxInFlight() && reachable < c.maxInFlight()) {
-                    notes.add(String.format(Locale.ROOT, "  %s peaked at %d call%s in flight, not %d: a batch of %d rows holds %d call%s "
-                                    + "of %d rows, and the async operator has at most %d batches in flight", c.label(),
-                            r.peakInFlight(), r.peakInFlight() == 1 ? "" : "s", c.maxInFlight(), Math.min(c.batchRows(), n),
-                            callsPerBatch, callsPerBatch == 1 ? "" : "s", c.chunkRows(), BATCHES_IN_FLIGHT));
+                    notes.add(String.format(
+                            Locale.ROOT,
+                            "  %s peaked at %d call%s in flight, not %d: a batch of %d rows holds %d call%s "
+                                    + "of %d rows, and the async operator has at most %d batches in flight",
+                            c.label(),
+                            r.peakInFlight(),
+                            r.peakInFlight() == 1 ? "" : "s",
+                            c.maxInFlight(),
+                            Math.min(c.batchRows(), n),
+                            callsPerBatch,
+                            callsPerBatch == 1 ? "" : "s",
+                            c.chunkRows(),
+                            BATCHES_IN_FLIGHT));
                 }
             }
             if (baseline == null && failures == 0) {
@@ -311,35 +380,82 @@ final class AsyncBench {
         return failures;
     }
 
-    private void describe(PrintStream to, int rows, int perRowRows, double latencyMs, int iterations, int warmup, int workers,
-                          String reproduce) {
-        to.printf(Locale.ROOT, "Quiver bench --async: %d cores, %s %s (%s), Java %s (%s, %s)%n",
-                Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"), System.getProperty("os.version"),
-                System.getProperty("os.arch"), Runtime.version(), System.getProperty("java.vm.name"), System.getProperty("java.vendor"));
-        to.printf(Locale.ROOT, "  service: in-process loopback HTTP (JDK HttpServer, a virtual thread per request), POST /score: "
-                + "a JSON array of strings in, their lengths out, %s ms latency per request (slept on the request's virtual "
-                + "thread: no platform thread held), TCP_NODELAY %s (-D%s)%n", ms(latencyMs),
-                Boolean.getBoolean(LoopbackScoreServer.NODELAY) ? "on" : "off", LoopbackScoreServer.NODELAY);
-        to.println("  function: score(text), an AsyncScalarFunction over java.net.http.HttpClient.sendAsync (HTTP/1.1), "
-                + "one POST per call");
-        to.printf(Locale.ROOT, "  pipeline: %s over %d rows (id BIGINT, text VARCHAR of 1 to %d random letters, seed %d) in input "
+    private void describe(
+            PrintStream to,
+            int rows,
+            int perRowRows,
+            double latencyMs,
+            int iterations,
+            int warmup,
+            int workers,
+            String reproduce) {
+        to.printf(
+                Locale.ROOT,
+                "Quiver bench --async: %d cores, %s %s (%s), Java %s (%s, %s)%n",
+                Runtime.getRuntime().availableProcessors(),
+                System.getProperty("os.name"),
+                System.getProperty("os.version"),
+                System.getProperty("os.arch"),
+                Runtime.version(),
+                System.getProperty("java.vm.name"),
+                System.getProperty("java.vendor"));
+        to.printf(
+                Locale.ROOT,
+                "  service: in-process loopback HTTP (JDK HttpServer, a virtual thread per request), POST /score: "
+                        + "a JSON array of strings in, their lengths out, %s ms latency per request (slept on the request's virtual "
+                        + "thread: no platform thread held), TCP_NODELAY %s (-D%s)%n",
+                ms(latencyMs),
+                Boolean.getBoolean(LoopbackScoreServer.NODELAY) ? "on" : "off",
+                LoopbackScoreServer.NODELAY);
+        to.println(
+                "  function: score(text), an AsyncScalarFunction over java.net.http.HttpClient.sendAsync (HTTP/1.1), "
+                        + "one POST per call");
+        to.printf(
+                Locale.ROOT,
+                "  pipeline: %s over %d rows (id BIGINT, text VARCHAR of 1 to %d random letters, seed %d) in input "
                         + "batches of %d rows, %d runtime workers; the async operator works on %d-row batches (a multiple of the "
-                        + "rows per call), %d batches in flight: calls overlap within a batch and across batches%n", PIPELINE, rows,
-                MAX_TEXT_LENGTH, options.seed, BATCH_ROWS, workers, BATCH_ROWS, BATCHES_IN_FLIGHT);
-        to.printf(Locale.ROOT, "  configs: ROWSxCALLS = rows per call x calls in flight at most ('batch': the whole %d-row batch); "
-                + "1 row per call runs on at most %d rows (--per-row-rows)%n", BATCH_ROWS, perRowRows);
-        to.printf(Locale.ROOT, "  each figure: the median wall time of %d run%s (execute to the last batch consumed) after %d warm-up "
-                + "run%s; every row of every run checked (score = the text's length), and the HTTP requests counted by the server "
-                + "(= ceil(rows / rows per call)); peak = the most calls in flight (AsyncCallMetrics); waiting = share of the wall "
-                + "time with at least one call in flight; vs per-row = 1x1's time per row x rows / median%n", iterations,
-                iterations == 1 ? "" : "s", warmup,
+                        + "rows per call), %d batches in flight: calls overlap within a batch and across batches%n",
+                PIPELINE,
+                rows,
+                MAX_TEXT_LENGTH,
+                options.seed,
+                BATCH_ROWS,
+                workers,
+                BATCH_ROWS,
+                BATCHES_IN_FLIGHT);
+        to.printf(
+                Locale.ROOT,
+                "  configs: ROWSxCALLS = rows per call x calls in flight at most ('batch': the whole %d-row batch); "
+                        + "1 row per call runs on at most %d rows (--per-row-rows)%n",
+                BATCH_ROWS,
+                perRowRows);
+        to.printf(
+                Locale.ROOT,
+                "  each figure: the median wall time of %d run%s (execute to the last batch consumed) after %d warm-up "
+                        + "run%s; every row of every run checked (score = the text's length), and the HTTP requests counted by the server "
+                        + "(= ceil(rows / rows per call)); peak = the most calls in flight (AsyncCallMetrics); waiting = share of the wall "
+                        + "time with at least one call in flight; vs per-row = 1x1's time per row x rows / median%n",
+                iterations,
+                iterations == 1 ? "" : "s",
+                warmup,
                 warmup == 1 ? "" : "s");
         to.flush();
     }
 
-    private Result measure(BufferAllocator allocator, QueryRuntime runtime, HttpClient http, LoopbackScoreServer server, Data data,
-                           Config c, int rows, int iterations, int warmup, Result baseline) throws Exception {
-        try (Quiver quiver = quiverWith(allocator, new HttpScoreFunction(http, server.endpoint(), c.rowsPerCall(), c.maxInFlight()))) {
+    private Result measure(
+            BufferAllocator allocator,
+            QueryRuntime runtime,
+            HttpClient http,
+            LoopbackScoreServer server,
+            Data data,
+            Config c,
+            int rows,
+            int iterations,
+            int warmup,
+            Result baseline)
+            throws Exception {
+        try (Quiver quiver = quiverWith(
+                allocator, new HttpScoreFunction(http, server.endpoint(), c.rowsPerCall(), c.maxInFlight()))) {
             PipelinePlan plan = plan(quiver);
             double[] times = new double[iterations];
             long waitNanos = 0;
@@ -371,8 +487,13 @@ final class AsyncBench {
     static Quiver quiverWith(BufferAllocator allocator, HttpScoreFunction score) {
         FunctionRegistry functions = CliFunctions.registry();
         functions.register(score);
-        return Quiver.builder().allocator(allocator).functions(functions).openCl(false).calibration(false)
-                .placement(Placement.CPU).build();
+        return Quiver.builder()
+                .allocator(allocator)
+                .functions(functions)
+                .openCl(false)
+                .calibration(false)
+                .placement(Placement.CPU)
+                .build();
     }
 
     /** The pipeline timed: {@value #PIPELINE}. */
@@ -381,8 +502,15 @@ final class AsyncBench {
     }
 
     /** One run: its input built before the clock starts, its output checked row by row, its requests counted. */
-    static Run runOnce(BufferAllocator allocator, QueryRuntime runtime, LoopbackScoreServer server, PipelinePlan plan,
-                               Data data, Config c, int rows) throws Exception {
+    static Run runOnce(
+            BufferAllocator allocator,
+            QueryRuntime runtime,
+            LoopbackScoreServer server,
+            PipelinePlan plan,
+            Data data,
+            Config c,
+            int rows)
+            throws Exception {
         Handover source = new Handover(data.batches(allocator, rows));
         long requests0 = server.requests(), strings0 = server.strings();
         Check check = new Check(data);
@@ -412,21 +540,30 @@ final class AsyncBench {
             throw new IllegalStateException("the pipeline produced " + seen + " rows for " + rows);
         }
         if (requests != expected || m.calls() != expected) {
-            throw new IllegalStateException(String.format(Locale.ROOT, "%d rows at %d rows per call: the server counted %d HTTP "
-                            + "requests and the pipeline %d calls, expected %d = ceil(%d / %d)%s", rows, c.chunkRows(), requests,
-                    m.calls(), expected, rows, c.chunkRows(), c.perRow() ? " (one per row)" : ""));
+            throw new IllegalStateException(String.format(
+                    Locale.ROOT,
+                    "%d rows at %d rows per call: the server counted %d HTTP "
+                            + "requests and the pipeline %d calls, expected %d = ceil(%d / %d)%s",
+                    rows,
+                    c.chunkRows(),
+                    requests,
+                    m.calls(),
+                    expected,
+                    rows,
+                    c.chunkRows(),
+                    c.perRow() ? " (one per row)" : ""));
         }
         if (strings != rows) {
             throw new IllegalStateException("the server received " + strings + " strings for " + rows + " rows");
         }
         if (m.peakInFlight() > c.maxInFlight() || m.failures() != 0 || m.retries() != 0) {
-            throw new IllegalStateException("the call metrics are off: peak in flight " + m.peakInFlight() + " (at most "
-                    + c.maxInFlight() + "), " + m.failures() + " failures, " + m.retries() + " retries");
+            throw new IllegalStateException("the call metrics are off: peak in flight " + m.peakInFlight()
+                    + " (at most " + c.maxInFlight() + "), " + m.failures() + " failures, " + m.retries() + " retries");
         }
         return new Run((t1 - t0) / 1e6, m.waitNanos(), m.peakInFlight());
     }
 
-    private void print(ObjectMapper json, Result r, boolean scaled) throws java.io.IOException {
+    private void print(ObjectMapper json, Result r, boolean scaled) throws IOException {
         if (options.format == BenchCommand.Format.json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("config", r.config().label());
@@ -440,19 +577,30 @@ final class AsyncBench {
             m.put("speedupVsPerRow", r.speedupVsPerRow() == null ? null : BenchCommand.round(r.speedupVsPerRow(), 2));
             out.println(json.writeValueAsString(m));
         } else {
-            out.printf(Locale.ROOT, "%-10s %9d %9d %8s %10.2f %12s %9d %5d %7.0f%% %11s%n", r.config().label(),
-                    r.config().chunkRows(), r.config().maxInFlight(), r.rows() + (scaled ? "*" : ""), r.medianMs(),
-                    String.format(Locale.ROOT, "%,.0f", r.rowsPerSec()), r.requests(), r.peakInFlight(), r.waitShare() * 100,
+            out.printf(
+                    Locale.ROOT,
+                    "%-10s %9d %9d %8s %10.2f %12s %9d %5d %7.0f%% %11s%n",
+                    r.config().label(),
+                    r.config().chunkRows(),
+                    r.config().maxInFlight(),
+                    r.rows() + (scaled ? "*" : ""),
+                    r.medianMs(),
+                    String.format(Locale.ROOT, "%,.0f", r.rowsPerSec()),
+                    r.requests(),
+                    r.peakInFlight(),
+                    r.waitShare() * 100,
                     r.speedupVsPerRow() == null ? "-" : String.format(Locale.ROOT, "%.2fx", r.speedupVsPerRow()));
         }
     }
 
-    private String reproduce(int rows, int perRowRows, double latencyMs, List<Config> configs, int iterations, int warmup) {
+    private String reproduce(
+            int rows, int perRowRows, double latencyMs, List<Config> configs, int iterations, int warmup) {
         StringBuilder sb = new StringBuilder("./quiver bench --async");
         sb.append(" --rows ").append(rows);
         sb.append(" --per-row-rows ").append(perRowRows);
         sb.append(" --latency-ms ").append(ms(latencyMs));
-        sb.append(" --async-configs ").append(String.join(",", configs.stream().map(Config::label).toList()));
+        sb.append(" --async-configs ")
+                .append(String.join(",", configs.stream().map(Config::label).toList()));
         sb.append(" --iterations ").append(iterations).append(" --warmup ").append(warmup);
         sb.append(" --seed ").append(options.seed);
         if (options.format == BenchCommand.Format.json) {
@@ -557,13 +705,14 @@ final class AsyncBench {
             Float8Vector s = (Float8Vector) batch.getVector("s");
             for (int i = 0; i < batch.getRowCount(); i++, row++) {
                 if (id.isNull(i) || id.get(i) != row) {
-                    throw new IllegalStateException("output row " + row + " has id " + (id.isNull(i) ? "null" : id.get(i))
-                            + ", expected " + row);
+                    throw new IllegalStateException("output row " + row + " has id "
+                            + (id.isNull(i) ? "null" : id.get(i)) + ", expected " + row);
                 }
                 double expected = data.expected(row);
                 if (s.isNull(i) || s.get(i) != expected) {
-                    throw new IllegalStateException("row " + row + " ('" + new String(data.texts[(int) row], StandardCharsets.US_ASCII)
-                            + "'): score " + (s.isNull(i) ? "null" : s.get(i)) + ", expected " + expected);
+                    throw new IllegalStateException(
+                            "row " + row + " ('" + new String(data.texts[(int) row], StandardCharsets.US_ASCII)
+                                    + "'): score " + (s.isNull(i) ? "null" : s.get(i)) + ", expected " + expected);
                 }
             }
         }

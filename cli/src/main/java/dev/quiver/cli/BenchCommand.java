@@ -3,23 +3,12 @@ package dev.quiver.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
+import dev.quiver.Placement;
 import dev.quiver.Quiver;
 import dev.quiver.expr.Expr;
-import jdk.incubator.vector.DoubleVector;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.arrow.vector.types.pojo.Schema;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.Option;
-
+import dev.quiver.kernels.ArithmeticMode;
+import dev.quiver.opencl.TransferMode;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,42 +21,75 @@ import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import jdk.incubator.vector.DoubleVector;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
 
 /**
  * {@code quiver bench}: the built-in workload on every device, next to two baselines over the
  * same Arrow memory, as a table or JSON lines.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Benchmark an expression of your own (--expr with --schema) over seeded generated data, or, without "
-                + "--expr, the built-in workload.",
-                "With --expr the baseline is Quiver's own cpu device: speedupVsRowLoop (the 'vs cpu' column) is the cpu "
-                + "median divided by this device's median, and every device's result is checked against the cpu "
-                + "device's (values and nulls; floats within 1 ulp, or 1e-9 relative where the expression computes an "
-                + "inexact math function such as sin or haversine) before it is timed.",
-                "Without --expr: run the built-in workloads (a*b+c and sqrt(x*x+y*y) over generated float64 columns, "
-                + "and haversine(lat1, lon1, lat2, lon2), the guide's RowFn, over latitudes and longitudes; "
-                + "without and with 10%% nulls) on every device, next to a per-row Float8Vector get/set loop "
-                + "and a hand-written Vector API loop over the same memory.",
-                "Each figure is the median over --iterations runs of all batches, after at least --warmup runs and --warmup-ms of warm-up "
-                        + "(a run slower than about --budget-ms / 7 gets fewer, at least 1 warm-up run and 3 timed runs). "
-                        + "GB/s counts bytes read and written (values and validity). Every device's result is "
-                        + "checked against the row loop before it is timed (the same bits; haversine within 4 ulps, widened near "
-                        + "antipodal points).",
-                "The command line registers haversine(lat1, lon1, lat2, lon2) (docs/rowfn.md) in every command, so --expr, "
-                        + "explain and eval can call it too."})
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Benchmark an expression of your own (--expr with --schema) over seeded generated data, or, without "
+                    + "--expr, the built-in workload.",
+            "With --expr the baseline is Quiver's own cpu device: speedupVsRowLoop (the 'vs cpu' column) is the cpu "
+                    + "median divided by this device's median, and every device's result is checked against the cpu "
+                    + "device's (values and nulls; floats within 1 ulp, or 1e-9 relative where the expression computes an "
+                    + "inexact math function such as sin or haversine) before it is timed.",
+            "Without --expr: run the built-in workloads (a*b+c and sqrt(x*x+y*y) over generated float64 columns, "
+                    + "and haversine(lat1, lon1, lat2, lon2), the guide's RowFn, over latitudes and longitudes; "
+                    + "without and with 10%% nulls) on every device, next to a per-row Float8Vector get/set loop "
+                    + "and a hand-written Vector API loop over the same memory.",
+            "Each figure is the median over --iterations runs of all batches, after at least --warmup runs and --warmup-ms of warm-up "
+                    + "(a run slower than about --budget-ms / 7 gets fewer, at least 1 warm-up run and 3 timed runs). "
+                    + "GB/s counts bytes read and written (values and validity). Every device's result is "
+                    + "checked against the row loop before it is timed (the same bits; haversine within 4 ulps, widened near "
+                    + "antipodal points).",
+            "The command line registers haversine(lat1, lon1, lat2, lon2) (docs/rowfn.md) in every command, so --expr, "
+                    + "explain and eval can call it too."
+        })
 final class BenchCommand implements Callable<Integer> {
 
-    enum Format { table, json }
+    enum Format {
+        table,
+        json
+    }
 
-    @Option(names = "--rows", split = ",", converter = RowCount.class, paramLabel = "N",
+    @Option(
+            names = "--rows",
+            split = ",",
+            converter = RowCount.class,
+            paramLabel = "N",
             description = "Total rows per workload (suffixes K, M). Default: 1M,16M.")
     List<Integer> rows = List.of(1 << 20, 16 << 20);
 
-    @Option(names = {"--batch-rows", "--batch"}, split = ",", converter = RowCount.class, paramLabel = "N",
+    @Option(
+            names = {"--batch-rows", "--batch"},
+            split = ",",
+            converter = RowCount.class,
+            paramLabel = "N",
             description = "Rows per batch. Default: 64K, 1M and all rows (those not above --rows).")
     List<Integer> batchRows;
 
-    @Option(names = "--nulls", split = ",", paramLabel = "FRACTION",
+    @Option(
+            names = "--nulls",
+            split = ",",
+            paramLabel = "FRACTION",
             description = "Null fractions to run (each column). Default: 0,0.1.")
     List<Double> nulls = List.of(0.0, 0.1);
 
@@ -77,111 +99,167 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--warmup", description = "Untimed runs before timing, at least. Default: ${DEFAULT-VALUE}.")
     int warmup = 3;
 
-    @Option(names = "--warmup-ms", description = "Keep warming up until this much time has passed, so the JIT has "
-            + "compiled every loop before timing starts, however small the batches. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--warmup-ms",
+            description = "Keep warming up until this much time has passed, so the JIT has "
+                    + "compiled every loop before timing starts, however small the batches. Default: ${DEFAULT-VALUE}.")
     int warmupMs = 250;
 
-    @Option(names = "--budget-ms", description = "Cut slow measurements short: the warm-up stops once it has taken half of "
-            + "this (after at least 1 run), the timing once it has taken this (after at least 3 timed runs); 0: no limit. "
-            + "Only runs slower than about a seventh of it are affected, such as the row loop and OpenCL on haversine. "
-            + "Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--budget-ms",
+            description = "Cut slow measurements short: the warm-up stops once it has taken half of "
+                    + "this (after at least 1 run), the timing once it has taken this (after at least 3 timed runs); 0: no limit. "
+                    + "Only runs slower than about a seventh of it are affected, such as the row loop and OpenCL on haversine. "
+                    + "Default: ${DEFAULT-VALUE}.")
     int budgetMs = 2000;
 
     @Option(names = "--format", description = "table or json (one object per line). Default: ${DEFAULT-VALUE}.")
     Format format = Format.table;
 
-    @Option(names = "--workload", split = ",", description = "Workloads to run, by name. Default: all (a*b+c, sqrt(x*x+y*y), "
-            + "haversine).")
+    @Option(
+            names = "--workload",
+            split = ",",
+            description = "Workloads to run, by name. Default: all (a*b+c, sqrt(x*x+y*y), " + "haversine).")
     List<String> workloads;
 
     @Option(names = "--seed", description = "Seed of the generated data. Default: ${DEFAULT-VALUE}.")
     long seed = 42;
 
-    @Option(names = "--expr", paramLabel = "EXPR", description = "Benchmark this SQL expression over generated columns of "
-            + "--schema instead of the built-in workload; the baseline is then Quiver's cpu device.")
+    @Option(
+            names = "--expr",
+            paramLabel = "EXPR",
+            description = "Benchmark this SQL expression over generated columns of "
+                    + "--schema instead of the built-in workload; the baseline is then Quiver's cpu device.")
     String expression;
 
-    @Option(names = "--arithmetic", converter = ArithmeticOption.class, paramLabel = "checked|wrapping",
+    @Option(
+            names = "--arithmetic",
+            converter = ArithmeticOption.class,
+            paramLabel = "checked|wrapping",
             description = ArithmeticOption.DESCRIPTION)
-    dev.quiver.kernels.ArithmeticMode arithmetic = dev.quiver.kernels.ArithmeticMode.CHECKED;
+    ArithmeticMode arithmetic = ArithmeticMode.CHECKED;
 
-    @Option(names = "--schema", converter = SchemaSpec.class, paramLabel = "NAME:TYPE,...",
+    @Option(
+            names = "--schema",
+            converter = SchemaSpec.class,
+            paramLabel = "NAME:TYPE,...",
             description = "Columns to generate for --expr, e.g. x:float64,y:int32,name:utf8,d:decimal(10,2),"
                     + "t:timestamp[ms, UTC]. Default: none.")
     Schema schema = new Schema(List.of());
 
-    enum DeviceChoice { cpu, opencl, auto }
+    enum DeviceChoice {
+        cpu,
+        opencl,
+        auto
+    }
 
-    @Option(names = "--device", paramLabel = "cpu|opencl|auto", description = "Devices to time: cpu, opencl (every OpenCL "
-            + "device) or auto (Quiver's automatic placement, reported as 'auto'). The baselines always run. "
-            + "Default: every device.")
+    @Option(
+            names = "--device",
+            paramLabel = "cpu|opencl|auto",
+            description = "Devices to time: cpu, opencl (every OpenCL "
+                    + "device) or auto (Quiver's automatic placement, reported as 'auto'). The baselines always run. "
+                    + "Default: every device.")
     DeviceChoice device;
 
-    @Option(names = "--placement", description = "Instead of the workloads: time the placement policies cpu, opencl and "
-            + "auto side by side on a suite of kernel segments (cheap, predicate, transcendental, heavy) at batch sizes "
-            + "from 1K to 4M rows, and report auto's regret against the faster fixed policy per case (--workload picks "
-            + "cases). Its defaults differ: --rows 4M, --batch-rows 1K,4K,16K,64K,256K,1M,4M, --iterations 7, --nulls 0.")
+    @Option(
+            names = "--placement",
+            description =
+                    "Instead of the workloads: time the placement policies cpu, opencl and "
+                            + "auto side by side on a suite of kernel segments (cheap, predicate, transcendental, heavy) at batch sizes "
+                            + "from 1K to 4M rows, and report auto's regret against the faster fixed policy per case (--workload picks "
+                            + "cases). Its defaults differ: --rows 4M, --batch-rows 1K,4K,16K,64K,256K,1M,4M, --iterations 7, --nulls 0.")
     boolean placement;
 
-    @Option(names = "--overlap", description = "Instead of the workloads: how much of the copy path's transfer time "
-            + "overlapped chunks hide, for the transcendental segment " + OverlapBench.EXPRESSION + " on the first OpenCL "
-            + "device: copy with overlap, copy serial and (on host-unified memory) zero copy as the kernel alone, medians "
-            + "of --iterations round-robin runs. Default rows: 16M (--rows takes the first value).")
+    @Option(
+            names = "--overlap",
+            description = "Instead of the workloads: how much of the copy path's transfer time "
+                    + "overlapped chunks hide, for the transcendental segment " + OverlapBench.EXPRESSION
+                    + " on the first OpenCL "
+                    + "device: copy with overlap, copy serial and (on host-unified memory) zero copy as the kernel alone, medians "
+                    + "of --iterations round-robin runs. Default rows: 16M (--rows takes the first value).")
     boolean overlap;
 
-    @Option(names = "--transfer", converter = TransferOption.class, paramLabel = TransferOption.LABEL,
-            description = TransferOption.DESCRIPTION + " With --placement, where the default runs the OpenCL device in its "
-                    + "own mode and in the other one (opencl[zero-copy] and opencl[copy]), only this mode.")
-    dev.quiver.opencl.TransferMode transfer;
+    @Option(
+            names = "--transfer",
+            converter = TransferOption.class,
+            paramLabel = TransferOption.LABEL,
+            description =
+                    TransferOption.DESCRIPTION + " With --placement, where the default runs the OpenCL device in its "
+                            + "own mode and in the other one (opencl[zero-copy] and opencl[copy]), only this mode.")
+    TransferMode transfer;
 
-    @Option(names = "--no-opencl", description = "With --placement: leave OpenCL out, as on a machine without a device "
-            + "(opencl is then reported as absent).")
+    @Option(
+            names = "--no-opencl",
+            description = "With --placement: leave OpenCL out, as on a machine without a device "
+                    + "(opencl is then reported as absent).")
     boolean noOpenCl;
 
-    @Option(names = "--chart", paramLabel = "FILE", description = "With --placement: after the suite, also write FILE, one "
-            + "self-contained HTML page (inline SVG, no scripts or network) with a chart per case of ms per pass against "
-            + "batch rows for cpu, opencl and auto, under the machine, the devices' figures, the totals and the command "
-            + "that reproduces the run.")
+    @Option(
+            names = "--chart",
+            paramLabel = "FILE",
+            description = "With --placement: after the suite, also write FILE, one "
+                    + "self-contained HTML page (inline SVG, no scripts or network) with a chart per case of ms per pass against "
+                    + "batch rows for cpu, opencl and auto, under the machine, the devices' figures, the totals and the command "
+                    + "that reproduces the run.")
     String chart; // as given: Path.of would drop a trailing '/', which OutputTarget refuses
 
-    @Option(names = "--first-batch", description = "Instead of the workloads: the latency of the first batch of a "
-            + "never-seen expression, in a JVM warmed on other expressions, for --shapes generated expression shapes (random "
-            + "nestings of sin, cos, exp, sqrt, abs and arithmetic over x and y): placement CPU, AUTO (OpenCL programs built "
-            + "in the background), OPENCL with an empty kernel cache (built in the batch) and OPENCL in a new Quiver on the "
-            + "same kernel cache (loaded from disk), each next to its second batch. The kernel cache is a temporary "
-            + "directory. Its defaults differ: --rows 64K (one batch), --seed a fresh one (printed).")
+    @Option(
+            names = "--first-batch",
+            description = "Instead of the workloads: the latency of the first batch of a "
+                    + "never-seen expression, in a JVM warmed on other expressions, for --shapes generated expression shapes (random "
+                    + "nestings of sin, cos, exp, sqrt, abs and arithmetic over x and y): placement CPU, AUTO (OpenCL programs built "
+                    + "in the background), OPENCL with an empty kernel cache (built in the batch) and OPENCL in a new Quiver on the "
+                    + "same kernel cache (loaded from disk), each next to its second batch. The kernel cache is a temporary "
+                    + "directory. Its defaults differ: --rows 64K (one batch), --seed a fresh one (printed).")
     boolean firstBatch;
 
-    @Option(names = "--shapes", paramLabel = "N", description = "With --first-batch: expression shapes per measure. "
-            + "Default: " + FirstBatchBench.DEFAULT_SHAPES + ".")
+    @Option(
+            names = "--shapes",
+            paramLabel = "N",
+            description = "With --first-batch: expression shapes per measure. " + "Default: "
+                    + FirstBatchBench.DEFAULT_SHAPES + ".")
     int shapes = FirstBatchBench.DEFAULT_SHAPES;
 
-    @Option(names = "--async", description = "Instead of the workloads: what batching and concurrency buy for a remote "
-            + "function. Starts a loopback HTTP score service in-process (a JSON array of strings in, their lengths out, "
-            + "--latency-ms per request) and times the pipeline project(\"id\", \"score(text) AS s\") calling it through an "
-            + "HttpClient-based async function, in each of --async-configs, against one call per row. Its defaults differ: "
-            + "--rows 100000, --iterations 5, --warmup 1.")
+    @Option(
+            names = "--async",
+            description = "Instead of the workloads: what batching and concurrency buy for a remote "
+                    + "function. Starts a loopback HTTP score service in-process (a JSON array of strings in, their lengths out, "
+                    + "--latency-ms per request) and times the pipeline project(\"id\", \"score(text) AS s\") calling it through an "
+                    + "HttpClient-based async function, in each of --async-configs, against one call per row. Its defaults differ: "
+                    + "--rows 100000, --iterations 5, --warmup 1.")
     boolean async;
 
-    @Option(names = "--latency-ms", paramLabel = "MS", description = "With --async: the service's latency per request, in ms "
-            + "(a waiting request holds no platform thread). Default: 2.")
+    @Option(
+            names = "--latency-ms",
+            paramLabel = "MS",
+            description = "With --async: the service's latency per request, in ms "
+                    + "(a waiting request holds no platform thread). Default: 2.")
     Double latencyMs;
 
-    @Option(names = "--per-row-rows", paramLabel = "N", description = "With --async: configs of 1 row per call run on at most "
-            + "this many rows, and 1x1's time per row is scaled to --rows for the speedups. Default: 2000.")
+    @Option(
+            names = "--per-row-rows",
+            paramLabel = "N",
+            description = "With --async: configs of 1 row per call run on at most "
+                    + "this many rows, and 1x1's time per row is scaled to --rows for the speedups. Default: 2000.")
     Integer perRowRows;
 
-    @Option(names = "--async-configs", split = ",", converter = AsyncBench.ConfigConverter.class, paramLabel = "ROWSxCALLS",
-            description = "With --async: the configs to time, rows per call x calls in flight at most ('batch' for the whole "
-                    + "8192-row batch per call). Default: " + AsyncBench.DEFAULT_CONFIGS + ".")
+    @Option(
+            names = "--async-configs",
+            split = ",",
+            converter = AsyncBench.ConfigConverter.class,
+            paramLabel = "ROWSxCALLS",
+            description =
+                    "With --async: the configs to time, rows per call x calls in flight at most ('batch' for the whole "
+                            + "8192-row batch per call). Default: " + AsyncBench.DEFAULT_CONFIGS + ".")
     List<AsyncBench.Config> asyncConfigs;
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     /** Whether the command line gave {@code option} (so a mode with other defaults keeps the user's value). */
     boolean given(String option) {
-        return spec != null && spec.commandLine().getParseResult() != null
+        return spec != null
+                && spec.commandLine().getParseResult() != null
                 && spec.commandLine().getParseResult().hasMatchedOption(option);
     }
 
@@ -235,9 +313,14 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** One measured line. */
-    record Result(String workload, int rows, int batchRows, String device, double medianMs, double gbPerSec,
-                  double speedupVsRowLoop) {
-    }
+    record Result(
+            String workload,
+            int rows,
+            int batchRows,
+            String device,
+            double medianMs,
+            double gbPerSec,
+            double speedupVsRowLoop) {}
 
     final PrintStream out = System.out;
     final PrintStream progress = System.err;
@@ -257,7 +340,8 @@ final class BenchCommand implements Callable<Integer> {
             return new AsyncBench(this).call();
         }
         if (latencyMs != null || perRowRows != null || asyncConfigs != null) {
-            progress.println("error: --latency-ms, --per-row-rows and --async-configs go with --async; give --async too");
+            progress.println(
+                    "error: --latency-ms, --per-row-rows and --async-configs go with --async; give --async too");
             return 2;
         }
         if (firstBatch) {
@@ -289,7 +373,8 @@ final class BenchCommand implements Callable<Integer> {
             return 2;
         }
         List<Workload> chosen = Workload.ALL.stream()
-                .filter(w -> workloads == null || workloads.contains(w.name())).toList();
+                .filter(w -> workloads == null || workloads.contains(w.name()))
+                .toList();
         if (chosen.isEmpty()) {
             progress.println("no workload matches " + workloads + "; known: " + Workload.names());
             return 2;
@@ -297,14 +382,23 @@ final class BenchCommand implements Callable<Integer> {
         int failures = 0;
         ObjectMapper json = new ObjectMapper();
         try (RootAllocator allocator = new RootAllocator();
-             Quiver quiver = TransferOption.apply(Quiver.builder().allocator(allocator).functions(CliFunctions.registry()),
-                     transfer).build()) {
-            describeMachine(quiver, format == Format.table ? out : progress,
+                Quiver quiver = TransferOption.apply(
+                                Quiver.builder().allocator(allocator).functions(CliFunctions.registry()), transfer)
+                        .build()) {
+            describeMachine(
+                    quiver,
+                    format == Format.table ? out : progress,
                     "  baselines: 'row-loop' = Float8Vector get/set per row; 'vector-api-loop' = hand-written Vector API loop\n"
-                            + "  data: " + String.join("; ", chosen.stream().map(BenchCommand::describeData).toList()));
+                            + "  data: "
+                            + String.join(
+                                    "; ",
+                                    chosen.stream()
+                                            .map(BenchCommand::describeData)
+                                            .toList()));
             if (format == Format.table) {
-                out.printf("%-30s %10s %10s %-42s %10s %8s %10s%n", "workload", "rows", "batchRows", "device",
-                        "median ms", "GB/s", "vs rows");
+                out.printf(
+                        "%-30s %10s %10s %-42s %10s %8s %10s%n",
+                        "workload", "rows", "batchRows", "device", "median ms", "GB/s", "vs rows");
             }
             List<int[]> sizes = sizes();
             int total = chosen.size() * nulls.size() * sizes.size(), step = 0;
@@ -312,7 +406,10 @@ final class BenchCommand implements Callable<Integer> {
                 for (double nullFraction : nulls) {
                     for (int[] size : sizes) {
                         step++;
-                        String name = w.name() + (nullFraction > 0 ? String.format(Locale.ROOT, " [%.0f%% nulls]", nullFraction * 100) : "");
+                        String name = w.name()
+                                + (nullFraction > 0
+                                        ? String.format(Locale.ROOT, " [%.0f%% nulls]", nullFraction * 100)
+                                        : "");
                         progress.printf("[%d/%d] %s, %d rows in batches of %d%n", step, total, name, size[0], size[1]);
                         List<Result> results = new ArrayList<>();
                         failures += measure(quiver, allocator, w, name, nullFraction, size[0], size[1], results);
@@ -324,7 +421,8 @@ final class BenchCommand implements Callable<Integer> {
                 }
             }
             if (allocator.getAllocatedMemory() != 0) {
-                progress.println("error: " + allocator.getAllocatedMemory() + " bytes still allocated after the benchmark");
+                progress.println(
+                        "error: " + allocator.getAllocatedMemory() + " bytes still allocated after the benchmark");
                 failures++;
             }
         }
@@ -340,7 +438,7 @@ final class BenchCommand implements Callable<Integer> {
         return w.name() + ": " + String.join(", ", parts);
     }
 
-    void printResult(ObjectMapper json, Result r) throws java.io.IOException {
+    void printResult(ObjectMapper json, Result r) throws IOException {
         if (format == Format.json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("workload", r.workload());
@@ -352,16 +450,25 @@ final class BenchCommand implements Callable<Integer> {
             m.put("speedupVsRowLoop", round(r.speedupVsRowLoop(), 2));
             out.println(json.writeValueAsString(m));
         } else {
-            out.printf(Locale.ROOT, "%-30s %10d %10d %-42s %10.2f %8.2f %9.2fx%n", r.workload(), r.rows(),
-                    r.batchRows(), r.device(), r.medianMs(), r.gbPerSec(), r.speedupVsRowLoop());
+            out.printf(
+                    Locale.ROOT,
+                    "%-30s %10d %10d %-42s %10.2f %8.2f %9.2fx%n",
+                    r.workload(),
+                    r.rows(),
+                    r.batchRows(),
+                    r.device(),
+                    r.medianMs(),
+                    r.gbPerSec(),
+                    r.speedupVsRowLoop());
         }
     }
 
     /** The devices --device asks for, by run name; "auto" is Quiver's placement rather than one device. */
-    Map<String, Function<VectorSchemaRoot, FieldVector>> deviceRuns(Quiver quiver, CompiledExpression expr, BufferAllocator allocator) {
+    Map<String, Function<VectorSchemaRoot, FieldVector>> deviceRuns(
+            Quiver quiver, CompiledExpression expr, BufferAllocator allocator) {
         Map<String, Function<VectorSchemaRoot, FieldVector>> runs = new LinkedHashMap<>();
         if (device == DeviceChoice.auto) {
-            runs.put("auto", b -> expr.evaluate(b, dev.quiver.Placement.AUTO, allocator));
+            runs.put("auto", b -> expr.evaluate(b, Placement.AUTO, allocator));
             return runs;
         }
         for (Device d : quiver.devices()) {
@@ -395,20 +502,23 @@ final class BenchCommand implements Callable<Integer> {
                     batches.add(r);
                 }
             } else {
-                for (int b : new int[]{64 << 10, 1 << 20, r}) {
+                for (int b : new int[] {64 << 10, 1 << 20, r}) {
                     if (b <= r) {
                         batches.add(b);
                     }
                 }
             }
-            batches.forEach(b -> sizes.add(new int[]{r, b}));
+            batches.forEach(b -> sizes.add(new int[] {r, b}));
         }
         return sizes;
     }
 
     void describeMachine(Quiver quiver, PrintStream to, String baselines) {
-        to.printf("Quiver bench: Java %s, %d cores, CPU vectors %d-bit%n", Runtime.version(),
-                Runtime.getRuntime().availableProcessors(), DoubleVector.SPECIES_PREFERRED.vectorBitSize());
+        to.printf(
+                "Quiver bench: Java %s, %d cores, CPU vectors %d-bit%n",
+                Runtime.version(),
+                Runtime.getRuntime().availableProcessors(),
+                DoubleVector.SPECIES_PREFERRED.vectorBitSize());
         for (Device d : quiver.devices()) {
             to.printf("  device %s: %s%n", d.name(), d.description());
         }
@@ -418,8 +528,15 @@ final class BenchCommand implements Callable<Integer> {
         to.println(baselines);
     }
 
-    private int measure(Quiver quiver, BufferAllocator allocator, Workload w, String name, double nullFraction,
-                        int rows, int batchRows, List<Result> results) {
+    private int measure(
+            Quiver quiver,
+            BufferAllocator allocator,
+            Workload w,
+            String name,
+            double nullFraction,
+            int rows,
+            int batchRows,
+            List<Result> results) {
         int failures = 0;
         List<VectorSchemaRoot> batches = generate(allocator, w, rows, batchRows, nullFraction);
         Float8Vector expected = null;
@@ -447,7 +564,8 @@ final class BenchCommand implements Callable<Integer> {
             for (Map.Entry<String, Function<VectorSchemaRoot, FieldVector>> run : runs.entrySet()) {
                 String mismatch = verify(batches.getFirst(), w, expected, run.getValue());
                 if (mismatch != null) {
-                    progress.println("  ERROR " + run.getKey() + " disagrees with the row loop: " + mismatch + " (not timed)");
+                    progress.println(
+                            "  ERROR " + run.getKey() + " disagrees with the row loop: " + mismatch + " (not timed)");
                     failures++;
                     continue;
                 }
@@ -455,7 +573,8 @@ final class BenchCommand implements Callable<Integer> {
                 if (run.getKey().equals("row-loop")) {
                     rowLoopMs = ms;
                 }
-                results.add(new Result(name, rows, batchRows, run.getKey(), ms, bytes / (ms / 1e3) / 1e9, rowLoopMs / ms));
+                results.add(
+                        new Result(name, rows, batchRows, run.getKey(), ms, bytes / (ms / 1e3) / 1e9, rowLoopMs / ms));
             }
         } finally {
             if (expected != null) {
@@ -498,7 +617,9 @@ final class BenchCommand implements Callable<Integer> {
     /** The median of {@code times} (sorted in place). */
     static double median(double[] times) {
         Arrays.sort(times);
-        return times.length % 2 == 1 ? times[times.length / 2] : (times[times.length / 2 - 1] + times[times.length / 2]) / 2;
+        return times.length % 2 == 1
+                ? times[times.length / 2]
+                : (times[times.length / 2 - 1] + times[times.length / 2]) / 2;
     }
 
     boolean overBudget(long since, int ms) {
@@ -509,14 +630,16 @@ final class BenchCommand implements Callable<Integer> {
         for (VectorSchemaRoot b : batches) {
             try (FieldVector r = run.apply(b)) {
                 if (r.getValueCount() != b.getRowCount()) {
-                    throw new IllegalStateException("result has " + r.getValueCount() + " rows, batch " + b.getRowCount());
+                    throw new IllegalStateException(
+                            "result has " + r.getValueCount() + " rows, batch " + b.getRowCount());
                 }
             }
         }
     }
 
     /** Compares one batch's result with the row loop's: same validity, valid rows as {@link Workload#agrees} allows. */
-    private static String verify(VectorSchemaRoot batch, Workload w, Float8Vector expected, Function<VectorSchemaRoot, FieldVector> run) {
+    private static String verify(
+            VectorSchemaRoot batch, Workload w, Float8Vector expected, Function<VectorSchemaRoot, FieldVector> run) {
         try (FieldVector actual = run.apply(batch)) {
             Float8Vector a = (Float8Vector) actual;
             for (int i = 0; i < expected.getValueCount(); i++) {
@@ -524,8 +647,8 @@ final class BenchCommand implements Callable<Integer> {
                     return "row " + i + " null=" + expected.isNull(i) + " vs " + a.isNull(i);
                 }
                 if (!expected.isNull(i) && !w.agrees(expected.get(i), a.get(i))) {
-                    return "row " + i + ": " + expected.get(i) + " vs " + a.get(i)
-                            + " (required: " + w.agreement().requirement() + ")";
+                    return "row " + i + ": " + expected.get(i) + " vs " + a.get(i) + " (required: "
+                            + w.agreement().requirement() + ")";
                 }
             }
             return null;
@@ -550,15 +673,22 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** The workload's columns, each uniform in its range, with nulls at {@code nullFraction}, from {@link #seed}. */
-    private List<VectorSchemaRoot> generate(BufferAllocator allocator, Workload w, int rows, int batchRows, double nullFraction) {
+    private List<VectorSchemaRoot> generate(
+            BufferAllocator allocator, Workload w, int rows, int batchRows, double nullFraction) {
         return generate(allocator, w.columns(), w.ranges(), rows, batchRows, nullFraction);
     }
 
     /** Float64 {@code columns}, each uniform in its range of {@code ranges}, with nulls at {@code nullFraction}, from {@link #seed}. */
-    List<VectorSchemaRoot> generate(BufferAllocator allocator, List<String> columns, List<Workload.Range> ranges, int rows,
-                                    int batchRows, double nullFraction) {
+    List<VectorSchemaRoot> generate(
+            BufferAllocator allocator,
+            List<String> columns,
+            List<Workload.Range> ranges,
+            int rows,
+            int batchRows,
+            double nullFraction) {
         List<Field> fields = columns.stream()
-                .map(c -> new Field(c, FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null))
+                .map(c -> new Field(
+                        c, FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null))
                 .toList();
         Schema schema = new Schema(fields);
         SplittableRandom random = new SplittableRandom(seed);

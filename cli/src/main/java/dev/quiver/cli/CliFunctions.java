@@ -17,8 +17,7 @@ public final class CliFunctions {
     /** Mean Earth radius in kilometres (IUGG), as the guide's declaration. */
     public static final double EARTH_RADIUS_KM = 6371.0088;
 
-    private CliFunctions() {
-    }
+    private CliFunctions() {}
 
     /** A new registry: the built-in functions and {@link #haversine()}. Each Quiver gets its own (RowFn stats are per function). */
     static FunctionRegistry registry() {
@@ -42,7 +41,8 @@ public final class CliFunctions {
                     Val p2 = lat2.mul(toRadians);
                     Val halfDLat = p2.sub(p1).mul(0.5).sin();
                     Val halfDLon = lon2.sub(lon1).mul(toRadians * 0.5).sin();
-                    Val a = halfDLat.mul(halfDLat).add(p1.cos().mul(p2.cos()).mul(halfDLon).mul(halfDLon));
+                    Val a = halfDLat.mul(halfDLat)
+                            .add(p1.cos().mul(p2.cos()).mul(halfDLon).mul(halfDLon));
                     return a.sqrt().asin().mul(2 * EARTH_RADIUS_KM);
                 });
     }

@@ -1,6 +1,11 @@
 package dev.quiver.cli;
 
 import dev.quiver.types.DataType;
+import dev.quiver.value.Values;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -24,11 +29,6 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-
-import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.SplittableRandom;
 
 /**
  * Seeded test data for {@code quiver bench --expr}: batches of a schema's columns, every scalar
@@ -88,7 +88,7 @@ final class DataGenerator {
         for (int i = 0; i < n; i++) {
             setRandom(v, type, i);
             if (nullFraction > 0 && random.nextDouble() < nullFraction) {
-                dev.quiver.value.Values.setNull(v, i);
+                Values.setNull(v, i);
             }
         }
         v.setValueCount(n);
@@ -125,8 +125,9 @@ final class DataGenerator {
                 long seconds = random.nextLong(946_684_800L, 1_893_456_000L); // 2000-01-01 .. 2030-01-01
                 t.set(i, seconds * per + random.nextLong(per));
             }
-            default -> throw new IllegalArgumentException("cannot generate data of type " + type + " (column '"
-                    + v.getField().getName() + "')");
+            default ->
+                throw new IllegalArgumentException("cannot generate data of type " + type + " (column '"
+                        + v.getField().getName() + "')");
         }
     }
 

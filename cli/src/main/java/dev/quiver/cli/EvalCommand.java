@@ -3,9 +3,19 @@ package dev.quiver.cli;
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
+import dev.quiver.errors.QuiverException;
 import dev.quiver.expr.Expr;
+import dev.quiver.functions.PlanningException;
+import dev.quiver.kernels.ArithmeticMode;
+import dev.quiver.opencl.TransferMode;
 import dev.quiver.types.DataType;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -17,12 +27,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Locale;
-import java.util.concurrent.Callable;
 
 /**
  * {@code quiver eval "<expr>" --input data.arrow [--output out.arrow]}: evaluates an expression
@@ -38,51 +42,73 @@ import java.util.concurrent.Callable;
  * <p>Everything is allocated from one {@link RootAllocator}; after the run it must hold zero
  * bytes, or the command fails (exit 1) and says how much leaked.
  */
-@Command(name = "eval", mixinStandardHelpOptions = true,
-        description = {"Evaluate an expression over every batch of an Arrow IPC file (or stream) and write an Arrow IPC "
-                + "file with one column 'result', one batch per input batch; without --output, print the columns the "
-                + "expression reads and the result as a table.",
-                "--output is written to a temporary file in its directory and renamed over the target only when every "
-                + "batch is written: a failed run (also one stopped by Ctrl-C or SIGTERM) leaves the target as it was "
-                + "(or absent) and removes only that temporary file. A symbolic link is followed (the file it points to is replaced). A device or FIFO "
-                + "(/dev/null, /dev/stdout on a pipe) and '-' (standard output) are written in place; a failed run "
-                + "there stops before the file's footer, so what was written is not a valid Arrow file. Refused, "
-                + "before anything is opened: the input itself under any name (a symbolic or hard link, or standard "
-                + "output appended onto it), a directory, a path ending in '/', a path in a missing directory.",
-                "Text in the table has its control characters escaped (\\n, \\r, \\t, \\u001B, ...).",
-                "An expression that starts with '-' is the expression (\"-x + 1\"); after '--' every argument is "
-                + "positional (eval --input f -- -h).",
-                "Exit status: 0 done, 1 a failure while running (e.g. integer division by zero, writing the output, "
-                + "memory) or memory leaked, 2 a bad expression, input or option. Errors are one line on stderr."})
+@Command(
+        name = "eval",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Evaluate an expression over every batch of an Arrow IPC file (or stream) and write an Arrow IPC "
+                    + "file with one column 'result', one batch per input batch; without --output, print the columns the "
+                    + "expression reads and the result as a table.",
+            "--output is written to a temporary file in its directory and renamed over the target only when every "
+                    + "batch is written: a failed run (also one stopped by Ctrl-C or SIGTERM) leaves the target as it was "
+                    + "(or absent) and removes only that temporary file. A symbolic link is followed (the file it points to is replaced). A device or FIFO "
+                    + "(/dev/null, /dev/stdout on a pipe) and '-' (standard output) are written in place; a failed run "
+                    + "there stops before the file's footer, so what was written is not a valid Arrow file. Refused, "
+                    + "before anything is opened: the input itself under any name (a symbolic or hard link, or standard "
+                    + "output appended onto it), a directory, a path ending in '/', a path in a missing directory.",
+            "Text in the table has its control characters escaped (\\n, \\r, \\t, \\u001B, ...).",
+            "An expression that starts with '-' is the expression (\"-x + 1\"); after '--' every argument is "
+                    + "positional (eval --input f -- -h).",
+            "Exit status: 0 done, 1 a failure while running (e.g. integer division by zero, writing the output, "
+                    + "memory) or memory leaked, 2 a bad expression, input or option. Errors are one line on stderr."
+        })
 final class EvalCommand implements Callable<Integer> {
 
     private static final int PROGRESS_EVERY_BATCHES = 100;
 
-    enum DeviceChoice { cpu, opencl, auto }
+    enum DeviceChoice {
+        cpu,
+        opencl,
+        auto
+    }
 
     @Parameters(index = "0", paramLabel = "EXPR", description = "SQL scalar expression over the input's columns.")
     String expression;
 
-    @Option(names = "--arithmetic", converter = ArithmeticOption.class, paramLabel = "checked|wrapping",
+    @Option(
+            names = "--arithmetic",
+            converter = ArithmeticOption.class,
+            paramLabel = "checked|wrapping",
             description = ArithmeticOption.DESCRIPTION)
-    dev.quiver.kernels.ArithmeticMode arithmetic = dev.quiver.kernels.ArithmeticMode.CHECKED;
+    ArithmeticMode arithmetic = ArithmeticMode.CHECKED;
 
-    @Option(names = "--transfer", converter = TransferOption.class, paramLabel = TransferOption.LABEL,
+    @Option(
+            names = "--transfer",
+            converter = TransferOption.class,
+            paramLabel = TransferOption.LABEL,
             description = TransferOption.DESCRIPTION)
-    dev.quiver.opencl.TransferMode transfer;
+    TransferMode transfer;
 
-    @Option(names = "--input", required = true, paramLabel = "FILE",
+    @Option(
+            names = "--input",
+            required = true,
+            paramLabel = "FILE",
             description = "Arrow IPC file, or IPC stream (recognised by the missing ARROW1 magic). '-' is standard "
                     + "input; standard input, /dev/stdin and FIFOs are read front to back as a stream (an IPC file "
                     + "arriving that way is read through the stream it holds).")
     Path input;
 
-    @Option(names = "--output", paramLabel = "FILE",
+    @Option(
+            names = "--output",
+            paramLabel = "FILE",
             description = "Arrow IPC file to write (column 'result'), replaced only when the run succeeds; '-' is "
                     + "standard output. Without it, a table is printed.")
     String output; // as given: Path.of would drop a trailing '/', which OutputTarget refuses
 
-    @Option(names = "--limit", paramLabel = "N", description = "Rows to print without --output. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--limit",
+            paramLabel = "N",
+            description = "Rows to print without --output. Default: ${DEFAULT-VALUE}.")
     int limit = 20;
 
     @Option(names = "--device", description = "cpu, opencl or auto (Quiver's placement). Default: ${DEFAULT-VALUE}.")
@@ -127,7 +153,8 @@ final class EvalCommand implements Callable<Integer> {
             } else if (bytesLeft == 0) {
                 // Only the reader's memory of an input it refused: the process's exit frees it; closing would throw.
             } else {
-                // After StackOverflowError or OutOfMemoryError (returned is false) one line; the boundary reports the error.
+                // After StackOverflowError or OutOfMemoryError (returned is false) one line; the boundary reports the
+                // error.
                 System.err.println("error: " + bytesLeft + " bytes still allocated after eval (a leak)"
                         + (returned ? ":\n" + allocator.toVerboseString() : ""));
             }
@@ -135,10 +162,16 @@ final class EvalCommand implements Callable<Integer> {
         return bytesLeft != 0 ? ExitStatus.FAILED : rc;
     }
 
-    private void run(BufferAllocator allocator, BufferAllocator inputAllocator, InputSource source, OutputTarget target) {
-        try (Quiver quiver = TransferOption.apply(Quiver.builder().allocator(allocator).functions(CliFunctions.registry())
-                .arithmetic(arithmetic), transfer).build();
-             ArrowReader reader = source.open(inputAllocator)) {
+    private void run(
+            BufferAllocator allocator, BufferAllocator inputAllocator, InputSource source, OutputTarget target) {
+        try (Quiver quiver = TransferOption.apply(
+                                Quiver.builder()
+                                        .allocator(allocator)
+                                        .functions(CliFunctions.registry())
+                                        .arithmetic(arithmetic),
+                                transfer)
+                        .build();
+                ArrowReader reader = source.open(inputAllocator)) {
             VectorSchemaRoot batch;
             Schema schema;
             try {
@@ -156,7 +189,7 @@ final class EvalCommand implements Callable<Integer> {
             try {
                 // The reader is the dictionary provider: dictionary-encoded columns compute as their values.
                 compiled = quiver.compile(schema, reader, Expr.parse(expression));
-            } catch (dev.quiver.functions.PlanningException | IllegalArgumentException e) {
+            } catch (PlanningException | IllegalArgumentException e) {
                 throw new CliError(ExitStatus.Kind.EXPRESSION, String.valueOf(e.getMessage()), e);
             }
             Batches batches = new Batches(reader, batch, compiled, source, allocator);
@@ -183,9 +216,9 @@ final class EvalCommand implements Callable<Integer> {
         String why = switch (e) {
             case IOException io -> OutputTarget.reason(io);
             case OutOfMemoryError m -> outOfMemory(m.getMessage());
-            case org.apache.arrow.memory.OutOfMemoryException m -> outOfMemory(m.getMessage());
-            case NullPointerException n -> "its metadata is malformed (a part it must have is missing)";
-            case ClassCastException c -> "its metadata is malformed (a part has the wrong kind)";
+            case OutOfMemoryException m -> outOfMemory(m.getMessage());
+            case NullPointerException _ -> "its metadata is malformed (a part it must have is missing)";
+            case ClassCastException _ -> "its metadata is malformed (a part has the wrong kind)";
             default -> e.getMessage() != null ? firstLine(e.getMessage()) : "its metadata is malformed";
         };
         return new CliError(ExitStatus.Kind.INPUT, what + why, e);
@@ -195,8 +228,10 @@ final class EvalCommand implements Callable<Integer> {
     private static void checkNames(List<Field> fields, InputSource source) {
         for (Field f : fields) {
             if (f.getName() == null) {
-                throw new CliError(ExitStatus.Kind.INPUT, source + " is not an Arrow IPC file or stream: its schema has a "
-                        + "field without a name (type " + f.getType() + ")");
+                throw new CliError(
+                        ExitStatus.Kind.INPUT,
+                        source + " is not an Arrow IPC file or stream: its schema has a "
+                                + "field without a name (type " + f.getType() + ")");
             }
             checkNames(f.getChildren(), source);
         }
@@ -217,10 +252,11 @@ final class EvalCommand implements Callable<Integer> {
         Field of = compiled.outputField();
         Field resultField = new Field("result", of.getFieldType(), of.getChildren());
         try (VectorSchemaRoot out = VectorSchemaRoot.create(new Schema(List.of(resultField)), allocator);
-             OutputTarget.Writing writing = target.open()) {
+                OutputTarget.Writing writing = target.open()) {
             // Never closed: ArrowWriter.close() writes the footer, which would make a partial result a valid
             // file; the channel is the Writing's, closed (or committed) by it. The writer holds no memory.
-            ArrowFileWriter writer = new ArrowFileWriter(out, new DictionaryProvider.MapDictionaryProvider(), writing.channel());
+            ArrowFileWriter writer =
+                    new ArrowFileWriter(out, new DictionaryProvider.MapDictionaryProvider(), writing.channel());
             try {
                 writer.start();
             } catch (IOException e) {
@@ -243,7 +279,8 @@ final class EvalCommand implements Callable<Integer> {
             }
             writing.commit();
         }
-        System.err.printf(Locale.ROOT, "%d rows in %d batches written to %s%n", batches.rows(), batches.count(), output);
+        System.err.printf(
+                Locale.ROOT, "%d rows in %d batches written to %s%n", batches.rows(), batches.count(), output);
     }
 
     private void print(Batches batches, CompiledExpression compiled, ArrowReader reader, InputSource source) {
@@ -284,7 +321,11 @@ final class EvalCommand implements Callable<Integer> {
         private final BufferAllocator allocator;
         private long rows, count;
 
-        Batches(ArrowReader reader, VectorSchemaRoot batch, CompiledExpression compiled, InputSource source,
+        Batches(
+                ArrowReader reader,
+                VectorSchemaRoot batch,
+                CompiledExpression compiled,
+                InputSource source,
                 BufferAllocator allocator) {
             this.reader = reader;
             this.batch = batch;
@@ -304,10 +345,13 @@ final class EvalCommand implements Callable<Integer> {
                 } catch (RuntimeException e) {
                     ExitStatus.Kind kind = ExitStatus.ofEvaluation(e);
                     String message = ExitStatus.message(e, kind);
-                    if (e instanceof dev.quiver.errors.QuiverException q) {
+                    if (e instanceof QuiverException q) {
                         q.fillBatch(count); // as data on the cause; the line below names the batch already
                     }
-                    throw new CliError(kind, (kind == ExitStatus.Kind.INPUT ? source + ", batch " : "batch ") + count + ": " + message, e);
+                    throw new CliError(
+                            kind,
+                            (kind == ExitStatus.Kind.INPUT ? source + ", batch " : "batch ") + count + ": " + message,
+                            e);
                 }
                 try (result) {
                     consumer.accept(count, batch, result);

@@ -2,7 +2,6 @@ package dev.quiver.cli;
 
 import dev.quiver.errors.ErrorKind;
 import dev.quiver.errors.QuiverException;
-
 import java.io.PrintStream;
 
 /**
@@ -51,8 +50,7 @@ final class ExitStatus {
         }
     }
 
-    private ExitStatus() {
-    }
+    private ExitStatus() {}
 
     /**
      * What a failure thrown by {@code CompiledExpression.evaluate} means for the user: invalid data
@@ -62,11 +60,11 @@ final class ExitStatus {
         return switch (e) {
             case CliError c -> c.kind();
             case QuiverException q -> ofKind(q.kind());
-            case ArithmeticException a -> Kind.EVALUATION;
+            case ArithmeticException _ -> Kind.EVALUATION;
             // A failed cast, a batch that does not match the planned schema, a device that cannot run it.
-            case IllegalArgumentException x -> Kind.EVALUATION;
-            case IllegalStateException x -> Kind.EVALUATION;
-            case UnsupportedOperationException x -> Kind.EVALUATION;
+            case IllegalArgumentException _ -> Kind.EVALUATION;
+            case IllegalStateException _ -> Kind.EVALUATION;
+            case UnsupportedOperationException _ -> Kind.EVALUATION;
             default -> Kind.INTERNAL;
         };
     }
@@ -75,8 +73,8 @@ final class ExitStatus {
     static Kind of(Throwable t) {
         return switch (t) {
             case CliError c -> c.kind();
-            case StackOverflowError s -> Kind.RESOURCE;
-            case OutOfMemoryError m -> Kind.RESOURCE;
+            case StackOverflowError _ -> Kind.RESOURCE;
+            case OutOfMemoryError _ -> Kind.RESOURCE;
             case QuiverException q -> ofKind(q.kind());
             default -> Kind.INTERNAL;
         };
@@ -101,13 +99,16 @@ final class ExitStatus {
     static String message(Throwable t, Kind kind) {
         return switch (t) {
             case CliError c -> c.getMessage();
-            case StackOverflowError s -> "stack overflow (StackOverflowError): the expression is nested too deeply for the "
-                    + "thread stack; simplify it, or give the JVM a larger stack (QUIVER_JAVA_OPTS=-Xss64m)";
-            case OutOfMemoryError m -> "out of memory (OutOfMemoryError: " + firstLine(m.getMessage())
-                    + "); give the JVM a larger heap (QUIVER_JAVA_OPTS=-Xmx8g) or the input smaller batches";
-            default -> kind == Kind.INTERNAL || t.getMessage() == null
-                    ? "internal error: " + t.getClass().getSimpleName() + ": " + firstLine(t.getMessage())
-                    : t.getMessage();
+            case StackOverflowError _ ->
+                "stack overflow (StackOverflowError): the expression is nested too deeply for the "
+                        + "thread stack; simplify it, or give the JVM a larger stack (QUIVER_JAVA_OPTS=-Xss64m)";
+            case OutOfMemoryError m ->
+                "out of memory (OutOfMemoryError: " + firstLine(m.getMessage())
+                        + "); give the JVM a larger heap (QUIVER_JAVA_OPTS=-Xmx8g) or the input smaller batches";
+            default ->
+                kind == Kind.INTERNAL || t.getMessage() == null
+                        ? "internal error: " + t.getClass().getSimpleName() + ": " + firstLine(t.getMessage())
+                        : t.getMessage();
         };
     }
 

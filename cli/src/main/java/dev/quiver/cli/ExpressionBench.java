@@ -3,22 +3,26 @@ package dev.quiver.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quiver.CompiledExpression;
 import dev.quiver.Quiver;
+import dev.quiver.functions.PlanningException;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.function.Function;
 
 /**
  * {@code quiver bench --expr}: an arbitrary expression over seeded generated columns
@@ -52,17 +56,24 @@ final class ExpressionBench {
         int failures = 0;
         ObjectMapper json = new ObjectMapper();
         try (RootAllocator allocator = new RootAllocator();
-             Quiver quiver = TransferOption.apply(Quiver.builder().allocator(allocator).functions(CliFunctions.registry())
-                     .arithmetic(options.arithmetic), options.transfer).build()) {
+                Quiver quiver = TransferOption.apply(
+                                Quiver.builder()
+                                        .allocator(allocator)
+                                        .functions(CliFunctions.registry())
+                                        .arithmetic(options.arithmetic),
+                                options.transfer)
+                        .build()) {
             CompiledExpression expr;
             try {
                 expr = quiver.compile(options.schema, options.expression);
-            } catch (dev.quiver.functions.PlanningException | IllegalArgumentException e) {
+            } catch (PlanningException | IllegalArgumentException e) {
                 options.progress.println("error: " + e.getMessage());
                 return 2;
             }
-            if (options.device == BenchCommand.DeviceChoice.opencl && quiver.openClDevices().isEmpty()) {
-                options.progress.println("error: --device opencl, but there is no OpenCL device: " + quiver.openClStatus());
+            if (options.device == BenchCommand.DeviceChoice.opencl
+                    && quiver.openClDevices().isEmpty()) {
+                options.progress.println(
+                        "error: --device opencl, but there is no OpenCL device: " + quiver.openClStatus());
                 return 2;
             }
             for (double f : options.nulls) {
@@ -71,12 +82,15 @@ final class ExpressionBench {
                     return 2;
                 }
             }
-            options.describeMachine(quiver, options.format == BenchCommand.Format.table ? options.out : options.progress,
+            options.describeMachine(
+                    quiver,
+                    options.format == BenchCommand.Format.table ? options.out : options.progress,
                     "  baseline: Quiver's own cpu device ('vs cpu' = cpu median / this median; no hand-written loop exists "
                             + "for an arbitrary expression)\n  data: " + DataGenerator.describe());
             if (options.format == BenchCommand.Format.table) {
-                options.out.printf("%-30s %10s %10s %-42s %10s %8s %10s%n", "workload", "rows", "batchRows", "device",
-                        "median ms", "GB/s", "vs cpu");
+                options.out.printf(
+                        "%-30s %10s %10s %-42s %10s %8s %10s%n",
+                        "workload", "rows", "batchRows", "device", "median ms", "GB/s", "vs cpu");
             }
             List<int[]> sizes = options.sizes();
             int total = options.nulls.size() * sizes.size(), step = 0;
@@ -84,8 +98,11 @@ final class ExpressionBench {
                 for (int[] size : sizes) {
                     step++;
                     String name = options.expression
-                            + (nullFraction > 0 ? String.format(Locale.ROOT, " [%.0f%% nulls]", nullFraction * 100) : "");
-                    options.progress.printf("[%d/%d] %s, %d rows in batches of %d%n", step, total, name, size[0], size[1]);
+                            + (nullFraction > 0
+                                    ? String.format(Locale.ROOT, " [%.0f%% nulls]", nullFraction * 100)
+                                    : "");
+                    options.progress.printf(
+                            "[%d/%d] %s, %d rows in batches of %d%n", step, total, name, size[0], size[1]);
                     List<BenchCommand.Result> results = new ArrayList<>();
                     failures += measure(quiver, allocator, expr, name, nullFraction, size[0], size[1], results);
                     for (BenchCommand.Result r : results) {
@@ -95,16 +112,25 @@ final class ExpressionBench {
                 }
             }
             if (allocator.getAllocatedMemory() != 0) {
-                options.progress.println("error: " + allocator.getAllocatedMemory() + " bytes still allocated after the benchmark");
+                options.progress.println(
+                        "error: " + allocator.getAllocatedMemory() + " bytes still allocated after the benchmark");
                 failures++;
             }
         }
         return failures == 0 ? 0 : 1;
     }
 
-    private int measure(Quiver quiver, BufferAllocator allocator, CompiledExpression expr, String name, double nullFraction,
-                        int rows, int batchRows, List<BenchCommand.Result> results) {
-        List<VectorSchemaRoot> batches = new DataGenerator(options.seed, nullFraction).batches(options.schema, allocator, rows, batchRows);
+    private int measure(
+            Quiver quiver,
+            BufferAllocator allocator,
+            CompiledExpression expr,
+            String name,
+            double nullFraction,
+            int rows,
+            int batchRows,
+            List<BenchCommand.Result> results) {
+        List<VectorSchemaRoot> batches =
+                new DataGenerator(options.seed, nullFraction).batches(options.schema, allocator, rows, batchRows);
         List<FieldVector> expected = new ArrayList<>();
         try {
             Function<VectorSchemaRoot, FieldVector> baseline = b -> expr.evaluate(b, quiver.cpu(), allocator);
@@ -122,11 +148,12 @@ final class ExpressionBench {
                 options.progress.println("  ERROR the cpu baseline failed: " + e);
                 return 1;
             }
-            Map<String, Function<VectorSchemaRoot, FieldVector>> runs = new java.util.LinkedHashMap<>();
+            Map<String, Function<VectorSchemaRoot, FieldVector>> runs = new LinkedHashMap<>();
             runs.put(BASELINE, baseline);
             options.deviceRuns(quiver, expr, allocator).forEach(runs::putIfAbsent);
             if (expr.programs().isEmpty() && runs.size() > 1) {
-                options.progress.println("  note: the plan has no fused kernel, so every device runs it on the calling thread");
+                options.progress.println(
+                        "  note: the plan has no fused kernel, so every device runs it on the calling thread");
             }
             int failures = 0;
             double baselineMs = Double.NaN;
@@ -134,7 +161,8 @@ final class ExpressionBench {
                 if (!run.getKey().equals(BASELINE)) {
                     String mismatch = verify(batches, expected, run.getValue(), hasInexactMath(expr));
                     if (mismatch != null) {
-                        options.progress.println("  ERROR " + run.getKey() + " disagrees with the cpu device: " + mismatch + " (not timed)");
+                        options.progress.println("  ERROR " + run.getKey() + " disagrees with the cpu device: "
+                                + mismatch + " (not timed)");
                         failures++;
                         continue;
                     }
@@ -143,7 +171,8 @@ final class ExpressionBench {
                 if (run.getKey().equals(BASELINE)) {
                     baselineMs = ms;
                 }
-                results.add(new BenchCommand.Result(name, rows, batchRows, run.getKey(), ms, bytes / (ms / 1e3) / 1e9, baselineMs / ms));
+                results.add(new BenchCommand.Result(
+                        name, rows, batchRows, run.getKey(), ms, bytes / (ms / 1e3) / 1e9, baselineMs / ms));
             }
             return failures;
         } finally {
@@ -153,8 +182,11 @@ final class ExpressionBench {
     }
 
     /** The first difference between each batch's result and the cpu device's, or null when there is none. */
-    private static String verify(List<VectorSchemaRoot> batches, List<FieldVector> expected, Function<VectorSchemaRoot, FieldVector> run,
-                                 boolean inexact) {
+    private static String verify(
+            List<VectorSchemaRoot> batches,
+            List<FieldVector> expected,
+            Function<VectorSchemaRoot, FieldVector> run,
+            boolean inexact) {
         try {
             for (int k = 0; k < batches.size(); k++) {
                 try (FieldVector actual = run.apply(batches.get(k))) {
@@ -181,7 +213,8 @@ final class ExpressionBench {
      */
     static String firstDifference(FieldVector expected, FieldVector actual, boolean inexact) {
         if (!expected.getField().getType().equals(actual.getField().getType())) {
-            return "type " + expected.getField().getType() + " vs " + actual.getField().getType();
+            return "type " + expected.getField().getType() + " vs "
+                    + actual.getField().getType();
         }
         if (expected.getValueCount() != actual.getValueCount()) {
             return expected.getValueCount() + " rows vs " + actual.getValueCount();
@@ -192,7 +225,9 @@ final class ExpressionBench {
             if (e.isNull() != a.isNull()) {
                 return "row " + i + ": " + e + " vs " + a;
             }
-            if (!e.equals(a) && !withinOneUlp(e.value(), a.value()) && !(inexact && withinRelative(e.value(), a.value()))) {
+            if (!e.equals(a)
+                    && !withinOneUlp(e.value(), a.value())
+                    && !(inexact && withinRelative(e.value(), a.value()))) {
                 return "row " + i + ": " + e + " vs " + a;
             }
         }
@@ -212,27 +247,30 @@ final class ExpressionBench {
     /** Whether a fused kernel of {@code expr} computes a math function that is not exact on every device (docs/math.md). */
     static boolean hasInexactMath(CompiledExpression expr) {
         for (KernelProgram p : expr.programs()) {
-            java.util.Set<IrNode> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-            if (hasInexactMath(p.root(), seen) || p.nullWhen().map(n -> hasInexactMath(n, seen)).orElse(false)) {
+            Set<IrNode> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+            if (hasInexactMath(p.root(), seen)
+                    || p.nullWhen().map(n -> hasInexactMath(n, seen)).orElse(false)) {
                 return true;
             }
         }
         return false;
     }
 
-    private static boolean hasInexactMath(IrNode node, java.util.Set<IrNode> seen) {
+    private static boolean hasInexactMath(IrNode node, Set<IrNode> seen) {
         if (!seen.add(node)) {
             return false; // a shared node, already looked at
         }
         boolean inexact = switch (node) {
-            case IrNode.Unary u -> switch (u.op()) {
-                case NEG, ABS, NOT, SQRT, FLOOR, CEIL, TRUNC, RINT -> false;
-                default -> true;
-            };
-            case IrNode.Binary b -> switch (b.op()) {
-                case POW, ATAN2, HYPOT -> true;
-                default -> false;
-            };
+            case IrNode.Unary u ->
+                switch (u.op()) {
+                    case NEG, ABS, NOT, SQRT, FLOOR, CEIL, TRUNC, RINT -> false;
+                    default -> true;
+                };
+            case IrNode.Binary b ->
+                switch (b.op()) {
+                    case POW, ATAN2, HYPOT -> true;
+                    default -> false;
+                };
             default -> false;
         };
         if (inexact) {

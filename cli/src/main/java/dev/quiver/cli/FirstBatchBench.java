@@ -8,26 +8,17 @@ import dev.quiver.Placement;
 import dev.quiver.Quiver;
 import dev.quiver.expr.Expr;
 import dev.quiver.opencl.OpenClBackend;
+import dev.quiver.opencl.OpenClDevice;
+import dev.quiver.opencl.OpenClRuntime;
 import dev.quiver.placement.DeviceFigures;
 import dev.quiver.rowfn.ir.KernelProgram;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.arrow.vector.types.pojo.Schema;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -40,6 +31,16 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * {@code quiver bench --first-batch}: how long the first batch of a never-seen expression takes,
@@ -76,11 +77,13 @@ final class FirstBatchBench {
         }
 
         double medianFirst() {
-            return BenchCommand.median(firstMs.stream().mapToDouble(Double::doubleValue).toArray());
+            return BenchCommand.median(
+                    firstMs.stream().mapToDouble(Double::doubleValue).toArray());
         }
 
         double medianSecond() {
-            return BenchCommand.median(secondMs.stream().mapToDouble(Double::doubleValue).toArray());
+            return BenchCommand.median(
+                    secondMs.stream().mapToDouble(Double::doubleValue).toArray());
         }
     }
 
@@ -92,8 +95,9 @@ final class FirstBatchBench {
         List<String> out = new ArrayList<>();
         while (out.size() < count) {
             String[] e = expression(random, 3);
-            if (e[1].contains("(") && (e[1].contains("sin") || e[1].contains("cos") || e[1].contains("exp")
-                    || e[1].contains("sqrt")) && taken.add(e[1])) {
+            if (e[1].contains("(")
+                    && (e[1].contains("sin") || e[1].contains("cos") || e[1].contains("exp") || e[1].contains("sqrt"))
+                    && taken.add(e[1])) {
                 out.add(e[0]);
             }
         }
@@ -130,7 +134,8 @@ final class FirstBatchBench {
                     a = b;
                     b = t;
                 }
-                return new String[] {"(" + a[0] + " " + op + " " + b[0] + ")", "(" + a[1] + " " + op + " " + b[1] + ")"};
+                return new String[] {"(" + a[0] + " " + op + " " + b[0] + ")", "(" + a[1] + " " + op + " " + b[1] + ")"
+                };
             }
         }
     }
@@ -151,30 +156,48 @@ final class FirstBatchBench {
         SplittableRandom random = new SplittableRandom(seed);
         Set<String> taken = new HashSet<>();
         List<String> warmup = shapes(random, WARMUP_SHAPES, taken);
-        List<String> forCpu = shapes(random, count, taken), forAuto = shapes(random, count, taken),
-                forFavoured = shapes(random, count, taken), forFavouredInBatch = shapes(random, count, taken),
+        List<String> forCpu = shapes(random, count, taken),
+                forAuto = shapes(random, count, taken),
+                forFavoured = shapes(random, count, taken),
+                forFavouredInBatch = shapes(random, count, taken),
                 forOpenCl = shapes(random, count, taken);
         Path kernels = Files.createTempDirectory("quiver-first-batch-kernels-");
         int failures = 0;
         Measure cpu = new Measure("cpu", "placement CPU: the generated Vector API loop");
         Measure auto = new Measure("auto", "placement AUTO, background compilation on");
-        Measure favoured = new Measure("auto-opencl-favoured", "placement AUTO, OpenCL given the figures of a fast GPU: "
-                + "the batch runs where a program is ready while the OpenCL one builds in the background");
-        Measure favouredInBatch = new Measure("auto-opencl-favoured-build-in-batch", "the same with "
-                + "backgroundCompilation(false): the batch waits for the OpenCL build");
-        Measure cold = new Measure("opencl-empty-cache", "placement OPENCL, empty kernel cache: built from source in the batch");
-        Measure cached = new Measure("opencl-cached", "placement OPENCL, a new Quiver on the same kernel cache: loaded from disk");
+        Measure favoured = new Measure(
+                "auto-opencl-favoured",
+                "placement AUTO, OpenCL given the figures of a fast GPU: "
+                        + "the batch runs where a program is ready while the OpenCL one builds in the background");
+        Measure favouredInBatch = new Measure(
+                "auto-opencl-favoured-build-in-batch",
+                "the same with " + "backgroundCompilation(false): the batch waits for the OpenCL build");
+        Measure cold = new Measure(
+                "opencl-empty-cache", "placement OPENCL, empty kernel cache: built from source in the batch");
+        Measure cached = new Measure(
+                "opencl-cached", "placement OPENCL, a new Quiver on the same kernel cache: loaded from disk");
         String[] stats = {"", ""};
         try (RootAllocator allocator = new RootAllocator()) {
-            try (VectorSchemaRoot batch = new DataGenerator(seed, 0.0).batches(XY, allocator, rows, rows).getFirst()) {
+            try (VectorSchemaRoot batch = new DataGenerator(seed, 0.0)
+                    .batches(XY, allocator, rows, rows)
+                    .getFirst()) {
                 boolean openCl;
                 try (Quiver quiver = quiver(allocator, kernels)) {
                     openCl = !quiver.openClDevices().isEmpty();
-                    options.describeMachine(quiver, options.format == BenchCommand.Format.table ? options.out : options.progress,
-                            String.format(Locale.ROOT, "  first batch of %d never-seen expression shapes per measure, %d rows "
-                                    + "of x, y float64 in [-1000, 1000) (seed %d, --seed to replay); a JVM warmed on %d other "
-                                    + "shapes; kernel cache in a temporary directory", count, rows, seed, WARMUP_SHAPES));
-                    options.progress.println("warming up on " + WARMUP_SHAPES + " other shapes (cpu, auto, opencl) ...");
+                    options.describeMachine(
+                            quiver,
+                            options.format == BenchCommand.Format.table ? options.out : options.progress,
+                            String.format(
+                                    Locale.ROOT,
+                                    "  first batch of %d never-seen expression shapes per measure, %d rows "
+                                            + "of x, y float64 in [-1000, 1000) (seed %d, --seed to replay); a JVM warmed on %d other "
+                                            + "shapes; kernel cache in a temporary directory",
+                                    count,
+                                    rows,
+                                    seed,
+                                    WARMUP_SHAPES));
+                    options.progress.println(
+                            "warming up on " + WARMUP_SHAPES + " other shapes (cpu, auto, opencl) ...");
                     warmUp(quiver, allocator, batch, warmup);
                     options.progress.println("cpu and auto ...");
                     for (int i = 0; i < count; i++) {
@@ -184,20 +207,24 @@ final class FirstBatchBench {
                 }
                 if (openCl) {
                     options.progress.println("auto, with OpenCL given the figures of a fast GPU ...");
-                    failures += favouredInNewQuiver(allocator, kernels, batch, warmup.getFirst(), forFavoured, favoured, true);
+                    failures += favouredInNewQuiver(
+                            allocator, kernels, batch, warmup.getFirst(), forFavoured, favoured, true);
                     options.progress.println("the same, building in the batch ...");
-                    failures += favouredInNewQuiver(allocator, kernels, batch, warmup.getFirst(), forFavouredInBatch,
-                            favouredInBatch, false);
+                    failures += favouredInNewQuiver(
+                            allocator, kernels, batch, warmup.getFirst(), forFavouredInBatch, favouredInBatch, false);
                     options.progress.println("opencl, empty kernel cache ...");
-                    failures += openClInNewQuiver(allocator, kernels, batch, warmup.getFirst(), forOpenCl, cold, stats, 0);
+                    failures +=
+                            openClInNewQuiver(allocator, kernels, batch, warmup.getFirst(), forOpenCl, cold, stats, 0);
                     options.progress.println("opencl, a new Quiver on the same kernel cache ...");
-                    failures += openClInNewQuiver(allocator, kernels, batch, warmup.getFirst(), forOpenCl, cached, stats, 1);
+                    failures += openClInNewQuiver(
+                            allocator, kernels, batch, warmup.getFirst(), forOpenCl, cached, stats, 1);
                 } else {
                     options.progress.println("note: no OpenCL device, so only cpu and auto are measured");
                 }
             }
             if (allocator.getAllocatedMemory() != 0) {
-                options.progress.println("error: " + allocator.getAllocatedMemory() + " bytes still allocated after the benchmark");
+                options.progress.println(
+                        "error: " + allocator.getAllocatedMemory() + " bytes still allocated after the benchmark");
                 failures++;
             }
         } finally {
@@ -212,8 +239,15 @@ final class FirstBatchBench {
      * {@code shapes} under placement OPENCL; its program counts go to {@code stats[index]}. Closing
      * it stores the binaries it built.
      */
-    private int openClInNewQuiver(BufferAllocator allocator, Path kernels, VectorSchemaRoot batch, String warmup,
-                                  List<String> shapes, Measure into, String[] stats, int index) {
+    private int openClInNewQuiver(
+            BufferAllocator allocator,
+            Path kernels,
+            VectorSchemaRoot batch,
+            String warmup,
+            List<String> shapes,
+            Measure into,
+            String[] stats,
+            int index) {
         int failures = 0;
         try (Quiver quiver = quiver(allocator, kernels)) {
             warmUp(quiver, allocator, batch, List.of(warmup));
@@ -230,11 +264,17 @@ final class FirstBatchBench {
      * beats (a fast GPU), building in the background or not, warmed on one other shape; then the
      * first batch of each of {@code shapes} under AUTO.
      */
-    private int favouredInNewQuiver(BufferAllocator allocator, Path kernels, VectorSchemaRoot batch, String warmup,
-                                    List<String> shapes, Measure into, boolean background) {
+    private int favouredInNewQuiver(
+            BufferAllocator allocator,
+            Path kernels,
+            VectorSchemaRoot batch,
+            String warmup,
+            List<String> shapes,
+            Measure into,
+            boolean background) {
         int failures = 0;
         Quiver.Builder b = builder(allocator, kernels).backgroundCompilation(background);
-        for (dev.quiver.opencl.OpenClDevice d : dev.quiver.opencl.OpenClRuntime.discover().devices()) {
+        for (OpenClDevice d : OpenClRuntime.discover().devices()) {
             b.deviceFigures("opencl:" + d.name(), FAST_GPU);
         }
         try (Quiver quiver = b.build()) {
@@ -247,15 +287,18 @@ final class FirstBatchBench {
     }
 
     /** A microsecond a batch, host memory read in place, no work per row to speak of: AUTO always prefers it. */
-    private static final DeviceFigures FAST_GPU = new DeviceFigures("bench: a fast GPU", 1_000, 1e-5, 1e-5, 0, 1e-5, 1e-5,
-            1e-5, 1, 1, 0, 0, DeviceFigures.Source.GIVEN);
+    private static final DeviceFigures FAST_GPU = new DeviceFigures(
+            "bench: a fast GPU", 1_000, 1e-5, 1e-5, 0, 1e-5, 1e-5, 1e-5, 1, 1, 0, 0, DeviceFigures.Source.GIVEN);
 
     private Quiver quiver(BufferAllocator allocator, Path kernels) {
         return builder(allocator, kernels).build();
     }
 
     private static Quiver.Builder builder(BufferAllocator allocator, Path kernels) {
-        return Quiver.builder().allocator(allocator).functions(CliFunctions.registry()).kernelCacheDirectory(kernels);
+        return Quiver.builder()
+                .allocator(allocator)
+                .functions(CliFunctions.registry())
+                .kernelCacheDirectory(kernels);
     }
 
     /** Each warm-up shape: 10 batches on the cpu, 10 under AUTO (calibrating the devices first), 3 on OpenCL. */
@@ -285,8 +328,13 @@ final class FirstBatchBench {
      * by which devices' math functions differ). Then waits for any build AUTO started, so that it
      * does not run during the next measure. Returns 1 on a wrong result.
      */
-    private int firstBatch(Quiver quiver, BufferAllocator allocator, VectorSchemaRoot batch, String text, Placement placement,
-                           Measure into) {
+    private int firstBatch(
+            Quiver quiver,
+            BufferAllocator allocator,
+            VectorSchemaRoot batch,
+            String text,
+            Placement placement,
+            Measure into) {
         CompiledExpression e = quiver.compile(XY, Expr.parse(text));
         long t0 = System.nanoTime();
         FieldVector first = e.evaluate(batch, placement, allocator);
@@ -299,8 +347,14 @@ final class FirstBatchBench {
                 into.firstMs().add((t1 - t0) / 1e6);
                 into.secondMs().add((t3 - t2) / 1e6);
                 into.ranOn().add(where);
-                options.progress.printf(Locale.ROOT, "  %-36s %8.2f ms first, %8.2f ms second, on %s: %s%n", into.name(),
-                        (t1 - t0) / 1e6, (t3 - t2) / 1e6, where, text);
+                options.progress.printf(
+                        Locale.ROOT,
+                        "  %-36s %8.2f ms first, %8.2f ms second, on %s: %s%n",
+                        into.name(),
+                        (t1 - t0) / 1e6,
+                        (t3 - t2) / 1e6,
+                        where,
+                        text);
                 return check(e, batch, allocator, text, into, first, second, where);
             }
         } finally {
@@ -311,18 +365,27 @@ final class FirstBatchBench {
     /** The first batch's result per expression under an empty kernel cache, to compare the cache hit's with. */
     private final Map<String, String> builtResults = new HashMap<>();
 
-    private int check(CompiledExpression e, VectorSchemaRoot batch, BufferAllocator allocator, String text, Measure into,
-                      FieldVector first, FieldVector second, String where) {
+    private int check(
+            CompiledExpression e,
+            VectorSchemaRoot batch,
+            BufferAllocator allocator,
+            String text,
+            Measure into,
+            FieldVector first,
+            FieldVector second,
+            String where) {
         String bits = bits(first);
         if (where.startsWith("opencl:") && !where.contains(", ") && !bits.equals(bits(second))) {
-            options.progress.println("  ERROR " + into.name() + ": the first and the second batch on one device differ");
+            options.progress.println(
+                    "  ERROR " + into.name() + ": the first and the second batch on one device differ");
             return 1;
         }
         if (into.name().equals("opencl-empty-cache")) {
             builtResults.put(text, bits);
         } else if (into.name().equals("opencl-cached") && !bits.equals(builtResults.get(text))) {
-            options.progress.println("  ERROR " + into.name() + ": the program loaded from the kernel cache computes other "
-                    + "bits than the one built from source");
+            options.progress.println(
+                    "  ERROR " + into.name() + ": the program loaded from the kernel cache computes other "
+                            + "bits than the one built from source");
             return 1;
         }
         if (where.startsWith("cpu (placement CPU)")) {
@@ -336,8 +399,9 @@ final class FirstBatchBench {
                 return 1;
             }
             if (diff != null) {
-                options.progress.println("  note: " + into.name() + " differs from the cpu device beyond 1e-9 relative ("
-                        + diff + "): the devices' math functions differ by a few ulp, which this expression amplifies");
+                options.progress.println(
+                        "  note: " + into.name() + " differs from the cpu device beyond 1e-9 relative (" + diff
+                                + "): the devices' math functions differ by a few ulp, which this expression amplifies");
             }
         }
         return 0;
@@ -365,7 +429,8 @@ final class FirstBatchBench {
     /** The device the expression's first batch ran on, with AUTO's reason: {@code cpu (auto: ...)}. */
     private static String ranOn(CompiledExpression e) {
         List<String> parts = new ArrayList<>();
-        for (Map.Entry<String, ExpressionMetrics.DeviceTotals> d : e.metrics().byDevice().entrySet()) {
+        for (Map.Entry<String, ExpressionMetrics.DeviceTotals> d :
+                e.metrics().byDevice().entrySet()) {
             parts.add(d.getKey() + " (" + d.getValue().lastReason().replaceAll(", estimated.*", "") + ")");
         }
         return String.join(", ", parts);
@@ -394,16 +459,23 @@ final class FirstBatchBench {
     private static String stats(Quiver quiver) {
         List<String> parts = new ArrayList<>();
         for (Device d : quiver.openClDevices()) {
-            for (OpenClBackend b : d.backend().unwrap(OpenClBackend.class).stream().toList()) {
+            for (OpenClBackend b :
+                    d.backend().unwrap(OpenClBackend.class).stream().toList()) {
                 OpenClBackend.ProgramStats s = b.programStats();
-                parts.add(String.format(Locale.ROOT, "%s: %d built from source, %d loaded from the kernel cache, %d rejected",
-                        d.name(), s.built(), s.loaded(), s.rejected()));
+                parts.add(String.format(
+                        Locale.ROOT,
+                        "%s: %d built from source, %d loaded from the kernel cache, %d rejected",
+                        d.name(),
+                        s.built(),
+                        s.loaded(),
+                        s.rejected()));
             }
         }
         return String.join("; ", parts);
     }
 
-    private void report(List<Measure> measures, int rows, long seed, String builtStats, String loadedStats) throws IOException {
+    private void report(List<Measure> measures, int rows, long seed, String builtStats, String loadedStats)
+            throws IOException {
         Map<String, Measure> byName = new LinkedHashMap<>();
         for (Measure m : measures) {
             if (!m.firstMs().isEmpty()) {
@@ -428,29 +500,46 @@ final class FirstBatchBench {
         }
         options.out.printf("%-36s %10s %10s %10s %10s  %s%n", "measure", "first ms", "min", "max", "second ms", "what");
         for (Measure m : byName.values()) {
-            options.out.printf(Locale.ROOT, "%-36s %10.2f %10.2f %10.2f %10.2f  %s%n", m.name(), m.medianFirst(),
+            options.out.printf(
+                    Locale.ROOT,
+                    "%-36s %10.2f %10.2f %10.2f %10.2f  %s%n",
+                    m.name(),
+                    m.medianFirst(),
                     m.firstMs().stream().min(Comparator.naturalOrder()).orElseThrow(),
-                    m.firstMs().stream().max(Comparator.naturalOrder()).orElseThrow(), m.medianSecond(), m.description());
+                    m.firstMs().stream().max(Comparator.naturalOrder()).orElseThrow(),
+                    m.medianSecond(),
+                    m.description());
         }
-        Measure auto = byName.get("auto"), cold = byName.get("opencl-empty-cache"), cached = byName.get("opencl-cached"),
-                favoured = byName.get("auto-opencl-favoured"), inBatch = byName.get("auto-opencl-favoured-build-in-batch");
+        Measure auto = byName.get("auto"),
+                cold = byName.get("opencl-empty-cache"),
+                cached = byName.get("opencl-cached"),
+                favoured = byName.get("auto-opencl-favoured"),
+                inBatch = byName.get("auto-opencl-favoured-build-in-batch");
         if (auto != null) {
             Map<String, Long> where = new LinkedHashMap<>();
             auto.ranOn().forEach(w -> where.merge(w, 1L, Long::sum));
             options.out.println("auto's first batches ran on: " + where);
         }
         if (favoured != null && inBatch != null) {
-            options.out.printf(Locale.ROOT, "auto, OpenCL favoured: first batch %.2f ms building in the background, %.2f ms "
-                    + "building in the batch (%.0fx)%n", favoured.medianFirst(), inBatch.medianFirst(),
+            options.out.printf(
+                    Locale.ROOT,
+                    "auto, OpenCL favoured: first batch %.2f ms building in the background, %.2f ms "
+                            + "building in the batch (%.0fx)%n",
+                    favoured.medianFirst(),
+                    inBatch.medianFirst(),
                     inBatch.medianFirst() / favoured.medianFirst());
         }
         if (cold != null && cached != null) {
-            options.out.printf(Locale.ROOT, "opencl first batch: empty cache / cache hit = %.0fx; empty cache / auto = %.0fx%n",
-                    cold.medianFirst() / cached.medianFirst(), cold.medianFirst() / auto.medianFirst());
+            options.out.printf(
+                    Locale.ROOT,
+                    "opencl first batch: empty cache / cache hit = %.0fx; empty cache / auto = %.0fx%n",
+                    cold.medianFirst() / cached.medianFirst(),
+                    cold.medianFirst() / auto.medianFirst());
             options.out.println("programs, empty cache: " + builtStats);
             options.out.println("programs, cache hit:   " + loadedStats);
         }
-        options.out.println("first ms and second ms are medians over the shapes; second: the same expression's next batch.");
+        options.out.println(
+                "first ms and second ms are medians over the shapes; second: the same expression's next batch.");
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

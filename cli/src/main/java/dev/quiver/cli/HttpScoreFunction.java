@@ -8,9 +8,6 @@ import dev.quiver.functions.Signature;
 import dev.quiver.functions.Volatility;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VarCharVector;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,6 +19,8 @@ import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VarCharVector;
 
 /**
  * {@code score(text VARCHAR) -> DOUBLE} over HTTP, as in the README's async example: each call
@@ -103,11 +102,14 @@ public final class HttpScoreFunction implements AsyncScalarFunction {
     public static String requestBody(ScalarFunctionArgs args) {
         ArrayNode texts = JSON.createArrayNode();
         for (int i = 0; i < args.numberRows(); i++) {
-            texts.add(switch (args.arg(0)) {
-                case ColumnarValue.Array a -> a.vector().isNull(i) ? null
-                        : new String(((VarCharVector) a.vector()).get(i), StandardCharsets.UTF_8);
-                case ColumnarValue.Scalar s -> (String) s.value().value();
-            });
+            texts.add(
+                    switch (args.arg(0)) {
+                        case ColumnarValue.Array a ->
+                            a.vector().isNull(i)
+                                    ? null
+                                    : new String(((VarCharVector) a.vector()).get(i), StandardCharsets.UTF_8);
+                        case ColumnarValue.Scalar s -> (String) s.value().value();
+                    });
         }
         return texts.toString();
     }
@@ -120,8 +122,8 @@ public final class HttpScoreFunction implements AsyncScalarFunction {
         }
         Double[] scores = JSON.readValue(body, Double[].class);
         if (scores == null || scores.length != args.numberRows()) {
-            throw new IllegalStateException("score service answered " + (scores == null ? 0 : scores.length) + " scores for "
-                    + args.numberRows() + " texts");
+            throw new IllegalStateException("score service answered " + (scores == null ? 0 : scores.length)
+                    + " scores for " + args.numberRows() + " texts");
         }
         Float8Vector out = new Float8Vector(args.returnField(), args.config().allocator()); // the caller owns it
         out.allocateNew(scores.length); // only once the answer is known good: nothing below can fail

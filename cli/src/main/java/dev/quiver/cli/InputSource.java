@@ -1,20 +1,22 @@
 package dev.quiver.cli;
 
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.ipc.ArrowFileReader;
-import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.ArrowStreamReader;
-
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.message.ArrowBlock;
 
 /**
  * The {@code --input} of {@code quiver eval}: an Arrow IPC file or stream, at a path or on standard
@@ -56,7 +58,8 @@ final class InputSource {
             return new InputSource(null, false);
         }
         if (Files.isDirectory(given)) {
-            throw new CliError(ExitStatus.Kind.OPTION, "--input " + given + " is a directory, not an Arrow IPC file or stream");
+            throw new CliError(
+                    ExitStatus.Kind.OPTION, "--input " + given + " is a directory, not an Arrow IPC file or stream");
         }
         if (!Files.exists(given)) {
             throw new CliError(ExitStatus.Kind.OPTION, "no such file: " + given + " (--input)");
@@ -85,7 +88,8 @@ final class InputSource {
             buffered.mark(FILE_HEADER_BYTES);
             byte[] head = buffered.readNBytes(FILE_HEADER_BYTES);
             buffered.reset();
-            if (head.length == FILE_HEADER_BYTES && Arrays.equals(head, 0, FILE_MAGIC.length, FILE_MAGIC, 0, FILE_MAGIC.length)) {
+            if (head.length == FILE_HEADER_BYTES
+                    && Arrays.equals(head, 0, FILE_MAGIC.length, FILE_MAGIC, 0, FILE_MAGIC.length)) {
                 buffered.skipNBytes(FILE_HEADER_BYTES);
             }
             return new ArrowStreamReader(buffered, allocator);
@@ -111,14 +115,19 @@ final class InputSource {
         check(file.getRecordBlocks(), "record batch", size);
     }
 
-    private void check(java.util.List<org.apache.arrow.vector.ipc.message.ArrowBlock> blocks, String what, long size) {
+    private void check(List<ArrowBlock> blocks, String what, long size) {
         for (int i = 0; i < blocks.size(); i++) {
             var b = blocks.get(i);
-            if (b.getOffset() < 0 || b.getMetadataLength() < 0 || b.getBodyLength() < 0
+            if (b.getOffset() < 0
+                    || b.getMetadataLength() < 0
+                    || b.getBodyLength() < 0
                     || b.getOffset() + (long) b.getMetadataLength() > size - b.getBodyLength()) {
-                throw new CliError(ExitStatus.Kind.INPUT, this + " is not an Arrow IPC file or stream: its footer declares " + what
-                        + " " + i + " at offset " + b.getOffset() + " with " + b.getMetadataLength() + " bytes of metadata and "
-                        + b.getBodyLength() + " of body, beyond the file's " + size + " bytes");
+                throw new CliError(
+                        ExitStatus.Kind.INPUT,
+                        this + " is not an Arrow IPC file or stream: its footer declares " + what
+                                + " " + i + " at offset " + b.getOffset() + " with " + b.getMetadataLength()
+                                + " bytes of metadata and "
+                                + b.getBodyLength() + " of body, beyond the file's " + size + " bytes");
             }
         }
     }
@@ -126,13 +135,13 @@ final class InputSource {
     private static ArrowReader openFile(Path path, BufferAllocator allocator) throws IOException {
         FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
         try {
-            ByteBuffer head = ByteBuffer.allocate(FILE_HEADER_BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer head = ByteBuffer.allocate(FILE_HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
             while (head.hasRemaining() && channel.read(head) >= 0) {
                 // read until the header's length or the end of the file
             }
             channel.position(0);
-            boolean file = head.position() >= FILE_MAGIC.length && Arrays.equals(head.array(), 0, FILE_MAGIC.length, FILE_MAGIC, 0,
-                    FILE_MAGIC.length);
+            boolean file = head.position() >= FILE_MAGIC.length
+                    && Arrays.equals(head.array(), 0, FILE_MAGIC.length, FILE_MAGIC, 0, FILE_MAGIC.length);
             if (!file && !head.hasRemaining()) {
                 checkFirstMessage(path, head, channel.size());
             }
@@ -153,8 +162,10 @@ final class InputSource {
         long length = continuation ? head.getInt(4) : head.getInt(0);
         long prefix = continuation ? 8 : 4;
         if (length < 0 || prefix + length > size) {
-            throw new CliError(ExitStatus.Kind.INPUT, path + " is not an Arrow IPC file or stream: it declares a first "
-                    + "message of " + length + " bytes, more than the file's " + size + " bytes");
+            throw new CliError(
+                    ExitStatus.Kind.INPUT,
+                    path + " is not an Arrow IPC file or stream: it declares a first " + "message of " + length
+                            + " bytes, more than the file's " + size + " bytes");
         }
     }
 

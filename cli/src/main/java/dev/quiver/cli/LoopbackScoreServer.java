@@ -3,7 +3,6 @@ package dev.quiver.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-
 import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -72,7 +71,8 @@ final class LoopbackScoreServer implements AutoCloseable {
     /** {@code http://127.0.0.1:<port>/score}. */
     URI endpoint() {
         InetSocketAddress a = server.getAddress();
-        String host = a.getAddress() instanceof Inet6Address ? "[" + a.getAddress().getHostAddress() + "]"
+        String host = a.getAddress() instanceof Inet6Address
+                ? "[" + a.getAddress().getHostAddress() + "]"
                 : a.getAddress().getHostAddress();
         return URI.create("http://" + host + ":" + a.getPort() + "/score");
     }

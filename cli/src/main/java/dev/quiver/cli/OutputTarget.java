@@ -1,21 +1,26 @@
 package dev.quiver.cli;
 
+import static java.util.Objects.requireNonNull;
+
 import java.io.FilterOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ThreadLocalRandom;
-
-import static java.util.Objects.requireNonNull;
 
 /**
  * Where a command writes a file it was given ({@code eval --output}, {@code bench --chart}),
@@ -71,25 +76,30 @@ final class OutputTarget {
         String shown = option + " " + argument;
         if (argument.equals("-")) {
             if (input != null && input.isSameFile(STDOUT) && Files.isRegularFile(STDOUT)) {
-                throw new CliError(ExitStatus.Kind.OPTION, shown + ": standard output is the input (" + input + "), under this or "
-                        + "another name (a redirection such as >> on the input); writing it would destroy the input: "
-                        + "choose another output file");
+                throw new CliError(
+                        ExitStatus.Kind.OPTION,
+                        shown + ": standard output is the input (" + input + "), under this or "
+                                + "another name (a redirection such as >> on the input); writing it would destroy the input: "
+                                + "choose another output file");
             }
             return new OutputTarget(option, Path.of(argument), null, null);
         }
         Path given;
         try {
             given = Path.of(argument);
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             throw new CliError(ExitStatus.Kind.OPTION, shown + " is not a valid path: " + e.getReason(), e);
         }
         if (argument.endsWith("/")) {
             // Path.of drops the slash; the shell and the kernel read it as "a directory", and so does this.
-            throw new CliError(ExitStatus.Kind.OPTION, shown + " ends in '/', so it names a directory; name a file to write");
+            throw new CliError(
+                    ExitStatus.Kind.OPTION, shown + " ends in '/', so it names a directory; name a file to write");
         }
         if (input != null && input.isSameFile(given)) {
-            throw new CliError(ExitStatus.Kind.OPTION, shown + " is the input (" + input + "), under this or another name; "
-                    + "writing it would destroy the input: choose another output file");
+            throw new CliError(
+                    ExitStatus.Kind.OPTION,
+                    shown + " is the input (" + input + "), under this or another name; "
+                            + "writing it would destroy the input: choose another output file");
         }
         if (Files.isDirectory(given)) {
             throw new CliError(ExitStatus.Kind.OPTION, shown + " is a directory; name a file to write");
@@ -101,8 +111,10 @@ final class OutputTarget {
                         : new OutputTarget(option, given, null, given);
             }
             if (Files.isSymbolicLink(given)) {
-                throw new CliError(ExitStatus.Kind.OPTION, shown + " is a symbolic link to a missing file ("
-                        + Files.readSymbolicLink(given) + "); name the file itself");
+                throw new CliError(
+                        ExitStatus.Kind.OPTION,
+                        shown + " is a symbolic link to a missing file (" + Files.readSymbolicLink(given)
+                                + "); name the file itself");
             }
             Path parent = given.toAbsolutePath().getParent();
             if (parent == null || !Files.exists(parent)) {
@@ -126,23 +138,32 @@ final class OutputTarget {
                         : FileChannel.open(inPlace, StandardOpenOption.WRITE);
                 return new Writing(channel, null);
             } catch (IOException e) {
-                throw new CliError(ExitStatus.Kind.OPTION, option + " " + given + " cannot be opened for writing: " + reason(e), e);
+                throw new CliError(
+                        ExitStatus.Kind.OPTION,
+                        option + " " + given + " cannot be opened for writing: " + reason(e),
+                        e);
             }
         }
         for (int attempt = 0; ; attempt++) {
-            Path temporary = replaced.resolveSibling("." + replaced.getFileName() + "." + ProcessHandle.current().pid() + "."
-                    + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
+            Path temporary = replaced.resolveSibling(
+                    "." + replaced.getFileName() + "." + ProcessHandle.current().pid() + "."
+                            + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
             try {
-                FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                FileChannel channel =
+                        FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 copyPermissions(replaced, temporary);
                 return new Writing(channel, temporary);
             } catch (FileAlreadyExistsException e) {
                 if (attempt >= TEMPORARY_NAME_ATTEMPTS) {
-                    throw new CliError(ExitStatus.Kind.OUTPUT, "cannot create a temporary file beside " + option + " " + given, e);
+                    throw new CliError(
+                            ExitStatus.Kind.OUTPUT, "cannot create a temporary file beside " + option + " " + given, e);
                 }
             } catch (IOException e) {
-                throw new CliError(ExitStatus.Kind.OPTION, option + " " + given + ": cannot create a file in " + replaced.getParent()
-                        + " (the output is written there first, then renamed into place): " + reason(e), e);
+                throw new CliError(
+                        ExitStatus.Kind.OPTION,
+                        option + " " + given + ": cannot create a file in " + replaced.getParent()
+                                + " (the output is written there first, then renamed into place): " + reason(e),
+                        e);
             }
         }
     }
@@ -151,7 +172,7 @@ final class OutputTarget {
     void write(byte[] bytes) {
         try (Writing w = open()) {
             try {
-                java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes);
+                ByteBuffer buffer = ByteBuffer.wrap(bytes);
                 while (buffer.hasRemaining()) {
                     w.channel().write(buffer);
                 }
@@ -174,19 +195,26 @@ final class OutputTarget {
         private final Path temporary;
         /** Removes the temporary file when the JVM exits before a commit or close (Ctrl-C, SIGTERM). */
         private final Thread onExit;
+
         private boolean committed;
         private boolean closed;
 
         private Writing(WritableByteChannel channel, Path temporary) {
             this.channel = channel;
             this.temporary = temporary;
-            this.onExit = temporary == null ? null : new Thread(() -> {
-                try {
-                    Files.deleteIfExists(temporary); // only the temporary file: the target is untouched until the rename
-                } catch (IOException e) {
-                    // the JVM is exiting; nothing is left to report to
-                }
-            }, "quiver-remove-temporary-output");
+            this.onExit = temporary == null
+                    ? null
+                    : new Thread(
+                            () -> {
+                                try {
+                                    Files.deleteIfExists(
+                                            temporary); // only the temporary file: the target is untouched until the
+                                    // rename
+                                } catch (IOException e) {
+                                    // the JVM is exiting; nothing is left to report to
+                                }
+                            },
+                            "quiver-remove-temporary-output");
             if (onExit != null) {
                 Runtime.getRuntime().addShutdownHook(onExit);
             }
@@ -225,7 +253,11 @@ final class OutputTarget {
                 }
                 if (temporary != null) {
                     try {
-                        Files.move(temporary, replaced, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                        Files.move(
+                                temporary,
+                                replaced,
+                                StandardCopyOption.ATOMIC_MOVE,
+                                StandardCopyOption.REPLACE_EXISTING);
                     } catch (AtomicMoveNotSupportedException e) {
                         Files.move(temporary, replaced, StandardCopyOption.REPLACE_EXISTING);
                     }
@@ -277,13 +309,13 @@ final class OutputTarget {
     static String reason(IOException e) {
         String name = e.getClass().getSimpleName();
         String message = e.getMessage();
-        if (e instanceof java.nio.file.FileSystemException fs) {
+        if (e instanceof FileSystemException fs) {
             String why = fs.getReason();
             String kind = switch (e) {
-                case java.nio.file.NoSuchFileException x -> "no such file or directory";
-                case java.nio.file.AccessDeniedException x -> "permission denied";
-                case java.nio.file.NotDirectoryException x -> "not a directory";
-                case FileAlreadyExistsException x -> "already exists";
+                case NoSuchFileException _ -> "no such file or directory";
+                case AccessDeniedException _ -> "permission denied";
+                case NotDirectoryException _ -> "not a directory";
+                case FileAlreadyExistsException _ -> "already exists";
                 default -> name;
             };
             return why != null ? why + " (" + fs.getFile() + ")" : kind + " (" + fs.getFile() + ")";

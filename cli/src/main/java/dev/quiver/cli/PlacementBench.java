@@ -6,16 +6,12 @@ import dev.quiver.Device;
 import dev.quiver.ExpressionMetrics;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
+import dev.quiver.memory.Resources;
 import dev.quiver.opencl.TransferMode;
 import dev.quiver.placement.CalibrationCache;
-import jdk.incubator.vector.DoubleVector;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Schema;
-
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +20,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Function;
+import jdk.incubator.vector.DoubleVector;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * {@code quiver bench --placement}: the placement policies {@link Placement#CPU},
@@ -49,20 +51,30 @@ import java.util.function.Function;
 final class PlacementBench {
 
     /** One kernel segment of the suite: an expression over float64 columns uniform in their ranges. */
-    record Case(String name, String expression, List<String> columns, List<Workload.Range> ranges) {
-    }
+    record Case(String name, String expression, List<String> columns, List<Workload.Range> ranges) {}
 
     static final List<Case> CASES = List.of(
             new Case("cheap", "a * b + c", List.of("a", "b", "c"), List.of(Workload.ANY, Workload.ANY, Workload.ANY)),
-            new Case("predicate", "a * b + c > 0.5", List.of("a", "b", "c"), List.of(Workload.ANY, Workload.ANY, Workload.ANY)),
-            new Case("transcendental", "haversine(a, b, c, d)", List.of("a", "b", "c", "d"),
+            new Case(
+                    "predicate",
+                    "a * b + c > 0.5",
+                    List.of("a", "b", "c"),
+                    List.of(Workload.ANY, Workload.ANY, Workload.ANY)),
+            new Case(
+                    "transcendental",
+                    "haversine(a, b, c, d)",
+                    List.of("a", "b", "c", "d"),
                     List.of(Workload.LATITUDE, Workload.LONGITUDE, Workload.LATITUDE, Workload.LONGITUDE)),
             // log1p is not a Quiver function: ln(1 + abs(c)) is the same work (one transcendental); one fused segment.
-            new Case("heavy", "exp(sin(a) * cos(b)) + ln(1 + abs(c)) * atan2(a, b)", List.of("a", "b", "c"),
+            new Case(
+                    "heavy",
+                    "exp(sin(a) * cos(b)) + ln(1 + abs(c)) * atan2(a, b)",
+                    List.of("a", "b", "c"),
                     List.of(Workload.ANY, Workload.ANY, Workload.ANY)));
 
     static final int DEFAULT_ROWS = 4 << 20;
-    static final List<Integer> DEFAULT_BATCH_ROWS = List.of(1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20);
+    static final List<Integer> DEFAULT_BATCH_ROWS =
+            List.of(1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20);
     static final int DEFAULT_ITERATIONS = 7;
 
     /**
@@ -108,9 +120,20 @@ final class PlacementBench {
      * @param autoRanOn                   batches per device of the AUTO expression over the whole case (warm-up
      *                                    included)
      */
-    record Result(String caseName, int rows, int batchRows, int batches, String transfer, double cpuMs, Double openclMs,
-                  double autoMs, Double openclBytesToDevicePerBatch, Double openclBytesFromDevicePerBatch, String autoRanOn,
-                  long decisions, long schedulerNanos) {
+    record Result(
+            String caseName,
+            int rows,
+            int batchRows,
+            int batches,
+            String transfer,
+            double cpuMs,
+            Double openclMs,
+            double autoMs,
+            Double openclBytesToDevicePerBatch,
+            Double openclBytesFromDevicePerBatch,
+            String autoRanOn,
+            long decisions,
+            long schedulerNanos) {
         double oracleMs() {
             return openclMs == null ? cpuMs : Math.min(cpuMs, openclMs);
         }
@@ -135,8 +158,7 @@ final class PlacementBench {
     }
 
     /** The OpenCL devices of one Quiver, in one transfer mode; {@code transfer} null without OpenCL. */
-    private record Mode(String transfer, Quiver quiver) {
-    }
+    private record Mode(String transfer, Quiver quiver) {}
 
     private final BenchCommand options;
     private final PrintStream out, progress;
@@ -178,7 +200,9 @@ final class PlacementBench {
                 return ExitStatus.report(e, progress);
             }
         }
-        List<Case> cases = CASES.stream().filter(c -> options.workloads == null || options.workloads.contains(c.name())).toList();
+        List<Case> cases = CASES.stream()
+                .filter(c -> options.workloads == null || options.workloads.contains(c.name()))
+                .toList();
         if (cases.isEmpty()) {
             progress.println("no placement case matches " + options.workloads + "; known: "
                     + String.join(", ", CASES.stream().map(Case::name).toList()));
@@ -200,15 +224,22 @@ final class PlacementBench {
         long left = allocator.getAllocatedMemory();
         if (left != 0) {
             // Not closed: RootAllocator.close() would throw over the leak this reports.
-            progress.println("error: " + left + " bytes still allocated after the benchmark (a leak):\n" + allocator.toVerboseString());
+            progress.println("error: " + left + " bytes still allocated after the benchmark (a leak):\n"
+                    + allocator.toVerboseString());
             return 1;
         }
         allocator.close();
         return failures == 0 ? 0 : 1;
     }
 
-    private int run(RootAllocator allocator, List<Case> cases, List<int[]> sizes, List<Double> nulls, int iterations,
-                    String reproduce) throws Exception {
+    private int run(
+            RootAllocator allocator,
+            List<Case> cases,
+            List<int[]> sizes,
+            List<Double> nulls,
+            int iterations,
+            String reproduce)
+            throws Exception {
         boolean table = options.format == BenchCommand.Format.table;
         PrintStream info = table ? out : progress;
         ObjectMapper json = new ObjectMapper();
@@ -218,8 +249,19 @@ final class PlacementBench {
             open(allocator, modes);
             List<String> header = describe(modes, info, cases, iterations, reproduce);
             if (table) {
-                out.printf("%-20s %6s %9s  %-9s %10s %10s %10s %10s %8s %16s %16s  %s%n", "case", "rows", "batchRows", "transfer",
-                        "cpu ms", "opencl ms", "auto ms", "oracle ms", "regret", "B to dev/batch", "B from dev/batch",
+                out.printf(
+                        "%-20s %6s %9s  %-9s %10s %10s %10s %10s %8s %16s %16s  %s%n",
+                        "case",
+                        "rows",
+                        "batchRows",
+                        "transfer",
+                        "cpu ms",
+                        "opencl ms",
+                        "auto ms",
+                        "oracle ms",
+                        "regret",
+                        "B to dev/batch",
+                        "B from dev/batch",
                         "auto ran on (batches, warm-up included)");
             }
             List<Result> results = new ArrayList<>();
@@ -227,14 +269,19 @@ final class PlacementBench {
             int total = cases.size() * nulls.size() * sizes.size(), step = 0;
             for (Case c : cases) {
                 for (double nullFraction : nulls) {
-                    String name = c.name() + (nullFraction > 0
-                            ? String.format(Locale.ROOT, " [%.0f%% nulls]", nullFraction * 100) : "");
+                    String name = c.name()
+                            + (nullFraction > 0
+                                    ? String.format(Locale.ROOT, " [%.0f%% nulls]", nullFraction * 100)
+                                    : "");
                     expressions.put(name, c.expression());
                     for (int[] size : sizes) {
                         step++;
-                        progress.printf("[%d/%d] %s %s rows in batches of %s ...%n", step, total, name, rows(size[0]), rows(size[1]));
+                        progress.printf(
+                                "[%d/%d] %s %s rows in batches of %s ...%n",
+                                step, total, name, rows(size[0]), rows(size[1]));
                         int[] errors = {0};
-                        List<Result> rs = measure(modes, allocator, c, name, nullFraction, size[0], size[1], iterations, errors);
+                        List<Result> rs =
+                                measure(modes, allocator, c, name, nullFraction, size[0], size[1], iterations, errors);
                         failures += errors[0];
                         for (Result r : rs) {
                             results.add(r);
@@ -248,8 +295,9 @@ final class PlacementBench {
             info.println("  reproduce: " + reproduce);
             if (options.chart != null) {
                 try {
-                    OutputTarget.resolve("--chart", options.chart, null).write(PlacementChart.html(header, totals, reproduce,
-                            results, expressions).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    OutputTarget.resolve("--chart", options.chart, null)
+                            .write(PlacementChart.html(header, totals, reproduce, results, expressions)
+                                    .getBytes(StandardCharsets.UTF_8));
                     progress.println("chart written to " + options.chart);
                 } catch (RuntimeException e) {
                     progress.println("error: could not write the chart: " + ExitStatus.message(e));
@@ -257,7 +305,7 @@ final class PlacementBench {
                 }
             }
         } finally {
-            dev.quiver.memory.Resources.closeAll(modes.stream().map(Mode::quiver).toList());
+            Resources.closeAll(modes.stream().map(Mode::quiver).toList());
         }
         return failures;
     }
@@ -267,8 +315,11 @@ final class PlacementBench {
      * that mode; else one with the devices in their own mode and one in the other mode.
      */
     private void open(RootAllocator allocator, List<Mode> modes) {
-        Quiver first = builder(allocator, options.transfer).openCl(!options.noOpenCl).build();
-        TransferMode own = first.openClDevices().isEmpty() ? null : first.openClDevices().getFirst().transferMode().orElseThrow();
+        Quiver first =
+                builder(allocator, options.transfer).openCl(!options.noOpenCl).build();
+        TransferMode own = first.openClDevices().isEmpty()
+                ? null
+                : first.openClDevices().getFirst().transferMode().orElseThrow();
         modes.add(new Mode(own == null ? null : own.label(), first));
         if (own != null && options.transfer == null) {
             TransferMode other = own == TransferMode.ZERO_COPY ? TransferMode.COPY : TransferMode.ZERO_COPY;
@@ -285,18 +336,27 @@ final class PlacementBench {
      *
      * @return the machine line and the device lines (with their figures, and why OpenCL is absent), as printed
      */
-    private List<String> describe(List<Mode> modes, PrintStream to, List<Case> cases, int iterations, String reproduce) {
+    private List<String> describe(
+            List<Mode> modes, PrintStream to, List<Case> cases, int iterations, String reproduce) {
         Quiver quiver = modes.getFirst().quiver();
         List<String> printed = new ArrayList<>();
-        String machine = String.format(Locale.ROOT, "Quiver bench --placement: %d cores, %s %s (%s), Java %s (%s, %s), CPU vectors %d-bit",
-                Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"), System.getProperty("os.version"),
-                System.getProperty("os.arch"), Runtime.version(), System.getProperty("java.vm.name"),
-                System.getProperty("java.vendor"), DoubleVector.SPECIES_PREFERRED.vectorBitSize());
+        String machine = String.format(
+                Locale.ROOT,
+                "Quiver bench --placement: %d cores, %s %s (%s), Java %s (%s, %s), CPU vectors %d-bit",
+                Runtime.getRuntime().availableProcessors(),
+                System.getProperty("os.name"),
+                System.getProperty("os.version"),
+                System.getProperty("os.arch"),
+                Runtime.version(),
+                System.getProperty("java.vm.name"),
+                System.getProperty("java.vendor"),
+                DoubleVector.SPECIES_PREFERRED.vectorBitSize());
         to.println(machine);
         printed.add(machine);
         to.flush();
-        progress.println("reading or measuring each device's figures for auto placement (calibration takes up to a second "
-                + "per device, then they are cached in " + CalibrationCache.defaultDirectory() + ") ...");
+        progress.println(
+                "reading or measuring each device's figures for auto placement (calibration takes up to a second "
+                        + "per device, then they are cached in " + CalibrationCache.defaultDirectory() + ") ...");
         for (Mode m : modes) {
             for (Device d : m.quiver().devices()) {
                 if (m != modes.getFirst() && !d.isOpenCl()) {
@@ -316,8 +376,13 @@ final class PlacementBench {
             }
         }
         if (modes.size() > 1) {
-            String line = "  transfer modes: " + String.join(" and ", modes.stream().map(m -> label("opencl", m.transfer())).toList())
-                    + ", the device's own first (--transfer " + TransferOption.LABEL + " runs one); the cpu runs once per case";
+            String line = "  transfer modes: "
+                    + String.join(
+                            " and ",
+                            modes.stream()
+                                    .map(m -> label("opencl", m.transfer()))
+                                    .toList()) + ", the device's own first (--transfer " + TransferOption.LABEL
+                    + " runs one); the cpu runs once per case";
             to.println(line);
             printed.add(line);
         }
@@ -336,9 +401,14 @@ final class PlacementBench {
             described.add(c.name() + " = " + c.expression() + " (" + String.join(", ", cols) + ")");
         }
         to.println("  cases (float64 columns, uniform): " + String.join("; ", described));
-        to.printf(Locale.ROOT, "  each figure: the median of %d passes (a pass evaluates every batch of the case and closes "
+        to.printf(
+                Locale.ROOT,
+                "  each figure: the median of %d passes (a pass evaluates every batch of the case and closes "
                         + "each result), the policies interleaved pass by pass, in the orders of a balanced Latin square in turn, after at least %d warm-up passes and %d ms "
-                        + "each (cut at %d ms after 1 pass)%n", iterations, Math.max(1, options.warmup), options.warmupMs,
+                        + "each (cut at %d ms after 1 pass)%n",
+                iterations,
+                Math.max(1, options.warmup),
+                options.warmupMs,
                 options.budgetMs / 2);
         to.println("  oracle = the faster of cpu and opencl per case (per transfer mode); regret = auto / oracle - 1;"
                 + " B to/from dev/batch = mean bytes opencl copied each way per batch (0: zero copy)");
@@ -348,13 +418,21 @@ final class PlacementBench {
     }
 
     /** The policies of one case: a name, an evaluation, and the expression it compiled (for its metrics). */
-    private record Policy(String name, CompiledExpression expr, Function<VectorSchemaRoot, FieldVector> run) {
-    }
+    private record Policy(String name, CompiledExpression expr, Function<VectorSchemaRoot, FieldVector> run) {}
 
     /** One case at one size: a result per mode, the CPU timed once with every mode's OPENCL and AUTO, interleaved. */
-    private List<Result> measure(List<Mode> modes, BufferAllocator allocator, Case c, String name, double nullFraction, int rows,
-                                 int batchRows, int iterations, int[] errors) {
-        List<VectorSchemaRoot> batches = options.generate(allocator, c.columns(), c.ranges(), rows, batchRows, nullFraction);
+    private List<Result> measure(
+            List<Mode> modes,
+            BufferAllocator allocator,
+            Case c,
+            String name,
+            double nullFraction,
+            int rows,
+            int batchRows,
+            int iterations,
+            int[] errors) {
+        List<VectorSchemaRoot> batches =
+                options.generate(allocator, c.columns(), c.ranges(), rows, batchRows, nullFraction);
         try {
             Schema schema = batches.getFirst().getSchema();
             // One compiled expression per policy: AUTO learns from this case's batches only.
@@ -367,15 +445,18 @@ final class PlacementBench {
                 String transfer = modes.get(m).transfer();
                 if (openClCanRun(quiver, cpu)) {
                     CompiledExpression e = quiver.compile(schema, c.expression());
-                    opencl[m] = new Policy(label("opencl", transfer), e, b -> e.evaluate(b, Placement.OPENCL, allocator));
+                    opencl[m] =
+                            new Policy(label("opencl", transfer), e, b -> e.evaluate(b, Placement.OPENCL, allocator));
                     policies.add(opencl[m]);
                 } else if (!quiver.openClDevices().isEmpty()) {
-                    progress.println("  note: no OpenCL device can run " + name + ", so " + label("opencl", transfer) + " is absent");
+                    progress.println("  note: no OpenCL device can run " + name + ", so " + label("opencl", transfer)
+                            + " is absent");
                 }
             }
             for (int m = 0; m < modes.size(); m++) {
                 CompiledExpression e = modes.get(m).quiver().compile(schema, c.expression());
-                auto[m] = new Policy(label("auto", modes.get(m).transfer()), e, b -> e.evaluate(b, Placement.AUTO, allocator));
+                auto[m] = new Policy(
+                        label("auto", modes.get(m).transfer()), e, b -> e.evaluate(b, Placement.AUTO, allocator));
                 policies.add(auto[m]);
             }
 
@@ -422,8 +503,20 @@ final class PlacementBench {
                 }
                 double autoMs = BenchCommand.median(times[policies.indexOf(auto[m])]);
                 ExpressionMetrics am = auto[m].expr().metrics();
-                results.add(new Result(name, rows, batchRows, batches.size(), modes.get(m).transfer(), cpuMs, openclMs, autoMs,
-                        toDevice, fromDevice, ranOn(modes.get(m), am, opencl[m] != null), am.decisions(), am.schedulerNanos()));
+                results.add(new Result(
+                        name,
+                        rows,
+                        batchRows,
+                        batches.size(),
+                        modes.get(m).transfer(),
+                        cpuMs,
+                        openclMs,
+                        autoMs,
+                        toDevice,
+                        fromDevice,
+                        ranOn(modes.get(m), am, opencl[m] != null),
+                        am.decisions(),
+                        am.schedulerNanos()));
             }
             return results;
         } finally {
@@ -469,7 +562,8 @@ final class PlacementBench {
                 continue;
             }
             ExpressionMetrics.DeviceTotals t = by.get(d.name());
-            String label = isCpu ? "cpu" : label(quiver.openClDevices().size() == 1 ? "opencl" : d.name(), mode.transfer());
+            String label =
+                    isCpu ? "cpu" : label(quiver.openClDevices().size() == 1 ? "opencl" : d.name(), mode.transfer());
             String part = label + " " + (t == null ? 0 : t.batches());
             if (t != null && t.fallbacks() > 0) {
                 part += " (" + t.fallbacks() + " failed, recomputed on the cpu)";
@@ -479,7 +573,7 @@ final class PlacementBench {
         return String.join(" / ", parts);
     }
 
-    private void print(ObjectMapper json, Result r) throws java.io.IOException {
+    private void print(ObjectMapper json, Result r) throws IOException {
         if (options.format == BenchCommand.Format.json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("case", r.caseName());
@@ -491,16 +585,28 @@ final class PlacementBench {
             m.put("autoMs", BenchCommand.round(r.autoMs(), 4));
             m.put("oracleMs", BenchCommand.round(r.oracleMs(), 4));
             m.put("regret", BenchCommand.round(r.regret(), 4));
-            m.put("openclBytesToDevicePerBatch", r.openclBytesToDevicePerBatch() == null ? null
-                    : Math.round(r.openclBytesToDevicePerBatch()));
-            m.put("openclBytesFromDevicePerBatch", r.openclBytesFromDevicePerBatch() == null ? null
-                    : Math.round(r.openclBytesFromDevicePerBatch()));
+            m.put(
+                    "openclBytesToDevicePerBatch",
+                    r.openclBytesToDevicePerBatch() == null ? null : Math.round(r.openclBytesToDevicePerBatch()));
+            m.put(
+                    "openclBytesFromDevicePerBatch",
+                    r.openclBytesFromDevicePerBatch() == null ? null : Math.round(r.openclBytesFromDevicePerBatch()));
             out.println(json.writeValueAsString(m));
         } else {
-            out.printf(Locale.ROOT, "%-20s %6s %9s  %-9s %10.2f %10s %10.2f %10.2f %+7.1f%% %16s %16s  %s%n", r.caseName(),
-                    rows(r.rows()), rows(r.batchRows()), r.transfer() == null ? "-" : r.transfer(), r.cpuMs(),
-                    r.openclMs() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.openclMs()), r.autoMs(), r.oracleMs(),
-                    r.regret() * 100, bytes(r.openclBytesToDevicePerBatch()), bytes(r.openclBytesFromDevicePerBatch()),
+            out.printf(
+                    Locale.ROOT,
+                    "%-20s %6s %9s  %-9s %10.2f %10s %10.2f %10.2f %+7.1f%% %16s %16s  %s%n",
+                    r.caseName(),
+                    rows(r.rows()),
+                    rows(r.batchRows()),
+                    r.transfer() == null ? "-" : r.transfer(),
+                    r.cpuMs(),
+                    r.openclMs() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.openclMs()),
+                    r.autoMs(),
+                    r.oracleMs(),
+                    r.regret() * 100,
+                    bytes(r.openclBytesToDevicePerBatch()),
+                    bytes(r.openclBytesFromDevicePerBatch()),
                     r.autoRanOn());
         }
     }
@@ -519,7 +625,8 @@ final class PlacementBench {
     private static List<String> totals(PrintStream to, List<Result> results) {
         Map<String, List<Result>> byMode = new LinkedHashMap<>();
         for (Result r : results) {
-            byMode.computeIfAbsent(String.valueOf(r.transfer()), k -> new ArrayList<>()).add(r);
+            byMode.computeIfAbsent(String.valueOf(r.transfer()), k -> new ArrayList<>())
+                    .add(r);
         }
         List<String> lines = new ArrayList<>();
         Map<String, double[]> openclTotals = new LinkedHashMap<>(); // per mode with opencl everywhere: ms, B to, B from
@@ -541,36 +648,65 @@ final class PlacementBench {
             }
             String transfer = group.getFirst().transfer();
             String o = label("opencl", transfer);
-            lines.add(String.format(Locale.ROOT, "Totals over %d cases%s: auto %.2f ms, oracle %.2f ms, cpu %.2f ms, %s %s",
-                    group.size(), transfer == null ? "" : ", transfer " + transfer, auto, oracle, cpu, o,
-                    openclEverywhere ? String.format(Locale.ROOT, "%.2f ms", opencl)
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "Totals over %d cases%s: auto %.2f ms, oracle %.2f ms, cpu %.2f ms, %s %s",
+                    group.size(),
+                    transfer == null ? "" : ", transfer " + transfer,
+                    auto,
+                    oracle,
+                    cpu,
+                    o,
+                    openclEverywhere
+                            ? String.format(Locale.ROOT, "%.2f ms", opencl)
                             : openclAnywhere ? "- (absent in some cases)" : "- (absent)"));
             boolean openclWorse = openclEverywhere && opencl > cpu;
             double worse = openclWorse ? opencl : cpu;
-            lines.add(String.format(Locale.ROOT, "  auto/oracle %.3f (%+.1f%%), auto/worse fixed %.3f (the worse fixed policy: %s)",
-                    auto / oracle, (auto / oracle - 1) * 100, auto / worse, openclWorse ? o : "cpu"));
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "  auto/oracle %.3f (%+.1f%%), auto/worse fixed %.3f (the worse fixed policy: %s)",
+                    auto / oracle,
+                    (auto / oracle - 1) * 100,
+                    auto / worse,
+                    openclWorse ? o : "cpu"));
             if (openclEverywhere && transfer != null) {
-                openclTotals.put(transfer, new double[]{opencl, bytesTo, bytesFrom});
+                openclTotals.put(transfer, new double[] {opencl, bytesTo, bytesFrom});
             }
         }
         if (openclTotals.size() == 2) {
             List<String> modes = List.copyOf(openclTotals.keySet());
             double[] a = openclTotals.get(modes.get(0)), b = openclTotals.get(modes.get(1));
-            lines.add(String.format(Locale.ROOT, "  %s took %.3fx the time of %s, copying %.0f B to the device and %.0f B back"
-                            + " per pass of every case, against %.0f B and %.0f B", label("opencl", modes.get(1)), b[0] / a[0],
-                    label("opencl", modes.get(0)), b[1], b[2], a[1], a[2]));
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "  %s took %.3fx the time of %s, copying %.0f B to the device and %.0f B back"
+                            + " per pass of every case, against %.0f B and %.0f B",
+                    label("opencl", modes.get(1)),
+                    b[0] / a[0],
+                    label("opencl", modes.get(0)),
+                    b[1],
+                    b[2],
+                    a[1],
+                    a[2]));
         }
         List<String> scheduler = new ArrayList<>();
         for (Result r : results) {
             if (r.batchRows() == SCHEDULER_BATCH_ROWS && r.decisions() > 0) {
                 double perDecision = r.schedulerNanos() / (double) r.decisions();
                 double perBatchMs = r.autoMs() / r.batches();
-                scheduler.add(String.format(Locale.ROOT, "%s%s %.0f ns per decision = %.3f%% of %.3f ms per batch", r.caseName(),
-                        byMode.size() > 1 ? " " + r.autoLabel() : "", perDecision, perDecision / 1e6 / perBatchMs * 100, perBatchMs));
+                scheduler.add(String.format(
+                        Locale.ROOT,
+                        "%s%s %.0f ns per decision = %.3f%% of %.3f ms per batch",
+                        r.caseName(),
+                        byMode.size() > 1 ? " " + r.autoLabel() : "",
+                        perDecision,
+                        perDecision / 1e6 / perBatchMs * 100,
+                        perBatchMs));
             }
         }
-        lines.add("  scheduler's own time at 64K rows per batch (auto, per placement decision, against auto's median time "
-                + "per batch): " + (scheduler.isEmpty() ? "no 64K case was run" : String.join("; ", scheduler)));
+        lines.add(
+                "  scheduler's own time at 64K rows per batch (auto, per placement decision, against auto's median time "
+                        + "per batch): "
+                        + (scheduler.isEmpty() ? "no 64K case was run" : String.join("; ", scheduler)));
         to.println();
         lines.forEach(to::println);
         to.flush();
@@ -586,7 +722,7 @@ final class PlacementBench {
             if (batches.isEmpty()) {
                 batches.add(r);
             }
-            batches.forEach(b -> sizes.add(new int[]{r, b}));
+            batches.forEach(b -> sizes.add(new int[] {r, b}));
         }
         return sizes;
     }
@@ -594,12 +730,18 @@ final class PlacementBench {
     /** The command line that runs this again with every setting spelled out. */
     private String reproduce(List<Integer> rowCounts, List<Integer> batchSizes, int iterations, List<Double> nulls) {
         StringBuilder sb = new StringBuilder("./quiver bench --placement");
-        sb.append(" --rows ").append(String.join(",", rowCounts.stream().map(PlacementBench::rows).toList()));
-        sb.append(" --batch-rows ").append(String.join(",", batchSizes.stream().map(PlacementBench::rows).toList()));
+        sb.append(" --rows ")
+                .append(String.join(
+                        ",", rowCounts.stream().map(PlacementBench::rows).toList()));
+        sb.append(" --batch-rows ")
+                .append(String.join(
+                        ",", batchSizes.stream().map(PlacementBench::rows).toList()));
         sb.append(" --iterations ").append(iterations);
         sb.append(" --warmup ").append(options.warmup).append(" --warmup-ms ").append(options.warmupMs);
         sb.append(" --budget-ms ").append(options.budgetMs).append(" --seed ").append(options.seed);
-        sb.append(" --nulls ").append(String.join(",", nulls.stream().map(PlacementBench::fraction).toList()));
+        sb.append(" --nulls ")
+                .append(String.join(
+                        ",", nulls.stream().map(PlacementBench::fraction).toList()));
         if (options.workloads != null) {
             sb.append(" --workload ").append(String.join(",", options.workloads));
         }

@@ -4,13 +4,25 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code quiver} command line: {@code quiver bench}, {@code eval}, {@code explain}, {@code devices}. */
-@Command(name = "quiver", mixinStandardHelpOptions = true, version = "quiver 0.1.0",
+@Command(
+        name = "quiver",
+        mixinStandardHelpOptions = true,
+        version = "quiver 0.1.0",
         description = "Scalar expressions over Apache Arrow on the CPU (Vector API) and OpenCL.",
-        subcommands = {BenchCommand.class, EvalCommand.class, ExplainCommand.class, DevicesCommand.class, CommandLine.HelpCommand.class},
-        footer = {"", "Exit status: 0 done, 1 a failure while running (an evaluation error, writing the output, memory, a leak), "
-                + "2 a wrong expression, schema, input or option. Errors are one line on stderr, 'error: <message>'.",
-                "An expression that starts with '-' is taken as the expression, not an option (quiver eval \"-x + 1\" ...); "
-                + "'--' ends the options, for an expression that is also an option's name (quiver eval --input f -- -h)."})
+        subcommands = {
+            BenchCommand.class,
+            EvalCommand.class,
+            ExplainCommand.class,
+            DevicesCommand.class,
+            CommandLine.HelpCommand.class
+        },
+        footer = {
+            "",
+            "Exit status: 0 done, 1 a failure while running (an evaluation error, writing the output, memory, a leak), "
+                    + "2 a wrong expression, schema, input or option. Errors are one line on stderr, 'error: <message>'.",
+            "An expression that starts with '-' is taken as the expression, not an option (quiver eval \"-x + 1\" ...); "
+                    + "'--' ends the options, for an expression that is also an option's name (quiver eval --input f -- -h)."
+        })
 public final class QuiverCli implements Runnable {
 
     @CommandLine.Spec

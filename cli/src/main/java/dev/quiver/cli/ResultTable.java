@@ -4,18 +4,18 @@ import dev.quiver.types.DataType;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.TemporalText;
 import dev.quiver.value.Values;
+import java.math.BigDecimal;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Field;
-
-import java.math.BigDecimal;
-import java.time.ZoneId;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 
 /**
  * What {@code quiver eval} prints without {@code --output}: the columns the expression reads and
@@ -56,16 +56,23 @@ final class ResultTable {
                 try {
                     line.add(text(valueAt(v, i)));
                 } catch (RuntimeException e) {
-                    throw new CliError(ExitStatus.Kind.INPUT, input + ": batch " + index + ", column '" + f.getName() + "', row "
-                            + i + " cannot be read (the batch is malformed): " + e.getClass().getSimpleName()
-                            + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
+                    throw new CliError(
+                            ExitStatus.Kind.INPUT,
+                            input + ": batch " + index + ", column '" + f.getName() + "', row "
+                                    + i + " cannot be read (the batch is malformed): "
+                                    + e.getClass().getSimpleName()
+                                    + (e.getMessage() == null ? "" : ": " + e.getMessage()),
+                            e);
                 }
             }
             try {
                 line.add(text(Values.get(result, i, resultType)));
             } catch (RuntimeException e) {
-                throw new CliError(ExitStatus.Kind.INTERNAL, "the result of batch " + index + " cannot be read at row " + i + ": "
-                        + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
+                throw new CliError(
+                        ExitStatus.Kind.INTERNAL,
+                        "the result of batch " + index + " cannot be read at row " + i + ": "
+                                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()),
+                        e);
             }
             lines.add(line);
         }
@@ -93,8 +100,13 @@ final class ResultTable {
         for (List<String> line : lines) {
             appendLine(sb, line, width);
         }
-        sb.append(String.format(Locale.ROOT, "%d rows in %d batches%s; result %s%n", rows, batches,
-                rows > lines.size() ? " (first " + lines.size() + " shown, --limit)" : "", resultType));
+        sb.append(String.format(
+                Locale.ROOT,
+                "%d rows in %d batches%s; result %s%n",
+                rows,
+                batches,
+                rows > lines.size() ? " (first " + lines.size() + " shown, --limit)" : "",
+                resultType));
         return sb.toString();
     }
 
@@ -115,8 +127,8 @@ final class ResultTable {
         }
         long index = ((BaseIntVector) v).getValueAsLong(i);
         if (index < 0 || index >= values.getValueCount()) {
-            throw new IndexOutOfBoundsException("dictionary index " + index + " outside the dictionary's "
-                    + values.getValueCount() + " values");
+            throw new IndexOutOfBoundsException(
+                    "dictionary index " + index + " outside the dictionary's " + values.getValueCount() + " values");
         }
         return Values.get(values, (int) index, type);
     }
@@ -132,7 +144,7 @@ final class ResultTable {
         ZoneId zone;
         try {
             zone = ZoneId.of(ts.timezone());
-        } catch (java.time.DateTimeException e) {
+        } catch (DateTimeException e) {
             return TemporalText.formatTimestamp(ticks, ts.unit()) + " UTC";
         }
         return TemporalText.formatInZone(ticks, ts.unit(), zone) + " " + ts.timezone();
@@ -174,8 +186,13 @@ final class ResultTable {
 
     /** True for a character a terminal acts on rather than shows (see {@link #printable}). */
     private static boolean acts(char ch) {
-        return ch < 0x20 || (ch >= 0x7F && ch <= 0x9F) || ch == 0x061C || ch == 0x200E || ch == 0x200F
-                || (ch >= 0x2028 && ch <= 0x202E) || (ch >= 0x2066 && ch <= 0x2069);
+        return ch < 0x20
+                || (ch >= 0x7F && ch <= 0x9F)
+                || ch == 0x061C
+                || ch == 0x200E
+                || ch == 0x200F
+                || (ch >= 0x2028 && ch <= 0x202E)
+                || (ch >= 0x2066 && ch <= 0x2069);
     }
 
     private static void appendLine(StringBuilder sb, List<String> cells, int[] width) {
@@ -199,10 +216,10 @@ final class ResultTable {
         }
         Object o = v.value();
         return switch (v.type().valueType()) {
-            case DataType.Utf8 u -> printable((String) o);
-            case DataType.Date32 d -> TemporalText.formatDate((Integer) o);
+            case DataType.Utf8 _ -> printable((String) o);
+            case DataType.Date32 _ -> TemporalText.formatDate((Integer) o);
             case DataType.Timestamp ts -> timestamp(ts, (Long) o);
-            case DataType.Decimal d -> ((BigDecimal) o).toPlainString();
+            case DataType.Decimal _ -> ((BigDecimal) o).toPlainString();
             default -> v.toString();
         };
     }

@@ -1,15 +1,15 @@
 package dev.quiver.cli;
 
 import dev.quiver.types.DataType;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import picocli.CommandLine;
 import picocli.CommandLine.ITypeConverter;
-
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 
 /**
  * The {@code --schema} option: comma-separated {@code name:type} pairs, such as
@@ -65,9 +65,11 @@ final class SchemaSpec implements ITypeConverter<Schema> {
     private static DataType parseType(String column, String type) {
         try {
             DataType t = DataType.parse(type);
-            String lower = type.toLowerCase(java.util.Locale.ROOT);
+            String lower = type.toLowerCase(Locale.ROOT);
             // DataType.parse reads "timestamp..." and "decimal(..." by position; insist on the brackets here.
-            if (lower.startsWith("timestamp") && !lower.equals("timestamp") && !(lower.contains("[") && lower.endsWith("]"))) {
+            if (lower.startsWith("timestamp")
+                    && !lower.equals("timestamp")
+                    && !(lower.contains("[") && lower.endsWith("]"))) {
                 throw new IllegalArgumentException("write timestamp[unit] or timestamp[unit, tz]");
             }
             if ((lower.startsWith("decimal") || lower.startsWith("numeric")) && !lower.endsWith(")")) {
@@ -75,7 +77,8 @@ final class SchemaSpec implements ITypeConverter<Schema> {
             }
             return t;
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("column '" + column + "': bad type '" + type + "': " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "column '" + column + "': bad type '" + type + "': " + e.getMessage(), e);
         }
     }
 
@@ -89,7 +92,8 @@ final class SchemaSpec implements ITypeConverter<Schema> {
                 case '(', '[' -> depth++;
                 case ')', ']' -> {
                     if (--depth < 0) {
-                        throw new IllegalArgumentException("unbalanced '" + c + "' at position " + i + " of schema '" + text + "'");
+                        throw new IllegalArgumentException(
+                                "unbalanced '" + c + "' at position " + i + " of schema '" + text + "'");
                     }
                 }
                 case ',' -> {
@@ -98,8 +102,7 @@ final class SchemaSpec implements ITypeConverter<Schema> {
                         start = i + 1;
                     }
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
         if (depth != 0) {

@@ -11,10 +11,11 @@ import picocli.CommandLine.ITypeConverter;
  */
 final class TransferOption implements ITypeConverter<TransferMode> {
     static final String LABEL = "auto|zero-copy|copy";
-    static final String DESCRIPTION = "How OpenCL devices get the Arrow memory: zero-copy (the kernel works on the Arrow "
-            + "buffers themselves), copy (one explicit write per input and one read of the result per batch, as a discrete "
-            + "GPU needs) or auto (each device's own: zero-copy where it shares host memory, as PoCL does). "
-            + "Default: -Dquiver.opencl.transfer, else auto.";
+    static final String DESCRIPTION =
+            "How OpenCL devices get the Arrow memory: zero-copy (the kernel works on the Arrow "
+                    + "buffers themselves), copy (one explicit write per input and one read of the result per batch, as a discrete "
+                    + "GPU needs) or auto (each device's own: zero-copy where it shares host memory, as PoCL does). "
+                    + "Default: -Dquiver.opencl.transfer, else auto.";
 
     @Override
     public TransferMode convert(String value) {

@@ -3,6 +3,12 @@ package dev.quiver.cli;
 import dev.quiver.memory.OutputVectors;
 import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.memory.VectorView;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -14,13 +20,6 @@ import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
-
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.BiFunction;
 
 /**
  * A built-in benchmark workload: an expression over float64 columns, with its two baselines
@@ -35,9 +34,14 @@ import java.util.function.BiFunction;
  *                  within a few ulps for haversine, whose {@code sin}, {@code cos} and {@code asin}
  *                  are not {@link Math}'s on the other paths
  */
-record Workload(String name, String expression, List<String> columns, List<Range> ranges, Agreement agreement,
-                BiFunction<VectorSchemaRoot, BufferAllocator, Float8Vector> rowLoop,
-                BiFunction<VectorSchemaRoot, BufferAllocator, Float8Vector> vectorLoop) {
+record Workload(
+        String name,
+        String expression,
+        List<String> columns,
+        List<Range> ranges,
+        Agreement agreement,
+        BiFunction<VectorSchemaRoot, BufferAllocator, Float8Vector> rowLoop,
+        BiFunction<VectorSchemaRoot, BufferAllocator, Float8Vector> vectorLoop) {
 
     /** Generated values lie in {@code [min, max)}. */
     record Range(double min, double max) {
@@ -86,7 +90,8 @@ record Workload(String name, String expression, List<String> columns, List<Range
             if (Double.isNaN(expected) || Double.isNaN(actual)) {
                 return Double.isNaN(expected) && Double.isNaN(actual);
             }
-            double unit = Math.ulp(expected) + DIAMETER_KM * Math.ulp(1.0) / Math.max(Math.cos(expected / DIAMETER_KM), Double.MIN_NORMAL);
+            double unit = Math.ulp(expected)
+                    + DIAMETER_KM * Math.ulp(1.0) / Math.max(Math.cos(expected / DIAMETER_KM), Double.MIN_NORMAL);
             return Math.abs(actual - expected) <= 4 * unit;
         }
 
@@ -106,14 +111,32 @@ record Workload(String name, String expression, List<String> columns, List<Range
     private static final double HALF_TO_RADIANS = TO_RADIANS * 0.5;
     private static final double DIAMETER_KM = 2 * CliFunctions.EARTH_RADIUS_KM;
 
-    static final Workload FMA_LIKE = new Workload("a*b+c", "a*b+c", List.of("a", "b", "c"), List.of(ANY, ANY, ANY), SAME_BITS,
-            Workload::rowLoopAbc, Workload::vectorLoopAbc);
-    static final Workload HYPOT = new Workload("sqrt(x*x+y*y)", "sqrt(x*x+y*y)", List.of("x", "y"), List.of(ANY, ANY), SAME_BITS,
-            Workload::rowLoopHypot, Workload::vectorLoopHypot);
+    static final Workload FMA_LIKE = new Workload(
+            "a*b+c",
+            "a*b+c",
+            List.of("a", "b", "c"),
+            List.of(ANY, ANY, ANY),
+            SAME_BITS,
+            Workload::rowLoopAbc,
+            Workload::vectorLoopAbc);
+    static final Workload HYPOT = new Workload(
+            "sqrt(x*x+y*y)",
+            "sqrt(x*x+y*y)",
+            List.of("x", "y"),
+            List.of(ANY, ANY),
+            SAME_BITS,
+            Workload::rowLoopHypot,
+            Workload::vectorLoopHypot);
     /** The guide's RowFn ({@link CliFunctions#haversine()}), checked with {@link #HAVERSINE_ULPS}. */
-    static final Workload HAVERSINE = new Workload("haversine", "haversine(lat1, lon1, lat2, lon2)",
-            List.of("lat1", "lon1", "lat2", "lon2"), List.of(LATITUDE, LONGITUDE, LATITUDE, LONGITUDE), HAVERSINE_ULPS,
-            Workload::rowLoopHaversine, Workload::vectorLoopHaversine);
+    static final Workload HAVERSINE = new Workload(
+            "haversine",
+            "haversine(lat1, lon1, lat2, lon2)",
+            List.of("lat1", "lon1", "lat2", "lon2"),
+            List.of(LATITUDE, LONGITUDE, LATITUDE, LONGITUDE),
+            HAVERSINE_ULPS,
+            Workload::rowLoopHaversine,
+            Workload::vectorLoopHaversine);
+
     static final List<Workload> ALL = List.of(FMA_LIKE, HYPOT, HAVERSINE);
 
     Workload {
@@ -172,12 +195,18 @@ record Workload(String name, String expression, List<String> columns, List<Range
     }
 
     /** Output vector plus views of inputs and output, validity already computed. */
-    private static Float8Vector prepare(VectorSchemaRoot batch, BufferAllocator allocator, String name,
-                                        List<Float8Vector> inputs, List<VectorView> views) {
+    private static Float8Vector prepare(
+            VectorSchemaRoot batch,
+            BufferAllocator allocator,
+            String name,
+            List<Float8Vector> inputs,
+            List<VectorView> views) {
         int n = batch.getRowCount();
         // The same output allocation Quiver uses, so the two loops are compared on equal terms.
         Float8Vector out = (Float8Vector) OutputVectors.uninitialized(
-                new Field(name, FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null), n, allocator);
+                new Field(name, FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null),
+                n,
+                allocator);
         try {
             List<MemorySegment> validity = new ArrayList<>();
             for (Float8Vector in : inputs) {
@@ -200,9 +229,13 @@ record Workload(String name, String expression, List<String> columns, List<Range
 
     static Float8Vector vectorLoopAbc(VectorSchemaRoot batch, BufferAllocator allocator) {
         List<VectorView> views = new ArrayList<>();
-        Float8Vector out = prepare(batch, allocator, "a*b+c", List.of(vec(batch, "a"), vec(batch, "b"), vec(batch, "c")), views);
+        Float8Vector out =
+                prepare(batch, allocator, "a*b+c", List.of(vec(batch, "a"), vec(batch, "b"), vec(batch, "c")), views);
         try {
-            MemorySegment a = views.get(0).data(), b = views.get(1).data(), c = views.get(2).data(), o = views.get(3).data();
+            MemorySegment a = views.get(0).data(),
+                    b = views.get(1).data(),
+                    c = views.get(2).data(),
+                    o = views.get(3).data();
             int n = batch.getRowCount();
             int bound = SPECIES.loopBound(n);
             int i = 0;
@@ -230,7 +263,9 @@ record Workload(String name, String expression, List<String> columns, List<Range
         List<VectorView> views = new ArrayList<>();
         Float8Vector out = prepare(batch, allocator, "sqrt(x*x+y*y)", List.of(vec(batch, "x"), vec(batch, "y")), views);
         try {
-            MemorySegment x = views.get(0).data(), y = views.get(1).data(), o = views.get(2).data();
+            MemorySegment x = views.get(0).data(),
+                    y = views.get(1).data(),
+                    o = views.get(2).data();
             int n = batch.getRowCount();
             int bound = SPECIES.loopBound(n);
             int i = 0;
@@ -265,7 +300,10 @@ record Workload(String name, String expression, List<String> columns, List<Range
     }
 
     static Float8Vector rowLoopHaversine(VectorSchemaRoot batch, BufferAllocator allocator) {
-        Float8Vector lat1 = vec(batch, "lat1"), lon1 = vec(batch, "lon1"), lat2 = vec(batch, "lat2"), lon2 = vec(batch, "lon2");
+        Float8Vector lat1 = vec(batch, "lat1"),
+                lon1 = vec(batch, "lon1"),
+                lat2 = vec(batch, "lat2"),
+                lon2 = vec(batch, "lon2");
         int n = batch.getRowCount();
         Float8Vector out = new Float8Vector("haversine", allocator);
         out.allocateNew(n);
@@ -287,18 +325,27 @@ record Workload(String name, String expression, List<String> columns, List<Range
      */
     static Float8Vector vectorLoopHaversine(VectorSchemaRoot batch, BufferAllocator allocator) {
         List<VectorView> views = new ArrayList<>();
-        Float8Vector out = prepare(batch, allocator, "haversine",
-                List.of(vec(batch, "lat1"), vec(batch, "lon1"), vec(batch, "lat2"), vec(batch, "lon2")), views);
+        Float8Vector out = prepare(
+                batch,
+                allocator,
+                "haversine",
+                List.of(vec(batch, "lat1"), vec(batch, "lon1"), vec(batch, "lat2"), vec(batch, "lon2")),
+                views);
         try {
-            MemorySegment lat1 = views.get(0).data(), lon1 = views.get(1).data(), lat2 = views.get(2).data(),
-                    lon2 = views.get(3).data(), o = views.get(4).data();
+            MemorySegment lat1 = views.get(0).data(),
+                    lon1 = views.get(1).data(),
+                    lat2 = views.get(2).data(),
+                    lon2 = views.get(3).data(),
+                    o = views.get(4).data();
             int n = batch.getRowCount();
             int bound = SPECIES.loopBound(n);
             int i = 0;
             for (; i < bound; i += SPECIES.length()) {
                 long off = (long) i * 8;
-                DoubleVector p1 = DoubleVector.fromMemorySegment(SPECIES, lat1, off, LE).mul(TO_RADIANS);
-                DoubleVector p2 = DoubleVector.fromMemorySegment(SPECIES, lat2, off, LE).mul(TO_RADIANS);
+                DoubleVector p1 =
+                        DoubleVector.fromMemorySegment(SPECIES, lat1, off, LE).mul(TO_RADIANS);
+                DoubleVector p2 =
+                        DoubleVector.fromMemorySegment(SPECIES, lat2, off, LE).mul(TO_RADIANS);
                 DoubleVector dLon = DoubleVector.fromMemorySegment(SPECIES, lon2, off, LE)
                         .sub(DoubleVector.fromMemorySegment(SPECIES, lon1, off, LE));
                 haversine(p1, p2, dLon).intoMemorySegment(o, off, LE);
@@ -306,8 +353,10 @@ record Workload(String name, String expression, List<String> columns, List<Range
             if (i < n) {
                 long off = (long) i * 8;
                 VectorMask<Double> m = SPECIES.indexInRange(i, n);
-                DoubleVector p1 = DoubleVector.fromMemorySegment(SPECIES, lat1, off, LE, m).mul(TO_RADIANS);
-                DoubleVector p2 = DoubleVector.fromMemorySegment(SPECIES, lat2, off, LE, m).mul(TO_RADIANS);
+                DoubleVector p1 = DoubleVector.fromMemorySegment(SPECIES, lat1, off, LE, m)
+                        .mul(TO_RADIANS);
+                DoubleVector p2 = DoubleVector.fromMemorySegment(SPECIES, lat2, off, LE, m)
+                        .mul(TO_RADIANS);
                 DoubleVector dLon = DoubleVector.fromMemorySegment(SPECIES, lon2, off, LE, m)
                         .sub(DoubleVector.fromMemorySegment(SPECIES, lon1, off, LE, m));
                 haversine(p1, p2, dLon).intoMemorySegment(o, off, LE, m);
@@ -326,7 +375,10 @@ record Workload(String name, String expression, List<String> columns, List<Range
         DoubleVector halfDLat = p2.sub(p1).mul(0.5).lanewise(VectorOperators.SIN);
         DoubleVector halfDLon = dLon.mul(HALF_TO_RADIANS).lanewise(VectorOperators.SIN);
         DoubleVector a = halfDLat.mul(halfDLat)
-                .add(p1.lanewise(VectorOperators.COS).mul(p2.lanewise(VectorOperators.COS)).mul(halfDLon).mul(halfDLon));
+                .add(p1.lanewise(VectorOperators.COS)
+                        .mul(p2.lanewise(VectorOperators.COS))
+                        .mul(halfDLon)
+                        .mul(halfDLon));
         return a.sqrt().lanewise(VectorOperators.ASIN).mul(DIAMETER_KM);
     }
 }

@@ -1,23 +1,22 @@
 package dev.quiver.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quiver.Quiver;
 import dev.quiver.stream.PipelinePlan;
 import dev.quiver.stream.QueryRuntime;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.Test;
-
 import java.net.http.HttpClient;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code quiver bench --async}: every default config in the table and as JSON lines with exactly
@@ -28,9 +27,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AsyncBenchTest {
 
     /** 3000 rows, 1x1 on 200 of them, 1 ms per request: about a second per run of the command. */
-    private static final String[] FAST = {"--rows", "3000", "--per-row-rows", "200", "--iterations", "1", "--latency-ms", "1"};
-    private static final List<String> FIELDS = List.of("config", "rowsPerCall", "maxInFlight", "rows", "medianMs", "rowsPerSec",
-            "requests", "peakInFlight", "speedupVsPerRow");
+    private static final String[] FAST = {
+        "--rows", "3000", "--per-row-rows", "200", "--iterations", "1", "--latency-ms", "1"
+    };
+
+    private static final List<String> FIELDS = List.of(
+            "config",
+            "rowsPerCall",
+            "maxInFlight",
+            "rows",
+            "medianMs",
+            "rowsPerSec",
+            "requests",
+            "peakInFlight",
+            "speedupVsPerRow");
 
     private static CliRun async(String... more) {
         List<String> args = new ArrayList<>(List.of("bench", "--async"));
@@ -49,19 +59,29 @@ class AsyncBenchTest {
         assertTrue(out.contains("Java " + Runtime.version()), out);
         assertTrue(out.contains("1 ms latency per request"), out);
         assertTrue(out.contains("TCP_NODELAY on"), out);
-        assertTrue(out.matches("(?s).*\\nconfig +rows/call +in flight +rows +median ms +rows/s +requests +peak +waiting +vs per-row\\n.*"), out);
+        assertTrue(
+                out.matches(
+                        "(?s).*\\nconfig +rows/call +in flight +rows +median ms +rows/s +requests +peak +waiting +vs per-row\\n.*"),
+                out);
         // config, rows/call, in flight, rows, median ms, rows/s, requests, peak, waiting, vs per-row
         String num = " +[0-9.]+", grouped = " +[0-9,]+";
         assertTrue(out.matches("(?s).*\\n1x1 +1 +1 +200\\*" + num + grouped + " +200 +1 +\\d+% +1\\.00x\\n.*"), out);
         assertTrue(out.matches("(?s).*\\n1000x1 +1000 +1 +3000" + num + grouped + " +3 +1 +\\d+% +[0-9.]+x\\n.*"), out);
-        assertTrue(out.matches("(?s).*\\n1000x4 +1000 +4 +3000" + num + grouped + " +3 +[1-3] +\\d+% +[0-9.]+x\\n.*"), out);
-        assertTrue(out.matches("(?s).*\\n1000x16 +1000 +16 +3000" + num + grouped + " +3 +[1-3] +\\d+% +[0-9.]+x\\n.*"), out);
-        assertTrue(out.matches("(?s).*\\nbatchx4 +8192 +4 +3000" + num + grouped + " +1 +1 +\\d+% +[0-9.]+x\\n.*"), out);
+        assertTrue(
+                out.matches("(?s).*\\n1000x4 +1000 +4 +3000" + num + grouped + " +3 +[1-3] +\\d+% +[0-9.]+x\\n.*"),
+                out);
+        assertTrue(
+                out.matches("(?s).*\\n1000x16 +1000 +16 +3000" + num + grouped + " +3 +[1-3] +\\d+% +[0-9.]+x\\n.*"),
+                out);
+        assertTrue(
+                out.matches("(?s).*\\nbatchx4 +8192 +4 +3000" + num + grouped + " +1 +1 +\\d+% +[0-9.]+x\\n.*"), out);
         assertTrue(out.contains("  * 1x1 ran on 200 of the 3000 rows (--per-row-rows): "), out);
         assertTrue(out.contains("ms scaled to 3000 rows; every speedup compares with its time per row"), out);
         assertTrue(out.contains("1000x16 peaked at "), "a 3000-row stream holds 3 calls of 1000 rows: " + out);
-        assertTrue(out.contains("  reproduce: ./quiver bench --async --rows 3000 --per-row-rows 200 --latency-ms 1 "
-                + "--async-configs 1x1,1000x1,1000x4,1000x16,batchx4 --iterations 1 --warmup 1 --seed 42"), out);
+        assertTrue(
+                out.contains("  reproduce: ./quiver bench --async --rows 3000 --per-row-rows 200 --latency-ms 1 "
+                        + "--async-configs 1x1,1000x1,1000x4,1000x16,batchx4 --iterations 1 --warmup 1 --seed 42"),
+                out);
         assertTrue(run.err().contains("[5/5] batchx4: 3000 rows"), run.err());
         assertFalse(run.err().contains("ERROR"), run.err());
     }
@@ -78,11 +98,20 @@ class AsyncBenchTest {
             assertEquals(FIELDS, fields, line);
             byConfig.put(n.get("config").asText(), n);
         }
-        assertEquals(List.of("1x1", "1000x1", "1000x4", "1000x16", "batchx4"), List.copyOf(byConfig.keySet()), run.out());
+        assertEquals(
+                List.of("1x1", "1000x1", "1000x4", "1000x16", "batchx4"), List.copyOf(byConfig.keySet()), run.out());
         // config -> rows per call, calls in flight, rows, requests
-        Map<String, long[]> expected = Map.of("1x1", new long[]{1, 1, 200, 200}, "1000x1", new long[]{1000, 1, 3000, 3},
-                "1000x4", new long[]{1000, 4, 3000, 3}, "1000x16", new long[]{1000, 16, 3000, 3},
-                "batchx4", new long[]{8192, 4, 3000, 1});
+        Map<String, long[]> expected = Map.of(
+                "1x1",
+                new long[] {1, 1, 200, 200},
+                "1000x1",
+                new long[] {1000, 1, 3000, 3},
+                "1000x4",
+                new long[] {1000, 4, 3000, 3},
+                "1000x16",
+                new long[] {1000, 16, 3000, 3},
+                "batchx4",
+                new long[] {8192, 4, 3000, 1});
         for (var e : expected.entrySet()) {
             JsonNode n = byConfig.get(e.getKey());
             long[] x = e.getValue();
@@ -94,7 +123,8 @@ class AsyncBenchTest {
             assertTrue(peak >= 1 && peak <= Math.min(x[1], x[3]), n.toString());
             double ms = n.get("medianMs").asDouble();
             assertTrue(ms > 0, n.toString());
-            assertEquals(x[2] / (ms / 1e3), n.get("rowsPerSec").asDouble(), 0.5 + x[2] / (ms / 1e3) * 1e-3, n.toString());
+            assertEquals(
+                    x[2] / (ms / 1e3), n.get("rowsPerSec").asDouble(), 0.5 + x[2] / (ms / 1e3) * 1e-3, n.toString());
         }
         JsonNode perRow = byConfig.get("1x1"), batched = byConfig.get("1000x4");
         assertEquals(1.0, perRow.get("speedupVsPerRow").asDouble());
@@ -103,18 +133,37 @@ class AsyncBenchTest {
         double batchedMs = batched.get("medianMs").asDouble();
         // 3000 calls of at least 1 ms one after the other against 3 calls, 3 at a time: hundreds of times faster
         // where nothing else runs; 10x leaves room for a loaded machine.
-        assertTrue(perRowScaledMs > 10 * batchedMs, "1x1 scaled " + perRowScaledMs + " ms, 1000x4 " + batchedMs + " ms");
+        assertTrue(
+                perRowScaledMs > 10 * batchedMs, "1x1 scaled " + perRowScaledMs + " ms, 1000x4 " + batchedMs + " ms");
         assertTrue(perRowScaledMs >= 3000, "3000 requests of at least 1 ms each: " + perRowScaledMs);
-        assertEquals(perRowScaledMs / batchedMs, batched.get("speedupVsPerRow").asDouble(),
-                0.01 + perRowScaledMs / batchedMs * 2e-3, batched.toString());
+        assertEquals(
+                perRowScaledMs / batchedMs,
+                batched.get("speedupVsPerRow").asDouble(),
+                0.01 + perRowScaledMs / batchedMs * 2e-3,
+                batched.toString());
         assertTrue(run.err().contains("Quiver bench --async: "), "the header goes to stderr: " + run.err());
         assertTrue(run.err().contains("reproduce: ./quiver bench --async "), run.err());
     }
 
     @Test
     void configsOfYourOwnAndNoBaselineMeanNoSpeedup() throws Exception {
-        CliRun run = CliRun.of("bench", "--async", "--rows", "1500", "--per-row-rows", "100", "--iterations", "1", "--warmup", "0",
-                "--latency-ms", "0", "--async-configs", "1x2,500x2,batchx1,700x3", "--format", "json");
+        CliRun run = CliRun.of(
+                "bench",
+                "--async",
+                "--rows",
+                "1500",
+                "--per-row-rows",
+                "100",
+                "--iterations",
+                "1",
+                "--warmup",
+                "0",
+                "--latency-ms",
+                "0",
+                "--async-configs",
+                "1x2,500x2,batchx1,700x3",
+                "--format",
+                "json");
         assertEquals(0, run.exitCode(), run.err());
         String[] lines = run.out().strip().split("\n");
         assertEquals(4, lines.length, run.out());
@@ -135,26 +184,40 @@ class AsyncBenchTest {
     void aWrongScoreOrAWrongRequestCountFailsTheRun() throws Exception {
         AsyncBench.Data data = new AsyncBench.Data(2500, 7);
         try (RootAllocator allocator = new RootAllocator();
-             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-             QueryRuntime runtime = QueryRuntime.create(2)) {
+                HttpClient http = HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .build();
+                QueryRuntime runtime = QueryRuntime.create(2)) {
             // The service miscounts texts of 5 letters.
             try (LoopbackScoreServer wrong = new LoopbackScoreServer(0, t -> t.length() == 5 ? 6 : t.length());
-                 Quiver quiver = AsyncBench.quiverWith(allocator, new HttpScoreFunction(http, wrong.endpoint(), 1000, 4))) {
+                    Quiver quiver =
+                            AsyncBench.quiverWith(allocator, new HttpScoreFunction(http, wrong.endpoint(), 1000, 4))) {
                 PipelinePlan plan = AsyncBench.plan(quiver);
-                IllegalStateException e = assertThrows(IllegalStateException.class,
-                        () -> AsyncBench.runOnce(allocator, runtime, wrong, plan, data, new AsyncBench.Config(1000, 4), 2500));
-                assertTrue(e.getMessage().matches("row \\d+ \\('[a-z]{5}'\\): score 6\\.0, expected 5\\.0"), e.getMessage());
+                IllegalStateException e = assertThrows(
+                        IllegalStateException.class,
+                        () -> AsyncBench.runOnce(
+                                allocator, runtime, wrong, plan, data, new AsyncBench.Config(1000, 4), 2500));
+                assertTrue(
+                        e.getMessage().matches("row \\d+ \\('[a-z]{5}'\\): score 6\\.0, expected 5\\.0"),
+                        e.getMessage());
             }
             // The function makes calls of 500 rows where the config says 1000: 5 requests, not 3.
             try (LoopbackScoreServer server = new LoopbackScoreServer(0);
-                 Quiver quiver = AsyncBench.quiverWith(allocator, new HttpScoreFunction(http, server.endpoint(), 500, 4))) {
+                    Quiver quiver =
+                            AsyncBench.quiverWith(allocator, new HttpScoreFunction(http, server.endpoint(), 500, 4))) {
                 PipelinePlan plan = AsyncBench.plan(quiver);
-                IllegalStateException e = assertThrows(IllegalStateException.class,
-                        () -> AsyncBench.runOnce(allocator, runtime, server, plan, data, new AsyncBench.Config(1000, 4), 2500));
-                assertTrue(e.getMessage().contains("the server counted 5 HTTP requests and the pipeline 5 calls, expected 3 = ceil(2500 / 1000)"),
+                IllegalStateException e = assertThrows(
+                        IllegalStateException.class,
+                        () -> AsyncBench.runOnce(
+                                allocator, runtime, server, plan, data, new AsyncBench.Config(1000, 4), 2500));
+                assertTrue(
+                        e.getMessage()
+                                .contains(
+                                        "the server counted 5 HTTP requests and the pipeline 5 calls, expected 3 = ceil(2500 / 1000)"),
                         e.getMessage());
                 // And as configured it passes.
-                AsyncBench.Run ok = AsyncBench.runOnce(allocator, runtime, server, plan, data, new AsyncBench.Config(500, 4), 2500);
+                AsyncBench.Run ok =
+                        AsyncBench.runOnce(allocator, runtime, server, plan, data, new AsyncBench.Config(500, 4), 2500);
                 assertTrue(ok.ms() > 0 && ok.peakInFlight() >= 1 && ok.peakInFlight() <= 4, ok.toString());
             }
             assertEquals(0, allocator.getAllocatedMemory(), "a failed run frees what it allocated");

@@ -1,10 +1,11 @@
 package dev.quiver.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
-
+import dev.quiver.Quiver;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -12,9 +13,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.util.function.Function;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /**
  * The bench's output contract: one JSON object per line with the documented fields, every
@@ -23,8 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class BenchCommandTest {
 
-    private record Run(int exitCode, String out, String err) {
-    }
+    private record Run(int exitCode, String out, String err) {}
 
     private static Run bench(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
@@ -43,8 +48,22 @@ class BenchCommandTest {
 
     @Test
     void jsonLinesCarryTheDocumentedFieldsForEveryWorkloadAndDevice() throws Exception {
-        Run run = bench("bench", "--format", "json", "--rows", "5000", "--batch-rows", "1000,5000", "--nulls", "0,0.1",
-                "--iterations", "1", "--warmup", "1", "--warmup-ms", "0");
+        Run run = bench(
+                "bench",
+                "--format",
+                "json",
+                "--rows",
+                "5000",
+                "--batch-rows",
+                "1000,5000",
+                "--nulls",
+                "0,0.1",
+                "--iterations",
+                "1",
+                "--warmup",
+                "1",
+                "--warmup-ms",
+                "0");
         assertEquals(0, run.exitCode(), run.err());
         ObjectMapper json = new ObjectMapper();
         List<JsonNode> lines = new ArrayList<>();
@@ -55,7 +74,9 @@ class BenchCommandTest {
         for (JsonNode n : lines) {
             List<String> fields = new ArrayList<>();
             n.fieldNames().forEachRemaining(fields::add);
-            assertEquals(List.of("workload", "rows", "batchRows", "device", "medianMs", "gbPerSec", "speedupVsRowLoop"), fields);
+            assertEquals(
+                    List.of("workload", "rows", "batchRows", "device", "medianMs", "gbPerSec", "speedupVsRowLoop"),
+                    fields);
             assertEquals(5000, n.get("rows").asInt());
             assertTrue(n.get("medianMs").asDouble() > 0, n.toString());
             assertTrue(Double.isFinite(n.get("speedupVsRowLoop").asDouble()), n.toString());
@@ -65,8 +86,15 @@ class BenchCommandTest {
                 assertEquals(1.0, n.get("speedupVsRowLoop").asDouble());
             }
         }
-        assertEquals(Set.of("a*b+c", "a*b+c [10% nulls]", "sqrt(x*x+y*y)", "sqrt(x*x+y*y) [10% nulls]", "haversine",
-                "haversine [10% nulls]"), workloads);
+        assertEquals(
+                Set.of(
+                        "a*b+c",
+                        "a*b+c [10% nulls]",
+                        "sqrt(x*x+y*y)",
+                        "sqrt(x*x+y*y) [10% nulls]",
+                        "haversine",
+                        "haversine [10% nulls]"),
+                workloads);
         assertTrue(devices.containsAll(List.of("row-loop", "vector-api-loop", "cpu")), devices.toString());
         int perConfig = devices.size();
         assertEquals(6 * 2 * perConfig, lines.size(), "every device on every workload and batch size");
@@ -75,8 +103,22 @@ class BenchCommandTest {
 
     @Test
     void theTableNamesTheMachineAndItsDevices() {
-        Run run = bench("bench", "--rows", "2000", "--batch-rows", "2000", "--nulls", "0", "--workload", "a*b+c",
-                "--iterations", "1", "--warmup", "1", "--warmup-ms", "0");
+        Run run = bench(
+                "bench",
+                "--rows",
+                "2000",
+                "--batch-rows",
+                "2000",
+                "--nulls",
+                "0",
+                "--workload",
+                "a*b+c",
+                "--iterations",
+                "1",
+                "--warmup",
+                "1",
+                "--warmup-ms",
+                "0");
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(run.out().startsWith("Quiver bench: Java "), run.out());
         assertTrue(run.out().contains("  device cpu: "), run.out());
@@ -86,18 +128,18 @@ class BenchCommandTest {
     /** A slow run is warmed up and timed fewer times: at least 1 warm-up run and 3 timed ones, within --budget-ms. */
     @Test
     void theBudgetCutsSlowRunsShort() {
-        try (var allocator = new org.apache.arrow.memory.RootAllocator();
-             var batch = org.apache.arrow.vector.VectorSchemaRoot.create(SchemaSpec.parse("x:float64"), allocator)) {
+        try (var allocator = new RootAllocator();
+                var batch = VectorSchemaRoot.create(SchemaSpec.parse("x:float64"), allocator)) {
             batch.setRowCount(1);
             int[] calls = {0};
-            java.util.function.Function<org.apache.arrow.vector.VectorSchemaRoot, org.apache.arrow.vector.FieldVector> slow = b -> {
+            Function<VectorSchemaRoot, FieldVector> slow = b -> {
                 calls[0]++;
                 try {
                     Thread.sleep(20);
                 } catch (InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
-                var v = new org.apache.arrow.vector.Float8Vector("r", allocator);
+                var v = new Float8Vector("r", allocator);
                 v.allocateNew(1);
                 v.setValueCount(1);
                 return v;
@@ -110,7 +152,8 @@ class BenchCommandTest {
             assertTrue(bench.medianMs(List.of(batch), slow) >= 20);
             assertEquals(3 + 7, calls[0], "no budget: every run");
             calls[0] = 0;
-            // Each run takes at least 20 ms: the warm-up is over its 15 ms after 1 run, the timing over its 30 ms after 3.
+            // Each run takes at least 20 ms: the warm-up is over its 15 ms after 1 run, the timing over its 30 ms after
+            // 3.
             bench.budgetMs = 30;
             assertTrue(bench.medianMs(List.of(batch), slow) >= 20);
             assertEquals(1 + 3, calls[0], "at least 1 warm-up run and 3 timed runs");
@@ -132,8 +175,26 @@ class BenchCommandTest {
     @Test
     void anExpressionOfYourOwnGivesTheSameJsonRecordsAgainstTheCpuBaseline() throws Exception {
         String expr = "CASE WHEN upper(name) LIKE 'A%' THEN x * 2 ELSE CAST(n AS DOUBLE) END";
-        Run run = bench("bench", "--expr", expr, "--schema", "x:float64,n:int32,name:utf8", "--format", "json",
-                "--rows", "3000", "--batch", "1000", "--nulls", "0,0.2", "--iterations", "1", "--warmup", "1", "--warmup-ms", "0");
+        Run run = bench(
+                "bench",
+                "--expr",
+                expr,
+                "--schema",
+                "x:float64,n:int32,name:utf8",
+                "--format",
+                "json",
+                "--rows",
+                "3000",
+                "--batch",
+                "1000",
+                "--nulls",
+                "0,0.2",
+                "--iterations",
+                "1",
+                "--warmup",
+                "1",
+                "--warmup-ms",
+                "0");
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(!run.err().contains("ERROR"), "every device agrees with the cpu: " + run.err());
         ObjectMapper json = new ObjectMapper();
@@ -144,11 +205,16 @@ class BenchCommandTest {
             lines++;
             List<String> fields = new ArrayList<>();
             n.fieldNames().forEachRemaining(fields::add);
-            assertEquals(List.of("workload", "rows", "batchRows", "device", "medianMs", "gbPerSec", "speedupVsRowLoop"), fields);
+            assertEquals(
+                    List.of("workload", "rows", "batchRows", "device", "medianMs", "gbPerSec", "speedupVsRowLoop"),
+                    fields);
             assertEquals(3000, n.get("rows").asInt());
             assertEquals(1000, n.get("batchRows").asInt());
             assertTrue(n.get("medianMs").asDouble() > 0, n.toString());
-            assertTrue(n.get("gbPerSec").asDouble() >= 0 && Double.isFinite(n.get("gbPerSec").asDouble()), n.toString());
+            assertTrue(
+                    n.get("gbPerSec").asDouble() >= 0
+                            && Double.isFinite(n.get("gbPerSec").asDouble()),
+                    n.toString());
             assertTrue(Double.isFinite(n.get("speedupVsRowLoop").asDouble()), n.toString());
             workloads.add(n.get("workload").asText());
             devices.add(n.get("device").asText());
@@ -165,10 +231,24 @@ class BenchCommandTest {
 
     @Test
     void everyScalarTypeCanBeGeneratedAndTimedOnEveryDevice() {
-        Run run = bench("bench", "--expr", "a + b", "--schema", "a:int64,b:int64,c:int8,d:int16,e:uint8,f:uint16,g:uint32,"
+        Run run = bench(
+                "bench",
+                "--expr",
+                "a + b",
+                "--schema",
+                "a:int64,b:int64,c:int8,d:int16,e:uint8,f:uint16,g:uint32,"
                         + "h:uint64,i:float32,j:boolean,k:decimal(10,2),l:utf8,m:large_utf8,o:binary,p:date32,"
                         + "q:timestamp[us],r:timestamp[ms, UTC],s:null",
-                "--rows", "500", "--nulls", "0.5", "--iterations", "1", "--warmup", "1", "--warmup-ms", "0");
+                "--rows",
+                "500",
+                "--nulls",
+                "0.5",
+                "--iterations",
+                "1",
+                "--warmup",
+                "1",
+                "--warmup-ms",
+                "0");
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(run.out().contains("vs cpu"), run.out());
         assertTrue(run.out().matches("(?s).*\\na \\+ b \\[50% nulls\\] +500 +500 cpu .*"), run.out());
@@ -176,8 +256,8 @@ class BenchCommandTest {
 
     @Test
     void generatedDataIsSeededAndHasNullsAtTheFraction() {
-        org.apache.arrow.vector.types.pojo.Schema schema = SchemaSpec.parse("x:float64,name:utf8,t:timestamp[ms, UTC],p:decimal(5,1)");
-        try (var allocator = new org.apache.arrow.memory.RootAllocator()) {
+        Schema schema = SchemaSpec.parse("x:float64,name:utf8,t:timestamp[ms, UTC],p:decimal(5,1)");
+        try (var allocator = new RootAllocator()) {
             var a = new DataGenerator(7, 0.25).batches(schema, allocator, 4000, 4000);
             var b = new DataGenerator(7, 0.25).batches(schema, allocator, 4000, 4000);
             try {
@@ -189,8 +269,8 @@ class BenchCommandTest {
                     assertTrue(nullFraction > 0.2 && nullFraction < 0.3, col + ": " + nullFraction);
                 }
             } finally {
-                a.forEach(org.apache.arrow.vector.VectorSchemaRoot::close);
-                b.forEach(org.apache.arrow.vector.VectorSchemaRoot::close);
+                a.forEach(VectorSchemaRoot::close);
+                b.forEach(VectorSchemaRoot::close);
             }
             assertEquals(0, allocator.getAllocatedMemory());
         }
@@ -199,11 +279,15 @@ class BenchCommandTest {
     /** Devices may differ by a few ulps in an inexact math function: the check then allows 1e-9 relative, otherwise 1 ulp. */
     @Test
     void inexactMathIsComparedWithARelativeTolerance() {
-        org.apache.arrow.vector.types.pojo.Schema schema = SchemaSpec.parse("x:float64");
-        try (var allocator = new org.apache.arrow.memory.RootAllocator();
-             var quiver = dev.quiver.Quiver.builder().allocator(allocator).openCl(false).functions(CliFunctions.registry()).build();
-             var e = new org.apache.arrow.vector.Float8Vector("e", allocator);
-             var a = new org.apache.arrow.vector.Float8Vector("a", allocator)) {
+        Schema schema = SchemaSpec.parse("x:float64");
+        try (var allocator = new RootAllocator();
+                var quiver = Quiver.builder()
+                        .allocator(allocator)
+                        .openCl(false)
+                        .functions(CliFunctions.registry())
+                        .build();
+                var e = new Float8Vector("e", allocator);
+                var a = new Float8Vector("a", allocator)) {
             assertTrue(ExpressionBench.hasInexactMath(quiver.compile(schema, "sin(x) * 2")));
             assertTrue(ExpressionBench.hasInexactMath(quiver.compile(schema, "haversine(x, x, 1, 2)")));
             assertTrue(!ExpressionBench.hasInexactMath(quiver.compile(schema, "sqrt(x * x) + floor(x)")));
@@ -234,17 +318,55 @@ class BenchCommandTest {
 
     @Test
     void deviceCpuTimesOnlyTheCpu() throws Exception {
-        Run run = bench("bench", "--expr", "x * 2", "--schema", "x:float64", "--device", "cpu", "--format", "json",
-                "--rows", "1000", "--nulls", "0", "--iterations", "1", "--warmup", "1", "--warmup-ms", "0");
+        Run run = bench(
+                "bench",
+                "--expr",
+                "x * 2",
+                "--schema",
+                "x:float64",
+                "--device",
+                "cpu",
+                "--format",
+                "json",
+                "--rows",
+                "1000",
+                "--nulls",
+                "0",
+                "--iterations",
+                "1",
+                "--warmup",
+                "1",
+                "--warmup-ms",
+                "0");
         assertEquals(0, run.exitCode(), run.err());
         assertEquals(1, run.out().strip().split("\n").length, run.out());
-        assertEquals("cpu", new ObjectMapper().readTree(run.out().strip()).get("device").asText());
+        assertEquals(
+                "cpu",
+                new ObjectMapper().readTree(run.out().strip()).get("device").asText());
     }
 
     @Test
     void deviceAutoIsAnotherRunNextToTheBaseline() throws Exception {
-        Run run = bench("bench", "--expr", "x * 2", "--schema", "x:float64", "--device", "auto", "--format", "json",
-                "--rows", "1000", "--nulls", "0", "--iterations", "1", "--warmup", "1", "--warmup-ms", "0");
+        Run run = bench(
+                "bench",
+                "--expr",
+                "x * 2",
+                "--schema",
+                "x:float64",
+                "--device",
+                "auto",
+                "--format",
+                "json",
+                "--rows",
+                "1000",
+                "--nulls",
+                "0",
+                "--iterations",
+                "1",
+                "--warmup",
+                "1",
+                "--warmup-ms",
+                "0");
         assertEquals(0, run.exitCode(), run.err());
         String[] lines = run.out().strip().split("\n");
         assertEquals(2, lines.length, run.out());

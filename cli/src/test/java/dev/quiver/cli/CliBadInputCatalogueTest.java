@@ -1,13 +1,9 @@
 package dev.quiver.cli;
 
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DynamicContainer;
-import org.junit.jupiter.api.DynamicNode;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,12 +18,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * The command line's bad-input catalogue: golden files, one topic each, in
@@ -79,7 +79,8 @@ class CliBadInputCatalogueTest {
                 tests.add(DynamicTest.dynamicTest(c.name, () -> run(c, regenerated)));
             }
             if (REGENERATE) {
-                tests.add(DynamicTest.dynamicTest("(rewrite " + file.getFileName() + ")", () -> rewrite(file, cases, regenerated)));
+                tests.add(DynamicTest.dynamicTest(
+                        "(rewrite " + file.getFileName() + ")", () -> rewrite(file, cases, regenerated)));
             }
             topics.add(DynamicContainer.dynamicContainer(file.getFileName().toString(), tests));
         }
@@ -99,7 +100,8 @@ class CliBadInputCatalogueTest {
     }
 
     private static void run(Case c, Map<Case, String[]> regenerated) throws IOException {
-        Path dir = Files.createDirectory(work.resolve(c.name.replaceAll("[^A-Za-z0-9]+", "-") + "-" + System.nanoTime()));
+        Path dir =
+                Files.createDirectory(work.resolve(c.name.replaceAll("[^A-Za-z0-9]+", "-") + "-" + System.nanoTime()));
         writeFixtures(dir);
         Map<String, String> before = CliFixtures.snapshot(dir);
         String[] args = words(c.run, dir).toArray(String[]::new);
@@ -108,10 +110,11 @@ class CliBadInputCatalogueTest {
         // Paths in messages as the golden files write them: @NAME
         String err = run.err().replace(dir.toRealPath() + "/", "@").replace(dir + "/", "@");
         if (REGENERATE) {
-            regenerated.put(c, new String[]{Integer.toString(run.exitCode()), significantLine(err)});
+            regenerated.put(c, new String[] {Integer.toString(run.exitCode()), significantLine(err)});
         } else {
             if (c.exit == null || c.stderr == null) {
-                fail("case '" + c.name + "' has no exit or stderr line; regenerate with -Dquiver.golden.regenerate=true");
+                fail("case '" + c.name
+                        + "' has no exit or stderr line; regenerate with -Dquiver.golden.regenerate=true");
             }
             assertEquals(c.exit.intValue(), run.exitCode(), "exit status; stderr:\n" + err);
             assertTrue(err.contains(c.stderr), "stderr has '" + c.stderr + "':\n" + err);
@@ -122,8 +125,12 @@ class CliBadInputCatalogueTest {
         assertFalse(err.contains("\tat ") || err.contains("Exception in thread"), "no stack trace:\n" + err);
         if (run.exitCode() != 0 && !err.startsWith("error: ")) {
             // picocli's own usage errors name the argument, then show the usage
-            assertTrue(err.startsWith("Unknown option") || err.startsWith("Missing required") || err.startsWith("Unmatched argument")
-                    || err.startsWith("Invalid value"), "one error first:\n" + err);
+            assertTrue(
+                    err.startsWith("Unknown option")
+                            || err.startsWith("Missing required")
+                            || err.startsWith("Unmatched argument")
+                            || err.startsWith("Invalid value"),
+                    "one error first:\n" + err);
         }
         if (args.length > 0 && args[0].equals("eval")) {
             long left = run.subcommand("eval", EvalCommand.class).bytesLeft;
@@ -133,7 +140,9 @@ class CliBadInputCatalogueTest {
         for (var output : c.outputs.entrySet()) {
             Path file = dir.resolve(output.getKey());
             assertTrue(Files.isRegularFile(file), output.getKey() + " was written");
-            assertEquals(output.getValue(), CliFixtures.readResult(Files.readAllBytes(file), allocator).size(),
+            assertEquals(
+                    output.getValue(),
+                    CliFixtures.readResult(Files.readAllBytes(file), allocator).size(),
                     "rows in " + output.getKey());
             after.remove(output.getKey());
             before.remove(output.getKey());
@@ -147,20 +156,25 @@ class CliBadInputCatalogueTest {
      */
     private static String significantLine(String err) {
         List<String> lines = err.lines().toList();
-        return lines.stream().filter(l -> l.startsWith("error: ")).findFirst()
-                .or(() -> lines.stream().filter(l -> !LOG_RECORD.matcher(l).find()).findFirst())
+        return lines.stream()
+                .filter(l -> l.startsWith("error: "))
+                .findFirst()
+                .or(() -> lines.stream()
+                        .filter(l -> !LOG_RECORD.matcher(l).find())
+                        .findFirst())
                 .orElse("");
     }
 
-    private static final java.util.regex.Pattern LOG_RECORD =
-            java.util.regex.Pattern.compile("^([A-Z][a-z]{2} \\d{1,2}, \\d{4} |(SEVERE|WARNING|INFO|CONFIG|FINE|FINER|FINEST): )");
+    private static final Pattern LOG_RECORD =
+            Pattern.compile("^([A-Z][a-z]{2} \\d{1,2}, \\d{4} |(SEVERE|WARNING|INFO|CONFIG|FINE|FINER|FINEST): )");
 
     /** The standard fixtures, listed in bad-input/README.md. */
     private static void writeFixtures(Path dir) throws IOException {
         CliFixtures.writeXName(dir.resolve("in.arrow"), false, allocator);
         CliFixtures.writeXName(dir.resolve("in.arrows"), true, allocator);
-        CliFixtures.writeInts(dir.resolve("five.arrow"), "d", new int[][]{{1, 2}, {3, 4}, {0, 5}, {6, 7}, {8, 9}}, allocator);
-        CliFixtures.writeInts(dir.resolve("old.arrow"), "result", new int[][]{{7, 8, 9}}, allocator);
+        CliFixtures.writeInts(
+                dir.resolve("five.arrow"), "d", new int[][] {{1, 2}, {3, 4}, {0, 5}, {6, 7}, {8, 9}}, allocator);
+        CliFixtures.writeInts(dir.resolve("old.arrow"), "result", new int[][] {{7, 8, 9}}, allocator);
         CliFixtures.writeDecreasingOffsets(dir.resolve("bad-offsets.arrow"), allocator);
         Files.writeString(dir.resolve("notes.txt"), "notes, not Arrow\n");
         Files.writeString(dir.resolve("garbage.arrow"), "this is not arrow");
@@ -177,7 +191,8 @@ class CliBadInputCatalogueTest {
         CliFixtures.mkfifo(dir.resolve("fifo"));
         CliFixtures.writePatched(dir.resolve("buffer-beyond-body.arrow"), false, 8008, 1L << 33, allocator);
         CliFixtures.writePatched(dir.resolve("huge-body.arrows"), true, 8136, 1L << 50, allocator);
-        Files.write(dir.resolve("huge-message.arrows"), new byte[]{-1, -1, -1, -1, (byte) 0xF0, -1, -1, 0x7F, 1, 2, 3, 4});
+        Files.write(
+                dir.resolve("huge-message.arrows"), new byte[] {-1, -1, -1, -1, (byte) 0xF0, -1, -1, 0x7F, 1, 2, 3, 4});
     }
 
     /** {@code line} split into words: blanks separate, "..." quotes; @NAME is the fixture NAME in {@code dir}. */
@@ -207,7 +222,9 @@ class CliBadInputCatalogueTest {
             words.add(word.toString());
         }
         // Path.resolve drops a trailing '/', which some cases are about
-        return words.stream().map(w -> w.startsWith("@") ? dir.resolve(w.substring(1)) + (w.endsWith("/") ? "/" : "") : w).toList();
+        return words.stream()
+                .map(w -> w.startsWith("@") ? dir.resolve(w.substring(1)) + (w.endsWith("/") ? "/" : "") : w)
+                .toList();
     }
 
     private static List<Case> parse(Path file) throws IOException {
@@ -248,7 +265,8 @@ class CliBadInputCatalogueTest {
                         String[] parts = value.trim().split(" +");
                         c.outputs.put(parts[0], Integer.parseInt(parts[1]));
                     }
-                    default -> throw new IllegalArgumentException(file + ":" + (n + 1) + ": unknown line '" + key + "'");
+                    default ->
+                        throw new IllegalArgumentException(file + ":" + (n + 1) + ": unknown line '" + key + "'");
                 }
             }
             c.lastLine = n;
@@ -263,7 +281,8 @@ class CliBadInputCatalogueTest {
 
     private static Path resources() {
         try {
-            return Path.of(CliBadInputCatalogueTest.class.getResource("/bad-input").toURI());
+            return Path.of(
+                    CliBadInputCatalogueTest.class.getResource("/bad-input").toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
@@ -294,7 +313,13 @@ class CliBadInputCatalogueTest {
             }
         }
         insertAfter.forEach((line, added) -> out.addAll(line + 1, added));
-        Path source = Path.of(System.getProperty("user.dir"), "src", "test", "resources", "bad-input", file.getFileName().toString());
+        Path source = Path.of(
+                System.getProperty("user.dir"),
+                "src",
+                "test",
+                "resources",
+                "bad-input",
+                file.getFileName().toString());
         try {
             Files.write(source, out, StandardCharsets.UTF_8);
         } catch (IOException e) {

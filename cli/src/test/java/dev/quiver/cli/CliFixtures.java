@@ -1,23 +1,14 @@
 package dev.quiver.cli;
 
-import dev.quiver.types.DataType;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.dictionary.DictionaryProvider;
-import org.apache.arrow.vector.ipc.ArrowFileReader;
-import org.apache.arrow.vector.ipc.ArrowFileWriter;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
-import org.apache.arrow.vector.ipc.ArrowWriter;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.quiver.types.DataType;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,8 +25,20 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ArrowFileWriter;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.ipc.ArrowWriter;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel;
 
 /** Input files for the command line's tests, written with Arrow's own writers, and what the tests check files with. */
 final class CliFixtures {
@@ -47,16 +50,20 @@ final class CliFixtures {
     /** Rows per batch of the two-batch input. */
     static final int[] BATCHES = {4, 3};
 
-    private CliFixtures() {
-    }
+    private CliFixtures() {}
 
     /** x: float64 and name: utf8, two batches, nulls as in X and NAME, with garbage behind each null. */
     static void writeXName(Path path, boolean stream, BufferAllocator allocator) throws IOException {
         Schema schema = new Schema(List.of(DataType.FLOAT64.toField("x", true), DataType.UTF8.toField("name", true)));
         try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
-             FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-             ArrowWriter writer = stream ? new ArrowStreamWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)
-                     : new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)) {
+                FileChannel ch = FileChannel.open(
+                        path,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
+                        StandardOpenOption.TRUNCATE_EXISTING);
+                ArrowWriter writer = stream
+                        ? new ArrowStreamWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)
+                        : new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)) {
             writer.start();
             int start = 0;
             for (int n : BATCHES) {
@@ -90,8 +97,12 @@ final class CliFixtures {
     static void writeInts(Path path, String column, int[][] batches, BufferAllocator allocator) throws IOException {
         Schema schema = new Schema(List.of(DataType.INT32.toField(column, true)));
         try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
-             FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-             ArrowWriter writer = new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)) {
+                FileChannel ch = FileChannel.open(
+                        path,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
+                        StandardOpenOption.TRUNCATE_EXISTING);
+                ArrowWriter writer = new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)) {
             writer.start();
             for (int[] batch : batches) {
                 IntVector v = (IntVector) root.getVector(column);
@@ -114,8 +125,12 @@ final class CliFixtures {
     static void writeDecreasingOffsets(Path path, BufferAllocator allocator) throws IOException {
         Schema schema = new Schema(List.of(DataType.UTF8.toField("name", true)));
         try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
-             FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-             ArrowWriter writer = new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)) {
+                FileChannel ch = FileChannel.open(
+                        path,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
+                        StandardOpenOption.TRUNCATE_EXISTING);
+                ArrowWriter writer = new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)) {
             VarCharVector name = (VarCharVector) root.getVector("name");
             name.allocateNew(3);
             name.setSafe(0, "abc".getBytes(StandardCharsets.UTF_8));
@@ -139,13 +154,15 @@ final class CliFixtures {
      * 8008 is the data buffer's length in the batch's metadata, 8136 the stream message's body length.
      * Fails when {@code find} is not there exactly once (the layout changed).
      */
-    static void writePatched(Path path, boolean stream, long find, long replace, BufferAllocator allocator) throws IOException {
+    static void writePatched(Path path, boolean stream, long find, long replace, BufferAllocator allocator)
+            throws IOException {
         Schema schema = new Schema(List.of(DataType.FLOAT64.toField("x", true)));
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
-             var ch = java.nio.channels.Channels.newChannel(bytes);
-             ArrowWriter writer = stream ? new ArrowStreamWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)
-                     : new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)) {
+                var ch = Channels.newChannel(bytes);
+                ArrowWriter writer = stream
+                        ? new ArrowStreamWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)
+                        : new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)) {
             Float8Vector x = (Float8Vector) root.getVector("x");
             x.allocateNew(PATCHED_ROWS);
             for (int i = 0; i < PATCHED_ROWS; i++) {
@@ -157,7 +174,7 @@ final class CliFixtures {
             writer.writeBatch();
             writer.end();
         }
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes.toByteArray()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = ByteBuffer.wrap(bytes.toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
         List<Integer> at = new ArrayList<>();
         for (int i = 0; i + Long.BYTES <= b.capacity(); i++) {
             if (b.getLong(i) == find) {
@@ -171,10 +188,13 @@ final class CliFixtures {
 
     /** Makes a FIFO at {@code path} with mkfifo(1). */
     static void mkfifo(Path path) throws IOException {
-        Process p = new ProcessBuilder("mkfifo", path.toString()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder("mkfifo", path.toString())
+                .redirectErrorStream(true)
+                .start();
         try {
             if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                throw new IOException("mkfifo " + path + " failed: " + new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+                throw new IOException("mkfifo " + path + " failed: "
+                        + new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -187,15 +207,19 @@ final class CliFixtures {
         List<Object> values = new ArrayList<>();
         try (ArrowFileReader reader = new ArrowFileReader(new ByteArrayReadableSeekableByteChannel(bytes), allocator)) {
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
-            assertEquals(List.of("result"), root.getSchema().getFields().stream().map(f -> f.getName()).toList());
+            assertEquals(
+                    List.of("result"),
+                    root.getSchema().getFields().stream().map(f -> f.getName()).toList());
             while (reader.loadNextBatch()) {
                 FieldVector v = root.getVector(0);
                 for (int i = 0; i < root.getRowCount(); i++) {
-                    values.add(switch (v) {
-                        case VarCharVector s -> s.isNull(i) ? null : new String(s.get(i), StandardCharsets.UTF_8);
-                        case BitVector b -> b.isNull(i) ? null : b.get(i) != 0;
-                        default -> v.getObject(i);
-                    });
+                    values.add(
+                            switch (v) {
+                                case VarCharVector s ->
+                                    s.isNull(i) ? null : new String(s.get(i), StandardCharsets.UTF_8);
+                                case BitVector b -> b.isNull(i) ? null : b.get(i) != 0;
+                                default -> v.getObject(i);
+                            });
                 }
             }
         }
@@ -212,10 +236,13 @@ final class CliFixtures {
         try (Stream<Path> all = Files.walk(dir)) {
             for (Path p : all.filter(p -> !p.equals(dir)).toList()) {
                 BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                String what = a.isSymbolicLink() ? "symlink -> " + Files.readSymbolicLink(p)
-                        : a.isDirectory() ? "directory"
-                        : a.isRegularFile() ? "file sha256 " + sha256(Files.readAllBytes(p)) + " inode " + a.fileKey()
-                        : "other (" + a.fileKey() + ")";
+                String what = a.isSymbolicLink()
+                        ? "symlink -> " + Files.readSymbolicLink(p)
+                        : a.isDirectory()
+                                ? "directory"
+                                : a.isRegularFile()
+                                        ? "file sha256 " + sha256(Files.readAllBytes(p)) + " inode " + a.fileKey()
+                                        : "other (" + a.fileKey() + ")";
                 entries.put(dir.relativize(p).toString(), what);
             }
         } catch (IOException e) {

@@ -1,12 +1,11 @@
 package dev.quiver.cli;
 
-import picocli.CommandLine;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
 
 /** One in-process run of the command line as {@code QuiverCli.main} runs it, with its exit code, stdout and stderr. */
 record CliRun(int exitCode, byte[] outBytes, String out, String err, CommandLine commandLine) {
@@ -33,7 +32,12 @@ record CliRun(int exitCode, byte[] outBytes, String out, String err, CommandLine
             System.setErr(oldErr);
             System.setIn(oldIn);
         }
-        return new CliRun(code, out.toByteArray(), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), cl);
+        return new CliRun(
+                code,
+                out.toByteArray(),
+                out.toString(StandardCharsets.UTF_8),
+                err.toString(StandardCharsets.UTF_8),
+                cl);
     }
 
     /** The instance picocli ran for subcommand {@code name}. */

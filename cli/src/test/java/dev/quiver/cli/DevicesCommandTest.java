@@ -1,9 +1,11 @@
 package dev.quiver.cli;
 
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.opencl.ProgramBinaryCache;
+import dev.quiver.placement.CalibrationCache;
+import org.junit.jupiter.api.Test;
 
 /** {@code quiver devices}: every device with its figures (and health and programs for OpenCL), the caches, and --recalibrate. */
 class DevicesCommandTest {
@@ -21,11 +23,13 @@ class DevicesCommandTest {
         }
         if (out.contains("\nopencl:")) {
             assertTrue(out.contains("\n  health: "), "OpenCL devices have a health line: " + out);
-            assertTrue(out.matches("(?s).*\n  programs: \\d+ built from source, \\d+ loaded from the kernel cache, \\d+ rejected\n.*"),
+            assertTrue(
+                    out.matches(
+                            "(?s).*\n  programs: \\d+ built from source, \\d+ loaded from the kernel cache, \\d+ rejected\n.*"),
                     "OpenCL devices count their programs: " + out);
         }
-        assertTrue(out.contains("\nCalibration cache: " + dev.quiver.placement.CalibrationCache.defaultDirectory()), out);
-        assertTrue(out.contains("\nKernel cache: " + dev.quiver.opencl.ProgramBinaryCache.defaultDirectory()), out);
+        assertTrue(out.contains("\nCalibration cache: " + CalibrationCache.defaultDirectory()), out);
+        assertTrue(out.contains("\nKernel cache: " + ProgramBinaryCache.defaultDirectory()), out);
         assertTrue(out.contains("\nOpenCL: "), out);
     }
 

@@ -1,24 +1,11 @@
 package dev.quiver.cli;
 
-import dev.quiver.Quiver;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.dictionary.DictionaryProvider;
-import org.apache.arrow.vector.ipc.ArrowFileReader;
-import org.apache.arrow.vector.ipc.ArrowFileWriter;
-import org.apache.arrow.vector.ipc.ArrowWriter;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quiver.Quiver;
+import dev.quiver.types.DataType;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -28,10 +15,26 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryEncoder;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ArrowFileWriter;
+import org.apache.arrow.vector.ipc.ArrowWriter;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code quiver eval} over a small hand-written Arrow file of two batches with nulls; every
@@ -84,13 +87,15 @@ class EvalCommandTest {
     @Test
     void stringResults() throws IOException {
         Path in = writeInput(false);
-        assertEquals(Arrays.asList("ABC", "APPLE", "ZED", null, "AB", "A", null), evalToFile("upper(name)", in, "auto"));
+        assertEquals(
+                Arrays.asList("ABC", "APPLE", "ZED", null, "AB", "A", null), evalToFile("upper(name)", in, "auto"));
     }
 
     @Test
     void booleanResultsFollowThreeValuedLogic() throws IOException {
         Path in = writeInput(false);
-        assertEquals(Arrays.asList(false, true, false, null, false, null, false),
+        assertEquals(
+                Arrays.asList(false, true, false, null, false, null, false),
                 evalToFile("x > 2 AND name LIKE 'a%'", in, "auto"));
     }
 
@@ -103,14 +108,16 @@ class EvalCommandTest {
     @Test
     void runsOnOpenClWhenThereIsADevice() throws IOException {
         try (BufferAllocator a = allocator.newChildAllocator("probe", 0, Long.MAX_VALUE);
-             Quiver q = Quiver.builder().allocator(a).build()) {
+                Quiver q = Quiver.builder().allocator(a).build()) {
             Assumptions.assumeFalse(q.openClDevices().isEmpty(), "no OpenCL device: " + q.openClStatus());
         }
         Path in = writeInput(false);
         assertEquals(Arrays.asList(3.0, 7.0, null, 11.0, 6.0, null, 2.0), evalToFile("x * 2 + 1", in, "opencl"));
         // Both transfer modes give the same values (the copy path writes the inputs and reads the result back).
         for (String mode : List.of("copy", "zero-copy")) {
-            assertEquals(Arrays.asList(3.0, 7.0, null, 11.0, 6.0, null, 2.0), evalToFile("x * 2 + 1", in, "opencl", "--transfer", mode));
+            assertEquals(
+                    Arrays.asList(3.0, 7.0, null, 11.0, 6.0, null, 2.0),
+                    evalToFile("x * 2 + 1", in, "opencl", "--transfer", mode));
         }
     }
 
@@ -119,7 +126,8 @@ class EvalCommandTest {
         Path in = writeInput(false);
         CliRun run = CliRun.of("eval", "x", "--input", in.toString(), "--transfer", "sometimes");
         assertEquals(2, run.exitCode(), run.err());
-        assertTrue(run.err().contains("unknown OpenCL transfer mode 'sometimes': use auto, zero-copy or copy"), run.err());
+        assertTrue(
+                run.err().contains("unknown OpenCL transfer mode 'sometimes': use auto, zero-copy or copy"), run.err());
     }
 
     @Test
@@ -129,15 +137,17 @@ class EvalCommandTest {
         assertEquals(0, run.exitCode(), run.err());
         assertEquals(0L, run.subcommand("eval", EvalCommand.class).bytesLeft);
         List<String> lines = run.out().lines().toList();
-        assertEquals(List.of(
-                "name  | result",
-                "----- | ------",
-                "abc   | ABC",
-                "apple | APPLE",
-                "zed   | ZED",
-                "NULL  | NULL",
-                "Ab    | AB",
-                "7 rows in 2 batches (first 5 shown, --limit); result Utf8"), lines);
+        assertEquals(
+                List.of(
+                        "name  | result",
+                        "----- | ------",
+                        "abc   | ABC",
+                        "apple | APPLE",
+                        "zed   | ZED",
+                        "NULL  | NULL",
+                        "Ab    | AB",
+                        "7 rows in 2 batches (first 5 shown, --limit); result Utf8"),
+                lines);
     }
 
     @Test
@@ -160,7 +170,8 @@ class EvalCommandTest {
         assertTrue(unknown.err().startsWith("error: ") && unknown.err().contains("nope"), unknown.err());
         assertFalse(unknown.err().contains("\tat "), unknown.err());
 
-        CliRun missing = CliRun.of("eval", "x", "--input", dir.resolve("absent.arrow").toString());
+        CliRun missing =
+                CliRun.of("eval", "x", "--input", dir.resolve("absent.arrow").toString());
         assertEquals(2, missing.exitCode());
         assertTrue(missing.err().contains("no such file"), missing.err());
 
@@ -175,15 +186,15 @@ class EvalCommandTest {
     @Test
     void invalidUtf8InTheInputIsABadInputNamingTheRow() throws IOException {
         Path path = dir.resolve("bad-utf8.arrow");
-        Schema schema = new Schema(List.of(dev.quiver.types.DataType.UTF8.toField("name", true)));
+        Schema schema = new Schema(List.of(DataType.UTF8.toField("name", true)));
         try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
-             FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             ArrowWriter writer = new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)) {
+                FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                ArrowWriter writer = new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)) {
             VarCharVector name = (VarCharVector) root.getVector("name");
             name.allocateNew(3);
             name.setSafe(0, "ok".getBytes(StandardCharsets.UTF_8));
             name.setSafe(1, "caf\u00e9".getBytes(StandardCharsets.UTF_8));
-            name.setSafe(2, new byte[]{'x', (byte) 0xC0, (byte) 0xAF}); // an overlong '/'
+            name.setSafe(2, new byte[] {'x', (byte) 0xC0, (byte) 0xAF}); // an overlong '/'
             name.setValueCount(3);
             root.setRowCount(3);
             writer.start();
@@ -201,7 +212,8 @@ class EvalCommandTest {
         Path in = writeInput(false);
         Path out = dir.resolve("out.arrow");
         // x = 0.5 in the last batch: CAST(0.5 * 2 - 1 AS INT) = 0 divides by zero in a non-null row
-        CliRun run = CliRun.of("eval", "10 / CAST(x * 2 - 1 AS INT)", "--input", in.toString(), "--output", out.toString());
+        CliRun run =
+                CliRun.of("eval", "10 / CAST(x * 2 - 1 AS INT)", "--input", in.toString(), "--output", out.toString());
         assertEquals(1, run.exitCode(), run.err());
         assertTrue(run.err().contains("division by zero"), run.err());
         assertFalse(Files.exists(out));
@@ -212,15 +224,15 @@ class EvalCommandTest {
     @Test
     void dictionaryEncodedColumnsOfAFileComputeAsTheirValues() throws IOException {
         Path path = dir.resolve("dict.arrow");
-        try (VarCharVector dict = new VarCharVector("dict", allocator); VarCharVector plain = new VarCharVector("name", allocator)) {
+        try (VarCharVector dict = new VarCharVector("dict", allocator);
+                VarCharVector plain = new VarCharVector("name", allocator)) {
             String[] words = {"apple", "Banana", "cherry"};
             dict.allocateNew(words.length);
             for (int i = 0; i < words.length; i++) {
                 dict.setSafe(i, words[i].getBytes(StandardCharsets.UTF_8));
             }
             dict.setValueCount(words.length);
-            var dictionary = new org.apache.arrow.vector.dictionary.Dictionary(dict,
-                    new org.apache.arrow.vector.types.pojo.DictionaryEncoding(5L, false, new ArrowType.Int(32, true)));
+            var dictionary = new Dictionary(dict, new DictionaryEncoding(5L, false, new ArrowType.Int(32, true)));
             String[] rows = {"cherry", null, "apple", "Banana"};
             plain.allocateNew(rows.length);
             for (int i = 0; i < rows.length; i++) {
@@ -231,10 +243,11 @@ class EvalCommandTest {
                 }
             }
             plain.setValueCount(rows.length);
-            try (FieldVector encoded = (FieldVector) org.apache.arrow.vector.dictionary.DictionaryEncoder.encode(plain, dictionary);
-                 VectorSchemaRoot root = new VectorSchemaRoot(List.of(encoded));
-                 FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                 ArrowFileWriter writer = new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(dictionary), ch)) {
+            try (FieldVector encoded = (FieldVector) DictionaryEncoder.encode(plain, dictionary);
+                    VectorSchemaRoot root = new VectorSchemaRoot(List.of(encoded));
+                    FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                    ArrowFileWriter writer =
+                            new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(dictionary), ch)) {
                 root.setRowCount(rows.length);
                 writer.start();
                 writer.writeBatch();
@@ -248,7 +261,8 @@ class EvalCommandTest {
         run = CliRun.of("eval", "upper(name)", "--input", path.toString(), "--output", out.toString());
         assertEquals(0, run.exitCode(), run.err());
         List<Object> values = new ArrayList<>();
-        try (FileChannel ch = FileChannel.open(out); ArrowFileReader reader = new ArrowFileReader(ch, allocator)) {
+        try (FileChannel ch = FileChannel.open(out);
+                ArrowFileReader reader = new ArrowFileReader(ch, allocator)) {
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
             while (reader.loadNextBatch()) {
                 VarCharVector v = (VarCharVector) root.getVector(0);
@@ -266,15 +280,17 @@ class EvalCommandTest {
 
     private List<Object> evalToFile(String expression, Path in, String device, String... more) throws IOException {
         Path out = dir.resolve("out.arrow");
-        List<String> args = new ArrayList<>(List.of("eval", expression, "--input", in.toString(), "--output", out.toString(),
-                "--device", device));
+        List<String> args = new ArrayList<>(
+                List.of("eval", expression, "--input", in.toString(), "--output", out.toString(), "--device", device));
         args.addAll(List.of(more));
         CliRun run = CliRun.of(args.toArray(String[]::new));
         assertEquals(0, run.exitCode(), run.err());
-        assertEquals(0L, run.subcommand("eval", EvalCommand.class).bytesLeft, "the command's allocator is empty at the end");
+        assertEquals(
+                0L, run.subcommand("eval", EvalCommand.class).bytesLeft, "the command's allocator is empty at the end");
         assertTrue(run.err().contains("7 rows in 2 batches written to"), run.err());
         List<Object> values = new ArrayList<>();
-        try (FileChannel ch = FileChannel.open(out); ArrowFileReader reader = new ArrowFileReader(ch, allocator)) {
+        try (FileChannel ch = FileChannel.open(out);
+                ArrowFileReader reader = new ArrowFileReader(ch, allocator)) {
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
             assertEquals(1, root.getSchema().getFields().size());
             assertEquals("result", root.getSchema().getFields().getFirst().getName());
@@ -284,11 +300,13 @@ class EvalCommandTest {
                 assertEquals(BATCHES[b++], root.getRowCount());
                 FieldVector v = root.getVector(0);
                 for (int i = 0; i < root.getRowCount(); i++) {
-                    values.add(switch (v) {
-                        case VarCharVector s -> s.isNull(i) ? null : new String(s.get(i), StandardCharsets.UTF_8);
-                        case BitVector bits -> bits.isNull(i) ? null : bits.get(i) != 0;
-                        default -> v.getObject(i);
-                    });
+                    values.add(
+                            switch (v) {
+                                case VarCharVector s ->
+                                    s.isNull(i) ? null : new String(s.get(i), StandardCharsets.UTF_8);
+                                case BitVector bits -> bits.isNull(i) ? null : bits.get(i) != 0;
+                                default -> v.getObject(i);
+                            });
                 }
             }
         }

@@ -1,5 +1,17 @@
 package dev.quiver.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.types.DataType;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VarCharVector;
@@ -11,18 +23,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code quiver eval} over a file a buggy producer wrote: string offsets that decrease in the
@@ -50,10 +50,11 @@ class EvalMalformedInputTest {
     /** Two batches of column s: ["ab", "c"], then ["abc", "de", "fgh"] with offset 2 written as 0. */
     private Path decreasingOffsets() throws IOException {
         Path path = dir.resolve("decreasing.arrow");
-        Schema schema = new Schema(List.of(dev.quiver.types.DataType.UTF8.toField("s", true)));
+        Schema schema = new Schema(List.of(DataType.UTF8.toField("s", true)));
         try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
-             FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             ArrowFileWriter writer = new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)) {
+                FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                ArrowFileWriter writer =
+                        new ArrowFileWriter(root, new DictionaryProvider.MapDictionaryProvider(), ch)) {
             writer.start();
             VarCharVector s = (VarCharVector) root.getVector("s");
             String[][] batches = {{"ab", "c"}, {"abc", "de", "fgh"}};
@@ -75,7 +76,8 @@ class EvalMalformedInputTest {
 
     private static void assertOneLineInputError(CliRun run) {
         assertEquals(2, run.exitCode(), run.err());
-        assertTrue(run.err().contains("column 's' is malformed: its offsets decrease at row 1 (from 3 to 0)"), run.err());
+        assertTrue(
+                run.err().contains("column 's' is malformed: its offsets decrease at row 1 (from 3 to 0)"), run.err());
         assertEquals(1, run.err().strip().lines().count(), "one line:\n" + run.err());
         assertFalse(run.err().contains("Exception") || run.err().contains("\tat "), run.err());
         assertFalse(run.err().contains("leak") || run.err().contains("still allocated"), run.err());
@@ -84,7 +86,8 @@ class EvalMalformedInputTest {
 
     @Test
     void decreasingOffsetsAreABadInputWhenPrinting() throws IOException {
-        CliRun run = CliRun.of("eval", "length(s)", "--input", decreasingOffsets().toString(), "--device", "cpu");
+        CliRun run =
+                CliRun.of("eval", "length(s)", "--input", decreasingOffsets().toString(), "--device", "cpu");
         assertOneLineInputError(run);
         assertFalse(run.out().contains("-3"), run.out());
     }
@@ -92,7 +95,8 @@ class EvalMalformedInputTest {
     @Test
     void decreasingOffsetsAreABadInputWhenWritingAndLeaveNoOutput() throws IOException {
         Path out = dir.resolve("out.arrow");
-        CliRun run = CliRun.of("eval", "upper(s)", "--input", decreasingOffsets().toString(), "--output", out.toString());
+        CliRun run =
+                CliRun.of("eval", "upper(s)", "--input", decreasingOffsets().toString(), "--output", out.toString());
         assertOneLineInputError(run);
         assertFalse(Files.exists(out), "no output file is left");
     }

@@ -1,14 +1,13 @@
 package dev.quiver.cli;
 
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
 
 /** {@code quiver explain}: both plans for a schema; bad expressions and schemas are exit 2 with the reason. */
 class ExplainCommandTest {
@@ -99,8 +98,11 @@ class ExplainCommandTest {
 
     @Test
     void schemaSpecsKeepCommasInsideTypes() {
-        Schema s = SchemaSpec.parse("x:float64, price:decimal(10,2),at:timestamp[ms, UTC] ,d:date32,n:large_utf8,b:boolean");
-        assertEquals(List.of("x", "price", "at", "d", "n", "b"), s.getFields().stream().map(f -> f.getName()).toList());
+        Schema s = SchemaSpec.parse(
+                "x:float64, price:decimal(10,2),at:timestamp[ms, UTC] ,d:date32,n:large_utf8,b:boolean");
+        assertEquals(
+                List.of("x", "price", "at", "d", "n", "b"),
+                s.getFields().stream().map(f -> f.getName()).toList());
         assertEquals("Decimal(10, 2, 128)", s.findField("price").getType().toString());
         assertEquals("Timestamp(MILLISECOND, UTC)", s.findField("at").getType().toString());
         assertTrue(s.getFields().stream().allMatch(f -> f.isNullable()));

@@ -1,17 +1,16 @@
 package dev.quiver.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code quiver bench --first-batch}: every measure in the table (or as JSON lines), every first
@@ -28,14 +27,20 @@ class FirstBatchBenchTest {
         assertTrue(out.contains("first batch of 1 never-seen expression shapes per measure, 1024 rows"), out);
         assertTrue(out.contains("(seed 7, --seed to replay)"), out);
         for (String m : List.of("cpu", "auto")) {
-            assertTrue(out.matches("(?s).*\\n" + m + " +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  placement .*"), m + ": " + out);
+            assertTrue(
+                    out.matches("(?s).*\\n" + m + " +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  placement .*"),
+                    m + ": " + out);
         }
         if (out.contains("device opencl:")) {
-            for (String m : List.of("auto-opencl-favoured", "auto-opencl-favoured-build-in-batch", "opencl-empty-cache",
+            for (String m : List.of(
+                    "auto-opencl-favoured",
+                    "auto-opencl-favoured-build-in-batch",
+                    "opencl-empty-cache",
                     "opencl-cached")) {
                 assertTrue(out.matches("(?s).*\\n" + m + " +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  .*"), m + ": " + out);
             }
-            assertTrue(out.matches("(?s).*programs, empty cache: opencl:[^\\n]*: 1 built from source, 1 loaded.*"), out);
+            assertTrue(
+                    out.matches("(?s).*programs, empty cache: opencl:[^\\n]*: 1 built from source, 1 loaded.*"), out);
             assertTrue(out.matches("(?s).*programs, cache hit: +opencl:[^\\n]*: 0 built from source, 2 loaded.*"), out);
             assertTrue(run.err().contains("(auto: the OpenCL kernel is still building in the background)"), run.err());
         }
@@ -44,7 +49,8 @@ class FirstBatchBenchTest {
 
     @Test
     void jsonLinesNameTheMeasures() throws Exception {
-        CliRun run = CliRun.of("bench", "--first-batch", "--shapes", "1", "--rows", "1K", "--seed", "8", "--format", "json");
+        CliRun run =
+                CliRun.of("bench", "--first-batch", "--shapes", "1", "--rows", "1K", "--seed", "8", "--format", "json");
         assertEquals(0, run.exitCode(), run.err());
         ObjectMapper json = new ObjectMapper();
         Set<String> measures = new HashSet<>();
@@ -67,7 +73,8 @@ class FirstBatchBenchTest {
         for (String s : shapes) {
             assertTrue(s.matches(".*\\b(sin|cos|exp|sqrt)\\(.*"), s);
         }
-        assertEquals(shapes, FirstBatchBench.shapes(new SplittableRandom(1), 50, new HashSet<>()), "the seed replays them");
+        assertEquals(
+                shapes, FirstBatchBench.shapes(new SplittableRandom(1), 50, new HashSet<>()), "the seed replays them");
     }
 
     @Test

@@ -1,21 +1,13 @@
 package dev.quiver.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quiver.rowfn.RowFn;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import java.io.ByteArrayOutputStream;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -28,11 +20,18 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The {@code haversine} workload of {@code quiver bench}, and the guide's RowFn the command line
@@ -43,11 +42,30 @@ class HaversineWorkloadTest {
     @Test
     void theWorkloadRunsOnEveryDeviceAndEachOneAgreesWithTheRowLoop() throws Exception {
         // 1000-row batches and one of 3001 rows: both hand-written loops end with a partial vector step.
-        CliRun run = CliRun.of("bench", "--workload", "haversine", "--format", "json", "--rows", "3001", "--batch-rows", "1000,3001",
-                "--nulls", "0,0.1", "--iterations", "1", "--warmup", "1", "--warmup-ms", "0");
+        CliRun run = CliRun.of(
+                "bench",
+                "--workload",
+                "haversine",
+                "--format",
+                "json",
+                "--rows",
+                "3001",
+                "--batch-rows",
+                "1000,3001",
+                "--nulls",
+                "0,0.1",
+                "--iterations",
+                "1",
+                "--warmup",
+                "1",
+                "--warmup-ms",
+                "0");
         assertEquals(0, run.exitCode(), run.err());
         assertFalse(run.err().contains("ERROR"), run.err());
-        assertTrue(run.err().contains("haversine: lat1 in [-90, 90), lon1 in [-180, 180), lat2 in [-90, 90), lon2 in [-180, 180)"),
+        assertTrue(
+                run.err()
+                        .contains(
+                                "haversine: lat1 in [-90, 90), lon1 in [-180, 180), lat2 in [-90, 90), lon2 in [-180, 180)"),
                 run.err());
         Set<String> workloads = new LinkedHashSet<>(), devices = new LinkedHashSet<>();
         int lines = 0;
@@ -67,10 +85,13 @@ class HaversineWorkloadTest {
     @Test
     void theHandWrittenLoopsAgreeWithinTheToleranceAndOnNulls() {
         Schema schema = new Schema(Workload.HAVERSINE.columns().stream()
-                .map(c -> new Field(c, FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null)).toList());
+                .map(c -> new Field(
+                        c, FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null))
+                .toList());
         SplittableRandom random = new SplittableRandom(3);
         int rows = 1029;
-        try (RootAllocator allocator = new RootAllocator(); VectorSchemaRoot batch = VectorSchemaRoot.create(schema, allocator)) {
+        try (RootAllocator allocator = new RootAllocator();
+                VectorSchemaRoot batch = VectorSchemaRoot.create(schema, allocator)) {
             for (int c = 0; c < 4; c++) {
                 Float8Vector v = (Float8Vector) batch.getVector(c);
                 Workload.Range range = Workload.HAVERSINE.ranges().get(c);
@@ -85,13 +106,14 @@ class HaversineWorkloadTest {
             }
             batch.setRowCount(rows);
             try (Float8Vector expected = Workload.HAVERSINE.rowLoop().apply(batch, allocator);
-                 Float8Vector actual = Workload.HAVERSINE.vectorLoop().apply(batch, allocator)) {
+                    Float8Vector actual = Workload.HAVERSINE.vectorLoop().apply(batch, allocator)) {
                 for (int i = 0; i < rows; i++) {
                     assertEquals(i % 11 < 4, expected.isNull(i), "row " + i);
                     assertEquals(expected.isNull(i), actual.isNull(i), "row " + i);
                     if (!expected.isNull(i)) {
-                        assertTrue(Workload.HAVERSINE.agrees(expected.get(i), actual.get(i)), "row " + i + ": " + expected.get(i)
-                                + " vs " + actual.get(i));
+                        assertTrue(
+                                Workload.HAVERSINE.agrees(expected.get(i), actual.get(i)),
+                                "row " + i + ": " + expected.get(i) + " vs " + actual.get(i));
                     }
                 }
             }
@@ -104,12 +126,30 @@ class HaversineWorkloadTest {
 
     @Test
     void benchExprExplainCanCallIt() {
-        CliRun explain = CliRun.of("explain", "haversine(lat, lon, 51.4779, -0.0015) < 100", "--schema", "lat:float64,lon:float64");
+        CliRun explain = CliRun.of(
+                "explain", "haversine(lat, lon, 51.4779, -0.0015) < 100", "--schema", "lat:float64,lon:float64");
         assertEquals(0, explain.exitCode(), explain.err());
-        assertTrue(explain.out().contains("kernel segment") && explain.out().contains("[RowFn haversine]"), explain.out());
+        assertTrue(
+                explain.out().contains("kernel segment") && explain.out().contains("[RowFn haversine]"), explain.out());
         // Every device: their sin, cos and asin differ by a few ulps, which the check allows for an inexact function.
-        CliRun bench = CliRun.of("bench", "--expr", "haversine(a, b, 51.4779, -0.0015)", "--schema", "a:float64,b:float64",
-                "--rows", "2000", "--batch", "1000", "--nulls", "0.1", "--iterations", "1", "--warmup", "1", "--warmup-ms", "0");
+        CliRun bench = CliRun.of(
+                "bench",
+                "--expr",
+                "haversine(a, b, 51.4779, -0.0015)",
+                "--schema",
+                "a:float64,b:float64",
+                "--rows",
+                "2000",
+                "--batch",
+                "1000",
+                "--nulls",
+                "0.1",
+                "--iterations",
+                "1",
+                "--warmup",
+                "1",
+                "--warmup-ms",
+                "0");
         assertEquals(0, bench.exitCode(), bench.err());
         assertFalse(bench.err().contains("ERROR"), bench.err());
         assertTrue(bench.out().contains("haversine(a, b, 51.4779, -0.0015) [10% nulls]"), bench.out());
@@ -132,10 +172,13 @@ class HaversineWorkloadTest {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
-        int rc = javac.run(null, null, errors, "-proc:none", "-classpath", classpath, "-d", work.toString(), file.toString());
+        int rc = javac.run(
+                null, null, errors, "-proc:none", "-classpath", classpath, "-d", work.toString(), file.toString());
         assertEquals(0, rc, errors.toString(StandardCharsets.UTF_8));
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {work.toUri().toURL()}, getClass().getClassLoader())) {
-            RowFn guide = (RowFn) loader.loadClass("GuideFunctions").getMethod("haversine").invoke(null);
+        try (URLClassLoader loader =
+                new URLClassLoader(new URL[] {work.toUri().toURL()}, getClass().getClassLoader())) {
+            RowFn guide = (RowFn)
+                    loader.loadClass("GuideFunctions").getMethod("haversine").invoke(null);
             RowFn ours = CliFunctions.haversine();
             assertEquals(guide.params(), ours.params());
             assertEquals(guide.description(), ours.description());

@@ -1,30 +1,33 @@
 package dev.quiver.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.io.File;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The {@code ./quiver} launcher script, run as a user runs it, in a separate process: the JVM
@@ -107,10 +110,12 @@ class LauncherTest {
         Path in = root.resolve("in.arrow");
         CliFixtures.writeXName(in, false, allocator);
         Path out = root.resolve("out.arrow");
-        Run run = shell("cat '" + in + "' | '" + root.resolve("quiver") + "' eval 'x * 2 + 1' --device cpu --input /dev/stdin "
-                + "--output /dev/stdout | cat > '" + out + "'");
+        Run run = shell("cat '" + in + "' | '" + root.resolve("quiver")
+                + "' eval 'x * 2 + 1' --device cpu --input /dev/stdin " + "--output /dev/stdout | cat > '" + out + "'");
         assertEquals(0, run.code, run.all());
-        assertEquals(Arrays.asList(3.0, 7.0, null, 11.0, 6.0, null, 2.0), CliFixtures.readResult(Files.readAllBytes(out), allocator));
+        assertEquals(
+                Arrays.asList(3.0, 7.0, null, 11.0, 6.0, null, 2.0),
+                CliFixtures.readResult(Files.readAllBytes(out), allocator));
     }
 
     /** Standard input redirected from the output file: the same file, refused under '-' and /dev/stdin alike. */
@@ -120,14 +125,18 @@ class LauncherTest {
         CliFixtures.writeXName(in, false, allocator);
         String before = CliFixtures.sha256(Files.readAllBytes(in));
         for (String name : List.of("-", "/dev/stdin")) {
-            Run run = shell("'" + root.resolve("quiver") + "' eval x --device cpu --input " + name + " --output '" + in + "' < '" + in + "'");
+            Run run = shell("'" + root.resolve("quiver") + "' eval x --device cpu --input " + name + " --output '" + in
+                    + "' < '" + in + "'");
             assertEquals(2, run.code, run.all());
             assertTrue(run.err.contains("is the input"), run.err);
             assertFalse(run.err.contains("\tat "), run.err);
             assertEquals(before, CliFixtures.sha256(Files.readAllBytes(in)), "the input is unchanged");
         }
         try (Stream<Path> s = Files.list(root)) {
-            assertEquals(List.of(), s.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList(), "no temporary file");
+            assertEquals(
+                    List.of(),
+                    s.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList(),
+                    "no temporary file");
         }
     }
 
@@ -159,7 +168,9 @@ class LauncherTest {
         Path out = work.resolve("out.arrow");
         Run run = shell(quiver + "--input - --output - < '" + in + "' > '" + out + "'");
         assertEquals(0, run.code, run.all());
-        assertEquals(Arrays.asList(2.0, 6.0, null, 10.0, 5.0, null, 1.0), CliFixtures.readResult(Files.readAllBytes(out), allocator));
+        assertEquals(
+                Arrays.asList(2.0, 6.0, null, 10.0, 5.0, null, 1.0),
+                CliFixtures.readResult(Files.readAllBytes(out), allocator));
     }
 
     /**
@@ -173,7 +184,9 @@ class LauncherTest {
         String quiver = "'" + root.resolve("quiver") + "' eval ";
         Run closedIn = shell(quiver + "x --device cpu --input - <&-");
         assertEquals(2, closedIn.code, closedIn.all());
-        assertTrue(closedIn.err.contains("error: standard input is not an Arrow IPC file or stream: Unexpected end of input. Missing schema."),
+        assertTrue(
+                closedIn.err.contains(
+                        "error: standard input is not an Arrow IPC file or stream: Unexpected end of input. Missing schema."),
                 closedIn.err);
         Run closedOut = shell(quiver + "'x * 2' --device cpu --input '" + in + "' >&-");
         assertEquals(0, closedOut.code, closedOut.all());
@@ -195,12 +208,17 @@ class LauncherTest {
         String quiver = "QUIVER_JAVA_OPTS=-Xmx64m '" + root.resolve("quiver") + "' eval x --device cpu ";
         Run piped = shell("cat '" + text + "' | " + quiver + "--input -");
         assertEquals(2, piped.code, piped.all());
-        assertTrue(piped.err.contains("error: standard input is not an Arrow IPC file or stream: it declares a length"), piped.err);
+        assertTrue(
+                piped.err.contains("error: standard input is not an Arrow IPC file or stream: it declares a length"),
+                piped.err);
         assertFalse(piped.err.contains("out of memory (") || piped.err.contains("\tat "), piped.err);
         Run file = shell(quiver + "--input '" + text + "'");
         assertEquals(2, file.code, file.all());
-        assertTrue(file.err.contains("is not an Arrow IPC file or stream: it declares a first message of 1819043176 bytes, "
-                + "more than the file's 25 bytes"), file.err);
+        assertTrue(
+                file.err.contains(
+                        "is not an Arrow IPC file or stream: it declares a first message of 1819043176 bytes, "
+                                + "more than the file's 25 bytes"),
+                file.err);
     }
 
     /**
@@ -218,12 +236,23 @@ class LauncherTest {
         CliFixtures.mkfifo(fifo);
         Path out = work.resolve("out.arrow");
         Files.writeString(out, "an earlier result");
-        Process p = new ProcessBuilder("bash", root.resolve("quiver").toString(), "eval", "x * 2", "--device", "cpu",
-                "--input", fifo.toString(), "--output", out.toString())
+        Process p = new ProcessBuilder(
+                        "bash",
+                        root.resolve("quiver").toString(),
+                        "eval",
+                        "x * 2",
+                        "--device",
+                        "cpu",
+                        "--input",
+                        fifo.toString(),
+                        "--output",
+                        out.toString())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CompletableFuture<Void> feeder = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        CountDownLatch stopped = new CountDownLatch(1);
+        CompletableFuture<Void> feeder = CompletableFuture.runAsync(() -> {
             try (OutputStream feed = Files.newOutputStream(fifo)) { // opens once the command opens its end
                 feed.write(bytes, 0, bytes.length - 8); // every batch, not the end-of-stream marker
                 feed.flush();
@@ -245,8 +274,7 @@ class LauncherTest {
             stopped.countDown();
             // Should the command have died before opening the FIFO, the feeder still waits in its open: opened
             // for reading and writing, which never blocks on Linux, the FIFO has a reader and lets it go.
-            try (var unblock = java.nio.channels.FileChannel.open(fifo, java.nio.file.StandardOpenOption.READ,
-                    java.nio.file.StandardOpenOption.WRITE)) {
+            try (var unblock = FileChannel.open(fifo, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 feeder.get(GUARD_SECONDS, TimeUnit.SECONDS);
             }
         }
@@ -268,7 +296,8 @@ class LauncherTest {
     }
 
     private static Run run(Map<String, String> env, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("bash", root.resolve("quiver").toString()));
+        List<String> command =
+                new ArrayList<>(List.of("bash", root.resolve("quiver").toString()));
         command.addAll(List.of(args));
         return start(new ProcessBuilder(command), env);
     }
@@ -289,7 +318,10 @@ class LauncherTest {
             p.destroyForcibly();
             throw new AssertionError("the launcher did not finish in " + GUARD_SECONDS + " s");
         }
-        Run run = new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        Run run = new Run(
+                p.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
         Files.delete(out);
         Files.delete(err);
         return run;
@@ -297,7 +329,9 @@ class LauncherTest {
 
     /** A jar of everything under {@code dir}. */
     private static void jar(Path dir, Path jar) throws IOException {
-        try (OutputStream o = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(o); Stream<Path> all = Files.walk(dir)) {
+        try (OutputStream o = Files.newOutputStream(jar);
+                JarOutputStream j = new JarOutputStream(o);
+                Stream<Path> all = Files.walk(dir)) {
             for (Path p : all.filter(Files::isRegularFile).sorted().toList()) {
                 j.putNextEntry(new JarEntry(dir.relativize(p).toString().replace(File.separatorChar, '/')));
                 Files.copy(p, j);

@@ -1,13 +1,9 @@
 package dev.quiver.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.w3c.dom.Document;
-import org.w3c.dom.Element;
-import org.w3c.dom.NodeList;
-import org.xml.sax.InputSource;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import javax.xml.parsers.DocumentBuilderFactory;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,10 +13,15 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+import org.xml.sax.InputSource;
 
 /**
  * {@code quiver bench --placement --chart FILE}: the page parses as XML, has a chart per case with a
@@ -35,8 +36,21 @@ class PlacementBenchChartTest {
     @Test
     void theChartHasAnSvgPerCaseALinePerPolicyAndTheTotals(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("placement.html");
-        CliRun run = CliRun.of("bench", "--placement", "--rows", "64K", "--batch-rows", "1K,16K", "--iterations", "1",
-                "--warmup", "1", "--warmup-ms", "0", "--chart", file.toString());
+        CliRun run = CliRun.of(
+                "bench",
+                "--placement",
+                "--rows",
+                "64K",
+                "--batch-rows",
+                "1K,16K",
+                "--iterations",
+                "1",
+                "--warmup",
+                "1",
+                "--warmup-ms",
+                "0",
+                "--chart",
+                file.toString());
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(run.err().contains("chart written to " + file), run.err());
         assertTrue(Files.isRegularFile(file));
@@ -64,33 +78,50 @@ class PlacementBenchChartTest {
                 assertEquals(2, line.getAttribute("points").trim().split(" ").length, "a point per batch size: " + c);
             }
             boolean openClHere = openCl && !run.err().contains("no OpenCL device can run " + c + ",");
-            // With OpenCL, a line per policy in each transfer mode: the device's own (zero copy on PoCL), then the other.
-            List<String> expected = !openCl ? List.of("cpu", "auto") : openClHere
-                    ? List.of("cpu", "opencl[" + modes.get(0) + "]", "opencl[" + modes.get(1) + "]", "auto[" + modes.get(0) + "]",
-                    "auto[" + modes.get(1) + "]")
-                    : List.of("cpu", "auto[" + modes.get(0) + "]", "auto[" + modes.get(1) + "]");
+            // With OpenCL, a line per policy in each transfer mode: the device's own (zero copy on PoCL), then the
+            // other.
+            List<String> expected = !openCl
+                    ? List.of("cpu", "auto")
+                    : openClHere
+                            ? List.of(
+                                    "cpu",
+                                    "opencl[" + modes.get(0) + "]",
+                                    "opencl[" + modes.get(1) + "]",
+                                    "auto[" + modes.get(0) + "]",
+                                    "auto[" + modes.get(1) + "]")
+                            : List.of("cpu", "auto[" + modes.get(0) + "]", "auto[" + modes.get(1) + "]");
             assertEquals(expected, List.copyOf(policies), c);
             long points = elements(svg, SVG, "circle").stream()
-                    .filter(e -> ((Element) e.getParentNode()).hasAttribute("data-policy")).count();
+                    .filter(e -> ((Element) e.getParentNode()).hasAttribute("data-policy"))
+                    .count();
             assertEquals(2 * policies.size(), points, "a point per policy and batch size: " + c);
             String text = svg.getTextContent();
             assertTrue(text.contains("rows per batch (log2 scale)") && text.contains("ms per pass (log scale)"), text);
             assertTrue(text.contains("1K") && text.contains("16K"), "the x ticks: " + text);
-            assertTrue(text.contains((openCl ? "auto[" + modes.get(0) + "]" : "auto") + ", 16K rows per batch: "),
+            assertTrue(
+                    text.contains((openCl ? "auto[" + modes.get(0) + "]" : "auto") + ", 16K rows per batch: "),
                     "a value on hover: " + text);
         }
 
         String page = doc.getDocumentElement().getTextContent();
         List<String> printed = new ArrayList<>();
         for (String line : run.out().split("\n")) {
-            if (line.startsWith("Quiver bench --placement: ") || line.startsWith("  device ") || line.startsWith("    figures: ")
-                    || line.startsWith("Totals over ") || line.startsWith("  auto/oracle ") || line.startsWith("  scheduler's own time")
+            if (line.startsWith("Quiver bench --placement: ")
+                    || line.startsWith("  device ")
+                    || line.startsWith("    figures: ")
+                    || line.startsWith("Totals over ")
+                    || line.startsWith("  auto/oracle ")
+                    || line.startsWith("  scheduler's own time")
                     || line.startsWith("  transfer modes: ")) {
                 printed.add(line);
             }
         }
         // The machine, and per mode the totals and auto/oracle, the modes, the scheduler's time.
-        assertEquals(openCl ? 7 : 4, printed.stream().filter(l -> !l.startsWith("  device ") && !l.startsWith("    figures: ")).count(),
+        assertEquals(
+                openCl ? 7 : 4,
+                printed.stream()
+                        .filter(l -> !l.startsWith("  device ") && !l.startsWith("    figures: "))
+                        .count(),
                 run.out());
         assertTrue(printed.stream().anyMatch(l -> l.startsWith("    figures: launch ")), run.out());
         for (String line : printed) {
@@ -101,7 +132,7 @@ class PlacementBenchChartTest {
 
     /** The transfer modes of the run in the order they ran, from the line that names them. */
     static List<String> transferModes(String out) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\n  transfer modes: opencl\\[([a-z-]+)\\] and opencl\\[([a-z-]+)\\],")
+        Matcher m = Pattern.compile("\n  transfer modes: opencl\\[([a-z-]+)\\] and opencl\\[([a-z-]+)\\],")
                 .matcher(out);
         assertTrue(m.find(), out);
         return List.of(m.group(1), m.group(2));
@@ -109,10 +140,12 @@ class PlacementBenchChartTest {
 
     @Test
     void chartWithoutPlacementOrIntoAMissingDirectoryIsExitTwo(@TempDir Path dir) {
-        CliRun alone = CliRun.of("bench", "--rows", "10", "--chart", dir.resolve("x.html").toString());
+        CliRun alone = CliRun.of(
+                "bench", "--rows", "10", "--chart", dir.resolve("x.html").toString());
         assertEquals(2, alone.exitCode(), alone.err());
         assertTrue(alone.err().contains("--chart") && alone.err().contains("--placement"), alone.err());
-        CliRun missing = CliRun.of("bench", "--placement", "--chart", dir.resolve("no/such/x.html").toString());
+        CliRun missing = CliRun.of(
+                "bench", "--placement", "--chart", dir.resolve("no/such/x.html").toString());
         assertEquals(2, missing.exitCode(), missing.err());
         assertTrue(missing.err().contains("--chart"), missing.err());
         assertFalse(Files.exists(dir.resolve("x.html")));
@@ -121,16 +154,23 @@ class PlacementBenchChartTest {
     @Test
     void textIsEscapedAndAnAbsentOpenclHasNoLine() throws Exception {
         List<PlacementBench.Result> results = List.of(
-                new PlacementBench.Result("a<b & \"c\"", 1 << 20, 1 << 10, 1024, null, 12.5, null, 13.0, null, null, "cpu 3", 3, 3000),
-                new PlacementBench.Result("a<b & \"c\"", 1 << 20, 4 << 20 >> 2, 1, null, 0.25, null, 0.3, null, null, "cpu 3", 3, 3000));
-        String html = PlacementChart.html(List.of("Quiver bench --placement: <machine> & 'friends'\u0001"),
-                List.of("Totals over 2 cases: auto 13.30 ms"), "./quiver bench --placement --workload 'x<y'", results,
+                new PlacementBench.Result(
+                        "a<b & \"c\"", 1 << 20, 1 << 10, 1024, null, 12.5, null, 13.0, null, null, "cpu 3", 3, 3000),
+                new PlacementBench.Result(
+                        "a<b & \"c\"", 1 << 20, 4 << 20 >> 2, 1, null, 0.25, null, 0.3, null, null, "cpu 3", 3, 3000));
+        String html = PlacementChart.html(
+                List.of("Quiver bench --placement: <machine> & 'friends'\u0001"),
+                List.of("Totals over 2 cases: auto 13.30 ms"),
+                "./quiver bench --placement --workload 'x<y'",
+                results,
                 Map.of("a<b & \"c\"", "a < b && c"));
         Document doc = parse(html);
         List<Element> svgs = elements(doc, SVG, "svg");
         assertEquals(1, svgs.size());
         assertEquals("a<b & \"c\"", svgs.getFirst().getAttribute("data-case"));
-        List<String> policies = elements(svgs.getFirst(), SVG, "polyline").stream().map(e -> e.getAttribute("data-policy")).toList();
+        List<String> policies = elements(svgs.getFirst(), SVG, "polyline").stream()
+                .map(e -> e.getAttribute("data-policy"))
+                .toList();
         assertEquals(List.of("cpu", "auto"), policies);
         String text = doc.getDocumentElement().getTextContent();
         assertTrue(text.contains("Quiver bench --placement: <machine> & 'friends'\uFFFD"), text);
@@ -142,29 +182,92 @@ class PlacementBenchChartTest {
     @Test
     void twoTransferModesGetALinePerPolicyAndModeTheSecondDashed() throws Exception {
         List<PlacementBench.Result> results = List.of(
-                new PlacementBench.Result("cheap", 1 << 16, 1 << 10, 64, "zero-copy", 2.0, 3.0, 2.5, 0.0, 0.0, "cpu 64 / opencl[zero-copy] 0", 64, 6400),
-                new PlacementBench.Result("cheap", 1 << 16, 1 << 10, 64, "copy", 2.0, 4.0, 2.25, 24576.0, 8192.0, "cpu 64 / opencl[copy] 0", 64, 6400),
-                new PlacementBench.Result("cheap", 1 << 16, 1 << 14, 4, "zero-copy", 1.0, 0.5, 0.75, 0.0, 0.0, "cpu 1 / opencl[zero-copy] 3", 4, 400),
-                new PlacementBench.Result("cheap", 1 << 16, 1 << 14, 4, "copy", 1.0, 0.8, 0.9, 393216.0, 131072.0, "cpu 1 / opencl[copy] 3", 4, 400));
-        String html = PlacementChart.html(List.of("machine"), List.of("totals"), "./quiver bench --placement", results,
+                new PlacementBench.Result(
+                        "cheap",
+                        1 << 16,
+                        1 << 10,
+                        64,
+                        "zero-copy",
+                        2.0,
+                        3.0,
+                        2.5,
+                        0.0,
+                        0.0,
+                        "cpu 64 / opencl[zero-copy] 0",
+                        64,
+                        6400),
+                new PlacementBench.Result(
+                        "cheap",
+                        1 << 16,
+                        1 << 10,
+                        64,
+                        "copy",
+                        2.0,
+                        4.0,
+                        2.25,
+                        24576.0,
+                        8192.0,
+                        "cpu 64 / opencl[copy] 0",
+                        64,
+                        6400),
+                new PlacementBench.Result(
+                        "cheap",
+                        1 << 16,
+                        1 << 14,
+                        4,
+                        "zero-copy",
+                        1.0,
+                        0.5,
+                        0.75,
+                        0.0,
+                        0.0,
+                        "cpu 1 / opencl[zero-copy] 3",
+                        4,
+                        400),
+                new PlacementBench.Result(
+                        "cheap",
+                        1 << 16,
+                        1 << 14,
+                        4,
+                        "copy",
+                        1.0,
+                        0.8,
+                        0.9,
+                        393216.0,
+                        131072.0,
+                        "cpu 1 / opencl[copy] 3",
+                        4,
+                        400));
+        String html = PlacementChart.html(
+                List.of("machine"),
+                List.of("totals"),
+                "./quiver bench --placement",
+                results,
                 Map.of("cheap", "a * b + c"));
         Document doc = parse(html);
         List<Element> svgs = elements(doc, SVG, "svg");
         assertEquals(1, svgs.size(), "one chart per case, both modes in it");
         List<Element> lines = elements(svgs.getFirst(), SVG, "polyline");
-        assertEquals(List.of("cpu", "opencl[zero-copy]", "opencl[copy]", "auto[zero-copy]", "auto[copy]"),
+        assertEquals(
+                List.of("cpu", "opencl[zero-copy]", "opencl[copy]", "auto[zero-copy]", "auto[copy]"),
                 lines.stream().map(e -> e.getAttribute("data-policy")).toList());
-        assertEquals(List.of("cpu", "opencl-zero-copy", "opencl-copy", "auto-zero-copy", "auto-copy"),
+        assertEquals(
+                List.of("cpu", "opencl-zero-copy", "opencl-copy", "auto-zero-copy", "auto-copy"),
                 lines.stream().map(e -> e.getAttribute("class")).toList());
         for (Element line : lines) {
-            assertEquals(2, line.getAttribute("points").trim().split(" ").length, "a point per batch size, the cpu's once");
+            assertEquals(
+                    2, line.getAttribute("points").trim().split(" ").length, "a point per batch size, the cpu's once");
         }
         assertTrue(html.contains("svg .opencl-copy { stroke: #ff7f0e; stroke-dasharray: 6 3; }"), html);
         assertTrue(html.contains("svg .opencl-zero-copy { stroke: #d62728; }"), html);
         String text = svgs.getFirst().getTextContent();
-        assertTrue(text.contains("opencl[copy], 16K rows per batch: 0.800 ms per pass (393216 B to the device and 131072 B from it per batch)"),
+        assertTrue(
+                text.contains(
+                        "opencl[copy], 16K rows per batch: 0.800 ms per pass (393216 B to the device and 131072 B from it per batch)"),
                 text);
-        assertTrue(text.contains("auto[zero-copy], 1K rows per batch: 2.500 ms per pass (oracle 2.000 ms, regret +25.0%; ran on cpu 64 / opencl[zero-copy] 0)"),
+        assertTrue(
+                text.contains(
+                        "auto[zero-copy], 1K rows per batch: 2.500 ms per pass (oracle 2.000 ms, regret +25.0%; ran on cpu 64 / opencl[zero-copy] 0)"),
                 text);
         assertFalse(text.contains("(opencl absent)"), text);
     }
@@ -179,7 +282,9 @@ class PlacementBenchChartTest {
     }
 
     private static List<Element> elements(Object root, String ns, String name) {
-        NodeList nodes = root instanceof Document d ? d.getElementsByTagNameNS(ns, name) : ((Element) root).getElementsByTagNameNS(ns, name);
+        NodeList nodes = root instanceof Document d
+                ? d.getElementsByTagNameNS(ns, name)
+                : ((Element) root).getElementsByTagNameNS(ns, name);
         List<Element> list = new ArrayList<>();
         for (int i = 0; i < nodes.getLength(); i++) {
             list.add((Element) nodes.item(i));

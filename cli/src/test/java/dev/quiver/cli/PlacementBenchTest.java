@@ -1,20 +1,20 @@
 package dev.quiver.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code quiver bench --placement}: every case at every batch size in each transfer mode (both on a
@@ -25,12 +25,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PlacementBenchTest {
 
     private static final List<String> CASES = List.of("cheap", "predicate", "transcendental", "heavy");
-    private static final String[] SHORT = {"--rows", "64K", "--batch-rows", "1K,16K", "--iterations", "1", "--warmup", "1",
-            "--warmup-ms", "0"};
+    private static final String[] SHORT = {
+        "--rows", "64K", "--batch-rows", "1K,16K", "--iterations", "1", "--warmup", "1", "--warmup-ms", "0"
+    };
 
     /** Per case, its float64 inputs and its result's bits per row (a Boolean is a bitmap). */
-    private static final Map<String, int[]> SHAPE = Map.of("cheap", new int[]{3, 64}, "predicate", new int[]{3, 1},
-            "transcendental", new int[]{4, 64}, "heavy", new int[]{3, 64});
+    private static final Map<String, int[]> SHAPE = Map.of(
+            "cheap",
+            new int[] {3, 64},
+            "predicate",
+            new int[] {3, 1},
+            "transcendental",
+            new int[] {4, 64},
+            "heavy",
+            new int[] {3, 64});
 
     /**
      * Bytes one batch of {@code rows} rows copies to the device and back in {@code transfer} mode: with
@@ -38,7 +46,9 @@ class PlacementBenchTest {
      */
     static long[] expectedBytes(String caseName, String transfer, int rows) {
         int[] shape = SHAPE.get(caseName);
-        return transfer.equals("copy") ? new long[]{(long) shape[0] * 8 * rows, (long) shape[1] * rows / 8} : new long[]{0, 0};
+        return transfer.equals("copy")
+                ? new long[] {(long) shape[0] * 8 * rows, (long) shape[1] * rows / 8}
+                : new long[] {0, 0};
     }
 
     private static CliRun placement(String... more) {
@@ -56,8 +66,10 @@ class PlacementBenchTest {
         assertTrue(out.startsWith("Quiver bench --placement: "), out);
         assertTrue(out.contains("  device cpu: "), out);
         assertTrue(out.contains("    figures: launch "), "each device with its figures: " + out);
-        assertTrue(out.matches("(?s).*\\ncase +rows +batchRows +transfer +cpu ms +opencl ms +auto ms +oracle ms +regret"
-                + " +B to dev/batch +B from dev/batch +auto ran on.*"), out);
+        assertTrue(
+                out.matches("(?s).*\\ncase +rows +batchRows +transfer +cpu ms +opencl ms +auto ms +oracle ms +regret"
+                        + " +B to dev/batch +B from dev/batch +auto ran on.*"),
+                out);
         boolean openCl = !out.contains("OpenCL: no device");
         List<String> modes = openCl ? PlacementBenchChartTest.transferModes(out) : List.of("-");
         if (openCl) {
@@ -67,13 +79,21 @@ class PlacementBenchTest {
             for (String batch : List.of("1K", "16K")) {
                 for (String mode : modes) {
                     Matcher m = Pattern.compile("\n" + c + " +64K +" + batch + " +" + Pattern.quote(mode)
-                            + " +[0-9.]+ +([0-9.]+|-) +[0-9.]+ +[0-9.]+ +[-+][0-9.]+% +([0-9]+|-) +([0-9]+|-) +cpu \\d+( / "
-                            + Pattern.quote(PlacementBench.label("opencl", mode.equals("-") ? null : mode)) + " \\d+)?\n").matcher(out);
+                                    + " +[0-9.]+ +([0-9.]+|-) +[0-9.]+ +[0-9.]+ +[-+][0-9.]+% +([0-9]+|-) +([0-9]+|-) +cpu \\d+( / "
+                                    + Pattern.quote(PlacementBench.label("opencl", mode.equals("-") ? null : mode))
+                                    + " \\d+)?\n")
+                            .matcher(out);
                     assertTrue(m.find(), c + " " + batch + " " + mode + ": " + out);
                     if (!m.group(1).equals("-")) {
                         long[] expected = expectedBytes(c, mode, batch.equals("1K") ? 1024 : 16384);
-                        assertEquals(expected[0], Long.parseLong(m.group(2)), c + " " + batch + " " + mode + " to the device");
-                        assertEquals(expected[1], Long.parseLong(m.group(3)), c + " " + batch + " " + mode + " from the device");
+                        assertEquals(
+                                expected[0],
+                                Long.parseLong(m.group(2)),
+                                c + " " + batch + " " + mode + " to the device");
+                        assertEquals(
+                                expected[1],
+                                Long.parseLong(m.group(3)),
+                                c + " " + batch + " " + mode + " from the device");
                     }
                 }
             }
@@ -89,7 +109,9 @@ class PlacementBenchTest {
         assertTrue(out.contains("auto/oracle "), out);
         assertTrue(out.contains("auto/worse fixed "), out);
         assertTrue(out.contains("no 64K case was run"), out);
-        assertTrue(out.contains("reproduce: ./quiver bench --placement --rows 64K --batch-rows 1K,16K --iterations 1 "), out);
+        assertTrue(
+                out.contains("reproduce: ./quiver bench --placement --rows 64K --batch-rows 1K,16K --iterations 1 "),
+                out);
         assertTrue(run.err().contains("[8/8] heavy 64K rows in batches of 16K"), run.err());
         assertFalse(run.err().contains("ERROR"), run.err());
     }
@@ -99,7 +121,7 @@ class PlacementBenchTest {
         CliRun run = placement("--format", "json");
         assertEquals(0, run.exitCode(), run.err());
         boolean openCl = !run.err().contains("OpenCL: no device");
-        List<String> modes = openCl ? PlacementBenchChartTest.transferModes(run.err()) : java.util.Arrays.asList((String) null);
+        List<String> modes = openCl ? PlacementBenchChartTest.transferModes(run.err()) : Arrays.asList((String) null);
         ObjectMapper json = new ObjectMapper();
         Set<String> seen = new LinkedHashSet<>();
         String[] lines = run.out().strip().split("\n");
@@ -109,12 +131,13 @@ class PlacementBenchTest {
             n.fieldNames().forEachRemaining(fields::add);
             assertEquals(FIELDS, fields);
             assertEquals(65536, n.get("rows").asInt());
-            seen.add(n.get("case").asText() + "@" + n.get("batchRows").asInt() + "@" + n.get("transfer").asText(null));
+            seen.add(n.get("case").asText() + "@" + n.get("batchRows").asInt() + "@"
+                    + n.get("transfer").asText(null));
             checkConsistent(n, openCl);
         }
         Set<String> expected = new LinkedHashSet<>();
         for (String c : CASES) {
-            for (int b : new int[]{1024, 16384}) {
+            for (int b : new int[] {1024, 16384}) {
                 for (String mode : modes) {
                     expected.add(c + "@" + b + "@" + mode);
                 }
@@ -143,7 +166,9 @@ class PlacementBenchTest {
         assertTrue(run.err().contains(" [copy]: "), "the device is listed in copy mode: " + run.err());
         assertTrue(run.err().contains(", transfer copy (configured)"), run.err());
         assertFalse(run.err().contains("[zero-copy]"), run.err());
-        assertTrue(run.err().contains("reproduce: ./quiver bench --placement --rows 64K") && run.err().contains(" --transfer copy"),
+        assertTrue(
+                run.err().contains("reproduce: ./quiver bench --placement --rows 64K")
+                        && run.err().contains(" --transfer copy"),
                 run.err());
     }
 
@@ -175,31 +200,53 @@ class PlacementBenchTest {
         assertEquals(2, noOpenClAlone.exitCode());
         CliRun transferWithout = CliRun.of("bench", "--placement", "--no-opencl", "--transfer", "copy");
         assertEquals(2, transferWithout.exitCode());
-        assertTrue(transferWithout.err().contains("--transfer") && transferWithout.err().contains("--no-opencl"), transferWithout.err());
+        assertTrue(
+                transferWithout.err().contains("--transfer")
+                        && transferWithout.err().contains("--no-opencl"),
+                transferWithout.err());
         CliRun badMode = CliRun.of("bench", "--placement", "--transfer", "dma");
         assertEquals(2, badMode.exitCode());
-        assertTrue(badMode.err().contains("unknown OpenCL transfer mode 'dma': use auto, zero-copy or copy"), badMode.err());
+        assertTrue(
+                badMode.err().contains("unknown OpenCL transfer mode 'dma': use auto, zero-copy or copy"),
+                badMode.err());
     }
 
-    private static final List<String> FIELDS = List.of("case", "rows", "batchRows", "transfer", "cpuMs", "openclMs", "autoMs",
-            "oracleMs", "regret", "openclBytesToDevicePerBatch", "openclBytesFromDevicePerBatch");
+    private static final List<String> FIELDS = List.of(
+            "case",
+            "rows",
+            "batchRows",
+            "transfer",
+            "cpuMs",
+            "openclMs",
+            "autoMs",
+            "oracleMs",
+            "regret",
+            "openclBytesToDevicePerBatch",
+            "openclBytesFromDevicePerBatch");
 
     /**
      * oracle = min of the present fixed times; regret = auto / oracle - 1 within the rounding of the printed
      * figures; the bytes per batch as counted by hand.
      */
     private static void checkConsistent(JsonNode n, boolean openCl) {
-        double cpu = n.get("cpuMs").asDouble(), auto = n.get("autoMs").asDouble(), oracle = n.get("oracleMs").asDouble();
+        double cpu = n.get("cpuMs").asDouble(),
+                auto = n.get("autoMs").asDouble(),
+                oracle = n.get("oracleMs").asDouble();
         assertTrue(cpu > 0 && auto > 0 && oracle > 0, n.toString());
         assertEquals(openCl, !n.get("openclMs").isNull(), n.toString());
         assertEquals(openCl, !n.get("transfer").isNull(), n.toString());
         assertEquals(openCl, !n.get("openclBytesToDevicePerBatch").isNull(), n.toString());
         if (openCl) {
-            long[] expected = expectedBytes(n.get("case").asText(), n.get("transfer").asText(), n.get("batchRows").asInt());
+            long[] expected = expectedBytes(
+                    n.get("case").asText(),
+                    n.get("transfer").asText(),
+                    n.get("batchRows").asInt());
             assertEquals(expected[0], n.get("openclBytesToDevicePerBatch").asLong(), n.toString());
             assertEquals(expected[1], n.get("openclBytesFromDevicePerBatch").asLong(), n.toString());
         }
-        double min = n.get("openclMs").isNull() ? cpu : Math.min(cpu, n.get("openclMs").asDouble());
+        double min = n.get("openclMs").isNull()
+                ? cpu
+                : Math.min(cpu, n.get("openclMs").asDouble());
         assertEquals(min, oracle, n.toString());
         // ms are rounded to 4 decimals, regret to 4 decimals
         double tolerance = 5e-5 + 5e-5 / oracle * (1 + auto / oracle) + 1e-9;

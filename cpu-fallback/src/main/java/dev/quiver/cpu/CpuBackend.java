@@ -6,17 +6,23 @@ import dev.quiver.backend.KernelBackend;
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
 import dev.quiver.backend.RowMode;
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowInterpreter;
+import dev.quiver.rowfn.ir.UnaryOp;
 import dev.quiver.types.ElementType;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -58,7 +64,9 @@ public final class CpuBackend implements KernelBackend {
     private final ConcurrentHashMap<Object, FusedLoopCompiler.FusedLoop> validRowsLoops = new ConcurrentHashMap<>();
     /** The loops split batches run their ranges with: a class of their own (see {@link #rangeLoop}). */
     private final ConcurrentHashMap<Object, FusedLoopCompiler.FusedLoop> allRowsRangeLoops = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<Object, FusedLoopCompiler.FusedLoop> validRowsRangeLoops = new ConcurrentHashMap<>();
+
+    private final ConcurrentHashMap<Object, FusedLoopCompiler.FusedLoop> validRowsRangeLoops =
+            new ConcurrentHashMap<>();
     private final int maxLanes;
     private final int threads;
 
@@ -134,8 +142,8 @@ public final class CpuBackend implements KernelBackend {
     }
 
     /** The JVM's own cores on the host's memory; its loops warm up through the JIT's tiers. */
-    private static final DeviceTraits TRAITS = new DeviceTraits(DeviceKind.CPU, DeviceTraits.Memory.HOST, true,
-            Long.MAX_VALUE, Long.MAX_VALUE, true);
+    private static final DeviceTraits TRAITS =
+            new DeviceTraits(DeviceKind.CPU, DeviceTraits.Memory.HOST, true, Long.MAX_VALUE, Long.MAX_VALUE, true);
 
     @Override
     public DeviceTraits traits() {
@@ -203,7 +211,8 @@ public final class CpuBackend implements KernelBackend {
             if (whole > 0) {
                 int parts = parallelParts(program, whole);
                 long r = parts > 1 && allNative(args, invocation)
-                        ? invokeInParallel(program, rangeLoop(program, invocation.mode()), args, invocation, consts, whole, parts)
+                        ? invokeInParallel(
+                                program, rangeLoop(program, invocation.mode()), args, invocation, consts, whole, parts)
                         : invokeInChunks(program, loop, args, invocation, consts, whole);
                 if (r < 0) {
                     throw RowInterpreter.failureAt(program, invocation.args(), -1 - r, name());
@@ -245,8 +254,13 @@ public final class CpuBackend implements KernelBackend {
     }
 
     /** Rows {@code from..rows-1}, fewer than one step, through a padded block; returns the rows computed. */
-    private long runTail(KernelProgram program, FusedLoopCompiler.FusedLoop loop, MemorySegment[] args,
-                         KernelInvocation invocation, long[] consts, long from) {
+    private long runTail(
+            KernelProgram program,
+            FusedLoopCompiler.FusedLoop loop,
+            MemorySegment[] args,
+            KernelInvocation invocation,
+            long[] consts,
+            long from) {
         int lanes = loop.lanes();
         long count = invocation.rows() - from;
         List<ElementType> types = program.argTypes();
@@ -298,8 +312,13 @@ public final class CpuBackend implements KernelBackend {
      * than {@link #chunkRows} rows several, with a cancellation check between them (a loop is
      * never interrupted inside). Returns what {@link #invoke} returns for the whole range.
      */
-    private long invokeInChunks(KernelProgram program, FusedLoopCompiler.FusedLoop loop, MemorySegment[] args,
-                                KernelInvocation invocation, long[] consts, long whole) {
+    private long invokeInChunks(
+            KernelProgram program,
+            FusedLoopCompiler.FusedLoop loop,
+            MemorySegment[] args,
+            KernelInvocation invocation,
+            long[] consts,
+            long whole) {
         if (whole <= checkMinRows) {
             return invoke(loop, args, invocation.out(), consts, 0, whole, invocation.validity(), -1L);
         }
@@ -309,7 +328,7 @@ public final class CpuBackend implements KernelBackend {
         }
         long computed = 0;
         for (long from = 0; from < whole; from += chunk) {
-            dev.quiver.cancel.Cancellation.check();
+            Cancellation.check();
             long to = Math.min(whole, from + chunk);
             boolean last = to == whole;
             ElementType rt = program.resultType();
@@ -318,8 +337,15 @@ public final class CpuBackend implements KernelBackend {
                 ElementType t = program.argTypes().get(k);
                 a[k] = rows(args[k], t.isBitPacked() ? 0 : t.byteWidth(), from, to, last);
             }
-            long r = invoke(loop, a, rows(invocation.out(), rt.isBitPacked() ? 0 : rt.byteWidth(), from, to, last), consts, 0,
-                    to - from, rows(invocation.validity(), 0, from, to, last), -1L);
+            long r = invoke(
+                    loop,
+                    a,
+                    rows(invocation.out(), rt.isBitPacked() ? 0 : rt.byteWidth(), from, to, last),
+                    consts,
+                    0,
+                    to - from,
+                    rows(invocation.validity(), 0, from, to, last),
+                    -1L);
             if (r < 0) {
                 return -1 - (from + (-1 - r)); // the first failing row: later chunks cannot have an earlier one
             }
@@ -376,10 +402,10 @@ public final class CpuBackend implements KernelBackend {
      * argument.
      */
     static long weight(KernelProgram program) {
-        java.util.Set<IrNode> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<IrNode> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         long w = program.arity();
         // A stack of its own rather than recursion: this runs on the batch's thread, and the tree may be deep.
-        java.util.Deque<IrNode> todo = new java.util.ArrayDeque<>();
+        Deque<IrNode> todo = new ArrayDeque<>();
         todo.push(program.root());
         program.nullWhen().ifPresent(todo::push);
         while (!todo.isEmpty()) {
@@ -389,8 +415,9 @@ public final class CpuBackend implements KernelBackend {
             }
             w += switch (n) {
                 case IrNode.Unary u when !u.op().isExact() -> 16;
-                case IrNode.Binary b when b.op().domain() == dev.quiver.rowfn.ir.UnaryOp.Domain.FLOAT -> 16;
-                case IrNode.Binary b when b.op().failsOnZeroDivisor() && b.type().isInteger() -> 8;
+                case IrNode.Binary b when b.op().domain() == UnaryOp.Domain.FLOAT -> 16;
+                case IrNode.Binary b
+                when b.op().failsOnZeroDivisor() && b.type().isInteger() -> 8;
                 default -> 1;
             };
             for (IrNode c : n.children()) {
@@ -414,12 +441,19 @@ public final class CpuBackend implements KernelBackend {
      * a time; what {@link #invoke} returns for all of them: the rows computed, or -1 - the
      * earliest failing row of any range.
      */
-    private long invokeInParallel(KernelProgram program, FusedLoopCompiler.FusedLoop loop, MemorySegment[] args,
-                                  KernelInvocation invocation, long[] consts, long whole, int parts) {
+    private long invokeInParallel(
+            KernelProgram program,
+            FusedLoopCompiler.FusedLoop loop,
+            MemorySegment[] args,
+            KernelInvocation invocation,
+            long[] consts,
+            long whole,
+            int parts) {
         long unit = Math.max(64, loop.lanes());
         // Ranges smaller than a thread's share: a helper that starts late leaves its ranges to the others;
         // and no longer than the rows between two cancellation checks.
-        long size = Math.min(Math.max(RANGE_ROWS, (whole / parts + unit - 1) / unit * unit / 16) / unit * unit,
+        long size = Math.min(
+                Math.max(RANGE_ROWS, (whole / parts + unit - 1) / unit * unit / 16) / unit * unit,
                 chunkRows(program, loop.lanes()));
         // The views are confined to the caller's thread; the memory outlives this call (the SPI's contract),
         // so the helpers get unscoped views of the same bytes, bounds and all.
@@ -439,19 +473,30 @@ public final class CpuBackend implements KernelBackend {
         ElementType rt = program.resultType();
         long outWidth = rt.isBitPacked() ? 0 : rt.byteWidth();
         // Every range is a kernel boundary, whichever thread takes it: the token watches the caller's cancellation.
-        dev.quiver.cancel.Cancellation.Token cancellation = dev.quiver.cancel.Cancellation.capture();
-        workers().run(new RangeWorkers.Job(i -> {
-            cancellation.check();
-            long from = i * size, to = Math.min(whole, from + size);
-            boolean last = to == whole;
-            MemorySegment[] a = new MemorySegment[shared.length];
-            for (int k = 0; k < a.length; k++) {
-                a[k] = rows(shared[k], widths[k], from, to, last);
-            }
-            long r = invoke(loop, a, rows(out, outWidth, from, to, last), consts, 0, to - from,
-                    rows(validity, 0, from, to, last), -1L);
-            results[i] = r < 0 ? -1 - (from + (-1 - r)) : r;
-        }, ranges, parts - 1));
+        Cancellation.Token cancellation = Cancellation.capture();
+        workers()
+                .run(new RangeWorkers.Job(
+                        i -> {
+                            cancellation.check();
+                            long from = i * size, to = Math.min(whole, from + size);
+                            boolean last = to == whole;
+                            MemorySegment[] a = new MemorySegment[shared.length];
+                            for (int k = 0; k < a.length; k++) {
+                                a[k] = rows(shared[k], widths[k], from, to, last);
+                            }
+                            long r = invoke(
+                                    loop,
+                                    a,
+                                    rows(out, outWidth, from, to, last),
+                                    consts,
+                                    0,
+                                    to - from,
+                                    rows(validity, 0, from, to, last),
+                                    -1L);
+                            results[i] = r < 0 ? -1 - (from + (-1 - r)) : r;
+                        },
+                        ranges,
+                        parts - 1));
         long computed = 0;
         long firstFailure = Long.MAX_VALUE;
         for (long r : results) {
@@ -493,8 +538,15 @@ public final class CpuBackend implements KernelBackend {
         return s.byteSize() == 0 ? s : MemorySegment.ofAddress(s.address()).reinterpret(s.byteSize());
     }
 
-    private static long invoke(FusedLoopCompiler.FusedLoop loop, MemorySegment[] args, MemorySegment out, long[] consts,
-                               long start, long end, MemorySegment validity, long laneMask) {
+    private static long invoke(
+            FusedLoopCompiler.FusedLoop loop,
+            MemorySegment[] args,
+            MemorySegment out,
+            long[] consts,
+            long start,
+            long end,
+            MemorySegment validity,
+            long laneMask) {
         try {
             return (long) loop.run().invokeExact(args, out, consts, start, end, validity, laneMask);
         } catch (RuntimeException | Error e) {
@@ -517,20 +569,25 @@ public final class CpuBackend implements KernelBackend {
     private FusedLoopCompiler.FusedLoop rangeLoop(KernelProgram program, RowMode mode) {
         var cache = mode == RowMode.ALL_ROWS ? allRowsRangeLoops : validRowsRangeLoops;
         FusedLoopCompiler.FusedLoop l = cache.get(program.shape());
-        return l != null ? l : cache.computeIfAbsent(program.shape(), s -> FusedLoopCompiler.compile(program, mode, lanes(program), true));
+        return l != null
+                ? l
+                : cache.computeIfAbsent(
+                        program.shape(), s -> FusedLoopCompiler.compile(program, mode, lanes(program), true));
     }
 
     /** The compiled loop, or one without a method handle where the loop would exceed a JVM method's size (remembered too). */
     private FusedLoopCompiler.FusedLoop loop(KernelProgram program, RowMode mode) {
         var cache = mode == RowMode.ALL_ROWS ? allRowsLoops : validRowsLoops;
         FusedLoopCompiler.FusedLoop l = cache.get(program.shape());
-        return l != null ? l : cache.computeIfAbsent(program.shape(), s -> {
-            try {
-                return FusedLoopCompiler.compile(program, mode, lanes(program), true);
-            } catch (FusedLoopCompiler.LoopTooLargeException e) {
-                return new FusedLoopCompiler.FusedLoop(null, lanes(program), mode, 0);
-            }
-        });
+        return l != null
+                ? l
+                : cache.computeIfAbsent(program.shape(), s -> {
+                    try {
+                        return FusedLoopCompiler.compile(program, mode, lanes(program), true);
+                    } catch (FusedLoopCompiler.LoopTooLargeException e) {
+                        return new FusedLoopCompiler.FusedLoop(null, lanes(program), mode, 0);
+                    }
+                });
     }
 
     @Override

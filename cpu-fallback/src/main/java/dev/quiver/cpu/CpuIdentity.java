@@ -1,8 +1,6 @@
 package dev.quiver.cpu;
 
 import dev.quiver.backend.IdentityText;
-import jdk.incubator.vector.VectorShape;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
+import jdk.incubator.vector.VectorShape;
 
 /**
  * The identity of the CPU device ({@link CpuBackend#identity()}): {@code cpu | <os.arch> |
@@ -17,11 +16,11 @@ import java.util.stream.Stream;
  * CPU, more threads or another JVM is another device, whose figures are measured again.
  */
 final class CpuIdentity {
-    private CpuIdentity() {
-    }
+    private CpuIdentity() {}
 
     static String of(int threads) {
-        return IdentityText.join("cpu",
+        return IdentityText.join(
+                "cpu",
                 System.getProperty("os.arch", "unknown"),
                 cpuModel(),
                 "processors " + Runtime.getRuntime().availableProcessors(),
@@ -50,7 +49,11 @@ final class CpuIdentity {
             for (String key : List.of("model name", "hardware", "cpu model", "processor", "uarch")) {
                 for (String line : all) {
                     int colon = line.indexOf(':');
-                    if (colon > 0 && line.substring(0, colon).strip().toLowerCase(Locale.ROOT).equals(key)) {
+                    if (colon > 0
+                            && line.substring(0, colon)
+                                    .strip()
+                                    .toLowerCase(Locale.ROOT)
+                                    .equals(key)) {
                         String value = IdentityText.clean(line.substring(colon + 1));
                         // x86's "processor" is the index; only ARM-style names count.
                         if (!value.isEmpty() && !value.chars().allMatch(Character::isDigit)) {

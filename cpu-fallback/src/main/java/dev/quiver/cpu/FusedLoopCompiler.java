@@ -1,15 +1,19 @@
 package dev.quiver.cpu;
 
+import static java.lang.constant.ConstantDescs.CD_int;
+import static java.lang.constant.ConstantDescs.CD_long;
+import static java.lang.constant.ConstantDescs.CD_void;
+
 import dev.quiver.backend.RowMode;
 import dev.quiver.cpu.VectorCode.Kind;
 import dev.quiver.cpu.VectorCode.Val;
 import dev.quiver.cpu.math.LaneMath;
+import dev.quiver.expr.ExprThreads;
 import dev.quiver.rowfn.ir.BinaryOp;
 import dev.quiver.rowfn.ir.CmpOp;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
-
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.Label;
@@ -29,10 +33,6 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
-
-import static java.lang.constant.ConstantDescs.CD_int;
-import static java.lang.constant.ConstantDescs.CD_long;
-import static java.lang.constant.ConstantDescs.CD_void;
 
 /**
  * Compiles a {@link KernelProgram} into one fused Vector API loop: a hidden class whose static
@@ -137,23 +137,28 @@ final class FusedLoopCompiler {
     private static final MethodTypeDesc BITS_LOAD = MethodTypeDesc.of(CD_long, CD_SEGMENT, CD_long);
     private static final MethodTypeDesc BITS_STORE = MethodTypeDesc.of(CD_void, CD_SEGMENT, CD_long, CD_long);
 
-    static final MethodType RUN_TYPE = MethodType.methodType(long.class, MemorySegment[].class, MemorySegment.class,
-            long[].class, long.class, long.class, MemorySegment.class, long.class);
-    private static final MethodTypeDesc RUN_DESC = MethodTypeDesc.of(CD_long, CD_SEGMENT.arrayType(), CD_SEGMENT,
-            CD_long.arrayType(), CD_long, CD_long, CD_SEGMENT, CD_long);
+    static final MethodType RUN_TYPE = MethodType.methodType(
+            long.class,
+            MemorySegment[].class,
+            MemorySegment.class,
+            long[].class,
+            long.class,
+            long.class,
+            MemorySegment.class,
+            long.class);
+    private static final MethodTypeDesc RUN_DESC = MethodTypeDesc.of(
+            CD_long, CD_SEGMENT.arrayType(), CD_SEGMENT, CD_long.arrayType(), CD_long, CD_long, CD_SEGMENT, CD_long);
 
     // Parameter slots of run(...): longs take two.
     private static final int ARGS = 0, OUT = 1, CONSTS = 2, START = 3, END = 5, VALIDITY = 7, LANE_MASK = 8;
 
-    private FusedLoopCompiler() {
-    }
+    private FusedLoopCompiler() {}
 
     /**
      * A compiled loop, the number of rows it advances per step, the mode it was compiled for and
      * the size of its class file.
      */
-    record FusedLoop(MethodHandle run, int lanes, RowMode mode, int classBytes) {
-    }
+    record FusedLoop(MethodHandle run, int lanes, RowMode mode, int classBytes) {}
 
     /** The program's loop would be larger than a JVM method may be: it runs row by row instead ({@link CpuBackend}). */
     static final class LoopTooLargeException extends RuntimeException {
@@ -177,7 +182,7 @@ final class FusedLoopCompiler {
         }
         // The emitter recurses over the program's tree (up to KernelProgram.MAX_DEPTH levels): on a thread with a
         // stack for that, not on the thread of the batch, whose stack may be small.
-        byte[] bytes = dev.quiver.expr.ExprThreads.call(() -> classBytes(program, mode, lanes, shareSubtrees));
+        byte[] bytes = ExprThreads.call(() -> classBytes(program, mode, lanes, shareSubtrees));
         return define(program, mode, lanes, bytes);
     }
 
@@ -185,12 +190,19 @@ final class FusedLoopCompiler {
     private static byte[] classBytes(KernelProgram program, RowMode mode, int lanes, boolean shareSubtrees) {
         byte[] bytes;
         try {
-            bytes = ClassFile.of().build(ClassDesc.of(FusedLoopCompiler.class.getPackageName() + ".FusedLoop"),
-                    cb -> cb.withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC)
-                            .withMethodBody("run", RUN_DESC, ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC,
-                                    code -> new Emitter(code, program, lanes, mode, shareSubtrees).emitMethod()));
+            bytes = ClassFile.of()
+                    .build(
+                            ClassDesc.of(FusedLoopCompiler.class.getPackageName() + ".FusedLoop"),
+                            cb -> cb.withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC)
+                                    .withMethodBody(
+                                            "run",
+                                            RUN_DESC,
+                                            ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC,
+                                            code -> new Emitter(code, program, lanes, mode, shareSubtrees)
+                                                    .emitMethod()));
         } catch (IllegalArgumentException e) {
-            // The ClassFile API's words for a method over the JVM's 64 KiB of bytecode (nested gcd calls, a large RowFn).
+            // The ClassFile API's words for a method over the JVM's 64 KiB of bytecode (nested gcd calls, a large
+            // RowFn).
             if (String.valueOf(e.getMessage()).startsWith("Code length")) {
                 throw new LoopTooLargeException(program.text() + ": " + e.getMessage());
             }
@@ -228,13 +240,16 @@ final class FusedLoopCompiler {
     }
 
     private static boolean hasNumbers(KernelProgram program) {
-        return program.argTypes().stream().anyMatch(ElementType::isNumeric) || program.anyNode(n -> n.type().isNumeric());
+        return program.argTypes().stream().anyMatch(ElementType::isNumeric)
+                || program.anyNode(n -> n.type().isNumeric());
     }
 
     private static boolean hasWideValues(KernelProgram program) {
         return program.argTypes().stream().anyMatch(t -> t.byteWidth() == 8)
                 || program.anyNode(n -> n.type().byteWidth() == 8
-                        || n instanceof IrNode.Binary b && b.op().failsOnZeroDivisor() && b.type() == ElementType.INT32);
+                        || n instanceof IrNode.Binary b
+                                && b.op().failsOnZeroDivisor()
+                                && b.type() == ElementType.INT32);
     }
 
     private static final class Emitter {
@@ -303,7 +318,10 @@ final class FusedLoopCompiler {
             code.lload(iSlot).lload(END).lcmp().ifge(exit);
             if (validRows) {
                 Label compute = code.newLabel();
-                code.aload(VALIDITY).lload(iSlot).invokestatic(CD_LANE_BITS, "load" + lanes, BITS_LOAD).lstore(validSlot);
+                code.aload(VALIDITY)
+                        .lload(iSlot)
+                        .invokestatic(CD_LANE_BITS, "load" + lanes, BITS_LOAD)
+                        .lstore(validSlot);
                 code.lload(validSlot).lconst_0().lcmp().ifne(compute);
                 if (rt.isNumeric()) {
                     code.aload(zero.slot());
@@ -336,23 +354,38 @@ final class FusedLoopCompiler {
                 }
                 code.lload(LANE_MASK).land().lstore(failSlot);
                 code.lload(failSlot).lconst_0().lcmp().ifeq(ok);
-                code.loadConstant(-1L).lload(iSlot).lsub().lload(failSlot)
-                        .invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", MethodTypeDesc.of(CD_int, CD_long))
-                        .i2l().lsub().lreturn();
+                code.loadConstant(-1L)
+                        .lload(iSlot)
+                        .lsub()
+                        .lload(failSlot)
+                        .invokestatic(
+                                ClassDesc.of("java.lang.Long"),
+                                "numberOfTrailingZeros",
+                                MethodTypeDesc.of(CD_int, CD_long))
+                        .i2l()
+                        .lsub()
+                        .lreturn();
                 code.labelBinding(ok);
             }
             if (rt.isFloatingPoint()) {
-                // One NaN: which operand's payload NaN + NaN keeps depends on the JIT (the interpreter's the right one's).
+                // One NaN: which operand's payload NaN + NaN keeps depends on the JIT (the interpreter's the right
+                // one's).
                 result = v.blend(result, Double.NaN, v.test("IS_NAN", result));
             }
             if (rt.isNumeric()) {
                 code.aload(result.slot());
                 storeVector(rt);
             } else {
-                code.aload(OUT).lload(iSlot).lload(result.slot()).invokestatic(CD_LANE_BITS, "store" + lanes, BITS_STORE);
+                code.aload(OUT)
+                        .lload(iSlot)
+                        .lload(result.slot())
+                        .invokestatic(CD_LANE_BITS, "store" + lanes, BITS_STORE);
             }
             if (isNull != null) {
-                code.aload(VALIDITY).lload(iSlot).lload(isNull.slot()).invokestatic(CD_LANE_BITS, "clear" + lanes, BITS_STORE);
+                code.aload(VALIDITY)
+                        .lload(iSlot)
+                        .lload(isNull.slot())
+                        .invokestatic(CD_LANE_BITS, "clear" + lanes, BITS_STORE);
             }
             code.labelBinding(next);
             code.lload(iSlot).loadConstant((long) lanes).ladd().lstore(iSlot);
@@ -372,7 +405,12 @@ final class FusedLoopCompiler {
             for (int k = 0; k < consts.size(); k++) {
                 ElementType t = consts.get(k).type();
                 if (t == ElementType.BOOL) {
-                    code.aload(CONSTS).loadConstant(k).laload().lneg().loadConstant(laneBits).land();
+                    code.aload(CONSTS)
+                            .loadConstant(k)
+                            .laload()
+                            .lneg()
+                            .loadConstant(laneBits)
+                            .land();
                     constVals.put(k, v.storeBits(-1));
                     continue;
                 }
@@ -385,12 +423,17 @@ final class FusedLoopCompiler {
                     }
                     case INT64 -> CD_long;
                     case FLOAT32 -> {
-                        code.l2i().invokestatic(ClassDesc.of("java.lang.Float"), "intBitsToFloat",
-                                MethodTypeDesc.of(ClassDesc.ofDescriptor("F"), CD_int));
+                        code.l2i()
+                                .invokestatic(
+                                        ClassDesc.of("java.lang.Float"),
+                                        "intBitsToFloat",
+                                        MethodTypeDesc.of(ClassDesc.ofDescriptor("F"), CD_int));
                         yield ClassDesc.ofDescriptor("F");
                     }
                     case FLOAT64 -> {
-                        code.invokestatic(ClassDesc.of("java.lang.Double"), "longBitsToDouble",
+                        code.invokestatic(
+                                ClassDesc.of("java.lang.Double"),
+                                "longBitsToDouble",
                                 MethodTypeDesc.of(ClassDesc.ofDescriptor("D"), CD_long));
                         yield ClassDesc.ofDescriptor("D");
                     }
@@ -473,8 +516,11 @@ final class FusedLoopCompiler {
         private Val compute(IrNode n, int id) {
             ElementType t = n.type();
             switch (n) {
-                case IrNode.Arg a when t == ElementType.BOOL -> {
-                    code.aload(argSegment.get(a.index())).lload(iSlot).invokestatic(CD_LANE_BITS, "load" + lanes, BITS_LOAD);
+                case IrNode.Arg a
+                when t == ElementType.BOOL -> {
+                    code.aload(argSegment.get(a.index()))
+                            .lload(iSlot)
+                            .invokestatic(CD_LANE_BITS, "load" + lanes, BITS_LOAD);
                     return v.storeBits(id);
                 }
                 case IrNode.Arg a -> {
@@ -483,13 +529,17 @@ final class FusedLoopCompiler {
                     code.aload(argSegment.get(a.index()));
                     byteOffset(t);
                     code.getstatic(CD_TABLE, "LE", CD_BYTE_ORDER);
-                    code.invokestatic(vt, "fromMemorySegment", MethodTypeDesc.of(vt, CD_SPECIES, CD_SEGMENT, CD_long, CD_BYTE_ORDER));
+                    code.invokestatic(
+                            vt,
+                            "fromMemorySegment",
+                            MethodTypeDesc.of(vt, CD_SPECIES, CD_SEGMENT, CD_long, CD_BYTE_ORDER));
                     return v.storeVector(t, id);
                 }
                 case IrNode.Const c -> {
                     return named(constVals.get(program.constantSlot(c)), id);
                 }
-                case IrNode.Unary u when t == ElementType.BOOL -> { // not
+                case IrNode.Unary u
+                when t == ElementType.BOOL -> { // not
                     Val in = value(u.input());
                     if (in.kind() == Kind.BITS) {
                         code.lload(in.slot()).loadConstant(laneBits).lxor();
@@ -497,49 +547,64 @@ final class FusedLoopCompiler {
                     }
                     return named(v.not(in), id);
                 }
-                case IrNode.Unary u when LaneMath.of(u.op()).isPresent() -> {
+                case IrNode.Unary u
+                when LaneMath.of(u.op()).isPresent() -> {
                     return named(v.mathCall(LaneMath.of(u.op()).get(), value(u.input()), null), id);
                 }
                 case IrNode.Unary u -> {
                     Val in = value(u.input());
-                    return named(switch (u.op()) {
-                        case FLOOR, CEIL, TRUNC, RINT -> VectorMath.round(v, u.op().name(), in);
-                        default -> v.unary(u.op().name(), in);
-                    }, id);
+                    return named(
+                            switch (u.op()) {
+                                case FLOOR, CEIL, TRUNC, RINT -> VectorMath.round(v, u.op().name(), in);
+                                default -> v.unary(u.op().name(), in);
+                            },
+                            id);
                 }
-                case IrNode.Binary b when t == ElementType.BOOL -> {
+                case IrNode.Binary b
+                when t == ElementType.BOOL -> {
                     return logic(b.op().name(), b.left(), b.right(), id);
                 }
-                case IrNode.Binary b when t.isInteger() && b.op().failsOnZeroDivisor() -> {
+                case IrNode.Binary b
+                when t.isInteger() && b.op().failsOnZeroDivisor() -> {
                     Val l = value(b.left()), r = value(b.right());
                     Val zero = v.compare("EQ", r, 0);
-                    code.lload(failSlot).aload(zero.slot()).invokevirtual(CD_MASK, "toLong", MethodTypeDesc.of(CD_long));
+                    code.lload(failSlot)
+                            .aload(zero.slot())
+                            .invokevirtual(CD_MASK, "toLong", MethodTypeDesc.of(CD_long));
                     code.lor().lstore(failSlot);
                     Val d = v.blend(r, 1, zero); // never trap: the failure is reported instead
                     // Int64: the Vector API's division, lane by lane on x86 (no instruction).
                     Val q = t == ElementType.INT32 ? VectorMath.int32Quotient(v, l, d) : v.binary("DIV", l, d);
                     return named(b.op() == BinaryOp.DIV ? q : v.binary("SUB", l, v.binary("MUL", q, d)), id);
                 }
-                case IrNode.Binary b when LaneMath.of(b.op()).isPresent() -> {
+                case IrNode.Binary b
+                when LaneMath.of(b.op()).isPresent() -> {
                     Val l = value(b.left()), r = value(b.right());
                     return named(v.mathCall(LaneMath.of(b.op()).get(), l, r), id);
                 }
                 case IrNode.Binary b -> {
                     Val l = value(b.left()), r = value(b.right());
-                    return named(v.binary(switch (b.op()) {
-                        case SHL -> "LSHL";
-                        case SHR -> "ASHR";
-                        case USHR -> "LSHR";
-                        default -> b.op().name();
-                    }, l, r), id);
+                    return named(
+                            v.binary(
+                                    switch (b.op()) {
+                                        case SHL -> "LSHL";
+                                        case SHR -> "ASHR";
+                                        case USHR -> "LSHR";
+                                        default -> b.op().name();
+                                    },
+                                    l,
+                                    r),
+                            id);
                 }
-                case IrNode.Fma f when t.isFloatingPoint() -> {
+                case IrNode.Fma f
+                when t.isFloatingPoint() -> {
                     Val a = value(f.a()), b = value(f.b()), c = value(f.c());
                     ClassDesc vt = VectorCode.vectorClass(t);
                     code.aload(a.slot());
                     v.operator("FMA");
                     code.aload(b.slot()).aload(c.slot());
-                    code.invokevirtual(vt, "lanewise", MethodTypeDesc.of(vt, VectorCode.CD_TERNARY, CD_VECTOR, CD_VECTOR));
+                    code.invokevirtual(
+                            vt, "lanewise", MethodTypeDesc.of(vt, VectorCode.CD_TERNARY, CD_VECTOR, CD_VECTOR));
                     return v.storeVector(t, id);
                 }
                 case IrNode.Fma f -> { // integers: wrapping multiply, then add
@@ -549,21 +614,28 @@ final class FusedLoopCompiler {
                 case IrNode.Cast c -> {
                     return named(v.convert(value(c.input()), t), id);
                 }
-                case IrNode.Compare c when c.left().type() == ElementType.BOOL -> {
+                case IrNode.Compare c
+                when c.left().type() == ElementType.BOOL -> {
                     return logic(c.op() == CmpOp.EQ ? "EQ" : "XOR", c.left(), c.right(), id);
                 }
                 case IrNode.Compare c -> {
                     return named(v.compare(c.op().name(), value(c.left()), value(c.right())), id);
                 }
-                case IrNode.Select s when t == ElementType.BOOL -> {
+                case IrNode.Select s
+                when t == ElementType.BOOL -> {
                     Val c = value(s.condition()), yes = value(s.ifTrue()), no = value(s.ifFalse());
                     if (c.kind() == Kind.BITS && yes.kind() == Kind.BITS && no.kind() == Kind.BITS) {
                         code.lload(yes.slot()).lload(c.slot()).land();
-                        code.lload(no.slot()).lload(c.slot()).loadConstant(-1L).lxor().land();
+                        code.lload(no.slot())
+                                .lload(c.slot())
+                                .loadConstant(-1L)
+                                .lxor()
+                                .land();
                         code.lor();
                         return v.storeBits(id);
                     }
-                    ElementType sp = yes.kind() == Kind.MASK ? yes.type() : no.kind() == Kind.MASK ? no.type() : c.type();
+                    ElementType sp =
+                            yes.kind() == Kind.MASK ? yes.type() : no.kind() == Kind.MASK ? no.type() : c.type();
                     Val cm = asMask(c, sp), ym = asMask(yes, sp), nm = asMask(no, sp);
                     return named(v.mask("or", v.mask("and", ym, cm), v.mask("andNot", nm, cm)), id);
                 }
@@ -656,7 +728,9 @@ final class FusedLoopCompiler {
                 return known;
             }
             boolean f = n instanceof IrNode.Check
-                    || n instanceof IrNode.Binary b && b.op().failsOnZeroDivisor() && b.type().isInteger();
+                    || n instanceof IrNode.Binary b
+                            && b.op().failsOnZeroDivisor()
+                            && b.type().isInteger();
             for (IrNode c : n.children()) {
                 f |= isFallible(c);
             }
@@ -675,7 +749,9 @@ final class FusedLoopCompiler {
 
         /** Pushes {@code i << log2(width)}. */
         private void byteOffset(ElementType t) {
-            code.lload(iSlot).loadConstant(Integer.numberOfTrailingZeros(t.byteWidth())).lshl();
+            code.lload(iSlot)
+                    .loadConstant(Integer.numberOfTrailingZeros(t.byteWidth()))
+                    .lshl();
         }
     }
 }

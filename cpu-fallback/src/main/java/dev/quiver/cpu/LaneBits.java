@@ -18,12 +18,12 @@ import java.nio.ByteOrder;
  */
 public final class LaneBits {
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
-    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfShort SHORT =
+            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    private LaneBits() {
-    }
+    private LaneBits() {}
 
     /** All lanes of a step of {@code lanes} rows set. */
     public static long laneMask(int lanes) {

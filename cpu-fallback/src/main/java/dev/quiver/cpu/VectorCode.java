@@ -1,19 +1,18 @@
 package dev.quiver.cpu;
 
+import static java.lang.constant.ConstantDescs.CD_double;
+import static java.lang.constant.ConstantDescs.CD_float;
+import static java.lang.constant.ConstantDescs.CD_int;
+import static java.lang.constant.ConstantDescs.CD_long;
+
 import dev.quiver.cpu.math.LaneMath;
 import dev.quiver.types.ElementType;
-import jdk.incubator.vector.VectorOperators;
-
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
 import java.lang.constant.MethodTypeDesc;
-
-import static java.lang.constant.ConstantDescs.CD_double;
-import static java.lang.constant.ConstantDescs.CD_float;
-import static java.lang.constant.ConstantDescs.CD_int;
-import static java.lang.constant.ConstantDescs.CD_long;
+import jdk.incubator.vector.VectorOperators;
 
 /**
  * Bytecode for Vector API operations on the locals of a fused loop, one call per operation,
@@ -39,14 +38,17 @@ final class VectorCode {
     private static final MethodTypeDesc MASK_MASK = MethodTypeDesc.of(CD_MASK, CD_MASK);
 
     /** What a local holds: a vector, a mask, or the bits of a mask in a {@code long}. */
-    enum Kind { VECTOR, MASK, BITS }
+    enum Kind {
+        VECTOR,
+        MASK,
+        BITS
+    }
 
     /**
      * A value computed in the step: a vector of {@code type}, a mask of {@code type}'s species,
      * or bits (a long). {@code id} names the subtree it is the value of (-1 for intermediates).
      */
-    record Val(Kind kind, ElementType type, int slot, int id) {
-    }
+    record Val(Kind kind, ElementType type, int slot, int id) {}
 
     final CodeBuilder code;
     final int lanes;
@@ -92,13 +94,14 @@ final class VectorCode {
     }
 
     static ClassDesc vectorClass(ElementType t) {
-        return ClassDesc.of("jdk.incubator.vector." + switch (t) {
-            case INT32 -> "IntVector";
-            case INT64 -> "LongVector";
-            case FLOAT32 -> "FloatVector";
-            case FLOAT64 -> "DoubleVector";
-            case BOOL -> throw new IllegalArgumentException("Booleans are masks or bits, not vectors");
-        });
+        return ClassDesc.of("jdk.incubator.vector."
+                + switch (t) {
+                    case INT32 -> "IntVector";
+                    case INT64 -> "LongVector";
+                    case FLOAT32 -> "FloatVector";
+                    case FLOAT64 -> "DoubleVector";
+                    case BOOL -> throw new IllegalArgumentException("Booleans are masks or bits, not vectors");
+                });
     }
 
     /** The integer type with the lanes of {@code t}'s width (for bit views of floats). */
@@ -149,7 +152,9 @@ final class VectorCode {
         scratch = new int[4];
         for (int k = 0; k < 4; k++) {
             scratch[k] = code.allocateLocal(TypeKind.REFERENCE);
-            code.loadConstant(length).newarray(k < 2 ? TypeKind.DOUBLE : TypeKind.FLOAT).astore(scratch[k]);
+            code.loadConstant(length)
+                    .newarray(k < 2 ? TypeKind.DOUBLE : TypeKind.FLOAT)
+                    .astore(scratch[k]);
         }
     }
 
@@ -174,7 +179,8 @@ final class VectorCode {
             code.invokevirtual(vt, "intoArray", MethodTypeDesc.of(ConstantDescs.CD_void, array, CD_int));
             if (f32) {
                 code.aload(scratch[2 + k]).aload(scratch[k]).loadConstant(lanes);
-                code.invokestatic(CD_LANE_MATH, "widen", MethodTypeDesc.of(ConstantDescs.CD_void, array, doubles, CD_int));
+                code.invokestatic(
+                        CD_LANE_MATH, "widen", MethodTypeDesc.of(ConstantDescs.CD_void, array, doubles, CD_int));
             }
         }
         code.aload(scratch[0]);
@@ -182,9 +188,12 @@ final class VectorCode {
             code.aload(scratch[1]);
         }
         code.loadConstant(lanes);
-        code.invokestatic(ClassDesc.of(function.getName()), "apply", b == null
-                ? MethodTypeDesc.of(ConstantDescs.CD_void, doubles, CD_int)
-                : MethodTypeDesc.of(ConstantDescs.CD_void, doubles, doubles, CD_int));
+        code.invokestatic(
+                ClassDesc.of(function.getName()),
+                "apply",
+                b == null
+                        ? MethodTypeDesc.of(ConstantDescs.CD_void, doubles, CD_int)
+                        : MethodTypeDesc.of(ConstantDescs.CD_void, doubles, doubles, CD_int));
         if (f32) {
             code.aload(scratch[0]).aload(scratch[2]).loadConstant(lanes);
             code.invokestatic(CD_LANE_MATH, "narrow", MethodTypeDesc.of(ConstantDescs.CD_void, doubles, array, CD_int));
@@ -279,7 +288,8 @@ final class VectorCode {
         code.aload(a.slot());
         operator(op);
         push(a.type(), s);
-        code.invokevirtual(vectorClass(a.type()), "compare", MethodTypeDesc.of(CD_MASK, CD_COMPARISON, scalar(a.type())));
+        code.invokevirtual(
+                vectorClass(a.type()), "compare", MethodTypeDesc.of(CD_MASK, CD_COMPARISON, scalar(a.type())));
         return storeMask(a.type(), -1);
     }
 
@@ -324,14 +334,16 @@ final class VectorCode {
     /** The bits of a float vector's lanes as integers ({@code viewAsIntegralLanes}). */
     Val integralView(Val a) {
         ElementType it = integral(a.type());
-        code.aload(a.slot()).invokevirtual(vectorClass(a.type()), "viewAsIntegralLanes", MethodTypeDesc.of(vectorClass(it)));
+        code.aload(a.slot())
+                .invokevirtual(vectorClass(a.type()), "viewAsIntegralLanes", MethodTypeDesc.of(vectorClass(it)));
         return storeVector(it, -1);
     }
 
     /** Integer lanes' bits as floats ({@code viewAsFloatingLanes}). */
     Val floatingView(Val a) {
         ElementType ft = floating(a.type());
-        code.aload(a.slot()).invokevirtual(vectorClass(a.type()), "viewAsFloatingLanes", MethodTypeDesc.of(vectorClass(ft)));
+        code.aload(a.slot())
+                .invokevirtual(vectorClass(a.type()), "viewAsFloatingLanes", MethodTypeDesc.of(vectorClass(ft)));
         return storeVector(ft, -1);
     }
 

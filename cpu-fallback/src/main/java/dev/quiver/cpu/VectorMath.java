@@ -21,8 +21,7 @@ final class VectorMath {
     private static final double TWO52 = 0x1p52;
     private static final double TWO23 = 0x1p23;
 
-    private VectorMath() {
-    }
+    private VectorMath() {}
 
     private static double big(ElementType t) {
         return t == ElementType.FLOAT64 ? TWO52 : TWO23;

@@ -1,12 +1,11 @@
 package dev.quiver.cpu;
 
+import java.nio.ByteOrder;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.nio.ByteOrder;
 
 /**
  * Every vector species a fused loop may use, as {@code static final} fields: generated code
@@ -14,8 +13,7 @@ import java.nio.ByteOrder;
  * call in the loop is intrinsified. Field names are {@code <TYPE>_<BITS>}.
  */
 public final class VectorSpeciesTable {
-    private VectorSpeciesTable() {
-    }
+    private VectorSpeciesTable() {}
 
     public static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 

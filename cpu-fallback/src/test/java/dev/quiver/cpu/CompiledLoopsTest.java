@@ -1,5 +1,13 @@
 package dev.quiver.cpu;
 
+import static dev.quiver.types.ElementType.BOOL;
+import static dev.quiver.types.ElementType.FLOAT32;
+import static dev.quiver.types.ElementType.FLOAT64;
+import static dev.quiver.types.ElementType.INT32;
+import static dev.quiver.types.ElementType.INT64;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.RowMode;
 import dev.quiver.memory.ValidityBitmaps;
@@ -11,24 +19,15 @@ import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowInterpreter;
 import dev.quiver.rowfn.ir.UnaryOp;
 import dev.quiver.types.ElementType;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-
-import static dev.quiver.types.ElementType.BOOL;
-import static dev.quiver.types.ElementType.FLOAT32;
-import static dev.quiver.types.ElementType.FLOAT64;
-import static dev.quiver.types.ElementType.INT32;
-import static dev.quiver.types.ElementType.INT64;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The exact operations once the JIT has compiled the loops (C2 replaces the Vector API's Java
@@ -50,7 +49,8 @@ class CompiledLoopsTest {
     static final int GROUP = 4;
 
     // Arguments: k (selector), two of each number type, two Booleans.
-    static final List<ElementType> WIDE = List.of(INT32, INT32, INT32, INT64, INT64, FLOAT32, FLOAT32, FLOAT64, FLOAT64, BOOL, BOOL);
+    static final List<ElementType> WIDE =
+            List.of(INT32, INT32, INT32, INT64, INT64, FLOAT32, FLOAT32, FLOAT64, FLOAT64, BOOL, BOOL);
     static final List<ElementType> NARROW = List.of(INT32, INT32, INT32, FLOAT32, FLOAT32, BOOL, BOOL);
 
     private static IrNode arg(List<ElementType> types, ElementType t, int which) {
@@ -66,7 +66,8 @@ class CompiledLoopsTest {
     /** Every exact operation with a result of {@code t}, over the arguments of {@code types}. */
     static List<IrNode> operations(List<ElementType> types, ElementType t) {
         List<IrNode> ops = new ArrayList<>();
-        List<ElementType> numbers = types.stream().skip(1).filter(ElementType::isNumeric).distinct().toList();
+        List<ElementType> numbers =
+                types.stream().skip(1).filter(ElementType::isNumeric).distinct().toList();
         IrNode p = arg(types, BOOL, 0), q = arg(types, BOOL, 1);
         if (t == BOOL) {
             for (ElementType n : numbers) {
@@ -75,9 +76,10 @@ class CompiledLoopsTest {
                     ops.add(new IrNode.Compare(op, a, b));
                 }
             }
-            IrNode m1 = new IrNode.Compare(CmpOp.LT, arg(types, numbers.getLast(), 0), arg(types, numbers.getLast(), 1));
+            IrNode m1 =
+                    new IrNode.Compare(CmpOp.LT, arg(types, numbers.getLast(), 0), arg(types, numbers.getLast(), 1));
             IrNode m2 = new IrNode.Compare(CmpOp.GE, arg(types, INT32, 0), arg(types, INT32, 1));
-            for (IrNode[] pair : new IrNode[][]{{p, q}, {m1, m2}, {p, m1}, {m2, q}}) {
+            for (IrNode[] pair : new IrNode[][] {{p, q}, {m1, m2}, {p, m1}, {m2, q}}) {
                 for (BinaryOp op : List.of(BinaryOp.AND, BinaryOp.OR, BinaryOp.XOR)) {
                     ops.add(new IrNode.Binary(op, pair[0], pair[1]));
                 }
@@ -94,9 +96,13 @@ class CompiledLoopsTest {
                 ops.add(new IrNode.Unary(op, a));
             }
         }
-        IrNode divisor = t.isInteger() ? new IrNode.Select(new IrNode.Compare(CmpOp.EQ, b, Ir.lit(t, 0)), Ir.lit(t, 1), b) : b;
+        IrNode divisor =
+                t.isInteger() ? new IrNode.Select(new IrNode.Compare(CmpOp.EQ, b, Ir.lit(t, 0)), Ir.lit(t, 1), b) : b;
         for (BinaryOp op : BinaryOp.values()) {
-            if (!OpCoverageTest.takes(op.domain(), t) || op == BinaryOp.POW || op == BinaryOp.ATAN2 || op == BinaryOp.HYPOT) {
+            if (!OpCoverageTest.takes(op.domain(), t)
+                    || op == BinaryOp.POW
+                    || op == BinaryOp.ATAN2
+                    || op == BinaryOp.HYPOT) {
                 continue;
             }
             ops.add(new IrNode.Binary(op, a, op.failsOnZeroDivisor() ? divisor : b));
@@ -118,13 +124,17 @@ class CompiledLoopsTest {
         for (int j = ops.size() - 2; j >= 0; j--) {
             root = new IrNode.Select(new IrNode.Compare(CmpOp.EQ, k, Ir.lit(j)), ops.get(j), root);
         }
-        return new KernelProgram(types, root, "multiplexer of " + ops.stream().map(KernelProgram::render).toList());
+        return new KernelProgram(
+                types,
+                root,
+                "multiplexer of " + ops.stream().map(KernelProgram::render).toList());
     }
 
     static Stream<Arguments> programs() {
         List<Arguments> out = new ArrayList<>();
         for (List<ElementType> types : List.of(NARROW, WIDE)) {
-            for (ElementType t : types == NARROW ? List.of(INT32, FLOAT32, BOOL) : List.of(INT32, INT64, FLOAT32, FLOAT64, BOOL)) {
+            for (ElementType t :
+                    types == NARROW ? List.of(INT32, FLOAT32, BOOL) : List.of(INT32, INT64, FLOAT32, FLOAT64, BOOL)) {
                 List<IrNode> all = operations(types, t);
                 for (int from = 0; from < all.size(); from += GROUP) {
                     List<IrNode> ops = all.subList(from, Math.min(all.size(), from + GROUP));
@@ -161,14 +171,15 @@ class CompiledLoopsTest {
                 for (int k = 0; k < row.length; k++) {
                     row[k] = RowInterpreter.read(args.get(k), p.argTypes().get(k), i);
                 }
-                expected[i] = new Number[]{RowInterpreter.evaluate(p.root(), row)};
+                expected[i] = new Number[] {RowInterpreter.evaluate(p.root(), row)};
             }
             // One mode per program (each mode is its own loop to compile), both across the programs.
             RowMode mode = (p.text().hashCode() & 1) == 0 ? RowMode.VALID_ROWS : RowMode.ALL_ROWS;
             int compiled = 0;
             long slowest = 0;
             for (int pass = 0; pass < MAX_PASSES && compiled < 2; pass++) {
-                long nanos = cpu.execute(p, new KernelInvocation(args, valid, out, ROWS, mode)).nanos();
+                long nanos = cpu.execute(p, new KernelInvocation(args, valid, out, ROWS, mode))
+                        .nanos();
                 slowest = Math.max(slowest, nanos);
                 // Compiled code is an order of magnitude faster than the Vector API's Java fallback: fast in
                 // absolute terms, or (on a loaded machine, where every pass is slower) 4x faster than the slowest pass.
@@ -183,7 +194,9 @@ class CompiledLoopsTest {
                     if (Oracle.bits(e) != Oracle.bits(a)) {
                         StringBuilder in = new StringBuilder();
                         for (int k = 0; k < row.length; k++) {
-                            in.append(' ').append(RowInterpreter.read(args.get(k), p.argTypes().get(k), i));
+                            in.append(' ')
+                                    .append(RowInterpreter.read(
+                                            args.get(k), p.argTypes().get(k), i));
                         }
                         fail(p.text() + " pass " + pass + " (" + mode + ", " + nanos / ROWS + " ns/row) row " + i
                                 + ": operation " + KernelProgram.render(ops.get(i % operations))

@@ -1,22 +1,5 @@
 package dev.quiver.cpu;
 
-import dev.quiver.backend.KernelInvocation;
-import dev.quiver.errors.KernelArithmeticException;
-import dev.quiver.rowfn.ir.Ir;
-import dev.quiver.rowfn.ir.IrNode;
-import dev.quiver.rowfn.ir.KernelProgram;
-import dev.quiver.rowfn.ir.RowInterpreter;
-import dev.quiver.types.ElementType;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-
 import static dev.quiver.types.ElementType.FLOAT32;
 import static dev.quiver.types.ElementType.FLOAT64;
 import static dev.quiver.types.ElementType.INT32;
@@ -24,15 +7,47 @@ import static dev.quiver.types.ElementType.INT64;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.quiver.backend.KernelInvocation;
+import dev.quiver.errors.KernelArithmeticException;
+import dev.quiver.memory.ValidityBitmaps;
+import dev.quiver.rowfn.ir.Ir;
+import dev.quiver.rowfn.ir.IrNode;
+import dev.quiver.rowfn.ir.KernelProgram;
+import dev.quiver.rowfn.ir.RowInterpreter;
+import dev.quiver.types.ElementType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
 /** The fused CPU loops against the scalar reference interpreter, over plain native memory. */
 class CpuBackendTest {
     private static final long SEED = Long.getLong("quiver.seed", 20261130L);
 
-    private static final double[] HOSTILE_F64 = {0.0, -0.0, Double.NaN, Double.POSITIVE_INFINITY,
-            Double.NEGATIVE_INFINITY, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MIN_NORMAL, Double.MAX_VALUE,
-            -Double.MAX_VALUE, 1.0, -1.0, 1e-310, 3.5};
-    private static final long[] HOSTILE_I64 = {0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE, Integer.MIN_VALUE,
-            Integer.MAX_VALUE, 7, -7};
+    private static final double[] HOSTILE_F64 = {
+        0.0,
+        -0.0,
+        Double.NaN,
+        Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY,
+        Double.MIN_VALUE,
+        -Double.MIN_VALUE,
+        Double.MIN_NORMAL,
+        Double.MAX_VALUE,
+        -Double.MAX_VALUE,
+        1.0,
+        -1.0,
+        1e-310,
+        3.5
+    };
+    private static final long[] HOSTILE_I64 = {
+        0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE, Integer.MIN_VALUE, Integer.MAX_VALUE, 7, -7
+    };
 
     private final CpuBackend cpu = new CpuBackend();
 
@@ -41,7 +56,8 @@ class CpuBackendTest {
         for (int i = 0; i < rows; i++) {
             Number v = switch (t) {
                 case FLOAT64 -> r.nextInt(4) == 0 ? HOSTILE_F64[r.nextInt(HOSTILE_F64.length)] : r.nextGaussian() * 1e3;
-                case FLOAT32 -> (float) (r.nextInt(4) == 0 ? HOSTILE_F64[r.nextInt(HOSTILE_F64.length)] : r.nextGaussian() * 1e3);
+                case FLOAT32 ->
+                    (float) (r.nextInt(4) == 0 ? HOSTILE_F64[r.nextInt(HOSTILE_F64.length)] : r.nextGaussian() * 1e3);
                 case INT64 -> r.nextInt(3) == 0 ? HOSTILE_I64[r.nextInt(HOSTILE_I64.length)] : r.nextLong();
                 case INT32 -> r.nextInt(3) == 0 ? (int) HOSTILE_I64[r.nextInt(HOSTILE_I64.length)] : r.nextInt();
                 case BOOL -> r.nextInt(2);
@@ -55,24 +71,25 @@ class CpuBackendTest {
         MemorySegment v = arena.allocate(Math.max(1, (rows + 7) / 8));
         for (int i = 0; i < rows; i++) {
             if (r.nextDouble() >= nullFraction) {
-                v.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i / 8,
-                        (byte) (v.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i / 8) | (1 << (i % 8))));
+                v.set(ValueLayout.JAVA_BYTE, i / 8, (byte) (v.get(ValueLayout.JAVA_BYTE, i / 8) | (1 << (i % 8))));
             }
         }
         return v;
     }
 
     /** Compares valid rows bit for bit (floats by canonical bits, so any NaN equals any NaN). */
-    static void assertSameValues(KernelProgram p, MemorySegment expected, MemorySegment actual, MemorySegment validity, int rows) {
+    static void assertSameValues(
+            KernelProgram p, MemorySegment expected, MemorySegment actual, MemorySegment validity, int rows) {
         for (int i = 0; i < rows; i++) {
-            if (!dev.quiver.memory.ValidityBitmaps.isValid(validity, i)) {
+            if (!ValidityBitmaps.isValid(validity, i)) {
                 continue;
             }
             Number e = RowInterpreter.read(expected, p.resultType(), i);
             Number a = RowInterpreter.read(actual, p.resultType(), i);
             long eb = bits(e), ab = bits(a);
             if (eb != ab) {
-                throw new AssertionError(p.text() + " row " + i + ": expected " + e + " got " + a + " (seed " + SEED + ")");
+                throw new AssertionError(
+                        p.text() + " row " + i + ": expected " + e + " got " + a + " (seed " + SEED + ")");
             }
         }
     }
@@ -94,15 +111,25 @@ class CpuBackendTest {
                 Ir.sqrt(Ir.add(Ir.mul(x, x), Ir.mul(y, y))),
                 Ir.fma(x, y, z),
                 Ir.div(Ir.sub(x, Ir.lit(2.5)), Ir.neg(y)),
-                Ir.min(x, y), Ir.max(x, Ir.abs(y)),
+                Ir.min(x, y),
+                Ir.max(x, Ir.abs(y)),
                 Ir.add(Ir.mul(i, Ir.lit(3)), i),
                 Ir.sub(Ir.neg(l), Ir.mul(l, Ir.lit(-7L))),
-                Ir.min(Ir.abs(i), Ir.lit(5)), Ir.max(l, Ir.lit(0L)),
+                Ir.min(Ir.abs(i), Ir.lit(5)),
+                Ir.max(l, Ir.lit(0L)),
                 Ir.fma(i, i, Ir.lit(1)),
-                Ir.add(x, i), Ir.mul(l, x), Ir.add(f, i), Ir.add(f, l), Ir.add(i, l),
-                Ir.sqrt(Ir.abs(f)), Ir.div(f, Ir.lit(3f)), Ir.fma(f, f, Ir.lit(1f)), Ir.max(f, Ir.lit(-0.0f)),
+                Ir.add(x, i),
+                Ir.mul(l, x),
+                Ir.add(f, i),
+                Ir.add(f, l),
+                Ir.add(i, l),
+                Ir.sqrt(Ir.abs(f)),
+                Ir.div(f, Ir.lit(3f)),
+                Ir.fma(f, f, Ir.lit(1f)),
+                Ir.max(f, Ir.lit(-0.0f)),
                 Ir.sqrt(i),
-                Ir.lit(4.0), x);
+                Ir.lit(4.0),
+                x);
         List<KernelProgram> out = new ArrayList<>();
         for (IrNode root : roots) {
             out.add(new KernelProgram(types, root));
@@ -115,9 +142,18 @@ class CpuBackendTest {
         IrNode i = Ir.arg(0, INT32), j = Ir.arg(1, INT32), f = Ir.arg(2, FLOAT32), g = Ir.arg(3, FLOAT32);
         List<ElementType> types = List.of(INT32, INT32, FLOAT32, FLOAT32);
         List<IrNode> roots = List.of(
-                Ir.add(Ir.mul(i, j), i), Ir.sub(Ir.neg(i), Ir.abs(j)), Ir.min(i, Ir.max(j, Ir.lit(-3))), Ir.fma(i, j, Ir.lit(7)),
-                Ir.add(Ir.mul(f, g), f), Ir.sqrt(Ir.abs(f)), Ir.div(f, g), Ir.fma(f, g, f), Ir.min(f, g), Ir.max(Ir.neg(f), g),
-                Ir.add(f, i), Ir.mul(Ir.cast(j, FLOAT32), g));
+                Ir.add(Ir.mul(i, j), i),
+                Ir.sub(Ir.neg(i), Ir.abs(j)),
+                Ir.min(i, Ir.max(j, Ir.lit(-3))),
+                Ir.fma(i, j, Ir.lit(7)),
+                Ir.add(Ir.mul(f, g), f),
+                Ir.sqrt(Ir.abs(f)),
+                Ir.div(f, g),
+                Ir.fma(f, g, f),
+                Ir.min(f, g),
+                Ir.max(Ir.neg(f), g),
+                Ir.add(f, i),
+                Ir.mul(Ir.cast(j, FLOAT32), g));
         List<KernelProgram> out = new ArrayList<>();
         for (IrNode root : roots) {
             out.add(new KernelProgram(types, root));
@@ -161,12 +197,13 @@ class CpuBackendTest {
             RowInterpreter.write(a, INT64, 5, Long.MIN_VALUE);
             MemorySegment valid = validity(arena, rows, new Random(1), 0);
             // Row 3 null: its zero divisor is garbage behind a null. Row 35 (in the tail) is valid.
-            valid.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) ~(1 << 3));
-            KernelArithmeticException e = assertThrows(KernelArithmeticException.class,
+            valid.set(ValueLayout.JAVA_BYTE, 0, (byte) ~(1 << 3));
+            KernelArithmeticException e = assertThrows(
+                    KernelArithmeticException.class,
                     () -> cpu.execute(p, new KernelInvocation(List.of(a, b), valid, out, rows)));
             assertEquals(35, e.row(), e.getMessage());
             // Without row 35 the batch succeeds, and MIN_VALUE / -1 wraps as in Java.
-            valid.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 4, (byte) ~(1 << 3));
+            valid.set(ValueLayout.JAVA_BYTE, 4, (byte) ~(1 << 3));
             cpu.execute(p, new KernelInvocation(List.of(a, b), valid, out, rows));
             assertEquals(Long.MIN_VALUE, RowInterpreter.read(out, INT64, 5));
             assertEquals(100L, RowInterpreter.read(out, INT64, 20));
@@ -175,7 +212,8 @@ class CpuBackendTest {
 
     @Test
     void thirtyTwoBitProgramsUseTwiceTheLanes() {
-        assertEquals(2 * cpu.lanes(programs().getFirst()), cpu.lanes(programs32().getFirst()));
+        assertEquals(
+                2 * cpu.lanes(programs().getFirst()), cpu.lanes(programs32().getFirst()));
     }
 
     @Test
@@ -192,10 +230,11 @@ class CpuBackendTest {
                 }
                 args.add(s);
             }
-            RowInterpreter.write(args.get(1), INT32, 5, 0);  // first division fails at row 5
-            RowInterpreter.write(args.get(3), INT32, 2, 0);  // second division fails earlier, same vector step
+            RowInterpreter.write(args.get(1), INT32, 5, 0); // first division fails at row 5
+            RowInterpreter.write(args.get(3), INT32, 2, 0); // second division fails earlier, same vector step
             MemorySegment out = arena.allocate(rows * 4L), valid = validity(arena, rows, new Random(3), 0);
-            KernelArithmeticException e = assertThrows(KernelArithmeticException.class,
+            KernelArithmeticException e = assertThrows(
+                    KernelArithmeticException.class,
                     () -> cpu.execute(p, new KernelInvocation(args, valid, out, rows)));
             assertEquals(2, e.row(), e.getMessage());
             assertEquals(2, RowInterpreter.firstFailingRow(p, args, valid, rows));
@@ -209,7 +248,9 @@ class CpuBackendTest {
         KernelProgram p2 = new KernelProgram(List.of(FLOAT64), Ir.mul(x, Ir.lit(2.0)));
         KernelProgram p3 = new KernelProgram(List.of(FLOAT64), Ir.mul(x, Ir.lit(3.0)));
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment in = arena.allocate(80), out = arena.allocate(80), valid = validity(arena, 10, new Random(2), 0);
+            MemorySegment in = arena.allocate(80),
+                    out = arena.allocate(80),
+                    valid = validity(arena, 10, new Random(2), 0);
             for (int i = 0; i < 10; i++) {
                 RowInterpreter.write(in, FLOAT64, i, (double) i);
             }

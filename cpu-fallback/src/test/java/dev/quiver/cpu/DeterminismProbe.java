@@ -8,7 +8,6 @@ import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowInterpreter;
 import dev.quiver.rowfn.ir.UnaryOp;
 import dev.quiver.types.ElementType;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.security.MessageDigest;
@@ -34,24 +33,78 @@ final class DeterminismProbe {
     private static final long SEED = 0x5EED_D00DL;
 
     /** Bit patterns no arithmetic produces: NaNs with a sign or a payload, signalling ones too. */
-    private static final long[] ODD_NANS = {0x7FF8_0000_0000_0000L, 0xFFF8_0000_0000_0000L, 0x7FF0_0000_0000_0001L,
-            0xFFF4_0000_DEAD_BEEFL, 0x7FFF_FFFF_FFFF_FFFFL, 0x7FF8_0000_2000_0000L};
+    private static final long[] ODD_NANS = {
+        0x7FF8_0000_0000_0000L,
+        0xFFF8_0000_0000_0000L,
+        0x7FF0_0000_0000_0001L,
+        0xFFF4_0000_DEAD_BEEFL,
+        0x7FFF_FFFF_FFFF_FFFFL,
+        0x7FF8_0000_2000_0000L
+    };
 
-    private static final double[] SPECIAL = {0.0, -0.0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
-            Double.MIN_VALUE, -Double.MIN_VALUE, Double.MIN_NORMAL, -Double.MIN_NORMAL, 0x1.fffffffffffffp-1023,
-            Double.MAX_VALUE, -Double.MAX_VALUE, 1.0, -1.0, 0.5, -0.5, 2.0, 3.0, -3.0, 1e300, -1e300, 1e22, 0x1p1023,
-            0x1p-1022 * 3, 709.782712893384, 709.7827128933841, -745.1332191019411, -745.1332191019412, 710.0, -746.0,
-            88.72283935546875, -103.97208, 0.9999999999999999, 1.0000000000000002, 0x1p-28, -0x1p-28, 0x1p-54,
-            Math.PI, -Math.PI, Math.PI / 2, Math.PI / 4, 3 * Math.PI / 4, 0x1p19 * Math.PI / 2, 0x1p20 * Math.PI / 2,
-            0x1p52, 0x1p53 + 2, 0x1p63, -0x1p64, 0.6744, 0.3, 0.4375, 2.4375, 0.5 * Math.log(2), 1.5 * Math.log(2),
-            22.0, 40.0, 0x1p-1074 * 7};
+    private static final double[] SPECIAL = {
+        0.0,
+        -0.0,
+        Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY,
+        Double.MIN_VALUE,
+        -Double.MIN_VALUE,
+        Double.MIN_NORMAL,
+        -Double.MIN_NORMAL,
+        0x1.fffffffffffffp-1023,
+        Double.MAX_VALUE,
+        -Double.MAX_VALUE,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        2.0,
+        3.0,
+        -3.0,
+        1e300,
+        -1e300,
+        1e22,
+        0x1p1023,
+        0x1p-1022 * 3,
+        709.782712893384,
+        709.7827128933841,
+        -745.1332191019411,
+        -745.1332191019412,
+        710.0,
+        -746.0,
+        88.72283935546875,
+        -103.97208,
+        0.9999999999999999,
+        1.0000000000000002,
+        0x1p-28,
+        -0x1p-28,
+        0x1p-54,
+        Math.PI,
+        -Math.PI,
+        Math.PI / 2,
+        Math.PI / 4,
+        3 * Math.PI / 4,
+        0x1p19 * Math.PI / 2,
+        0x1p20 * Math.PI / 2,
+        0x1p52,
+        0x1p53 + 2,
+        0x1p63,
+        -0x1p64,
+        0.6744,
+        0.3,
+        0.4375,
+        2.4375,
+        0.5 * Math.log(2),
+        1.5 * Math.log(2),
+        22.0,
+        40.0,
+        0x1p-1074 * 7
+    };
 
-    private DeterminismProbe() {
-    }
+    private DeterminismProbe() {}
 
     /** One function over one type: its program. */
-    record Case(String name, KernelProgram program) {
-    }
+    record Case(String name, KernelProgram program) {}
 
     /** Every unary function that is not exact, and pow, atan2 and hypot, over Float64 and Float32. */
     static List<Case> cases() {
@@ -59,24 +112,31 @@ final class DeterminismProbe {
         for (ElementType t : List.of(ElementType.FLOAT64, ElementType.FLOAT32)) {
             for (UnaryOp op : UnaryOp.values()) {
                 if (op.domain() == UnaryOp.Domain.FLOAT && !op.isExact()) {
-                    cases.add(new Case(op.symbol() + " " + t,
-                            new KernelProgram(List.of(t), new IrNode.Unary(op, Ir.arg(0, t)))));
+                    cases.add(new Case(
+                            op.symbol() + " " + t, new KernelProgram(List.of(t), new IrNode.Unary(op, Ir.arg(0, t)))));
                 }
             }
             for (BinaryOp op : BinaryOp.values()) {
                 if (op.domain() == UnaryOp.Domain.FLOAT) {
-                    cases.add(new Case(op.symbol() + " " + t,
+                    cases.add(new Case(
+                            op.symbol() + " " + t,
                             new KernelProgram(List.of(t, t), new IrNode.Binary(op, Ir.arg(0, t), Ir.arg(1, t)))));
                 }
             }
             IrNode x = Ir.arg(0, t), y = Ir.arg(1, t);
             // Arithmetic: NaN + NaN keeps one operand's payload, which one depends on the JIT.
-            cases.add(new Case("x*y+x/y-y " + t, new KernelProgram(List.of(t, t),
-                    Ir.sub(Ir.add(Ir.mul(x, y), Ir.div(x, y)), y))));
+            cases.add(new Case(
+                    "x*y+x/y-y " + t, new KernelProgram(List.of(t, t), Ir.sub(Ir.add(Ir.mul(x, y), Ir.div(x, y)), y))));
             // Several functions in one loop, sharing its scratch arrays.
-            cases.add(new Case("sin(x)+atan2(x,y)*exp(y)-log2(x) " + t, new KernelProgram(List.of(t, t),
-                    Ir.sub(Ir.add(Ir.unary(UnaryOp.SIN, x), Ir.mul(Ir.binary(BinaryOp.ATAN2, x, y), Ir.unary(UnaryOp.EXP, y))),
-                            Ir.unary(UnaryOp.LOG2, x)))));
+            cases.add(new Case(
+                    "sin(x)+atan2(x,y)*exp(y)-log2(x) " + t,
+                    new KernelProgram(
+                            List.of(t, t),
+                            Ir.sub(
+                                    Ir.add(
+                                            Ir.unary(UnaryOp.SIN, x),
+                                            Ir.mul(Ir.binary(BinaryOp.ATAN2, x, y), Ir.unary(UnaryOp.EXP, y))),
+                                    Ir.unary(UnaryOp.LOG2, x)))));
         }
         return cases;
     }
@@ -95,12 +155,12 @@ final class DeterminismProbe {
                 yield r.nextBoolean() ? x : -x;
             }
             case 4 -> Math.scalb(r.nextDouble() * 2 - 1, r.nextInt(2100) - 1075); // every magnitude, subnormals too
-            case 5 -> Math.scalb(r.nextDouble() * 2 - 1, -1022 - r.nextInt(53));   // subnormals
-            case 6 -> 1 + r.nextGaussian() * Math.scalb(1.0, -r.nextInt(50));     // near 1
-            case 7 -> r.nextGaussian() * Math.scalb(1.0, -r.nextInt(60));         // near 0
+            case 5 -> Math.scalb(r.nextDouble() * 2 - 1, -1022 - r.nextInt(53)); // subnormals
+            case 6 -> 1 + r.nextGaussian() * Math.scalb(1.0, -r.nextInt(50)); // near 1
+            case 7 -> r.nextGaussian() * Math.scalb(1.0, -r.nextInt(60)); // near 0
             case 8 -> r.nextDouble() * 2 - 1;
-            case 9 -> r.nextDouble() * 1500 - 750;                                 // exp's whole range
-            case 10 -> r.nextGaussian() * Math.scalb(1.0, r.nextInt(1020));        // huge
+            case 9 -> r.nextDouble() * 1500 - 750; // exp's whole range
+            case 10 -> r.nextGaussian() * Math.scalb(1.0, r.nextInt(1020)); // huge
             default -> r.nextGaussian() * 10;
         };
     }
@@ -163,7 +223,7 @@ final class DeterminismProbe {
     public static void main(String[] args) {
         int rows = Integer.parseInt(args[0]);
         int passes = Integer.parseInt(args[1]);
-        hashes(new CpuBackend(), rows, passes).forEach((name, runs) ->
-                System.out.println(name.replace(' ', '_') + " " + runs.getLast()));
+        hashes(new CpuBackend(), rows, passes)
+                .forEach((name, runs) -> System.out.println(name.replace(' ', '_') + " " + runs.getLast()));
     }
 }

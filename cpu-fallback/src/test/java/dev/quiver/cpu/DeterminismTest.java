@@ -1,9 +1,7 @@
 package dev.quiver.cpu;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,9 +12,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * A result depends on the input, the program and the device, never on the state of the JIT
@@ -39,13 +38,13 @@ class DeterminismTest {
 
     /** One backend, so the prefixes below run the loops the 50 runs compiled. */
     private final CpuBackend cpu = new CpuBackend();
+
     private Fork c1;
     private Fork interpreter;
     private Map<String, List<String>> inProcess;
 
     /** A JVM running {@link DeterminismProbe}, its output in a file. */
-    private record Fork(String flag, Process process, Path log) {
-    }
+    private record Fork(String flag, Process process, Path log) {}
 
     @BeforeAll
     void startForks() throws IOException {
@@ -111,18 +110,30 @@ class DeterminismTest {
 
     /** Starts {@link DeterminismProbe} in a new JVM: this one's java and class path, the Vector API, and {@code flag}. */
     private static Fork fork(int rows, String flag) throws IOException {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-modules=jdk.incubator.vector", "-XX:+UseSerialGC", "-Xmx512m", flag,
-                "-cp", System.getProperty("java.class.path"), DeterminismProbe.class.getName(), Integer.toString(rows), "1");
+        List<String> command = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-modules=jdk.incubator.vector",
+                "-XX:+UseSerialGC",
+                "-Xmx512m",
+                flag,
+                "-cp",
+                System.getProperty("java.class.path"),
+                DeterminismProbe.class.getName(),
+                Integer.toString(rows),
+                "1");
         Path log = Files.createTempFile("quiver-determinism", ".txt");
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         return new Fork(flag, p, log);
     }
 
     /** The fork's hashes, per case, once it has ended. */
     private static Map<String, String> result(Fork fork) throws IOException, InterruptedException {
         if (!fork.process().waitFor(FORK_TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
-            throw new AssertionError("the forked JVM (" + fork.flag() + ") did not end within " + FORK_TIMEOUT_MINUTES + " minutes");
+            throw new AssertionError(
+                    "the forked JVM (" + fork.flag() + ") did not end within " + FORK_TIMEOUT_MINUTES + " minutes");
         }
         String text = Files.readString(fork.log(), StandardCharsets.UTF_8);
         assertEquals(0, fork.process().exitValue(), "the forked JVM (" + fork.flag() + ") failed:\n" + text);

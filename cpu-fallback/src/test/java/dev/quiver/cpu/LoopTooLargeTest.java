@@ -1,5 +1,9 @@
 package dev.quiver.cpu;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import dev.quiver.backend.RowMode;
 import dev.quiver.functions.builtin.MathFunctions;
 import dev.quiver.memory.ValidityBitmaps;
@@ -7,16 +11,12 @@ import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
-import org.junit.jupiter.api.Test;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.junit.jupiter.api.Test;
 
 /**
  * A program whose fused loop would exceed the JVM's 64 KiB method limit runs row by row through
@@ -37,7 +37,8 @@ class LoopTooLargeTest {
     @Test
     void theLoopOfNestedInt64GcdsIsTooLargeForOneMethod() {
         KernelProgram p = nestedGcd(ElementType.INT64);
-        assertThrows(FusedLoopCompiler.LoopTooLargeException.class, () -> FusedLoopCompiler.compile(p, RowMode.ALL_ROWS));
+        assertThrows(
+                FusedLoopCompiler.LoopTooLargeException.class, () -> FusedLoopCompiler.compile(p, RowMode.ALL_ROWS));
     }
 
     @Test
@@ -48,7 +49,8 @@ class LoopTooLargeTest {
         for (int rows : new int[] {1, 7, 9, 64, 129}) {
             for (RowMode mode : RowMode.values()) {
                 try (Arena arena = Arena.ofConfined()) {
-                    List<MemorySegment> args = List.of(Oracle.fill(arena, ElementType.INT64, rows, r),
+                    List<MemorySegment> args = List.of(
+                            Oracle.fill(arena, ElementType.INT64, rows, r),
                             Oracle.fill(arena, ElementType.INT64, rows, r));
                     MemorySegment validity = Oracle.validity(arena, rows, r, 0.2);
                     Oracle.check(cpu, p, args, validity, rows, mode);
@@ -67,8 +69,8 @@ class LoopTooLargeTest {
             long[] av = {12, Long.MIN_VALUE, 5};
             long[] bv = {18, 0, 0};
             for (int i = 0; i < 3; i++) {
-                a.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, i, av[i]);
-                b.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, i, bv[i]);
+                a.setAtIndex(ValueLayout.JAVA_LONG, i, av[i]);
+                b.setAtIndex(ValueLayout.JAVA_LONG, i, bv[i]);
             }
             MemorySegment validity = arena.allocate(8, 8);
             for (int i = 0; i < 3; i++) {

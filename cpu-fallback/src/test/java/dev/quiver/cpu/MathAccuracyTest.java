@@ -1,5 +1,10 @@
 package dev.quiver.cpu;
 
+import static dev.quiver.types.ElementType.FLOAT32;
+import static dev.quiver.types.ElementType.FLOAT64;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.rowfn.ir.BinaryOp;
 import dev.quiver.rowfn.ir.Ir;
@@ -8,9 +13,6 @@ import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowInterpreter;
 import dev.quiver.rowfn.ir.UnaryOp;
 import dev.quiver.types.ElementType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -21,11 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-
-import static dev.quiver.types.ElementType.FLOAT32;
-import static dev.quiver.types.ElementType.FLOAT64;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * The fused loops' math functions against the reference (StrictMath, fdlibm): bit for bit (a
@@ -52,11 +51,34 @@ class MathAccuracyTest {
     private static final int DISTINCT = 1 << 17;
     /** Rows checked against log2 to 50 digits (slow to compute). */
     private static final int EXACT_ROWS = 1 << 14;
+
     private static final Map<String, String> TABLE = new TreeMap<>();
 
-    private static final double[] SPECIAL = {0.0, -0.0, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
-            1.0, -1.0, 2.0, 0.5, -0.5, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MIN_NORMAL, Double.MAX_VALUE,
-            -Double.MAX_VALUE, 3.0, -3.0, 710.0, -746.0, 1e-300, Math.PI, 0.9999999999999999, 1.0000000000000002};
+    private static final double[] SPECIAL = {
+        0.0,
+        -0.0,
+        Double.NaN,
+        Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY,
+        1.0,
+        -1.0,
+        2.0,
+        0.5,
+        -0.5,
+        Double.MIN_VALUE,
+        -Double.MIN_VALUE,
+        Double.MIN_NORMAL,
+        Double.MAX_VALUE,
+        -Double.MAX_VALUE,
+        3.0,
+        -3.0,
+        710.0,
+        -746.0,
+        1e-300,
+        Math.PI,
+        0.9999999999999999,
+        1.0000000000000002
+    };
 
     private final CpuBackend cpu = new CpuBackend();
 
@@ -67,15 +89,16 @@ class MathAccuracyTest {
             case 1 -> r.nextGaussian();
             case 2 -> r.nextGaussian() * 1e3;
             case 3 -> Math.scalb(r.nextDouble() * 2 - 1, r.nextInt(2100) - 1075); // any magnitude, subnormals too
-            case 4 -> 1 + r.nextGaussian() * Math.scalb(1.0, -r.nextInt(50));     // near 1
-            case 5 -> r.nextGaussian() * Math.scalb(1.0, -r.nextInt(60));         // near 0
-            case 6 -> switch (op) {
-                case "SIN", "COS", "TAN" -> r.nextGaussian() * Math.scalb(1.0, r.nextInt(1000)); // huge arguments
-                case "ASIN", "ACOS", "ATAN2" -> r.nextDouble() * 2 - 1;
-                case "EXP", "EXPM1", "SINH", "COSH" -> r.nextDouble() * 1500 - 750;
-                case "POW" -> r.nextDouble() * 10;
-                default -> Math.scalb(r.nextDouble(), r.nextInt(2000) - 1000);
-            };
+            case 4 -> 1 + r.nextGaussian() * Math.scalb(1.0, -r.nextInt(50)); // near 1
+            case 5 -> r.nextGaussian() * Math.scalb(1.0, -r.nextInt(60)); // near 0
+            case 6 ->
+                switch (op) {
+                    case "SIN", "COS", "TAN" -> r.nextGaussian() * Math.scalb(1.0, r.nextInt(1000)); // huge arguments
+                    case "ASIN", "ACOS", "ATAN2" -> r.nextDouble() * 2 - 1;
+                    case "EXP", "EXPM1", "SINH", "COSH" -> r.nextDouble() * 1500 - 750;
+                    case "POW" -> r.nextDouble() * 10;
+                    default -> Math.scalb(r.nextDouble(), r.nextInt(2000) - 1000);
+                };
             default -> r.nextDouble() * 20 - 10;
         };
     }
@@ -83,7 +106,8 @@ class MathAccuracyTest {
     static double second(String op, Random r) {
         return switch (r.nextInt(6)) {
             case 0 -> SPECIAL[r.nextInt(SPECIAL.length)];
-            case 1 -> op.equals("POW") ? r.nextInt(41) - 20 : r.nextGaussian() * 1e3; // integer exponents: negative bases
+            case 1 ->
+                op.equals("POW") ? r.nextInt(41) - 20 : r.nextGaussian() * 1e3; // integer exponents: negative bases
             case 2 -> Math.scalb(r.nextDouble() * 2 - 1, r.nextInt(2100) - 1075);
             default -> r.nextGaussian() * 4;
         };
@@ -96,7 +120,9 @@ class MathAccuracyTest {
         }
         if (ref == 0 || got == 0) { // signed zeros must match; a result that underflowed by one ulp is fine
             if (ref == 0 && got == 0) {
-                return Double.doubleToRawLongBits(ref) == Double.doubleToRawLongBits(got) ? 0 : Double.POSITIVE_INFINITY;
+                return Double.doubleToRawLongBits(ref) == Double.doubleToRawLongBits(got)
+                        ? 0
+                        : Double.POSITIVE_INFINITY;
             }
         }
         if (Double.isInfinite(ref) || Double.isInfinite(got)) {
@@ -104,7 +130,8 @@ class MathAccuracyTest {
                 return 0;
             }
             // Overflow by one ulp is an ulp: count the steps on the number line.
-            long d = f32 ? Math.abs(Oracle.ordered((float) ref) - Oracle.ordered((float) got))
+            long d = f32
+                    ? Math.abs(Oracle.ordered((float) ref) - Oracle.ordered((float) got))
                     : Math.abs(Oracle.ordered(ref) - Oracle.ordered(got));
             return d <= 2 ? d : Double.POSITIVE_INFINITY;
         }
@@ -132,8 +159,8 @@ class MathAccuracyTest {
         return Double.isNaN(x) || Double.isInfinite(x) || x == 0 || Math.abs(x) == 1;
     }
 
-    record Result(double maxUlps, String worst, int specialMismatches, String firstMismatch, double fastestNanosPerRow) {
-    }
+    record Result(
+            double maxUlps, String worst, int specialMismatches, String firstMismatch, double fastestNanosPerRow) {}
 
     /** Runs {@code root} over ROWS inputs, PASSES times, and measures the worst error against {@code reference}. */
     private Result measure(String op, ElementType t, IrNode root, boolean binary, boolean log2Exact) {
@@ -141,14 +168,17 @@ class MathAccuracyTest {
         Random r = new Random(Oracle.SEED ^ op.hashCode() ^ t.hashCode());
         boolean f32 = t == FLOAT32;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment a = arena.allocate((long) ROWS * t.byteWidth(), 64), b = arena.allocate((long) ROWS * t.byteWidth(), 64);
+            MemorySegment a = arena.allocate((long) ROWS * t.byteWidth(), 64),
+                    b = arena.allocate((long) ROWS * t.byteWidth(), 64);
             MemorySegment out = arena.allocate((long) ROWS * t.byteWidth(), 64), valid = arena.allocate(ROWS / 8);
             valid.fill((byte) -1);
             double[] x = new double[DISTINCT], y = new double[DISTINCT], ref = new double[DISTINCT];
             for (int i = 0; i < ROWS; i++) {
                 if (i >= DISTINCT) {
-                    MemorySegment.copy(a, (long) (i - DISTINCT) * t.byteWidth(), a, (long) i * t.byteWidth(), t.byteWidth());
-                    MemorySegment.copy(b, (long) (i - DISTINCT) * t.byteWidth(), b, (long) i * t.byteWidth(), t.byteWidth());
+                    MemorySegment.copy(
+                            a, (long) (i - DISTINCT) * t.byteWidth(), a, (long) i * t.byteWidth(), t.byteWidth());
+                    MemorySegment.copy(
+                            b, (long) (i - DISTINCT) * t.byteWidth(), b, (long) i * t.byteWidth(), t.byteWidth());
                     continue;
                 }
                 x[i] = input(op, r);
@@ -160,7 +190,8 @@ class MathAccuracyTest {
                 RowInterpreter.write(a, t, i, f32 ? (Number) (float) x[i] : (Number) x[i]);
                 RowInterpreter.write(b, t, i, f32 ? (Number) (float) y[i] : (Number) y[i]);
                 Number[] row = {RowInterpreter.read(a, t, i), RowInterpreter.read(b, t, i)};
-                ref[i] = log2Exact && !f32 ? (i < EXACT_ROWS ? Oracle.log2Exact(x[i]) : Double.NaN)
+                ref[i] = log2Exact && !f32
+                        ? (i < EXACT_ROWS ? Oracle.log2Exact(x[i]) : Double.NaN)
                         : RowInterpreter.evaluate(root, row).doubleValue();
             }
             double max = 0;
@@ -169,7 +200,8 @@ class MathAccuracyTest {
             String first = "";
             double fastest = Double.MAX_VALUE;
             for (int pass = 0; pass < PASSES; pass++) {
-                long nanos = cpu.execute(p, new KernelInvocation(List.of(a, b), valid, out, ROWS)).nanos();
+                long nanos = cpu.execute(p, new KernelInvocation(List.of(a, b), valid, out, ROWS))
+                        .nanos();
                 fastest = Math.min(fastest, (double) nanos / ROWS);
                 for (int i = 0; i < (log2Exact ? EXACT_ROWS : DISTINCT); i++) {
                     double got = RowInterpreter.read(out, t, i).doubleValue();
@@ -190,10 +222,18 @@ class MathAccuracyTest {
     }
 
     private void record(String op, ElementType t, Result res, String note) {
-        TABLE.put(String.format("%-7s %-8s", op, t), String.format("%6.3f ulp  %6.2f ns/row%s  specials %s  worst %s%s",
-                res.maxUlps(), res.fastestNanosPerRow(), "",
-                res.specialMismatches() == 0 ? "ok" : res.specialMismatches() + " wrong, e.g. " + res.firstMismatch(),
-                res.worst(), note));
+        TABLE.put(
+                String.format("%-7s %-8s", op, t),
+                String.format(
+                        "%6.3f ulp  %6.2f ns/row%s  specials %s  worst %s%s",
+                        res.maxUlps(),
+                        res.fastestNanosPerRow(),
+                        "",
+                        res.specialMismatches() == 0
+                                ? "ok"
+                                : res.specialMismatches() + " wrong, e.g. " + res.firstMismatch(),
+                        res.worst(),
+                        note));
     }
 
     @Test
@@ -209,7 +249,8 @@ class MathAccuracyTest {
                 String note = "";
                 if (op == UnaryOp.LOG2 && t == FLOAT64) {
                     Result exact = measure(op.name(), t, root, false, true);
-                    note = String.format("  (vs log2 to 50 digits: %.3f ulp, worst %s)", exact.maxUlps(), exact.worst());
+                    note = String.format(
+                            "  (vs log2 to 50 digits: %.3f ulp, worst %s)", exact.maxUlps(), exact.worst());
                     if (exact.maxUlps() > LOG2_EXACT_BOUND || exact.specialMismatches() > 0) {
                         failures.add(op + " " + t + " vs exact: " + exact);
                     }
@@ -251,7 +292,8 @@ class MathAccuracyTest {
         KernelProgram p = new KernelProgram(List.of(t, t), new IrNode.Binary(op, Ir.arg(0, t), Ir.arg(1, t)));
         List<String> failures = new ArrayList<>();
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment a = arena.allocate((long) rows * t.byteWidth(), 64), b = arena.allocate((long) rows * t.byteWidth(), 64);
+            MemorySegment a = arena.allocate((long) rows * t.byteWidth(), 64),
+                    b = arena.allocate((long) rows * t.byteWidth(), 64);
             MemorySegment out = arena.allocate((long) rows * t.byteWidth(), 64), valid = arena.allocate(rows / 8);
             valid.fill((byte) -1);
             for (int i = 0; i < rows; i++) {
@@ -282,17 +324,20 @@ class MathAccuracyTest {
             int rows = hi - lo + 1;
             KernelProgram p = new KernelProgram(List.of(t), new IrNode.Unary(UnaryOp.LOG2, Ir.arg(0, t)));
             try (Arena arena = Arena.ofConfined()) {
-                MemorySegment a = arena.allocate((long) rows * t.byteWidth(), 64), out = arena.allocate((long) rows * t.byteWidth(), 64);
+                MemorySegment a = arena.allocate((long) rows * t.byteWidth(), 64),
+                        out = arena.allocate((long) rows * t.byteWidth(), 64);
                 MemorySegment valid = arena.allocate((rows + 7) / 8);
                 valid.fill((byte) -1);
                 for (int e = lo; e <= hi; e++) {
-                    RowInterpreter.write(a, t, e - lo, t == FLOAT32 ? (Number) Math.scalb(1f, e) : (Number) Math.scalb(1.0, e));
+                    RowInterpreter.write(
+                            a, t, e - lo, t == FLOAT32 ? (Number) Math.scalb(1f, e) : (Number) Math.scalb(1.0, e));
                 }
                 for (int pass = 0; pass < 1000; pass++) { // small batches: compiled after some hundred calls
                     cpu.execute(p, new KernelInvocation(List.of(a), valid, out, rows));
                 }
                 for (int e = lo; e <= hi; e++) {
-                    assertEquals((double) e, RowInterpreter.read(out, t, e - lo).doubleValue(), "log2(2^" + e + ") " + t);
+                    assertEquals(
+                            (double) e, RowInterpreter.read(out, t, e - lo).doubleValue(), "log2(2^" + e + ") " + t);
                 }
             }
         }
@@ -301,7 +346,10 @@ class MathAccuracyTest {
     @AfterAll
     static void report() throws IOException {
         StringBuilder sb = new StringBuilder("Max error vs the reference (StrictMath), ulps, on ")
-                .append(System.getProperty("os.arch")).append(", ").append(Runtime.version()).append('\n');
+                .append(System.getProperty("os.arch"))
+                .append(", ")
+                .append(Runtime.version())
+                .append('\n');
         TABLE.forEach((k, v) -> sb.append(k).append(' ').append(v).append('\n'));
         System.out.print(sb);
         Path target = Path.of("target");

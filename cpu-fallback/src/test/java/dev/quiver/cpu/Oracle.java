@@ -1,5 +1,9 @@
 package dev.quiver.cpu;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
 import dev.quiver.backend.RowMode;
@@ -8,20 +12,18 @@ import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowInterpreter;
-import dev.quiver.rowfn.ir.UnaryOp;
 import dev.quiver.types.ElementType;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.fail;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Hostile test data and the check of a CPU run against {@link RowInterpreter}: values, validity
@@ -31,25 +33,151 @@ import static org.junit.jupiter.api.Assertions.fail;
 final class Oracle {
     static final long SEED = Long.getLong("quiver.seed", 20261130L);
 
-    static final double[] HOSTILE_F64 = {0.0, -0.0, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
-            Double.MIN_VALUE, -Double.MIN_VALUE, Double.MIN_NORMAL, -Double.MIN_NORMAL, 0x1.ffffffffffffep-1023,
-            Double.MAX_VALUE, -Double.MAX_VALUE, 1.0, -1.0, 1e-310, -3e-320, 3.5, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5,
-            0.49999999999999994, -0.49999999999999994, 0x1p52, -0x1p52, 0x1p52 + 1, 0x1p52 - 0.5, -(0x1p52 - 0.5),
-            0x1p53, 0x1p63, -0x1p63, 0x1p31, -0x1p31, 2147483647.5, -2147483648.5, 9.3e18, -9.3e18, 1e300, -1e300,
-            Math.PI, -Math.PI / 2, 710, -745, 0.9999999999999999, 1.0000000000000002, 4.9e-324 * 3};
-    static final float[] HOSTILE_F32 = {0f, -0f, Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY,
-            Float.MIN_VALUE, -Float.MIN_VALUE, Float.MIN_NORMAL, -Float.MIN_NORMAL, 0x1.fffffcp-127f, Float.MAX_VALUE,
-            -Float.MAX_VALUE, 1f, -1f, 0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, 0.49999997f, -0.49999997f, 0x1p23f,
-            -0x1p23f, 0x1p23f + 1, 0x1p23f - 0.5f, -(0x1p23f - 0.5f), 0x1p24f, 0x1p31f, -0x1p31f, 0x1p63f, -0x1p63f,
-            3e9f, -3e9f, 9.3e18f, 1e30f, -1e30f, 3.5f, 88.7f, -103f, 0.99999994f, 1.0000001f};
-    static final long[] HOSTILE_I64 = {0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE + 1, Integer.MIN_VALUE,
-            Integer.MAX_VALUE, 7, -7, 31, 32, 33, 63, 64, 65, -31, -32, -33, -63, -64, 1L << 53, (1L << 53) + 1,
-            -(1L << 53) - 1, 1L << 62};
-    static final int[] HOSTILE_I32 = {0, 1, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, Integer.MIN_VALUE + 1, 7, -7,
-            31, 32, 33, 63, 64, -31, -32, -33, 1 << 24, (1 << 24) + 1, -(1 << 24) - 1, 65536};
+    static final double[] HOSTILE_F64 = {
+        0.0,
+        -0.0,
+        Double.NaN,
+        Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY,
+        Double.MIN_VALUE,
+        -Double.MIN_VALUE,
+        Double.MIN_NORMAL,
+        -Double.MIN_NORMAL,
+        0x1.ffffffffffffep-1023,
+        Double.MAX_VALUE,
+        -Double.MAX_VALUE,
+        1.0,
+        -1.0,
+        1e-310,
+        -3e-320,
+        3.5,
+        0.5,
+        -0.5,
+        1.5,
+        -1.5,
+        2.5,
+        -2.5,
+        0.49999999999999994,
+        -0.49999999999999994,
+        0x1p52,
+        -0x1p52,
+        0x1p52 + 1,
+        0x1p52 - 0.5,
+        -(0x1p52 - 0.5),
+        0x1p53,
+        0x1p63,
+        -0x1p63,
+        0x1p31,
+        -0x1p31,
+        2147483647.5,
+        -2147483648.5,
+        9.3e18,
+        -9.3e18,
+        1e300,
+        -1e300,
+        Math.PI,
+        -Math.PI / 2,
+        710,
+        -745,
+        0.9999999999999999,
+        1.0000000000000002,
+        4.9e-324 * 3
+    };
+    static final float[] HOSTILE_F32 = {
+        0f,
+        -0f,
+        Float.NaN,
+        Float.POSITIVE_INFINITY,
+        Float.NEGATIVE_INFINITY,
+        Float.MIN_VALUE,
+        -Float.MIN_VALUE,
+        Float.MIN_NORMAL,
+        -Float.MIN_NORMAL,
+        0x1.fffffcp-127f,
+        Float.MAX_VALUE,
+        -Float.MAX_VALUE,
+        1f,
+        -1f,
+        0.5f,
+        -0.5f,
+        1.5f,
+        -1.5f,
+        2.5f,
+        -2.5f,
+        0.49999997f,
+        -0.49999997f,
+        0x1p23f,
+        -0x1p23f,
+        0x1p23f + 1,
+        0x1p23f - 0.5f,
+        -(0x1p23f - 0.5f),
+        0x1p24f,
+        0x1p31f,
+        -0x1p31f,
+        0x1p63f,
+        -0x1p63f,
+        3e9f,
+        -3e9f,
+        9.3e18f,
+        1e30f,
+        -1e30f,
+        3.5f,
+        88.7f,
+        -103f,
+        0.99999994f,
+        1.0000001f
+    };
+    static final long[] HOSTILE_I64 = {
+        0,
+        1,
+        -1,
+        Long.MIN_VALUE,
+        Long.MAX_VALUE,
+        Long.MIN_VALUE + 1,
+        Integer.MIN_VALUE,
+        Integer.MAX_VALUE,
+        7,
+        -7,
+        31,
+        32,
+        33,
+        63,
+        64,
+        65,
+        -31,
+        -32,
+        -33,
+        -63,
+        -64,
+        1L << 53,
+        (1L << 53) + 1,
+        -(1L << 53) - 1,
+        1L << 62
+    };
+    static final int[] HOSTILE_I32 = {
+        0,
+        1,
+        -1,
+        Integer.MIN_VALUE,
+        Integer.MAX_VALUE,
+        Integer.MIN_VALUE + 1,
+        7,
+        -7,
+        31,
+        32,
+        33,
+        63,
+        64,
+        -31,
+        -32,
+        -33,
+        1 << 24,
+        (1 << 24) + 1,
+        -(1 << 24) - 1,
+        65536
+    };
 
-    private Oracle() {
-    }
+    private Oracle() {}
 
     /** A segment of {@code rows} random values of {@code t}, one in four hostile (a bitmap for Booleans). */
     static MemorySegment fill(Arena arena, ElementType t, int rows, Random r) {
@@ -72,10 +200,14 @@ final class Oracle {
         return switch (t) {
             case FLOAT64 -> hostile ? HOSTILE_F64[r.nextInt(HOSTILE_F64.length)] : randomDouble(r);
             case FLOAT32 -> hostile ? HOSTILE_F32[r.nextInt(HOSTILE_F32.length)] : (float) randomDouble(r);
-            case INT64 -> hostile ? HOSTILE_I64[r.nextInt(HOSTILE_I64.length)]
-                    : r.nextBoolean() ? r.nextLong() : (long) r.nextInt(2001) - 1000;
-            case INT32 -> hostile ? HOSTILE_I32[r.nextInt(HOSTILE_I32.length)]
-                    : r.nextBoolean() ? r.nextInt() : r.nextInt(2001) - 1000;
+            case INT64 ->
+                hostile
+                        ? HOSTILE_I64[r.nextInt(HOSTILE_I64.length)]
+                        : r.nextBoolean() ? r.nextLong() : (long) r.nextInt(2001) - 1000;
+            case INT32 ->
+                hostile
+                        ? HOSTILE_I32[r.nextInt(HOSTILE_I32.length)]
+                        : r.nextBoolean() ? r.nextInt() : r.nextInt(2001) - 1000;
             case BOOL -> r.nextInt(2);
         };
     }
@@ -125,11 +257,11 @@ final class Oracle {
     }
 
     /** Each distinct node once: a DAG such as gcd's (each step reads the one before twice) has 2^64 paths. */
-    static void visit(IrNode n, java.util.function.Consumer<IrNode> f) {
-        visit(n, f, java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
+    static void visit(IrNode n, Consumer<IrNode> f) {
+        visit(n, f, Collections.newSetFromMap(new IdentityHashMap<>()));
     }
 
-    private static void visit(IrNode n, java.util.function.Consumer<IrNode> f, java.util.Set<IrNode> seen) {
+    private static void visit(IrNode n, Consumer<IrNode> f, Set<IrNode> seen) {
         if (seen.add(n)) {
             f.accept(n);
             n.children().forEach(c -> visit(c, f, seen));
@@ -140,8 +272,8 @@ final class Oracle {
      * Runs {@code p} on the CPU and checks it against the reference. Returns the run, or null
      * when the batch failed (as the reference said it would).
      */
-    static KernelRun check(CpuBackend cpu, KernelProgram p, List<MemorySegment> args, MemorySegment validity, int rows,
-                           RowMode mode) {
+    static KernelRun check(
+            CpuBackend cpu, KernelProgram p, List<MemorySegment> args, MemorySegment validity, int rows, RowMode mode) {
         try (Arena arena = Arena.ofConfined()) {
             ElementType rt = p.resultType();
             long outBytes = Math.max(1, rt.isBitPacked() ? (rows + 7) / 8 : (long) rows * rt.byteWidth());
@@ -158,9 +290,12 @@ final class Oracle {
 
             long failing = RowInterpreter.firstFailingRow(p, args, mode == RowMode.ALL_ROWS ? all : validity, rows);
             if (failing >= 0) {
-                String message = RowInterpreter.failureAt(p, args, failing, cpu.name()).getMessage();
-                KernelArithmeticException e = assertThrows(KernelArithmeticException.class,
-                        () -> cpu.execute(p, new KernelInvocation(args, actValidity, actual, rows, mode)), where);
+                String message =
+                        RowInterpreter.failureAt(p, args, failing, cpu.name()).getMessage();
+                KernelArithmeticException e = assertThrows(
+                        KernelArithmeticException.class,
+                        () -> cpu.execute(p, new KernelInvocation(args, actValidity, actual, rows, mode)),
+                        where);
                 assertEquals(failing, e.row(), where);
                 assertEquals(message, e.getMessage(), where);
                 return null;
@@ -181,7 +316,9 @@ final class Oracle {
             }
             // Validity after the null condition: exactly the reference's (bits past the last row untouched).
             for (long b = 0; b < validity.byteSize(); b++) {
-                assertEquals(refValidity.get(ValueLayout.JAVA_BYTE, b), actValidity.get(ValueLayout.JAVA_BYTE, b),
+                assertEquals(
+                        refValidity.get(ValueLayout.JAVA_BYTE, b),
+                        actValidity.get(ValueLayout.JAVA_BYTE, b),
                         where + ": validity byte " + b);
             }
             int lanes = cpu.lanes(p);
@@ -200,7 +337,10 @@ final class Oracle {
                     computed += to - from;
                 } else {
                     for (int i = from; i < to; i++) {
-                        assertEquals(0L, bits(RowInterpreter.read(actual, rt, i)), where + ": skipped row " + i + " not zero");
+                        assertEquals(
+                                0L,
+                                bits(RowInterpreter.read(actual, rt, i)),
+                                where + ": skipped row " + i + " not zero");
                     }
                 }
             }

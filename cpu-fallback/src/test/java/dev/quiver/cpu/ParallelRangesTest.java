@@ -1,5 +1,11 @@
 package dev.quiver.cpu;
 
+import static dev.quiver.types.ElementType.FLOAT64;
+import static dev.quiver.types.ElementType.INT64;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
 import dev.quiver.backend.RowMode;
@@ -10,18 +16,12 @@ import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowInterpreter;
-import org.junit.jupiter.api.Test;
-
+import dev.quiver.rowfn.ir.UnaryOp;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Random;
-
-import static dev.quiver.types.ElementType.FLOAT64;
-import static dev.quiver.types.ElementType.INT64;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** A large batch split between threads computes exactly what one thread does, fails at the earliest row, and counts rows. */
 class ParallelRangesTest {
@@ -36,7 +36,8 @@ class ParallelRangesTest {
                 // A Boolean result: every range writes whole bytes of its own.
                 new KernelProgram(List.of(FLOAT64, INT64), Ir.compare(CmpOp.GT, x, Ir.cast(a, FLOAT64))),
                 // A null condition clears validity bits in every range.
-                new KernelProgram(List.of(FLOAT64, INT64), Ir.mul(x, x), Ir.compare(CmpOp.LT, x, Ir.lit(0.0)), true, "x * x"));
+                new KernelProgram(
+                        List.of(FLOAT64, INT64), Ir.mul(x, x), Ir.compare(CmpOp.LT, x, Ir.lit(0.0)), true, "x * x"));
         CpuBackend parallel = new CpuBackend(64, 4, 1);
         try (Arena arena = Arena.ofConfined()) {
             Random r = new Random(5);
@@ -74,13 +75,17 @@ class ParallelRangesTest {
             MemorySegment valid = Oracle.validity(arena, ROWS, new Random(7), 0);
             MemorySegment out = arena.allocate(ROWS * 8L, 8);
             for (int attempt = 0; attempt < 20; attempt++) {
-                KernelArithmeticException e = assertThrows(KernelArithmeticException.class,
-                        () -> parallel.execute(p, new KernelInvocation(List.of(as, bs), valid, out, ROWS, RowMode.ALL_ROWS)));
+                KernelArithmeticException e = assertThrows(
+                        KernelArithmeticException.class,
+                        () -> parallel.execute(
+                                p, new KernelInvocation(List.of(as, bs), valid, out, ROWS, RowMode.ALL_ROWS)));
                 assertEquals(early, e.row(), e.getMessage());
             }
             ValidityBitmaps.clear(valid, early);
-            KernelArithmeticException e = assertThrows(KernelArithmeticException.class,
-                    () -> parallel.execute(p, new KernelInvocation(List.of(as, bs), valid, out, ROWS, RowMode.VALID_ROWS)));
+            KernelArithmeticException e = assertThrows(
+                    KernelArithmeticException.class,
+                    () -> parallel.execute(
+                            p, new KernelInvocation(List.of(as, bs), valid, out, ROWS, RowMode.VALID_ROWS)));
             assertEquals(late, e.row(), "a null row does not fail in VALID_ROWS: " + e.getMessage());
             assertTrue(e.getMessage().endsWith("(on cpu)"), e.getMessage());
         }
@@ -96,10 +101,12 @@ class ParallelRangesTest {
         KernelProgram cheap = new KernelProgram(List.of(FLOAT64), Ir.mul(x, x));
         IrNode y = x;
         for (int i = 0; i < 4; i++) {
-            y = Ir.unary(i % 2 == 0 ? dev.quiver.rowfn.ir.UnaryOp.COS : dev.quiver.rowfn.ir.UnaryOp.SIN, y);
+            y = Ir.unary(i % 2 == 0 ? UnaryOp.COS : UnaryOp.SIN, y);
         }
-        KernelProgram costly = new KernelProgram(List.of(FLOAT64), y); // four transcendental functions, as haversine has five
-        assertTrue(CpuBackend.weight(costly) >= 64 && CpuBackend.weight(cheap) <= 3,
+        KernelProgram costly =
+                new KernelProgram(List.of(FLOAT64), y); // four transcendental functions, as haversine has five
+        assertTrue(
+                CpuBackend.weight(costly) >= 64 && CpuBackend.weight(cheap) <= 3,
                 CpuBackend.weight(costly) + " " + CpuBackend.weight(cheap));
         assertTrue(65536 * CpuBackend.weight(cheap) < 2 * CpuBackend.PARALLEL_MIN_WORK);
         assertTrue(65536 * CpuBackend.weight(costly) >= 2 * CpuBackend.PARALLEL_MIN_WORK);
@@ -109,8 +116,8 @@ class ParallelRangesTest {
     void aMemoryBoundProgramStaysOnOneThreadWhileAComputeBoundOneIsSplit() {
         IrNode x = Ir.arg(0, FLOAT64), y = Ir.arg(1, FLOAT64);
         KernelProgram cheap = new KernelProgram(List.of(FLOAT64, FLOAT64), Ir.add(Ir.mul(x, y), x));
-        KernelProgram heavy = new KernelProgram(List.of(FLOAT64, FLOAT64),
-                Ir.add(Ir.unary(dev.quiver.rowfn.ir.UnaryOp.SIN, x), Ir.unary(dev.quiver.rowfn.ir.UnaryOp.COS, y)));
+        KernelProgram heavy = new KernelProgram(
+                List.of(FLOAT64, FLOAT64), Ir.add(Ir.unary(UnaryOp.SIN, x), Ir.unary(UnaryOp.COS, y)));
         CpuBackend cpu = new CpuBackend(4);
         try {
             assertEquals(1, cpu.threadsFor(cheap, 1 << 22), "a * b + c is bound by memory at any size");

@@ -1,5 +1,12 @@
 package dev.quiver.cpu;
 
+import static dev.quiver.types.ElementType.BOOL;
+import static dev.quiver.types.ElementType.FLOAT64;
+import static dev.quiver.types.ElementType.INT64;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
 import dev.quiver.backend.RowMode;
@@ -12,22 +19,14 @@ import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowInterpreter;
 import dev.quiver.types.ElementType;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import static dev.quiver.types.ElementType.BOOL;
-import static dev.quiver.types.ElementType.FLOAT64;
-import static dev.quiver.types.ElementType.INT64;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Checks and failing rows, row modes and skipped steps, the null condition, Boolean bitmaps. */
 class RowModesAndChecksTest {
@@ -57,11 +56,18 @@ class RowModesAndChecksTest {
         return args;
     }
 
-    private static long failingRow(CpuBackend cpu, KernelProgram p, List<MemorySegment> args, MemorySegment valid, int rows,
-                                   RowMode mode, String expectedMessage) {
+    private static long failingRow(
+            CpuBackend cpu,
+            KernelProgram p,
+            List<MemorySegment> args,
+            MemorySegment valid,
+            int rows,
+            RowMode mode,
+            String expectedMessage) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(rows * 8L, 8);
-            KernelArithmeticException e = assertThrows(KernelArithmeticException.class,
+            KernelArithmeticException e = assertThrows(
+                    KernelArithmeticException.class,
                     () -> cpu.execute(p, new KernelInvocation(args, valid, out, rows, mode)));
             assertTrue(e.getMessage().startsWith(expectedMessage), e.getMessage());
             assertTrue(e.getMessage().endsWith("at row " + e.row() + " (on cpu)"), e.getMessage());
@@ -77,12 +83,21 @@ class RowModesAndChecksTest {
         int rows = 50;
         try (Arena arena = Arena.ofConfined()) {
             List<MemorySegment> args = args(arena, rows);
-            RowInterpreter.write(args.get(1), INT64, 13, 0L);        // division by zero at 13
-            RowInterpreter.write(args.get(2), FLOAT64, 11, -200.0);  // too small (the null condition) at 11
-            RowInterpreter.write(args.get(2), FLOAT64, 12, 300.0);   // too big at 12
-            RowInterpreter.write(args.get(2), FLOAT64, 47, 300.0);   // and in the tail
+            RowInterpreter.write(args.get(1), INT64, 13, 0L); // division by zero at 13
+            RowInterpreter.write(args.get(2), FLOAT64, 11, -200.0); // too small (the null condition) at 11
+            RowInterpreter.write(args.get(2), FLOAT64, 12, 300.0); // too big at 12
+            RowInterpreter.write(args.get(2), FLOAT64, 47, 300.0); // and in the tail
             MemorySegment valid = Oracle.validity(arena, rows, new Random(1), 0);
-            assertEquals(11, failingRow(cpu, p, args, valid, rows, RowMode.VALID_ROWS, "too small (value -200.0) in three failures"));
+            assertEquals(
+                    11,
+                    failingRow(
+                            cpu,
+                            p,
+                            args,
+                            valid,
+                            rows,
+                            RowMode.VALID_ROWS,
+                            "too small (value -200.0) in three failures"));
             ValidityBitmaps.clear(valid, 11);
             assertEquals(12, failingRow(cpu, p, args, valid, rows, RowMode.VALID_ROWS, "too big (value 300.0)"));
             ValidityBitmaps.clear(valid, 12);
@@ -93,7 +108,7 @@ class RowModesAndChecksTest {
             assertEquals(11, failingRow(cpu, p, args, valid, rows, RowMode.ALL_ROWS, "too small"));
             // Without the failing values, every row computes.
             RowInterpreter.write(args.get(1), INT64, 13, 1L);
-            for (int i : new int[]{11, 12, 47}) {
+            for (int i : new int[] {11, 12, 47}) {
                 RowInterpreter.write(args.get(2), FLOAT64, i, 0.0);
             }
             MemorySegment out = arena.allocate(rows * 8L, 8);
@@ -106,12 +121,15 @@ class RowModesAndChecksTest {
     @Test
     void aFailureUnderTheSideOfASelectNotTakenStillFails() {
         // Both sides of a select are computed, as in the reference.
-        KernelProgram p = new KernelProgram(TYPES, Ir.select(Ir.compare(CmpOp.NE, B, Ir.lit(0L)), Ir.div(A, B), Ir.lit(0L)));
+        KernelProgram p =
+                new KernelProgram(TYPES, Ir.select(Ir.compare(CmpOp.NE, B, Ir.lit(0L)), Ir.div(A, B), Ir.lit(0L)));
         try (Arena arena = Arena.ofConfined()) {
             List<MemorySegment> args = args(arena, 20);
             RowInterpreter.write(args.get(1), INT64, 5, 0L);
             MemorySegment valid = Oracle.validity(arena, 20, new Random(1), 0);
-            assertEquals(5, failingRow(new CpuBackend(), p, args, valid, 20, RowMode.VALID_ROWS, "integer division by zero"));
+            assertEquals(
+                    5,
+                    failingRow(new CpuBackend(), p, args, valid, 20, RowMode.VALID_ROWS, "integer division by zero"));
         }
     }
 
@@ -120,7 +138,7 @@ class RowModesAndChecksTest {
         // Zero divisors in the padding of the last step (the scratch block is zero-filled).
         KernelProgram p = new KernelProgram(TYPES, Ir.binary(BinaryOp.REM, A, B));
         CpuBackend cpu = new CpuBackend();
-        for (int rows : new int[]{1, 3, 9, 17}) {
+        for (int rows : new int[] {1, 3, 9, 17}) {
             try (Arena arena = Arena.ofConfined()) {
                 List<MemorySegment> args = args(arena, rows);
                 MemorySegment valid = Oracle.validity(arena, rows, new Random(2), 0);
@@ -147,7 +165,7 @@ class RowModesAndChecksTest {
                     args.add(Oracle.fill(arena, t, rows, new Random(3)));
                 }
                 MemorySegment valid = arena.allocate(rows / 8);
-                for (int i : new int[]{0, 1, 2, 997, 998, 999}) {
+                for (int i : new int[] {0, 1, 2, 997, 998, 999}) {
                     ValidityBitmaps.set(valid, i);
                 }
                 int lanes = cpu.lanes(p);
@@ -156,9 +174,15 @@ class RowModesAndChecksTest {
                 long expected = ((2 / lanes) + 1) * (long) lanes + (rows - (997 / lanes) * (long) lanes);
                 assertEquals(expected, run.rowsComputed(), p + " with " + lanes + " lanes");
                 assertTrue(run.rowsComputed() <= 2L * lanes + 4, p.toString());
-                assertEquals(rows, Oracle.check(cpu, p, args, valid, rows, RowMode.ALL_ROWS).rowsComputed());
+                assertEquals(
+                        rows,
+                        Oracle.check(cpu, p, args, valid, rows, RowMode.ALL_ROWS)
+                                .rowsComputed());
                 MemorySegment none = arena.allocate(rows / 8);
-                assertEquals(0, Oracle.check(cpu, p, args, none, rows, RowMode.VALID_ROWS).rowsComputed());
+                assertEquals(
+                        0,
+                        Oracle.check(cpu, p, args, none, rows, RowMode.VALID_ROWS)
+                                .rowsComputed());
             }
         }
     }
@@ -167,7 +191,11 @@ class RowModesAndChecksTest {
     void theNullConditionClearsTheValidityOfComputedRows() {
         // x / y, null where y == 0 (NULLIF-style), over nulls: null input rows stay null, the rest follow y.
         IrNode x = Ir.arg(0, FLOAT64), y = Ir.arg(1, FLOAT64);
-        KernelProgram p = new KernelProgram(List.of(FLOAT64, FLOAT64), Ir.div(x, y), Ir.compare(CmpOp.EQ, y, Ir.lit(0.0)), true,
+        KernelProgram p = new KernelProgram(
+                List.of(FLOAT64, FLOAT64),
+                Ir.div(x, y),
+                Ir.compare(CmpOp.EQ, y, Ir.lit(0.0)),
+                true,
                 "x / nullif(y, 0)");
         int rows = 77;
         try (Arena arena = Arena.ofConfined()) {
@@ -183,7 +211,10 @@ class RowModesAndChecksTest {
                     MemorySegment out = arena.allocate(rows * 8L);
                     cpu.execute(p, new KernelInvocation(List.of(xs, ys), v, out, rows, mode));
                     for (int i = 0; i < rows; i++) {
-                        assertEquals(ValidityBitmaps.isValid(valid, i) && i % 5 != 0, ValidityBitmaps.isValid(v, i), "row " + i);
+                        assertEquals(
+                                ValidityBitmaps.isValid(valid, i) && i % 5 != 0,
+                                ValidityBitmaps.isValid(v, i),
+                                "row " + i);
                     }
                     Oracle.check(cpu, p, List.of(xs, ys), valid, rows, mode);
                 }
@@ -196,8 +227,12 @@ class RowModesAndChecksTest {
         // coalesce-like: x if x is valid, else 0; the caller passes x's validity as a Boolean argument
         // and an all-set validity.
         IrNode x = Ir.arg(0, FLOAT64), xValid = Ir.arg(1, BOOL), yValid = Ir.arg(2, BOOL);
-        KernelProgram p = new KernelProgram(List.of(FLOAT64, BOOL, BOOL), Ir.select(xValid, x, Ir.lit(0.0)),
-                Ir.and(Ir.not(xValid), Ir.not(yValid)), false, "coalesce(x, 0) unless y is null too");
+        KernelProgram p = new KernelProgram(
+                List.of(FLOAT64, BOOL, BOOL),
+                Ir.select(xValid, x, Ir.lit(0.0)),
+                Ir.and(Ir.not(xValid), Ir.not(yValid)),
+                false,
+                "coalesce(x, 0) unless y is null too");
         int rows = 130;
         try (Arena arena = Arena.ofConfined()) {
             Random r = new Random(5);
@@ -223,12 +258,14 @@ class RowModesAndChecksTest {
     @Test
     void booleanResultsLeaveTheBitsPastTheLastRowAlone() {
         // Rows that end mid-byte, with lanes that start mid-byte (2 and 4 lanes).
-        KernelProgram p = new KernelProgram(List.of(FLOAT64, BOOL), Ir.or(Ir.compare(CmpOp.GT, Ir.arg(0, FLOAT64), Ir.lit(0.0)), Ir.arg(1, BOOL)));
+        KernelProgram p = new KernelProgram(
+                List.of(FLOAT64, BOOL), Ir.or(Ir.compare(CmpOp.GT, Ir.arg(0, FLOAT64), Ir.lit(0.0)), Ir.arg(1, BOOL)));
         for (CpuBackend cpu : List.of(new CpuBackend(), new CpuBackend(2), new CpuBackend(4))) {
             for (int rows = 1; rows <= 40; rows++) {
                 try (Arena arena = Arena.ofConfined()) {
                     Random r = new Random(rows);
-                    List<MemorySegment> args = List.of(Oracle.fill(arena, FLOAT64, rows, r), Oracle.fill(arena, BOOL, rows, r));
+                    List<MemorySegment> args =
+                            List.of(Oracle.fill(arena, FLOAT64, rows, r), Oracle.fill(arena, BOOL, rows, r));
                     for (RowMode mode : RowMode.values()) {
                         Oracle.check(cpu, p, args, Oracle.validity(arena, rows, r, 0.3), rows, mode);
                     }

@@ -19,8 +19,13 @@ import java.util.Objects;
  * @param warmsUp            whether a new program runs slower for its first runs than once warm (the JVM's
  *                           JIT compiling a loop in tiers): early measured runs then say little about its speed
  */
-public record DeviceTraits(DeviceKind kind, Memory memory, boolean runsOnCaller, long maxAllocationBytes,
-                           long memoryBytes, boolean warmsUp) {
+public record DeviceTraits(
+        DeviceKind kind,
+        Memory memory,
+        boolean runsOnCaller,
+        long maxAllocationBytes,
+        long memoryBytes,
+        boolean warmsUp) {
 
     /** How a batch's buffers reach the device. */
     public enum Memory {
@@ -33,8 +38,8 @@ public record DeviceTraits(DeviceKind kind, Memory memory, boolean runsOnCaller,
     }
 
     /** What a backend that says nothing of its device is taken to be: another device, on the host's memory. */
-    public static final DeviceTraits UNKNOWN = new DeviceTraits(DeviceKind.OTHER, Memory.HOST, false, Long.MAX_VALUE,
-            Long.MAX_VALUE, false);
+    public static final DeviceTraits UNKNOWN =
+            new DeviceTraits(DeviceKind.OTHER, Memory.HOST, false, Long.MAX_VALUE, Long.MAX_VALUE, false);
 
     public DeviceTraits {
         Objects.requireNonNull(kind, "kind is null");

@@ -6,8 +6,7 @@ package dev.quiver.backend;
  * equal exactly when every field does.
  */
 public final class IdentityText {
-    private IdentityText() {
-    }
+    private IdentityText() {}
 
     /** The fields, cleaned, joined by {@code " | "}. */
     public static String join(String... fields) {

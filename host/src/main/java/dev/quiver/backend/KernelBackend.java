@@ -2,11 +2,9 @@ package dev.quiver.backend;
 
 import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.rowfn.ir.KernelProgram;
-
-import org.apache.arrow.memory.OutOfMemoryException;
-
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import org.apache.arrow.memory.OutOfMemoryException;
 
 /**
  * A device that runs {@link KernelProgram}s over Arrow memory: the CPU (Vector API), one OpenCL

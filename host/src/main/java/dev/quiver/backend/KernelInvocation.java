@@ -1,6 +1,8 @@
 package dev.quiver.backend;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -20,15 +22,21 @@ import java.util.Objects;
  *                 keep it there beyond this run ({@link ResidentKey}), or null: empty when no
  *                 argument has one, else as long as {@code args}
  */
-public record KernelInvocation(List<MemorySegment> args, MemorySegment validity, MemorySegment out, int rows, RowMode mode,
-                               List<ResidentKey> resident) {
+public record KernelInvocation(
+        List<MemorySegment> args,
+        MemorySegment validity,
+        MemorySegment out,
+        int rows,
+        RowMode mode,
+        List<ResidentKey> resident) {
     public KernelInvocation {
         args = List.copyOf(args);
         Objects.requireNonNull(resident, "resident is null");
         if (!resident.isEmpty() && resident.size() != args.size()) {
-            throw new IllegalArgumentException("resident has " + resident.size() + " keys for " + args.size() + " arguments");
+            throw new IllegalArgumentException(
+                    "resident has " + resident.size() + " keys for " + args.size() + " arguments");
         }
-        resident = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(resident));
+        resident = Collections.unmodifiableList(new ArrayList<>(resident));
         Objects.requireNonNull(validity, "validity is null");
         Objects.requireNonNull(out, "out is null");
         Objects.requireNonNull(mode, "mode is null");
@@ -38,7 +46,8 @@ public record KernelInvocation(List<MemorySegment> args, MemorySegment validity,
     }
 
     /** An invocation without resident keys. */
-    public KernelInvocation(List<MemorySegment> args, MemorySegment validity, MemorySegment out, int rows, RowMode mode) {
+    public KernelInvocation(
+            List<MemorySegment> args, MemorySegment validity, MemorySegment out, int rows, RowMode mode) {
         this(args, validity, out, rows, mode, List.of());
     }
 

@@ -65,8 +65,7 @@ public record ResidentKey(ResidencyScope scope, Object identity, long bytes) {
         return scope == null;
     }
 
-    record Address(long address, long bytes) {
-    }
+    record Address(long address, long bytes) {}
 
     /** A content digest: equal when the digests are. */
     record Contents(byte[] sha256, long bytes) {

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Objects;
 
 /**
@@ -18,8 +19,7 @@ import java.util.Objects;
  * is safe to delete at any time.
  */
 public final class CacheDirectory {
-    private CacheDirectory() {
-    }
+    private CacheDirectory() {}
 
     /**
      * The directory of the cache called {@code name}: the system property {@code property}, else
@@ -69,8 +69,8 @@ public final class CacheDirectory {
             return;
         }
         try {
-            Files.createDirectories(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+            Files.createDirectories(
+                    dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         } catch (UnsupportedOperationException e) {
             Files.createDirectories(dir); // no POSIX permissions here
         }
@@ -83,7 +83,8 @@ public final class CacheDirectory {
         Path tmp = Files.createTempFile(dir, "." + tempPrefix + "-", ".tmp");
         try {
             ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            try (FileChannel ch =
+                    FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                 while (buffer.hasRemaining()) {
                     ch.write(buffer);
                 }

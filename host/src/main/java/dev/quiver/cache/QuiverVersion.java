@@ -15,8 +15,7 @@ public final class QuiverVersion {
     static final String RESOURCE = "/quiver-version.properties";
     private static final String VERSION = read();
 
-    private QuiverVersion() {
-    }
+    private QuiverVersion() {}
 
     /** The version, e.g. {@code 0.1.0-SNAPSHOT}, or {@code dev}. */
     public static String get() {

@@ -33,8 +33,7 @@ public final class CancelHandle {
     private int active;
 
     /** A handle that is not cancelled. */
-    public CancelHandle() {
-    }
+    public CancelHandle() {}
 
     /**
      * Cancels every evaluation running inside {@link #call} of this handle, and every later one.

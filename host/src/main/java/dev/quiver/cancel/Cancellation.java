@@ -1,8 +1,8 @@
 package dev.quiver.cancel;
 
 import dev.quiver.errors.CancelledException;
-
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The kernel boundaries' side of cancellation: {@link #check()} throws a
@@ -28,8 +28,7 @@ public final class Cancellation {
      */
     private static final AtomicInteger PENDING = new AtomicInteger();
 
-    private Cancellation() {
-    }
+    private Cancellation() {}
 
     /** One {@link CancelHandle#call}: its handle and the scope it runs in. */
     record Scope(CancelHandle handle, Scope parent) {
@@ -75,7 +74,7 @@ public final class Cancellation {
      * run deep plans so): there it sees the handles watching this thread. An interrupt of this
      * thread is not seen there; whoever waits for the task passes it on.
      */
-    public static <T> java.util.function.Supplier<T> carried(java.util.function.Supplier<T> task) {
+    public static <T> Supplier<T> carried(Supplier<T> task) {
         Scope scope = currentScope();
         if (scope == null) {
             return task;

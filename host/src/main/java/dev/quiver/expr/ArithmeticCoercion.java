@@ -3,7 +3,6 @@ package dev.quiver.expr;
 import dev.quiver.types.ArithmeticPlan;
 import dev.quiver.types.DataType;
 import dev.quiver.types.TypeCoercion;
-
 import java.util.Objects;
 import java.util.Optional;
 
@@ -13,8 +12,7 @@ import java.util.Optional;
  * the {@link Operator}. Every method is a pure function of its arguments; none returns null.
  */
 public final class ArithmeticCoercion {
-    private ArithmeticCoercion() {
-    }
+    private ArithmeticCoercion() {}
 
     /**
      * How to compute {@code left op right} for {@code + - * / %}, or empty when the operator

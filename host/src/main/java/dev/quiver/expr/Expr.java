@@ -2,9 +2,9 @@ package dev.quiver.expr;
 
 import dev.quiver.types.DataType;
 import dev.quiver.value.ScalarValue;
-
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -24,9 +24,22 @@ import java.util.Objects;
  * Expr same = Expr.parse("x * 2 > y AND name LIKE 'a%'");
  * }</pre>
  */
-public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Expr.Not, Expr.IsNull, Expr.Negative,
-        Expr.Cast, Expr.TryCast, Expr.Case, Expr.InList, Expr.Between, Expr.Like, Expr.Call, Expr.Alias,
-        Expr.ScalarSubquery {
+public sealed interface Expr
+        permits Expr.Column,
+                Expr.Literal,
+                Expr.Binary,
+                Expr.Not,
+                Expr.IsNull,
+                Expr.Negative,
+                Expr.Cast,
+                Expr.TryCast,
+                Expr.Case,
+                Expr.InList,
+                Expr.Between,
+                Expr.Like,
+                Expr.Call,
+                Expr.Alias,
+                Expr.ScalarSubquery {
 
     // ---------------------------------------------------------------- nodes
 
@@ -346,8 +359,9 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
         public Call {
             Objects.requireNonNull(function, "function is null");
             args = List.copyOf(args);
-            argNames = argNames == null ? java.util.Collections.nCopies(args.size(), null)
-                    : java.util.Collections.unmodifiableList(new ArrayList<>(argNames));
+            argNames = argNames == null
+                    ? Collections.nCopies(args.size(), null)
+                    : Collections.unmodifiableList(new ArrayList<>(argNames));
             if (argNames.size() != args.size()) {
                 throw new IllegalArgumentException("argNames must have one entry per argument");
             }
@@ -356,7 +370,8 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
                 if (n != null) {
                     named = true;
                 } else if (named) {
-                    throw new IllegalArgumentException("in " + function + "(...), a positional argument follows a named one");
+                    throw new IllegalArgumentException(
+                            "in " + function + "(...), a positional argument follows a named one");
                 }
             }
         }
@@ -671,8 +686,8 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
      */
     default List<Expr> children() {
         return switch (this) {
-            case Column c -> List.of();
-            case Literal l -> List.of();
+            case Column _ -> List.of();
+            case Literal _ -> List.of();
             case Binary b -> List.of(b.left(), b.right());
             case Not n -> List.of(n.expr());
             case IsNull n -> List.of(n.expr());
@@ -703,7 +718,7 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Binary, Exp
             case Like l -> List.of(l.expr(), l.pattern());
             case Call c -> c.args();
             case Alias a -> List.of(a.expr());
-            case ScalarSubquery s -> List.of();
+            case ScalarSubquery _ -> List.of();
         };
     }
 

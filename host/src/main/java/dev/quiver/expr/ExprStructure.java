@@ -2,6 +2,7 @@ package dev.quiver.expr;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 
@@ -12,8 +13,7 @@ import java.util.List;
  * its own fields (its "head": operator, name, flags, how many operands), then its operands.
  */
 final class ExprStructure {
-    private ExprStructure() {
-    }
+    private ExprStructure() {}
 
     static int hash(Expr root) {
         int h = 1;
@@ -67,9 +67,9 @@ final class ExprStructure {
             case Expr.Column c -> list("column", c.qualifier(), c.name());
             case Expr.Literal l -> list("literal", l.value());
             case Expr.Binary b -> list("binary", b.op());
-            case Expr.Not n -> list("not");
+            case Expr.Not _ -> list("not");
             case Expr.IsNull n -> list("isnull", n.negated());
-            case Expr.Negative n -> list("negative");
+            case Expr.Negative _ -> list("negative");
             case Expr.Cast c -> list("cast", c.type());
             case Expr.TryCast c -> list("trycast", c.type());
             case Expr.Case c -> list("case", c.operand() != null, c.branches().size(), c.otherwise() != null);
@@ -84,7 +84,7 @@ final class ExprStructure {
 
     /** {@link List#of} does not take nulls, and heads hold some (an unqualified column, no ESCAPE). */
     private static List<Object> list(Object... items) {
-        return java.util.Arrays.asList(items);
+        return Arrays.asList(items);
     }
 
     /**

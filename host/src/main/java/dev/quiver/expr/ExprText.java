@@ -1,9 +1,10 @@
 package dev.quiver.expr;
 
 import dev.quiver.types.SqlTypes;
-
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.Set;
 
 /**
  * {@link Expr#toString()}: an expression as SQL text, written with an explicit stack instead of
@@ -11,8 +12,7 @@ import java.util.Deque;
  * deep) in time linear in the text's length.
  */
 public final class ExprText {
-    private ExprText() {
-    }
+    private ExprText() {}
 
     /** Whether {@code name} is a plain lower-case word ({@code [a-z_][a-z0-9_]*}), without a regular expression per name. */
     static boolean isPlainWord(String name) {
@@ -66,19 +66,32 @@ public final class ExprText {
     private static void pushPieces(Expr e, Deque<Object> todo, StringBuilder sb) {
         Pieces p = new Pieces();
         switch (e) {
-            case Expr.Column c -> sb.append((c.qualifier() == null ? "" : Expr.quoteIdentifier(c.qualifier()) + ".")
-                    + Expr.quoteIdentifier(c.name()));
+            case Expr.Column c ->
+                sb.append((c.qualifier() == null ? "" : Expr.quoteIdentifier(c.qualifier()) + ".")
+                        + Expr.quoteIdentifier(c.name()));
             case Expr.Literal l -> sb.append(l.value().toSql());
-            case Expr.Binary b -> p.add("(").add(b.left()).add(" " + b.op().sql() + " ").add(b.right()).add(")");
+            case Expr.Binary b ->
+                p.add("(")
+                        .add(b.left())
+                        .add(" " + b.op().sql() + " ")
+                        .add(b.right())
+                        .add(")");
             case Expr.Not n -> p.add("(NOT ").add(n.expr()).add(")");
             case Expr.IsNull n -> p.add("(").add(n.expr()).add(n.negated() ? " IS NOT NULL)" : " IS NULL)");
             case Expr.Negative n -> {
                 // A minus directly on a number is read as part of the literal, and "- -x" does not
                 // parse: parenthesize everything that does not print as a name, a call or a parenthesized form.
                 Expr x = n.expr();
-                boolean bare = x instanceof Expr.Column || x instanceof Expr.Call || x instanceof Expr.Binary || x instanceof Expr.Not
-                        || x instanceof Expr.IsNull || x instanceof Expr.Negative || x instanceof Expr.InList
-                        || x instanceof Expr.Between || x instanceof Expr.Like || x instanceof Expr.ScalarSubquery;
+                boolean bare = x instanceof Expr.Column
+                        || x instanceof Expr.Call
+                        || x instanceof Expr.Binary
+                        || x instanceof Expr.Not
+                        || x instanceof Expr.IsNull
+                        || x instanceof Expr.Negative
+                        || x instanceof Expr.InList
+                        || x instanceof Expr.Between
+                        || x instanceof Expr.Like
+                        || x instanceof Expr.ScalarSubquery;
                 p.add(bare ? "(- " : "(- (").add(x).add(bare ? ")" : "))");
             }
             case Expr.Cast c -> p.add("CAST(").add(c.expr()).add(" AS " + SqlTypes.sqlName(c.type()) + ")");
@@ -106,13 +119,26 @@ public final class ExprText {
                 }
                 p.add("))");
             }
-            case Expr.Between b -> p.add("(").add(b.expr()).add(b.negated() ? " NOT BETWEEN " : " BETWEEN ").add(b.low())
-                    .add(" AND ").add(b.high()).add(")");
-            case Expr.Like l -> p.add("(").add(l.expr()).add((l.negated() ? " NOT" : "") + (l.caseInsensitive() ? " ILIKE " : " LIKE "))
-                    .add(l.pattern()).add((l.escape() == null ? "" : " ESCAPE '" + (l.escape() == '\'' ? "''" : l.escape()) + "'") + ")");
+            case Expr.Between b ->
+                p.add("(")
+                        .add(b.expr())
+                        .add(b.negated() ? " NOT BETWEEN " : " BETWEEN ")
+                        .add(b.low())
+                        .add(" AND ")
+                        .add(b.high())
+                        .add(")");
+            case Expr.Like l ->
+                p.add("(")
+                        .add(l.expr())
+                        .add((l.negated() ? " NOT" : "") + (l.caseInsensitive() ? " ILIKE " : " LIKE "))
+                        .add(l.pattern())
+                        .add((l.escape() == null ? "" : " ESCAPE '" + (l.escape() == '\'' ? "''" : l.escape()) + "'")
+                                + ")");
             case Expr.Call c -> {
-                // TRIM, SUBSTRING and OVERLAY have forms of their own, which take neither named arguments nor none: quoted, the name is a call.
-                boolean form = (c.hasNamedArgs() || c.args().isEmpty()) && java.util.Set.of("trim", "substring", "overlay").contains(c.function());
+                // TRIM, SUBSTRING and OVERLAY have forms of their own, which take neither named arguments nor none:
+                // quoted, the name is a call.
+                boolean form = (c.hasNamedArgs() || c.args().isEmpty())
+                        && Set.of("trim", "substring", "overlay").contains(c.function());
                 p.add((form ? "\"" + c.function() + "\"" : Expr.quoteIdentifier(c.function())) + "(");
                 for (int k = 0; k < c.args().size(); k++) {
                     String name = c.argNames().get(k);
@@ -135,7 +161,7 @@ public final class ExprText {
 
     /** The pieces of one node, in reading order. */
     private static final class Pieces {
-        private final java.util.ArrayList<Object> items = new java.util.ArrayList<>();
+        private final ArrayList<Object> items = new ArrayList<>();
 
         Pieces add(Object piece) {
             items.add(piece);

@@ -1,5 +1,6 @@
 package dev.quiver.expr;
 
+import dev.quiver.cancel.Cancellation;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -8,6 +9,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -25,11 +27,15 @@ public final class ExprThreads {
     /** The stack of a pooled thread: {@value} bytes. */
     public static final long STACK_BYTES = 16L << 20;
 
-    private static final ExecutorService POOL = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), task -> new Worker(task, STACK_BYTES));
+    private static final ExecutorService POOL = new ThreadPoolExecutor(
+            0,
+            Integer.MAX_VALUE,
+            30,
+            TimeUnit.SECONDS,
+            new SynchronousQueue<>(),
+            task -> new Worker(task, STACK_BYTES));
 
-    private ExprThreads() {
-    }
+    private ExprThreads() {}
 
     /** A thread of this class, with the stack it was made with. */
     private static final class Worker extends Thread {
@@ -59,7 +65,7 @@ public final class ExprThreads {
         if (Thread.currentThread() instanceof Worker w && w.stackBytes >= stackBytes) {
             return task.get();
         }
-        Running<T> running = new Running<>(dev.quiver.cancel.Cancellation.carried(task));
+        Running<T> running = new Running<>(Cancellation.carried(task));
         Future<T> result;
         if (stackBytes <= STACK_BYTES) {
             result = POOL.submit(running::call);
@@ -99,7 +105,7 @@ public final class ExprThreads {
     public static <T> T call(Supplier<T> task, long millis, Supplier<? extends RuntimeException> onTimeout) {
         Objects.requireNonNull(task, "task is null");
         Objects.requireNonNull(onTimeout, "onTimeout is null");
-        Running<T> running = new Running<>(dev.quiver.cancel.Cancellation.carried(task));
+        Running<T> running = new Running<>(Cancellation.carried(task));
         Future<T> result = POOL.submit(running::call);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         boolean interrupted = false;
@@ -110,7 +116,7 @@ public final class ExprThreads {
                 } catch (InterruptedException e) {
                     interrupted = true;
                     running.interrupt();
-                } catch (java.util.concurrent.TimeoutException e) {
+                } catch (TimeoutException e) {
                     throw onTimeout.get();
                 } catch (ExecutionException e) {
                     switch (e.getCause()) {

@@ -2,10 +2,21 @@ package dev.quiver.expr;
 
 /** The binary operators of {@link Expr.Binary}, with their SQL spelling. */
 public enum Operator {
-    PLUS("+"), MINUS("-"), MULTIPLY("*"), DIVIDE("/"), MODULO("%"),
-    EQ("="), NOT_EQ("<>"), LT("<"), LT_EQ("<="), GT(">"), GT_EQ(">="),
-    IS_DISTINCT_FROM("IS DISTINCT FROM"), IS_NOT_DISTINCT_FROM("IS NOT DISTINCT FROM"),
-    AND("AND"), OR("OR");
+    PLUS("+"),
+    MINUS("-"),
+    MULTIPLY("*"),
+    DIVIDE("/"),
+    MODULO("%"),
+    EQ("="),
+    NOT_EQ("<>"),
+    LT("<"),
+    LT_EQ("<="),
+    GT(">"),
+    GT_EQ(">="),
+    IS_DISTINCT_FROM("IS DISTINCT FROM"),
+    IS_NOT_DISTINCT_FROM("IS NOT DISTINCT FROM"),
+    AND("AND"),
+    OR("OR");
 
     private final String sql;
 

@@ -4,13 +4,12 @@ import dev.quiver.memory.Resources;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
-import org.apache.arrow.vector.FieldVector;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * Adapts a function written as arrays in, array out to the per-batch contract of
@@ -30,8 +29,7 @@ import java.util.function.Function;
  * }</pre>
  */
 public final class ArrayFunctions {
-    private ArrayFunctions() {
-    }
+    private ArrayFunctions() {}
 
     /** How a scalar argument reaches an array function. */
     public enum Hint {
@@ -55,7 +53,8 @@ public final class ArrayFunctions {
      * missing hint is {@link Hint#PAD}.
      */
     public static ColumnarValue invoke(ScalarFunctionArgs call, ArrayFunction body, Hint... hints) {
-        boolean allScalar = !call.args().isEmpty() && call.args().stream().allMatch(a -> a instanceof ColumnarValue.Scalar);
+        boolean allScalar =
+                !call.args().isEmpty() && call.args().stream().allMatch(a -> a instanceof ColumnarValue.Scalar);
         List<ColumnarValue> made = new ArrayList<>();
         try {
             List<FieldVector> arrays = new ArrayList<>(call.args().size());
@@ -82,7 +81,8 @@ public final class ArrayFunctions {
                     if (same < 0) {
                         out.close();
                     }
-                    throw new IllegalStateException("an array function given one-row arrays returned " + out.getValueCount() + " rows");
+                    throw new IllegalStateException(
+                            "an array function given one-row arrays returned " + out.getValueCount() + " rows");
                 }
                 if (same < 0 && Values.bufferBytes(out) > call.config().maxFoldedValueBytes()) {
                     // Too large to hold as one Java value: the caller copies it to each row in Arrow memory.
@@ -114,8 +114,12 @@ public final class ArrayFunctions {
     }
 
     /** A whole {@link ScalarFunction} from a name, a signature, a return-type rule and an array body. */
-    public static ScalarFunction adapt(String name, Signature signature, Function<List<DataType>, DataType> returnType,
-                                       ArrayFunction body, Hint... hints) {
+    public static ScalarFunction adapt(
+            String name,
+            Signature signature,
+            Function<List<DataType>, DataType> returnType,
+            ArrayFunction body,
+            Hint... hints) {
         Objects.requireNonNull(name, "name is null");
         Objects.requireNonNull(signature, "signature is null");
         Objects.requireNonNull(returnType, "returnType is null");

@@ -2,10 +2,10 @@ package dev.quiver.functions;
 
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
@@ -75,8 +75,13 @@ public interface AsyncScalarFunction extends ScalarFunction {
      * @param idealBatchSize rows per call, or 0 for the whole batch
      * @param returnType     the result type for the (coerced) argument types
      */
-    static AsyncScalarFunction onVirtualThreads(String name, Signature signature, Function<List<DataType>, DataType> returnType,
-                                                int idealBatchSize, int maxConcurrentCalls, BlockingBody body) {
+    static AsyncScalarFunction onVirtualThreads(
+            String name,
+            Signature signature,
+            Function<List<DataType>, DataType> returnType,
+            int idealBatchSize,
+            int maxConcurrentCalls,
+            BlockingBody body) {
         return new VirtualThreadFunction(name, signature, returnType, idealBatchSize, maxConcurrentCalls, body);
     }
 
@@ -125,7 +130,7 @@ public interface AsyncScalarFunction extends ScalarFunction {
                 if (value != null) {
                     value.close();
                 }
-                completeExceptionally(new java.util.concurrent.CancellationException("the call was cancelled"));
+                completeExceptionally(new CancellationException("the call was cancelled"));
             } else if (failure != null) {
                 completeExceptionally(failure);
             } else if (!complete(value) && value != null) {
@@ -153,7 +158,8 @@ public interface AsyncScalarFunction extends ScalarFunction {
 
     /** See {@link #onVirtualThreads}. */
     final class VirtualThreadFunction implements AsyncScalarFunction {
-        private static final Executor VIRTUAL = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("quiver-async-", 0).factory());
+        private static final Executor VIRTUAL = Executors.newThreadPerTaskExecutor(
+                Thread.ofVirtual().name("quiver-async-", 0).factory());
         private final String name;
         private final Signature signature;
         private final Function<List<DataType>, DataType> returnType;
@@ -161,13 +167,19 @@ public interface AsyncScalarFunction extends ScalarFunction {
         private final int maxConcurrentCalls;
         private final BlockingBody body;
 
-        private VirtualThreadFunction(String name, Signature signature, Function<List<DataType>, DataType> returnType,
-                                      int idealBatchSize, int maxConcurrentCalls, BlockingBody body) {
+        private VirtualThreadFunction(
+                String name,
+                Signature signature,
+                Function<List<DataType>, DataType> returnType,
+                int idealBatchSize,
+                int maxConcurrentCalls,
+                BlockingBody body) {
             this.name = Objects.requireNonNull(name, "name is null");
             this.signature = Objects.requireNonNull(signature, "signature is null");
             this.returnType = Objects.requireNonNull(returnType, "returnType is null");
             if (idealBatchSize < 0) {
-                throw new IllegalArgumentException("idealBatchSize must be >= 0 (0: the whole batch), got " + idealBatchSize);
+                throw new IllegalArgumentException(
+                        "idealBatchSize must be >= 0 (0: the whole batch), got " + idealBatchSize);
             }
             if (maxConcurrentCalls < 1) {
                 throw new IllegalArgumentException("maxConcurrentCalls must be >= 1, got " + maxConcurrentCalls);

@@ -1,7 +1,6 @@
 package dev.quiver.functions;
 
 import dev.quiver.types.DataType;
-
 import java.util.List;
 import java.util.Objects;
 
@@ -39,8 +38,11 @@ public sealed interface Coercion permits Coercion.Exact, Coercion.Implicit {
 
         @Override
         public String toString() {
-            return desired + " (or " + allowedSources.stream().map(Object::toString).reduce((a, b) -> a + "/" + b).orElse("")
-                    + " as " + defaultCastType + ")";
+            return desired + " (or "
+                    + allowedSources.stream()
+                            .map(Object::toString)
+                            .reduce((a, b) -> a + "/" + b)
+                            .orElse("") + " as " + defaultCastType + ")";
         }
     }
 
@@ -48,7 +50,8 @@ public sealed interface Coercion permits Coercion.Exact, Coercion.Implicit {
         return new Exact(desired);
     }
 
-    static Coercion implicit(TypeSignatureClass desired, List<TypeSignatureClass> allowedSources, DataType defaultCastType) {
+    static Coercion implicit(
+            TypeSignatureClass desired, List<TypeSignatureClass> allowedSources, DataType defaultCastType) {
         return new Implicit(desired, allowedSources, defaultCastType);
     }
 }

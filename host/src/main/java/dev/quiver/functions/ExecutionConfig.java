@@ -1,11 +1,11 @@
 package dev.quiver.functions;
 
 import dev.quiver.kernels.ArithmeticMode;
-import org.apache.arrow.memory.BufferAllocator;
-
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * What a function sees of the query it runs in.
@@ -17,7 +17,8 @@ import java.util.Objects;
  *                    planned one (on in tests and debug runs)
  * @param options     free-form settings, by name
  */
-public record ExecutionConfig(BufferAllocator allocator, Instant queryStart, boolean checkTypes, Map<String, String> options) {
+public record ExecutionConfig(
+        BufferAllocator allocator, Instant queryStart, boolean checkTypes, Map<String, String> options) {
     public ExecutionConfig {
         Objects.requireNonNull(allocator, "allocator is null");
         Objects.requireNonNull(queryStart, "queryStart is null");
@@ -35,10 +36,12 @@ public record ExecutionConfig(BufferAllocator allocator, Instant queryStart, boo
      */
     public ArithmeticMode arithmeticMode() {
         String v = options.getOrDefault(ARITHMETIC, "checked");
-        return switch (v.toLowerCase(java.util.Locale.ROOT)) {
+        return switch (v.toLowerCase(Locale.ROOT)) {
             case "checked" -> ArithmeticMode.CHECKED;
             case "wrapping" -> ArithmeticMode.WRAPPING;
-            default -> throw new IllegalArgumentException("option " + ARITHMETIC + " is 'checked' or 'wrapping', not '" + v + "'");
+            default ->
+                throw new IllegalArgumentException(
+                        "option " + ARITHMETIC + " is 'checked' or 'wrapping', not '" + v + "'");
         };
     }
 
@@ -71,7 +74,8 @@ public record ExecutionConfig(BufferAllocator allocator, Instant queryStart, boo
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("option " + MAX_FOLDED_VALUE_BYTES + " is a number of bytes, at least 0, not '" + v + "'");
+        throw new IllegalArgumentException(
+                "option " + MAX_FOLDED_VALUE_BYTES + " is a number of bytes, at least 0, not '" + v + "'");
     }
 
     /** The same configuration allocating from {@code other}. */

@@ -1,7 +1,5 @@
 package dev.quiver.functions;
 
-import org.apache.commons.text.similarity.LevenshteinDistance;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -13,6 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.commons.text.similarity.LevenshteinDistance;
 
 /**
  * The scalar functions calls can name, by name and alias (case-insensitive). Thread-safe.
@@ -25,8 +24,7 @@ public final class FunctionRegistry {
 
     private final Map<String, ScalarFunction> byName = new ConcurrentHashMap<>();
 
-    private FunctionRegistry() {
-    }
+    private FunctionRegistry() {}
 
     public static FunctionRegistry empty() {
         return new FunctionRegistry();
@@ -43,9 +41,13 @@ public final class FunctionRegistry {
 
     /** The built-in library, looked up once, when the first registry with defaults is made. */
     private static final class Builtins {
-        static final BuiltinLibrary LIBRARY = ServiceLoader.load(BuiltinLibrary.class, BuiltinLibrary.class.getClassLoader())
-                .findFirst().orElseThrow(() -> new IllegalStateException("no " + BuiltinLibrary.class.getName() + " service:"
-                        + " Quiver's host jar provides one in META-INF/services (is its resource directory missing from the class path?)"));
+        static final BuiltinLibrary LIBRARY = ServiceLoader.load(
+                        BuiltinLibrary.class, BuiltinLibrary.class.getClassLoader())
+                .findFirst()
+                .orElseThrow(
+                        () -> new IllegalStateException(
+                                "no " + BuiltinLibrary.class.getName() + " service:"
+                                        + " Quiver's host jar provides one in META-INF/services (is its resource directory missing from the class path?)"));
     }
 
     /** A copy that can change without changing this one. */
@@ -65,7 +67,11 @@ public final class FunctionRegistry {
         String name = key(function.name());
         ScalarFunction old = byName.put(name, function);
         if (old != null && old != function) {
-            LOG.log(System.Logger.Level.WARNING, "function ''{0}'' replaced: {1} -> {2}", name, old.getClass().getName(),
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "function ''{0}'' replaced: {1} -> {2}",
+                    name,
+                    old.getClass().getName(),
                     function.getClass().getName());
         }
         for (String alias : function.aliases()) {
@@ -91,7 +97,14 @@ public final class FunctionRegistry {
         if (f == null) {
             List<String> close = suggestions(name);
             throw new PlanningException("unknown function '" + name + "'"
-                    + (close.isEmpty() ? "" : "; did you mean " + String.join(" or ", close.stream().map(s -> "'" + s + "'").toList()) + "?")
+                    + (close.isEmpty()
+                            ? ""
+                            : "; did you mean "
+                                    + String.join(
+                                            " or ",
+                                            close.stream()
+                                                    .map(s -> "'" + s + "'")
+                                                    .toList()) + "?")
                     + " (" + byName.size() + " functions are registered)");
         }
         return f;
@@ -115,7 +128,8 @@ public final class FunctionRegistry {
         byName.keySet().stream()
                 .map(n -> Map.entry(n, d.apply(k, n)))
                 .filter(e -> e.getValue() >= 0 || (k.length() >= 3 && e.getKey().startsWith(k)))
-                .sorted(Comparator.comparing((Map.Entry<String, Integer> e) -> e.getValue() < 0 ? 3 : e.getValue()).thenComparing(Map.Entry::getKey))
+                .sorted(Comparator.comparing((Map.Entry<String, Integer> e) -> e.getValue() < 0 ? 3 : e.getValue())
+                        .thenComparing(Map.Entry::getKey))
                 .limit(3)
                 .forEach(e -> out.add(e.getKey()));
         return out;

@@ -1,5 +1,8 @@
 package dev.quiver.functions;
 
+import dev.quiver.errors.ErrorKind;
+import dev.quiver.errors.QuiverException;
+
 /**
  * An expression that cannot be planned: an unknown column or function, a call no signature
  * accepts, types that cannot be coerced, a syntax error, an expression over a configured limit.
@@ -11,20 +14,20 @@ package dev.quiver.functions;
  * {@value #LONGEST_LITERAL} characters is shown by its start and its length, so that a
  * megabyte literal does not make a megabyte message.
  */
-public class PlanningException extends dev.quiver.errors.QuiverException {
+public class PlanningException extends QuiverException {
     static final int LONGEST_LITERAL = 80;
     private static final int SHOWN = 60;
 
     public PlanningException(String message) {
-        super(dev.quiver.errors.ErrorKind.PLANNING, abbreviateLiterals(message), null);
+        super(ErrorKind.PLANNING, abbreviateLiterals(message), null);
     }
 
     public PlanningException(String message, Throwable cause) {
-        super(dev.quiver.errors.ErrorKind.PLANNING, abbreviateLiterals(message), cause);
+        super(ErrorKind.PLANNING, abbreviateLiterals(message), cause);
     }
 
     private PlanningException(Throwable cause, String message) {
-        super(dev.quiver.errors.ErrorKind.PLANNING, message, cause);
+        super(ErrorKind.PLANNING, message, cause);
     }
 
     /**
@@ -55,7 +58,10 @@ public class PlanningException extends dev.quiver.errors.QuiverException {
             }
             int length = end - i - 1;
             if (end < n && length > LONGEST_LITERAL) {
-                out.append(message, i, i + 1 + SHOWN).append("...' (").append(length).append(" characters)");
+                out.append(message, i, i + 1 + SHOWN)
+                        .append("...' (")
+                        .append(length)
+                        .append(" characters)");
             } else {
                 out.append(message, i, Math.min(end + 1, n));
             }

@@ -3,7 +3,7 @@ package dev.quiver.functions;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
+import dev.quiver.value.ScalarValue;
 import java.util.List;
 import java.util.Optional;
 
@@ -42,7 +42,8 @@ public interface ScalarFunction {
      * or a {@link PlanningException} saying why they are not accepted.
      */
     default List<DataType> coerceTypes(List<DataType> argTypes) {
-        throw new PlanningException("function '" + name() + "' has a user-defined signature but does not implement coerceTypes");
+        throw new PlanningException(
+                "function '" + name() + "' has a user-defined signature but does not implement coerceTypes");
     }
 
     /**
@@ -71,7 +72,7 @@ public interface ScalarFunction {
      * {@link PlanningException} to reject the call (a non-literal field name, a bad pattern).
      * The planner takes the result type from the returned function.
      */
-    default ScalarFunction bind(List<DataType> argTypes, List<Optional<dev.quiver.value.ScalarValue>> literals) {
+    default ScalarFunction bind(List<DataType> argTypes, List<Optional<ScalarValue>> literals) {
         return this;
     }
 

@@ -1,10 +1,9 @@
 package dev.quiver.functions;
 
 import dev.quiver.value.ColumnarValue;
-import org.apache.arrow.vector.types.pojo.Field;
-
 import java.util.List;
 import java.util.Objects;
+import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * One per-batch call of a {@link ScalarFunction}.
@@ -17,8 +16,8 @@ import java.util.Objects;
  * @param returnField the planned result field
  * @param config     allocator, query start, options
  */
-public record ScalarFunctionArgs(List<ColumnarValue> args, List<Field> argFields, int numberRows, Field returnField,
-                                 ExecutionConfig config) {
+public record ScalarFunctionArgs(
+        List<ColumnarValue> args, List<Field> argFields, int numberRows, Field returnField, ExecutionConfig config) {
     public ScalarFunctionArgs {
         args = List.copyOf(args);
         argFields = List.copyOf(argFields);

@@ -1,7 +1,6 @@
 package dev.quiver.functions;
 
 import dev.quiver.types.DataType;
-
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;

@@ -2,14 +2,15 @@ package dev.quiver.functions;
 
 import dev.quiver.types.DataType;
 import dev.quiver.types.TypeCoercion;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.apache.arrow.vector.types.IntervalUnit;
 
 /**
  * Decides which types the arguments of a function call are cast to, from the function's
@@ -46,8 +47,7 @@ import java.util.stream.Collectors;
  * {@code no signature of hypot accepts (Utf8, Int32); signatures: hypot(Numeric, Numeric)}.
  */
 public final class SignatureResolver {
-    private SignatureResolver() {
-    }
+    private SignatureResolver() {}
 
     /**
      * The types each argument must be cast to: {@code argTypes.get(i)} itself at each position
@@ -66,8 +66,8 @@ public final class SignatureResolver {
         if (signature instanceof TypeSignature.UserDefined) {
             List<DataType> coerced = fn.coerceTypes(args);
             if (coerced == null || coerced.size() != args.size()) {
-                throw new PlanningException("coerceTypes of " + fn.name() + " returned " + coerced + " for " + args.size()
-                        + " arguments " + formatArgs(args));
+                throw new PlanningException("coerceTypes of " + fn.name() + " returned " + coerced + " for "
+                        + args.size() + " arguments " + formatArgs(args));
             }
             return List.copyOf(coerced);
         }
@@ -115,7 +115,8 @@ public final class SignatureResolver {
 
     private static void describeInto(String name, TypeSignature signature, List<String> forms) {
         switch (signature) {
-            case TypeSignature.Exact e -> forms.add(call(name, e.types().stream().map(Object::toString).toList()));
+            case TypeSignature.Exact e ->
+                forms.add(call(name, e.types().stream().map(Object::toString).toList()));
             case TypeSignature.Uniform u -> {
                 for (DataType t : u.types()) {
                     forms.add(call(name, Collections.nCopies(u.count(), t.toString())));
@@ -126,7 +127,7 @@ public final class SignatureResolver {
                     forms.add(call(name, List.of(t.toString(), "...")));
                 }
             }
-            case TypeSignature.VariadicAny va -> forms.add(call(name, List.of("Any", "...")));
+            case TypeSignature.VariadicAny _ -> forms.add(call(name, List.of("Any", "...")));
             case TypeSignature.Any a -> forms.add(call(name, Collections.nCopies(a.count(), "Any")));
             case TypeSignature.OneOf o -> {
                 for (TypeSignature alternative : o.alternatives()) {
@@ -136,9 +137,11 @@ public final class SignatureResolver {
             case TypeSignature.Numeric n -> forms.add(call(name, Collections.nCopies(n.count(), "Numeric")));
             case TypeSignature.StringArgs s -> forms.add(call(name, Collections.nCopies(s.count(), "String")));
             case TypeSignature.Comparable c -> forms.add(call(name, Collections.nCopies(c.count(), "Comparable")));
-            case TypeSignature.Coercible c -> forms.add(call(name, c.coercions().stream().map(Object::toString).toList()));
-            case TypeSignature.UserDefined u -> forms.add(call(name, List.of("user-defined")));
-            case TypeSignature.Nullary n -> forms.add(call(name, List.of()));
+            case TypeSignature.Coercible c ->
+                forms.add(
+                        call(name, c.coercions().stream().map(Object::toString).toList()));
+            case TypeSignature.UserDefined _ -> forms.add(call(name, List.of("user-defined")));
+            case TypeSignature.Nullary _ -> forms.add(call(name, List.of()));
         }
     }
 
@@ -160,16 +163,16 @@ public final class SignatureResolver {
         return switch (signature) {
             case TypeSignature.Exact e -> e.types().size() == n;
             case TypeSignature.Uniform u -> u.count() == n;
-            case TypeSignature.Variadic v -> n >= 1;
-            case TypeSignature.VariadicAny va -> n >= 1;
+            case TypeSignature.Variadic _ -> n >= 1;
+            case TypeSignature.VariadicAny _ -> n >= 1;
             case TypeSignature.Any a -> a.count() == n;
             case TypeSignature.OneOf o -> o.alternatives().stream().anyMatch(alt -> acceptsArity(alt, n));
             case TypeSignature.Numeric num -> num.count() == n;
             case TypeSignature.StringArgs s -> s.count() == n;
             case TypeSignature.Comparable c -> c.count() == n;
             case TypeSignature.Coercible c -> c.coercions().size() == n;
-            case TypeSignature.UserDefined u -> true;
-            case TypeSignature.Nullary nu -> n == 0;
+            case TypeSignature.UserDefined _ -> true;
+            case TypeSignature.Nullary _ -> n == 0;
         };
     }
 
@@ -181,11 +184,12 @@ public final class SignatureResolver {
             // variadic shapes take one or more, so only a fixed 0 adds anything
             return fixed.contains(0) ? "any number of arguments" : "at least 1 argument";
         }
-        if (fixed.equals(java.util.Set.of(0))) {
+        if (fixed.equals(Set.of(0))) {
             return "no arguments";
         }
         List<String> counts = fixed.stream().map(String::valueOf).toList();
-        String list = counts.size() == 1 ? counts.getFirst()
+        String list = counts.size() == 1
+                ? counts.getFirst()
                 : String.join(", ", counts.subList(0, counts.size() - 1)) + " or " + counts.getLast();
         return list + (fixed.size() == 1 && fixed.first() == 1 ? " argument" : " arguments");
     }
@@ -201,8 +205,8 @@ public final class SignatureResolver {
                 fixed.add(u.count());
                 yield false;
             }
-            case TypeSignature.Variadic v -> true;
-            case TypeSignature.VariadicAny va -> true;
+            case TypeSignature.Variadic _ -> true;
+            case TypeSignature.VariadicAny _ -> true;
             case TypeSignature.Any a -> {
                 fixed.add(a.count());
                 yield false;
@@ -230,8 +234,8 @@ public final class SignatureResolver {
                 fixed.add(c.coercions().size());
                 yield false;
             }
-            case TypeSignature.UserDefined u -> true;
-            case TypeSignature.Nullary nu -> {
+            case TypeSignature.UserDefined _ -> true;
+            case TypeSignature.Nullary _ -> {
                 fixed.add(0);
                 yield false;
             }
@@ -256,28 +260,34 @@ public final class SignatureResolver {
         }
     }
 
-    private static void collectCandidates(ScalarFunction fn, TypeSignature signature, List<DataType> args,
-                                          List<Candidate> out) {
+    private static void collectCandidates(
+            ScalarFunction fn, TypeSignature signature, List<DataType> args, List<Candidate> out) {
         if (!acceptsArity(signature, args.size())) {
             return;
         }
         int n = args.size();
         switch (signature) {
             case TypeSignature.Exact e -> out.add(Candidate.listed(valueTypes(e.types())));
-            case TypeSignature.Uniform u -> u.types().forEach(t -> out.add(Candidate.listed(Collections.nCopies(n, t.valueType()))));
-            case TypeSignature.Variadic v -> v.types().forEach(t -> out.add(Candidate.listed(Collections.nCopies(n, t.valueType()))));
-            case TypeSignature.VariadicAny va -> out.add(Candidate.computed(valueTypes(args)));
-            case TypeSignature.Any a -> out.add(Candidate.computed(valueTypes(args)));
+            case TypeSignature.Uniform u ->
+                u.types().forEach(t -> out.add(Candidate.listed(Collections.nCopies(n, t.valueType()))));
+            case TypeSignature.Variadic v ->
+                v.types().forEach(t -> out.add(Candidate.listed(Collections.nCopies(n, t.valueType()))));
+            case TypeSignature.VariadicAny _ -> out.add(Candidate.computed(valueTypes(args)));
+            case TypeSignature.Any _ -> out.add(Candidate.computed(valueTypes(args)));
             case TypeSignature.OneOf o -> {
                 for (TypeSignature alternative : o.alternatives()) {
                     collectCandidates(fn, alternative, args, out);
                 }
             }
-            case TypeSignature.Numeric num -> numericTarget(args).ifPresent(t -> out.add(Candidate.computed(Collections.nCopies(n, t))));
-            case TypeSignature.StringArgs s -> stringTarget(args).ifPresent(t -> out.add(Candidate.computed(Collections.nCopies(n, t))));
-            case TypeSignature.Comparable c -> comparableTarget(args).ifPresent(t -> out.add(Candidate.computed(Collections.nCopies(n, t))));
-            case TypeSignature.Coercible c -> coercibleTargets(c.coercions(), args).ifPresent(t -> out.add(Candidate.computed(t)));
-            case TypeSignature.UserDefined u -> {
+            case TypeSignature.Numeric _ ->
+                numericTarget(args).ifPresent(t -> out.add(Candidate.computed(Collections.nCopies(n, t))));
+            case TypeSignature.StringArgs _ ->
+                stringTarget(args).ifPresent(t -> out.add(Candidate.computed(Collections.nCopies(n, t))));
+            case TypeSignature.Comparable _ ->
+                comparableTarget(args).ifPresent(t -> out.add(Candidate.computed(Collections.nCopies(n, t))));
+            case TypeSignature.Coercible c ->
+                coercibleTargets(c.coercions(), args).ifPresent(t -> out.add(Candidate.computed(t)));
+            case TypeSignature.UserDefined _ -> {
                 // only reachable inside OneOf: a user-defined alternative rejects by throwing
                 try {
                     List<DataType> coerced = fn.coerceTypes(args);
@@ -288,7 +298,7 @@ public final class SignatureResolver {
                     // this alternative does not accept the arguments; the next one may
                 }
             }
-            case TypeSignature.Nullary nu -> out.add(Candidate.computed(List.of()));
+            case TypeSignature.Nullary _ -> out.add(Candidate.computed(List.of()));
         }
     }
 
@@ -337,7 +347,8 @@ public final class SignatureResolver {
                 targets.add(t);
             } else if (t instanceof DataType.Null) {
                 targets.add(c instanceof Coercion.Implicit imp ? imp.defaultCastType() : usualType(c.desired()));
-            } else if (c instanceof Coercion.Implicit imp && imp.allowedSources().stream().anyMatch(s -> s.matches(t))) {
+            } else if (c instanceof Coercion.Implicit imp
+                    && imp.allowedSources().stream().anyMatch(s -> s.matches(t))) {
                 targets.add(imp.defaultCastType());
             } else {
                 return Optional.empty();
@@ -350,18 +361,19 @@ public final class SignatureResolver {
     private static DataType usualType(TypeSignatureClass cls) {
         return switch (cls) {
             case TypeSignatureClass.Native n -> n.type();
-            case TypeSignatureClass.Family f -> switch (f) {
-                case ANY -> DataType.NULL;
-                case BOOLEAN -> DataType.BOOLEAN;
-                case INTEGER -> DataType.INT64;
-                case FLOAT, NUMERIC -> DataType.FLOAT64;
-                case DECIMAL -> new DataType.Decimal(18, 3);
-                case STRING -> DataType.UTF8;
-                case BINARY -> DataType.BINARY;
-                case DATE -> DataType.DATE32;
-                case TIMESTAMP -> new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, null);
-                case INTERVAL -> new DataType.Interval(org.apache.arrow.vector.types.IntervalUnit.MONTH_DAY_NANO);
-            };
+            case TypeSignatureClass.Family f ->
+                switch (f) {
+                    case ANY -> DataType.NULL;
+                    case BOOLEAN -> DataType.BOOLEAN;
+                    case INTEGER -> DataType.INT64;
+                    case FLOAT, NUMERIC -> DataType.FLOAT64;
+                    case DECIMAL -> new DataType.Decimal(18, 3);
+                    case STRING -> DataType.UTF8;
+                    case BINARY -> DataType.BINARY;
+                    case DATE -> DataType.DATE32;
+                    case TIMESTAMP -> new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, null);
+                    case INTERVAL -> new DataType.Interval(IntervalUnit.MONTH_DAY_NANO);
+                };
         };
     }
 

@@ -1,7 +1,6 @@
 package dev.quiver.functions;
 
 import dev.quiver.types.DataType;
-
 import java.util.List;
 
 /**
@@ -34,12 +33,10 @@ public sealed interface TypeSignature {
     }
 
     /** One or more arguments of any types. */
-    record VariadicAny() implements TypeSignature {
-    }
+    record VariadicAny() implements TypeSignature {}
 
     /** Exactly {@code count} arguments of any types. */
-    record Any(int count) implements TypeSignature {
-    }
+    record Any(int count) implements TypeSignature {}
 
     /** The first alternative that accepts the arguments wins: order is semantics. */
     record OneOf(List<TypeSignature> alternatives) implements TypeSignature {
@@ -49,16 +46,13 @@ public sealed interface TypeSignature {
     }
 
     /** {@code count} numeric arguments, coerced to their common numeric type. */
-    record Numeric(int count) implements TypeSignature {
-    }
+    record Numeric(int count) implements TypeSignature {}
 
     /** {@code count} string arguments, coerced to their common string type. */
-    record StringArgs(int count) implements TypeSignature {
-    }
+    record StringArgs(int count) implements TypeSignature {}
 
     /** {@code count} arguments coerced to one type that can be compared. */
-    record Comparable(int count) implements TypeSignature {
-    }
+    record Comparable(int count) implements TypeSignature {}
 
     /** One {@link Coercion} per argument. */
     record Coercible(List<Coercion> coercions) implements TypeSignature {
@@ -68,10 +62,8 @@ public sealed interface TypeSignature {
     }
 
     /** The function coerces its own arguments in {@link ScalarFunction#coerceTypes}. */
-    record UserDefined() implements TypeSignature {
-    }
+    record UserDefined() implements TypeSignature {}
 
     /** No arguments. */
-    record Nullary() implements TypeSignature {
-    }
+    record Nullary() implements TypeSignature {}
 }

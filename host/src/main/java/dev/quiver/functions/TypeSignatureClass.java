@@ -1,7 +1,7 @@
 package dev.quiver.functions;
 
 import dev.quiver.types.DataType;
-
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -14,10 +14,18 @@ public sealed interface TypeSignatureClass permits TypeSignatureClass.Family, Ty
     boolean matches(DataType type);
 
     enum Family implements TypeSignatureClass {
-        ANY, BOOLEAN, INTEGER, FLOAT, DECIMAL,
+        ANY,
+        BOOLEAN,
+        INTEGER,
+        FLOAT,
+        DECIMAL,
         /** INTEGER, FLOAT or DECIMAL. */
         NUMERIC,
-        STRING, BINARY, DATE, TIMESTAMP, INTERVAL;
+        STRING,
+        BINARY,
+        DATE,
+        TIMESTAMP,
+        INTERVAL;
 
         @Override
         public boolean matches(DataType type) {
@@ -40,7 +48,7 @@ public sealed interface TypeSignatureClass permits TypeSignatureClass.Family, Ty
         @Override
         public String toString() {
             String n = name();
-            return n.charAt(0) + n.substring(1).toLowerCase(java.util.Locale.ROOT);
+            return n.charAt(0) + n.substring(1).toLowerCase(Locale.ROOT);
         }
     }
 

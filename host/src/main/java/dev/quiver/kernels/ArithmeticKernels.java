@@ -7,16 +7,15 @@ import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.DecimalVector;
-import org.apache.arrow.vector.FieldVector;
-
 import java.lang.foreign.MemorySegment;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Objects;
 import java.util.function.IntFunction;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * {@code + - * / %} and unary minus over integers, floats, decimals and dates.
@@ -48,11 +47,16 @@ final class ArithmeticKernels {
         }
     }
 
-    private ArithmeticKernels() {
-    }
+    private ArithmeticKernels() {}
 
-    static ColumnarValue arithmetic(Operator op, ColumnarValue l, ColumnarValue r, DataType resultType, ArithmeticMode mode, int rows,
-                                    BufferAllocator allocator) {
+    static ColumnarValue arithmetic(
+            Operator op,
+            ColumnarValue l,
+            ColumnarValue r,
+            DataType resultType,
+            ArithmeticMode mode,
+            int rows,
+            BufferAllocator allocator) {
         if (!op.isArithmetic()) {
             throw new IllegalArgumentException(op + " is not an arithmetic operator");
         }
@@ -68,7 +72,8 @@ final class ArithmeticKernels {
         String expression = lt + " " + op.sql() + " " + rt;
         Family family = family(op, lt, rt, result);
         if (family == null) {
-            // Unreachable from a plan: the planner types + - * / % with ArithmeticCoercion.arithmetic and refuses the rest.
+            // Unreachable from a plan: the planner types + - * / % with ArithmeticCoercion.arithmetic and refuses the
+            // rest.
             throw new UnsupportedOperationException("arithmetic " + expression + " -> " + result + " is not supported");
         }
         if (l instanceof ColumnarValue.Scalar ls && r instanceof ColumnarValue.Scalar rs) {
@@ -95,21 +100,36 @@ final class ArithmeticKernels {
     }
 
     /** Two scalars: computed as one row of two one-row arrays, so scalars and arrays agree exactly. */
-    private static ColumnarValue scalars(Operator op, ColumnarValue.Scalar l, ColumnarValue.Scalar r, DataType result, ArithmeticMode mode,
-                                         BufferAllocator allocator) {
+    private static ColumnarValue scalars(
+            Operator op,
+            ColumnarValue.Scalar l,
+            ColumnarValue.Scalar r,
+            DataType result,
+            ArithmeticMode mode,
+            BufferAllocator allocator) {
         if (l.isNull() || r.isNull()) {
             return new ColumnarValue.Scalar(ScalarValue.nullOf(result));
         }
         try (FieldVector lv = Values.broadcast(l.value(), "l", 1, allocator)) {
             try (FieldVector rv = Values.broadcast(r.value(), "r", 1, allocator);
-                 ColumnarValue out = arithmetic(op, ColumnarValue.Array.borrowed(lv), ColumnarValue.Array.borrowed(rv), result, mode, 1,
-                         allocator)) {
+                    ColumnarValue out = arithmetic(
+                            op,
+                            ColumnarValue.Array.borrowed(lv),
+                            ColumnarValue.Array.borrowed(rv),
+                            result,
+                            mode,
+                            1,
+                            allocator)) {
                 return new ColumnarValue.Scalar(Values.get(((ColumnarValue.Array) out).vector(), 0, result));
             }
         }
     }
 
-    private enum Family { INTEGER, FLOAT, DECIMAL }
+    private enum Family {
+        INTEGER,
+        FLOAT,
+        DECIMAL
+    }
 
     private static Family family(Operator op, DataType lt, DataType rt, DataType result) {
         boolean nullSide = lt instanceof DataType.Null || rt instanceof DataType.Null;
@@ -126,14 +146,20 @@ final class ArithmeticKernels {
             return Family.DECIMAL;
         }
         boolean dayCount = rt instanceof DataType.Int i && i.signed() && i.bitWidth() >= 32;
-        if (lt instanceof DataType.Date32 && dayCount && (op == Operator.PLUS || op == Operator.MINUS) && result instanceof DataType.Date32) {
+        if (lt instanceof DataType.Date32
+                && dayCount
+                && (op == Operator.PLUS || op == Operator.MINUS)
+                && result instanceof DataType.Date32) {
             return Family.INTEGER;
         }
         boolean leftDayCount = lt instanceof DataType.Int i && i.signed() && i.bitWidth() >= 32;
         if (leftDayCount && rt instanceof DataType.Date32 && op == Operator.PLUS && result instanceof DataType.Date32) {
             return Family.INTEGER;
         }
-        if (lt instanceof DataType.Date32 && rt instanceof DataType.Date32 && op == Operator.MINUS && result.equals(DataType.INT64)) {
+        if (lt instanceof DataType.Date32
+                && rt instanceof DataType.Date32
+                && op == Operator.MINUS
+                && result.equals(DataType.INT64)) {
             return Family.INTEGER;
         }
         return null;
@@ -192,7 +218,8 @@ final class ArithmeticKernels {
     // ---- integers and Date32, computed in long
 
     /** What the integer loops of one call need to know about its types. */
-    private record IntPlan(IntKind x, IntKind y, IntKind result, boolean checkOverflow, boolean unsigned64, String what) {
+    private record IntPlan(
+            IntKind x, IntKind y, IntKind result, boolean checkOverflow, boolean unsigned64, String what) {
         /** Some operand is 64 bits wide, so the long computation itself can overflow. */
         boolean wide() {
             return x.wide() || y.wide();
@@ -211,7 +238,12 @@ final class ArithmeticKernels {
         IntKind rk = FixedWidth.intKind(resultType);
         boolean date = resultType instanceof DataType.Date32;
         // Dates never wrap: a Date32 out of range is an error in every mode.
-        IntPlan p = new IntPlan(xk, yk, rk, c.mode != ArithmeticMode.WRAPPING || date, xk == IntKind.UINT64 && yk == IntKind.UINT64,
+        IntPlan p = new IntPlan(
+                xk,
+                yk,
+                rk,
+                c.mode != ArithmeticMode.WRAPPING || date,
+                xk == IntKind.UINT64 && yk == IntKind.UINT64,
                 date ? "Date32 overflow" : "integer overflow");
         Operator op = c.op;
         boolean divides = op == Operator.DIVIDE || op == Operator.MODULO;
@@ -304,7 +336,8 @@ final class ArithmeticKernels {
     }
 
     /** The row-by-row check of a suspect chunk: each valid row that divides by zero or overflows fails. */
-    private static void checkIntegers(Call c, IntPlan p, int from, int n, long[] x, long xs, long[] y, long ys, long[] r) {
+    private static void checkIntegers(
+            Call c, IntPlan p, int from, int n, long[] x, long xs, long[] y, long ys, long[] r) {
         boolean divides = c.op == Operator.DIVIDE || c.op == Operator.MODULO;
         for (int i = 0; i < n; i++) {
             int row = from + i;
@@ -671,15 +704,18 @@ final class ArithmeticKernels {
                     yShift = 0;
                 }
             }
-            default -> {
-            }
+            default -> {}
         }
         boolean xArray = !c.a.isScalar();
         boolean yArray = !c.b.isScalar();
         BigInteger xsBig = xArray ? null : ((BigDecimal) c.a.scalar.value()).unscaledValue();
         BigInteger ysBig = yArray ? null : ((BigDecimal) c.b.scalar.value()).unscaledValue();
-        boolean longPath = xShift >= 0 && yShift >= 0 && xShift < POW10.length && yShift < POW10.length
-                && (xArray || xsBig.bitLength() < 64) && (yArray || ysBig.bitLength() < 64);
+        boolean longPath = xShift >= 0
+                && yShift >= 0
+                && xShift < POW10.length
+                && yShift < POW10.length
+                && (xArray || xsBig.bitLength() < 64)
+                && (yArray || ysBig.bitLength() < 64);
         DecimalRows rowsOf = new DecimalRows(c, xt, yt, rt);
         if (!longPath) {
             for (int row = 0; row < c.rows; row++) {
@@ -874,8 +910,11 @@ final class ArithmeticKernels {
             long off = (long) row << 4;
             long low = d.get(FixedWidth.LONG, off);
             long high = d.get(FixedWidth.LONG, off + 8);
-            BigInteger u = high == (low >> 63) ? BigInteger.valueOf(low)
-                    : BigInteger.valueOf(high).shiftLeft(64).or(BigInteger.valueOf(low).and(LOW_64));
+            BigInteger u = high == (low >> 63)
+                    ? BigInteger.valueOf(low)
+                    : BigInteger.valueOf(high)
+                            .shiftLeft(64)
+                            .or(BigInteger.valueOf(low).and(LOW_64));
             return new BigDecimal(u, scale);
         }
     }
@@ -895,21 +934,21 @@ final class ArithmeticKernels {
             }
             ResultVector.intersectValidity(out, rows, v);
             switch (t) {
-                case DataType.Int i -> {
+                case DataType.Int _ -> {
                     KernelInput.LongReader x = v.longs();
                     ResultVector.LongWriter w = ResultVector.longs(out, t);
                     for (int r = 0; r < rows; r++) {
                         w.set(r, -x.get(r));
                     }
                 }
-                case DataType.FloatingPoint f -> {
+                case DataType.FloatingPoint _ -> {
                     KernelInput.DoubleReader x = v.doubles();
                     ResultVector.DoubleWriter w = ResultVector.doubles(out, t);
                     for (int r = 0; r < rows; r++) {
                         w.set(r, -x.get(r));
                     }
                 }
-                case DataType.Decimal d -> {
+                case DataType.Decimal _ -> {
                     IntFunction<BigDecimal> x = v.decimals();
                     DecimalVector o = (DecimalVector) out;
                     for (int r = 0; r < rows; r++) {

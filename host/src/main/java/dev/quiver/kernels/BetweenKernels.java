@@ -1,11 +1,10 @@
 package dev.quiver.kernels;
 
 import dev.quiver.types.DataType;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * {@code v [NOT] BETWEEN lo AND hi} with constant bounds over a fixed-width column, in one pass
@@ -17,22 +16,36 @@ import java.lang.foreign.ValueLayout;
  * {@code key - lo} is at most {@code hi - lo} unsigned: one comparison per row.
  */
 final class BetweenKernels {
-    private enum Reader { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64, DEC128 }
-
-    private BetweenKernels() {
+    private enum Reader {
+        I8,
+        U8,
+        I16,
+        U16,
+        I32,
+        U32,
+        I64,
+        U64,
+        F32,
+        F64,
+        DEC128
     }
+
+    private BetweenKernels() {}
 
     /** Whether {@link #between} takes a value of {@code v} with bounds of {@code lo} and {@code hi} (a bound may be the Null type). */
     static boolean supports(DataType v, DataType lo, DataType hi) {
         DataType t = v.valueType();
-        boolean fixedWidth = t instanceof DataType.Int || t instanceof DataType.FloatingPoint || t instanceof DataType.Date32
-                || t instanceof DataType.Timestamp || t instanceof DataType.Decimal;
+        boolean fixedWidth = t instanceof DataType.Int
+                || t instanceof DataType.FloatingPoint
+                || t instanceof DataType.Date32
+                || t instanceof DataType.Timestamp
+                || t instanceof DataType.Decimal;
         return fixedWidth && boundOk(t, lo.valueType()) && boundOk(t, hi.valueType());
     }
 
     private static boolean boundOk(DataType t, DataType bound) {
         return switch (bound) {
-            case DataType.Null n -> true;
+            case DataType.Null _ -> true;
             case DataType.Decimal d -> t instanceof DataType.Decimal e && d.scale() == e.scale();
             case DataType.Timestamp u -> t instanceof DataType.Timestamp ts && ts.unit() == u.unit();
             default -> t.equals(bound);
@@ -40,7 +53,8 @@ final class BetweenKernels {
     }
 
     /** {@code lo} and {@code hi} are constant; the types are as {@link #supports} requires. */
-    static FieldVector between(KernelInput v, KernelInput lo, KernelInput hi, boolean negated, int rows, BufferAllocator allocator) {
+    static FieldVector between(
+            KernelInput v, KernelInput lo, KernelInput hi, boolean negated, int rows, BufferAllocator allocator) {
         if (!lo.constant || !hi.constant || !supports(v.type, lo.type, hi.type)) {
             throw new IllegalArgumentException("the one-pass BETWEEN takes constant bounds of the value's type, not "
                     + v.type + " BETWEEN " + lo.type + " AND " + hi.type);
@@ -172,24 +186,33 @@ final class BetweenKernels {
 
     private static Reader reader(DataType t) {
         return switch (t) {
-            case DataType.Int i -> switch (i.bitWidth()) {
-                case 8 -> i.signed() ? Reader.I8 : Reader.U8;
-                case 16 -> i.signed() ? Reader.I16 : Reader.U16;
-                case 32 -> i.signed() ? Reader.I32 : Reader.U32;
-                default -> i.signed() ? Reader.I64 : Reader.U64;
-            };
-            case DataType.Date32 d -> Reader.I32;
-            case DataType.Timestamp ts -> Reader.I64;
+            case DataType.Int i ->
+                switch (i.bitWidth()) {
+                    case 8 -> i.signed() ? Reader.I8 : Reader.U8;
+                    case 16 -> i.signed() ? Reader.I16 : Reader.U16;
+                    case 32 -> i.signed() ? Reader.I32 : Reader.U32;
+                    default -> i.signed() ? Reader.I64 : Reader.U64;
+                };
+            case DataType.Date32 _ -> Reader.I32;
+            case DataType.Timestamp _ -> Reader.I64;
             case DataType.FloatingPoint f -> f.bitWidth() == 32 ? Reader.F32 : Reader.F64;
-            case DataType.Decimal d -> Reader.DEC128;
+            case DataType.Decimal _ -> Reader.DEC128;
             // Unreachable from a plan: Kernels.between takes this pass only where supports() holds.
             default -> throw new UnsupportedOperationException("BETWEEN: no one-pass reader for " + t);
         };
     }
 
     /** Decimal128 of one scale: the two's complement unscaled values compared as 128-bit integers. */
-    private static FieldVector decimals(KernelInput v, KernelInput lo, KernelInput hi, boolean loKnown, boolean hiKnown, boolean negated,
-                                        MemorySegment data, PredicateOutput.ValidityWords validity, PredicateOutput out) {
+    private static FieldVector decimals(
+            KernelInput v,
+            KernelInput lo,
+            KernelInput hi,
+            boolean loKnown,
+            boolean hiKnown,
+            boolean negated,
+            MemorySegment data,
+            PredicateOutput.ValidityWords validity,
+            PredicateOutput out) {
         MemorySegment l = out.view(lo.vector.getDataBuffer());
         MemorySegment h = out.view(hi.vector.getDataBuffer());
         long loLow = loKnown ? l.get(PredicateOutput.WORD, 0) : 0;

@@ -1,9 +1,8 @@
 package dev.quiver.kernels;
 
-import org.apache.arrow.memory.ArrowBuf;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.apache.arrow.memory.ArrowBuf;
 
 /**
  * Arrow bitmaps (validity, and the values of Boolean vectors) read and written 64 rows at a
@@ -17,8 +16,7 @@ import java.lang.foreign.ValueLayout;
 final class Bitmaps {
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
 
-    private Bitmaps() {
-    }
+    private Bitmaps() {}
 
     /** A bounds-checked view of {@code buf}'s bytes (its whole capacity); empty for a missing or empty buffer. */
     static MemorySegment view(ArrowBuf buf) {

@@ -3,11 +3,11 @@ package dev.quiver.kernels;
 import dev.quiver.expr.Operator;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Objects;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-
-import java.lang.foreign.MemorySegment;
-import java.util.Objects;
 
 /**
  * The running result of an AND (or OR) chain nested in another chain: a Kleene Boolean column
@@ -23,6 +23,7 @@ public final class BooleanAccumulator {
     private final int rows;
     /** At least one word, so a chain of scalars keeps its one value even on an empty batch. */
     private final long[] valid;
+
     private final long[] value;
     private final MemorySegment validSegment;
     private final MemorySegment valueSegment;
@@ -41,9 +42,9 @@ public final class BooleanAccumulator {
         int words = Math.max(1, Bitmaps.words(rows));
         valid = new long[words];
         value = new long[words];
-        java.util.Arrays.fill(valid, -1L);
+        Arrays.fill(valid, -1L);
         if (and) {
-            java.util.Arrays.fill(value, -1L);
+            Arrays.fill(value, -1L);
         }
         validSegment = MemorySegment.ofArray(valid);
         valueSegment = MemorySegment.ofArray(value);
@@ -74,7 +75,8 @@ public final class BooleanAccumulator {
         DataType t = v.dataType().valueType();
         if (!(t instanceof DataType.Bool || t instanceof DataType.Null)) {
             // Unreachable from a plan: the planner casts AND/OR operands to Boolean or refuses them.
-            throw new UnsupportedOperationException((and ? "AND" : "OR") + " of " + t + " is not supported (Boolean only)");
+            throw new UnsupportedOperationException(
+                    (and ? "AND" : "OR") + " of " + t + " is not supported (Boolean only)");
         }
         if (v instanceof ColumnarValue.Scalar s) {
             Boolean b = (Boolean) s.value().value();
@@ -118,7 +120,9 @@ public final class BooleanAccumulator {
     public void combineComparison(Operator op, ColumnarValue l, ColumnarValue r, BufferAllocator allocator) {
         Objects.requireNonNull(op, "op is null");
         boolean anyArray = l instanceof ColumnarValue.Array || r instanceof ColumnarValue.Array;
-        if (anyArray && ComparisonKernels.compareInto(op, l, r, validSegment, valueSegment, and, fresh && rows > 0, rows, allocator)) {
+        if (anyArray
+                && ComparisonKernels.compareInto(
+                        op, l, r, validSegment, valueSegment, and, fresh && rows > 0, rows, allocator)) {
             array = true;
             fresh = false;
             return;
@@ -186,7 +190,7 @@ public final class BooleanAccumulator {
         try {
             int words = Bitmaps.words(rows);
             if (words > 0) {
-                long[] v = java.util.Arrays.copyOf(valid, words);
+                long[] v = Arrays.copyOf(valid, words);
                 long[] d = new long[words];
                 for (int w = 0; w < words; w++) {
                     long live = Bitmaps.liveMask(w, rows);

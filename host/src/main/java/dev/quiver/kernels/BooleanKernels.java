@@ -2,11 +2,11 @@ package dev.quiver.kernels;
 
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * Kleene AND, OR, NOT and IS [NOT] NULL, 64 rows per step on the value and validity words.
@@ -16,8 +16,7 @@ import java.util.Objects;
  * likewise); the other side's values are not read when the scalar decides alone.
  */
 final class BooleanKernels {
-    private BooleanKernels() {
-    }
+    private BooleanKernels() {}
 
     static ColumnarValue and(ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
         return binary(l, r, true, rows, allocator, null);
@@ -33,12 +32,19 @@ final class BooleanKernels {
      * {@code w} is all the word-wise kernels do, so writing over it is safe.
      */
     static FieldVector reusable(ColumnarValue v, int rows) {
-        return v instanceof ColumnarValue.Array a && a.owned() && a.vector() instanceof org.apache.arrow.vector.BitVector b
-                && b.getValueCount() == rows && b.getValidityBuffer() != null && b.getDataBuffer() != null ? b : null;
+        return v instanceof ColumnarValue.Array a
+                        && a.owned()
+                        && a.vector() instanceof BitVector b
+                        && b.getValueCount() == rows
+                        && b.getValidityBuffer() != null
+                        && b.getDataBuffer() != null
+                ? b
+                : null;
     }
 
     /** {@code l AND r} (or OR) that consumes {@code l}: written over it when {@link #reusable}, else {@code l} is closed. */
-    static ColumnarValue consumingLeft(ColumnarValue l, ColumnarValue r, boolean and, int rows, BufferAllocator allocator) {
+    static ColumnarValue consumingLeft(
+            ColumnarValue l, ColumnarValue r, boolean and, int rows, BufferAllocator allocator) {
         FieldVector target = reusable(l, rows);
         try {
             if (target == null) {
@@ -60,11 +66,13 @@ final class BooleanKernels {
      * {@code target} (a Boolean vector of {@code rows} rows): reads only {@code v}'s validity.
      */
     static void isNullInto(ColumnarValue v, boolean negated, FieldVector target, boolean and, int rows) {
-        isNullInto(v, negated, Bitmaps.view(target.getValidityBuffer()), Bitmaps.view(target.getDataBuffer()), and, rows);
+        isNullInto(
+                v, negated, Bitmaps.view(target.getValidityBuffer()), Bitmaps.view(target.getDataBuffer()), and, rows);
     }
 
     /** {@link #isNullInto(ColumnarValue, boolean, FieldVector, boolean, int)} into bitmaps given as segments. */
-    static void isNullInto(ColumnarValue v, boolean negated, MemorySegment validity, MemorySegment data, boolean and, int rows) {
+    static void isNullInto(
+            ColumnarValue v, boolean negated, MemorySegment validity, MemorySegment data, boolean and, int rows) {
         Operand a = Operand.of(v, rows);
         for (int w = 0; w < Bitmaps.words(rows); w++) {
             long live = Bitmaps.liveMask(w, rows);
@@ -117,8 +125,8 @@ final class BooleanKernels {
         return (Boolean) s.value().value();
     }
 
-    private static ColumnarValue binary(ColumnarValue l, ColumnarValue r, boolean and, int rows, BufferAllocator allocator,
-                                        FieldVector target) {
+    private static ColumnarValue binary(
+            ColumnarValue l, ColumnarValue r, boolean and, int rows, BufferAllocator allocator, FieldVector target) {
         check(l, rows, allocator);
         check(r, rows, allocator);
         requireBoolean(l, and ? "AND" : "OR");

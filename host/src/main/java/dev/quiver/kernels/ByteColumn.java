@@ -1,9 +1,12 @@
 package dev.quiver.kernels;
 
 import dev.quiver.types.DataType;
-
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.LargeVarCharVector;
 
 /**
  * Bounds-checked views of a Utf8, LargeUtf8 or Binary operand: row {@code i} is the bytes
@@ -14,6 +17,7 @@ final class ByteColumn {
     final MemorySegment data;
     /** The offsets (Int32, or Int64 when {@link #large}), for loops that read them without the constant check. */
     final MemorySegment offsets;
+
     final boolean large;
     /** A scalar: every row reads row 0. */
     final boolean constant;
@@ -31,17 +35,23 @@ final class ByteColumn {
             // Unreachable from a plan: only string and binary operands are read as bytes.
             throw new UnsupportedOperationException("no byte reader for " + in.type);
         }
-        return new ByteColumn(out.view(in.vector.getDataBuffer()), out.view(in.vector.getOffsetBuffer()),
-                in.type instanceof DataType.Utf8 u && u.large(), in.constant);
+        return new ByteColumn(
+                out.view(in.vector.getDataBuffer()),
+                out.view(in.vector.getOffsetBuffer()),
+                in.type instanceof DataType.Utf8 u && u.large(),
+                in.constant);
     }
 
     /** Bounds-checked views of a Utf8 or LargeUtf8 vector's buffers (every row its own) that live as long as {@code arena}. */
-    static ByteColumn of(org.apache.arrow.vector.FieldVector v, java.lang.foreign.Arena arena) {
-        return new ByteColumn(view(v.getDataBuffer(), arena), view(v.getOffsetBuffer(), arena),
-                v instanceof org.apache.arrow.vector.LargeVarCharVector, false);
+    static ByteColumn of(FieldVector v, Arena arena) {
+        return new ByteColumn(
+                view(v.getDataBuffer(), arena),
+                view(v.getOffsetBuffer(), arena),
+                v instanceof LargeVarCharVector,
+                false);
     }
 
-    private static MemorySegment view(org.apache.arrow.memory.ArrowBuf buf, java.lang.foreign.Arena arena) {
+    private static MemorySegment view(ArrowBuf buf, Arena arena) {
         if (buf == null || buf.capacity() == 0) {
             return MemorySegment.NULL.reinterpret(0, arena, null);
         }
@@ -50,12 +60,16 @@ final class ByteColumn {
 
     long start(int row) {
         int r = constant ? 0 : row;
-        return large ? offsets.get(PredicateOutput.WORD, (long) r << 3) : offsets.get(PredicateOutput.INT, (long) r << 2);
+        return large
+                ? offsets.get(PredicateOutput.WORD, (long) r << 3)
+                : offsets.get(PredicateOutput.INT, (long) r << 2);
     }
 
     long end(int row) {
         int r = constant ? 1 : row + 1;
-        return large ? offsets.get(PredicateOutput.WORD, (long) r << 3) : offsets.get(PredicateOutput.INT, (long) r << 2);
+        return large
+                ? offsets.get(PredicateOutput.WORD, (long) r << 3)
+                : offsets.get(PredicateOutput.INT, (long) r << 2);
     }
 
     /** Whether the {@code length} bytes of {@code a} at {@code aAt} equal those of {@code b} at {@code bAt}. */

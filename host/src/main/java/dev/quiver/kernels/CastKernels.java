@@ -1,16 +1,13 @@
 package dev.quiver.kernels;
 
+import dev.quiver.errors.EvaluationException;
+import dev.quiver.errors.QuiverException;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.DecimalText;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.TemporalText;
 import dev.quiver.value.Values;
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.LargeVarCharVector;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -21,6 +18,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.LargeVarCharVector;
 
 /**
  * CAST and TRY_CAST. Each supported pair of types has a value conversion on the Java values of
@@ -40,8 +41,7 @@ final class CastKernels {
     private static final double TWO_64 = 0x1p64;
     private static final Pattern INTEGER_TEXT = Pattern.compile("[+-]?[0-9]+");
 
-    private CastKernels() {
-    }
+    private CastKernels() {}
 
     private static boolean isString(DataType t) {
         return t instanceof DataType.Utf8;
@@ -61,10 +61,17 @@ final class CastKernels {
             return !(from instanceof DataType.Bool && !(to instanceof DataType.Int))
                     && !(to instanceof DataType.Bool && !(from instanceof DataType.Int));
         }
-        boolean textual = fromNumber || from instanceof DataType.Bool || from instanceof DataType.Date32
-                || from instanceof DataType.Timestamp || isString(from) || from instanceof DataType.Binary;
-        boolean toTextual = toNumber || to instanceof DataType.Bool || to instanceof DataType.Date32
-                || to instanceof DataType.Timestamp || isString(to);
+        boolean textual = fromNumber
+                || from instanceof DataType.Bool
+                || from instanceof DataType.Date32
+                || from instanceof DataType.Timestamp
+                || isString(from)
+                || from instanceof DataType.Binary;
+        boolean toTextual = toNumber
+                || to instanceof DataType.Bool
+                || to instanceof DataType.Date32
+                || to instanceof DataType.Timestamp
+                || isString(to);
         if (isString(to) && textual) {
             return true;
         }
@@ -90,12 +97,14 @@ final class CastKernels {
                 return s;
             }
             try {
-                return ColumnarValue.scalar(to, converter(from, to).apply(s.value().value()));
+                return ColumnarValue.scalar(
+                        to, converter(from, to).apply(s.value().value()));
             } catch (CastFailure e) {
                 if (safe) {
                     return ColumnarValue.scalar(to, null);
                 }
-                throw new dev.quiver.errors.EvaluationException("cannot cast " + shown(s.value()) + " to " + to + ": " + e.getMessage(), e);
+                throw new EvaluationException(
+                        "cannot cast " + shown(s.value()) + " to " + to + ": " + e.getMessage(), e);
             }
         }
         FieldVector in = ((ColumnarValue.Array) v).vector();
@@ -142,8 +151,10 @@ final class CastKernels {
         return Values.get(v, row, type);
     }
 
-    private static dev.quiver.errors.QuiverException failure(ScalarValue value, int row, DataType to, CastFailure e) {
-        return new dev.quiver.errors.EvaluationException("cannot cast " + shown(value) + " (row " + row + ") to " + to + ": " + e.getMessage(), e).fillRow(row);
+    private static QuiverException failure(ScalarValue value, int row, DataType to, CastFailure e) {
+        return new EvaluationException(
+                        "cannot cast " + shown(value) + " (row " + row + ") to " + to + ": " + e.getMessage(), e)
+                .fillRow(row);
     }
 
     /** The value as a message shows it: a long string cut after 60 characters, its length said (a 1 MB literal is no message). */
@@ -169,18 +180,27 @@ final class CastKernels {
         KernelInput.LongReader longs = fromFloat ? null : src.longs();
         KernelInput.DoubleReader doubles = fromFloat ? src.doubles() : null;
         ResultVector.LongWriter longOut = to instanceof DataType.FloatingPoint ? null : ResultVector.longs(out, to);
-        ResultVector.DoubleWriter doubleOut = to instanceof DataType.FloatingPoint ? ResultVector.doubles(out, to) : null;
+        ResultVector.DoubleWriter doubleOut =
+                to instanceof DataType.FloatingPoint ? ResultVector.doubles(out, to) : null;
         for (int i = 0; i < rows; i++) {
             if (!ResultVector.isValid(validity, i)) {
                 continue;
             }
             try {
                 switch (to) {
-                    case DataType.Bool b -> longOut.set(i, longs.get(i) != 0 ? 1 : 0);
-                    case DataType.Int t -> longOut.set(i, fromFloat ? floatToInteger(doubles.get(i), t)
-                            : integerToInteger(longs.get(i), fromUnsigned64, t));
-                    case DataType.FloatingPoint f -> doubleOut.set(i, fromFloat ? floatToFloat(doubles.get(i), f)
-                            : integerToFloat(longs.get(i), fromUnsigned64, f));
+                    case DataType.Bool _ -> longOut.set(i, longs.get(i) != 0 ? 1 : 0);
+                    case DataType.Int t ->
+                        longOut.set(
+                                i,
+                                fromFloat
+                                        ? floatToInteger(doubles.get(i), t)
+                                        : integerToInteger(longs.get(i), fromUnsigned64, t));
+                    case DataType.FloatingPoint f ->
+                        doubleOut.set(
+                                i,
+                                fromFloat
+                                        ? floatToFloat(doubles.get(i), f)
+                                        : integerToFloat(longs.get(i), fromUnsigned64, f));
                     default -> throw new AssertionError(to);
                 }
             } catch (CastFailure e) {
@@ -290,8 +310,8 @@ final class CastKernels {
         }
         if (isString(to)) {
             return switch (from) {
-                case DataType.Utf8 u -> o -> o;
-                case DataType.Binary b -> o -> decodeUtf8((byte[]) o);
+                case DataType.Utf8 _ -> o -> o;
+                case DataType.Binary _ -> o -> decodeUtf8((byte[]) o);
                 default -> o -> format(o, from);
             };
         }
@@ -302,9 +322,10 @@ final class CastKernels {
             return o -> parse(((String) o).trim(), to);
         }
         return switch (from) {
-            case DataType.Date32 d when to instanceof DataType.Timestamp t -> o -> dateToTimestamp((Integer) o, t);
+            case DataType.Date32 _ when to instanceof DataType.Timestamp t -> o -> dateToTimestamp((Integer) o, t);
             case DataType.Timestamp t when to instanceof DataType.Date32 -> o -> timestampToDate((Long) o, t);
-            case DataType.Timestamp t when to instanceof DataType.Timestamp u -> o -> rescaleTicks((Long) o, t.unit(), u.unit());
+            case DataType.Timestamp t
+            when to instanceof DataType.Timestamp u -> o -> rescaleTicks((Long) o, t.unit(), u.unit());
             // Unreachable: canCast holds for exactly the pairs above (cast() checks it first).
             default -> throw new UnsupportedOperationException("cast from " + from + " to " + to + " is not supported");
         };
@@ -323,7 +344,7 @@ final class CastKernels {
         }
         long v = o instanceof Boolean b ? (b ? 1 : 0) : ((Number) o).longValue(); // BigInteger UInt64: its low 64 bits
         return switch (to) {
-            case DataType.Bool b -> v != 0;
+            case DataType.Bool _ -> v != 0;
             case DataType.Int t -> integerObject(integerToInteger(v, fromUnsigned64, t), t);
             case DataType.FloatingPoint f -> floatObject(integerToFloat(v, fromUnsigned64, f), f);
             default -> throw new AssertionError(to);
@@ -384,7 +405,7 @@ final class CastKernels {
             case DataType.Decimal t -> toDecimal(d, t);
             case DataType.Int t -> toInteger(d.setScale(0, RoundingMode.HALF_UP).toBigIntegerExact(), t);
             case DataType.FloatingPoint f -> f.bitWidth() == 32 ? (Object) d.floatValue() : (Object) d.doubleValue();
-            case DataType.Bool b -> d.signum() != 0;
+            case DataType.Bool _ -> d.signum() != 0;
             default -> throw new AssertionError(to);
         };
     }
@@ -414,8 +435,8 @@ final class CastKernels {
 
     private static String format(Object o, DataType from) {
         return switch (from) {
-            case DataType.Decimal d -> ((BigDecimal) o).toPlainString();
-            case DataType.Date32 d -> formatDate((Integer) o);
+            case DataType.Decimal _ -> ((BigDecimal) o).toPlainString();
+            case DataType.Date32 _ -> formatDate((Integer) o);
             case DataType.Timestamp t -> formatTimestamp((Long) o, t.unit());
             default -> o.toString(); // integers, floats (NaN, Infinity, -Infinity), booleans (true/false)
         };
@@ -423,10 +444,12 @@ final class CastKernels {
 
     private static String decodeUtf8(byte[] bytes) {
         try {
-            return StandardCharsets.UTF_8.newDecoder()
+            return StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw new CastFailure("invalid UTF-8");
         }
@@ -449,13 +472,14 @@ final class CastKernels {
                     throw new CastFailure(e.getMessage());
                 }
             }
-            case DataType.Bool b -> switch (s.toLowerCase(Locale.ROOT)) {
-                case "true", "t", "1", "yes" -> true;
-                case "false", "f", "0", "no" -> false;
-                default -> throw new CastFailure("not a boolean");
-            };
-            case DataType.Utf8 u -> s;
-            case DataType.Date32 d -> parseDate(s);
+            case DataType.Bool _ ->
+                switch (s.toLowerCase(Locale.ROOT)) {
+                    case "true", "t", "1", "yes" -> true;
+                    case "false", "f", "0", "no" -> false;
+                    default -> throw new CastFailure("not a boolean");
+                };
+            case DataType.Utf8 _ -> s;
+            case DataType.Date32 _ -> parseDate(s);
             case DataType.Timestamp t -> parseTimestamp(s, t.unit());
             default -> throw new AssertionError(to);
         };

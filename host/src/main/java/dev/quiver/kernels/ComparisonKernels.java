@@ -6,9 +6,6 @@ import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigDecimal;
@@ -16,6 +13,8 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * {@code = <> < <= > >=} and the DISTINCT FROM forms over two values of one type, producing
@@ -35,9 +34,11 @@ import java.util.Objects;
  */
 final class ComparisonKernels {
     /** Whether the Vector API module is present (Quiver's launcher and tests add it); without it every type takes the plain loops. */
-    private static final boolean VECTOR_API = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    private static final boolean VECTOR_API =
+            ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
     /** Rows per step of an {@link Order}: 16 words. */
     static final int CHUNK = 1024;
+
     private static final int CHUNK_WORDS = CHUNK >>> 6;
 
     /** The order of the left operand against the right, for rows {@code from .. from+n-1} ({@code from} a multiple of 64). */
@@ -47,15 +48,15 @@ final class ComparisonKernels {
         void words(int from, int n, long[] lt, long[] eq);
     }
 
-    private ComparisonKernels() {
-    }
+    private ComparisonKernels() {}
 
     static ColumnarValue compare(Operator op, ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
         return compare(op, l, r, rows, allocator, VECTOR_API);
     }
 
     /** {@link #compare}, with the Vector API loops ({@code vectorApi}, where present) or without (for tests: both must agree). */
-    static ColumnarValue compare(Operator op, ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator, boolean vectorApi) {
+    static ColumnarValue compare(
+            Operator op, ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator, boolean vectorApi) {
         return compare(op, l, r, rows, allocator, vectorApi, null, null, false, false);
     }
 
@@ -65,35 +66,74 @@ final class ComparisonKernels {
      * false, leaving {@code target} untouched, for the shapes it does not take (two scalars, an
      * all-null side, the DISTINCT FROM forms); the caller then combines a plain comparison.
      */
-    static boolean compareInto(Operator op, ColumnarValue l, ColumnarValue r, FieldVector target, boolean and, int rows,
-                               BufferAllocator allocator) {
+    static boolean compareInto(
+            Operator op,
+            ColumnarValue l,
+            ColumnarValue r,
+            FieldVector target,
+            boolean and,
+            int rows,
+            BufferAllocator allocator) {
         Objects.requireNonNull(target, "target is null");
-        return compareInto(op, l, r, Bitmaps.view(target.getValidityBuffer()), Bitmaps.view(target.getDataBuffer()), and, rows,
+        return compareInto(
+                op,
+                l,
+                r,
+                Bitmaps.view(target.getValidityBuffer()),
+                Bitmaps.view(target.getDataBuffer()),
+                and,
+                rows,
                 allocator);
     }
 
     /** {@link #compareInto(Operator, ColumnarValue, ColumnarValue, FieldVector, boolean, int, BufferAllocator)} into bitmaps given as segments. */
-    static boolean compareInto(Operator op, ColumnarValue l, ColumnarValue r, MemorySegment targetValidity, MemorySegment targetData,
-                               boolean and, int rows, BufferAllocator allocator) {
+    static boolean compareInto(
+            Operator op,
+            ColumnarValue l,
+            ColumnarValue r,
+            MemorySegment targetValidity,
+            MemorySegment targetData,
+            boolean and,
+            int rows,
+            BufferAllocator allocator) {
         return compareInto(op, l, r, targetValidity, targetData, and, false, rows, allocator);
     }
 
     /** As above; {@code overwrite}: the target holds the operator's identity, so the comparison is simply written over it. */
-    static boolean compareInto(Operator op, ColumnarValue l, ColumnarValue r, MemorySegment targetValidity, MemorySegment targetData,
-                               boolean and, boolean overwrite, int rows, BufferAllocator allocator) {
-        if (op == Operator.IS_DISTINCT_FROM || op == Operator.IS_NOT_DISTINCT_FROM
+    static boolean compareInto(
+            Operator op,
+            ColumnarValue l,
+            ColumnarValue r,
+            MemorySegment targetValidity,
+            MemorySegment targetData,
+            boolean and,
+            boolean overwrite,
+            int rows,
+            BufferAllocator allocator) {
+        if (op == Operator.IS_DISTINCT_FROM
+                || op == Operator.IS_NOT_DISTINCT_FROM
                 || (l instanceof ColumnarValue.Scalar && r instanceof ColumnarValue.Scalar)
-                || l.dataType() instanceof DataType.Null || r.dataType() instanceof DataType.Null
-                || (l instanceof ColumnarValue.Scalar s && s.isNull()) || (r instanceof ColumnarValue.Scalar t && t.isNull())) {
+                || l.dataType() instanceof DataType.Null
+                || r.dataType() instanceof DataType.Null
+                || (l instanceof ColumnarValue.Scalar s && s.isNull())
+                || (r instanceof ColumnarValue.Scalar t && t.isNull())) {
             return false;
         }
         compare(op, l, r, rows, allocator, VECTOR_API, targetValidity, targetData, and, overwrite);
         return true;
     }
 
-    private static ColumnarValue compare(Operator op, ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator,
-                                         boolean vectorApi, MemorySegment intoValidity, MemorySegment intoData, boolean intoAnd,
-                                         boolean overwrite) {
+    private static ColumnarValue compare(
+            Operator op,
+            ColumnarValue l,
+            ColumnarValue r,
+            int rows,
+            BufferAllocator allocator,
+            boolean vectorApi,
+            MemorySegment intoValidity,
+            MemorySegment intoData,
+            boolean intoAnd,
+            boolean overwrite) {
         boolean into = intoValidity != null;
         if (!op.isComparison()) {
             throw new IllegalArgumentException(op + " is not a comparison operator");
@@ -107,8 +147,10 @@ final class ComparisonKernels {
         DataType lt = l.dataType().valueType();
         DataType rt = r.dataType().valueType();
         if (!comparable(lt, rt)) {
-            // Unreachable from a plan: the planner checks Kernels.canCompare (this method) for every comparison it plans.
-            throw new UnsupportedOperationException("comparison " + lt + " " + op.sql() + " " + rt + " is not supported");
+            // Unreachable from a plan: the planner checks Kernels.canCompare (this method) for every comparison it
+            // plans.
+            throw new UnsupportedOperationException(
+                    "comparison " + lt + " " + op.sql() + " " + rt + " is not supported");
         }
         boolean distinct = op == Operator.IS_DISTINCT_FROM || op == Operator.IS_NOT_DISTINCT_FROM;
         if (l instanceof ColumnarValue.Scalar ls && r instanceof ColumnarValue.Scalar rs) {
@@ -208,12 +250,12 @@ final class ComparisonKernels {
             if (scalarRow != null) {
                 scalarRow.close();
             }
-
         }
     }
 
     /** A DISTINCT FROM form where one side is all null: distinct exactly where the other side is valid. */
-    private static void nullDistinct(Operator op, Operand a, Operand b, int rows, MemorySegment validity, MemorySegment data) {
+    private static void nullDistinct(
+            Operator op, Operand a, Operand b, int rows, MemorySegment validity, MemorySegment data) {
         for (int w = 0; w < Bitmaps.words(rows); w++) {
             long live = Bitmaps.liveMask(w, rows);
             long differ = a.validWord(w) ^ b.validWord(w);
@@ -223,8 +265,13 @@ final class ComparisonKernels {
     }
 
     /** Two scalars: one row of two one-row arrays, so scalars and arrays agree exactly. */
-    private static ColumnarValue scalars(Operator op, ColumnarValue.Scalar l, ColumnarValue.Scalar r, boolean distinct,
-                                         BufferAllocator allocator, boolean vectorApi) {
+    private static ColumnarValue scalars(
+            Operator op,
+            ColumnarValue.Scalar l,
+            ColumnarValue.Scalar r,
+            boolean distinct,
+            BufferAllocator allocator,
+            boolean vectorApi) {
         if (l.isNull() || r.isNull()) {
             boolean bothNull = l.isNull() && r.isNull();
             Boolean v = !distinct ? null : (op == Operator.IS_DISTINCT_FROM) != bothNull;
@@ -232,8 +279,13 @@ final class ComparisonKernels {
         }
         try (FieldVector lv = Values.broadcast(l.value(), "l", 1, allocator)) {
             try (FieldVector rv = Values.broadcast(r.value(), "r", 1, allocator);
-                 ColumnarValue out = compare(op, ColumnarValue.Array.borrowed(lv), ColumnarValue.Array.borrowed(rv), 1, allocator,
-                         vectorApi)) {
+                    ColumnarValue out = compare(
+                            op,
+                            ColumnarValue.Array.borrowed(lv),
+                            ColumnarValue.Array.borrowed(rv),
+                            1,
+                            allocator,
+                            vectorApi)) {
                 return new ColumnarValue.Scalar(Values.get(((ColumnarValue.Array) out).vector(), 0, DataType.BOOLEAN));
             }
         }
@@ -244,16 +296,16 @@ final class ComparisonKernels {
             return true;
         }
         return switch (lt) {
-            case DataType.Int i -> rt.equals(lt);
-            case DataType.Bool b -> rt.equals(lt);
-            case DataType.Date32 d -> rt.equals(lt);
-            case DataType.FloatingPoint f -> rt.equals(lt);
+            case DataType.Int _ -> rt.equals(lt);
+            case DataType.Bool _ -> rt.equals(lt);
+            case DataType.Date32 _ -> rt.equals(lt);
+            case DataType.FloatingPoint _ -> rt.equals(lt);
             case DataType.Timestamp t -> rt instanceof DataType.Timestamp u && t.unit() == u.unit();
-            case DataType.Decimal d -> rt instanceof DataType.Decimal;
-            case DataType.Utf8 u -> rt instanceof DataType.Utf8;
-            case DataType.Binary b -> rt instanceof DataType.Binary;
-            case DataType.ListType l -> NestedOrder.comparable(lt, rt);
-            case DataType.Struct x -> NestedOrder.comparable(lt, rt);
+            case DataType.Decimal _ -> rt instanceof DataType.Decimal;
+            case DataType.Utf8 _ -> rt instanceof DataType.Utf8;
+            case DataType.Binary _ -> rt instanceof DataType.Binary;
+            case DataType.ListType _ -> NestedOrder.comparable(lt, rt);
+            case DataType.Struct _ -> NestedOrder.comparable(lt, rt);
             default -> false;
         };
     }
@@ -303,10 +355,10 @@ final class ComparisonKernels {
     /** The order computed with plain Java loops. */
     private static Order plain(Operand a, Operand b, int scratch) {
         return switch (a.type) {
-            case DataType.Bool x -> booleans(a, b);
-            case DataType.Decimal x -> decimals(a, b, scratch);
-            case DataType.Utf8 x -> bytes(a, b);
-            case DataType.Binary x -> bytes(a, b);
+            case DataType.Bool _ -> booleans(a, b);
+            case DataType.Decimal _ -> decimals(a, b, scratch);
+            case DataType.Utf8 _ -> bytes(a, b);
+            case DataType.Binary _ -> bytes(a, b);
             default -> numbers(a, b, scratch);
         };
     }
@@ -479,7 +531,9 @@ final class ComparisonKernels {
     }
 
     private static BigDecimal decimal(MemorySegment d, int row, int scale) {
-        BigInteger u = BigInteger.valueOf(high(d, row)).shiftLeft(64).add(BigInteger.valueOf(low(d, row)).and(LOW_64));
+        BigInteger u = BigInteger.valueOf(high(d, row))
+                .shiftLeft(64)
+                .add(BigInteger.valueOf(low(d, row)).and(LOW_64));
         return new BigDecimal(u, scale);
     }
 
@@ -521,8 +575,13 @@ final class ComparisonKernels {
                 int end = Math.min(64, n - (k << 6));
                 for (int j = 0; j < end; j++) {
                     int row = from + (k << 6) + j;
-                    int c = compareBytes(ad, offset(ao, aLarge, row), offset(ao, aLarge, row + 1),
-                            bd, offset(bo, bLarge, row), offset(bo, bLarge, row + 1));
+                    int c = compareBytes(
+                            ad,
+                            offset(ao, aLarge, row),
+                            offset(ao, aLarge, row + 1),
+                            bd,
+                            offset(bo, bLarge, row),
+                            offset(bo, bLarge, row + 1));
                     l |= (c < 0 ? 1L : 0L) << j;
                     e |= (c == 0 ? 1L : 0L) << j;
                 }
@@ -548,6 +607,7 @@ final class ComparisonKernels {
         if (m == bEnd - bStart) {
             return 1;
         }
-        return Integer.compare(a.get(ValueLayout.JAVA_BYTE, aStart + m) & 0xFF, b.get(ValueLayout.JAVA_BYTE, bStart + m) & 0xFF);
+        return Integer.compare(
+                a.get(ValueLayout.JAVA_BYTE, aStart + m) & 0xFF, b.get(ValueLayout.JAVA_BYTE, bStart + m) & 0xFF);
     }
 }

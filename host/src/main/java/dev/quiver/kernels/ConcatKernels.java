@@ -3,13 +3,12 @@ package dev.quiver.kernels;
 import dev.quiver.memory.Resources;
 import dev.quiver.strings.Utf8Input;
 import dev.quiver.strings.Utf8Output;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * String concatenation straight from the input buffers into the output's: per row, nothing but
@@ -18,8 +17,7 @@ import java.util.Objects;
  * {@code large}. Inputs are borrowed; the result belongs to the caller ({@code allocator}).
  */
 public final class ConcatKernels {
-    private ConcatKernels() {
-    }
+    private ConcatKernels() {}
 
     /** How NULL parts are treated. */
     public enum Nulls {
@@ -30,7 +28,8 @@ public final class ConcatKernels {
     }
 
     /** {@code concat(parts...)} ({@link Nulls#SKIP}) or {@code a || b || ...} ({@link Nulls#STRICT}). */
-    public static FieldVector concat(List<FieldVector> parts, int rows, Nulls nulls, boolean large, BufferAllocator allocator) {
+    public static FieldVector concat(
+            List<FieldVector> parts, int rows, Nulls nulls, boolean large, BufferAllocator allocator) {
         return run(null, parts, rows, nulls, large, allocator);
     }
 
@@ -38,13 +37,18 @@ public final class ConcatKernels {
      * {@code concat_ws(separator, parts...)}: NULL where the separator is NULL; otherwise the
      * non-NULL parts joined by the separator (NULL parts are skipped with their separator).
      */
-    public static FieldVector concatWs(FieldVector separator, List<FieldVector> parts, int rows, boolean large,
-                                       BufferAllocator allocator) {
+    public static FieldVector concatWs(
+            FieldVector separator, List<FieldVector> parts, int rows, boolean large, BufferAllocator allocator) {
         return run(Objects.requireNonNull(separator, "separator is null"), parts, rows, Nulls.SKIP, large, allocator);
     }
 
-    private static FieldVector run(FieldVector separator, List<FieldVector> parts, int rows, Nulls nulls, boolean large,
-                                   BufferAllocator allocator) {
+    private static FieldVector run(
+            FieldVector separator,
+            List<FieldVector> parts,
+            int rows,
+            Nulls nulls,
+            boolean large,
+            BufferAllocator allocator) {
         Objects.requireNonNull(allocator, "allocator is null");
         List<Utf8Input> inputs = new ArrayList<>(parts.size() + 1);
         try {
@@ -60,7 +64,8 @@ public final class ConcatKernels {
             long sepBytes = 0;
             if (sep != null) {
                 inputs.add(sep);
-                sepBytes = sep.constant() ? sep.byteLength(0) * (long) rows * Math.max(0, parts.size() - 1)
+                sepBytes = sep.constant()
+                        ? sep.byteLength(0) * (long) rows * Math.max(0, parts.size() - 1)
                         : rows == 0 ? 0 : (sep.end(rows - 1) - sep.start(0)) * Math.max(0, parts.size() - 1);
             }
             int n = parts.size();

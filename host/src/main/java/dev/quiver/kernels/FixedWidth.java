@@ -2,7 +2,6 @@ package dev.quiver.kernels;
 
 import dev.quiver.types.DataType;
 import dev.quiver.value.ScalarValue;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
@@ -20,13 +19,18 @@ final class FixedWidth {
     static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED;
     static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
-    private FixedWidth() {
-    }
+    private FixedWidth() {}
 
     /** How an integer-like column stores a value, and the range of values it holds. */
     enum IntKind {
-        INT8(1, true), UINT8(1, false), INT16(2, true), UINT16(2, false),
-        INT32(4, true), UINT32(4, false), INT64(8, true), UINT64(8, false);
+        INT8(1, true),
+        UINT8(1, false),
+        INT16(2, true),
+        UINT16(2, false),
+        INT32(4, true),
+        UINT32(4, false),
+        INT64(8, true),
+        UINT64(8, false);
 
         final int bytes;
         final boolean signed;
@@ -40,7 +44,9 @@ final class FixedWidth {
             this.signed = signed;
             int bits = bytes * 8;
             this.min = signed ? (bits == 64 ? Long.MIN_VALUE : -(1L << (bits - 1))) : 0;
-            this.max = signed ? (bits == 64 ? Long.MAX_VALUE : (1L << (bits - 1)) - 1) : (bits == 64 ? -1L : (1L << bits) - 1);
+            this.max = signed
+                    ? (bits == 64 ? Long.MAX_VALUE : (1L << (bits - 1)) - 1)
+                    : (bits == 64 ? -1L : (1L << bits) - 1);
         }
 
         boolean wide() {
@@ -51,14 +57,15 @@ final class FixedWidth {
     /** The kind of an integer, Date32 (Int32 days) or Timestamp (Int64 ticks) type; null for any other type. */
     static IntKind intKind(DataType t) {
         return switch (t) {
-            case DataType.Int i -> switch (i.bitWidth()) {
-                case 8 -> i.signed() ? IntKind.INT8 : IntKind.UINT8;
-                case 16 -> i.signed() ? IntKind.INT16 : IntKind.UINT16;
-                case 32 -> i.signed() ? IntKind.INT32 : IntKind.UINT32;
-                default -> i.signed() ? IntKind.INT64 : IntKind.UINT64;
-            };
-            case DataType.Date32 d -> IntKind.INT32;
-            case DataType.Timestamp ts -> IntKind.INT64;
+            case DataType.Int i ->
+                switch (i.bitWidth()) {
+                    case 8 -> i.signed() ? IntKind.INT8 : IntKind.UINT8;
+                    case 16 -> i.signed() ? IntKind.INT16 : IntKind.UINT16;
+                    case 32 -> i.signed() ? IntKind.INT32 : IntKind.UINT32;
+                    default -> i.signed() ? IntKind.INT64 : IntKind.UINT64;
+                };
+            case DataType.Date32 _ -> IntKind.INT32;
+            case DataType.Timestamp _ -> IntKind.INT64;
             default -> null;
         };
     }

@@ -18,11 +18,10 @@ final class FixedWidthRows {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     /** Masked vector stores for 4- and 8-byte constants, where the Vector API module is present. */
-    private static final boolean VECTOR_FILLS = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
-            && VectorFills.usable();
+    private static final boolean VECTOR_FILLS =
+            ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent() && VectorFills.usable();
 
-    private FixedWidthRows() {
-    }
+    private FixedWidthRows() {}
 
     /** Copies value {@code from} of {@code src} to value {@code to} of {@code dst}. */
     private static void copy(MemorySegment src, long from, MemorySegment dst, long to, int width) {

@@ -2,7 +2,6 @@ package dev.quiver.kernels;
 
 import dev.quiver.types.DataType;
 import dev.quiver.value.ScalarValue;
-
 import java.lang.foreign.MemorySegment;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -11,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -47,7 +47,14 @@ public final class InList {
     public static final long BITMAP_SPAN = 1 << 16;
 
     /** How values of the list's type are keyed. */
-    enum Keys { NONE, BOOL, LONG, FLOAT, DECIMAL, BYTES }
+    enum Keys {
+        NONE,
+        BOOL,
+        LONG,
+        FLOAT,
+        DECIMAL,
+        BYTES
+    }
 
     private final DataType type;
     private final Keys keys;
@@ -59,10 +66,19 @@ public final class InList {
     final LongProbe longs;
     /** Decimals beyond a long, by unscaled value. */
     final Set<BigInteger> wideDecimals;
+
     final BytesProbe bytes;
 
-    private InList(DataType type, Keys keys, boolean containsNull, int size, boolean hasTrue, boolean hasFalse, LongProbe longs,
-                   Set<BigInteger> wideDecimals, BytesProbe bytes) {
+    private InList(
+            DataType type,
+            Keys keys,
+            boolean containsNull,
+            int size,
+            boolean hasTrue,
+            boolean hasFalse,
+            LongProbe longs,
+            Set<BigInteger> wideDecimals,
+            BytesProbe bytes) {
         this.type = type;
         this.keys = keys;
         this.containsNull = containsNull;
@@ -90,9 +106,9 @@ public final class InList {
      */
     public static boolean supports(DataType type) {
         return switch (type.valueType()) {
-            case DataType.Interval i -> false;
-            case DataType.ListType l -> false;
-            case DataType.Struct s -> false;
+            case DataType.Interval _ -> false;
+            case DataType.ListType _ -> false;
+            case DataType.Struct _ -> false;
             default -> true;
         };
     }
@@ -102,15 +118,15 @@ public final class InList {
         Objects.requireNonNull(elements, "elements is null");
         DataType t = type.valueType();
         Keys keys = switch (t) {
-            case DataType.Null n -> Keys.NONE;
-            case DataType.Bool b -> Keys.BOOL;
-            case DataType.Int i -> Keys.LONG;
-            case DataType.Date32 d -> Keys.LONG;
-            case DataType.Timestamp ts -> Keys.LONG;
-            case DataType.FloatingPoint f -> Keys.FLOAT;
-            case DataType.Decimal d -> Keys.DECIMAL;
-            case DataType.Utf8 u -> Keys.BYTES;
-            case DataType.Binary b -> Keys.BYTES;
+            case DataType.Null _ -> Keys.NONE;
+            case DataType.Bool _ -> Keys.BOOL;
+            case DataType.Int _ -> Keys.LONG;
+            case DataType.Date32 _ -> Keys.LONG;
+            case DataType.Timestamp _ -> Keys.LONG;
+            case DataType.FloatingPoint _ -> Keys.FLOAT;
+            case DataType.Decimal _ -> Keys.DECIMAL;
+            case DataType.Utf8 _ -> Keys.BYTES;
+            case DataType.Binary _ -> Keys.BYTES;
             // Unreachable from a plan: supports() is checked first (lists and structs compare per element).
             default -> throw new UnsupportedOperationException("IN is not supported for " + type);
         };
@@ -143,7 +159,9 @@ public final class InList {
                 case DECIMAL -> {
                     BigInteger unscaled;
                     try {
-                        unscaled = ((BigDecimal) v).setScale(((DataType.Decimal) t).scale(), RoundingMode.UNNECESSARY).unscaledValue();
+                        unscaled = ((BigDecimal) v)
+                                .setScale(((DataType.Decimal) t).scale(), RoundingMode.UNNECESSARY)
+                                .unscaledValue();
                     } catch (ArithmeticException tooPrecise) {
                         continue; // equals no value of this scale
                     }
@@ -155,7 +173,7 @@ public final class InList {
                 }
                 case BYTES -> {
                     byte[] b = v instanceof String s ? s.getBytes(StandardCharsets.UTF_8) : ((byte[]) v).clone();
-                    if (seenBytes.add(java.util.HexFormat.of().formatHex(b))) {
+                    if (seenBytes.add(HexFormat.of().formatHex(b))) {
                         byteKeys.add(b);
                     }
                 }
@@ -170,15 +188,23 @@ public final class InList {
             case DECIMAL -> ls.length + wide.size();
             case BYTES -> byteKeys.size();
         };
-        return new InList(type, keys, containsNull, size, hasTrue, hasFalse, LongProbe.of(ls), Set.copyOf(wide),
+        return new InList(
+                type,
+                keys,
+                containsNull,
+                size,
+                hasTrue,
+                hasFalse,
+                LongProbe.of(ls),
+                Set.copyOf(wide),
                 BytesProbe.of(byteKeys.toArray(byte[][]::new)));
     }
 
     /** Whether values of {@code column} (a value type) can be compared with values of {@code element} as {@link Kernels#compare} does. */
     private static boolean comparable(DataType column, DataType element) {
         return switch (column) {
-            case DataType.Decimal d -> element instanceof DataType.Decimal;
-            case DataType.Utf8 u -> element instanceof DataType.Utf8;
+            case DataType.Decimal _ -> element instanceof DataType.Decimal;
+            case DataType.Utf8 _ -> element instanceof DataType.Utf8;
             case DataType.Timestamp t -> element instanceof DataType.Timestamp u && t.unit() == u.unit();
             default -> column.equals(element);
         };
@@ -333,6 +359,7 @@ public final class InList {
         private final long[] table;
         /** A key not in the set, marking empty slots. */
         private final long empty;
+
         private final int shift;
         private final int mask;
 
@@ -410,6 +437,7 @@ public final class InList {
         static final int SHORT = 16;
         /** Per key: its length, its first two words (zero past the end) and its bytes. */
         final long[] lengths;
+
         final long[] words0;
         final long[] words1;
         final MemorySegment[] values;
@@ -454,7 +482,9 @@ public final class InList {
 
         /** Whether key {@code k} is the {@code len} bytes at {@code start} whose first words are {@code w0, w1}. */
         final boolean isKey(int k, MemorySegment d, long start, long len, long w0, long w1) {
-            return lengths[k] == len && words0[k] == w0 && words1[k] == w1
+            return lengths[k] == len
+                    && words0[k] == w0
+                    && words1[k] == w1
                     && (len <= SHORT || ByteColumn.equal(d, start + SHORT, values[k], SHORT, len - SHORT));
         }
 
@@ -494,6 +524,7 @@ public final class InList {
     static final class HashBytes extends BytesProbe {
         /** Slot -> key index plus one; 0 is empty. */
         private final int[] table;
+
         private final int mask;
 
         HashBytes(byte[][] keys) {

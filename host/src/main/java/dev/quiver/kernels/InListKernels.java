@@ -1,22 +1,30 @@
 package dev.quiver.kernels;
 
 import dev.quiver.types.DataType;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 
 /** {@code v [NOT] IN (list)} against a prepared {@link InList}: one pass, 64 rows per step. */
 final class InListKernels {
     private static final BigInteger LOW_64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
     /** How a fixed-width column's values become keys. */
-    private enum Reader { I8, U8, I16, U16, I32, U32, I64, F32, F64 }
-
-    private InListKernels() {
+    private enum Reader {
+        I8,
+        U8,
+        I16,
+        U16,
+        I32,
+        U32,
+        I64,
+        F32,
+        F64
     }
+
+    private InListKernels() {}
 
     static FieldVector inList(KernelInput v, InList list, boolean negated, int rows, BufferAllocator allocator) {
         check(v.type, list);
@@ -50,7 +58,9 @@ final class InListKernels {
     }
 
     private static Hits hits(KernelInput v, InList list, PredicateOutput out) {
-        MemorySegment data = v.type instanceof DataType.Utf8 || v.type instanceof DataType.Binary ? null : out.view(v.vector.getDataBuffer());
+        MemorySegment data = v.type instanceof DataType.Utf8 || v.type instanceof DataType.Binary
+                ? null
+                : out.view(v.vector.getDataBuffer());
         return switch (list.keys()) {
             case BOOL -> {
                 long whenSet = list.hasTrue ? -1L : 0;
@@ -79,8 +89,12 @@ final class InListKernels {
                         long at = (long) (first + j) << 4;
                         long lo = data.get(PredicateOutput.WORD, at);
                         long hi = data.get(PredicateOutput.WORD, at + 8);
-                        boolean hit = hi == lo >> 63 ? probe.contains(lo)
-                                : anyWide && list.wideDecimals.contains(BigInteger.valueOf(hi).shiftLeft(64).or(BigInteger.valueOf(lo).and(LOW_64)));
+                        boolean hit = hi == lo >> 63
+                                ? probe.contains(lo)
+                                : anyWide
+                                        && list.wideDecimals.contains(BigInteger.valueOf(hi)
+                                                .shiftLeft(64)
+                                                .or(BigInteger.valueOf(lo).and(LOW_64)));
                         found |= (hit ? 1L : 0L) << j;
                     }
                     return found;
@@ -106,14 +120,15 @@ final class InListKernels {
 
     private static Reader reader(DataType t) {
         return switch (t) {
-            case DataType.Int i -> switch (i.bitWidth()) {
-                case 8 -> i.signed() ? Reader.I8 : Reader.U8;
-                case 16 -> i.signed() ? Reader.I16 : Reader.U16;
-                case 32 -> i.signed() ? Reader.I32 : Reader.U32;
-                default -> Reader.I64;
-            };
-            case DataType.Date32 d -> Reader.I32;
-            case DataType.Timestamp ts -> Reader.I64;
+            case DataType.Int i ->
+                switch (i.bitWidth()) {
+                    case 8 -> i.signed() ? Reader.I8 : Reader.U8;
+                    case 16 -> i.signed() ? Reader.I16 : Reader.U16;
+                    case 32 -> i.signed() ? Reader.I32 : Reader.U32;
+                    default -> Reader.I64;
+                };
+            case DataType.Date32 _ -> Reader.I32;
+            case DataType.Timestamp _ -> Reader.I64;
             case DataType.FloatingPoint f -> f.bitWidth() == 32 ? Reader.F32 : Reader.F64;
             // Unreachable from a plan: InList.supports decides which types are prepared.
             default -> throw new UnsupportedOperationException("no key reader for " + t);
@@ -175,12 +190,14 @@ final class InListKernels {
     /** A value of type {@code t} can be looked up in {@code list}: the types agree as {@link InList#of} requires. */
     private static void check(DataType t, InList list) {
         DataType l = list.type().valueType();
-        boolean ok = t instanceof DataType.Null || l instanceof DataType.Null || switch (t) {
-            case DataType.Decimal d -> l instanceof DataType.Decimal e && d.scale() == e.scale();
-            case DataType.Utf8 u -> l instanceof DataType.Utf8;
-            case DataType.Timestamp ts -> l instanceof DataType.Timestamp u && ts.unit() == u.unit();
-            default -> t.equals(l);
-        };
+        boolean ok = t instanceof DataType.Null
+                || l instanceof DataType.Null
+                || switch (t) {
+                    case DataType.Decimal d -> l instanceof DataType.Decimal e && d.scale() == e.scale();
+                    case DataType.Utf8 _ -> l instanceof DataType.Utf8;
+                    case DataType.Timestamp ts -> l instanceof DataType.Timestamp u && ts.unit() == u.unit();
+                    default -> t.equals(l);
+                };
         if (!ok) {
             throw new IllegalArgumentException("a " + t + " value looked up in an IN list prepared for " + list.type());
         }

@@ -3,13 +3,12 @@ package dev.quiver.kernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
+import java.math.BigDecimal;
+import java.util.function.IntFunction;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
-
-import java.math.BigDecimal;
-import java.util.function.IntFunction;
 
 /**
  * One operand of a kernel as the loops see it: an array's buffers, or a scalar held in a
@@ -48,13 +47,14 @@ final class KernelInput implements AutoCloseable {
         return switch (value) {
             case ColumnarValue.Array a -> {
                 if (a.vector().getValueCount() < rows) {
-                    throw new IllegalArgumentException("an input array has " + a.vector().getValueCount()
-                            + " rows, fewer than the batch's " + rows);
+                    throw new IllegalArgumentException("an input array has "
+                            + a.vector().getValueCount() + " rows, fewer than the batch's " + rows);
                 }
                 yield new KernelInput(a.dataType().valueType(), a.vector(), false, false);
             }
-            case ColumnarValue.Scalar s -> new KernelInput(s.dataType().valueType(),
-                    Values.broadcast(s.value(), "scalar", 1, allocator), true, true);
+            case ColumnarValue.Scalar s ->
+                new KernelInput(
+                        s.dataType().valueType(), Values.broadcast(s.value(), "scalar", 1, allocator), true, true);
         };
     }
 
@@ -107,21 +107,24 @@ final class KernelInput implements AutoCloseable {
 
     private static LongReader arrayLongs(ArrowBuf d, DataType type) {
         return switch (type) {
-            case DataType.Bool b -> r -> (d.getByte(r >>> 3) >>> (r & 7)) & 1;
-            case DataType.Int i when i.signed() -> switch (i.bitWidth()) {
-                case 8 -> r -> d.getByte(r);
-                case 16 -> r -> d.getShort((long) r << 1);
-                case 32 -> r -> d.getInt((long) r << 2);
-                default -> r -> d.getLong((long) r << 3);
-            };
-            case DataType.Int i -> switch (i.bitWidth()) {
-                case 8 -> r -> d.getByte(r) & 0xFF;
-                case 16 -> r -> d.getShort((long) r << 1) & 0xFFFF;
-                case 32 -> r -> d.getInt((long) r << 2) & 0xFFFF_FFFFL;
-                default -> r -> d.getLong((long) r << 3);
-            };
-            case DataType.Date32 x -> r -> d.getInt((long) r << 2);
-            case DataType.Timestamp x -> r -> d.getLong((long) r << 3);
+            case DataType.Bool _ -> r -> (d.getByte(r >>> 3) >>> (r & 7)) & 1;
+            case DataType.Int i
+            when i.signed() ->
+                switch (i.bitWidth()) {
+                    case 8 -> r -> d.getByte(r);
+                    case 16 -> r -> d.getShort((long) r << 1);
+                    case 32 -> r -> d.getInt((long) r << 2);
+                    default -> r -> d.getLong((long) r << 3);
+                };
+            case DataType.Int i ->
+                switch (i.bitWidth()) {
+                    case 8 -> r -> d.getByte(r) & 0xFF;
+                    case 16 -> r -> d.getShort((long) r << 1) & 0xFFFF;
+                    case 32 -> r -> d.getInt((long) r << 2) & 0xFFFF_FFFFL;
+                    default -> r -> d.getLong((long) r << 3);
+                };
+            case DataType.Date32 _ -> r -> d.getInt((long) r << 2);
+            case DataType.Timestamp _ -> r -> d.getLong((long) r << 3);
             // Unreachable from a plan: kernels ask for readers of the types the planner typed them with.
             default -> throw new UnsupportedOperationException("no integer reader for " + type);
         };
@@ -134,7 +137,7 @@ final class KernelInput implements AutoCloseable {
         ArrowBuf d = vector.getDataBuffer();
         DoubleReader read = switch (type) {
             case DataType.FloatingPoint f when f.bitWidth() == 32 -> r -> d.getFloat((long) r << 2);
-            case DataType.FloatingPoint f -> r -> d.getDouble((long) r << 3);
+            case DataType.FloatingPoint _ -> r -> d.getDouble((long) r << 3);
             // Unreachable from a plan: only float operands are read as floats.
             default -> throw new UnsupportedOperationException("no float reader for " + type);
         };

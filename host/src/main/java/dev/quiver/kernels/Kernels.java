@@ -5,12 +5,11 @@ import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * Whole-column kernels: the fallback for every expression the fused numeric kernels do not
@@ -34,8 +33,7 @@ import java.util.Objects;
  * }</pre>
  */
 public final class Kernels {
-    private Kernels() {
-    }
+    private Kernels() {}
 
     /** The array computation of a kernel over its operands, {@code rows} rows. */
     @FunctionalInterface
@@ -52,7 +50,8 @@ public final class Kernels {
         if (rows < 0) {
             throw new IllegalArgumentException("rows must be >= 0, not " + rows);
         }
-        boolean allScalar = inputs.stream().allMatch(v -> Objects.requireNonNull(v, "input is null") instanceof ColumnarValue.Scalar);
+        boolean allScalar = inputs.stream()
+                .allMatch(v -> Objects.requireNonNull(v, "input is null") instanceof ColumnarValue.Scalar);
         int n = allScalar ? 1 : rows;
         List<KernelInput> opened = new ArrayList<>(inputs.size());
         try {
@@ -86,8 +85,8 @@ public final class Kernels {
      * Decimals compute exactly and round HALF_UP to {@code resultType}'s scale. The errors are
      * those of {@link #arithmetic(Operator, ColumnarValue, ColumnarValue, DataType, ArithmeticMode, int, BufferAllocator)}.
      */
-    public static ColumnarValue arithmetic(Operator op, ColumnarValue l, ColumnarValue r, DataType resultType, int rows,
-                                           BufferAllocator allocator) {
+    public static ColumnarValue arithmetic(
+            Operator op, ColumnarValue l, ColumnarValue r, DataType resultType, int rows, BufferAllocator allocator) {
         return arithmetic(op, l, r, resultType, ArithmeticMode.CHECKED, rows, allocator);
     }
 
@@ -107,8 +106,14 @@ public final class Kernels {
      * {@link ArithmeticMode#NULL_ON_ERROR} it is NULL instead. Values behind null rows never
      * fail. A NULL scalar operand gives an all-NULL result without reading the other side.
      */
-    public static ColumnarValue arithmetic(Operator op, ColumnarValue l, ColumnarValue r, DataType resultType, ArithmeticMode mode,
-                                           int rows, BufferAllocator allocator) {
+    public static ColumnarValue arithmetic(
+            Operator op,
+            ColumnarValue l,
+            ColumnarValue r,
+            DataType resultType,
+            ArithmeticMode mode,
+            int rows,
+            BufferAllocator allocator) {
         Objects.requireNonNull(op, "op is null");
         Objects.requireNonNull(resultType, "resultType is null");
         Objects.requireNonNull(mode, "mode is null");
@@ -129,7 +134,8 @@ public final class Kernels {
      * binaries compare by unsigned bytes. Boolean; null when either side is null, except the
      * DISTINCT FROM forms, which are never null.
      */
-    public static ColumnarValue compare(Operator op, ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
+    public static ColumnarValue compare(
+            Operator op, ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
         Objects.requireNonNull(op, "op is null");
         return ComparisonKernels.compare(op, l, r, rows, allocator);
     }
@@ -141,7 +147,8 @@ public final class Kernels {
      * intervals.
      */
     public static boolean canCompare(DataType a, DataType b) {
-        return ComparisonKernels.comparable(Objects.requireNonNull(a, "a is null").valueType(),
+        return ComparisonKernels.comparable(
+                Objects.requireNonNull(a, "a is null").valueType(),
                 Objects.requireNonNull(b, "b is null").valueType());
     }
 
@@ -161,7 +168,8 @@ public final class Kernels {
      * (no allocation); otherwise {@code l} is closed and a new value returned. On an exception
      * {@code l} is closed too. {@code r} stays borrowed.
      */
-    public static ColumnarValue logicConsumingLeft(ColumnarValue l, ColumnarValue r, boolean and, int rows, BufferAllocator allocator) {
+    public static ColumnarValue logicConsumingLeft(
+            ColumnarValue l, ColumnarValue r, boolean and, int rows, BufferAllocator allocator) {
         return BooleanKernels.consumingLeft(l, r, and, rows, allocator);
     }
 
@@ -171,8 +179,14 @@ public final class Kernels {
      * owned Boolean array of {@code rows} rows the comparison is combined into it word by word and
      * no vector is allocated for it. {@code l} and {@code r} stay borrowed.
      */
-    public static ColumnarValue compareConsumingLeft(ColumnarValue acc, Operator op, ColumnarValue l, ColumnarValue r, boolean and,
-                                                     int rows, BufferAllocator allocator) {
+    public static ColumnarValue compareConsumingLeft(
+            ColumnarValue acc,
+            Operator op,
+            ColumnarValue l,
+            ColumnarValue r,
+            boolean and,
+            int rows,
+            BufferAllocator allocator) {
         Objects.requireNonNull(op, "op is null");
         FieldVector target = BooleanKernels.reusable(acc, rows);
         try {
@@ -200,8 +214,8 @@ public final class Kernels {
      * {@code acc} as {@link #logicConsumingLeft} does: combined into it in place when it is an owned
      * Boolean array of {@code rows} rows. {@code v} (any type) stays borrowed.
      */
-    public static ColumnarValue isNullConsumingLeft(ColumnarValue acc, ColumnarValue v, boolean negated, boolean and, int rows,
-                                                    BufferAllocator allocator) {
+    public static ColumnarValue isNullConsumingLeft(
+            ColumnarValue acc, ColumnarValue v, boolean negated, boolean and, int rows, BufferAllocator allocator) {
         FieldVector target = BooleanKernels.reusable(acc, rows);
         try {
             if (target != null) {
@@ -253,7 +267,8 @@ public final class Kernels {
         Objects.requireNonNull(to, "to is null");
         Objects.requireNonNull(allocator, "allocator is null");
         if (v instanceof ColumnarValue.Array a && a.vector().getValueCount() < rows) {
-            throw new IllegalArgumentException("the input array has " + a.vector().getValueCount() + " rows, fewer than " + rows);
+            throw new IllegalArgumentException(
+                    "the input array has " + a.vector().getValueCount() + " rows, fewer than " + rows);
         }
         return CastKernels.cast(v, to, safe, rows, allocator);
     }
@@ -265,7 +280,8 @@ public final class Kernels {
      * Utf8 to and from LargeUtf8; Date32 and Timestamps among each other. Never a dictionary.
      */
     public static boolean canCast(DataType from, DataType to) {
-        return CastKernels.canCast(Objects.requireNonNull(from, "from is null"), Objects.requireNonNull(to, "to is null"));
+        return CastKernels.canCast(
+                Objects.requireNonNull(from, "from is null"), Objects.requireNonNull(to, "to is null"));
     }
 
     // ---- strings
@@ -279,9 +295,18 @@ public final class Kernels {
      * per query with {@link LikePattern#compile} and passed to
      * {@link #like(ColumnarValue, LikePattern, boolean, int, BufferAllocator)}.
      */
-    public static ColumnarValue like(ColumnarValue v, ColumnarValue pattern, Character escape, boolean negated,
-                                     boolean caseInsensitive, int rows, BufferAllocator allocator) {
-        return run(List.of(v, pattern), rows, allocator,
+    public static ColumnarValue like(
+            ColumnarValue v,
+            ColumnarValue pattern,
+            Character escape,
+            boolean negated,
+            boolean caseInsensitive,
+            int rows,
+            BufferAllocator allocator) {
+        return run(
+                List.of(v, pattern),
+                rows,
+                allocator,
                 (in, n) -> LikeKernels.like(in[0], in[1], escape, negated, caseInsensitive, n, allocator));
     }
 
@@ -294,7 +319,8 @@ public final class Kernels {
      * try (ColumnarValue r = Kernels.like(column, p, false, rows, allocator)) { ... }
      * }</pre>
      */
-    public static ColumnarValue like(ColumnarValue v, LikePattern pattern, boolean negated, int rows, BufferAllocator allocator) {
+    public static ColumnarValue like(
+            ColumnarValue v, LikePattern pattern, boolean negated, int rows, BufferAllocator allocator) {
         Objects.requireNonNull(pattern, "pattern is null");
         return run(List.of(v), rows, allocator, (in, n) -> LikeKernels.like(in[0], pattern, negated, n, allocator));
     }
@@ -308,8 +334,8 @@ public final class Kernels {
      * elements once per query and call
      * {@link #inList(ColumnarValue, InList, List, boolean, int, BufferAllocator)} instead.
      */
-    public static ColumnarValue inList(ColumnarValue v, List<ColumnarValue> list, boolean negated, int rows,
-                                       BufferAllocator allocator) {
+    public static ColumnarValue inList(
+            ColumnarValue v, List<ColumnarValue> list, boolean negated, int rows, BufferAllocator allocator) {
         Objects.requireNonNull(v, "v is null");
         Objects.requireNonNull(list, "list is null");
         List<ScalarValue> constants = new ArrayList<>();
@@ -330,8 +356,8 @@ public final class Kernels {
     }
 
     /** IN for types no {@link InList} prepares (lists, structs): the Kleene OR of {@code v = element}, negated for NOT IN. */
-    private static ColumnarValue inListByComparison(ColumnarValue v, List<ColumnarValue> list, boolean negated, int rows,
-                                                    BufferAllocator allocator) {
+    private static ColumnarValue inListByComparison(
+            ColumnarValue v, List<ColumnarValue> list, boolean negated, int rows, BufferAllocator allocator) {
         if (list.isEmpty()) {
             throw new IllegalArgumentException("IN needs at least one element");
         }
@@ -342,7 +368,8 @@ public final class Kernels {
                 if (acc == null) {
                     acc = eq;
                 } else {
-                    try (ColumnarValue previous = acc; eq) {
+                    try (ColumnarValue previous = acc;
+                            eq) {
                         acc = null;
                         acc = or(previous, eq, rows, allocator);
                     }
@@ -371,21 +398,32 @@ public final class Kernels {
      * was prepared for (decimals: its scale; Utf8 and LargeUtf8 mix), else
      * {@link IllegalArgumentException}.
      */
-    public static ColumnarValue inList(ColumnarValue v, InList constants, List<ColumnarValue> others, boolean negated, int rows,
-                                       BufferAllocator allocator) {
+    public static ColumnarValue inList(
+            ColumnarValue v,
+            InList constants,
+            List<ColumnarValue> others,
+            boolean negated,
+            int rows,
+            BufferAllocator allocator) {
         Objects.requireNonNull(v, "v is null");
         Objects.requireNonNull(constants, "constants is null");
         Objects.requireNonNull(others, "others is null");
         if (others.isEmpty()) {
-            return run(List.of(v), rows, allocator, (in, n) -> InListKernels.inList(in[0], constants, negated, n, allocator));
+            return run(
+                    List.of(v),
+                    rows,
+                    allocator,
+                    (in, n) -> InListKernels.inList(in[0], constants, negated, n, allocator));
         }
         // Kleene OR of (v = element) is exactly IN's semantics; the constants contribute one term.
-        ColumnarValue acc = run(List.of(v), rows, allocator, (in, n) -> InListKernels.inList(in[0], constants, false, n, allocator));
+        ColumnarValue acc = run(
+                List.of(v), rows, allocator, (in, n) -> InListKernels.inList(in[0], constants, false, n, allocator));
         try {
             for (ColumnarValue element : others) {
                 ColumnarValue previous = acc;
                 acc = null;
-                try (previous; ColumnarValue eq = compare(Operator.EQ, v, element, rows, allocator)) {
+                try (previous;
+                        ColumnarValue eq = compare(Operator.EQ, v, element, rows, allocator)) {
                     acc = or(previous, eq, rows, allocator);
                 }
             }
@@ -410,18 +448,27 @@ public final class Kernels {
      * scalar bounds over integers, floats, decimals, Date32 and timestamps it is one pass with one
      * comparison per row; otherwise the two comparisons and the AND run as kernels of their own.
      */
-    public static ColumnarValue between(ColumnarValue v, ColumnarValue low, ColumnarValue high, boolean negated, int rows,
-                                        BufferAllocator allocator) {
+    public static ColumnarValue between(
+            ColumnarValue v,
+            ColumnarValue low,
+            ColumnarValue high,
+            boolean negated,
+            int rows,
+            BufferAllocator allocator) {
         Objects.requireNonNull(v, "v is null");
         Objects.requireNonNull(low, "low is null");
         Objects.requireNonNull(high, "high is null");
-        if (low instanceof ColumnarValue.Scalar && high instanceof ColumnarValue.Scalar
+        if (low instanceof ColumnarValue.Scalar
+                && high instanceof ColumnarValue.Scalar
                 && BetweenKernels.supports(v.dataType(), low.dataType(), high.dataType())) {
-            return run(List.of(v, low, high), rows, allocator,
+            return run(
+                    List.of(v, low, high),
+                    rows,
+                    allocator,
                     (in, n) -> BetweenKernels.between(in[0], in[1], in[2], negated, n, allocator));
         }
         try (ColumnarValue ge = compare(Operator.GT_EQ, v, low, rows, allocator);
-             ColumnarValue le = compare(Operator.LT_EQ, v, high, rows, allocator)) {
+                ColumnarValue le = compare(Operator.LT_EQ, v, high, rows, allocator)) {
             if (!negated) {
                 return and(ge, le, rows, allocator);
             }
@@ -444,7 +491,8 @@ public final class Kernels {
         Objects.requireNonNull(allocator, "allocator is null");
         return switch (Objects.requireNonNull(v, "v is null")) {
             case ColumnarValue.Scalar s -> s;
-            case ColumnarValue.Array a -> new ColumnarValue.Array(SelectionKernels.take(a.vector(), indices, allocator), true);
+            case ColumnarValue.Array a ->
+                new ColumnarValue.Array(SelectionKernels.take(a.vector(), indices, allocator), true);
         };
     }
 
@@ -458,7 +506,8 @@ public final class Kernels {
         Objects.requireNonNull(allocator, "allocator is null");
         return switch (Objects.requireNonNull(v, "v is null")) {
             case ColumnarValue.Scalar s -> s;
-            case ColumnarValue.Array a -> new ColumnarValue.Array(SelectionKernels.filter(a.vector(), selection, "result", allocator), true);
+            case ColumnarValue.Array a ->
+                new ColumnarValue.Array(SelectionKernels.filter(a.vector(), selection, "result", allocator), true);
         };
     }
 
@@ -475,7 +524,8 @@ public final class Kernels {
      * in which the k-th selected row is row k of {@code compact} (a scalar fills every selected
      * row) and every other row is NULL.
      */
-    public static ColumnarValue scatter(ColumnarValue compact, Selection selection, DataType type, BufferAllocator allocator) {
+    public static ColumnarValue scatter(
+            ColumnarValue compact, Selection selection, DataType type, BufferAllocator allocator) {
         Objects.requireNonNull(compact, "compact is null");
         Objects.requireNonNull(selection, "selection is null");
         return merge(type, selection.rows(), List.of(new Piece(selection, compact, true)), allocator);
@@ -512,10 +562,11 @@ public final class Kernels {
      * NULL. The sets must be disjoint (else {@link IllegalArgumentException}); an index outside
      * {@code 0..rows-1} throws {@link IndexOutOfBoundsException}. Always an array, even when every value is a scalar.
      */
-    public static ColumnarValue scatter(DataType type, int rows, List<int[]> indexSets, List<ColumnarValue> values,
-                                        BufferAllocator allocator) {
+    public static ColumnarValue scatter(
+            DataType type, int rows, List<int[]> indexSets, List<ColumnarValue> values, BufferAllocator allocator) {
         Objects.requireNonNull(type, "type is null");
         Objects.requireNonNull(allocator, "allocator is null");
-        return new ColumnarValue.Array(SelectionKernels.scatter(type.valueType(), rows, indexSets, values, allocator), true);
+        return new ColumnarValue.Array(
+                SelectionKernels.scatter(type.valueType(), rows, indexSets, values, allocator), true);
     }
 }

@@ -1,14 +1,13 @@
 package dev.quiver.kernels;
 
 import dev.quiver.types.DataType;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * [NOT] LIKE / ILIKE over strings, 64 rows per step on the bytes in the Arrow buffers. A
@@ -19,11 +18,16 @@ final class LikeKernels {
     /** Patterns of an array pattern compiled in one call, at most this many (then the cache starts over). */
     private static final int PATTERN_CACHE = 1024;
 
-    private LikeKernels() {
-    }
+    private LikeKernels() {}
 
-    static FieldVector like(KernelInput v, KernelInput pattern, Character escape, boolean negated, boolean caseInsensitive,
-                            int rows, BufferAllocator allocator) {
+    static FieldVector like(
+            KernelInput v,
+            KernelInput pattern,
+            Character escape,
+            boolean negated,
+            boolean caseInsensitive,
+            int rows,
+            BufferAllocator allocator) {
         checkStrings(v, pattern, caseInsensitive);
         if (pattern.constant && !pattern.isNullType() && pattern.isValid(0)) {
             String p = new String(pattern.bytes().get(0), StandardCharsets.UTF_8);
@@ -49,7 +53,8 @@ final class LikeKernels {
                     int row = (w << 6) + j;
                     long ps = patterns.start(row);
                     long pe = patterns.end(row);
-                    if (last == null || pe - ps != lastEnd - lastStart
+                    if (last == null
+                            || pe - ps != lastEnd - lastStart
                             || !ByteColumn.equal(patterns.data, ps, patterns.data, lastStart, pe - ps)) {
                         byte[] bytes = new byte[Math.toIntExact(pe - ps)];
                         MemorySegment.copy(patterns.data, ValueLayout.JAVA_BYTE, ps, bytes, 0, bytes.length);
@@ -103,10 +108,11 @@ final class LikeKernels {
 
     private static void checkStrings(KernelInput v, KernelInput pattern, boolean caseInsensitive) {
         String name = caseInsensitive ? "ILIKE" : "LIKE";
-        for (KernelInput in : new KernelInput[]{v, pattern}) {
+        for (KernelInput in : new KernelInput[] {v, pattern}) {
             if (!(in.type instanceof DataType.Utf8 || in.isNullType())) {
                 // Unreachable from a plan: the planner refuses LIKE over anything but strings.
-                throw new UnsupportedOperationException(v.type + " " + name + " " + pattern.type + " is not supported (strings only)");
+                throw new UnsupportedOperationException(
+                        v.type + " " + name + " " + pattern.type + " is not supported (strings only)");
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.quiver.kernels;
 
+import dev.quiver.errors.EvaluationException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
@@ -42,23 +43,33 @@ public final class LikePattern {
     private static final long HIGHS = 0x8080808080808080L;
 
     /** How rows are matched; see the class comment. */
-    public enum Strategy { ANY, EXACT, PREFIX, SUFFIX, CONTAINS, GENERAL }
+    public enum Strategy {
+        ANY,
+        EXACT,
+        PREFIX,
+        SUFFIX,
+        CONTAINS,
+        GENERAL
+    }
 
     private final String pattern;
     private final Character escape;
     private final boolean caseInsensitive;
     /** Literal code points, or {@link #ANY_RUN} / {@link #ANY_ONE}; case-folded when case-insensitive. */
     private final int[] tokens;
+
     private final Strategy strategy;
     /** The literal of a fast strategy as UTF-8 (case-insensitive: folded, and ASCII). */
     private final byte[] literal;
     /** {@link #literal} as little-endian words, and per word the bytes that count. */
     private final long[] literalWords;
+
     private final long[] literalMasks;
     /** Per word, 0x20 in the bytes that are ASCII letters of a case-insensitive literal: OR-ing it folds a row's byte. */
     private final long[] caseBits;
     /** CONTAINS: the literal's first and last byte in every byte, and their case bits. */
     private final long firstBytes;
+
     private final long firstCase;
     private final long lastBytes;
     private final long lastCase;
@@ -88,9 +99,11 @@ public final class LikePattern {
         byte[] lit = new byte[0];
         if (literalOnly) {
             lit = new String(tokens, first, last - first).getBytes(StandardCharsets.UTF_8);
-            s = leading && trailing ? (lit.length == 0 ? Strategy.ANY : Strategy.CONTAINS)
-                    : leading ? (lit.length == 0 ? Strategy.ANY : Strategy.SUFFIX)
-                    : trailing ? Strategy.PREFIX : Strategy.EXACT;
+            s = leading && trailing
+                    ? (lit.length == 0 ? Strategy.ANY : Strategy.CONTAINS)
+                    : leading
+                            ? (lit.length == 0 ? Strategy.ANY : Strategy.SUFFIX)
+                            : trailing ? Strategy.PREFIX : Strategy.EXACT;
         }
         this.strategy = s;
         this.literal = lit;
@@ -134,7 +147,8 @@ public final class LikePattern {
             int c = cps[k];
             if (escape != null && c == escape) {
                 if (k + 1 == cps.length) {
-                    throw new dev.quiver.errors.EvaluationException("LIKE pattern '" + pattern + "' ends with the escape character '" + escape + "'");
+                    throw new EvaluationException(
+                            "LIKE pattern '" + pattern + "' ends with the escape character '" + escape + "'");
                 }
                 tokens[n++] = fold(cps[++k], caseInsensitive);
             } else if (c == '%') {
@@ -184,8 +198,8 @@ public final class LikePattern {
 
     @Override
     public String toString() {
-        return (caseInsensitive ? "ILIKE '" : "LIKE '") + pattern + "'" + (escape == null ? "" : " ESCAPE '" + escape + "'")
-                + " (" + strategyName() + ")";
+        return (caseInsensitive ? "ILIKE '" : "LIKE '") + pattern + "'"
+                + (escape == null ? "" : " ESCAPE '" + escape + "'") + " (" + strategyName() + ")";
     }
 
     private static boolean isLowerAsciiLetter(byte b) {
@@ -238,9 +252,14 @@ public final class LikePattern {
                     }
                 }
             }
-            case CONTAINS -> hits = column.constant ? (contains(d, column.start(0), column.end(0)) ? rows : 0)
-                    : needle != null ? (rows == 0 ? 0 : needle.searchRows(column, first, 64 - Long.numberOfLeadingZeros(rows)) & rows)
-                    : containsWord(column, first, rows);
+            case CONTAINS ->
+                hits = column.constant
+                        ? (contains(d, column.start(0), column.end(0)) ? rows : 0)
+                        : needle != null
+                                ? (rows == 0
+                                        ? 0
+                                        : needle.searchRows(column, first, 64 - Long.numberOfLeadingZeros(rows)) & rows)
+                                : containsWord(column, first, rows);
             case GENERAL -> {
                 for (long m = rows; m != 0; m &= m - 1) {
                     int j = Long.numberOfTrailingZeros(m);
@@ -276,7 +295,8 @@ public final class LikePattern {
         if (len == literal.length && literalAt(d, s)) {
             return true;
         }
-        // ILIKE: a non-ASCII value may fold to the literal ('ſ' is 2 bytes and folds to 's'); it has at most as many code points as bytes.
+        // ILIKE: a non-ASCII value may fold to the literal ('ſ' is 2 bytes and folds to 's'); it has at most as many
+        // code points as bytes.
         return caseInsensitive && len > literal.length && !ascii(d, s, e) && general(d, s, e);
     }
 
@@ -314,7 +334,9 @@ public final class LikePattern {
         long[] words = literalWords;
         for (int w = 0; w < words.length; w++) {
             long pos = at + ((long) w << 3);
-            long x = pos + 8 <= d.byteSize() ? d.get(PredicateOutput.WORD, pos) : ByteColumn.partialWord(d, pos, Math.min(8, literal.length - (w << 3)));
+            long x = pos + 8 <= d.byteSize()
+                    ? d.get(PredicateOutput.WORD, pos)
+                    : ByteColumn.partialWord(d, pos, Math.min(8, literal.length - (w << 3)));
             if (((x | caseBits[w]) & literalMasks[w]) != words[w]) {
                 return false;
             }

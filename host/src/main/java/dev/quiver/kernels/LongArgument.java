@@ -1,10 +1,9 @@
 package dev.quiver.kernels;
 
+import java.util.Objects;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
-
-import java.util.Objects;
 
 /**
  * An Int64 argument of a string kernel: a column of the batch's length, or a one-row vector
@@ -36,8 +35,8 @@ final class LongArgument {
     static LongArgument of(FieldVector vector, int batchRows) {
         Objects.requireNonNull(vector, "vector is null");
         if (!(vector instanceof BigIntVector v)) {
-            throw new IllegalArgumentException("argument '" + vector.getName() + "' of type " + vector.getField().getType()
-                    + " is not Int64");
+            throw new IllegalArgumentException("argument '" + vector.getName() + "' of type "
+                    + vector.getField().getType() + " is not Int64");
         }
         return new LongArgument(v, batchRows);
     }

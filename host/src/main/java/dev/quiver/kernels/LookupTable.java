@@ -3,10 +3,6 @@ package dev.quiver.kernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -14,6 +10,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * {@code CASE operand WHEN k1 THEN v1 WHEN k2 THEN v2 ... [ELSE e] END} with literal keys and
@@ -27,10 +26,12 @@ public final class LookupTable {
     private final DataType resultType;
     /** Branch values, then the ELSE value (NULL when absent) at index {@code size}. */
     private final List<ScalarValue> values;
+
     private final LongTable longs;
     private final BytesTable strings;
 
-    private LookupTable(DataType keyType, DataType resultType, List<ScalarValue> values, LongTable longs, BytesTable strings) {
+    private LookupTable(
+            DataType keyType, DataType resultType, List<ScalarValue> values, LongTable longs, BytesTable strings) {
         this.keyType = keyType;
         this.resultType = resultType;
         this.values = values;
@@ -43,8 +44,12 @@ public final class LookupTable {
      * nested types). {@code keys} have the operand's type; {@code values} and {@code otherwise}
      * (null: no ELSE) have {@code resultType}.
      */
-    public static Optional<LookupTable> of(DataType keyType, List<ScalarValue> keys, List<ScalarValue> values, ScalarValue otherwise,
-                                           DataType resultType) {
+    public static Optional<LookupTable> of(
+            DataType keyType,
+            List<ScalarValue> keys,
+            List<ScalarValue> values,
+            ScalarValue otherwise,
+            DataType resultType) {
         Objects.requireNonNull(keyType, "keyType is null");
         Objects.requireNonNull(resultType, "resultType is null");
         if (keys.size() != values.size() || keys.isEmpty()) {
@@ -69,7 +74,8 @@ public final class LookupTable {
             for (ScalarValue k : keys) {
                 if (!k.isNull()) {
                     Object v = k.value();
-                    table.putIfAbsent(v instanceof byte[] b ? b : v.toString().getBytes(StandardCharsets.UTF_8), branch);
+                    table.putIfAbsent(
+                            v instanceof byte[] b ? b : v.toString().getBytes(StandardCharsets.UTF_8), branch);
                 }
                 branch++;
             }
@@ -79,7 +85,10 @@ public final class LookupTable {
     }
 
     private static boolean isLongKeyed(DataType t) {
-        return t instanceof DataType.Int || t instanceof DataType.Bool || t instanceof DataType.Date32 || t instanceof DataType.Timestamp;
+        return t instanceof DataType.Int
+                || t instanceof DataType.Bool
+                || t instanceof DataType.Date32
+                || t instanceof DataType.Timestamp;
     }
 
     private static long asLong(Object v) {
@@ -106,8 +115,11 @@ public final class LookupTable {
         Objects.requireNonNull(operand, "operand is null");
         int none = size();
         if (operand instanceof ColumnarValue.Scalar s) {
-            int b = s.isNull() ? none : longs != null ? longs.get(asLong(s.value().value()), none)
-                    : strings.get(scalarBytes(s.value().value()), none);
+            int b = s.isNull()
+                    ? none
+                    : longs != null
+                            ? longs.get(asLong(s.value().value()), none)
+                            : strings.get(scalarBytes(s.value().value()), none);
             return new ColumnarValue.Scalar(values.get(b));
         }
         FieldVector v = ((ColumnarValue.Array) operand).vector();
@@ -151,14 +163,15 @@ public final class LookupTable {
     private KernelInput.LongReader longReader(FieldVector v) {
         ArrowBuf d = v.getDataBuffer();
         return switch (keyType) {
-            case DataType.Bool b -> r -> (d.getByte(r >>> 3) >>> (r & 7)) & 1;
-            case DataType.Int i -> switch (i.bitWidth()) {
-                case 8 -> i.signed() ? r -> d.getByte(r) : r -> d.getByte(r) & 0xFF;
-                case 16 -> i.signed() ? r -> d.getShort((long) r << 1) : r -> d.getShort((long) r << 1) & 0xFFFF;
-                case 32 -> i.signed() ? r -> d.getInt((long) r << 2) : r -> d.getInt((long) r << 2) & 0xFFFF_FFFFL;
-                default -> r -> d.getLong((long) r << 3);
-            };
-            case DataType.Date32 x -> r -> d.getInt((long) r << 2);
+            case DataType.Bool _ -> r -> (d.getByte(r >>> 3) >>> (r & 7)) & 1;
+            case DataType.Int i ->
+                switch (i.bitWidth()) {
+                    case 8 -> i.signed() ? r -> d.getByte(r) : r -> d.getByte(r) & 0xFF;
+                    case 16 -> i.signed() ? r -> d.getShort((long) r << 1) : r -> d.getShort((long) r << 1) & 0xFFFF;
+                    case 32 -> i.signed() ? r -> d.getInt((long) r << 2) : r -> d.getInt((long) r << 2) & 0xFFFF_FFFFL;
+                    default -> r -> d.getLong((long) r << 3);
+                };
+            case DataType.Date32 _ -> r -> d.getInt((long) r << 2);
             default -> r -> d.getLong((long) r << 3);
         };
     }

@@ -1,13 +1,13 @@
 package dev.quiver.kernels;
 
 import dev.quiver.strings.Utf8;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.Objects;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.util.Objects;
 
 /**
  * A byte string to search for, prepared once (per query for a literal, per batch for a constant
@@ -25,7 +25,8 @@ public final class Needle {
     private static final long HIGHS = 0x8080_8080_8080_8080L;
     /** The widest byte vector the CPU has (64 lanes with AVX-512, 32 with AVX2). */
     private static final VectorSpecies<Byte> BYTES = ByteVector.SPECIES_PREFERRED;
-    private static final java.nio.ByteOrder LE = java.nio.ByteOrder.LITTLE_ENDIAN;
+
+    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
     private final byte[] bytes;
     private final long[] words;
@@ -37,6 +38,7 @@ public final class Needle {
      * too short to have it (the comparison then always passes).
      */
     private final int tail;
+
     private final long b0;
     private final long b1;
     private final long b2;
@@ -48,6 +50,7 @@ public final class Needle {
     private final boolean exact;
     /** Where the needle's last byte is, and that byte in every byte of a word. */
     private final int lastAt;
+
     private final long last;
 
     private Needle(byte[] bytes) {
@@ -126,8 +129,11 @@ public final class Needle {
      */
     long confirm(MemorySegment d, long p, long c) {
         long q = p + tail;
-        return c & zeros(d.get(Utf8.WORD, p) ^ b0) & zeros((d.get(Utf8.WORD, p + 1) ^ b1) & m1)
-                & zeros((d.get(Utf8.WORD, q) ^ b2) & m2) & zeros((d.get(Utf8.WORD, q + 1) ^ b3) & m3);
+        return c
+                & zeros(d.get(Utf8.WORD, p) ^ b0)
+                & zeros((d.get(Utf8.WORD, p + 1) ^ b1) & m1)
+                & zeros((d.get(Utf8.WORD, q) ^ b2) & m2)
+                & zeros((d.get(Utf8.WORD, q + 1) ^ b3) & m3);
     }
 
     /** The last byte offset from a start position that {@link #candidates} and {@link #confirm} read a word at. */
@@ -340,9 +346,9 @@ public final class Needle {
         if (nl == 0) {
             return from;
         }
-        byte first = nb.get(java.lang.foreign.ValueLayout.JAVA_BYTE, ns);
+        byte first = nb.get(ValueLayout.JAVA_BYTE, ns);
         for (long p = from; p + nl <= to; p++) {
-            if (d.get(java.lang.foreign.ValueLayout.JAVA_BYTE, p) == first && ByteColumn.equal(d, p, nb, ns, nl)) {
+            if (d.get(ValueLayout.JAVA_BYTE, p) == first && ByteColumn.equal(d, p, nb, ns, nl)) {
                 return p;
             }
         }

@@ -1,17 +1,17 @@
 package dev.quiver.kernels;
 
 import dev.quiver.types.DataType;
-import org.apache.arrow.vector.BaseVariableWidthVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.LargeVarCharVector;
-import org.apache.arrow.vector.complex.ListVector;
-import org.apache.arrow.vector.complex.StructVector;
-
+import dev.quiver.value.Values;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.LargeVarCharVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.StructVector;
 
 /**
  * The order of lists and structs, as DataFusion compares them (arrow-rs {@code make_comparator}
@@ -32,19 +32,21 @@ final class NestedOrder {
         int compare(int i, int j);
     }
 
-    private NestedOrder() {
-    }
+    private NestedOrder() {}
 
     /** Whether values of {@code a} and {@code b} (lists or structs) can be compared: the same shape, comparable leaves. */
     static boolean comparable(DataType a, DataType b) {
         return switch (a) {
-            case DataType.ListType l -> b instanceof DataType.ListType m && leafOrNestedComparable(l.element(), m.element());
+            case DataType.ListType l ->
+                b instanceof DataType.ListType m && leafOrNestedComparable(l.element(), m.element());
             case DataType.Struct s -> {
-                if (!(b instanceof DataType.Struct t) || s.fields().size() != t.fields().size()) {
+                if (!(b instanceof DataType.Struct t)
+                        || s.fields().size() != t.fields().size()) {
                     yield false;
                 }
                 for (int k = 0; k < s.fields().size(); k++) {
-                    if (!leafOrNestedComparable(s.fields().get(k).type(), t.fields().get(k).type())) {
+                    if (!leafOrNestedComparable(
+                            s.fields().get(k).type(), t.fields().get(k).type())) {
                         yield false;
                     }
                 }
@@ -66,10 +68,10 @@ final class NestedOrder {
             return true;
         }
         return switch (a) {
-            case DataType.Decimal d -> b instanceof DataType.Decimal;
-            case DataType.Utf8 u -> b instanceof DataType.Utf8;
+            case DataType.Decimal _ -> b instanceof DataType.Decimal;
+            case DataType.Utf8 _ -> b instanceof DataType.Utf8;
             case DataType.Timestamp t -> b instanceof DataType.Timestamp u && t.unit() == u.unit();
-            case DataType.Interval i -> false;
+            case DataType.Interval _ -> false;
             default -> a.equals(b);
         };
     }
@@ -97,7 +99,8 @@ final class NestedOrder {
             case DataType.ListType l -> {
                 ListVector la = (ListVector) a;
                 ListVector lb = (ListVector) b;
-                RowOrder element = of(la.getDataVector(), l.element(), lb.getDataVector(), ((DataType.ListType) bt).element());
+                RowOrder element =
+                        of(la.getDataVector(), l.element(), lb.getDataVector(), ((DataType.ListType) bt).element());
                 yield (i, j) -> {
                     int sa = la.getElementStartIndex(i);
                     int na = la.getElementEndIndex(i) - sa;
@@ -118,8 +121,11 @@ final class NestedOrder {
                 StructVector sb = (StructVector) b;
                 List<RowOrder> fields = new ArrayList<>();
                 for (int k = 0; k < s.fields().size(); k++) {
-                    fields.add(of((FieldVector) sa.getChildByOrdinal(k), s.fields().get(k).type(),
-                            (FieldVector) sb.getChildByOrdinal(k), t.fields().get(k).type()));
+                    fields.add(of(
+                            (FieldVector) sa.getChildByOrdinal(k),
+                            s.fields().get(k).type(),
+                            (FieldVector) sb.getChildByOrdinal(k),
+                            t.fields().get(k).type()));
                 }
                 yield (i, j) -> {
                     for (RowOrder f : fields) {
@@ -131,13 +137,14 @@ final class NestedOrder {
                     return 0;
                 };
             }
-            case DataType.Utf8 u -> (i, j) -> Arrays.compareUnsigned(bytes(a, i), bytes(b, j));
-            case DataType.Binary x -> (i, j) -> Arrays.compareUnsigned(bytes(a, i), bytes(b, j));
-            case DataType.FloatingPoint f -> (i, j) -> floatOrder(((Number) a.getObject(i)).doubleValue(),
-                    ((Number) b.getObject(j)).doubleValue());
-            case DataType.Decimal d -> (i, j) -> ((BigDecimal) a.getObject(i)).compareTo((BigDecimal) b.getObject(j));
-            case DataType.Bool x -> (i, j) -> Boolean.compare((Boolean) a.getObject(i), (Boolean) b.getObject(j));
-            case DataType.Int t when t.equals(DataType.UINT64) -> (i, j) -> Long.compareUnsigned(unsigned64(a, i), unsigned64(b, j));
+            case DataType.Utf8 _ -> (i, j) -> Arrays.compareUnsigned(bytes(a, i), bytes(b, j));
+            case DataType.Binary _ -> (i, j) -> Arrays.compareUnsigned(bytes(a, i), bytes(b, j));
+            case DataType.FloatingPoint _ ->
+                (i, j) -> floatOrder(((Number) a.getObject(i)).doubleValue(), ((Number) b.getObject(j)).doubleValue());
+            case DataType.Decimal _ -> (i, j) -> ((BigDecimal) a.getObject(i)).compareTo((BigDecimal) b.getObject(j));
+            case DataType.Bool _ -> (i, j) -> Boolean.compare((Boolean) a.getObject(i), (Boolean) b.getObject(j));
+            case DataType.Int t
+            when t.equals(DataType.UINT64) -> (i, j) -> Long.compareUnsigned(unsigned64(a, i), unsigned64(b, j));
             // Every other integer, Date32 and timestamps: Arrow's objects are numbers (unsigned ones widened) or
             // LocalDateTime for timestamps, so read them through Quiver's values.
             default -> (i, j) -> Long.compare(longValue(a, i, at), longValue(b, j, bt));
@@ -149,12 +156,12 @@ final class NestedOrder {
     }
 
     private static long unsigned64(FieldVector v, int row) {
-        Object o = dev.quiver.value.Values.get(v, row, DataType.UINT64).value();
+        Object o = Values.get(v, row, DataType.UINT64).value();
         return ((BigInteger) o).longValue();
     }
 
     private static long longValue(FieldVector v, int row, DataType t) {
-        return ((Number) dev.quiver.value.Values.get(v, row, t).value()).longValue();
+        return ((Number) Values.get(v, row, t).value()).longValue();
     }
 
     /** SQL's total order on floats: -0.0 = 0.0, NaN = NaN, NaN above every other value. */

@@ -3,9 +3,9 @@ package dev.quiver.kernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
-import org.apache.arrow.vector.FieldVector;
-
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * One operand of the arithmetic, comparison and Boolean kernels: an array, read through
@@ -20,6 +20,7 @@ final class Operand {
     final ScalarValue scalar;
     /** The array's validity bitmap; null when every row is valid (or every row is null). */
     private final MemorySegment validity;
+
     private final boolean allNull;
 
     private Operand(DataType type, FieldVector vector, ScalarValue scalar, MemorySegment validity, boolean allNull) {
@@ -40,7 +41,8 @@ final class Operand {
             case ColumnarValue.Array a -> {
                 FieldVector v = a.vector();
                 if (v.getValueCount() < rows) {
-                    throw new IllegalArgumentException("an input array has " + v.getValueCount() + " rows, fewer than the batch's " + rows);
+                    throw new IllegalArgumentException(
+                            "an input array has " + v.getValueCount() + " rows, fewer than the batch's " + rows);
                 }
                 DataType t = a.dataType().valueType();
                 if (t instanceof DataType.Null) {
@@ -75,7 +77,7 @@ final class Operand {
     /** Validity words {@code first .. first+count-1} into {@code dst} (bits past the batch's rows are arbitrary). */
     void validWords(int first, int count, long[] dst) {
         if (allNull || validity == null) {
-            java.util.Arrays.fill(dst, 0, count, allNull ? 0 : -1L);
+            Arrays.fill(dst, 0, count, allNull ? 0 : -1L);
         } else {
             Bitmaps.words(validity, first, count, dst);
         }

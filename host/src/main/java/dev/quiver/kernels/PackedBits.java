@@ -1,11 +1,11 @@
 package dev.quiver.kernels;
 
+import dev.quiver.errors.InputException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
-
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * Packed bitmaps as {@code long[]} words (bit {@code i} of word {@code i >>> 6} is row {@code i},
@@ -20,8 +20,7 @@ import java.lang.foreign.ValueLayout;
 final class PackedBits {
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
-    private PackedBits() {
-    }
+    private PackedBits() {}
 
     /** Words needed for {@code rows} bits. */
     static int words(int rows) {
@@ -53,7 +52,7 @@ final class PackedBits {
             return null;
         }
         if (validity.capacity() < (rows + 7) >>> 3) {
-            throw new dev.quiver.errors.InputException("the validity bitmap of vector '" + v.getName() + "' holds " + validity.capacity()
+            throw new InputException("the validity bitmap of vector '" + v.getName() + "' holds " + validity.capacity()
                     + " bytes, fewer than " + rows + " rows need");
         }
         long[] out = read(validity, rows);

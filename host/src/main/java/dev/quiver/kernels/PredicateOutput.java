@@ -1,14 +1,14 @@
 package dev.quiver.kernels;
 
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.types.DataType;
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * The Boolean result of a predicate kernel (IN, BETWEEN, LIKE), written 64 rows per step,
@@ -31,6 +31,7 @@ import java.nio.ByteOrder;
 final class PredicateOutput implements AutoCloseable {
     /** A word stored with {@code (w & CHECK_WORDS) == 0} is a cancellation boundary (every 1024 rows). */
     private static final int CHECK_WORDS = 15;
+
     static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -149,7 +150,7 @@ final class PredicateOutput implements AutoCloseable {
      */
     void store(int w, long valid, long value) {
         if ((w & CHECK_WORDS) == 0) {
-            dev.quiver.cancel.Cancellation.check(); // the predicates over strings reach a boundary every 1024 rows
+            Cancellation.check(); // the predicates over strings reach a boundary every 1024 rows
         }
         long live = liveMask(w);
         valid &= live;

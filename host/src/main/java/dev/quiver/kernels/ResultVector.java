@@ -20,8 +20,7 @@ final class ResultVector {
         void set(int row, double value);
     }
 
-    private ResultVector() {
-    }
+    private ResultVector() {}
 
     /** A zeroed (all-null) vector named "result" of {@code type} with room for {@code rows} rows and value count {@code rows}. */
     static FieldVector allocate(DataType type, int rows, BufferAllocator allocator) {
@@ -72,15 +71,16 @@ final class ResultVector {
     static LongWriter longs(FieldVector out, DataType type) {
         ArrowBuf d = out.getDataBuffer();
         return switch (type) {
-            case DataType.Bool b -> (r, v) -> setBit(d, r, v != 0);
-            case DataType.Int i -> switch (i.bitWidth()) {
-                case 8 -> (r, v) -> d.setByte(r, (byte) v);
-                case 16 -> (r, v) -> d.setShort((long) r << 1, (short) v);
-                case 32 -> (r, v) -> d.setInt((long) r << 2, (int) v);
-                default -> (r, v) -> d.setLong((long) r << 3, v);
-            };
-            case DataType.Date32 x -> (r, v) -> d.setInt((long) r << 2, (int) v);
-            case DataType.Timestamp x -> (r, v) -> d.setLong((long) r << 3, v);
+            case DataType.Bool _ -> (r, v) -> setBit(d, r, v != 0);
+            case DataType.Int i ->
+                switch (i.bitWidth()) {
+                    case 8 -> (r, v) -> d.setByte(r, (byte) v);
+                    case 16 -> (r, v) -> d.setShort((long) r << 1, (short) v);
+                    case 32 -> (r, v) -> d.setInt((long) r << 2, (int) v);
+                    default -> (r, v) -> d.setLong((long) r << 3, v);
+                };
+            case DataType.Date32 _ -> (r, v) -> d.setInt((long) r << 2, (int) v);
+            case DataType.Timestamp _ -> (r, v) -> d.setLong((long) r << 3, v);
             // Unreachable from a plan: kernels ask for writers of the types they were dispatched on.
             default -> throw new UnsupportedOperationException("no integer writer for " + type);
         };
@@ -89,7 +89,9 @@ final class ResultVector {
     static DoubleWriter doubles(FieldVector out, DataType type) {
         ArrowBuf d = out.getDataBuffer();
         if (type instanceof DataType.FloatingPoint f) {
-            return f.bitWidth() == 32 ? (r, v) -> d.setFloat((long) r << 2, (float) v) : (r, v) -> d.setDouble((long) r << 3, v);
+            return f.bitWidth() == 32
+                    ? (r, v) -> d.setFloat((long) r << 2, (float) v)
+                    : (r, v) -> d.setDouble((long) r << 3, v);
         }
         // Unreachable from a plan: only float results ask for a float writer.
         throw new UnsupportedOperationException("no float writer for " + type);

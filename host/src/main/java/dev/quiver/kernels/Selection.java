@@ -2,11 +2,10 @@ package dev.quiver.kernels;
 
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.vector.FieldVector;
-
 import java.util.Arrays;
 import java.util.Objects;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * A set of rows of one batch, as a packed bitmap (bit {@code i} of word {@code i >>> 6} is row
@@ -98,7 +97,8 @@ public final class Selection {
             case ColumnarValue.Scalar s -> s.isNull() ? all(rows) : none(rows);
             case ColumnarValue.Array a -> {
                 if (a.vector().getValueCount() < rows) {
-                    throw new IllegalArgumentException("an array of " + a.vector().getValueCount() + " rows cannot select among " + rows);
+                    throw new IllegalArgumentException(
+                            "an array of " + a.vector().getValueCount() + " rows cannot select among " + rows);
                 }
                 long[] w = new long[wordsFor(rows)];
                 readValidity(a.vector(), w, rows);
@@ -110,7 +110,11 @@ public final class Selection {
         };
     }
 
-    private enum Shape { TRUE, NOT_FALSE, NOT_TRUE }
+    private enum Shape {
+        TRUE,
+        NOT_FALSE,
+        NOT_TRUE
+    }
 
     private static Selection ofBoolean(ColumnarValue bool, int rows, Shape shape) {
         Objects.requireNonNull(bool, "bool is null");
@@ -129,7 +133,8 @@ public final class Selection {
         }
         FieldVector v = ((ColumnarValue.Array) bool).vector();
         if (v.getValueCount() < rows) {
-            throw new IllegalArgumentException("a Boolean array of " + v.getValueCount() + " rows cannot select among " + rows);
+            throw new IllegalArgumentException(
+                    "a Boolean array of " + v.getValueCount() + " rows cannot select among " + rows);
         }
         long[] valid = new long[wordsFor(rows)];
         readValidity(v, valid, rows);

@@ -4,6 +4,10 @@ import dev.quiver.memory.OutputVectors;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
@@ -14,11 +18,6 @@ import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.VariableWidthFieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.util.TransferPair;
-
-import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 
 /**
  * Gathering rows (filter by a {@link Selection}, take by indices) and spreading them back
@@ -31,8 +30,7 @@ import java.util.List;
  * Arrow's {@link TransferPair#copyValueSafe}, one row at a time.
  */
 final class SelectionKernels {
-    private SelectionKernels() {
-    }
+    private SelectionKernels() {}
 
     /** How a vector's values are laid out, which decides the copy code. */
     private enum Layout {
@@ -49,11 +47,11 @@ final class SelectionKernels {
 
         static Layout of(FieldVector v) {
             return switch (v) {
-                case NullVector n -> NULL;
-                case BitVector b -> BITS;
-                case BaseFixedWidthVector f -> FIXED;
-                case BaseVariableWidthVector b -> VARIABLE;
-                case BaseLargeVariableWidthVector b -> VARIABLE;
+                case NullVector _ -> NULL;
+                case BitVector _ -> BITS;
+                case BaseFixedWidthVector _ -> FIXED;
+                case BaseVariableWidthVector _ -> VARIABLE;
+                case BaseLargeVariableWidthVector _ -> VARIABLE;
                 default -> OTHER;
             };
         }
@@ -61,19 +59,19 @@ final class SelectionKernels {
         /** The layout of the vectors {@link Values#allocate} makes for {@code type} (a dictionary's value type). */
         static Layout of(DataType type) {
             return switch (type.valueType()) {
-                case DataType.Null n -> NULL;
-                case DataType.Bool b -> BITS;
-                case DataType.Int i -> FIXED;
-                case DataType.FloatingPoint f -> FIXED;
-                case DataType.Decimal d -> FIXED;
-                case DataType.Date32 d -> FIXED;
-                case DataType.Timestamp t -> FIXED;
-                case DataType.Interval i -> FIXED;
-                case DataType.Utf8 u -> VARIABLE;
-                case DataType.Binary b -> VARIABLE;
-                case DataType.ListType l -> OTHER;
-                case DataType.Struct s -> OTHER;
-                case DataType.Dictionary d -> throw new AssertionError("valueType() is never a dictionary");
+                case DataType.Null _ -> NULL;
+                case DataType.Bool _ -> BITS;
+                case DataType.Int _ -> FIXED;
+                case DataType.FloatingPoint _ -> FIXED;
+                case DataType.Decimal _ -> FIXED;
+                case DataType.Date32 _ -> FIXED;
+                case DataType.Timestamp _ -> FIXED;
+                case DataType.Interval _ -> FIXED;
+                case DataType.Utf8 _ -> VARIABLE;
+                case DataType.Binary _ -> VARIABLE;
+                case DataType.ListType _ -> OTHER;
+                case DataType.Struct _ -> OTHER;
+                case DataType.Dictionary _ -> throw new AssertionError("valueType() is never a dictionary");
             };
         }
     }
@@ -83,7 +81,9 @@ final class SelectionKernels {
     }
 
     private static VariableWidthRows.Buffers bytes(FieldVector v) {
-        return new VariableWidthRows.Buffers(PackedBits.view(v.getOffsetBuffer()), PackedBits.view(v.getDataBuffer()),
+        return new VariableWidthRows.Buffers(
+                PackedBits.view(v.getOffsetBuffer()),
+                PackedBits.view(v.getDataBuffer()),
                 v instanceof BaseLargeVariableWidthVector);
     }
 
@@ -109,17 +109,18 @@ final class SelectionKernels {
      */
     static FieldVector filter(FieldVector v, Selection selection, String name, BufferAllocator allocator) {
         if (v.getValueCount() < selection.rows()) {
-            throw new IllegalArgumentException("filter: the vector has " + v.getValueCount() + " rows, fewer than the selection's "
-                    + selection.rows());
+            throw new IllegalArgumentException("filter: the vector has " + v.getValueCount()
+                    + " rows, fewer than the selection's " + selection.rows());
         }
         Field field = renamed(v.getField(), name);
         int count = selection.count();
         Layout layout = Layout.of(v);
-        FieldVector out = layout == Layout.FIXED ? OutputVectors.uninitialized(field, count, allocator) : field.createVector(allocator);
+        FieldVector out = layout == Layout.FIXED
+                ? OutputVectors.uninitialized(field, count, allocator)
+                : field.createVector(allocator);
         try {
             switch (layout) {
-                case NULL -> {
-                }
+                case NULL -> {}
                 case BITS -> {
                     ((BitVector) out).allocateNew(count);
                     long[] data = PackedBits.filter(PackedBits.read(v.getDataBuffer(), selection.rows()), selection);
@@ -127,7 +128,11 @@ final class SelectionKernels {
                     filterValidity(v, out, selection);
                 }
                 case FIXED -> {
-                    FixedWidthRows.filter(PackedBits.view(v.getDataBuffer()), PackedBits.view(out.getDataBuffer()), width(v), selection);
+                    FixedWidthRows.filter(
+                            PackedBits.view(v.getDataBuffer()),
+                            PackedBits.view(out.getDataBuffer()),
+                            width(v),
+                            selection);
                     filterValidity(v, out, selection);
                 }
                 case VARIABLE -> {
@@ -172,17 +177,19 @@ final class SelectionKernels {
         int n = v.getValueCount();
         for (int k = 0; k < indices.length; k++) {
             if (indices[k] < 0 || indices[k] >= n) {
-                throw new IndexOutOfBoundsException("take: index " + indices[k] + " (position " + k + ") is outside 0.." + (n - 1));
+                throw new IndexOutOfBoundsException(
+                        "take: index " + indices[k] + " (position " + k + ") is outside 0.." + (n - 1));
             }
         }
         Field field = renamed(v.getField(), "result");
         int count = indices.length;
         Layout layout = Layout.of(v);
-        FieldVector out = layout == Layout.FIXED ? OutputVectors.uninitialized(field, count, allocator) : field.createVector(allocator);
+        FieldVector out = layout == Layout.FIXED
+                ? OutputVectors.uninitialized(field, count, allocator)
+                : field.createVector(allocator);
         try {
             switch (layout) {
-                case NULL -> {
-                }
+                case NULL -> {}
                 case BITS -> {
                     ((BitVector) out).allocateNew(count);
                     long[] data = PackedBits.take(PackedBits.read(v.getDataBuffer(), n), indices);
@@ -190,7 +197,11 @@ final class SelectionKernels {
                     takeValidity(v, out, indices);
                 }
                 case FIXED -> {
-                    FixedWidthRows.take(PackedBits.view(v.getDataBuffer()), PackedBits.view(out.getDataBuffer()), width(v), indices);
+                    FixedWidthRows.take(
+                            PackedBits.view(v.getDataBuffer()),
+                            PackedBits.view(out.getDataBuffer()),
+                            width(v),
+                            indices);
                     takeValidity(v, out, indices);
                 }
                 case VARIABLE -> {
@@ -259,10 +270,11 @@ final class SelectionKernels {
             }
             Field field = valueType.toField("result", true);
             Layout layout = Layout.of(valueType);
-            out = layout == Layout.FIXED ? OutputVectors.uninitialized(field, rows, allocator) : field.createVector(allocator);
+            out = layout == Layout.FIXED
+                    ? OutputVectors.uninitialized(field, rows, allocator)
+                    : field.createVector(allocator);
             switch (layout) {
-                case NULL -> {
-                }
+                case NULL -> {}
                 case BITS -> mergeBits(out, sources, rows);
                 case FIXED -> mergeFixed(out, sources, rows);
                 case VARIABLE -> mergeVariable(out, sources, rows);
@@ -285,7 +297,8 @@ final class SelectionKernels {
     private static void check(DataType type, int rows, Kernels.Piece piece, int p, long[] covered) {
         Selection sel = piece.rows();
         if (sel.rows() != rows) {
-            throw new IllegalArgumentException("merge: piece " + p + " selects among " + sel.rows() + " rows, not " + rows);
+            throw new IllegalArgumentException(
+                    "merge: piece " + p + " selects among " + sel.rows() + " rows, not " + rows);
         }
         DataType vt = piece.value().dataType().valueType();
         if (!vt.equals(type) && !(vt instanceof DataType.Null)) {
@@ -294,8 +307,9 @@ final class SelectionKernels {
         if (piece.value() instanceof ColumnarValue.Array a) {
             int need = piece.compact() ? sel.count() : rows;
             if (a.vector().getValueCount() < need) {
-                throw new IllegalArgumentException("merge: piece " + p + " has " + a.vector().getValueCount() + " rows, fewer than the "
-                        + need + " it " + (piece.compact() ? "selects" : "covers"));
+                throw new IllegalArgumentException(
+                        "merge: piece " + p + " has " + a.vector().getValueCount() + " rows, fewer than the " + need
+                                + " it " + (piece.compact() ? "selects" : "covers"));
             }
         }
         for (int i = 0; i < covered.length; i++) {
@@ -311,8 +325,8 @@ final class SelectionKernels {
     private static Source source(Kernels.Piece piece, List<FieldVector> owned, BufferAllocator allocator) {
         Selection sel = piece.rows();
         return switch (piece.value()) {
-            case ColumnarValue.Scalar s when s.isNull() || s.dataType().valueType() instanceof DataType.Null ->
-                    new Source(sel, null, false, true);
+            case ColumnarValue.Scalar s
+            when s.isNull() || s.dataType().valueType() instanceof DataType.Null -> new Source(sel, null, false, true);
             case ColumnarValue.Scalar s -> {
                 FieldVector one = constant(s, allocator);
                 owned.add(one);
@@ -329,7 +343,8 @@ final class SelectionKernels {
      */
     private static FieldVector constant(ColumnarValue.Scalar s, BufferAllocator allocator) {
         FieldVector one = Values.broadcast(s.value(), "scalar", 1, allocator);
-        if (!(one instanceof VariableWidthFieldVector var) || one.getDataBuffer().capacity() >= 16) {
+        if (!(one instanceof VariableWidthFieldVector var)
+                || one.getDataBuffer().capacity() >= 16) {
             return one;
         }
         try (one) {
@@ -370,7 +385,10 @@ final class SelectionKernels {
                 }
             } else {
                 int n = s.compact() ? s.rows().count() : rows;
-                PackedBits.merge(data, new PackedBits.Source(s.rows(), PackedBits.read(s.vector().getDataBuffer(), n), s.compact()));
+                PackedBits.merge(
+                        data,
+                        new PackedBits.Source(
+                                s.rows(), PackedBits.read(s.vector().getDataBuffer(), n), s.compact()));
             }
         }
         PackedBits.write(data, PackedBits.view(out.getDataBuffer()), rows);
@@ -459,9 +477,11 @@ final class SelectionKernels {
      * {@link Kernels#scatter(DataType, int, List, List, BufferAllocator)}. Each set becomes a
      * compact merge piece (its value gathered into ascending row order when the set is not).
      */
-    static FieldVector scatter(DataType type, int rows, List<int[]> indexSets, List<ColumnarValue> values, BufferAllocator allocator) {
+    static FieldVector scatter(
+            DataType type, int rows, List<int[]> indexSets, List<ColumnarValue> values, BufferAllocator allocator) {
         if (indexSets.size() != values.size()) {
-            throw new IllegalArgumentException("scatter: " + indexSets.size() + " index sets but " + values.size() + " values");
+            throw new IllegalArgumentException(
+                    "scatter: " + indexSets.size() + " index sets but " + values.size() + " values");
         }
         List<ColumnarValue> owned = new ArrayList<>();
         try {
@@ -475,8 +495,8 @@ final class SelectionKernels {
                 }
                 if (value instanceof ColumnarValue.Array a) {
                     if (a.vector().getValueCount() < set.length) {
-                        throw new IllegalArgumentException("scatter: value " + k + " has " + a.vector().getValueCount()
-                                + " rows for " + set.length + " indices");
+                        throw new IllegalArgumentException("scatter: value " + k + " has "
+                                + a.vector().getValueCount() + " rows for " + set.length + " indices");
                     }
                     int[] order = ascendingOrder(set);
                     if (order != null) {

@@ -2,12 +2,12 @@ package dev.quiver.kernels;
 
 import dev.quiver.strings.Utf8;
 import dev.quiver.strings.Utf8Input;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
-
-import java.lang.foreign.MemorySegment;
-import java.util.Objects;
 
 /**
  * Substring search over Utf8 and LargeUtf8 columns: {@code contains}, {@code starts_with},
@@ -27,8 +27,7 @@ import java.util.Objects;
  * {@code needle} has one row (the same for every row) or as many as {@code s}.
  */
 public final class StringSearchKernels {
-    private StringSearchKernels() {
-    }
+    private StringSearchKernels() {}
 
     /** {@code contains(s, needle)}: strict, an empty needle is in every string. */
     public static FieldVector contains(FieldVector s, FieldVector needle, BufferAllocator allocator) {
@@ -45,19 +44,24 @@ public final class StringSearchKernels {
         return predicate(s, suffix, Kind.SUFFIX, allocator);
     }
 
-    private enum Kind { CONTAINS, PREFIX, SUFFIX }
+    private enum Kind {
+        CONTAINS,
+        PREFIX,
+        SUFFIX
+    }
 
     private static FieldVector predicate(FieldVector s, FieldVector needle, Kind kind, BufferAllocator allocator) {
         Objects.requireNonNull(allocator, "allocator is null");
         int rows = s.getValueCount();
         boolean constant = needle.getValueCount() == 1;
         if (!constant && needle.getValueCount() != rows) {
-            throw new IllegalArgumentException("a needle of " + needle.getValueCount() + " rows for " + rows + " strings");
+            throw new IllegalArgumentException(
+                    "a needle of " + needle.getValueCount() + " rows for " + rows + " strings");
         }
         try (Utf8Input in = Utf8Input.of(s);
-             Utf8Input nd = constant ? Utf8Input.constant(needle) : Utf8Input.of(needle);
-             java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined();
-             PredicateOutput out = PredicateOutput.allocate(rows, allocator)) {
+                Utf8Input nd = constant ? Utf8Input.constant(needle) : Utf8Input.of(needle);
+                Arena arena = Arena.ofConfined();
+                PredicateOutput out = PredicateOutput.allocate(rows, allocator)) {
             if (rows == 0) {
                 return out.finish();
             }
@@ -144,11 +148,13 @@ public final class StringSearchKernels {
         int rows = s.getValueCount();
         boolean constant = needle.getValueCount() == 1;
         if (!constant && needle.getValueCount() != rows) {
-            throw new IllegalArgumentException("a needle of " + needle.getValueCount() + " rows for " + rows + " strings");
+            throw new IllegalArgumentException(
+                    "a needle of " + needle.getValueCount() + " rows for " + rows + " strings");
         }
         BigIntVector out = new BigIntVector("result", allocator);
-        try (Utf8Input in = Utf8Input.of(s); Utf8Input nd = constant ? Utf8Input.constant(needle) : Utf8Input.of(needle);
-             java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+        try (Utf8Input in = Utf8Input.of(s);
+                Utf8Input nd = constant ? Utf8Input.constant(needle) : Utf8Input.of(needle);
+                Arena arena = Arena.ofConfined()) {
             out.allocateNew(Math.max(rows, 1)); // zeroed: 0 (not found), null
             out.setValueCount(rows);
             if (rows == 0) {

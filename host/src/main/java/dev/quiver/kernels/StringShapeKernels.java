@@ -1,8 +1,17 @@
 package dev.quiver.kernels;
 
+import com.sun.management.OperatingSystemMXBean;
+import dev.quiver.errors.EvaluationException;
+import dev.quiver.errors.ResourceException;
 import dev.quiver.strings.Utf8;
 import dev.quiver.strings.Utf8Input;
 import dev.quiver.strings.Utf8Output;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+import java.util.Objects;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
@@ -11,12 +20,6 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.VarCharVector;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.util.Arrays;
-import java.util.Objects;
 
 /**
  * Whole-column kernels that measure and reshape strings by character (Unicode code point):
@@ -42,12 +45,13 @@ public final class StringShapeKernels {
     /** The most bytes of text a Utf8 (32-bit offsets) column holds. */
     static final long UTF8_LIMIT = Integer.MAX_VALUE;
 
-    private StringShapeKernels() {
-    }
+    private StringShapeKernels() {}
 
     /** Which ends {@link #trim} removes characters from. */
     public enum TrimSide {
-        LEADING, TRAILING, BOTH
+        LEADING,
+        TRAILING,
+        BOTH
     }
 
     // ------------------------------------------------------------------------------ lengths
@@ -67,7 +71,8 @@ public final class StringShapeKernels {
         return lengths(strings, false, 8, allocator);
     }
 
-    private static BigIntVector lengths(FieldVector strings, boolean characters, long scale, BufferAllocator allocator) {
+    private static BigIntVector lengths(
+            FieldVector strings, boolean characters, long scale, BufferAllocator allocator) {
         Objects.requireNonNull(allocator, "allocator is null");
         BigIntVector out = new BigIntVector("result", allocator);
         try (Utf8Input in = Utf8Input.of(strings)) {
@@ -162,7 +167,11 @@ public final class StringShapeKernels {
                             long w = d.get(Utf8.WORD, k);
                             if ((w & HIGH_BITS) == 0) {
                                 out.ensure(8);
-                                out.data().set(Utf8.WORD, out.position(), upper ? Utf8.upperAsciiWord(w) : Utf8.lowerAsciiWord(w));
+                                out.data()
+                                        .set(
+                                                Utf8.WORD,
+                                                out.position(),
+                                                upper ? Utf8.upperAsciiWord(w) : Utf8.lowerAsciiWord(w));
                                 out.advance(8);
                                 k += 8;
                                 continue;
@@ -251,11 +260,12 @@ public final class StringShapeKernels {
      * {@code characters} null trims spaces (U+0020) only. {@code characters} is a set of code
      * points (any order, repeats ignored); an empty set trims nothing.
      */
-    public static FieldVector trim(FieldVector strings, FieldVector characters, TrimSide side, int rows, BufferAllocator allocator) {
+    public static FieldVector trim(
+            FieldVector strings, FieldVector characters, TrimSide side, int rows, BufferAllocator allocator) {
         Objects.requireNonNull(side, "side is null");
         Objects.requireNonNull(allocator, "allocator is null");
         try (Utf8Input in = open(strings, rows);
-             Utf8Input chars = characters == null ? null : open(characters, rows)) {
+                Utf8Input chars = characters == null ? null : open(characters, rows)) {
             long[] valid = validity(rows, in, chars);
             MemorySegment d = in.data();
             CharacterSet set = new CharacterSet();
@@ -389,8 +399,8 @@ public final class StringShapeKernels {
      * {@code start}. Positions that do not exist give nothing (an empty string, never an error);
      * the arithmetic saturates, so any Int64 is accepted. {@code length} may be null (absent).
      */
-    public static FieldVector substring(FieldVector strings, FieldVector start, FieldVector length, int rows,
-                                        BufferAllocator allocator) {
+    public static FieldVector substring(
+            FieldVector strings, FieldVector start, FieldVector length, int rows, BufferAllocator allocator) {
         Objects.requireNonNull(start, "start is null");
         Objects.requireNonNull(allocator, "allocator is null");
         LongArgument from = LongArgument.of(start, rows);
@@ -450,7 +460,8 @@ public final class StringShapeKernels {
         return leftRight(strings, count, false, rows, allocator);
     }
 
-    private static FieldVector leftRight(FieldVector strings, FieldVector count, boolean left, int rows, BufferAllocator allocator) {
+    private static FieldVector leftRight(
+            FieldVector strings, FieldVector count, boolean left, int rows, BufferAllocator allocator) {
         Objects.requireNonNull(count, "count is null");
         Objects.requireNonNull(allocator, "allocator is null");
         LongArgument k = LongArgument.of(count, rows);
@@ -492,7 +503,8 @@ public final class StringShapeKernels {
      * Appends the characters {@code [from, to)} (0-based, {@code from >= 0}; either may be past
      * the end) of the row {@code [s, e)}.
      */
-    private static void appendCharacters(Utf8Output out, MemorySegment d, long s, long e, boolean ascii, long from, long to) {
+    private static void appendCharacters(
+            Utf8Output out, MemorySegment d, long s, long e, boolean ascii, long from, long to) {
         if (to <= from) {
             return;
         }
@@ -546,14 +558,19 @@ public final class StringShapeKernels {
      *                                  DuckDB raises "Insufficient padding"), or where the result would exceed 2 GiB of
      *                                  text in a Utf8 column or the allocator's limit
      */
-    public static FieldVector pad(FieldVector strings, FieldVector count, FieldVector fill, boolean left, int rows,
-                                  BufferAllocator allocator) {
+    public static FieldVector pad(
+            FieldVector strings,
+            FieldVector count,
+            FieldVector fill,
+            boolean left,
+            int rows,
+            BufferAllocator allocator) {
         Objects.requireNonNull(count, "count is null");
         Objects.requireNonNull(allocator, "allocator is null");
         String name = left ? "lpad" : "rpad";
         LongArgument target = LongArgument.of(count, rows);
         try (Utf8Input in = open(strings, rows);
-             Utf8Input fills = fill == null ? null : open(fill, rows)) {
+                Utf8Input fills = fill == null ? null : open(fill, rows)) {
             long[] valid = validity(rows, in, target, fills);
             MemorySegment d = in.data();
             boolean ascii = in.isAllAscii();
@@ -599,13 +616,14 @@ public final class StringShapeKernels {
                     }
                     long missing = t - n;
                     if (fillChars == 0) {
-                        throw new dev.quiver.errors.EvaluationException(name + ": row " + r + " needs " + missing
+                        throw new EvaluationException(name + ": row " + r + " needs " + missing
                                 + " characters of padding but the fill string is empty");
                     }
                     long whole = missing / fillChars;
                     long rest = missing % fillChars;
                     long restEnd = fillAscii ? fs + rest : skip(f, fs, fe, rest);
-                    long padBytes = whole > Long.MAX_VALUE / (fe - fs) ? Long.MAX_VALUE
+                    long padBytes = whole > Long.MAX_VALUE / (fe - fs)
+                            ? Long.MAX_VALUE
                             : saturatedAdd(whole * (fe - fs), restEnd - fs);
                     checkRoom(out, saturatedAdd(padBytes, e - s), name, r, in.large(), allocator);
                     if (!left) {
@@ -679,19 +697,22 @@ public final class StringShapeKernels {
     }
 
     /** Fails before writing a row that would take the result past what its type or allocator can hold. */
-    private static void checkRoom(Utf8Output out, long more, String name, int row, boolean large, BufferAllocator allocator) {
+    private static void checkRoom(
+            Utf8Output out, long more, String name, int row, boolean large, BufferAllocator allocator) {
         if (!large && more > UTF8_LIMIT - out.position()) {
-            throw new dev.quiver.errors.ResourceException(name + ": the result would hold more than 2 GiB of text by row " + row
-                    + " (this row alone " + (more == Long.MAX_VALUE ? "more than 2^63" : more) + " bytes), beyond what a"
+            throw new ResourceException(name + ": the result would hold more than 2 GiB of text by row " + row
+                    + " (this row alone " + (more == Long.MAX_VALUE ? "more than 2^63" : more)
+                    + " bytes), beyond what a"
                     + " Utf8 column can hold (a LargeUtf8 argument gives a LargeUtf8 result)");
         }
         // Growing towards an impossible size would first copy ever larger buffers: refuse up front
         // what the allocator's limit, or the machine's memory, cannot hold.
         long room = Math.min(out.data().byteSize() - out.position() + allocator.getHeadroom(), PHYSICAL_MEMORY);
         if (more > room) {
-            throw new dev.quiver.errors.ResourceException(name + ": row " + row + " would take " + (more == Long.MAX_VALUE
-                    ? "more than 2^63" : more) + " bytes, more than the allocator's limit or the machine's memory leaves ("
-                    + room + " bytes)");
+            throw new ResourceException(
+                    name + ": row " + row + " would take " + (more == Long.MAX_VALUE ? "more than 2^63" : more)
+                            + " bytes, more than the allocator's limit or the machine's memory leaves ("
+                            + room + " bytes)");
         }
     }
 
@@ -699,7 +720,7 @@ public final class StringShapeKernels {
     private static final long PHYSICAL_MEMORY = physicalMemory();
 
     private static long physicalMemory() {
-        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
             long total = os.getTotalMemorySize();
             return total > 0 ? total : Long.MAX_VALUE;
         }
@@ -726,7 +747,8 @@ public final class StringShapeKernels {
      * input's (64 bytes for a constant, one row every row reads), then grown by doubling.
      */
     private static Utf8Output output(Utf8Input in, int rows, BufferAllocator allocator) {
-        return Utf8Output.allocate(in.large(), "result", rows, in.constant() ? 64 : in.data().byteSize(), allocator);
+        return Utf8Output.allocate(
+                in.large(), "result", rows, in.constant() ? 64 : in.data().byteSize(), allocator);
     }
 
     /** Whether row {@code r} is null in {@code valid} ({@link #validity}), written so to {@code out}. */
@@ -745,8 +767,7 @@ public final class StringShapeKernels {
             long bits = -1L;
             for (Object input : inputs) {
                 switch (input) {
-                    case null -> {
-                    }
+                    case null -> {}
                     case Utf8Input u -> bits &= u.validWord(w, rows);
                     case LongArgument l -> bits &= l.validWord(w, rows);
                     default -> throw new IllegalArgumentException("not an input: " + input);
@@ -827,7 +848,8 @@ public final class StringShapeKernels {
             return MemorySegment.NULL.reinterpret(0, arena, null);
         }
         if (buffer.capacity() < bytes) {
-            throw new IllegalStateException("a buffer of " + buffer.capacity() + " bytes where " + bytes + " are needed");
+            throw new IllegalStateException(
+                    "a buffer of " + buffer.capacity() + " bytes where " + bytes + " are needed");
         }
         return MemorySegment.ofAddress(buffer.memoryAddress()).reinterpret(bytes, arena, null);
     }

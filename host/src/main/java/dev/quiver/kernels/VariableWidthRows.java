@@ -32,8 +32,7 @@ final class VariableWidthRows {
         }
     }
 
-    private VariableWidthRows() {
-    }
+    private VariableWidthRows() {}
 
     /**
      * Copies {@code bytes} bytes, for rows written in ascending order: a value of at most 16 bytes

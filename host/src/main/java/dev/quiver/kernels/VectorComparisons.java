@@ -1,15 +1,14 @@
 package dev.quiver.kernels;
 
 import dev.quiver.types.DataType;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
 
 /**
  * {@link ComparisonKernels.Order}s of Float64, Float32, Int32 (and Date32) and Int64 (and
@@ -28,31 +27,35 @@ final class VectorComparisons {
     private static final VectorSpecies<Long> I64 = LongVector.SPECIES_PREFERRED;
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
-    private VectorComparisons() {
-    }
+    private VectorComparisons() {}
 
     /** The whole-word order for array {@code a} against {@code b}, or null when {@code a}'s type has no vector loop here. */
     static ComparisonKernels.Order order(Operand a, Operand b) {
         MemorySegment ad = a.data();
         return switch (a.type) {
-            case DataType.FloatingPoint f when f.bitWidth() == 64 -> {
+            case DataType.FloatingPoint f
+            when f.bitWidth() == 64 -> {
                 if (!b.isScalar()) {
                     yield float64(ad, b.data());
                 }
                 double s = FixedWidth.toDouble(b.scalar);
                 yield Double.isNaN(s) ? float64Nan(ad) : float64(ad, s);
             }
-            case DataType.FloatingPoint f -> {
+            case DataType.FloatingPoint _ -> {
                 if (!b.isScalar()) {
                     yield float32(ad, b.data());
                 }
                 float s = (float) FixedWidth.toDouble(b.scalar);
                 yield Float.isNaN(s) ? float32Nan(ad) : float32(ad, s);
             }
-            case DataType.Int i when i.equals(DataType.INT32) -> b.isScalar() ? int32(ad, (int) FixedWidth.toLong(b.scalar)) : int32(ad, b.data());
-            case DataType.Date32 d -> b.isScalar() ? int32(ad, (int) FixedWidth.toLong(b.scalar)) : int32(ad, b.data());
-            case DataType.Int i when i.equals(DataType.INT64) -> b.isScalar() ? int64(ad, FixedWidth.toLong(b.scalar)) : int64(ad, b.data());
-            case DataType.Timestamp t -> b.isScalar() ? int64(ad, FixedWidth.toLong(b.scalar)) : int64(ad, b.data());
+            case DataType.Int i
+            when i.equals(DataType.INT32) ->
+                b.isScalar() ? int32(ad, (int) FixedWidth.toLong(b.scalar)) : int32(ad, b.data());
+            case DataType.Date32 _ -> b.isScalar() ? int32(ad, (int) FixedWidth.toLong(b.scalar)) : int32(ad, b.data());
+            case DataType.Int i
+            when i.equals(DataType.INT64) ->
+                b.isScalar() ? int64(ad, FixedWidth.toLong(b.scalar)) : int64(ad, b.data());
+            case DataType.Timestamp _ -> b.isScalar() ? int64(ad, FixedWidth.toLong(b.scalar)) : int64(ad, b.data());
             default -> null;
         };
     }

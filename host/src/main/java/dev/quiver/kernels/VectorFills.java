@@ -1,12 +1,11 @@
 package dev.quiver.kernels;
 
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
 
 /**
  * A 4- or 8-byte constant written to the selected rows of a fixed-width column with masked
@@ -19,8 +18,7 @@ final class VectorFills {
     private static final VectorSpecies<Long> I64 = LongVector.SPECIES_PREFERRED;
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
-    private VectorFills() {
-    }
+    private VectorFills() {}
 
     /** Whether whole 64-row words split evenly into vectors of both species here. */
     static boolean usable() {

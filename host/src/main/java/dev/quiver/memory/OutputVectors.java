@@ -1,13 +1,13 @@
 package dev.quiver.memory;
 
+import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.types.pojo.Field;
-
-import java.util.List;
 
 /**
  * Allocates result vectors whose every byte the caller is about to write.
@@ -20,8 +20,7 @@ import java.util.List;
  * up) is zeroed here, so rows beyond {@code rows} read as null, as after {@code allocateNew}.
  */
 public final class OutputVectors {
-    private OutputVectors() {
-    }
+    private OutputVectors() {}
 
     /**
      * A fixed-width vector of {@code field}'s type with {@code rows} rows of uninitialized
@@ -31,8 +30,8 @@ public final class OutputVectors {
         FieldVector vector = field.createVector(allocator);
         try {
             if (!(vector instanceof BaseFixedWidthVector fixed)) {
-                throw new IllegalArgumentException("field '" + field.getName() + "' of type " + field.getType()
-                        + " is not fixed-width");
+                throw new IllegalArgumentException(
+                        "field '" + field.getName() + "' of type " + field.getType() + " is not fixed-width");
             }
             if (rows < 2) {
                 // loadFieldBuffers treats "no nulls" and "all null" specially; tiny vectors gain nothing anyway.
@@ -42,8 +41,8 @@ public final class OutputVectors {
             }
             long validityBytes = (VectorView.validityBytes(rows) + 7) & ~7L;
             try (ArrowBuf validity = allocator.buffer(validityBytes);
-                 ArrowBuf data = allocator.buffer(vector instanceof org.apache.arrow.vector.BitVector ? validityBytes
-                         : (long) rows * fixed.getTypeWidth())) {
+                    ArrowBuf data = allocator.buffer(
+                            vector instanceof BitVector ? validityBytes : (long) rows * fixed.getTypeWidth())) {
                 // The allocator rounds capacity up: rows past `rows` that fit the capacity must read
                 // as null, as after allocateNew. Only the bitmap past the written bytes is zeroed.
                 long written = VectorView.validityBytes(rows);

@@ -4,8 +4,7 @@ import org.apache.arrow.util.AutoCloseables;
 
 /** Releasing several resources at once. */
 public final class Resources {
-    private Resources() {
-    }
+    private Resources() {}
 
     /**
      * Closes every resource in order, even when some fail; the first failure is rethrown with

@@ -1,15 +1,16 @@
 package dev.quiver.memory;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.NullVector;
+import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.types.pojo.Field;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
 
 /**
  * Vectors that read the same Arrow buffers as another vector, without copying a byte: the
@@ -30,8 +31,7 @@ import java.util.Objects;
  * {@code GetField}).
  */
 public final class SharedVectors {
-    private SharedVectors() {
-    }
+    private SharedVectors() {}
 
     /**
      * A new vector of {@code field} (a field of the same shape as {@code source}'s, possibly
@@ -47,7 +47,8 @@ public final class SharedVectors {
      * bitmap of at least {@code rows} bits, still owned by the caller) in place of the source's
      * own validity bitmap, at the top level only.
      */
-    public static FieldVector share(FieldVector source, Field field, int rows, ArrowBuf validity, BufferAllocator allocator) {
+    public static FieldVector share(
+            FieldVector source, Field field, int rows, ArrowBuf validity, BufferAllocator allocator) {
         Objects.requireNonNull(source, "source is null");
         Objects.requireNonNull(field, "field is null");
         Objects.requireNonNull(allocator, "allocator is null");
@@ -64,7 +65,8 @@ public final class SharedVectors {
     /** Loads {@code source}'s buffers (retained) into {@code target}, a vector of the same shape, and its children likewise. */
     public static void load(FieldVector source, FieldVector target, int rows, ArrowBuf validity) {
         if (source.getValueCount() < rows) {
-            throw new IllegalArgumentException("cannot share " + rows + " rows of a vector of " + source.getValueCount());
+            throw new IllegalArgumentException(
+                    "cannot share " + rows + " rows of a vector of " + source.getValueCount());
         }
         List<ArrowBuf> buffers = new ArrayList<>(source.getFieldBuffers());
         int nulls = 0;
@@ -83,12 +85,12 @@ public final class SharedVectors {
         for (int i = 0; i < from.size(); i++) {
             FieldVector child = from.get(i);
             // A struct's children have its rows; a list's child has as many as its offsets reach.
-            int childRows = source instanceof org.apache.arrow.vector.complex.StructVector ? rows : child.getValueCount();
+            int childRows = source instanceof StructVector ? rows : child.getValueCount();
             load(child, to.get(i), childRows, null);
         }
     }
 
     private static boolean hasValidity(FieldVector v) {
-        return !(v instanceof org.apache.arrow.vector.NullVector);
+        return !(v instanceof NullVector);
     }
 }

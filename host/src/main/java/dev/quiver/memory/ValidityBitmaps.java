@@ -10,8 +10,7 @@ import java.util.List;
 public final class ValidityBitmaps {
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
 
-    private ValidityBitmaps() {
-    }
+    private ValidityBitmaps() {}
 
     /**
      * Writes into {@code out} the AND of {@code inputs} for {@code rows} rows, 64 rows per

@@ -1,12 +1,13 @@
 package dev.quiver.memory;
 
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.FieldVector;
-
+import dev.quiver.errors.InputException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * Bounds-checked {@link MemorySegment} views of a fixed-width Arrow vector's buffers that alias
@@ -44,8 +45,7 @@ public final class VectorView implements AutoCloseable {
         this.arena = Arena.ofConfined();
         try {
             // A BitVector (width 0) packs its values one bit per row, as its validity.
-            long dataBytes = vector instanceof org.apache.arrow.vector.BitVector ? validityBytes(valueCount)
-                    : (long) valueCount * byteWidth;
+            long dataBytes = vector instanceof BitVector ? validityBytes(valueCount) : (long) valueCount * byteWidth;
             this.data = alias(fixed.getDataBuffer(), dataBytes, "data", vector);
             this.validity = alias(fixed.getValidityBuffer(), validityBytes(valueCount), "validity", vector);
         } catch (RuntimeException e) {
@@ -69,7 +69,7 @@ public final class VectorView implements AutoCloseable {
             return MemorySegment.NULL.reinterpret(0, arena, null);
         }
         if (buf.capacity() < bytes) {
-            throw new dev.quiver.errors.InputException("the " + what + " buffer of vector '" + vector.getName() + "' holds "
+            throw new InputException("the " + what + " buffer of vector '" + vector.getName() + "' holds "
                     + buf.capacity() + " bytes, fewer than the " + bytes + " its " + valueCount + " values need");
         }
         // The one place a raw address becomes a segment: bounded by the live region, scoped to this view.

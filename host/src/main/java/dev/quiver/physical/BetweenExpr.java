@@ -4,7 +4,6 @@ import dev.quiver.cancel.Cancellation;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.List;
 
 /**
@@ -12,7 +11,8 @@ import java.util.List;
  * input evaluated once (so a volatile input is not duplicated). Literal bounds over a
  * fixed-width input take one pass with one comparison per row ({@link Kernels#between}).
  */
-public record BetweenExpr(PhysicalExpr input, PhysicalExpr low, PhysicalExpr high, boolean negated) implements PhysicalExpr {
+public record BetweenExpr(PhysicalExpr input, PhysicalExpr low, PhysicalExpr high, boolean negated)
+        implements PhysicalExpr {
     @Override
     public DataType dataType() {
         return DataType.BOOLEAN;
@@ -21,7 +21,9 @@ public record BetweenExpr(PhysicalExpr input, PhysicalExpr low, PhysicalExpr hig
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
         Cancellation.check(); // a kernel boundary
-        try (ColumnarValue v = input.evaluate(ctx); ColumnarValue lo = low.evaluate(ctx); ColumnarValue hi = high.evaluate(ctx)) {
+        try (ColumnarValue v = input.evaluate(ctx);
+                ColumnarValue lo = low.evaluate(ctx);
+                ColumnarValue hi = high.evaluate(ctx)) {
             return Kernels.between(v, lo, hi, negated, ctx.rows(), ctx.allocator());
         }
     }

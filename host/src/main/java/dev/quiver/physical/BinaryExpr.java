@@ -10,9 +10,9 @@ import dev.quiver.kernels.Selection;
 import dev.quiver.memory.Resources;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -52,13 +52,15 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
         if (op == Operator.AND || op == Operator.OR) {
             return evaluateChain(ctx);
         }
-        try (ColumnarValue l = left.evaluate(ctx); ColumnarValue r = right.evaluate(ctx)) {
+        try (ColumnarValue l = left.evaluate(ctx);
+                ColumnarValue r = right.evaluate(ctx)) {
             if (op.isArithmetic()) {
                 try {
                     return Kernels.arithmetic(op, l, r, dataType, mode, ctx.rows(), ctx.allocator());
                 } catch (KernelArithmeticException e) {
                     // Name the expression as written rather than the kernel's operand types.
-                    KernelArithmeticException named = new KernelArithmeticException(e.what(), Names.sql(this), e.row(), "cpu");
+                    KernelArithmeticException named =
+                            new KernelArithmeticException(e.what(), Names.sql(this), e.row(), "cpu");
                     named.initCause(e);
                     throw named;
                 }
@@ -98,8 +100,8 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
                 }
                 // Every row known TRUE (AND) or known FALSE (OR): the result is the next term's. (A result of
                 // our own is kept instead: combining into it in place costs less than a new vector.)
-                boolean identity = undecided.isAll() && !hasNulls(acc)
-                        && !(acc instanceof ColumnarValue.Array a && a.owned());
+                boolean identity =
+                        undecided.isAll() && !hasNulls(acc) && !(acc instanceof ColumnarValue.Array a && a.owned());
                 if (identity) {
                     ColumnarValue next = term.evaluate(ctx);
                     acc.close();
@@ -107,7 +109,8 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
                     continue;
                 }
                 ColumnarValue next;
-                boolean whole = undecided.isAll() || (term.isCheapAndInfallible() && undecided.count() > PRE_SELECTION_THRESHOLD * rows);
+                boolean whole = undecided.isAll()
+                        || (term.isCheapAndInfallible() && undecided.count() > PRE_SELECTION_THRESHOLD * rows);
                 if (whole) {
                     ColumnarValue previous = acc;
                     acc = null; // combineInto owns it while it works, and on an exception
@@ -168,9 +171,11 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
         try {
             return switch (c) {
                 case Combinable.Comparison x ->
-                        Kernels.compareConsumingLeft(acc, x.op(), inputs.get(0), inputs.get(1), and, ctx.rows(), ctx.allocator());
-                case Combinable.NullTest x -> Kernels.isNullConsumingLeft(acc, inputs.get(0), x.negated(), and, ctx.rows(), ctx.allocator());
-                case Combinable.Chain x -> nested.mergeInto(acc, and, ctx.allocator());
+                    Kernels.compareConsumingLeft(
+                            acc, x.op(), inputs.get(0), inputs.get(1), and, ctx.rows(), ctx.allocator());
+                case Combinable.NullTest x ->
+                    Kernels.isNullConsumingLeft(acc, inputs.get(0), x.negated(), and, ctx.rows(), ctx.allocator());
+                case Combinable.Chain _ -> nested.mergeInto(acc, and, ctx.allocator());
             };
         } finally {
             Resources.closeAll(inputs);
@@ -191,7 +196,8 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
             if (undecided.isNone() && rows > 0) {
                 break;
             }
-            boolean whole = undecided.isAll() || (term.isCheapAndInfallible() && undecided.count() > PRE_SELECTION_THRESHOLD * rows);
+            boolean whole = undecided.isAll()
+                    || (term.isCheapAndInfallible() && undecided.count() > PRE_SELECTION_THRESHOLD * rows);
             if (whole && combineWhole(acc, term, ctx)) {
                 continue;
             }
@@ -214,7 +220,8 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
                 return false;
             }
             case Combinable.Comparison x -> {
-                try (ColumnarValue l = x.node().left.evaluate(ctx); ColumnarValue r = x.node().right.evaluate(ctx)) {
+                try (ColumnarValue l = x.node().left.evaluate(ctx);
+                        ColumnarValue r = x.node().right.evaluate(ctx)) {
                     acc.combineComparison(x.op(), l, r, ctx.allocator());
                 }
             }
@@ -234,14 +241,11 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
      * NOT), or a nested AND/OR chain.
      */
     private sealed interface Combinable {
-        record Comparison(BinaryExpr node, Operator op) implements Combinable {
-        }
+        record Comparison(BinaryExpr node, Operator op) implements Combinable {}
 
-        record NullTest(PhysicalExpr input, boolean negated) implements Combinable {
-        }
+        record NullTest(PhysicalExpr input, boolean negated) implements Combinable {}
 
-        record Chain(BinaryExpr node) implements Combinable {
-        }
+        record Chain(BinaryExpr node) implements Combinable {}
 
         /** {@code term} as a combinable term, or null. */
         static Combinable of(PhysicalExpr term) {
@@ -256,7 +260,6 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
             };
         }
     }
-
 
     private static boolean hasNulls(ColumnarValue v) {
         return switch (v) {
@@ -276,8 +279,10 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
         if (dataType instanceof DataType.FloatingPoint) {
             return true; // IEEE 754: no errors
         }
-        return dataType instanceof DataType.Int && mode == ArithmeticMode.WRAPPING
-                && op != Operator.DIVIDE && op != Operator.MODULO;
+        return dataType instanceof DataType.Int
+                && mode == ArithmeticMode.WRAPPING
+                && op != Operator.DIVIDE
+                && op != Operator.MODULO;
     }
 
     @Override
@@ -288,7 +293,7 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
     @Override
     public String describe() {
         if (op.isArithmetic() && !(dataType instanceof DataType.FloatingPoint) && mode != ArithmeticMode.CHECKED) {
-            return op.sql() + " (" + mode.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ")";
+            return op.sql() + " (" + mode.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")";
         }
         return op.sql();
     }

@@ -10,7 +10,6 @@ import dev.quiver.memory.Resources;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -38,7 +37,12 @@ public final class CaseExpr implements PhysicalExpr {
     private final DataType dataType;
     private final LookupTable lookup;
 
-    public CaseExpr(PhysicalExpr operand, List<PhysicalExpr> whens, List<PhysicalExpr> thens, PhysicalExpr otherwise, DataType dataType) {
+    public CaseExpr(
+            PhysicalExpr operand,
+            List<PhysicalExpr> whens,
+            List<PhysicalExpr> thens,
+            PhysicalExpr otherwise,
+            DataType dataType) {
         this.operand = operand;
         this.whens = List.copyOf(whens);
         this.thens = List.copyOf(thens);
@@ -57,14 +61,20 @@ public final class CaseExpr implements PhysicalExpr {
         List<ScalarValue> keys = new ArrayList<>();
         List<ScalarValue> values = new ArrayList<>();
         for (int i = 0; i < whens.size(); i++) {
-            if (!(whens.get(i) instanceof LiteralExpr k) || !(thens.get(i) instanceof LiteralExpr v)
+            if (!(whens.get(i) instanceof LiteralExpr k)
+                    || !(thens.get(i) instanceof LiteralExpr v)
                     || !k.dataType().valueType().equals(operand.dataType().valueType())) {
                 return Optional.empty();
             }
             keys.add(k.value());
             values.add(v.value());
         }
-        return LookupTable.of(operand.dataType(), keys, values, otherwise == null ? null : ((LiteralExpr) otherwise).value(), dataType);
+        return LookupTable.of(
+                operand.dataType(),
+                keys,
+                values,
+                otherwise == null ? null : ((LiteralExpr) otherwise).value(),
+                dataType);
     }
 
     public PhysicalExpr operand() {
@@ -112,12 +122,14 @@ public final class CaseExpr implements PhysicalExpr {
                 if (taken.isNone()) {
                     continue;
                 }
-                Selections.Evaluated then = Selections.evaluateFor(thens.get(b), ctx, taken, BinaryExpr.PRE_SELECTION_THRESHOLD);
+                Selections.Evaluated then =
+                        Selections.evaluateFor(thens.get(b), ctx, taken, BinaryExpr.PRE_SELECTION_THRESHOLD);
                 pieces.add(new Kernels.Piece(taken, then.value(), then.compact()));
                 remaining = remaining.andNot(taken);
             }
             if (otherwise != null && !remaining.isNone()) {
-                Selections.Evaluated e = Selections.evaluateFor(otherwise, ctx, remaining, BinaryExpr.PRE_SELECTION_THRESHOLD);
+                Selections.Evaluated e =
+                        Selections.evaluateFor(otherwise, ctx, remaining, BinaryExpr.PRE_SELECTION_THRESHOLD);
                 pieces.add(new Kernels.Piece(remaining, e.value(), e.compact()));
             }
             return Kernels.merge(dataType, rows, pieces, ctx.allocator());
@@ -132,8 +144,10 @@ public final class CaseExpr implements PhysicalExpr {
     /** The rows among {@code remaining} where this WHEN holds (equals the operand, with one). */
     private static Selection taken(PhysicalExpr when, ColumnarValue op, EvalContext ctx, Selection remaining) {
         int rows = ctx.rows();
-        if (op == null && (remaining.isAll()
-                || (when.isCheapAndInfallible() && remaining.count() > BinaryExpr.PRE_SELECTION_THRESHOLD * rows))) {
+        if (op == null
+                && (remaining.isAll()
+                        || (when.isCheapAndInfallible()
+                                && remaining.count() > BinaryExpr.PRE_SELECTION_THRESHOLD * rows))) {
             // A comparison, IS NULL test or AND/OR chain straight into row bits: no Boolean vector.
             BooleanAccumulator holds = new BooleanAccumulator(true, rows);
             if (BinaryExpr.combineWhole(holds, when, ctx)) {
@@ -148,7 +162,7 @@ public final class CaseExpr implements PhysicalExpr {
                 holds = Selection.ofTrue(cond, n);
             } else {
                 try (ColumnarValue opRows = w.compact() ? Kernels.filter(op, remaining, ctx.allocator()) : borrow(op);
-                     ColumnarValue eq = Kernels.compare(Operator.EQ, opRows, cond, n, ctx.allocator())) {
+                        ColumnarValue eq = Kernels.compare(Operator.EQ, opRows, cond, n, ctx.allocator())) {
                     holds = Selection.ofTrue(eq, n);
                 }
             }
@@ -187,8 +201,12 @@ public final class CaseExpr implements PhysicalExpr {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof CaseExpr c && Objects.equals(operand, c.operand) && whens.equals(c.whens) && thens.equals(c.thens)
-                && Objects.equals(otherwise, c.otherwise) && dataType.equals(c.dataType);
+        return o instanceof CaseExpr c
+                && Objects.equals(operand, c.operand)
+                && whens.equals(c.whens)
+                && thens.equals(c.thens)
+                && Objects.equals(otherwise, c.otherwise)
+                && dataType.equals(c.dataType);
     }
 
     @Override

@@ -5,7 +5,6 @@ import dev.quiver.kernels.Kernels;
 import dev.quiver.types.DataType;
 import dev.quiver.types.SqlTypes;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.List;
 
 /**
@@ -29,10 +28,12 @@ public record CastExpr(PhysicalExpr input, DataType dataType, boolean safe) impl
         }
         DataType from = input.dataType();
         return switch (dataType) {
-            case DataType.FloatingPoint to -> from instanceof DataType.Int
-                    || (from instanceof DataType.FloatingPoint f && f.bitWidth() <= to.bitWidth());
-            case DataType.Int to when from instanceof DataType.Int f -> f.bitWidth() < to.bitWidth() && (to.signed() || !f.signed())
-                    || f.equals(to);
+            case DataType.FloatingPoint to ->
+                from instanceof DataType.Int
+                        || (from instanceof DataType.FloatingPoint f && f.bitWidth() <= to.bitWidth());
+            case DataType.Int to
+            when from instanceof DataType.Int f ->
+                f.bitWidth() < to.bitWidth() && (to.signed() || !f.signed()) || f.equals(to);
             default -> false;
         };
     }

@@ -2,7 +2,6 @@ package dev.quiver.physical;
 
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.List;
 
 /** Column {@code index} of the batch (borrowed, not copied), as resolved at planning. */

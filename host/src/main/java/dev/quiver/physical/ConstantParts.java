@@ -1,14 +1,12 @@
 package dev.quiver.physical;
 
 import dev.quiver.rowfn.ir.IrNode;
-
 import java.util.IdentityHashMap;
 import java.util.Map;
 
 /** Counts the parts of a tree that depend on literals only: the maximal non-literal subtrees without arguments. */
 final class ConstantParts {
-    private ConstantParts() {
-    }
+    private ConstantParts() {}
 
     static int count(IrNode root) {
         Map<IrNode, Boolean> constant = new IdentityHashMap<>();

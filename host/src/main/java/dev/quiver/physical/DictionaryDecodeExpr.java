@@ -1,22 +1,24 @@
 package dev.quiver.physical;
 
 import dev.quiver.cancel.Cancellation;
+import dev.quiver.errors.InputException;
+import dev.quiver.strings.Utf8Input;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
+import java.util.List;
+import java.util.Objects;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryEncoder;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
-
-import java.util.List;
-import java.util.Objects;
 
 /**
  * Decodes a dictionary-encoded column (its indices) into plain values of the dictionary's
  * type, once per batch. The dictionary is looked up in {@code dictionaries} on every batch,
  * so a reader that replaces dictionaries between batches is followed.
  */
-public record DictionaryDecodeExpr(PhysicalExpr indices, long dictionaryId, DictionaryProvider dictionaries, DataType dataType)
+public record DictionaryDecodeExpr(
+        PhysicalExpr indices, long dictionaryId, DictionaryProvider dictionaries, DataType dataType)
         implements PhysicalExpr {
     public DictionaryDecodeExpr {
         Objects.requireNonNull(indices, "indices is null");
@@ -29,17 +31,17 @@ public record DictionaryDecodeExpr(PhysicalExpr indices, long dictionaryId, Dict
         Cancellation.check(); // a kernel boundary
         Dictionary dictionary = dictionaries.lookup(dictionaryId);
         if (dictionary == null) {
-            throw new dev.quiver.errors.InputException("no dictionary with id " + dictionaryId + " for " + indices.describe());
+            throw new InputException("no dictionary with id " + dictionaryId + " for " + indices.describe());
         }
         DataType actual = DataType.fromField(dictionary.getVector().getField());
         if (!actual.equals(dataType)) {
-            throw new dev.quiver.errors.InputException("dictionary " + dictionaryId + " holds " + actual + " values, but "
+            throw new InputException("dictionary " + dictionaryId + " holds " + actual + " values, but "
                     + indices.describe() + " was planned with " + dataType);
         }
         try (ColumnarValue in = indices.evaluate(ctx)) {
             ColumnarValue.Array a = (ColumnarValue.Array) in;
             FieldVector decoded = (FieldVector) DictionaryEncoder.decode(a.vector(), dictionary, ctx.allocator());
-            return new ColumnarValue.Array(dev.quiver.strings.Utf8Input.checked(decoded, a.vector().getName()));
+            return new ColumnarValue.Array(Utf8Input.checked(decoded, a.vector().getName()));
         }
     }
 

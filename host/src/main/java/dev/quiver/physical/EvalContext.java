@@ -5,13 +5,12 @@ import dev.quiver.kernels.Kernels;
 import dev.quiver.kernels.Selection;
 import dev.quiver.strings.Utf8Input;
 import dev.quiver.value.ColumnarValue;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * One batch being evaluated: its columns (in the order the plan resolved them), its row
@@ -28,10 +27,12 @@ public final class EvalContext implements AutoCloseable {
     private final KernelExecutor kernels;
     /** For a selection: the context it selects from, and which rows; null for a batch. */
     private final EvalContext parent;
+
     private final Selection selection;
     private final List<FieldVector> owned = new ArrayList<>();
     /** For a batch: which string columns were checked for valid UTF-8 (once per batch); null for a selection. */
     private final boolean[] checkedUtf8;
+
     private boolean closed;
 
     public EvalContext(List<FieldVector> columns, int rows, ExecutionConfig config, KernelExecutor kernels) {
@@ -41,8 +42,13 @@ public final class EvalContext implements AutoCloseable {
         }
     }
 
-    private EvalContext(FieldVector[] columns, int rows, ExecutionConfig config, KernelExecutor kernels, EvalContext parent,
-                        Selection selection) {
+    private EvalContext(
+            FieldVector[] columns,
+            int rows,
+            ExecutionConfig config,
+            KernelExecutor kernels,
+            EvalContext parent,
+            Selection selection) {
         this.columns = columns;
         this.rows = rows;
         this.config = Objects.requireNonNull(config, "config is null");
@@ -88,8 +94,8 @@ public final class EvalContext implements AutoCloseable {
     /** Column {@code index} of the batch, borrowed (it lives as long as this context). */
     public ColumnarValue.Array column(int index) {
         if (index < 0 || index >= columns.length) {
-            throw new IndexOutOfBoundsException("column index " + index + " is out of range: the batch has "
-                    + columns.length + " column(s)");
+            throw new IndexOutOfBoundsException(
+                    "column index " + index + " is out of range: the batch has " + columns.length + " column(s)");
         }
         FieldVector c = columns[index];
         if (c == null) {
@@ -166,6 +172,7 @@ public final class EvalContext implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "EvalContext(" + rows + " rows, " + columns.length + " columns" + (selection == null ? "" : ", a selection") + ")";
+        return "EvalContext(" + rows + " rows, " + columns.length + " columns"
+                + (selection == null ? "" : ", a selection") + ")";
     }
 }

@@ -19,17 +19,18 @@ import dev.quiver.types.ElementType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.dictionary.Dictionary;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A kernel segment: adjacent RowFn calls and arithmetic fused into one kernel program, run in
@@ -59,8 +60,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * @param rowFns    the RowFns fused into the program (for statistics and EXPLAIN)
  * @param immutable whether every part is immutable (the dictionary shortcut is allowed)
  */
-public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, DataType dataType, List<RowFn> rowFns,
-                              boolean immutable, Map<List<Object>, Specialized> specializations) implements PhysicalExpr {
+public record FusedKernelExpr(
+        KernelProgram program,
+        List<PhysicalExpr> inputs,
+        DataType dataType,
+        List<RowFn> rowFns,
+        boolean immutable,
+        Map<List<Object>, Specialized> specializations)
+        implements PhysicalExpr {
     /** Dense retry above this share of valid rows, filter-and-scatter below {@link #SPARSE}. */
     static final double DENSE = 7.0 / 8, SPARSE = 1.0 / 8;
 
@@ -78,13 +85,17 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
         this(program, inputs, dataType, List.of(), true, new ConcurrentHashMap<>());
     }
 
-    public FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, DataType dataType, List<RowFn> rowFns, boolean immutable) {
+    public FusedKernelExpr(
+            KernelProgram program,
+            List<PhysicalExpr> inputs,
+            DataType dataType,
+            List<RowFn> rowFns,
+            boolean immutable) {
         this(program, inputs, dataType, rowFns, immutable, new ConcurrentHashMap<>());
     }
 
     /** The program with some arguments made constant, and how many parts of it that computed once. */
-    public record Specialized(KernelProgram program, int[] arrayInputs, int constantParts) {
-    }
+    public record Specialized(KernelProgram program, int[] arrayInputs, int constantParts) {}
 
     @Override
     public ColumnarValue evaluate(EvalContext ctx) {
@@ -94,7 +105,10 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
         try {
             int dictionaryInput = -1;
             for (int i = 0; i < n; i++) {
-                if (immutable && program.isStrict() && dictionaryInput < 0 && inputs.get(i) instanceof DictionaryDecodeExpr) {
+                if (immutable
+                        && program.isStrict()
+                        && dictionaryInput < 0
+                        && inputs.get(i) instanceof DictionaryDecodeExpr) {
                     dictionaryInput = i;
                     continue;
                 }
@@ -109,7 +123,7 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
             }
             return compute(ctx.kernels(), values, ctx.rows(), ctx.allocator());
         } finally {
-            Resources.closeAll(java.util.Arrays.asList(values));
+            Resources.closeAll(Arrays.asList(values));
         }
     }
 
@@ -133,7 +147,9 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
         }
         FieldVector dict = dictionary.getVector();
         int size = dict.getValueCount();
-        if (size == 0 || (long) size * 2 > ctx.rows() || !DataType.fromField(dict.getField()).equals(d.dataType())) {
+        if (size == 0
+                || (long) size * 2 > ctx.rows()
+                || !DataType.fromField(dict.getField()).equals(d.dataType())) {
             return null;
         }
         try (ColumnarValue idx = d.indices().evaluate(ctx)) {
@@ -173,7 +189,8 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
         }
     }
 
-    private ColumnarValue gatherScalar(ColumnarValue.Scalar s, FieldVector indices, int rows, BufferAllocator allocator) {
+    private ColumnarValue gatherScalar(
+            ColumnarValue.Scalar s, FieldVector indices, int rows, BufferAllocator allocator) {
         if (indices.getNullCount() == 0 || s.value().isNull()) {
             return s;
         }
@@ -195,8 +212,8 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
      * strategy. {@code forced} names the strategy recorded for the kernel run (the dictionary
      * shortcut), or null to record the one chosen.
      */
-    private ColumnarValue compute(KernelExecutor kernels, ColumnarValue[] values, int rows, BufferAllocator allocator,
-                                  Strategy forced) {
+    private ColumnarValue compute(
+            KernelExecutor kernels, ColumnarValue[] values, int rows, BufferAllocator allocator, Strategy forced) {
         int n = values.length;
         boolean strict = program.isStrict();
         List<Object> key = new ArrayList<>(n * 2);
@@ -230,7 +247,8 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
         if (allScalar) {
             return constant(scalars);
         }
-        Specialized sp = key.isEmpty() ? new Specialized(program, identity(program.arity()), 0) : specialize(key, scalars);
+        Specialized sp =
+                key.isEmpty() ? new Specialized(program, identity(program.arity()), 0) : specialize(key, scalars);
         List<FieldVector> args = new ArrayList<>(sp.arrayInputs().length);
         List<FieldVector> made = new ArrayList<>();
         try {
@@ -250,8 +268,13 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
         }
     }
 
-    private FieldVector run(KernelExecutor kernels, Specialized sp, List<FieldVector> args, int rows,
-                            BufferAllocator allocator, Strategy forced) {
+    private FieldVector run(
+            KernelExecutor kernels,
+            Specialized sp,
+            List<FieldVector> args,
+            int rows,
+            BufferAllocator allocator,
+            Strategy forced) {
         KernelProgram p = sp.program();
         if (!p.isFallible()) {
             KernelExecutor.Result r = kernels.run(this, p, args, rows, allocator, RowMode.ALL_ROWS);
@@ -290,8 +313,14 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
     }
 
     /** The valid rows gathered into dense columns, computed, and scattered back (nulls elsewhere). */
-    private FieldVector filterAndScatter(KernelExecutor kernels, Specialized sp, List<FieldVector> args, Selection valid,
-                                         int rows, BufferAllocator allocator, Strategy forced) {
+    private FieldVector filterAndScatter(
+            KernelExecutor kernels,
+            Specialized sp,
+            List<FieldVector> args,
+            Selection valid,
+            int rows,
+            BufferAllocator allocator,
+            Strategy forced) {
         List<FieldVector> compact = new ArrayList<>(args.size());
         try {
             for (FieldVector a : args) {
@@ -362,10 +391,13 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
             }
         }
         IrNode root = IrSubstitution.substitute(program.root(), replacement);
-        IrNode nullWhen = program.nullWhen().map(w -> IrSubstitution.substitute(w, replacement)).orElse(null);
+        IrNode nullWhen = program.nullWhen()
+                .map(w -> IrSubstitution.substitute(w, replacement))
+                .orElse(null);
         int parts = ConstantParts.count(root) + (nullWhen == null ? 0 : ConstantParts.count(nullWhen));
         KernelProgram p = new KernelProgram(types, root, nullWhen, program.isStrict(), program.text());
-        Specialized sp = new Specialized(p, arrays.stream().mapToInt(Integer::intValue).toArray(), parts);
+        Specialized sp =
+                new Specialized(p, arrays.stream().mapToInt(Integer::intValue).toArray(), parts);
         if (specializations.size() > 256) {
             specializations.clear(); // a constant that changes every batch: keep the cache small
         }
@@ -391,9 +423,9 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
             int count = (rows + 63) >>> 6;
             if (words == null) {
                 words = new long[count];
-                java.util.Arrays.fill(words, -1L);
+                Arrays.fill(words, -1L);
             }
-            org.apache.arrow.memory.ArrowBuf validity = a.getValidityBuffer();
+            ArrowBuf validity = a.getValidityBuffer();
             for (int w = 0; w < count; w++) {
                 long word;
                 if (w < rows >>> 6) {
@@ -443,7 +475,8 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
     /** A program that cannot fail, over cheap inputs. */
     @Override
     public boolean isCheapAndInfallible() {
-        return !program.isFallible() && program.resultType() != ElementType.BOOL
+        return !program.isFallible()
+                && program.resultType() != ElementType.BOOL
                 && inputs.stream().allMatch(PhysicalExpr::isCheapAndInfallible);
     }
 
@@ -454,14 +487,21 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
 
     @Override
     public String describe() {
-        StringBuilder sb = new StringBuilder("kernel segment ").append(program.text()).append(" as ")
+        StringBuilder sb = new StringBuilder("kernel segment ")
+                .append(program.text())
+                .append(" as ")
                 .append(KernelProgram.render(program.root()));
         program.nullWhen().ifPresent(w -> sb.append(", null when ").append(KernelProgram.render(w)));
         if (!rowFns.isEmpty()) {
-            sb.append(" [RowFn ").append(String.join(", ", rowFns.stream().map(RowFn::name).distinct().toList())).append(']');
+            sb.append(" [RowFn ")
+                    .append(String.join(
+                            ", ", rowFns.stream().map(RowFn::name).distinct().toList()))
+                    .append(']');
         }
-        sb.append(program.isFallible() ? " [can fail: valid rows / filter-and-scatter / dense retry, chosen per batch]"
-                : " [dense]");
+        sb.append(
+                program.isFallible()
+                        ? " [can fail: valid rows / filter-and-scatter / dense retry, chosen per batch]"
+                        : " [dense]");
         if (!program.isStrict()) {
             sb.append(" [sees nulls]");
         }
@@ -473,7 +513,10 @@ public record FusedKernelExpr(KernelProgram program, List<PhysicalExpr> inputs, 
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof FusedKernelExpr f && f.program.equals(program) && f.inputs.equals(inputs) && f.dataType.equals(dataType);
+        return o instanceof FusedKernelExpr f
+                && f.program.equals(program)
+                && f.inputs.equals(inputs)
+                && f.dataType.equals(dataType);
     }
 
     @Override

@@ -7,7 +7,6 @@ import dev.quiver.memory.Resources;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -95,7 +94,9 @@ public final class InListExpr implements PhysicalExpr {
 
     @Override
     public boolean isCheapAndInfallible() {
-        return prepared != null && input.isCheapAndInfallible() && others.stream().allMatch(PhysicalExpr::isCheapAndInfallible);
+        return prepared != null
+                && input.isCheapAndInfallible()
+                && others.stream().allMatch(PhysicalExpr::isCheapAndInfallible);
     }
 
     @Override

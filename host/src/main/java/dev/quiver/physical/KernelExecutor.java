@@ -2,10 +2,9 @@ package dev.quiver.physical;
 
 import dev.quiver.backend.RowMode;
 import dev.quiver.rowfn.ir.KernelProgram;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-
-import java.util.List;
 
 /**
  * Runs a fused kernel program over whole columns on a device chosen for the batch. The
@@ -28,8 +27,13 @@ public interface KernelExecutor {
      * segment {@code segment} ({@code program} is its program, or the program specialized for
      * this batch's constants): a scheduler places and learns per segment.
      */
-    default Result run(FusedKernelExpr segment, KernelProgram program, List<FieldVector> args, int rows,
-                       BufferAllocator allocator, RowMode mode) {
+    default Result run(
+            FusedKernelExpr segment,
+            KernelProgram program,
+            List<FieldVector> args,
+            int rows,
+            BufferAllocator allocator,
+            RowMode mode) {
         return run(program, args, rows, allocator, mode);
     }
 
@@ -43,6 +47,5 @@ public interface KernelExecutor {
      * @param rowsComputed rows the device computed (-1 when it did not count)
      * @param device       the device's name
      */
-    record Result(FieldVector vector, long rowsComputed, String device) {
-    }
+    record Result(FieldVector vector, long rowsComputed, String device) {}
 }

@@ -1,12 +1,12 @@
 package dev.quiver.physical;
 
 import dev.quiver.cancel.Cancellation;
+import dev.quiver.errors.EvaluationException;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.kernels.LikePattern;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,7 +28,8 @@ public final class LikeExpr implements PhysicalExpr {
     /** The literal pattern, compiled; null when the pattern is not a literal, or is NULL. */
     private final LikePattern compiled;
 
-    public LikeExpr(PhysicalExpr input, PhysicalExpr pattern, Character escape, boolean negated, boolean caseInsensitive) {
+    public LikeExpr(
+            PhysicalExpr input, PhysicalExpr pattern, Character escape, boolean negated, boolean caseInsensitive) {
         this.input = Objects.requireNonNull(input, "input is null");
         this.pattern = Objects.requireNonNull(pattern, "pattern is null");
         this.escape = escape;
@@ -38,7 +39,7 @@ public final class LikeExpr implements PhysicalExpr {
         if (pattern instanceof LiteralExpr lit && lit.value().value() instanceof String text) {
             try {
                 c = LikePattern.compile(text, escape, caseInsensitive);
-            } catch (IllegalArgumentException | dev.quiver.errors.EvaluationException e) {
+            } catch (IllegalArgumentException | EvaluationException e) {
                 throw new PlanningException(e.getMessage(), e);
             }
         }
@@ -84,7 +85,8 @@ public final class LikeExpr implements PhysicalExpr {
                 return Kernels.like(v, compiled, negated, ctx.rows(), ctx.allocator());
             }
         }
-        try (ColumnarValue v = input.evaluate(ctx); ColumnarValue p = pattern.evaluate(ctx)) {
+        try (ColumnarValue v = input.evaluate(ctx);
+                ColumnarValue p = pattern.evaluate(ctx)) {
             return Kernels.like(v, p, escape, negated, caseInsensitive, ctx.rows(), ctx.allocator());
         }
     }
@@ -102,15 +104,21 @@ public final class LikeExpr implements PhysicalExpr {
 
     @Override
     public String describe() {
-        String how = compiled != null ? compiled.strategyName() : pattern instanceof LiteralExpr ? "NULL pattern" : "pattern per row";
+        String how = compiled != null
+                ? compiled.strategyName()
+                : pattern instanceof LiteralExpr ? "NULL pattern" : "pattern per row";
         return (negated ? "NOT " : "") + (caseInsensitive ? "ILIKE" : "LIKE") + " (" + how + ")"
                 + (escape == null ? "" : " ESCAPE '" + escape + "'");
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof LikeExpr x && input.equals(x.input) && pattern.equals(x.pattern) && Objects.equals(escape, x.escape)
-                && negated == x.negated && caseInsensitive == x.caseInsensitive;
+        return o instanceof LikeExpr x
+                && input.equals(x.input)
+                && pattern.equals(x.pattern)
+                && Objects.equals(escape, x.escape)
+                && negated == x.negated
+                && caseInsensitive == x.caseInsensitive;
     }
 
     @Override

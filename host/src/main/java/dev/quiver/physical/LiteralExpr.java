@@ -3,7 +3,6 @@ package dev.quiver.physical;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
-
 import java.util.List;
 
 /** A literal, the same scalar for every row. */

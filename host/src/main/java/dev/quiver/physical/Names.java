@@ -1,9 +1,14 @@
 package dev.quiver.physical;
 
+import dev.quiver.types.SqlTypes;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+
 /** How EXPLAIN and error messages spell names and nodes. */
 public final class Names {
-    private Names() {
-    }
+    private Names() {}
 
     static String quote(String name) {
         return name.matches("[A-Za-z_][A-Za-z0-9_]*") ? name : "\"" + name.replace("\"", "\"\"") + "\"";
@@ -15,7 +20,7 @@ public final class Names {
      */
     public static String sql(PhysicalExpr e) {
         StringBuilder sb = new StringBuilder();
-        java.util.Deque<Object> todo = new java.util.ArrayDeque<>(); // a String is appended, a node expanded
+        Deque<Object> todo = new ArrayDeque<>(); // a String is appended, a node expanded
         todo.push(e);
         while (!todo.isEmpty()) {
             Object next = todo.pop();
@@ -23,15 +28,15 @@ public final class Names {
                 sb.append(s);
                 continue;
             }
-            java.util.List<Object> pieces = switch ((PhysicalExpr) next) {
-                case ColumnExpr c -> java.util.List.of(c.name());
-                case LiteralExpr l -> java.util.List.of(l.value().toSql());
-                case BinaryExpr b -> java.util.List.of("(", b.left(), " " + b.op().sql() + " ", b.right(), ")");
-                case NegativeExpr n -> java.util.List.of("(- ", n.input(), ")");
-                case CastExpr c -> java.util.List.of(c.safe() ? "TRY_CAST(" : "CAST(", c.input(),
-                        " AS " + dev.quiver.types.SqlTypes.sqlName(c.dataType()) + ")");
+            List<Object> pieces = switch ((PhysicalExpr) next) {
+                case ColumnExpr c -> List.of(c.name());
+                case LiteralExpr l -> List.of(l.value().toSql());
+                case BinaryExpr b -> List.of("(", b.left(), " " + b.op().sql() + " ", b.right(), ")");
+                case NegativeExpr n -> List.of("(- ", n.input(), ")");
+                case CastExpr c ->
+                    List.of(c.safe() ? "TRY_CAST(" : "CAST(", c.input(), " AS " + SqlTypes.sqlName(c.dataType()) + ")");
                 case ScalarFunctionExpr f -> {
-                    java.util.List<Object> out = new java.util.ArrayList<>();
+                    List<Object> out = new ArrayList<>();
                     out.add(f.function().name() + "(");
                     for (int i = 0; i < f.args().size(); i++) {
                         if (i > 0) {
@@ -42,8 +47,8 @@ public final class Names {
                     out.add(")");
                     yield out;
                 }
-                case FusedKernelExpr f -> java.util.List.of(f.program().text());
-                case PhysicalExpr other -> java.util.List.of(other.describe());
+                case FusedKernelExpr f -> List.of(f.program().text());
+                case PhysicalExpr other -> List.of(other.describe());
             };
             for (int i = pieces.size() - 1; i >= 0; i--) {
                 todo.push(pieces.get(i));

@@ -7,8 +7,8 @@ import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Arithmetic negation. An integer's {@code -MIN_VALUE} overflows: an error under
@@ -17,8 +17,8 @@ import java.util.List;
  */
 public record NegativeExpr(PhysicalExpr input, ArithmeticMode mode) implements PhysicalExpr {
     public NegativeExpr {
-        java.util.Objects.requireNonNull(input, "input is null");
-        java.util.Objects.requireNonNull(mode, "mode is null");
+        Objects.requireNonNull(input, "input is null");
+        Objects.requireNonNull(mode, "mode is null");
     }
 
     /** Checked negation. */
@@ -38,10 +38,17 @@ public record NegativeExpr(PhysicalExpr input, ArithmeticMode mode) implements P
             if (dataType() instanceof DataType.Int) {
                 // 0 - x: the subtraction kernel's overflow check is exactly -MIN_VALUE's.
                 try {
-                    return Kernels.arithmetic(Operator.MINUS, ColumnarValue.scalar(dataType(), zero()), v, dataType(), mode,
-                            ctx.rows(), ctx.allocator());
+                    return Kernels.arithmetic(
+                            Operator.MINUS,
+                            ColumnarValue.scalar(dataType(), zero()),
+                            v,
+                            dataType(),
+                            mode,
+                            ctx.rows(),
+                            ctx.allocator());
                 } catch (KernelArithmeticException e) {
-                    KernelArithmeticException named = new KernelArithmeticException(e.what(), Names.sql(this), e.row(), "cpu");
+                    KernelArithmeticException named =
+                            new KernelArithmeticException(e.what(), Names.sql(this), e.row(), "cpu");
                     named.initCause(e);
                     throw named;
                 }
@@ -61,7 +68,8 @@ public record NegativeExpr(PhysicalExpr input, ArithmeticMode mode) implements P
 
     @Override
     public boolean isCheapAndInfallible() {
-        return input.isCheapAndInfallible() && !(dataType() instanceof DataType.Decimal)
+        return input.isCheapAndInfallible()
+                && !(dataType() instanceof DataType.Decimal)
                 && (!(dataType() instanceof DataType.Int) || mode == ArithmeticMode.WRAPPING);
     }
 

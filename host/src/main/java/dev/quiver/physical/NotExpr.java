@@ -4,7 +4,6 @@ import dev.quiver.cancel.Cancellation;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.List;
 
 /** Boolean NOT (NULL stays NULL). */

@@ -3,7 +3,8 @@ package dev.quiver.physical;
 import dev.quiver.kernels.Selection;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 
 /**
@@ -47,14 +48,18 @@ public interface PhysicalExpr {
     /** The tree as indented text, one node per line (written with a stack of its own: the tree may be deep). */
     default String explainTree() {
         StringBuilder sb = new StringBuilder();
-        java.util.Deque<PhysicalExpr> nodes = new java.util.ArrayDeque<>();
-        java.util.Deque<Integer> depths = new java.util.ArrayDeque<>();
+        Deque<PhysicalExpr> nodes = new ArrayDeque<>();
+        Deque<Integer> depths = new ArrayDeque<>();
         nodes.push(this);
         depths.push(0);
         while (!nodes.isEmpty()) {
             PhysicalExpr e = nodes.pop();
             int depth = depths.pop();
-            sb.append("  ".repeat(depth)).append(e.describe()).append(" -> ").append(e.dataType()).append('\n');
+            sb.append("  ".repeat(depth))
+                    .append(e.describe())
+                    .append(" -> ")
+                    .append(e.dataType())
+                    .append('\n');
             List<PhysicalExpr> children = e.children();
             for (int i = children.size() - 1; i >= 0; i--) {
                 nodes.push(children.get(i));

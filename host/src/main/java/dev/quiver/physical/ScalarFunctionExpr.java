@@ -1,18 +1,23 @@
 package dev.quiver.physical;
 
 import dev.quiver.cancel.Cancellation;
+import dev.quiver.errors.EvaluationException;
+import dev.quiver.errors.ResourceException;
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
+import dev.quiver.kernels.Kernels;
 import dev.quiver.memory.Resources;
+import dev.quiver.rowfn.StringRowFn;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.types.pojo.Field;
-
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * A function call: evaluates each argument once per batch and calls the function once per
@@ -20,7 +25,8 @@ import java.util.Objects;
  * batch's row count, except that a one-row array returned for all-scalar arguments becomes a
  * scalar; with {@code ExecutionConfig#checkTypes} on, the result's type must be the planned one.
  */
-public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> args, DataType dataType) implements PhysicalExpr {
+public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> args, DataType dataType)
+        implements PhysicalExpr {
     public ScalarFunctionExpr {
         Objects.requireNonNull(function, "function is null");
         args = List.copyOf(args);
@@ -42,17 +48,20 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
                 allScalar &= v instanceof ColumnarValue.Scalar;
             }
             Cancellation.check(); // the arguments ran: another boundary before the function
-            result = function.invoke(new ScalarFunctionArgs(values, fields, ctx.rows(), dataType.toField(function.name(), true),
-                    ctx.config()));
+            result = function.invoke(new ScalarFunctionArgs(
+                    values, fields, ctx.rows(), dataType.toField(function.name(), true), ctx.config()));
             if (result == null) {
                 // A broken function, not a null pointer of Quiver's: say so as the other result checks do.
-                throw new dev.quiver.errors.EvaluationException("function " + function.name() + " returned null instead of a ColumnarValue "
-                        + "(a NULL result is a ColumnarValue.Scalar holding a null value)");
+                throw new EvaluationException(
+                        "function " + function.name() + " returned null instead of a ColumnarValue "
+                                + "(a NULL result is a ColumnarValue.Scalar holding a null value)");
             }
             result = checked(result, allScalar && !args.isEmpty(), ctx);
             // A function may hand back one of its own arguments: that one is now the result, not closed here.
             for (int i = 0; i < values.size(); i++) {
-                if (values.get(i) instanceof ColumnarValue.Array a && result instanceof ColumnarValue.Array r && a.vector() == r.vector()) {
+                if (values.get(i) instanceof ColumnarValue.Array a
+                        && result instanceof ColumnarValue.Array r
+                        && a.vector() == r.vector()) {
                     values.set(i, ColumnarValue.Array.borrowed(a.vector()));
                 }
             }
@@ -70,22 +79,24 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
     private ColumnarValue checked(ColumnarValue result, boolean allScalar, EvalContext ctx) {
         if (result instanceof ColumnarValue.Array a) {
             int n = a.length();
-            if (allScalar && n == 1 && dev.quiver.value.Values.bufferBytes(a.vector()) > ctx.config().maxFoldedValueBytes()) {
+            if (allScalar
+                    && n == 1
+                    && Values.bufferBytes(a.vector()) > ctx.config().maxFoldedValueBytes()) {
                 result = everyRow(a, ctx);
             } else if (allScalar && n == 1) {
                 ColumnarValue.Scalar s = new ColumnarValue.Scalar(Values.get(a.vector(), 0, dataType));
                 a.close();
                 result = s;
             } else if (n != ctx.rows()) {
-                throw new dev.quiver.errors.EvaluationException("function " + function.name() + " returned " + n + " rows for a batch of "
+                throw new EvaluationException("function " + function.name() + " returned " + n + " rows for a batch of "
                         + ctx.rows() + " rows");
             }
         }
         if (ctx.config().checkTypes()) {
             DataType got = result.dataType();
             if (!got.equals(dataType.valueType())) {
-                throw new dev.quiver.errors.EvaluationException("function " + function.name() + " returned " + got + " but was planned to return "
-                        + dataType);
+                throw new EvaluationException(
+                        "function " + function.name() + " returned " + got + " but was planned to return " + dataType);
             }
         }
         return result;
@@ -104,18 +115,21 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
         }
         try (one) {
             FieldVector v = one.vector();
-            long bytes = dev.quiver.value.Values.bufferBytes(v);
+            long bytes = Values.bufferBytes(v);
             long total = Math.multiplyHigh(bytes, rows) != 0 || bytes * rows < 0 ? Long.MAX_VALUE : bytes * rows;
-            if (v instanceof org.apache.arrow.vector.BaseVariableWidthVector && total > Integer.MAX_VALUE) {
-                throw new dev.quiver.errors.ResourceException(function.name() + ": its value over constants takes " + bytes + " bytes, and"
-                        + " a copy for each of the batch's " + rows + " rows would pass the 2 GiB a " + dataType + " column holds");
+            if (v instanceof BaseVariableWidthVector && total > Integer.MAX_VALUE) {
+                throw new ResourceException(function.name() + ": its value over constants takes " + bytes
+                        + " bytes, and" + " a copy for each of the batch's " + rows + " rows would pass the 2 GiB a "
+                        + dataType + " column holds");
             }
             if (total > ctx.allocator().getHeadroom()) {
-                throw new dev.quiver.errors.ResourceException(function.name() + ": its value over constants takes " + bytes + " bytes, and"
-                        + " a copy for each of the batch's " + rows + " rows (" + total + " bytes) is more than the allocator's"
-                        + " limit leaves (" + ctx.allocator().getHeadroom() + " bytes)");
+                throw new ResourceException(
+                        function.name() + ": its value over constants takes " + bytes + " bytes, and"
+                                + " a copy for each of the batch's " + rows + " rows (" + total
+                                + " bytes) is more than the allocator's"
+                                + " limit leaves (" + ctx.allocator().getHeadroom() + " bytes)");
             }
-            return dev.quiver.kernels.Kernels.take(one, new int[rows], ctx.allocator());
+            return Kernels.take(one, new int[rows], ctx.allocator());
         }
     }
 
@@ -126,7 +140,8 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
 
     @Override
     public String describe() {
-        String call = "call " + function.name() + " (" + function.signature().volatility().name().toLowerCase(java.util.Locale.ROOT) + ")";
-        return function instanceof dev.quiver.rowfn.StringRowFn ? call + " [per-row RowFn, runs on the CPU]" : call;
+        String call = "call " + function.name() + " ("
+                + function.signature().volatility().name().toLowerCase(Locale.ROOT) + ")";
+        return function instanceof StringRowFn ? call + " [per-row RowFn, runs on the CPU]" : call;
     }
 }

@@ -4,18 +4,17 @@ import dev.quiver.kernels.Kernels;
 import dev.quiver.kernels.Selection;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
-
 import java.util.Objects;
 
 /** Evaluating a node on some rows of a batch: filter the columns it reads, evaluate, scatter back. */
 final class Selections {
-    private Selections() {
-    }
+    private Selections() {}
 
     static ColumnarValue evaluate(PhysicalExpr e, EvalContext ctx, Selection selection) {
         Objects.requireNonNull(selection, "selection is null");
         if (selection.rows() != ctx.rows()) {
-            throw new IllegalArgumentException("a selection of " + selection.rows() + " rows on a batch of " + ctx.rows());
+            throw new IllegalArgumentException(
+                    "a selection of " + selection.rows() + " rows on a batch of " + ctx.rows());
         }
         if (selection.isAll()) {
             return e.evaluate(ctx);
@@ -23,7 +22,8 @@ final class Selections {
         if (selection.isNone()) {
             return new ColumnarValue.Scalar(ScalarValue.nullOf(e.dataType()));
         }
-        try (EvalContext selected = ctx.select(selection); ColumnarValue compact = e.evaluate(selected)) {
+        try (EvalContext selected = ctx.select(selection);
+                ColumnarValue compact = e.evaluate(selected)) {
             return Kernels.scatter(compact, selection, e.dataType(), ctx.allocator());
         }
     }
@@ -35,7 +35,8 @@ final class Selections {
      * flag says which.
      */
     static Evaluated evaluateFor(PhysicalExpr e, EvalContext ctx, Selection selection, double fullBatchThreshold) {
-        if (selection.isAll() || (e.isCheapAndInfallible() && selection.count() > fullBatchThreshold * selection.rows())) {
+        if (selection.isAll()
+                || (e.isCheapAndInfallible() && selection.count() > fullBatchThreshold * selection.rows())) {
             return new Evaluated(e.evaluate(ctx), false);
         }
         if (selection.isNone()) {
@@ -54,6 +55,5 @@ final class Selections {
     }
 
     /** A value and whether it is compact (one row per selected row) or aligned with the batch. */
-    record Evaluated(ColumnarValue value, boolean compact) {
-    }
+    record Evaluated(ColumnarValue value, boolean compact) {}
 }

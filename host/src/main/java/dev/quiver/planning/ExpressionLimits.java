@@ -2,10 +2,11 @@ package dev.quiver.planning;
 
 import dev.quiver.expr.Expr;
 import dev.quiver.expr.ExprText;
+import dev.quiver.expr.ExprThreads;
 import dev.quiver.functions.PlanningException;
-
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 
 /**
  * How large an expression the planner takes. Planning, fusion, code generation and evaluation
@@ -61,7 +62,7 @@ public record ExpressionLimits(int maxDepth, int maxNodes) {
      * (limits past 4,096 levels) each deep plan or batch gets a thread of its own.
      */
     public long stackBytes() {
-        return Math.min(1L << 30, Math.max(dev.quiver.expr.ExprThreads.STACK_BYTES, maxDepth * 4096L));
+        return Math.min(1L << 30, Math.max(ExprThreads.STACK_BYTES, maxDepth * 4096L));
     }
 
     public ExpressionLimits withMaxDepth(int depth) {
@@ -91,8 +92,10 @@ public record ExpressionLimits(int maxDepth, int maxNodes) {
             int d = depths.pop();
             deepest = Math.max(deepest, d);
             if (++count > maxNodes) {
-                throw new PlanningException("the expression has more than " + maxNodes + " nodes, the limit: raise it with"
-                        + " Quiver.builder().maxExpressionNodes(int) (docs/expressions.md#limits); in " + ExprText.sql(expr, QUOTED));
+                throw new PlanningException(
+                        "the expression has more than " + maxNodes + " nodes, the limit: raise it with"
+                                + " Quiver.builder().maxExpressionNodes(int) (docs/expressions.md#limits); in "
+                                + ExprText.sql(expr, QUOTED));
             }
             for (Expr c : parts(e)) {
                 nodes.push(c);
@@ -100,17 +103,18 @@ public record ExpressionLimits(int maxDepth, int maxNodes) {
             }
         }
         if (deepest > maxDepth) {
-            throw new PlanningException("the expression is nested " + deepest + " levels deep, more than the limit of " + maxDepth
-                    + ": raise it with Quiver.builder().maxExpressionDepth(int), on threads with a stack to match"
-                    + " (docs/expressions.md#limits), or write a long sum or product in parenthesized groups; in "
-                    + ExprText.sql(expr, QUOTED));
+            throw new PlanningException(
+                    "the expression is nested " + deepest + " levels deep, more than the limit of " + maxDepth
+                            + ": raise it with Quiver.builder().maxExpressionDepth(int), on threads with a stack to match"
+                            + " (docs/expressions.md#limits), or write a long sum or product in parenthesized groups; in "
+                            + ExprText.sql(expr, QUOTED));
         }
     }
 
     /** The subexpressions of {@code e}, a subquery's select and where included. */
-    private static java.util.List<Expr> parts(Expr e) {
+    private static List<Expr> parts(Expr e) {
         if (e instanceof Expr.ScalarSubquery s) {
-            return s.where() == null ? java.util.List.of(s.select()) : java.util.List.of(s.select(), s.where());
+            return s.where() == null ? List.of(s.select()) : List.of(s.select(), s.where());
         }
         return e.children();
     }

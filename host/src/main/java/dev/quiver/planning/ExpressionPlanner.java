@@ -4,18 +4,21 @@ import dev.quiver.expr.ArithmeticCoercion;
 import dev.quiver.expr.Expr;
 import dev.quiver.expr.ExprThreads;
 import dev.quiver.expr.Operator;
+import dev.quiver.functions.AsyncScalarFunction;
 import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.functions.FunctionRegistry;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.SignatureResolver;
 import dev.quiver.functions.Volatility;
+import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.physical.BetweenExpr;
 import dev.quiver.physical.BinaryExpr;
 import dev.quiver.physical.CaseExpr;
 import dev.quiver.physical.CastExpr;
 import dev.quiver.physical.ColumnExpr;
+import dev.quiver.physical.DictionaryDecodeExpr;
 import dev.quiver.physical.EvalContext;
 import dev.quiver.physical.InListExpr;
 import dev.quiver.physical.IsNullExpr;
@@ -26,21 +29,24 @@ import dev.quiver.physical.NegativeExpr;
 import dev.quiver.physical.NotExpr;
 import dev.quiver.physical.PhysicalExpr;
 import dev.quiver.physical.ScalarFunctionExpr;
+import dev.quiver.types.ArithmeticPlan;
 import dev.quiver.types.DataType;
 import dev.quiver.types.TypeCoercion;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.commons.text.similarity.LevenshteinDistance;
 
 /**
  * Plans a logical {@link Expr} against a schema, once per query, into the physical tree that
@@ -104,7 +110,7 @@ public final class ExpressionPlanner {
      * @param dictionaries the dictionaries of the schema's encoded columns, looked up again on
      *                     every batch; null when there are none
      */
-    public PhysicalPlan plan(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, Expr expr) {
+    public PhysicalPlan plan(Schema schema, DictionaryProvider dictionaries, Expr expr) {
         Objects.requireNonNull(schema, "schema is null");
         Objects.requireNonNull(expr, "expr is null");
         // Before anything that recurses: long AND/OR chains balanced, then the limits checked.
@@ -135,18 +141,18 @@ public final class ExpressionPlanner {
     }
 
     private final class Lowering {
-        private final dev.quiver.kernels.ArithmeticMode arithmeticMode = config.arithmeticMode();
+        private final ArithmeticMode arithmeticMode = config.arithmeticMode();
         final Schema schema;
         final List<Field> columns = new ArrayList<>();
         final List<Integer> schemaIndexes = new ArrayList<>();
 
-        final org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries;
+        final DictionaryProvider dictionaries;
         /** The whole expression being planned, for messages about a part of it. */
         final Expr root;
         /** The configuration folding evaluates with: the query's, allocating from the folding allocator. */
         final ExecutionConfig folding;
 
-        Lowering(Schema schema, org.apache.arrow.vector.dictionary.DictionaryProvider dictionaries, Expr root, ExecutionConfig folding) {
+        Lowering(Schema schema, DictionaryProvider dictionaries, Expr root, ExecutionConfig folding) {
             this.schema = schema;
             this.dictionaries = dictionaries;
             this.root = root;
@@ -206,14 +212,18 @@ public final class ExpressionPlanner {
                     DataType t = stringType(List.of(v.dataType(), p.dataType()));
                     if (t == null) {
                         throw new PlanningException((like.caseInsensitive() ? "ILIKE" : "LIKE") + " needs strings, got "
-                                + v.dataType() + " " + (like.caseInsensitive() ? "ILIKE " : "LIKE ") + p.dataType() + " in " + e);
+                                + v.dataType() + " " + (like.caseInsensitive() ? "ILIKE " : "LIKE ") + p.dataType()
+                                + " in " + e);
                     }
-                    yield new LikeExpr(cast(v, t, e), cast(p, t, e), like.escape(), like.negated(), like.caseInsensitive());
+                    yield new LikeExpr(
+                            cast(v, t, e), cast(p, t, e), like.escape(), like.negated(), like.caseInsensitive());
                 }
                 case Expr.Call call -> call(call);
                 // Its table is not this batch's schema, and its value is one per query, not per batch.
-                case Expr.ScalarSubquery sub -> throw new PlanningException("a scalar subquery needs the tables of a query: run it in a"
-                        + " pipeline (dev.quiver.stream.Pipeline), which computes it once per query; got " + sub + " in " + root);
+                case Expr.ScalarSubquery sub ->
+                    throw new PlanningException("a scalar subquery needs the tables of a query: run it in a"
+                            + " pipeline (dev.quiver.stream.Pipeline), which computes it once per query; got " + sub
+                            + " in " + root);
             };
         }
 
@@ -223,13 +233,18 @@ public final class ExpressionPlanner {
          * (none for one or two letters, where every short name would be "close"); empty when none is.
          */
         private String didYouMean(String name) {
-            String k = name.toLowerCase(java.util.Locale.ROOT);
+            String k = name.toLowerCase(Locale.ROOT);
             int allowed = k.length() >= 6 ? 2 : k.length() >= 3 ? 1 : 0;
-            var distance = new org.apache.commons.text.similarity.LevenshteinDistance(allowed);
-            List<String> close = schema.getFields().stream().map(Field::getName).filter(n -> {
-                String m = n.toLowerCase(java.util.Locale.ROOT);
-                return m.equals(k) || (allowed > 0 && (distance.apply(k, m) >= 0 || swapped(k, m)));
-            }).limit(3).map(n -> "'" + n + "'").toList();
+            var distance = new LevenshteinDistance(allowed);
+            List<String> close = schema.getFields().stream()
+                    .map(Field::getName)
+                    .filter(n -> {
+                        String m = n.toLowerCase(Locale.ROOT);
+                        return m.equals(k) || (allowed > 0 && (distance.apply(k, m) >= 0 || swapped(k, m)));
+                    })
+                    .limit(3)
+                    .map(n -> "'" + n + "'")
+                    .toList();
             return close.isEmpty() ? "" : "; did you mean " + String.join(" or ", close) + "?";
         }
 
@@ -242,7 +257,9 @@ public final class ExpressionPlanner {
             while (i < a.length() && a.charAt(i) == b.charAt(i)) {
                 i++;
             }
-            return i + 1 < a.length() && a.charAt(i) == b.charAt(i + 1) && a.charAt(i + 1) == b.charAt(i)
+            return i + 1 < a.length()
+                    && a.charAt(i) == b.charAt(i + 1)
+                    && a.charAt(i + 1) == b.charAt(i)
                     && a.substring(i + 2).equals(b.substring(i + 2));
         }
 
@@ -255,17 +272,24 @@ public final class ExpressionPlanner {
                 idx = indexOf(c.name());
             }
             if (idx < 0) {
-                throw new PlanningException("no column '" + c.flatName() + "' in the schema" + didYouMean(c.name()) + " (columns: "
-                        + schema.getFields().stream().map(f -> f.getName() + " " + describe(f)).collect(Collectors.joining(", ")) + ")");
+                throw new PlanningException(
+                        "no column '" + c.flatName() + "' in the schema" + didYouMean(c.name()) + " (columns: "
+                                + schema.getFields().stream()
+                                        .map(f -> f.getName() + " " + describe(f))
+                                        .collect(Collectors.joining(", "))
+                                + ")");
             }
             Field f = schema.getFields().get(idx);
             DataType t;
             try {
                 DataType valueType = null;
                 if (f.getDictionary() != null) {
-                    var dict = dictionaries == null ? null : dictionaries.lookup(f.getDictionary().getId());
+                    var dict = dictionaries == null
+                            ? null
+                            : dictionaries.lookup(f.getDictionary().getId());
                     if (dict == null) {
-                        throw new PlanningException("column '" + f.getName() + "' is dictionary-encoded (id " + f.getDictionary().getId()
+                        throw new PlanningException("column '" + f.getName() + "' is dictionary-encoded (id "
+                                + f.getDictionary().getId()
                                 + ") and no dictionary with that id was given: compile with the reader's dictionaries");
                     }
                     valueType = DataType.fromField(dict.getVector().getField());
@@ -284,7 +308,7 @@ public final class ExpressionPlanner {
             }
             ColumnExpr col = new ColumnExpr(pos, f.getName(), t);
             if (t instanceof DataType.Dictionary d) {
-                return new dev.quiver.physical.DictionaryDecodeExpr(col, f.getDictionary().getId(), dictionaries, d.value());
+                return new DictionaryDecodeExpr(col, f.getDictionary().getId(), dictionaries, d.value());
             }
             return col;
         }
@@ -311,10 +335,13 @@ public final class ExpressionPlanner {
                 }
             }
             if (all != null) {
-                String positions = all.subList(0, all.size() - 1).stream().map(String::valueOf).collect(Collectors.joining(", "))
-                        + " and " + all.getLast();
+                String positions =
+                        all.subList(0, all.size() - 1).stream()
+                                        .map(String::valueOf)
+                                        .collect(Collectors.joining(", ")) + " and " + all.getLast();
                 throw new PlanningException("column '" + name + "' is ambiguous: the schema has " + all.size()
-                        + " columns of that name, at positions " + positions + " (counted from 0); rename all but one of them");
+                        + " columns of that name, at positions " + positions
+                        + " (counted from 0); rename all but one of them");
             }
             return found;
         }
@@ -335,9 +362,11 @@ public final class ExpressionPlanner {
             DataType rt = r.dataType().valueType();
             DataType flt = lt;
             DataType frt = rt;
-            dev.quiver.types.ArithmeticPlan plan = ArithmeticCoercion.arithmetic(op, lt, rt).orElseThrow(() -> new PlanningException(
-                    "cannot apply " + op.sql() + " to " + flt + " and " + frt + " in " + b));
-            return new BinaryExpr(cast(l, plan.leftCast(), b), op, cast(r, plan.rightCast(), b), plan.result(), arithmeticMode);
+            ArithmeticPlan plan = ArithmeticCoercion.arithmetic(op, lt, rt)
+                    .orElseThrow(() -> new PlanningException(
+                            "cannot apply " + op.sql() + " to " + flt + " and " + frt + " in " + b));
+            return new BinaryExpr(
+                    cast(l, plan.leftCast(), b), op, cast(r, plan.rightCast(), b), plan.result(), arithmeticMode);
         }
 
         private PhysicalExpr caseExpr(Expr.Case c) {
@@ -360,12 +389,15 @@ public final class ExpressionPlanner {
             } else {
                 whens = whens.stream().map(w -> boolArg(w, "CASE WHEN", c)).toList();
             }
-            List<DataType> resultTypes = new ArrayList<>(thens.stream().map(PhysicalExpr::dataType).toList());
+            List<DataType> resultTypes =
+                    new ArrayList<>(thens.stream().map(PhysicalExpr::dataType).toList());
             if (otherwise != null) {
                 resultTypes.add(otherwise.dataType());
             }
-            DataType t = TypeCoercion.commonType(resultTypes.stream().map(DataType::valueType).toList()).orElseThrow(() ->
-                    new PlanningException("the THEN/ELSE values of CASE have no common type: " + resultTypes + " in " + c));
+            DataType t = TypeCoercion.commonType(
+                            resultTypes.stream().map(DataType::valueType).toList())
+                    .orElseThrow(() -> new PlanningException(
+                            "the THEN/ELSE values of CASE have no common type: " + resultTypes + " in " + c));
             thens = thens.stream().map(x -> cast(x, t, c)).toList();
             otherwise = otherwise == null ? null : cast(otherwise, t, c);
             return new CaseExpr(operand, whens, thens, otherwise, t);
@@ -373,10 +405,11 @@ public final class ExpressionPlanner {
 
         private PhysicalExpr call(Expr.Call call) {
             ScalarFunction fn = registry.lookup(call.function());
-            if (fn instanceof dev.quiver.functions.AsyncScalarFunction) {
-                throw new PlanningException("async function '" + fn.name() + "' cannot run in a single-batch expression: run "
-                        + "the query as a pipeline (dev.quiver.stream.Pipeline), which lifts " + call
-                        + " into an async-function operator");
+            if (fn instanceof AsyncScalarFunction) {
+                throw new PlanningException(
+                        "async function '" + fn.name() + "' cannot run in a single-batch expression: run "
+                                + "the query as a pipeline (dev.quiver.stream.Pipeline), which lifts " + call
+                                + " into an async-function operator");
             }
             List<Expr> ordered = orderArguments(fn, call);
             List<PhysicalExpr> args = new ArrayList<>();
@@ -404,7 +437,8 @@ public final class ExpressionPlanner {
             }
             List<DataType> types = cast.stream().map(PhysicalExpr::dataType).toList();
             List<Optional<ScalarValue>> literals = cast.stream()
-                    .map(p -> p instanceof LiteralExpr l ? Optional.of(l.value()) : Optional.<ScalarValue>empty()).toList();
+                    .map(p -> p instanceof LiteralExpr l ? Optional.of(l.value()) : Optional.<ScalarValue>empty())
+                    .toList();
             ScalarFunction bound;
             try {
                 bound = Objects.requireNonNull(fn.bind(types, literals), () -> fn.name() + ".bind returned null");
@@ -412,7 +446,8 @@ public final class ExpressionPlanner {
                 throw new PlanningException(e.getMessage() + " in " + call, e);
             }
             DataType rt = bound.returnType(types);
-            return new ScalarFunctionExpr(bound, cast, Objects.requireNonNull(rt, () -> fn.name() + " returned no return type"));
+            return new ScalarFunctionExpr(
+                    bound, cast, Objects.requireNonNull(rt, () -> fn.name() + " returned no return type"));
         }
 
         private List<Expr> orderArguments(ScalarFunction fn, Expr.Call call) {
@@ -435,16 +470,18 @@ public final class ExpressionPlanner {
                         }
                     }
                     if (pos < 0) {
-                        throw new PlanningException("function " + fn.name() + " has no parameter '" + n + "' (parameters: "
-                                + String.join(", ", params) + ") in " + call);
+                        throw new PlanningException("function " + fn.name() + " has no parameter '" + n
+                                + "' (parameters: " + String.join(", ", params) + ") in " + call);
                     }
                 }
                 if (pos >= slots.length) {
-                    throw new PlanningException("function " + fn.name() + " takes at most " + params.size() + " arguments ("
-                            + String.join(", ", params) + "), got " + call.args().size() + " in " + call);
+                    throw new PlanningException("function " + fn.name() + " takes at most " + params.size()
+                            + " arguments (" + String.join(", ", params) + "), got "
+                            + call.args().size() + " in " + call);
                 }
                 if (slots[pos] != null) {
-                    throw new PlanningException("parameter '" + params.get(pos) + "' of " + fn.name() + " is given twice in " + call);
+                    throw new PlanningException(
+                            "parameter '" + params.get(pos) + "' of " + fn.name() + " is given twice in " + call);
                 }
                 slots[pos] = call.args().get(i);
             }
@@ -454,7 +491,8 @@ public final class ExpressionPlanner {
             }
             for (int k = 0; k <= last; k++) {
                 if (slots[k] == null) {
-                    throw new PlanningException("parameter '" + params.get(k) + "' of " + fn.name() + " is missing in " + call);
+                    throw new PlanningException(
+                            "parameter '" + params.get(k) + "' of " + fn.name() + " is missing in " + call);
                 }
             }
             return Arrays.asList(slots).subList(0, last + 1);
@@ -473,8 +511,9 @@ public final class ExpressionPlanner {
             for (PhysicalExpr p : all) {
                 DataType pt = p.dataType().valueType();
                 DataType before = t;
-                t = TypeCoercion.comparisonType(t, pt).orElseThrow(() -> new PlanningException("cannot compare " + before + " with "
-                        + pt + " (" + what + ") in " + in));
+                t = TypeCoercion.comparisonType(t, pt)
+                        .orElseThrow(() -> new PlanningException(
+                                "cannot compare " + before + " with " + pt + " (" + what + ") in " + in));
             }
             return t instanceof DataType.Null ? DataType.BOOLEAN : t;
         }
@@ -490,14 +529,15 @@ public final class ExpressionPlanner {
             List<PhysicalExpr> out = new ArrayList<>();
             for (PhysicalExpr p : all) {
                 DataType pt = p.dataType().valueType();
-                boolean nestedAsIs = (pt instanceof DataType.ListType || pt instanceof DataType.Struct) && Kernels.canCompare(pt, t);
+                boolean nestedAsIs =
+                        (pt instanceof DataType.ListType || pt instanceof DataType.Struct) && Kernels.canCompare(pt, t);
                 out.add(nestedAsIs ? decoded(p, in) : cast(p, t, in));
             }
             DataType first = out.getFirst().dataType().valueType();
             for (PhysicalExpr p : out) {
                 if (!Kernels.canCompare(first, p.dataType().valueType())) {
-                    throw new PlanningException("cannot compare " + first + " with " + p.dataType().valueType() + " (" + what
-                            + "): no comparison kernel takes them, in " + in);
+                    throw new PlanningException("cannot compare " + first + " with "
+                            + p.dataType().valueType() + " (" + what + "): no comparison kernel takes them, in " + in);
                 }
             }
             return out;
@@ -592,9 +632,10 @@ public final class ExpressionPlanner {
             long max = config.maxFoldedValueBytes();
             ScalarValue s = switch (v) {
                 case ColumnarValue.Scalar sc -> heldBytes(sc.value()) > max ? null : sc.value();
-                case ColumnarValue.Array a when a.length() == 1 && Values.bufferBytes(a.vector()) <= max ->
-                        Values.get(a.vector(), 0, p.dataType());
-                case ColumnarValue.Array a -> null;
+                case ColumnarValue.Array a
+                when a.length() == 1 && Values.bufferBytes(a.vector()) <= max ->
+                    Values.get(a.vector(), 0, p.dataType());
+                case ColumnarValue.Array _ -> null;
             };
             if (s == null || !s.type().equals(p.dataType().valueType())) {
                 return p;

@@ -1,19 +1,21 @@
 package dev.quiver.planning;
 
 import dev.quiver.expr.Operator;
+import dev.quiver.functions.PlanningException;
 import dev.quiver.functions.Volatility;
 import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.physical.BetweenExpr;
 import dev.quiver.physical.BinaryExpr;
 import dev.quiver.physical.CaseExpr;
 import dev.quiver.physical.CastExpr;
-import dev.quiver.physical.DictionaryDecodeExpr;
 import dev.quiver.physical.ColumnExpr;
+import dev.quiver.physical.DictionaryDecodeExpr;
 import dev.quiver.physical.FusedKernelExpr;
 import dev.quiver.physical.InListExpr;
 import dev.quiver.physical.IsNullExpr;
 import dev.quiver.physical.LikeExpr;
 import dev.quiver.physical.LiteralExpr;
+import dev.quiver.physical.Names;
 import dev.quiver.physical.NegativeExpr;
 import dev.quiver.physical.NotExpr;
 import dev.quiver.physical.PhysicalExpr;
@@ -26,7 +28,6 @@ import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.DataType;
 import dev.quiver.types.ElementType;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -45,8 +46,7 @@ import java.util.Optional;
  * it is the root of its own, and a call that uses its result reads it as an input.
  */
 final class Fusion {
-    private Fusion() {
-    }
+    private Fusion() {}
 
     /**
      * The most levels of the physical tree one segment spans. Deeper, the subtree at that level is
@@ -82,10 +82,11 @@ final class Fusion {
             Segment seg = new Segment();
             IrNode root = toIr(e, seg, 1);
             // RowFn bodies inlined into one another can make a program deeper than one may be: those calls run unfused.
-            if (!seg.args.isEmpty() && root.type() == element(e.dataType())
+            if (!seg.args.isEmpty()
+                    && root.type() == element(e.dataType())
                     && KernelProgram.depth(root, KernelProgram.MAX_DEPTH) <= KernelProgram.MAX_DEPTH) {
-                return new FusedKernelExpr(new KernelProgram(seg.types, root, text(e)), seg.args, e.dataType(),
-                        seg.rowFns, seg.immutable);
+                return new FusedKernelExpr(
+                        new KernelProgram(seg.types, root, text(e)), seg.args, e.dataType(), seg.rowFns, seg.immutable);
             }
         }
         return withChildren(e, fuseAll(e.children()));
@@ -104,18 +105,27 @@ final class Fusion {
             }
             IrNode value = IrSubstitution.substitute(inst.value(), kids);
             IrNode nullWhen = IrSubstitution.substitute(inst.nullWhen(), kids);
-            if (seg.args.isEmpty() || KernelProgram.depth(value, KernelProgram.MAX_DEPTH) > KernelProgram.MAX_DEPTH
+            if (seg.args.isEmpty()
+                    || KernelProgram.depth(value, KernelProgram.MAX_DEPTH) > KernelProgram.MAX_DEPTH
                     || KernelProgram.depth(nullWhen, KernelProgram.MAX_DEPTH) > KernelProgram.MAX_DEPTH) {
                 return withChildren(f, fuseAll(f.children()));
             }
-            return new FusedKernelExpr(new KernelProgram(seg.types, value, nullWhen, true, text(f)), seg.args, f.dataType(),
-                    seg.rowFns, seg.immutable);
+            return new FusedKernelExpr(
+                    new KernelProgram(seg.types, value, nullWhen, true, text(f)),
+                    seg.args,
+                    f.dataType(),
+                    seg.rowFns,
+                    seg.immutable);
         }
         // Non-strict: every argument is an input of its own, its validity a Boolean argument after the values.
         List<PhysicalExpr> inputs = fuseAll(f.args());
         List<ElementType> types = new ArrayList<>(inst.irArgTypes());
-        return new FusedKernelExpr(new KernelProgram(types, inst.value(), inst.nullWhen(), false, text(f)), inputs, f.dataType(),
-                seg.rowFns, seg.immutable && allImmutable(inputs));
+        return new FusedKernelExpr(
+                new KernelProgram(types, inst.value(), inst.nullWhen(), false, text(f)),
+                inputs,
+                f.dataType(),
+                seg.rowFns,
+                seg.immutable && allImmutable(inputs));
     }
 
     private static boolean isImmutable(PhysicalExpr e) {
@@ -153,15 +163,17 @@ final class Fusion {
                 kids.add(toIr(c, seg, depth + 1));
             }
             return switch (e) {
-                case BinaryExpr b when b.op().isComparison() -> SqlComparisons.compare(b.op(), kids.get(0), kids.get(1));
-                case BinaryExpr b -> switch (b.op()) {
-                    case PLUS -> Ir.add(kids.get(0), kids.get(1));
-                    case MINUS -> Ir.sub(kids.get(0), kids.get(1));
-                    case MULTIPLY -> Ir.mul(kids.get(0), kids.get(1));
-                    case DIVIDE -> Ir.div(kids.get(0), kids.get(1));
-                    default -> throw new IllegalStateException("not fusable: " + b.op());
-                };
-                case NegativeExpr n -> Ir.neg(kids.getFirst());
+                case BinaryExpr b
+                when b.op().isComparison() -> SqlComparisons.compare(b.op(), kids.get(0), kids.get(1));
+                case BinaryExpr b ->
+                    switch (b.op()) {
+                        case PLUS -> Ir.add(kids.get(0), kids.get(1));
+                        case MINUS -> Ir.sub(kids.get(0), kids.get(1));
+                        case MULTIPLY -> Ir.mul(kids.get(0), kids.get(1));
+                        case DIVIDE -> Ir.div(kids.get(0), kids.get(1));
+                        default -> throw new IllegalStateException("not fusable: " + b.op());
+                    };
+                case NegativeExpr _ -> Ir.neg(kids.getFirst());
                 case CastExpr c -> Ir.cast(kids.getFirst(), element(c.dataType()));
                 case ScalarFunctionExpr f -> {
                     Optional<RowFn> fn = rowFn(f);
@@ -197,7 +209,8 @@ final class Fusion {
     }
 
     private static Optional<RowFn> rowFn(ScalarFunctionExpr f) {
-        return RowFnSource.of(f.function(), f.args().stream().map(PhysicalExpr::dataType).toList());
+        return RowFnSource.of(
+                f.function(), f.args().stream().map(PhysicalExpr::dataType).toList());
     }
 
     /** The instance of a RowFn call that must be the root of its segment (it may return null, or sees nulls). */
@@ -209,7 +222,8 @@ final class Fusion {
         if (fn.isEmpty() || !f.args().stream().allMatch(Fusion::leafOk)) {
             return Optional.empty();
         }
-        RowFn.Instance inst = fn.get().instance(f.args().stream().map(a -> element(a.dataType())).toList());
+        RowFn.Instance inst = fn.get()
+                .instance(f.args().stream().map(a -> element(a.dataType())).toList());
         return inst.strict() && inst.nullWhen() == null ? Optional.empty() : Optional.of(inst);
     }
 
@@ -220,30 +234,47 @@ final class Fusion {
         }
         return switch (e) {
             // Comparisons of numbers fuse when an operand is computed in the segment anyway.
-            case BinaryExpr b when b.op().isComparison() -> SqlComparisons.fusable(b.op())
-                    && element(b.left().dataType()) != null && element(b.left().dataType()).isNumeric()
-                    && element(b.left().dataType()) == element(b.right().dataType())
-                    && (isFusableOp(b.left()) || isFusableOp(b.right()));
+            case BinaryExpr b
+            when b.op().isComparison() ->
+                SqlComparisons.fusable(b.op())
+                        && element(b.left().dataType()) != null
+                        && element(b.left().dataType()).isNumeric()
+                        && element(b.left().dataType()) == element(b.right().dataType())
+                        && (isFusableOp(b.left()) || isFusableOp(b.right()));
             // Fused kernels wrap integers: checked integer arithmetic stays a host kernel.
-            case BinaryExpr b -> (b.op() == Operator.PLUS || b.op() == Operator.MINUS || b.op() == Operator.MULTIPLY
-                    || b.op() == Operator.DIVIDE) && (out.isFloatingPoint() || b.mode() == ArithmeticMode.WRAPPING)
-                    && element(b.left().dataType()) == out && element(b.right().dataType()) == out
-                    && leafOk(b.left()) && leafOk(b.right());
-            case NegativeExpr n -> element(n.input().dataType()) == out && out.isNumeric()
-                    && (out.isFloatingPoint() || n.mode() == ArithmeticMode.WRAPPING) && leafOk(n.input());
-            case CastExpr c -> !c.safe() && element(c.input().dataType()) != null
-                    && IrNode.Cast.isWidening(element(c.input().dataType()), out) && leafOk(c.input());
-            case ScalarFunctionExpr f -> f.args().stream().allMatch(Fusion::leafOk)
-                    && (rowFn(f).map(r -> segmentRootRowFn(f).isEmpty()).orElse(
-                            f.function().signature().volatility() != Volatility.VOLATILE))
-                    && kernelType(f).map(t -> t == out).orElse(false);
+            case BinaryExpr b ->
+                (b.op() == Operator.PLUS
+                                || b.op() == Operator.MINUS
+                                || b.op() == Operator.MULTIPLY
+                                || b.op() == Operator.DIVIDE)
+                        && (out.isFloatingPoint() || b.mode() == ArithmeticMode.WRAPPING)
+                        && element(b.left().dataType()) == out
+                        && element(b.right().dataType()) == out
+                        && leafOk(b.left())
+                        && leafOk(b.right());
+            case NegativeExpr n ->
+                element(n.input().dataType()) == out
+                        && out.isNumeric()
+                        && (out.isFloatingPoint() || n.mode() == ArithmeticMode.WRAPPING)
+                        && leafOk(n.input());
+            case CastExpr c ->
+                !c.safe()
+                        && element(c.input().dataType()) != null
+                        && IrNode.Cast.isWidening(element(c.input().dataType()), out)
+                        && leafOk(c.input());
+            case ScalarFunctionExpr f ->
+                f.args().stream().allMatch(Fusion::leafOk)
+                        && (rowFn(f).map(r -> segmentRootRowFn(f).isEmpty())
+                                .orElse(f.function().signature().volatility() != Volatility.VOLATILE))
+                        && kernelType(f).map(t -> t == out).orElse(false);
             default -> false;
         };
     }
 
     /** Every child of a fusable node must itself have a kernel element type (literals included). */
     private static boolean leafOk(PhysicalExpr e) {
-        return element(e.dataType()) != null && !(e instanceof LiteralExpr l && l.value().isNull());
+        return element(e.dataType()) != null
+                && !(e instanceof LiteralExpr l && l.value().isNull());
     }
 
     private static Optional<ElementType> kernelType(ScalarFunctionExpr f) {
@@ -253,7 +284,7 @@ final class Fusion {
         }
         try {
             return f.function().kernel(args).map(IrNode::type);
-        } catch (IllegalArgumentException | dev.quiver.functions.PlanningException e) {
+        } catch (IllegalArgumentException | PlanningException e) {
             return Optional.empty(); // a body without an instance for these types runs unfused
         }
     }
@@ -264,7 +295,7 @@ final class Fusion {
 
     /** The subtree as SQL-like text with column names, for messages ("division by zero in (a / b)"). */
     static String text(PhysicalExpr e) {
-        return dev.quiver.physical.Names.sql(e);
+        return Names.sql(e);
     }
 
     static PhysicalExpr withChildren(PhysicalExpr e, List<PhysicalExpr> c) {
@@ -272,10 +303,10 @@ final class Fusion {
             case ColumnExpr x -> x;
             case LiteralExpr x -> x;
             case FusedKernelExpr x -> new FusedKernelExpr(x.program(), c, x.dataType(), x.rowFns(), x.immutable());
-            case dev.quiver.physical.DictionaryDecodeExpr x -> new dev.quiver.physical.DictionaryDecodeExpr(c.getFirst(), x.dictionaryId(),
-                    x.dictionaries(), x.dataType());
+            case DictionaryDecodeExpr x ->
+                new DictionaryDecodeExpr(c.getFirst(), x.dictionaryId(), x.dictionaries(), x.dataType());
             case BinaryExpr x -> new BinaryExpr(c.get(0), x.op(), c.get(1), x.dataType(), x.mode());
-            case NotExpr x -> new NotExpr(c.getFirst());
+            case NotExpr _ -> new NotExpr(c.getFirst());
             case IsNullExpr x -> new IsNullExpr(c.getFirst(), x.negated());
             case NegativeExpr x -> new NegativeExpr(c.getFirst(), x.mode());
             case CastExpr x -> new CastExpr(c.getFirst(), x.dataType(), x.safe());
@@ -295,8 +326,9 @@ final class Fusion {
                 PhysicalExpr otherwise = x.otherwise() == null ? null : c.get(k);
                 yield new CaseExpr(operand, whens, thens, otherwise, x.dataType());
             }
-            default -> throw new IllegalStateException("unknown physical node " + e.getClass().getName());
+            default ->
+                throw new IllegalStateException(
+                        "unknown physical node " + e.getClass().getName());
         };
     }
 }
-

@@ -2,7 +2,6 @@ package dev.quiver.planning;
 
 import dev.quiver.expr.Expr;
 import dev.quiver.expr.Operator;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -21,8 +20,7 @@ final class LogicChains {
     /** Chains longer than this are balanced. */
     static final int BALANCED_FROM = 64;
 
-    private LogicChains() {
-    }
+    private LogicChains() {}
 
     /** {@code e} with each AND/OR chain of more than {@value #BALANCED_FROM} terms balanced; {@code e} itself when there is none. */
     static Expr balance(Expr e) {
@@ -119,9 +117,9 @@ final class LogicChains {
             case Expr.Literal x -> x;
             case Expr.ScalarSubquery x -> x;
             case Expr.Binary x -> new Expr.Binary(c.get(0), x.op(), c.get(1));
-            case Expr.Not x -> new Expr.Not(c.getFirst());
+            case Expr.Not _ -> new Expr.Not(c.getFirst());
             case Expr.IsNull x -> new Expr.IsNull(c.getFirst(), x.negated());
-            case Expr.Negative x -> new Expr.Negative(c.getFirst());
+            case Expr.Negative _ -> new Expr.Negative(c.getFirst());
             case Expr.Cast x -> new Expr.Cast(c.getFirst(), x.type());
             case Expr.TryCast x -> new Expr.TryCast(c.getFirst(), x.type());
             case Expr.Case x -> {

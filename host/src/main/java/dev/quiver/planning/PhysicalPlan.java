@@ -1,15 +1,17 @@
 package dev.quiver.planning;
 
 import dev.quiver.expr.Expr;
+import dev.quiver.physical.ColumnExpr;
 import dev.quiver.physical.FusedKernelExpr;
 import dev.quiver.physical.PhysicalExpr;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.DataType;
-import org.apache.arrow.vector.types.pojo.Field;
-
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
+import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * A planned expression.
@@ -20,7 +22,8 @@ import java.util.Objects;
  * @param schemaIndexes for each input position, the field's index in the schema planned against
  * @param outputName    the result's name: the alias, or the expression's text
  */
-public record PhysicalPlan(Expr logical, PhysicalExpr root, List<Field> columns, List<Integer> schemaIndexes, String outputName) {
+public record PhysicalPlan(
+        Expr logical, PhysicalExpr root, List<Field> columns, List<Integer> schemaIndexes, String outputName) {
     public PhysicalPlan {
         Objects.requireNonNull(logical, "logical is null");
         Objects.requireNonNull(root, "root is null");
@@ -46,7 +49,7 @@ public record PhysicalPlan(Expr logical, PhysicalExpr root, List<Field> columns,
     /** Every node of the tree, each before its children (left to right), walked with a stack of its own. */
     public static List<PhysicalExpr> preOrder(PhysicalExpr root) {
         List<PhysicalExpr> out = new ArrayList<>();
-        java.util.Deque<PhysicalExpr> todo = new java.util.ArrayDeque<>();
+        Deque<PhysicalExpr> todo = new ArrayDeque<>();
         todo.push(root);
         while (!todo.isEmpty()) {
             PhysicalExpr e = todo.pop();
@@ -62,8 +65,8 @@ public record PhysicalPlan(Expr logical, PhysicalExpr root, List<Field> columns,
     /** The deepest path of the tree in nodes (a leaf is 1), walked with a stack of its own. */
     public static int depth(PhysicalExpr root) {
         int deepest = 0;
-        java.util.Deque<PhysicalExpr> nodes = new java.util.ArrayDeque<>();
-        java.util.Deque<Integer> depths = new java.util.ArrayDeque<>();
+        Deque<PhysicalExpr> nodes = new ArrayDeque<>();
+        Deque<Integer> depths = new ArrayDeque<>();
         nodes.push(root);
         depths.push(1);
         while (!nodes.isEmpty()) {
@@ -81,7 +84,7 @@ public record PhysicalPlan(Expr logical, PhysicalExpr root, List<Field> columns,
     /** The planned type of input {@code index} (a dictionary column's type names its value type). */
     private DataType inputType(int index) {
         for (PhysicalExpr e : preOrder(root)) {
-            if (e instanceof dev.quiver.physical.ColumnExpr c && c.index() == index) {
+            if (e instanceof ColumnExpr c && c.index() == index) {
                 return c.dataType();
             }
         }
@@ -92,15 +95,26 @@ public record PhysicalPlan(Expr logical, PhysicalExpr root, List<Field> columns,
     public String explain() {
         StringBuilder sb = new StringBuilder();
         sb.append("Logical plan (as written):\n  ").append(logical).append('\n');
-        sb.append("Physical plan (as it will run), result '").append(outputName).append("' ").append(outputType()).append(":\n");
+        sb.append("Physical plan (as it will run), result '")
+                .append(outputName)
+                .append("' ")
+                .append(outputType())
+                .append(":\n");
         for (String line : root.explainTree().split("\n")) {
             sb.append("  ").append(line).append('\n');
         }
         if (!columns.isEmpty()) {
             sb.append("Inputs:\n");
             for (int i = 0; i < columns.size(); i++) {
-                sb.append("  #").append(i).append(" = column ").append(schemaIndexes.get(i)).append(" '")
-                        .append(columns.get(i).getName()).append("' ").append(inputType(i)).append('\n');
+                sb.append("  #")
+                        .append(i)
+                        .append(" = column ")
+                        .append(schemaIndexes.get(i))
+                        .append(" '")
+                        .append(columns.get(i).getName())
+                        .append("' ")
+                        .append(inputType(i))
+                        .append('\n');
             }
         }
         return sb.toString();

@@ -13,8 +13,7 @@ import dev.quiver.rowfn.ir.IrNode;
  * {@code a == b || (isnan(a) && isnan(b))}, and the others follow from those two.
  */
 final class SqlComparisons {
-    private SqlComparisons() {
-    }
+    private SqlComparisons() {}
 
     static boolean fusable(Operator op) {
         return switch (op) {
@@ -25,15 +24,18 @@ final class SqlComparisons {
 
     static IrNode compare(Operator op, IrNode a, IrNode b) {
         if (!a.type().isFloatingPoint()) {
-            return Ir.compare(switch (op) {
-                case EQ -> CmpOp.EQ;
-                case NOT_EQ -> CmpOp.NE;
-                case LT -> CmpOp.LT;
-                case LT_EQ -> CmpOp.LE;
-                case GT -> CmpOp.GT;
-                case GT_EQ -> CmpOp.GE;
-                default -> throw new IllegalArgumentException("not a comparison: " + op);
-            }, a, b);
+            return Ir.compare(
+                    switch (op) {
+                        case EQ -> CmpOp.EQ;
+                        case NOT_EQ -> CmpOp.NE;
+                        case LT -> CmpOp.LT;
+                        case LT_EQ -> CmpOp.LE;
+                        case GT -> CmpOp.GT;
+                        case GT_EQ -> CmpOp.GE;
+                        default -> throw new IllegalArgumentException("not a comparison: " + op);
+                    },
+                    a,
+                    b);
         }
         return switch (op) {
             case EQ -> eq(a, b);

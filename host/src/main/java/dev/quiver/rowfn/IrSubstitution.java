@@ -1,15 +1,15 @@
 package dev.quiver.rowfn;
 
+import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
-
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
 /** Replaces the arguments of an IR tree by other trees (inlining a body at a call site). */
 public final class IrSubstitution {
-    private IrSubstitution() {
-    }
+    private IrSubstitution() {}
 
     /** {@code body} with each {@code Arg(i)} replaced by {@code args.get(i)}; shared subtrees stay shared. */
     public static IrNode substitute(IrNode body, List<IrNode> args) {
@@ -25,7 +25,7 @@ public final class IrSubstitution {
             case IrNode.Arg a -> args.get(a.index());
             case IrNode.Const c -> c;
             default -> {
-                List<IrNode> kids = new java.util.ArrayList<>(3); // a loop, not a stream: fewer frames per level of a deep tree
+                List<IrNode> kids = new ArrayList<>(3); // a loop, not a stream: fewer frames per level of a deep tree
                 for (IrNode k : n.children()) {
                     kids.add(substitute(k, args, done));
                 }
@@ -38,6 +38,6 @@ public final class IrSubstitution {
 
     /** {@code node} with its operands replaced, in {@link IrNode#children()} order: {@link Ir#withChildren}. */
     public static IrNode withChildren(IrNode node, List<IrNode> c) {
-        return dev.quiver.rowfn.ir.Ir.withChildren(node, c);
+        return Ir.withChildren(node, c);
     }
 }

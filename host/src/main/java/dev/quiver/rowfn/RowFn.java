@@ -1,5 +1,6 @@
 package dev.quiver.rowfn;
 
+import dev.quiver.expr.ExprThreads;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
@@ -17,16 +18,16 @@ import dev.quiver.types.ElementType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
-import org.apache.arrow.vector.FieldVector;
-
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * A scalar function declared once, row-wise: its arguments and their types, its result type,
@@ -101,8 +102,7 @@ public final class RowFn implements RowFnSource {
     }
 
     /** A declared argument. */
-    public record Param(String name, RowType type, boolean constant) {
-    }
+    public record Param(String name, RowType type, boolean constant) {}
 
     /**
      * The body captured for one list of argument types.
@@ -148,8 +148,9 @@ public final class RowFn implements RowFnSource {
 
     private RowFn(Builder b, BodyN body, RowBody rowBody) {
         if (b.returns == RowType.UTF8 || b.params.stream().anyMatch(p -> p.type() == RowType.UTF8)) {
-            throw new IllegalArgumentException(b.name + ": kernel IR has no strings; a RowFn with UTF8 arguments or result "
-                    + "declares a per-row body: perRow((row, out) -> ...)");
+            throw new IllegalArgumentException(
+                    b.name + ": kernel IR has no strings; a RowFn with UTF8 arguments or result "
+                            + "declares a per-row body: perRow((row, out) -> ...)");
         }
         this.name = b.name;
         this.aliases = List.copyOf(b.aliases);
@@ -202,12 +203,14 @@ public final class RowFn implements RowFnSource {
 
         /** An argument of {@code type} (a type variable makes the body generic). */
         public Builder arg(String name, RowType type) {
-            return param(new Param(Objects.requireNonNull(name, "name is null"), Objects.requireNonNull(type, "type is null"), false));
+            return param(new Param(
+                    Objects.requireNonNull(name, "name is null"), Objects.requireNonNull(type, "type is null"), false));
         }
 
         /** An argument that every call must pass as a literal (after folding), such as a number of digits. */
         public Builder constantArg(String name, RowType type) {
-            return param(new Param(Objects.requireNonNull(name, "name is null"), Objects.requireNonNull(type, "type is null"), true));
+            return param(new Param(
+                    Objects.requireNonNull(name, "name is null"), Objects.requireNonNull(type, "type is null"), true));
         }
 
         /** Any number (at least {@code min}) of arguments of {@code type}: the body is a {@link BodyN}. */
@@ -216,7 +219,8 @@ public final class RowFn implements RowFnSource {
                 throw new IllegalArgumentException(this.name + ": a variadic RowFn has only the variadic argument");
             }
             if (min < 1) {
-                throw new IllegalArgumentException(this.name + ": a variadic RowFn takes at least one argument, not " + min);
+                throw new IllegalArgumentException(
+                        this.name + ": a variadic RowFn takes at least one argument, not " + min);
             }
             param(new Param(name, type, false));
             variadic = true;
@@ -338,8 +342,18 @@ public final class RowFn implements RowFnSource {
          * type variables) and the result type is required. See {@link StringRowFn}.
          */
         public StringRowFn perRow(StringRowFn.Body f) {
-            return new StringRowFn(name, aliases, params, variadic, minArity, returns, fallible, optionalOutput, volatility,
-                    description, Objects.requireNonNull(f, "body is null"));
+            return new StringRowFn(
+                    name,
+                    aliases,
+                    params,
+                    variadic,
+                    minArity,
+                    returns,
+                    fallible,
+                    optionalOutput,
+                    volatility,
+                    description,
+                    Objects.requireNonNull(f, "body is null"));
         }
 
         private void requireArity(int n) {
@@ -347,7 +361,8 @@ public final class RowFn implements RowFnSource {
                 throw new IllegalArgumentException(name + " is variadic: give its body with bodyN");
             }
             if (params.size() != n) {
-                throw new IllegalArgumentException(name + " declares " + params.size() + " argument(s) but its body takes " + n);
+                throw new IllegalArgumentException(
+                        name + " declares " + params.size() + " argument(s) but its body takes " + n);
             }
         }
     }
@@ -360,7 +375,11 @@ public final class RowFn implements RowFnSource {
     }
 
     private List<List<ElementType>> instantiations(int arity) {
-        RowType variable = params.stream().map(Param::type).filter(RowType::isVariable).findFirst().orElse(null);
+        RowType variable = params.stream()
+                .map(Param::type)
+                .filter(RowType::isVariable)
+                .findFirst()
+                .orElse(null);
         List<ElementType> choices = variable == null ? List.of(ElementType.FLOAT64) : variable.types();
         List<List<ElementType>> out = new ArrayList<>();
         for (ElementType t : choices) {
@@ -395,8 +414,8 @@ public final class RowFn implements RowFnSource {
     private Instance capture(List<ElementType> argTypes) {
         int n = argTypes.size();
         if (variadic ? n < minArity : n != params.size()) {
-            throw new IllegalArgumentException(name + " takes " + (variadic ? "at least " + minArity : params.size())
-                    + " argument(s), not " + n);
+            throw new IllegalArgumentException(
+                    name + " takes " + (variadic ? "at least " + minArity : params.size()) + " argument(s), not " + n);
         }
         String where = name + "(" + String.join(", ", describeArgs(argTypes)) + ")";
         List<Val> vals = new ArrayList<>(n);
@@ -437,29 +456,35 @@ public final class RowFn implements RowFnSource {
         }
         ElementType expected = expectedResult(argTypes);
         if (expected != null && result.type() != expected) {
-            throw new IllegalArgumentException("RowFn " + where + " is declared to return " + expected + " but its body gives "
-                    + result.type() + " (" + result + ")");
+            throw new IllegalArgumentException("RowFn " + where + " is declared to return " + expected
+                    + " but its body gives " + result.type() + " (" + result + ")");
         }
         if (result.nullWhen() != null && !optionalOutput) {
-            throw new IllegalArgumentException("RowFn " + where + ": the body may return null (nullIf) but the function does not"
-                    + " declare optionalOutput()");
+            throw new IllegalArgumentException("RowFn " + where
+                    + ": the body may return null (nullIf) but the function does not" + " declare optionalOutput()");
         }
         if (!strict && result.nullWhen() == null) {
-            throw new IllegalArgumentException("RowFn " + where + ": a rowBody must say where the result is null (nullIf)");
+            throw new IllegalArgumentException(
+                    "RowFn " + where + ": a rowBody must say where the result is null (nullIf)");
         }
         // Before the walks below, which recurse: a body built in a loop may be very deep (a deep one is walked on a
         // thread with a stack for it).
-        int depth = Math.max(KernelProgram.checkDepth(result.node(), "RowFn " + where + ": the body"),
-                result.nullWhen() == null ? 0 : KernelProgram.checkDepth(result.nullWhen(), "RowFn " + where + ": the body's null condition"));
+        int depth = Math.max(
+                KernelProgram.checkDepth(result.node(), "RowFn " + where + ": the body"),
+                result.nullWhen() == null
+                        ? 0
+                        : KernelProgram.checkDepth(
+                                result.nullWhen(), "RowFn " + where + ": the body's null condition"));
         Val body = result;
-        IrNode[] prefixed = depth > 256 ? dev.quiver.expr.ExprThreads.call(() -> prefixBoth(body)) : prefixBoth(body);
+        IrNode[] prefixed = depth > 256 ? ExprThreads.call(() -> prefixBoth(body)) : prefixBoth(body);
         IrNode value = prefixed[0];
         IrNode nullWhen = prefixed[1];
         Instance inst = new Instance(argTypes, value, nullWhen, strict);
         KernelProgram program = new KernelProgram(inst.irArgTypes(), value, nullWhen, strict, where);
         if (program.isFallible() && !fallible) {
-            throw new IllegalArgumentException("RowFn " + where + " can fail a row (" + (program.hasIntegerDivision()
-                    ? "integer division or remainder" : "failIf") + ") but is declared infallible: call fallible() when declaring it");
+            throw new IllegalArgumentException("RowFn " + where + " can fail a row ("
+                    + (program.hasIntegerDivision() ? "integer division or remainder" : "failIf")
+                    + ") but is declared infallible: call fallible() when declaring it");
         }
         return inst;
     }
@@ -467,11 +492,11 @@ public final class RowFn implements RowFnSource {
     /** Puts the function's name in front of every check's message (shared subtrees stay shared). */
     /** {@link #prefix} of the body's value and of its null condition (null when it has none). */
     private IrNode[] prefixBoth(Val result) {
-        return new IrNode[]{prefix(result.node()), result.nullWhen() == null ? null : prefix(result.nullWhen())};
+        return new IrNode[] {prefix(result.node()), result.nullWhen() == null ? null : prefix(result.nullWhen())};
     }
 
     private IrNode prefix(IrNode n) {
-        return prefix(n, new java.util.IdentityHashMap<>());
+        return prefix(n, new IdentityHashMap<>());
     }
 
     private IrNode prefix(IrNode n, Map<IrNode, IrNode> done) {
@@ -480,12 +505,16 @@ public final class RowFn implements RowFnSource {
             return seen;
         }
         IrNode out = switch (n) {
-            case IrNode.Check c -> new IrNode.Check(prefix(c.failWhen(), done), prefix(c.value(), done),
-                    c.message().startsWith(name + ": ") ? c.message() : name + ": " + c.message(), prefix(c.shown(), done));
+            case IrNode.Check c ->
+                new IrNode.Check(
+                        prefix(c.failWhen(), done),
+                        prefix(c.value(), done),
+                        c.message().startsWith(name + ": ") ? c.message() : name + ": " + c.message(),
+                        prefix(c.shown(), done));
             case IrNode.Arg a -> a;
             case IrNode.Const k -> k;
             default -> {
-                List<IrNode> kids = new java.util.ArrayList<>(3); // a loop, not a stream: fewer frames per level of a deep body
+                List<IrNode> kids = new ArrayList<>(3); // a loop, not a stream: fewer frames per level of a deep body
                 for (IrNode k : n.children()) {
                     kids.add(prefix(k, done));
                 }
@@ -509,7 +538,8 @@ public final class RowFn implements RowFnSource {
             throw new IllegalArgumentException(name + " returns SAME_AS_ARGS but no argument has a type variable");
         }
         if (returns.isVariable()) {
-            throw new IllegalArgumentException(name + ": the result type must be concrete or SAME_AS_ARGS, not " + returns);
+            throw new IllegalArgumentException(
+                    name + ": the result type must be concrete or SAME_AS_ARGS, not " + returns);
         }
         return returns.types().getFirst();
     }
@@ -543,18 +573,24 @@ public final class RowFn implements RowFnSource {
     private Signature buildSignature() {
         List<TypeSignature> alternatives = new ArrayList<>();
         if (variadic) {
-            List<DataType> types = params.getFirst().type().types().stream().map(RowFn::dataType).toList();
+            List<DataType> types = params.getFirst().type().types().stream()
+                    .map(RowFn::dataType)
+                    .toList();
             alternatives.add(new TypeSignature.Variadic(types));
         } else if (params.isEmpty()) {
             return Signature.nullary(volatility);
         } else {
             for (List<ElementType> types : instantiations()) {
-                alternatives.add(new TypeSignature.Exact(types.stream().map(RowFn::dataType).toList()));
+                alternatives.add(new TypeSignature.Exact(
+                        types.stream().map(RowFn::dataType).toList()));
             }
         }
-        Signature s = alternatives.size() == 1 ? new Signature(alternatives.getFirst(), volatility)
+        Signature s = alternatives.size() == 1
+                ? new Signature(alternatives.getFirst(), volatility)
                 : Signature.oneOf(alternatives, volatility);
-        return variadic ? s : s.withParameterNames(params.stream().map(Param::name).toArray(String[]::new));
+        return variadic
+                ? s
+                : s.withParameterNames(params.stream().map(Param::name).toArray(String[]::new));
     }
 
     static DataType dataType(ElementType t) {
@@ -597,7 +633,8 @@ public final class RowFn implements RowFnSource {
             types.add(e.get());
         }
         if (variadic) {
-            return types.size() >= minArity && params.getFirst().type().types().contains(types.getFirst())
+            return types.size() >= minArity
+                    && params.getFirst().type().types().contains(types.getFirst())
                     && types.stream().allMatch(t -> t == types.getFirst());
         }
         return instantiations().contains(types);
@@ -661,9 +698,13 @@ public final class RowFn implements RowFnSource {
             types.add(DataType.fromField(call.argFields().get(i)));
         }
         Instance inst = instance(types.stream().map(RowFn::element).toList());
-        KernelProgram program = new KernelProgram(inst.irArgTypes(), inst.value(), inst.nullWhen(), inst.strict(), name);
+        KernelProgram program =
+                new KernelProgram(inst.irArgTypes(), inst.value(), inst.nullWhen(), inst.strict(), name);
         DataType out = dataType(inst.resultType());
-        if (strict && call.args().stream().anyMatch(a -> a instanceof ColumnarValue.Scalar s && s.value().isNull())) {
+        if (strict
+                && call.args().stream()
+                        .anyMatch(a ->
+                                a instanceof ColumnarValue.Scalar s && s.value().isNull())) {
             stats.record(Strategy.ALL_NULL, 0, 0); // a null constant: every row is null, nothing runs
             return new ColumnarValue.Scalar(ScalarValue.nullOf(out));
         }
@@ -750,8 +791,10 @@ public final class RowFn implements RowFnSource {
 
     @Override
     public String toString() {
-        return "RowFn[" + name + ": " + String.join(", ", params.stream().map(p -> p.name() + " " + p.type()).toList())
-                + (variadic ? "..." : "") + "]";
+        return "RowFn[" + name + ": "
+                + String.join(
+                        ", ",
+                        params.stream().map(p -> p.name() + " " + p.type()).toList()) + (variadic ? "..." : "") + "]";
     }
 
     /** For EXPLAIN: the captured bodies by argument types. */

@@ -2,7 +2,6 @@ package dev.quiver.rowfn;
 
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.types.DataType;
-
 import java.util.List;
 import java.util.Optional;
 

@@ -1,6 +1,7 @@
 package dev.quiver.rowfn;
 
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -54,11 +55,14 @@ public final class RowFnStats {
 
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder("rows computed " + bodyRows() + ", constant parts computed "
-                + constantEvaluations() + ", batches:");
+        StringBuilder sb = new StringBuilder(
+                "rows computed " + bodyRows() + ", constant parts computed " + constantEvaluations() + ", batches:");
         strategies.forEach((s, n) -> {
             if (n.sum() > 0) {
-                sb.append(' ').append(s.name().toLowerCase(java.util.Locale.ROOT)).append('=').append(n.sum());
+                sb.append(' ')
+                        .append(s.name().toLowerCase(Locale.ROOT))
+                        .append('=')
+                        .append(n.sum());
             }
         });
         return sb.toString();

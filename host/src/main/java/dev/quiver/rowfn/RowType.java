@@ -1,7 +1,6 @@
 package dev.quiver.rowfn;
 
 import dev.quiver.types.ElementType;
-
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package dev.quiver.rowfn;
 
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.functions.ScalarFunction;
@@ -16,6 +17,10 @@ import dev.quiver.types.DataType;
 import dev.quiver.types.TypeCoercion;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -23,11 +28,6 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A RowFn with string elements: a function declared once, row-wise, whose arguments or result
@@ -79,8 +79,18 @@ public final class StringRowFn implements ScalarFunction {
     private final LongAdder rows = new LongAdder();
     private final LongAdder batches = new LongAdder();
 
-    StringRowFn(String name, List<String> aliases, List<RowFn.Param> params, boolean variadic, int minArity, RowType returns,
-                boolean fallible, boolean optionalOutput, Volatility volatility, String description, Body body) {
+    StringRowFn(
+            String name,
+            List<String> aliases,
+            List<RowFn.Param> params,
+            boolean variadic,
+            int minArity,
+            RowType returns,
+            boolean fallible,
+            boolean optionalOutput,
+            Volatility volatility,
+            String description,
+            Body body) {
         this.name = name;
         this.aliases = List.copyOf(aliases);
         this.params = List.copyOf(params);
@@ -94,8 +104,8 @@ public final class StringRowFn implements ScalarFunction {
         }
         for (RowFn.Param p : params) {
             if (p.type().isVariable()) {
-                throw new IllegalArgumentException(name + ": argument '" + p.name() + "' of a per-row RowFn has a concrete type, not "
-                        + p.type());
+                throw new IllegalArgumentException(
+                        name + ": argument '" + p.name() + "' of a per-row RowFn has a concrete type, not " + p.type());
             }
         }
         this.returns = returns;
@@ -105,7 +115,9 @@ public final class StringRowFn implements ScalarFunction {
         this.description = description;
         this.body = Objects.requireNonNull(body, "body is null");
         Signature s = Signature.userDefined(volatility);
-        this.signature = variadic ? s : s.withParameterNames(params.stream().map(RowFn.Param::name).toArray(String[]::new));
+        this.signature = variadic
+                ? s
+                : s.withParameterNames(params.stream().map(RowFn.Param::name).toArray(String[]::new));
     }
 
     private RowType param(int i) {
@@ -146,7 +158,8 @@ public final class StringRowFn implements ScalarFunction {
     public List<DataType> coerceTypes(List<DataType> argTypes) {
         int n = argTypes.size();
         if (variadic ? n < minArity : n != params.size()) {
-            throw new PlanningException(name + " takes " + (variadic ? "at least " + minArity : params.size()) + " argument(s), not " + n);
+            throw new PlanningException(
+                    name + " takes " + (variadic ? "at least " + minArity : params.size()) + " argument(s), not " + n);
         }
         List<DataType> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -158,8 +171,9 @@ public final class StringRowFn implements ScalarFunction {
             }
             DataType target = dataType(p);
             if (!given.equals(target) && !(given instanceof DataType.Null) && !TypeCoercion.canCoerce(given, target)) {
-                throw new PlanningException("argument " + (i + 1) + " of " + name + " is " + given + ", which does not coerce to "
-                        + target + " (" + (variadic ? params.getFirst().name() : params.get(i).name()) + ")");
+                throw new PlanningException("argument " + (i + 1) + " of " + name + " is " + given
+                        + ", which does not coerce to " + target + " ("
+                        + (variadic ? params.getFirst().name() : params.get(i).name()) + ")");
             }
             out.add(target);
         }
@@ -191,7 +205,8 @@ public final class StringRowFn implements ScalarFunction {
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
         // No arguments (a volatile function, not folded): one call per row of the batch.
-        boolean allScalar = !call.args().isEmpty() && call.args().stream().allMatch(a -> a instanceof ColumnarValue.Scalar);
+        boolean allScalar =
+                !call.args().isEmpty() && call.args().stream().allMatch(a -> a instanceof ColumnarValue.Scalar);
         int n = allScalar ? 1 : call.numberRows();
         List<AutoCloseable> resources = new ArrayList<>();
         FieldVector result = null;
@@ -232,7 +247,7 @@ public final class StringRowFn implements ScalarFunction {
     private void loop(Reader[] readers, Row row, Out out, int n) {
         for (int r = 0; r < n; r++) {
             // The body is the author's code, of any cost: a kernel boundary every row (about a nanosecond).
-            dev.quiver.cancel.Cancellation.check();
+            Cancellation.check();
             boolean valid = true;
             for (Reader reader : readers) {
                 valid &= reader.isValid(r);
@@ -379,12 +394,14 @@ public final class StringRowFn implements ScalarFunction {
             super(v, constant);
             this.data = v.getDataBuffer();
             this.kind = switch (v) {
-                case BitVector b -> 0;
-                case IntVector i -> 1;
-                case BigIntVector l -> 2;
-                case Float4Vector f -> 3;
-                case Float8Vector d -> 4;
-                default -> throw new IllegalStateException("a per-row RowFn reads no " + v.getField().getType());
+                case BitVector _ -> 0;
+                case IntVector _ -> 1;
+                case BigIntVector _ -> 2;
+                case Float4Vector _ -> 3;
+                case Float8Vector _ -> 4;
+                default ->
+                    throw new IllegalStateException(
+                            "a per-row RowFn reads no " + v.getField().getType());
             };
         }
 
@@ -441,12 +458,14 @@ public final class StringRowFn implements ScalarFunction {
             if (fn.returns == RowType.UTF8) {
                 // A first guess that growth corrects; never a reservation that could itself exceed 2 GiB.
                 long hint = Math.min(16L * rows, 64L << 20);
-                this.text = Utf8Output.allocate(false, fn.name, rows, hint, call.config().allocator());
+                this.text = Utf8Output.allocate(
+                        false, fn.name, rows, hint, call.config().allocator());
                 this.fixed = null;
                 this.kind = -1;
             } else {
                 this.text = null;
-                this.fixed = Values.allocate(dataType(fn.returns), fn.name, rows, call.config().allocator());
+                this.fixed = Values.allocate(
+                        dataType(fn.returns), fn.name, rows, call.config().allocator());
                 this.kind = switch (fn.returns) {
                     case BOOLEAN -> 0;
                     case INT32 -> 1;
@@ -493,7 +512,8 @@ public final class StringRowFn implements ScalarFunction {
                 try (Utf8Input check = Utf8Input.of(v)) {
                     if (!check.isAllAscii()) {
                         for (int r = 0; r < rows; r++) {
-                            if (check.isValid(r) && Utf8.firstInvalid(check.data(), check.start(r), check.end(r)) >= 0) {
+                            if (check.isValid(r)
+                                    && Utf8.firstInvalid(check.data(), check.start(r), check.end(r)) >= 0) {
                                 throw new IllegalStateException(fn.name + ": the body wrote invalid UTF-8 at row " + r);
                             }
                         }
@@ -552,7 +572,9 @@ public final class StringRowFn implements ScalarFunction {
                 case 2 -> ((BigIntVector) fixed).set(row, v);
                 case 3 -> ((Float4Vector) fixed).set(row, v);
                 case 4 -> ((Float8Vector) fixed).set(row, v);
-                default -> throw new IllegalStateException(fn.name + " returns " + fn.returns + ": use set(boolean) or append");
+                default ->
+                    throw new IllegalStateException(
+                            fn.name + " returns " + fn.returns + ": use set(boolean) or append");
             }
             set = true;
         }
@@ -561,7 +583,9 @@ public final class StringRowFn implements ScalarFunction {
             switch (kind) {
                 case 3 -> ((Float4Vector) fixed).set(row, (float) v);
                 case 4 -> ((Float8Vector) fixed).set(row, v);
-                default -> throw new IllegalStateException(fn.name + " returns " + fn.returns + ", not a floating-point number");
+                default ->
+                    throw new IllegalStateException(
+                            fn.name + " returns " + fn.returns + ", not a floating-point number");
             }
             set = true;
         }
@@ -585,7 +609,8 @@ public final class StringRowFn implements ScalarFunction {
         /** Fails the query at this row with {@code message}. */
         public void fail(String message) {
             if (!fn.fallible) {
-                throw new IllegalStateException(fn.name + " failed a row (" + message + ") but is not declared fallible()");
+                throw new IllegalStateException(
+                        fn.name + " failed a row (" + message + ") but is not declared fallible()");
             }
             throw new RowFailure(fn.name + ": " + message, null);
         }

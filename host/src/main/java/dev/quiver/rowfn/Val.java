@@ -4,10 +4,11 @@ import dev.quiver.rowfn.ir.BinaryOp;
 import dev.quiver.rowfn.ir.CmpOp;
 import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
+import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.UnaryOp;
 import dev.quiver.types.ElementType;
-
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * A value of one row inside a RowFn body: an argument, a constant, or what operations on them
@@ -125,7 +126,7 @@ public final class Val {
     }
 
     /** Builds IR, turning a type error into one that names the operation and the operand types. */
-    private static IrNode wrap(java.util.function.Supplier<IrNode> build, String op) {
+    private static IrNode wrap(Supplier<IrNode> build, String op) {
         try {
             return build.get();
         } catch (IllegalArgumentException e) {
@@ -309,7 +310,8 @@ public final class Val {
 
     /** {@code condition ? ifTrue : ifFalse} per row, without a branch: both sides are computed. */
     public static Val select(Val condition, Val ifTrue, Val ifFalse) {
-        return condition.derive(wrap(() -> Ir.select(condition.node, ifTrue.node, ifFalse.node), "select"), ifTrue, ifFalse);
+        return condition.derive(
+                wrap(() -> Ir.select(condition.node, ifTrue.node, ifFalse.node), "select"), ifTrue, ifFalse);
     }
 
     /** {@code this ? ifTrue : ifFalse}: this must be a Boolean. */
@@ -475,7 +477,7 @@ public final class Val {
 
     @Override
     public String toString() {
-        return dev.quiver.rowfn.ir.KernelProgram.render(node) + (nullWhen == null ? ""
-                : " (null when " + dev.quiver.rowfn.ir.KernelProgram.render(nullWhen) + ")");
+        return KernelProgram.render(node)
+                + (nullWhen == null ? "" : " (null when " + KernelProgram.render(nullWhen) + ")");
     }
 }

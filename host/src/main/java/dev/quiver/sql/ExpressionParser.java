@@ -3,13 +3,12 @@ package dev.quiver.sql;
 import dev.quiver.expr.Expr;
 import dev.quiver.expr.ExprThreads;
 import dev.quiver.functions.PlanningException;
+import java.util.Objects;
 import org.antlr.v4.runtime.BailErrorStrategy;
 import org.antlr.v4.runtime.CommonTokenStream;
 import org.antlr.v4.runtime.DefaultErrorStrategy;
 import org.antlr.v4.runtime.atn.PredictionMode;
 import org.antlr.v4.runtime.misc.ParseCancellationException;
-
-import java.util.Objects;
 
 /**
  * Reads one SQL scalar expression into an {@link Expr} with Quiver's grammar ({@code QuiverSql.g4}; what each
@@ -26,8 +25,7 @@ import java.util.Objects;
  * limit overflows a stack and no text past it is parsed.
  */
 public final class ExpressionParser {
-    private ExpressionParser() {
-    }
+    private ExpressionParser() {}
 
     /**
      * Parses {@code sql} within {@code limits}.
@@ -47,9 +45,10 @@ public final class ExpressionParser {
                 return new TreeToExpr(text).build(tree);
             } catch (StackOverflowError e) {
                 // Not expected within the nesting limit on a stack sized from it; should it happen, say so plainly.
-                throw new PlanningException("the expression text is too deeply nested for the SQL parser's stack; lower the"
-                        + " nesting or build it with the Expr builders (docs/expressions.md#limits); the text begins "
-                        + text.abbreviated());
+                throw new PlanningException(
+                        "the expression text is too deeply nested for the SQL parser's stack; lower the"
+                                + " nesting or build it with the Expr builders (docs/expressions.md#limits); the text begins "
+                                + text.abbreviated());
             }
         });
     }

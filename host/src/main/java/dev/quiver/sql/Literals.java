@@ -2,7 +2,6 @@ package dev.quiver.sql;
 
 import dev.quiver.expr.Expr;
 import dev.quiver.types.DataType;
-
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -17,8 +16,7 @@ final class Literals {
     /** The most digits of an integer literal beyond Int64: DECIMAL(38, 0), the widest decimal. */
     static final int MAX_DECIMAL_DIGITS = 38;
 
-    private Literals() {
-    }
+    private Literals() {}
 
     /** An integer literal, {@code digits} with an optional leading minus. */
     static Expr integer(String digits) {
@@ -31,7 +29,8 @@ final class Literals {
         }
         int precision = v.abs().toString().length();
         if (precision > MAX_DECIMAL_DIGITS) {
-            throw new IllegalArgumentException("integer literal out of range (DECIMAL(38, 0), beyond Int64): " + digits);
+            throw new IllegalArgumentException(
+                    "integer literal out of range (DECIMAL(38, 0), beyond Int64): " + digits);
         }
         return Expr.lit(new BigDecimal(v), new DataType.Decimal(precision, 0));
     }
@@ -86,11 +85,13 @@ final class Literals {
                 case 'u', 'U' -> {
                     int n = e == 'u' ? 4 : 8;
                     if (hexEnd(s, i + 1, n) != i + 1 + n) {
-                        throw new IllegalArgumentException("\\" + e + " must be followed by " + n + " hex digits in " + token);
+                        throw new IllegalArgumentException(
+                                "\\" + e + " must be followed by " + n + " hex digits in " + token);
                     }
                     int cp = Integer.parseInt(s.substring(i + 1, i + 1 + n), 16);
                     if (!Character.isValidCodePoint(cp) || (cp >= 0xD800 && cp <= 0xDFFF)) {
-                        throw new IllegalArgumentException("\\" + e + s.substring(i + 1, i + 1 + n) + " is not a character in " + token);
+                        throw new IllegalArgumentException(
+                                "\\" + e + s.substring(i + 1, i + 1 + n) + " is not a character in " + token);
                     }
                     out.appendCodePoint(cp);
                     i += n;
@@ -131,7 +132,8 @@ final class Literals {
             int hi = Character.digit(s.charAt(i), 16);
             int lo = Character.digit(s.charAt(i + 1), 16);
             if (hi < 0 || lo < 0) {
-                throw new IllegalArgumentException("not a hex digit in " + token + ": '" + (hi < 0 ? s.charAt(i) : s.charAt(i + 1)) + "'");
+                throw new IllegalArgumentException(
+                        "not a hex digit in " + token + ": '" + (hi < 0 ? s.charAt(i) : s.charAt(i + 1)) + "'");
             }
             out.write(hi * 16 + lo);
         }

@@ -1,5 +1,6 @@
 package dev.quiver.sql;
 
+import java.util.Locale;
 import org.antlr.v4.runtime.Token;
 
 /**
@@ -7,8 +8,7 @@ import org.antlr.v4.runtime.Token;
  * {@code "quoted"} and {@code `quoted`} names without their quotes, a doubled quote inside one quote.
  */
 final class Names {
-    private Names() {
-    }
+    private Names() {}
 
     static String identifier(QuiverSqlParser.IdentifierContext ctx) {
         return unquote(ctx.getText());
@@ -28,7 +28,8 @@ final class Names {
     /** A function's name: a quoted name as written, a bare one in lower case (SQL function names ignore case). */
     static String function(Token t) {
         String text = t.getText();
-        boolean quoted = t.getType() == QuiverSqlLexer.QUOTED_IDENTIFIER || t.getType() == QuiverSqlLexer.BACKQUOTED_IDENTIFIER;
-        return quoted ? unquote(text) : text.toLowerCase(java.util.Locale.ROOT);
+        boolean quoted =
+                t.getType() == QuiverSqlLexer.QUOTED_IDENTIFIER || t.getType() == QuiverSqlLexer.BACKQUOTED_IDENTIFIER;
+        return quoted ? unquote(text) : text.toLowerCase(Locale.ROOT);
     }
 }

@@ -2,10 +2,11 @@ package dev.quiver.sql;
 
 import dev.quiver.expr.Expr;
 import dev.quiver.types.DataType;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import org.apache.arrow.vector.types.IntervalUnit;
 
 /**
  * The operands of the grammar ({@code primary}): literals, names, calls and the forms SQL spells with
@@ -41,8 +42,12 @@ final class Primaries {
                 yield c.kind.getType() == QuiverSqlLexer.CAST ? new Expr.Cast(e, type) : new Expr.TryCast(e, type);
             }
             case QuiverSqlParser.ExtractPrimaryContext c -> {
-                String field = c.field.STRING() != null ? Literals.string(c.field.STRING().getText()) : Names.identifier(c.field.identifier());
-                yield new Expr.Call("date_part", List.of(Expr.lit(field.toLowerCase(Locale.ROOT)), tree.expression(c.expression())));
+                String field = c.field.STRING() != null
+                        ? Literals.string(c.field.STRING().getText())
+                        : Names.identifier(c.field.identifier());
+                yield new Expr.Call(
+                        "date_part",
+                        List.of(Expr.lit(field.toLowerCase(Locale.ROOT)), tree.expression(c.expression())));
             }
             case QuiverSqlParser.PositionPrimaryContext c -> {
                 Expr needle = tree.other(c.needle);
@@ -98,11 +103,19 @@ final class Primaries {
     /** {@code INTERVAL '1 day 2 hours'}, {@code INTERVAL '3' MONTH}, {@code INTERVAL 2 DAY}: a cast of the text to INTERVAL. */
     private Expr interval(QuiverSqlParser.IntervalPrimaryContext c) {
         QuiverSqlParser.IntervalValueContext v = c.intervalValue();
-        String value = v.STRING() != null ? Literals.string(v.STRING().getText())
-                : (v.sign != null && v.sign.getType() == QuiverSqlLexer.MINUS ? "-" : "") + v.getChild(v.getChildCount() - 1).getText();
-        String unit = c.intervalUnit() == null ? "" : " " + String.join(" ", c.intervalUnit().children.stream()
-                .map(p -> p.getText().toUpperCase(Locale.ROOT)).toList());
-        return new Expr.Cast(Expr.lit(value + unit), new DataType.Interval(org.apache.arrow.vector.types.IntervalUnit.MONTH_DAY_NANO));
+        String value = v.STRING() != null
+                ? Literals.string(v.STRING().getText())
+                : (v.sign != null && v.sign.getType() == QuiverSqlLexer.MINUS ? "-" : "")
+                        + v.getChild(v.getChildCount() - 1).getText();
+        String unit = c.intervalUnit() == null
+                ? ""
+                : " "
+                        + String.join(
+                                " ",
+                                c.intervalUnit().children.stream()
+                                        .map(p -> p.getText().toUpperCase(Locale.ROOT))
+                                        .toList());
+        return new Expr.Cast(Expr.lit(value + unit), new DataType.Interval(IntervalUnit.MONTH_DAY_NANO));
     }
 
     private Expr typedLiteral(QuiverSqlParser.TypedLiteralContext c) {
@@ -142,7 +155,9 @@ final class Primaries {
         args.add(tree.expression(c.string));
         boolean keywords = c.from != null || c.count != null;
         if (keywords && !c.rest.isEmpty()) {
-            throw tree.unsupported("this form of SUBSTRING (write SUBSTRING(s FROM start [FOR length]) or substring(s, start[, length]))", c);
+            throw tree.unsupported(
+                    "this form of SUBSTRING (write SUBSTRING(s FROM start [FOR length]) or substring(s, start[, length]))",
+                    c);
         }
         if (keywords) {
             args.add(c.from == null ? Expr.lit(1) : tree.expression(c.from));
@@ -157,15 +172,18 @@ final class Primaries {
 
     /** {@code TRIM([BOTH | LEADING | TRAILING] [chars] FROM s)}, {@code TRIM([spec] s)}, {@code trim(s[, chars])}: trim/ltrim/rtrim(s[, chars]). */
     private Expr trim(QuiverSqlParser.TrimPrimaryContext c) {
-        String name = c.trimSpec == null ? "trim" : switch (c.trimSpec.getType()) {
-            case QuiverSqlLexer.LEADING -> "ltrim";
-            case QuiverSqlLexer.TRAILING -> "rtrim";
-            default -> "trim";
-        };
+        String name = c.trimSpec == null
+                ? "trim"
+                : switch (c.trimSpec.getType()) {
+                    case QuiverSqlLexer.LEADING -> "ltrim";
+                    case QuiverSqlLexer.TRAILING -> "rtrim";
+                    default -> "trim";
+                };
         List<Expr> args = new ArrayList<>();
         if (c.from != null) {
             if (!c.rest.isEmpty()) {
-                throw tree.unsupported("this form of TRIM (write TRIM([BOTH | LEADING | TRAILING] [characters] FROM s))", c);
+                throw tree.unsupported(
+                        "this form of TRIM (write TRIM([BOTH | LEADING | TRAILING] [characters] FROM s))", c);
             }
             args.add(tree.expression(c.from));
             if (c.first != null) {
@@ -224,8 +242,10 @@ final class Primaries {
         if (a != null && a.STAR() != null) {
             throw tree.unsupported("'*'", c);
         }
-        if (c.filterClause() != null || (a != null && ((a.setQuantifier != null && a.setQuantifier.getType() == QuiverSqlLexer.DISTINCT)
-                || a.ORDER() != null))) {
+        if (c.filterClause() != null
+                || (a != null
+                        && ((a.setQuantifier != null && a.setQuantifier.getType() == QuiverSqlLexer.DISTINCT)
+                                || a.ORDER() != null))) {
             throw tree.unsupported("an aggregate or decorated call (DISTINCT, ORDER BY, FILTER, ...)", c);
         }
         List<Expr> args = new ArrayList<>();
@@ -238,7 +258,7 @@ final class Primaries {
         }
         // ROW(a, b) is a row constructor, as (a, b); a function of that name must be quoted.
         if (name.equals("row") && c.functionName().start.getType() == QuiverSqlLexer.ROW) {
-            if (names.stream().anyMatch(java.util.Objects::nonNull)) {
+            if (names.stream().anyMatch(Objects::nonNull)) {
                 throw tree.unsupported("named fields in ROW (write named_struct('a', x, ...))", c);
             }
             return new Expr.Call("struct", args);

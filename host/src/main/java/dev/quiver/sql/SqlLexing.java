@@ -1,13 +1,12 @@
 package dev.quiver.sql;
 
 import dev.quiver.functions.PlanningException;
-import org.antlr.v4.runtime.CharStreams;
-import org.antlr.v4.runtime.CommonTokenStream;
-import org.antlr.v4.runtime.Token;
-
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import org.antlr.v4.runtime.CharStreams;
+import org.antlr.v4.runtime.CommonTokenStream;
+import org.antlr.v4.runtime.Token;
 
 /**
  * The first pass over a text, before the parser: its tokens, with the errors a token tells on its own
@@ -16,8 +15,7 @@ import java.util.List;
  * at the exact place, where a parser that gave up on a construct would point at its start.
  */
 final class SqlLexing {
-    private SqlLexing() {
-    }
+    private SqlLexing() {}
 
     /** The tokens of {@code text}, checked; the stream is filled and positioned at its first token. */
     static CommonTokenStream tokens(SqlText text, SqlLimits limits) {
@@ -34,8 +32,11 @@ final class SqlLexing {
             }
         }
         if (onlyHidden) {
-            throw text.syntaxError(text.sql().length(), text.sql().isBlank() ? "expected an expression, found empty text"
-                    : "expected an expression, found only comments");
+            throw text.syntaxError(
+                    text.sql().length(),
+                    text.sql().isBlank()
+                            ? "expected an expression, found empty text"
+                            : "expected an expression, found only comments");
         }
         checkBrackets(text, all, limits);
         return tokens;
@@ -43,8 +44,10 @@ final class SqlLexing {
 
     private static void check(SqlText text, Token t) {
         switch (t.getType()) {
-            case QuiverSqlLexer.UNTERMINATED_STRING -> throw text.syntaxError(t.getStartIndex(), "unterminated string literal");
-            case QuiverSqlLexer.UNTERMINATED_IDENTIFIER -> throw text.syntaxError(t.getStartIndex(), "unterminated quoted identifier");
+            case QuiverSqlLexer.UNTERMINATED_STRING ->
+                throw text.syntaxError(t.getStartIndex(), "unterminated string literal");
+            case QuiverSqlLexer.UNTERMINATED_IDENTIFIER ->
+                throw text.syntaxError(t.getStartIndex(), "unterminated quoted identifier");
             case QuiverSqlLexer.BLOCK_COMMENT -> {
                 String c = t.getText();
                 if (c.length() < 4 || !c.endsWith("*/")) {
@@ -61,8 +64,7 @@ final class SqlLexing {
                 };
                 throw text.syntaxError(t.getStartIndex(), "unexpected character '" + c + "'" + hint);
             }
-            default -> {
-            }
+            default -> {}
         }
     }
 
@@ -84,16 +86,22 @@ final class SqlLexing {
                 case QuiverSqlLexer.RPAREN, QuiverSqlLexer.RBRACKET, QuiverSqlLexer.RBRACE, QuiverSqlLexer.END -> {
                     int opener = opener(type);
                     if (open.isEmpty() || open.peek().getType() != opener) {
-                        // An END without CASE, or a closer whose opener is missing: the parser says what it expected there,
+                        // An END without CASE, or a closer whose opener is missing: the parser says what it expected
+                        // there,
                         // except for a closer with nothing open at all.
                         if (open.isEmpty() && type != QuiverSqlLexer.END) {
-                            throw text.syntaxError(t.getStartIndex(), "unexpected '" + t.getText() + "' without a matching '"
-                                    + closerOf(type) + "'");
+                            throw text.syntaxError(
+                                    t.getStartIndex(),
+                                    "unexpected '" + t.getText() + "' without a matching '" + closerOf(type) + "'");
                         }
-                        if (!open.isEmpty() && type != QuiverSqlLexer.END && open.peek().getType() != QuiverSqlLexer.CASE) {
+                        if (!open.isEmpty()
+                                && type != QuiverSqlLexer.END
+                                && open.peek().getType() != QuiverSqlLexer.CASE) {
                             Token o = open.peek();
-                            throw text.syntaxError(t.getStartIndex(), "expected '" + closing(o.getType()) + "' to close '"
-                                    + o.getText() + "' at " + text.position(o.getStartIndex()) + ", found '" + t.getText() + "'");
+                            throw text.syntaxError(
+                                    t.getStartIndex(),
+                                    "expected '" + closing(o.getType()) + "' to close '" + o.getText() + "' at "
+                                            + text.position(o.getStartIndex()) + ", found '" + t.getText() + "'");
                         }
                         return; // inside a CASE: the parser's message ("expected END") is the better one
                     }
@@ -102,12 +110,13 @@ final class SqlLexing {
                 case Token.EOF -> {
                     if (!open.isEmpty() && open.peek().getType() != QuiverSqlLexer.CASE) {
                         Token o = open.peek();
-                        throw text.syntaxError(text.sql().length(), "expected '" + closing(o.getType()) + "' to close '"
-                                + o.getText() + "' at " + text.position(o.getStartIndex()));
+                        throw text.syntaxError(
+                                text.sql().length(),
+                                "expected '" + closing(o.getType()) + "' to close '" + o.getText() + "' at "
+                                        + text.position(o.getStartIndex()));
                     }
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
     }
@@ -140,7 +149,8 @@ final class SqlLexing {
 
     /** The error for text nested past the limit, at the token that opens the level too many. */
     private static PlanningException tooDeep(SqlText text, Token at, SqlLimits limits) {
-        return new PlanningException("the expression text is nested deeper than " + limits.maxNesting() + " levels (parentheses,"
+        return new PlanningException("the expression text is nested deeper than " + limits.maxNesting()
+                + " levels (parentheses,"
                 + " brackets, braces and CASE) at " + text.position(at.getStartIndex()) + "; raise the limit with"
                 + " -Dquiver.sql.maxNesting=N or SqlParser.parse(text, new SqlLimits(N)), or build the expression with the Expr"
                 + " builders (docs/expressions.md#limits); the text begins " + text.abbreviated());

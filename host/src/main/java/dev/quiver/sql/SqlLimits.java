@@ -1,5 +1,7 @@
 package dev.quiver.sql;
 
+import dev.quiver.expr.ExprThreads;
+
 /**
  * How much SQL text the parser takes: {@code maxNesting} levels of parentheses, brackets, braces and
  * {@code CASE ... END} (default {@value #DEFAULT_MAX_NESTING}, or {@code -Dquiver.sql.maxNesting}). Deeper
@@ -31,6 +33,6 @@ public record SqlLimits(int maxNesting) {
 
     /** The stack a parse within these limits needs, with room to spare. */
     public long stackBytes() {
-        return Math.max(dev.quiver.expr.ExprThreads.STACK_BYTES, (maxNesting + 64L) * STACK_PER_LEVEL);
+        return Math.max(ExprThreads.STACK_BYTES, (maxNesting + 64L) * STACK_PER_LEVEL);
     }
 }

@@ -2,7 +2,6 @@ package dev.quiver.sql;
 
 import dev.quiver.expr.Expr;
 import dev.quiver.functions.PlanningException;
-
 import java.util.Objects;
 
 /**
@@ -58,8 +57,7 @@ public final class SqlParser {
     /** The default nesting limit of the text, {@value} levels: {@link SqlLimits#DEFAULT_MAX_NESTING}. */
     public static final int MAX_NESTING = SqlLimits.DEFAULT_MAX_NESTING;
 
-    private SqlParser() {
-    }
+    private SqlParser() {}
 
     /**
      * Parses one SQL scalar expression within the configured limits ({@link SqlLimits#configured()}).

@@ -10,8 +10,7 @@ import dev.quiver.expr.ExprSyntax;
 public final class SqlSyntax implements ExprSyntax {
 
     /** For {@code ServiceLoader}. */
-    public SqlSyntax() {
-    }
+    public SqlSyntax() {}
 
     @Override
     public Expr parse(String sql) {

@@ -1,6 +1,7 @@
 package dev.quiver.sql;
 
 import dev.quiver.functions.PlanningException;
+import java.util.Objects;
 
 /**
  * The text being parsed, its positions as line and column, and the format of a syntax error:
@@ -16,7 +17,7 @@ public final class SqlText {
     private final String sql;
 
     public SqlText(String sql) {
-        this.sql = java.util.Objects.requireNonNull(sql, "sql is null");
+        this.sql = Objects.requireNonNull(sql, "sql is null");
     }
 
     public String sql() {
@@ -27,7 +28,9 @@ public final class SqlText {
     public String where(int offset) {
         int lineStart = sql.lastIndexOf('\n', offset - 1) + 1;
         int column = offset - lineStart + 1;
-        return sql.indexOf('\n') < 0 ? "column " + column + " in \"" + sql + "\"" : "line " + line(offset) + ", column " + column;
+        return sql.indexOf('\n') < 0
+                ? "column " + column + " in \"" + sql + "\""
+                : "line " + line(offset) + ", column " + column;
     }
 
     /** "column C" or "line L, column C": a position named inside a message. */
@@ -57,7 +60,8 @@ public final class SqlText {
         for (int i = lineStart; i < at; i++) {
             caret.append(sql.charAt(i) == '\t' ? '\t' : ' '); // keep tabs so the caret lines up
         }
-        return PlanningException.verbatim("syntax error at " + where(at) + ": " + what + "\n" + line + "\n" + caret + "^", null);
+        return PlanningException.verbatim(
+                "syntax error at " + where(at) + ": " + what + "\n" + line + "\n" + caret + "^", null);
     }
 
     /** The first characters of the text, for a message about all of it. */

@@ -1,12 +1,11 @@
 package dev.quiver.sql;
 
 import dev.quiver.expr.Expr;
-import org.antlr.v4.runtime.ParserRuleContext;
-
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.antlr.v4.runtime.ParserRuleContext;
 
 /**
  * {@code (SELECT item FROM table [WHERE cond] [LIMIT n])}, the one form of SELECT Quiver runs, as an
@@ -26,7 +25,11 @@ final class Subqueries {
             throw tree.unsupported("WITH in a subquery", whole);
         }
         if (!q.setOperator().isEmpty()) {
-            String op = String.join(" ", q.setOperator().getFirst().children.stream().map(c -> c.getText().toUpperCase(Locale.ROOT)).toList());
+            String op = String.join(
+                    " ",
+                    q.setOperator().getFirst().children.stream()
+                            .map(c -> c.getText().toUpperCase(Locale.ROOT))
+                            .toList());
             throw tree.unsupported(op + " (a set operation)", whole);
         }
         QuiverSqlParser.QueryTermContext s = q.queryTerm().getFirst();
@@ -47,7 +50,8 @@ final class Subqueries {
             }
         }
         if (items.size() != 1) {
-            throw tree.unsupported("several select items in a subquery (a scalar subquery selects one expression)", whole);
+            throw tree.unsupported(
+                    "several select items in a subquery (a scalar subquery selects one expression)", whole);
         }
         if (s.INTO() != null || s.QUALIFY() != null) {
             throw tree.unsupported("a subquery clause other than SELECT, FROM, WHERE and LIMIT", whole);

@@ -7,8 +7,7 @@ import java.util.Locale;
 
 /** "did you mean ...": the candidates closest to a misspelt word, by edit distance, one edit for a word of up to four letters, two for longer ones, at most three names. */
 final class Suggestions {
-    private Suggestions() {
-    }
+    private Suggestions() {}
 
     static List<String> closest(String word, Iterable<String> candidates) {
         String w = word.toLowerCase(Locale.ROOT);

@@ -1,5 +1,9 @@
 package dev.quiver.sql;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import org.antlr.v4.runtime.BaseErrorListener;
 import org.antlr.v4.runtime.Parser;
 import org.antlr.v4.runtime.RecognitionException;
@@ -8,11 +12,6 @@ import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.TokenStream;
 import org.antlr.v4.runtime.Vocabulary;
 import org.antlr.v4.runtime.misc.IntervalSet;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 
 /**
  * Turns the parser's first syntax error into a {@link dev.quiver.functions.PlanningException} a person can act
@@ -23,16 +22,54 @@ import java.util.Set;
  */
 final class SyntaxErrors extends BaseErrorListener {
     /** Tokens after which an operand is missing when an expression was expected: operators, commas, openers. */
-    private static final Set<Integer> EXPECTS_OPERAND = Set.of(QuiverSqlLexer.PLUS, QuiverSqlLexer.MINUS, QuiverSqlLexer.STAR,
-            QuiverSqlLexer.SLASH, QuiverSqlLexer.PERCENT, QuiverSqlLexer.CARET, QuiverSqlLexer.EQ, QuiverSqlLexer.DOUBLE_EQ,
-            QuiverSqlLexer.NEQ, QuiverSqlLexer.NEQ2, QuiverSqlLexer.LT, QuiverSqlLexer.LTE, QuiverSqlLexer.GT, QuiverSqlLexer.GTE,
-            QuiverSqlLexer.CONCAT, QuiverSqlLexer.PIPE, QuiverSqlLexer.AMPERSAND, QuiverSqlLexer.HASH, QuiverSqlLexer.SHIFT_LEFT,
-            QuiverSqlLexer.SHIFT_RIGHT, QuiverSqlLexer.TILDE, QuiverSqlLexer.TILDE_STAR, QuiverSqlLexer.NOT_TILDE,
-            QuiverSqlLexer.NOT_TILDE_STAR, QuiverSqlLexer.CONTAINS, QuiverSqlLexer.CONTAINED_BY, QuiverSqlLexer.OVERLAP,
-            QuiverSqlLexer.COMMA, QuiverSqlLexer.AND, QuiverSqlLexer.OR, QuiverSqlLexer.NOT, QuiverSqlLexer.LIKE, QuiverSqlLexer.ILIKE,
-            QuiverSqlLexer.BETWEEN, QuiverSqlLexer.ARROW, QuiverSqlLexer.WHEN, QuiverSqlLexer.THEN, QuiverSqlLexer.ELSE,
-            QuiverSqlLexer.ESCAPE, QuiverSqlLexer.FROM, QuiverSqlLexer.FOR, QuiverSqlLexer.IN, QuiverSqlLexer.DISTINCT,
-            QuiverSqlLexer.WHERE, QuiverSqlLexer.COLON, QuiverSqlLexer.PLACING, QuiverSqlLexer.TO);
+    private static final Set<Integer> EXPECTS_OPERAND = Set.of(
+            QuiverSqlLexer.PLUS,
+            QuiverSqlLexer.MINUS,
+            QuiverSqlLexer.STAR,
+            QuiverSqlLexer.SLASH,
+            QuiverSqlLexer.PERCENT,
+            QuiverSqlLexer.CARET,
+            QuiverSqlLexer.EQ,
+            QuiverSqlLexer.DOUBLE_EQ,
+            QuiverSqlLexer.NEQ,
+            QuiverSqlLexer.NEQ2,
+            QuiverSqlLexer.LT,
+            QuiverSqlLexer.LTE,
+            QuiverSqlLexer.GT,
+            QuiverSqlLexer.GTE,
+            QuiverSqlLexer.CONCAT,
+            QuiverSqlLexer.PIPE,
+            QuiverSqlLexer.AMPERSAND,
+            QuiverSqlLexer.HASH,
+            QuiverSqlLexer.SHIFT_LEFT,
+            QuiverSqlLexer.SHIFT_RIGHT,
+            QuiverSqlLexer.TILDE,
+            QuiverSqlLexer.TILDE_STAR,
+            QuiverSqlLexer.NOT_TILDE,
+            QuiverSqlLexer.NOT_TILDE_STAR,
+            QuiverSqlLexer.CONTAINS,
+            QuiverSqlLexer.CONTAINED_BY,
+            QuiverSqlLexer.OVERLAP,
+            QuiverSqlLexer.COMMA,
+            QuiverSqlLexer.AND,
+            QuiverSqlLexer.OR,
+            QuiverSqlLexer.NOT,
+            QuiverSqlLexer.LIKE,
+            QuiverSqlLexer.ILIKE,
+            QuiverSqlLexer.BETWEEN,
+            QuiverSqlLexer.ARROW,
+            QuiverSqlLexer.WHEN,
+            QuiverSqlLexer.THEN,
+            QuiverSqlLexer.ELSE,
+            QuiverSqlLexer.ESCAPE,
+            QuiverSqlLexer.FROM,
+            QuiverSqlLexer.FOR,
+            QuiverSqlLexer.IN,
+            QuiverSqlLexer.DISTINCT,
+            QuiverSqlLexer.WHERE,
+            QuiverSqlLexer.COLON,
+            QuiverSqlLexer.PLACING,
+            QuiverSqlLexer.TO);
 
     private final SqlText text;
 
@@ -41,8 +78,13 @@ final class SyntaxErrors extends BaseErrorListener {
     }
 
     @Override
-    public void syntaxError(Recognizer<?, ?> recognizer, Object offendingSymbol, int line, int charPositionInLine, String msg,
-                            RecognitionException e) {
+    public void syntaxError(
+            Recognizer<?, ?> recognizer,
+            Object offendingSymbol,
+            int line,
+            int charPositionInLine,
+            String msg,
+            RecognitionException e) {
         Parser parser = (Parser) recognizer;
         Token found = (Token) offendingSymbol;
         Token current = parser.getCurrentToken();
@@ -55,7 +97,10 @@ final class SyntaxErrors extends BaseErrorListener {
 
     private static IntervalSet expected(Parser parser, RecognitionException e) {
         try {
-            return e != null && e.getExpectedTokens() != null && !e.getExpectedTokens().isNil() ? e.getExpectedTokens()
+            return e != null
+                            && e.getExpectedTokens() != null
+                            && !e.getExpectedTokens().isNil()
+                    ? e.getExpectedTokens()
                     : parser.getExpectedTokens();
         } catch (IllegalArgumentException | IllegalStateException ignored) {
             return parser.getExpectedTokens();
@@ -69,13 +114,18 @@ final class SyntaxErrors extends BaseErrorListener {
             // Past a whole expression, where any operator could follow: the token is the mistake, not a missing one.
             return "unexpected " + foundText + keywordHint(found, parser.getVocabulary(), null);
         }
-        boolean expression = expected.contains(QuiverSqlLexer.INTEGER_VALUE) && expected.contains(QuiverSqlLexer.IDENTIFIER);
+        boolean expression =
+                expected.contains(QuiverSqlLexer.INTEGER_VALUE) && expected.contains(QuiverSqlLexer.IDENTIFIER);
         int rule = parser.getContext() == null ? -1 : parser.getContext().getRuleIndex();
         if (expression) {
-            String after = before != null && EXPECTS_OPERAND.contains(before.getType()) ? " after " + quote(before.getText()) : "";
+            String after = before != null && EXPECTS_OPERAND.contains(before.getType())
+                    ? " after " + quote(before.getText())
+                    : "";
             return "expected an expression" + after + (found.getType() == Token.EOF ? "" : ", found " + foundText);
         }
-        if (rule == QuiverSqlParser.RULE_dataType || rule == QuiverSqlParser.RULE_typeName || rule == QuiverSqlParser.RULE_simpleType) {
+        if (rule == QuiverSqlParser.RULE_dataType
+                || rule == QuiverSqlParser.RULE_typeName
+                || rule == QuiverSqlParser.RULE_simpleType) {
             return "expected a type name, found " + foundText;
         }
         if (expected.contains(QuiverSqlLexer.IDENTIFIER) && !expected.contains(QuiverSqlLexer.STRING)) {
@@ -83,12 +133,16 @@ final class SyntaxErrors extends BaseErrorListener {
         }
         List<String> names = names(expected, parser.getVocabulary());
         if (!names.isEmpty() && names.size() <= 6) {
-            return "expected " + oneOf(names) + ", found " + foundText + keywordHint(found, parser.getVocabulary(), expected);
+            return "expected " + oneOf(names) + ", found " + foundText
+                    + keywordHint(found, parser.getVocabulary(), expected);
         }
         // Past an operand, where operators could also follow: the keywords the construct needs ("AND" of BETWEEN).
-        List<String> words = names.stream().filter(n -> n.length() > 2 && Character.isLetter(n.charAt(1)) && !n.equals("'AT'")).toList();
+        List<String> words = names.stream()
+                .filter(n -> n.length() > 2 && Character.isLetter(n.charAt(1)) && !n.equals("'AT'"))
+                .toList();
         if (!words.isEmpty() && words.size() <= 3) {
-            return "expected " + oneOf(words) + ", found " + foundText + keywordHint(found, parser.getVocabulary(), expected);
+            return "expected " + oneOf(words) + ", found " + foundText
+                    + keywordHint(found, parser.getVocabulary(), expected);
         }
         return "unexpected " + foundText + keywordHint(found, parser.getVocabulary(), expected);
     }
@@ -101,7 +155,9 @@ final class SyntaxErrors extends BaseErrorListener {
         List<String> keywords = new ArrayList<>();
         for (int type = 1; type <= vocabulary.getMaxTokenType(); type++) {
             String literal = vocabulary.getLiteralName(type);
-            if (literal != null && Character.isLetter(literal.charAt(1)) && (expected == null || expected.contains(type))) {
+            if (literal != null
+                    && Character.isLetter(literal.charAt(1))
+                    && (expected == null || expected.contains(type))) {
                 keywords.add(literal.substring(1, literal.length() - 1));
             }
         }
@@ -116,12 +172,19 @@ final class SyntaxErrors extends BaseErrorListener {
                 continue;
             }
             String literal = vocabulary.getLiteralName(type);
-            out.add(literal != null ? literal : switch (type) {
-                case QuiverSqlLexer.STRING -> "a string";
-                case QuiverSqlLexer.INTEGER_VALUE -> "an integer";
-                case QuiverSqlLexer.DECIMAL_VALUE -> "a number";
-                default -> vocabulary.getSymbolicName(type).toLowerCase(Locale.ROOT).replace('_', ' ');
-            });
+            out.add(
+                    literal != null
+                            ? literal
+                            : switch (type) {
+                                case QuiverSqlLexer.STRING -> "a string";
+                                case QuiverSqlLexer.INTEGER_VALUE -> "an integer";
+                                case QuiverSqlLexer.DECIMAL_VALUE -> "a number";
+                                default ->
+                                    vocabulary
+                                            .getSymbolicName(type)
+                                            .toLowerCase(Locale.ROOT)
+                                            .replace('_', ' ');
+                            });
         }
         return out;
     }

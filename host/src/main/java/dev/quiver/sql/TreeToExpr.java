@@ -5,13 +5,13 @@ import dev.quiver.expr.Operator;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ScalarValue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import org.antlr.v4.runtime.ParserRuleContext;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.tree.ParseTree;
 import org.antlr.v4.runtime.tree.TerminalNode;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Builds the {@link Expr} of a parse tree, one precedence level per method. Each level's chain
@@ -88,9 +88,11 @@ final class TreeToExpr {
             } else if (t.NOTNULL() != null) {
                 e = new Expr.IsNull(e, true);
             } else if (t.TRUE() != null || t.FALSE() != null) {
-                e = new Expr.Binary(e, not ? Operator.IS_DISTINCT_FROM : Operator.IS_NOT_DISTINCT_FROM, Expr.lit(t.TRUE() != null));
+                e = new Expr.Binary(
+                        e, not ? Operator.IS_DISTINCT_FROM : Operator.IS_NOT_DISTINCT_FROM, Expr.lit(t.TRUE() != null));
             } else {
-                e = new Expr.Binary(e, not ? Operator.IS_NOT_DISTINCT_FROM : Operator.IS_DISTINCT_FROM, comparison(t.comparison()));
+                e = new Expr.Binary(
+                        e, not ? Operator.IS_NOT_DISTINCT_FROM : Operator.IS_DISTINCT_FROM, comparison(t.comparison()));
             }
         }
         return e;
@@ -100,16 +102,18 @@ final class TreeToExpr {
         Expr acc = predicate(ctx.predicate());
         List<QuiverSqlParser.ComparisonOperatorContext> ops = ctx.comparisonOperator();
         for (int i = 0; i < ops.size(); i++) {
-            Operator op = switch (((TerminalNode) ops.get(i).getChild(0)).getSymbol().getType()) {
-                case QuiverSqlLexer.EQ, QuiverSqlLexer.DOUBLE_EQ -> Operator.EQ;
-                case QuiverSqlLexer.NEQ, QuiverSqlLexer.NEQ2 -> Operator.NOT_EQ;
-                case QuiverSqlLexer.LT -> Operator.LT;
-                case QuiverSqlLexer.LTE -> Operator.LT_EQ;
-                case QuiverSqlLexer.GT -> Operator.GT;
-                default -> Operator.GT_EQ;
-            };
+            Operator op =
+                    switch (((TerminalNode) ops.get(i).getChild(0)).getSymbol().getType()) {
+                        case QuiverSqlLexer.EQ, QuiverSqlLexer.DOUBLE_EQ -> Operator.EQ;
+                        case QuiverSqlLexer.NEQ, QuiverSqlLexer.NEQ2 -> Operator.NOT_EQ;
+                        case QuiverSqlLexer.LT -> Operator.LT;
+                        case QuiverSqlLexer.LTE -> Operator.LT_EQ;
+                        case QuiverSqlLexer.GT -> Operator.GT;
+                        default -> Operator.GT_EQ;
+                    };
             QuiverSqlParser.ComparisonOperandContext operand = ctx.comparisonOperand(i);
-            acc = operand.quantifier == null ? new Expr.Binary(acc, op, predicate(operand.predicate()))
+            acc = operand.quantifier == null
+                    ? new Expr.Binary(acc, op, predicate(operand.predicate()))
                     : quantified(acc, op, operand);
         }
         return acc;
@@ -117,7 +121,7 @@ final class TreeToExpr {
 
     /** {@code x = ANY(list)}: array_has(list, x); {@code x <> ALL(list)}: NOT array_has(list, x), as DataFusion. */
     private Expr quantified(Expr left, Operator op, QuiverSqlParser.ComparisonOperandContext ctx) {
-        String q = ctx.quantifier.getText().toUpperCase(java.util.Locale.ROOT);
+        String q = ctx.quantifier.getText().toUpperCase(Locale.ROOT);
         if (ctx.query() != null) {
             throw unsupported("ANY/ALL/SOME with a subquery (write = ANY(list) over a list value)", ctx);
         }
@@ -149,8 +153,11 @@ final class TreeToExpr {
                 return new Expr.Between(e, low, high, not);
             }
             // PostgreSQL's BETWEEN SYMMETRIC: either order of the bounds.
-            return not ? new Expr.Binary(new Expr.Between(e, low, high, true), Operator.AND, new Expr.Between(e, high, low, true))
-                    : new Expr.Binary(new Expr.Between(e, low, high, false), Operator.OR, new Expr.Between(e, high, low, false));
+            return not
+                    ? new Expr.Binary(
+                            new Expr.Between(e, low, high, true), Operator.AND, new Expr.Between(e, high, low, true))
+                    : new Expr.Binary(
+                            new Expr.Between(e, low, high, false), Operator.OR, new Expr.Between(e, high, low, false));
         }
         if (t.IN() != null) {
             if (t.query() != null) {
@@ -171,7 +178,8 @@ final class TreeToExpr {
         Character c = null;
         if (escape != null) {
             if (!(escape instanceof Expr.Literal l) || !(l.value().value() instanceof String s) || s.length() != 1) {
-                throw planning("ESCAPE takes a one-character string literal, not " + source(t.escape) + " (in \"" + shown() + "\")");
+                throw planning("ESCAPE takes a one-character string literal, not " + source(t.escape) + " (in \""
+                        + shown() + "\")");
             }
             c = s.charAt(0);
         }
@@ -184,7 +192,9 @@ final class TreeToExpr {
         Expr acc = additive(terms.getFirst());
         List<Expr> concat = null; // the operands of a run of ||, one strict_concat call
         for (int i = 1; i < terms.size(); i++) {
-            int op = ((TerminalNode) ctx.otherOperator(i - 1).getChild(0)).getSymbol().getType();
+            int op = ((TerminalNode) ctx.otherOperator(i - 1).getChild(0))
+                    .getSymbol()
+                    .getType();
             Expr right = additive(terms.get(i));
             if (op == QuiverSqlLexer.CONCAT) {
                 if (concat == null) {
@@ -229,7 +239,10 @@ final class TreeToExpr {
         Expr acc = multiplicative(terms.getFirst());
         for (int i = 1; i < terms.size(); i++) {
             Token op = ((TerminalNode) ctx.getChild(2 * i - 1)).getSymbol();
-            acc = new Expr.Binary(acc, op.getType() == QuiverSqlLexer.PLUS ? Operator.PLUS : Operator.MINUS, multiplicative(terms.get(i)));
+            acc = new Expr.Binary(
+                    acc,
+                    op.getType() == QuiverSqlLexer.PLUS ? Operator.PLUS : Operator.MINUS,
+                    multiplicative(terms.get(i)));
         }
         return acc;
     }
@@ -238,11 +251,12 @@ final class TreeToExpr {
         List<QuiverSqlParser.PowerContext> terms = ctx.power();
         Expr acc = power(terms.getFirst());
         for (int i = 1; i < terms.size(); i++) {
-            Operator op = switch (((TerminalNode) ctx.getChild(2 * i - 1)).getSymbol().getType()) {
-                case QuiverSqlLexer.STAR -> Operator.MULTIPLY;
-                case QuiverSqlLexer.SLASH -> Operator.DIVIDE;
-                default -> Operator.MODULO;
-            };
+            Operator op =
+                    switch (((TerminalNode) ctx.getChild(2 * i - 1)).getSymbol().getType()) {
+                        case QuiverSqlLexer.STAR -> Operator.MULTIPLY;
+                        case QuiverSqlLexer.SLASH -> Operator.DIVIDE;
+                        default -> Operator.MODULO;
+                    };
             acc = new Expr.Binary(acc, op, power(terms.get(i)));
         }
         return acc;
@@ -278,8 +292,10 @@ final class TreeToExpr {
         int ops = ctx.getChildCount() - 1;
         int innermost = ops - 1;
         Expr e;
-        if (ops > 0 && ((TerminalNode) ctx.getChild(innermost)).getSymbol().getType() == QuiverSqlLexer.MINUS
-                && postfix.postfixOperator().isEmpty() && postfix.primary() instanceof QuiverSqlParser.LiteralPrimaryContext lit
+        if (ops > 0
+                && ((TerminalNode) ctx.getChild(innermost)).getSymbol().getType() == QuiverSqlLexer.MINUS
+                && postfix.postfixOperator().isEmpty()
+                && postfix.primary() instanceof QuiverSqlParser.LiteralPrimaryContext lit
                 && (lit.literal().INTEGER_VALUE() != null || lit.literal().DECIMAL_VALUE() != null)) {
             e = primaries.number(lit.literal(), true);
             innermost--;
@@ -301,7 +317,8 @@ final class TreeToExpr {
         QuiverSqlParser.PrimaryContext primary = ctx.primary();
         Expr e = primaries.primary(primary);
         boolean bareName = primary instanceof QuiverSqlParser.ColumnPrimaryContext;
-        boolean bareNull = primary instanceof QuiverSqlParser.LiteralPrimaryContext l && l.literal().NULL() != null;
+        boolean bareNull = primary instanceof QuiverSqlParser.LiteralPrimaryContext l
+                && l.literal().NULL() != null;
         for (QuiverSqlParser.PostfixOperatorContext op : ctx.postfixOperator()) {
             if (op.dataType() != null) {
                 DataType type = type(op.dataType());
@@ -315,7 +332,8 @@ final class TreeToExpr {
                 }
                 String field = Names.identifier(op.identifier());
                 // t.x is a qualified column; a.b.c is field c of column a.b (resolved at planning, as DataFusion).
-                e = bareName && e instanceof Expr.Column c && c.qualifier() == null ? Expr.col(c.name(), field)
+                e = bareName && e instanceof Expr.Column c && c.qualifier() == null
+                        ? Expr.col(c.name(), field)
                         : new Expr.Call("get_field", List.of(e, Expr.lit(field)));
                 bareName = false;
                 bareNull = false;
@@ -331,7 +349,8 @@ final class TreeToExpr {
     private Expr subscript(Expr target, QuiverSqlParser.SubscriptContext s, ParserRuleContext where) {
         if (s.COLON().isEmpty()) {
             if (s.lower == null) {
-                throw planning("syntax error at " + text.where(where.stop.getStartIndex()) + ": expected an index in []");
+                throw planning(
+                        "syntax error at " + text.where(where.stop.getStartIndex()) + ": expected an index in []");
             }
             Expr index = expression(s.lower);
             if (index instanceof Expr.Literal l && l.value().value() instanceof String) {
@@ -374,7 +393,8 @@ final class TreeToExpr {
     }
 
     PlanningException unsupported(String what, ParserRuleContext ctx) {
-        return planning(what + " is not supported in a Quiver expression: " + source(ctx) + " (in \"" + shown() + "\")");
+        return planning(
+                what + " is not supported in a Quiver expression: " + source(ctx) + " (in \"" + shown() + "\")");
     }
 
     static PlanningException planning(String message) {

@@ -5,13 +5,13 @@ import dev.quiver.types.SqlTypes;
 import dev.quiver.value.DecimalText;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.TemporalText;
-
 import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.time.DateTimeException;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -25,11 +25,10 @@ import java.util.regex.Pattern;
  * value is then that instant, in UTC, as DataFusion reads such text.
  */
 public final class TypedLiterals {
-    private static final Pattern ZONE_SUFFIX = Pattern.compile(
-            "^(.*?\\d)\\s*(Z|[+-]\\d{2}(?::?\\d{2})?|\\s[A-Za-z][A-Za-z0-9_+\\-/]*)$");
+    private static final Pattern ZONE_SUFFIX =
+            Pattern.compile("^(.*?\\d)\\s*(Z|[+-]\\d{2}(?::?\\d{2})?|\\s[A-Za-z][A-Za-z0-9_+\\-/]*)$");
 
-    private TypedLiterals() {
-    }
+    private TypedLiterals() {}
 
     /**
      * The value {@code TYPE 'text'} stands for.
@@ -39,20 +38,21 @@ public final class TypedLiterals {
     public static ScalarValue of(DataType type, String text) {
         try {
             Object value = switch (type) {
-                case DataType.Bool b -> switch (text.trim().toLowerCase(Locale.ROOT)) {
-                    case "true", "t" -> Boolean.TRUE;
-                    case "false", "f" -> Boolean.FALSE;
-                    default -> throw new IllegalArgumentException("not a boolean");
-                };
+                case DataType.Bool _ ->
+                    switch (text.trim().toLowerCase(Locale.ROOT)) {
+                        case "true", "t" -> Boolean.TRUE;
+                        case "false", "f" -> Boolean.FALSE;
+                        default -> throw new IllegalArgumentException("not a boolean");
+                    };
                 case DataType.Int i -> integerOfWidth(i, new BigInteger(text.trim()));
                 case DataType.FloatingPoint f -> {
                     double d = parseDouble(text.trim());
                     yield f.bitWidth() == 32 ? (Object) (float) d : (Object) d;
                 }
                 case DataType.Decimal d -> DecimalText.parse(text, d, RoundingMode.UNNECESSARY);
-                case DataType.Utf8 u -> text;
-                case DataType.Binary b -> decodeBlob(text);
-                case DataType.Date32 d -> {
+                case DataType.Utf8 _ -> text;
+                case DataType.Binary _ -> decodeBlob(text);
+                case DataType.Date32 _ -> {
                     long days = TemporalText.parseDate(text);
                     if ((int) days != days) {
                         throw new IllegalArgumentException("out of range for Date32");
@@ -64,9 +64,11 @@ public final class TypedLiterals {
             };
             return new ScalarValue(type, value);
         } catch (NumberFormatException | ArithmeticException | DateTimeParseException e) {
-            throw new IllegalArgumentException("invalid " + SqlTypes.sqlName(type) + " literal '" + text + "': " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "invalid " + SqlTypes.sqlName(type) + " literal '" + text + "': " + e.getMessage(), e);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("invalid " + SqlTypes.sqlName(type) + " literal '" + text + "': " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "invalid " + SqlTypes.sqlName(type) + " literal '" + text + "': " + e.getMessage(), e);
         }
     }
 
@@ -75,7 +77,8 @@ public final class TypedLiterals {
         String t = text.strip();
         Matcher m = ZONE_SUFFIX.matcher(t);
         if (!m.matches() || !m.group(1).contains(" ") && !m.group(1).contains("T")) {
-            return TemporalText.parseTimestamp(t, unit, true); // the form ScalarValue.toSql writes, every long of the unit
+            return TemporalText.parseTimestamp(
+                    t, unit, true); // the form ScalarValue.toSql writes, every long of the unit
         }
         String local = m.group(1).replace('T', ' ');
         String zone = m.group(2).strip();
@@ -89,9 +92,15 @@ public final class TypedLiterals {
         long seconds = Math.floorDiv(ticks, perSecond);
         int offsetSeconds;
         try {
-            ZoneId id = ZoneId.of(zone.equals("Z") ? "UTC" : zone.matches("[+-]\\d{2}") ? zone + ":00"
-                    : zone.matches("[+-]\\d{4}") ? zone.substring(0, 3) + ":" + zone.substring(3) : zone);
-            LocalDateTime at = LocalDateTime.ofEpochSecond(seconds, 0, java.time.ZoneOffset.UTC);
+            ZoneId id = ZoneId.of(
+                    zone.equals("Z")
+                            ? "UTC"
+                            : zone.matches("[+-]\\d{2}")
+                                    ? zone + ":00"
+                                    : zone.matches("[+-]\\d{4}")
+                                            ? zone.substring(0, 3) + ":" + zone.substring(3)
+                                            : zone);
+            LocalDateTime at = LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC);
             offsetSeconds = id.getRules().getOffset(at).getTotalSeconds();
         } catch (DateTimeException e) {
             throw new IllegalArgumentException("unknown time zone '" + zone + "'", e);
@@ -101,7 +110,8 @@ public final class TypedLiterals {
 
     private static Object integerOfWidth(DataType.Int t, BigInteger v) {
         BigInteger min = t.signed() ? BigInteger.ONE.shiftLeft(t.bitWidth() - 1).negate() : BigInteger.ZERO;
-        BigInteger max = t.signed() ? BigInteger.ONE.shiftLeft(t.bitWidth() - 1).subtract(BigInteger.ONE)
+        BigInteger max = t.signed()
+                ? BigInteger.ONE.shiftLeft(t.bitWidth() - 1).subtract(BigInteger.ONE)
                 : BigInteger.ONE.shiftLeft(t.bitWidth()).subtract(BigInteger.ONE);
         if (v.compareTo(min) < 0 || v.compareTo(max) > 0) {
             throw new IllegalArgumentException("out of range " + min + " to " + max);

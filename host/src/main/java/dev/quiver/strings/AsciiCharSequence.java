@@ -2,6 +2,7 @@ package dev.quiver.strings;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -23,7 +24,8 @@ public final class AsciiCharSequence implements CharSequence {
     /** Makes this view the bytes {@code [start, end)} (at most 2^31 - 1 of them); returns this. */
     public AsciiCharSequence reset(long start, long end) {
         if (end - start > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("a string of " + (end - start) + " bytes is too long to match a regular expression on");
+            throw new IllegalArgumentException(
+                    "a string of " + (end - start) + " bytes is too long to match a regular expression on");
         }
         this.start = start;
         this.length = (int) (end - start);
@@ -54,7 +56,7 @@ public final class AsciiCharSequence implements CharSequence {
 
     private String toString(int from, int to) {
         byte[] b = data.asSlice(start + from, to - from).toArray(ValueLayout.JAVA_BYTE);
-        return new String(b, java.nio.charset.StandardCharsets.ISO_8859_1);
+        return new String(b, StandardCharsets.ISO_8859_1);
     }
 
     @Override

@@ -1,19 +1,21 @@
 package dev.quiver.strings;
 
+import dev.quiver.errors.InputException;
+
 /**
  * A non-null row of a Utf8 or LargeUtf8 column whose bytes are not valid UTF-8 (RFC 3629: no
  * overlong forms, no surrogates, nothing above U+10FFFF, no truncated sequence). Quiver checks
  * every string column an expression reads, once per batch, and raises this rather than compute
  * on malformed text. It names the column, the batch row and the offending byte.
  */
-public final class InvalidUtf8Exception extends dev.quiver.errors.InputException {
+public final class InvalidUtf8Exception extends InputException {
     private final String column;
     private final long row;
     private final long byteIndex;
 
     public InvalidUtf8Exception(String column, long row, long byteIndex, int badByte) {
-        super("invalid UTF-8 in column '" + column + "' at row " + row + ": the sequence that starts at byte " + byteIndex
-                + " of the value (0x" + String.format("%02X", badByte & 0xFF) + ") is not valid UTF-8");
+        super("invalid UTF-8 in column '" + column + "' at row " + row + ": the sequence that starts at byte "
+                + byteIndex + " of the value (0x" + String.format("%02X", badByte & 0xFF) + ") is not valid UTF-8");
         fillColumn(column);
         fillRow(row);
         this.column = column;

@@ -2,6 +2,7 @@ package dev.quiver.strings;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 
 /**
  * UTF-8 over bytes in memory: ASCII tests and case mapping eight bytes per step (SWAR on
@@ -10,14 +11,14 @@ import java.lang.foreign.ValueLayout;
  */
 public final class Utf8 {
     /** Unaligned little-endian 64-bit words. */
-    public static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+    public static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     /** Unaligned little-endian 32-bit offsets. */
-    public static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+    public static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
     static final long HIGH_BITS = 0x8080_8080_8080_8080L;
     static final long ONES = 0x0101_0101_0101_0101L;
 
-    private Utf8() {
-    }
+    private Utf8() {}
 
     /** Whether the bytes {@code [from, to)} of {@code d} are all ASCII (below 0x80). */
     public static boolean isAscii(MemorySegment d, long from, long to) {
@@ -123,11 +124,14 @@ public final class Utf8 {
             return ((b & 0x1F) << 6) | (d.get(ValueLayout.JAVA_BYTE, at + 1) & 0x3F);
         }
         if (b < 0xF0) {
-            return ((b & 0x0F) << 12) | ((d.get(ValueLayout.JAVA_BYTE, at + 1) & 0x3F) << 6)
+            return ((b & 0x0F) << 12)
+                    | ((d.get(ValueLayout.JAVA_BYTE, at + 1) & 0x3F) << 6)
                     | (d.get(ValueLayout.JAVA_BYTE, at + 2) & 0x3F);
         }
-        return ((b & 0x07) << 18) | ((d.get(ValueLayout.JAVA_BYTE, at + 1) & 0x3F) << 12)
-                | ((d.get(ValueLayout.JAVA_BYTE, at + 2) & 0x3F) << 6) | (d.get(ValueLayout.JAVA_BYTE, at + 3) & 0x3F);
+        return ((b & 0x07) << 18)
+                | ((d.get(ValueLayout.JAVA_BYTE, at + 1) & 0x3F) << 12)
+                | ((d.get(ValueLayout.JAVA_BYTE, at + 2) & 0x3F) << 6)
+                | (d.get(ValueLayout.JAVA_BYTE, at + 3) & 0x3F);
     }
 
     /** The length in bytes of the sequence whose first byte is {@code first} (1 for ASCII and for a stray byte). */

@@ -1,15 +1,15 @@
 package dev.quiver.strings;
 
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.LargeVarCharVector;
-import org.apache.arrow.vector.VarCharVector;
-
+import dev.quiver.errors.InputException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.LargeVarCharVector;
+import org.apache.arrow.vector.VarCharVector;
 
 /**
  * A read-only, bounds-checked view of a Utf8 ({@link VarCharVector}) or LargeUtf8
@@ -34,8 +34,8 @@ public final class Utf8Input implements AutoCloseable {
     private Utf8Input(FieldVector vector, boolean constant) {
         this.vector = Objects.requireNonNull(vector, "vector is null");
         if (!(vector instanceof VarCharVector || vector instanceof LargeVarCharVector)) {
-            throw new IllegalArgumentException("vector '" + vector.getName() + "' of type " + vector.getField().getType()
-                    + " is not a Utf8 or LargeUtf8 vector");
+            throw new IllegalArgumentException("vector '" + vector.getName() + "' of type "
+                    + vector.getField().getType() + " is not a Utf8 or LargeUtf8 vector");
         }
         this.large = vector instanceof LargeVarCharVector;
         this.constant = constant;
@@ -49,7 +49,8 @@ public final class Utf8Input implements AutoCloseable {
             this.offsets = alias(vector.getOffsetBuffer(), offsetBytes, "offset");
             long dataEnd = rows == 0 ? 0 : offsetAt(rows);
             if (rows > 0 && (offsetAt(0) < 0 || offsetAt(0) > dataEnd)) {
-                throw new dev.quiver.errors.InputException("string vector '" + vector.getName() + "' has offsets " + offsetAt(0) + " .. " + dataEnd);
+                throw new InputException(
+                        "string vector '" + vector.getName() + "' has offsets " + offsetAt(0) + " .. " + dataEnd);
             }
             this.data = alias(vector.getDataBuffer(), dataEnd, "data");
             ArrowBuf v = vector.getValidityBuffer();
@@ -75,8 +76,9 @@ public final class Utf8Input implements AutoCloseable {
             return MemorySegment.NULL.reinterpret(0, arena, null);
         }
         if (buf == null || buf.capacity() < bytes) {
-            throw new dev.quiver.errors.InputException("the " + what + " buffer of string vector '" + vector.getName() + "' holds "
-                    + (buf == null ? 0 : buf.capacity()) + " bytes, fewer than the " + bytes + " its " + rows + " rows need");
+            throw new InputException("the " + what + " buffer of string vector '" + vector.getName() + "' holds "
+                    + (buf == null ? 0 : buf.capacity()) + " bytes, fewer than the " + bytes + " its " + rows
+                    + " rows need");
         }
         return MemorySegment.ofAddress(buf.memoryAddress()).reinterpret(bytes, arena, null);
     }

@@ -1,6 +1,12 @@
 package dev.quiver.strings;
 
 import dev.quiver.cancel.Cancellation;
+import dev.quiver.errors.ResourceException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
@@ -10,11 +16,6 @@ import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.FieldType;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.util.Objects;
 
 /**
  * Writes a Utf8 or LargeUtf8 vector row by row, straight into its Arrow buffers: bytes are
@@ -38,6 +39,7 @@ import java.util.Objects;
 public final class Utf8Output implements AutoCloseable {
     /** A row ended with {@code (row & CHECK_ROWS) == 0} is a cancellation boundary. */
     private static final int CHECK_ROWS = 63;
+
     private final Arena arena = Arena.ofConfined();
     private final FieldVector vector;
     private final boolean large;
@@ -60,7 +62,8 @@ public final class Utf8Output implements AutoCloseable {
                 ((BaseLargeVariableWidthVector) vector).allocateNew(initial, Math.max(rows, 1));
             } else {
                 if (initial > Integer.MAX_VALUE) {
-                    throw new dev.quiver.errors.ResourceException("a Utf8 result of " + initial + " bytes does not fit in 2 GiB; use LargeUtf8");
+                    throw new ResourceException(
+                            "a Utf8 result of " + initial + " bytes does not fit in 2 GiB; use LargeUtf8");
                 }
                 ((BaseVariableWidthVector) vector).allocateNew(initial, Math.max(rows, 1));
             }
@@ -86,15 +89,18 @@ public final class Utf8Output implements AutoCloseable {
             throw new IllegalArgumentException("rows < 0");
         }
         FieldType type = FieldType.nullable(large ? ArrowType.LargeUtf8.INSTANCE : ArrowType.Utf8.INSTANCE);
-        FieldVector v = large ? new LargeVarCharVector(name, type, allocator) : new VarCharVector(name, type, allocator);
+        FieldVector v =
+                large ? new LargeVarCharVector(name, type, allocator) : new VarCharVector(name, type, allocator);
         return new Utf8Output(v, large, rows, bytesHint);
     }
 
     private MemorySegment alias(ArrowBuf buf, long bytes) {
         if (buf.capacity() < bytes) {
-            throw new IllegalStateException("a string buffer of " + buf.capacity() + " bytes where " + bytes + " are needed");
+            throw new IllegalStateException(
+                    "a string buffer of " + buf.capacity() + " bytes where " + bytes + " are needed");
         }
-        return bytes == 0 ? MemorySegment.NULL.reinterpret(0, arena, null)
+        return bytes == 0
+                ? MemorySegment.NULL.reinterpret(0, arena, null)
                 : MemorySegment.ofAddress(buf.memoryAddress()).reinterpret(bytes, arena, null);
     }
 
@@ -121,7 +127,7 @@ public final class Utf8Output implements AutoCloseable {
             return;
         }
         if (!large && needed > Integer.MAX_VALUE) {
-            throw new dev.quiver.errors.ResourceException("a Utf8 result holds at most 2 GiB of text; this one needs " + needed
+            throw new ResourceException("a Utf8 result holds at most 2 GiB of text; this one needs " + needed
                     + " bytes by row " + row + " (use LargeUtf8)");
         }
         long target = Math.max(needed, data.byteSize() * 2);
@@ -229,14 +235,15 @@ public final class Utf8Output implements AutoCloseable {
 
     /** Appends a Java string as UTF-8 (slow paths: it encodes through the JDK). */
     public void append(CharSequence s) {
-        append(s.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        append(s.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     /** Closes the current row as a value: the bytes appended since the last row. */
     public void endRow() {
         checkRow();
         long i = row;
-        validity.set(ValueLayout.JAVA_BYTE, i >>> 3, (byte) (validity.get(ValueLayout.JAVA_BYTE, i >>> 3) | 1 << (i & 7)));
+        validity.set(
+                ValueLayout.JAVA_BYTE, i >>> 3, (byte) (validity.get(ValueLayout.JAVA_BYTE, i >>> 3) | 1 << (i & 7)));
         writeOffset(++row, position);
         rowStart = position;
         if ((row & CHECK_ROWS) == 0) {

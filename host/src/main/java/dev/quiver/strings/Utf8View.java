@@ -17,8 +17,7 @@ public final class Utf8View implements Comparable<Utf8View> {
     private int length;
 
     /** An empty view; {@link #reset} points it at a value. */
-    public Utf8View() {
-    }
+    public Utf8View() {}
 
     /** A view of the UTF-8 encoding of {@code s} (tests, constants). */
     public static Utf8View of(String s) {
@@ -31,7 +30,8 @@ public final class Utf8View implements Comparable<Utf8View> {
     /** Points this view at {@code length} bytes of {@code data} from {@code start}. */
     public void reset(MemorySegment data, long start, long length) {
         if (length > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("a string value of " + length + " bytes is longer than a view reads (2 GiB)");
+            throw new IllegalArgumentException(
+                    "a string value of " + length + " bytes is longer than a view reads (2 GiB)");
         }
         this.data = data;
         this.start = start;
@@ -72,7 +72,8 @@ public final class Utf8View implements Comparable<Utf8View> {
         }
         int n = Utf8.sequenceLength(data.get(ValueLayout.JAVA_BYTE, start + i));
         if (i + n > length) {
-            throw new IndexOutOfBoundsException("a " + n + "-byte sequence at byte " + i + " of a " + length + "-byte string");
+            throw new IndexOutOfBoundsException(
+                    "a " + n + "-byte sequence at byte " + i + " of a " + length + "-byte string");
         }
         return Utf8.decode(data, start + i);
     }
@@ -101,7 +102,9 @@ public final class Utf8View implements Comparable<Utf8View> {
         byte first = needle.data.get(ValueLayout.JAVA_BYTE, needle.start);
         for (int i = Math.max(0, from); i + n <= length; i++) {
             if (data.get(ValueLayout.JAVA_BYTE, start + i) == first
-                    && MemorySegment.mismatch(data, start + i, start + i + n, needle.data, needle.start, needle.start + n) < 0) {
+                    && MemorySegment.mismatch(
+                                    data, start + i, start + i + n, needle.data, needle.start, needle.start + n)
+                            < 0) {
                 return i;
             }
         }
@@ -110,19 +113,29 @@ public final class Utf8View implements Comparable<Utf8View> {
 
     public boolean startsWith(Utf8View prefix) {
         return prefix.length <= length
-                && MemorySegment.mismatch(data, start, start + prefix.length, prefix.data, prefix.start, prefix.start + prefix.length) < 0;
+                && MemorySegment.mismatch(
+                                data,
+                                start,
+                                start + prefix.length,
+                                prefix.data,
+                                prefix.start,
+                                prefix.start + prefix.length)
+                        < 0;
     }
 
     public boolean endsWith(Utf8View suffix) {
         long at = start + length - suffix.length;
         return suffix.length <= length
-                && MemorySegment.mismatch(data, at, start + length, suffix.data, suffix.start, suffix.start + suffix.length) < 0;
+                && MemorySegment.mismatch(
+                                data, at, start + length, suffix.data, suffix.start, suffix.start + suffix.length)
+                        < 0;
     }
 
     /** Whether the bytes are those of {@code other}. */
     public boolean contentEquals(Utf8View other) {
         return other.length == length
-                && MemorySegment.mismatch(data, start, start + length, other.data, other.start, other.start + length) < 0;
+                && MemorySegment.mismatch(data, start, start + length, other.data, other.start, other.start + length)
+                        < 0;
     }
 
     /** Byte-wise (unsigned) order, which is code point order for UTF-8. */
@@ -135,7 +148,9 @@ public final class Utf8View implements Comparable<Utf8View> {
         if (m == length || m == o.length) {
             return Integer.compare(length, o.length);
         }
-        return Integer.compare(data.get(ValueLayout.JAVA_BYTE, start + m) & 0xFF, o.data.get(ValueLayout.JAVA_BYTE, o.start + m) & 0xFF);
+        return Integer.compare(
+                data.get(ValueLayout.JAVA_BYTE, start + m) & 0xFF,
+                o.data.get(ValueLayout.JAVA_BYTE, o.start + m) & 0xFF);
     }
 
     /** The bytes {@code [from, to)} of the value as a segment (zero copy; valid during the row only). */

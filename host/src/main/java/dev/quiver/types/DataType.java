@@ -1,5 +1,10 @@
 package dev.quiver.types;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.IntervalUnit;
@@ -7,11 +12,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Objects;
 
 /**
  * Quiver's logical types, one to one with the Arrow types they are stored as. The mapping is
@@ -74,7 +74,7 @@ public sealed interface DataType {
     }
 
     /** The kernel element type of this type, when the fused kernels (CPU and OpenCL) compute on it. */
-    default java.util.Optional<ElementType> elementType() {
+    default Optional<ElementType> elementType() {
         return ElementType.fromArrow(toArrow());
     }
 
@@ -124,7 +124,8 @@ public sealed interface DataType {
         }
 
         public ArrowType toArrow() {
-            return new ArrowType.FloatingPoint(bitWidth == 32 ? FloatingPointPrecision.SINGLE : FloatingPointPrecision.DOUBLE);
+            return new ArrowType.FloatingPoint(
+                    bitWidth == 32 ? FloatingPointPrecision.SINGLE : FloatingPointPrecision.DOUBLE);
         }
 
         public String toString() {
@@ -138,8 +139,9 @@ public sealed interface DataType {
 
         public Decimal {
             if (precision < 1 || precision > MAX_PRECISION || scale < 0 || scale > precision) {
-                throw new IllegalArgumentException("Decimal128 needs 1 <= precision <= 38 and 0 <= scale <= precision, not ("
-                        + precision + ", " + scale + ")");
+                throw new IllegalArgumentException(
+                        "Decimal128 needs 1 <= precision <= 38 and 0 <= scale <= precision, not (" + precision + ", "
+                                + scale + ")");
             }
         }
 
@@ -185,7 +187,10 @@ public sealed interface DataType {
     }
 
     enum TimeUnit {
-        SECOND("s"), MILLISECOND("ms"), MICROSECOND("us"), NANOSECOND("ns");
+        SECOND("s"),
+        MILLISECOND("ms"),
+        MICROSECOND("us"),
+        NANOSECOND("ns");
 
         private final String abbreviation;
 
@@ -258,7 +263,8 @@ public sealed interface DataType {
 
         @Override
         public Field toField(String name, boolean nullable) {
-            return new Field(name, new FieldType(nullable, toArrow(), null), List.of(element.toField("item", elementNullable)));
+            return new Field(
+                    name, new FieldType(nullable, toArrow(), null), List.of(element.toField("item", elementNullable)));
         }
 
         public String toString() {
@@ -295,7 +301,10 @@ public sealed interface DataType {
         public String toString() {
             StringBuilder sb = new StringBuilder("Struct(");
             for (int i = 0; i < fields.size(); i++) {
-                sb.append(i == 0 ? "" : ", ").append(fields.get(i).name()).append(' ').append(fields.get(i).type());
+                sb.append(i == 0 ? "" : ", ")
+                        .append(fields.get(i).name())
+                        .append(' ')
+                        .append(fields.get(i).type());
             }
             return sb.append(')').toString();
         }
@@ -325,8 +334,11 @@ public sealed interface DataType {
 
         /** The field with {@code id} as its dictionary id; its Arrow type is the index type, as Arrow requires. */
         public Field toField(String name, boolean nullable, long id) {
-            return new Field(name, new FieldType(nullable, index.toArrow(),
-                    new DictionaryEncoding(id, false, (ArrowType.Int) index.toArrow())), List.of());
+            return new Field(
+                    name,
+                    new FieldType(nullable, index.toArrow(), new DictionaryEncoding(id, false, (ArrowType.Int)
+                            index.toArrow())),
+                    List.of());
         }
 
         @Override
@@ -350,19 +362,19 @@ public sealed interface DataType {
         DictionaryEncoding enc = field.getDictionary();
         if (enc != null) {
             if (dictionaryValueType == null) {
-                throw new IllegalArgumentException("column '" + field.getName() + "' is dictionary-encoded (id " + enc.getId()
-                        + ") and its dictionary's value type is unknown");
+                throw new IllegalArgumentException("column '" + field.getName() + "' is dictionary-encoded (id "
+                        + enc.getId() + ") and its dictionary's value type is unknown");
             }
             ArrowType.Int idx = enc.getIndexType();
             return new Dictionary(new Int(idx.getBitWidth(), idx.getIsSigned()), dictionaryValueType);
         }
         ArrowType t = field.getType();
         return switch (t) {
-            case ArrowType.List l -> {
+            case ArrowType.List _ -> {
                 Field child = field.getChildren().getFirst();
                 yield new ListType(fromField(child, null), child.isNullable());
             }
-            case ArrowType.Struct s -> {
+            case ArrowType.Struct _ -> {
                 List<StructField> fs = new ArrayList<>();
                 for (Field c : field.getChildren()) {
                     fs.add(new StructField(c.getName(), fromField(c, null), c.isNullable()));
@@ -397,23 +409,27 @@ public sealed interface DataType {
 
     static DataType fromArrow(ArrowType t) {
         return switch (t) {
-            case ArrowType.Null n -> NULL;
-            case ArrowType.Bool b -> BOOLEAN;
+            case ArrowType.Null _ -> NULL;
+            case ArrowType.Bool _ -> BOOLEAN;
             case ArrowType.Int i -> intType(i.getBitWidth(), i.getIsSigned());
             case ArrowType.FloatingPoint f when f.getPrecision() == FloatingPointPrecision.SINGLE -> FLOAT32;
             case ArrowType.FloatingPoint f when f.getPrecision() == FloatingPointPrecision.DOUBLE -> FLOAT64;
             case ArrowType.Decimal d when d.getBitWidth() == 128 -> new Decimal(d.getPrecision(), d.getScale());
-            case ArrowType.Utf8 u -> UTF8;
-            case ArrowType.LargeUtf8 u -> LARGE_UTF8;
-            case ArrowType.Binary b -> BINARY;
+            case ArrowType.Utf8 _ -> UTF8;
+            case ArrowType.LargeUtf8 _ -> LARGE_UTF8;
+            case ArrowType.Binary _ -> BINARY;
             case ArrowType.Date d when d.getUnit() == DateUnit.DAY -> DATE32;
-            case ArrowType.Timestamp ts -> new Timestamp(TimeUnit.valueOf(ts.getUnit().name()), ts.getTimezone());
+            case ArrowType.Timestamp ts ->
+                new Timestamp(TimeUnit.valueOf(ts.getUnit().name()), ts.getTimezone());
             case ArrowType.Interval iv -> new Interval(iv.getUnit());
-            case ArrowType.Utf8View v -> throw new IllegalArgumentException("Arrow type Utf8View (string views) is not supported: "
-                    + "Quiver's string kernels read Utf8 and LargeUtf8; convert the column to one of those (docs/strings.md)");
-            default -> throw new IllegalArgumentException("Arrow type " + t + " is not supported (supported: "
-                    + "Null, Bool, Int8-64, UInt8-64, Float32/64, Decimal128, Utf8, LargeUtf8, Binary, Date32, Timestamp, "
-                    + "Interval, List, Struct, and dictionaries of these)");
+            case ArrowType.Utf8View _ ->
+                throw new IllegalArgumentException(
+                        "Arrow type Utf8View (string views) is not supported: "
+                                + "Quiver's string kernels read Utf8 and LargeUtf8; convert the column to one of those (docs/strings.md)");
+            default ->
+                throw new IllegalArgumentException("Arrow type " + t + " is not supported (supported: "
+                        + "Null, Bool, Int8-64, UInt8-64, Float32/64, Decimal128, Utf8, LargeUtf8, Binary, Date32, Timestamp, "
+                        + "Interval, List, Struct, and dictionaries of these)");
         };
     }
 
@@ -445,10 +461,17 @@ public sealed interface DataType {
                 case "ms" -> TimeUnit.MILLISECOND;
                 case "us" -> TimeUnit.MICROSECOND;
                 case "ns" -> TimeUnit.NANOSECOND;
-                default -> throw new IllegalArgumentException("unknown time unit '" + ps[0] + "' in '" + text + "' (s, ms, us, ns)");
+                default ->
+                    throw new IllegalArgumentException(
+                            "unknown time unit '" + ps[0] + "' in '" + text + "' (s, ms, us, ns)");
             };
             String original = text.trim();
-            return new Timestamp(unit, ps.length > 1 ? original.substring(original.indexOf(',') + 1, original.length() - 1).trim() : null);
+            return new Timestamp(
+                    unit,
+                    ps.length > 1
+                            ? original.substring(original.indexOf(',') + 1, original.length() - 1)
+                                    .trim()
+                            : null);
         }
         return switch (s) {
             case "null" -> NULL;
@@ -467,8 +490,10 @@ public sealed interface DataType {
             case "large_utf8", "largeutf8" -> LARGE_UTF8;
             case "binary", "blob", "varbinary", "bytea" -> BINARY;
             case "date32", "date" -> DATE32;
-            default -> throw new IllegalArgumentException("unknown type '" + text + "' (int8..int64, uint8..uint64, float32, float64, "
-                    + "boolean, decimal(p,s), utf8, large_utf8, binary, date32, timestamp[unit] or timestamp[unit, tz], null)");
+            default ->
+                throw new IllegalArgumentException(
+                        "unknown type '" + text + "' (int8..int64, uint8..uint64, float32, float64, "
+                                + "boolean, decimal(p,s), utf8, large_utf8, binary, date32, timestamp[unit] or timestamp[unit, tz], null)");
         };
     }
 }

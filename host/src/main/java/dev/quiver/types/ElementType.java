@@ -1,9 +1,8 @@
 package dev.quiver.types;
 
+import java.util.Optional;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
-
-import java.util.Optional;
 
 /**
  * The fixed-width numeric element types the kernel IR computes with, and their Arrow types.
@@ -115,7 +114,8 @@ public enum ElementType {
             return a;
         }
         if (a == BOOL || b == BOOL) {
-            throw new IllegalArgumentException("a Boolean does not mix with a number (" + a + " and " + b + "): use select");
+            throw new IllegalArgumentException(
+                    "a Boolean does not mix with a number (" + a + " and " + b + "): use select");
         }
         if (a == FLOAT64 || b == FLOAT64) {
             return FLOAT64;

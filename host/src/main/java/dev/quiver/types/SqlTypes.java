@@ -1,6 +1,7 @@
 package dev.quiver.types;
 
 import java.util.Locale;
+import org.apache.arrow.vector.types.IntervalUnit;
 
 /**
  * SQL spellings of Quiver types, as {@code CAST(x AS ...)} and the SQL parser use them. Names
@@ -9,39 +10,48 @@ import java.util.Locale;
  * knows is accepted as well.
  */
 public final class SqlTypes {
-    private SqlTypes() {
-    }
+    private SqlTypes() {}
 
     /** The SQL name of {@code t}, which {@link #fromSql} reads back to {@code t}. */
     public static String sqlName(DataType t) {
         return switch (t) {
-            case DataType.Null n -> "\"Null\""; // bare NULL is not a type name to SQL parsers
-            case DataType.Bool b -> "BOOLEAN";
-            case DataType.Int i -> (i.signed() ? "" : "U") + switch (i.bitWidth()) {
-                case 8 -> "TINYINT";
-                case 16 -> "SMALLINT";
-                case 32 -> "INTEGER";
-                default -> "BIGINT";
-            };
+            case DataType.Null _ -> "\"Null\""; // bare NULL is not a type name to SQL parsers
+            case DataType.Bool _ -> "BOOLEAN";
+            case DataType.Int i ->
+                (i.signed() ? "" : "U")
+                        + switch (i.bitWidth()) {
+                            case 8 -> "TINYINT";
+                            case 16 -> "SMALLINT";
+                            case 32 -> "INTEGER";
+                            default -> "BIGINT";
+                        };
             case DataType.FloatingPoint f -> f.bitWidth() == 32 ? "REAL" : "DOUBLE";
             case DataType.Decimal d -> "DECIMAL(" + d.precision() + ", " + d.scale() + ")";
             case DataType.Utf8 u -> u.large() ? "LARGE_UTF8" : "VARCHAR";
-            case DataType.Binary b -> "BLOB";
-            case DataType.Date32 d -> "DATE";
-            case DataType.Timestamp ts when ts.timezone() == null -> switch (ts.unit()) {
-                case SECOND -> "TIMESTAMP_S";
-                case MILLISECOND -> "TIMESTAMP_MS";
-                case MICROSECOND -> "TIMESTAMP";
-                case NANOSECOND -> "TIMESTAMP_NS";
-            };
-            case DataType.Timestamp ts when ts.unit() == DataType.TimeUnit.MICROSECOND && ts.timezone().equals("UTC") -> "TIMESTAMPTZ";
-            case DataType.Interval i when i.unit() == org.apache.arrow.vector.types.IntervalUnit.MONTH_DAY_NANO -> "INTERVAL";
+            case DataType.Binary _ -> "BLOB";
+            case DataType.Date32 _ -> "DATE";
+            case DataType.Timestamp ts
+            when ts.timezone() == null ->
+                switch (ts.unit()) {
+                    case SECOND -> "TIMESTAMP_S";
+                    case MILLISECOND -> "TIMESTAMP_MS";
+                    case MICROSECOND -> "TIMESTAMP";
+                    case NANOSECOND -> "TIMESTAMP_NS";
+                };
+            case DataType.Timestamp ts
+            when ts.unit() == DataType.TimeUnit.MICROSECOND && ts.timezone().equals("UTC") -> "TIMESTAMPTZ";
+            case DataType.Interval i when i.unit() == IntervalUnit.MONTH_DAY_NANO -> "INTERVAL";
             case DataType.ListType l when l.elementNullable() -> sqlName(l.element()) + "[]";
-            case DataType.Struct s when s.fields().stream().allMatch(DataType.StructField::nullable) -> {
+            case DataType.Struct s
+            when s.fields().stream().allMatch(DataType.StructField::nullable) -> {
                 StringBuilder sb = new StringBuilder("STRUCT(");
                 for (int i = 0; i < s.fields().size(); i++) {
                     DataType.StructField f = s.fields().get(i);
-                    sb.append(i == 0 ? "" : ", ").append('"').append(f.name().replace("\"", "\"\"")).append("\" ").append(sqlName(f.type()));
+                    sb.append(i == 0 ? "" : ", ")
+                            .append('"')
+                            .append(f.name().replace("\"", "\"\""))
+                            .append("\" ")
+                            .append(sqlName(f.type()));
                 }
                 yield sb.append(')').toString();
             }
@@ -67,7 +77,8 @@ public final class SqlTypes {
             case "TIMESTAMP_MS" -> new DataType.Timestamp(DataType.TimeUnit.MILLISECOND, null);
             case "TIMESTAMP", "DATETIME", "TIMESTAMP_US" -> new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, null);
             case "TIMESTAMP_NS" -> new DataType.Timestamp(DataType.TimeUnit.NANOSECOND, null);
-            case "TIMESTAMPTZ", "TIMESTAMP WITH TIME ZONE" -> new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, "UTC");
+            case "TIMESTAMPTZ", "TIMESTAMP WITH TIME ZONE" ->
+                new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, "UTC");
             case "DECIMAL", "NUMERIC" -> new DataType.Decimal(18, 3);
             case "INT1" -> DataType.INT8;
             case "INT2" -> DataType.INT16;
@@ -76,16 +87,34 @@ public final class SqlTypes {
             case "FLOAT4" -> DataType.FLOAT32;
             case "FLOAT8", "DOUBLE PRECISION" -> DataType.FLOAT64;
             case "CHAR", "BPCHAR", "CHARACTER VARYING" -> DataType.UTF8;
-            default -> DataType.parse(s.replaceAll("\\s*\\(\\s*", "(").replaceAll("\\s*,\\s*", ",").replaceAll("\\s*\\)", ")")
-                    .replaceAll("(?i)^(varchar|char)\\(\\d+\\)$", "utf8"));
+            default ->
+                DataType.parse(s.replaceAll("\\s*\\(\\s*", "(")
+                        .replaceAll("\\s*,\\s*", ",")
+                        .replaceAll("\\s*\\)", ")")
+                        .replaceAll("(?i)^(varchar|char)\\(\\d+\\)$", "utf8"));
         };
     }
 
     /** Reads back {@link DataType#toString()} for the flat types. */
     private static DataType fromDisplay(String display) {
-        for (DataType t : new DataType[]{DataType.NULL, DataType.BOOLEAN, DataType.INT8, DataType.INT16, DataType.INT32, DataType.INT64,
-                DataType.UINT8, DataType.UINT16, DataType.UINT32, DataType.UINT64, DataType.FLOAT32, DataType.FLOAT64,
-                DataType.UTF8, DataType.LARGE_UTF8, DataType.BINARY, DataType.DATE32}) {
+        for (DataType t : new DataType[] {
+            DataType.NULL,
+            DataType.BOOLEAN,
+            DataType.INT8,
+            DataType.INT16,
+            DataType.INT32,
+            DataType.INT64,
+            DataType.UINT8,
+            DataType.UINT16,
+            DataType.UINT32,
+            DataType.UINT64,
+            DataType.FLOAT32,
+            DataType.FLOAT64,
+            DataType.UTF8,
+            DataType.LARGE_UTF8,
+            DataType.BINARY,
+            DataType.DATE32
+        }) {
             if (t.toString().equalsIgnoreCase(display)) {
                 return t;
             }

@@ -49,8 +49,7 @@ import java.util.Optional;
  * <p>Every method is a pure function of its arguments; none returns null.
  */
 public final class TypeCoercion {
-    private TypeCoercion() {
-    }
+    private TypeCoercion() {}
 
     // ------------------------------------------------------------------ common type
 
@@ -104,8 +103,8 @@ public final class TypeCoercion {
         if (l instanceof DataType.FloatingPoint || r instanceof DataType.FloatingPoint) {
             // the other is Float32, an integer or a decimal: Float32 holds integers of up to 32 bits
             DataType other = l instanceof DataType.FloatingPoint ? r : l;
-            boolean fitsFloat32 = other instanceof DataType.FloatingPoint
-                    || (other instanceof DataType.Int i && i.bitWidth() <= 32);
+            boolean fitsFloat32 =
+                    other instanceof DataType.FloatingPoint || (other instanceof DataType.Int i && i.bitWidth() <= 32);
             return Optional.of(fitsFloat32 ? DataType.FLOAT32 : DataType.FLOAT64);
         }
         if (l instanceof DataType.Decimal || r instanceof DataType.Decimal) {
@@ -212,7 +211,8 @@ public final class TypeCoercion {
     }
 
     private static Optional<DataType> binaryCoercion(DataType l, DataType r) {
-        if ((l instanceof DataType.Binary && r instanceof DataType.Utf8) || (l instanceof DataType.Utf8 && r instanceof DataType.Binary)) {
+        if ((l instanceof DataType.Binary && r instanceof DataType.Utf8)
+                || (l instanceof DataType.Utf8 && r instanceof DataType.Binary)) {
             return Optional.of(DataType.BINARY);
         }
         return Optional.empty();
@@ -236,7 +236,9 @@ public final class TypeCoercion {
             return Optional.of(l);
         }
         if (l instanceof DataType.Bool || r instanceof DataType.Bool) {
-            return l instanceof DataType.Null || r instanceof DataType.Null ? Optional.of(DataType.BOOLEAN) : Optional.empty();
+            return l instanceof DataType.Null || r instanceof DataType.Null
+                    ? Optional.of(DataType.BOOLEAN)
+                    : Optional.empty();
         }
         if (l instanceof DataType.Utf8 && (r.isNumeric() || isDateOrTimestamp(r))) {
             return Optional.of(r);

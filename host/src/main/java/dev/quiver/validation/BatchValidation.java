@@ -1,6 +1,9 @@
 package dev.quiver.validation;
 
 import dev.quiver.errors.InputException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseIntVector;
@@ -18,10 +21,6 @@ import org.apache.arrow.vector.complex.NonNullableStructVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.util.ValueVectorUtility;
-
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.util.Objects;
 
 /**
  * Checks a column's Arrow buffers against its declared lengths before anything computes on it,
@@ -57,8 +56,7 @@ import java.util.Objects;
  * Nothing is allocated: a check that fails leaves nothing behind. Thread-safe (stateless).
  */
 public final class BatchValidation {
-    private BatchValidation() {
-    }
+    private BatchValidation() {}
 
     /**
      * Checks every column of {@code batch}: its row count is not negative, every column holds
@@ -76,7 +74,8 @@ public final class BatchValidation {
         for (FieldVector v : batch.getFieldVectors()) {
             if (v.getValueCount() != rows) {
                 throw (InputException) new InputException("column '" + v.getName() + "' has " + v.getValueCount()
-                        + " values but the batch has " + rows + " rows").fillColumn(v.getName());
+                                + " values but the batch has " + rows + " rows")
+                        .fillColumn(v.getName());
             }
             checkColumn(v, v.getName());
         }
@@ -107,10 +106,13 @@ public final class BatchValidation {
         Objects.requireNonNull(indices, "indices is null");
         Objects.requireNonNull(dictionary, "dictionary is null");
         check(dictionary, column, column + " (its dictionary)", false);
-        if (!(indices instanceof BaseFixedWidthVector fixed) || !(indices instanceof BaseIntVector)
+        if (!(indices instanceof BaseFixedWidthVector fixed)
+                || !(indices instanceof BaseIntVector)
                 || !(indices.getField().getType() instanceof ArrowType.Int type)) {
-            throw (InputException) new InputException("column '" + column + "' is dictionary-encoded but its indices are "
-                    + indices.getField().getType() + ", not integers").fillColumn(column);
+            throw (InputException)
+                    new InputException("column '" + column + "' is dictionary-encoded but its indices are "
+                                    + indices.getField().getType() + ", not integers")
+                            .fillColumn(column);
         }
         int rows = indices.getValueCount();
         int size = dictionary.getValueCount();
@@ -121,8 +123,12 @@ public final class BatchValidation {
         if (row >= 0) {
             long index = IndexScan.index(data, width, type.getIsSigned(), row);
             String shown = type.getIsSigned() || width < 8 ? Long.toString(index) : Long.toUnsignedString(index);
-            throw malformed(column, column, row, "dictionary index " + shown + " at row " + row + " is outside its dictionary of "
-                    + count(size, "value") + (size == 0 ? "" : " (indices 0 to " + (size - 1) + ")"));
+            throw malformed(
+                    column,
+                    column,
+                    row,
+                    "dictionary index " + shown + " at row " + row + " is outside its dictionary of "
+                            + count(size, "value") + (size == 0 ? "" : " (indices 0 to " + (size - 1) + ")"));
         }
     }
 
@@ -135,8 +141,7 @@ public final class BatchValidation {
             throw malformed(column, path, -1, "it declares " + rows + " values");
         }
         switch (v) {
-            case NullVector n -> {
-            }
+            case NullVector _ -> {}
             case BaseFixedWidthVector f -> {
                 validity(f, column, path, rows, rowsAreBatchRows);
                 if (f instanceof BitVector) {
@@ -144,9 +149,14 @@ public final class BatchValidation {
                     long have = capacity(f.getDataBuffer());
                     if (have < need) {
                         String unit = unit(rowsAreBatchRows);
-                        throw malformed(column, path, firstRow(rowsAreBatchRows, have * 8), "its data buffer holds " + bytes(have)
-                                + ", fewer than the " + bytes(need) + " " + count(rows, "Boolean " + unit) + " need (" + unit + " "
-                                + have * 8 + " is the first past its end)");
+                        throw malformed(
+                                column,
+                                path,
+                                firstRow(rowsAreBatchRows, have * 8),
+                                "its data buffer holds " + bytes(have)
+                                        + ", fewer than the " + bytes(need) + " " + count(rows, "Boolean " + unit)
+                                        + " need (" + unit + " "
+                                        + have * 8 + " is the first past its end)");
                     }
                 } else {
                     int width = f.getTypeWidth();
@@ -154,33 +164,70 @@ public final class BatchValidation {
                     long have = capacity(f.getDataBuffer());
                     if (have < need) {
                         String unit = unit(rowsAreBatchRows);
-                        throw malformed(column, path, firstRow(rowsAreBatchRows, have / width), "its data buffer holds " + bytes(have)
-                                + ", fewer than the " + bytes(need) + " " + count(rows, unit) + " of " + bytes(width)
-                                + " need (" + unit + " " + have / width + " is the first past its end)");
+                        throw malformed(
+                                column,
+                                path,
+                                firstRow(rowsAreBatchRows, have / width),
+                                "its data buffer holds " + bytes(have)
+                                        + ", fewer than the " + bytes(need) + " " + count(rows, unit) + " of "
+                                        + bytes(width)
+                                        + " need (" + unit + " " + have / width + " is the first past its end)");
                     }
                 }
             }
             case BaseVariableWidthVector b -> {
                 validity(b, column, path, rows, rowsAreBatchRows);
-                offsets(b.getOffsetBuffer(), 4, capacity(b.getDataBuffer()), "byte", "of its data buffer", column, path, rows,
+                offsets(
+                        b.getOffsetBuffer(),
+                        4,
+                        capacity(b.getDataBuffer()),
+                        "byte",
+                        "of its data buffer",
+                        column,
+                        path,
+                        rows,
                         rowsAreBatchRows);
             }
             case BaseLargeVariableWidthVector b -> {
                 validity(b, column, path, rows, rowsAreBatchRows);
-                offsets(b.getOffsetBuffer(), 8, capacity(b.getDataBuffer()), "byte", "of its data buffer", column, path, rows,
+                offsets(
+                        b.getOffsetBuffer(),
+                        8,
+                        capacity(b.getDataBuffer()),
+                        "byte",
+                        "of its data buffer",
+                        column,
+                        path,
+                        rows,
                         rowsAreBatchRows);
             }
             case ListVector l -> {
                 validity(l, column, path, rows, rowsAreBatchRows);
                 FieldVector child = l.getDataVector();
-                offsets(l.getOffsetBuffer(), 4, child.getValueCount(), "element", "it has", column, path, rows,
+                offsets(
+                        l.getOffsetBuffer(),
+                        4,
+                        child.getValueCount(),
+                        "element",
+                        "it has",
+                        column,
+                        path,
+                        rows,
                         rowsAreBatchRows);
                 check(child, column, path + "[]", false);
             }
             case LargeListVector l -> {
                 validity(l, column, path, rows, rowsAreBatchRows);
                 FieldVector child = l.getDataVector();
-                offsets(l.getOffsetBuffer(), 8, child.getValueCount(), "element", "it has", column, path, rows,
+                offsets(
+                        l.getOffsetBuffer(),
+                        8,
+                        child.getValueCount(),
+                        "element",
+                        "it has",
+                        column,
+                        path,
+                        rows,
                         rowsAreBatchRows);
                 check(child, column, path + "[]", false);
             }
@@ -189,7 +236,10 @@ public final class BatchValidation {
                 FieldVector child = l.getDataVector();
                 long need = (long) rows * l.getListSize();
                 if (child.getValueCount() < need) {
-                    throw malformed(column, path, firstRow(rowsAreBatchRows, child.getValueCount() / Math.max(1, l.getListSize())),
+                    throw malformed(
+                            column,
+                            path,
+                            firstRow(rowsAreBatchRows, child.getValueCount() / Math.max(1, l.getListSize())),
                             "it has " + count(child.getValueCount(), "element") + ", fewer than the " + need + " that "
                                     + count(rows, unit(rowsAreBatchRows)) + " of " + l.getListSize() + " need");
                 }
@@ -202,9 +252,14 @@ public final class BatchValidation {
                 for (FieldVector child : s.getChildrenFromFields()) {
                     if (child.getValueCount() < rows) {
                         String unit = unit(rowsAreBatchRows);
-                        throw malformed(column, path, firstRow(rowsAreBatchRows, child.getValueCount()), "its child '" + child.getName()
-                                + "' has " + count(child.getValueCount(), "value") + ", fewer than its " + count(rows, unit)
-                                + " (" + unit + " " + child.getValueCount() + " is the first without one)");
+                        throw malformed(
+                                column,
+                                path,
+                                firstRow(rowsAreBatchRows, child.getValueCount()),
+                                "its child '" + child.getName()
+                                        + "' has " + count(child.getValueCount(), "value") + ", fewer than its "
+                                        + count(rows, unit)
+                                        + " (" + unit + " " + child.getValueCount() + " is the first without one)");
                     }
                     check(child, column, path + "." + child.getName(), rowsAreBatchRows);
                 }
@@ -214,7 +269,8 @@ public final class BatchValidation {
                 try {
                     ValueVectorUtility.validate(v);
                 } catch (RuntimeException e) {
-                    throw (InputException) malformed(column, path, -1, String.valueOf(e.getMessage())).initCause(e);
+                    throw (InputException) malformed(column, path, -1, String.valueOf(e.getMessage()))
+                            .initCause(e);
                 }
             }
         }
@@ -225,9 +281,14 @@ public final class BatchValidation {
         long have = capacity(v.getValidityBuffer());
         if (have < need) {
             String unit = unit(rowsAreBatchRows);
-            throw malformed(column, path, firstRow(rowsAreBatchRows, have * 8), "its validity buffer holds " + bytes(have)
-                    + ", fewer than the " + bytes(need) + " " + count(rows, unit) + " need (" + unit + " " + have * 8
-                    + " is the first past its end)");
+            throw malformed(
+                    column,
+                    path,
+                    firstRow(rowsAreBatchRows, have * 8),
+                    "its validity buffer holds " + bytes(have)
+                            + ", fewer than the " + bytes(need) + " " + count(rows, unit) + " need (" + unit + " "
+                            + have * 8
+                            + " is the first past its end)");
         }
     }
 
@@ -235,8 +296,16 @@ public final class BatchValidation {
      * The {@code rows + 1} offsets of {@code width} bytes in {@code buffer}: there, starting at 0
      * or more, never decreasing, none past {@code limit} ({@code unit}s {@code of} what they index).
      */
-    private static void offsets(ArrowBuf buffer, int width, long limit, String unit, String of, String column, String path,
-                                int rows, boolean rowsAreBatchRows) {
+    private static void offsets(
+            ArrowBuf buffer,
+            int width,
+            long limit,
+            String unit,
+            String of,
+            String column,
+            String path,
+            int rows,
+            boolean rowsAreBatchRows) {
         if (rows == 0) {
             return; // zero rows need no offsets: Arrow writes an empty offsets buffer for them
         }
@@ -245,29 +314,46 @@ public final class BatchValidation {
         long have = capacity(buffer);
         if (have < need) {
             long firstBad = Math.max(0, have / width - 1); // the first row without its end offset
-            throw malformed(column, path, firstRow(rowsAreBatchRows, firstBad), "its offset buffer holds " + bytes(have)
-                    + ", fewer than the " + bytes(need) + " " + count(rows, r) + " need (" + (rows + 1) + " offsets of "
-                    + bytes(width) + "; " + r + " " + firstBad + " is the first without its end)");
+            throw malformed(
+                    column,
+                    path,
+                    firstRow(rowsAreBatchRows, firstBad),
+                    "its offset buffer holds " + bytes(have)
+                            + ", fewer than the " + bytes(need) + " " + count(rows, r) + " need (" + (rows + 1)
+                            + " offsets of "
+                            + bytes(width) + "; " + r + " " + firstBad + " is the first without its end)");
         }
         MemorySegment offsets = segment(buffer, need);
-        long bad = width == 4 ? OffsetScan.firstBadInt(offsets, rows + 1L, limit) : OffsetScan.firstBadLong(offsets, rows + 1L, limit);
+        long bad = width == 4
+                ? OffsetScan.firstBadInt(offsets, rows + 1L, limit)
+                : OffsetScan.firstBadLong(offsets, rows + 1L, limit);
         if (bad < 0) {
             return;
         }
-        long value = width == 4 ? offsets.get(ValueLayout.JAVA_INT_UNALIGNED, bad << 2)
+        long value = width == 4
+                ? offsets.get(ValueLayout.JAVA_INT_UNALIGNED, bad << 2)
                 : offsets.get(ValueLayout.JAVA_LONG_UNALIGNED, bad << 3);
         String past = limit + " " + unit + (limit == 1 ? "" : "s") + " " + of;
         if (bad == 0) {
-            throw malformed(column, path, firstRow(rowsAreBatchRows, 0), value < 0
-                    ? "its first offset is " + value + "; offsets start at 0 or more"
-                    : r + " 0 starts at " + unit + " " + value + ", past the " + past);
+            throw malformed(
+                    column,
+                    path,
+                    firstRow(rowsAreBatchRows, 0),
+                    value < 0
+                            ? "its first offset is " + value + "; offsets start at 0 or more"
+                            : r + " 0 starts at " + unit + " " + value + ", past the " + past);
         }
         long row = bad - 1;
-        long previous = width == 4 ? offsets.get(ValueLayout.JAVA_INT_UNALIGNED, row << 2)
+        long previous = width == 4
+                ? offsets.get(ValueLayout.JAVA_INT_UNALIGNED, row << 2)
                 : offsets.get(ValueLayout.JAVA_LONG_UNALIGNED, row << 3);
-        throw malformed(column, path, firstRow(rowsAreBatchRows, row), value < previous
-                ? "its offsets decrease at " + r + " " + row + " (from " + previous + " to " + value + ")"
-                : r + " " + row + " ends at " + unit + " " + value + ", past the " + past);
+        throw malformed(
+                column,
+                path,
+                firstRow(rowsAreBatchRows, row),
+                value < previous
+                        ? "its offsets decrease at " + r + " " + row + " (from " + previous + " to " + value + ")"
+                        : r + " " + row + " ends at " + unit + " " + value + ", past the " + past);
     }
 
     // ------------------------------------------------------------------ helpers

@@ -1,14 +1,13 @@
 package dev.quiver.validation;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 
 /**
  * One pass over an offsets buffer (of a string, binary or list column) that finds the first
@@ -23,8 +22,7 @@ final class OffsetScan {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
-    private OffsetScan() {
-    }
+    private OffsetScan() {}
 
     /**
      * The index of the first of the {@code count} 4-byte offsets in {@code offsets} that is

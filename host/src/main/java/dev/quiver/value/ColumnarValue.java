@@ -1,9 +1,8 @@
 package dev.quiver.value;
 
 import dev.quiver.types.DataType;
-import org.apache.arrow.vector.FieldVector;
-
 import java.util.Objects;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * The currency of evaluation: a whole Arrow array, or one scalar that stands for every row.
@@ -89,7 +88,6 @@ public sealed interface ColumnarValue extends AutoCloseable permits ColumnarValu
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

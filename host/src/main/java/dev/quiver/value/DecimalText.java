@@ -1,7 +1,6 @@
 package dev.quiver.value;
 
 import dev.quiver.types.DataType;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -27,8 +26,7 @@ public final class DecimalText {
     /** An exponent of more digits than this is beyond every decimal (it only decides out of range or zero). */
     private static final int MAX_EXPONENT_DIGITS = 12;
 
-    private DecimalText() {
-    }
+    private DecimalText() {}
 
     /** A failure to read a decimal: its message is the reason. No stack trace. */
     private static final class Invalid extends IllegalArgumentException {
@@ -75,7 +73,8 @@ public final class DecimalText {
             throw outOfRange(type);
         }
         // The power of ten of the most significant digit: the value lies in [10^msd, 10^(msd+1)).
-        long msd = exponent == Long.MIN_VALUE ? Long.MIN_VALUE
+        long msd = exponent == Long.MIN_VALUE
+                ? Long.MIN_VALUE
                 : exponent - fractionDigits.length() + significant.length() - 1;
         if (msd >= integerRoom) {
             throw outOfRange(type);
@@ -89,7 +88,8 @@ public final class DecimalText {
             return BigDecimal.ZERO.setScale(type.scale());
         }
         int kept = (int) Math.min(significant.length(), msd - lowestKept + 1);
-        if (rounding == RoundingMode.UNNECESSARY && significant.substring(kept).chars().anyMatch(c -> c != '0')) {
+        if (rounding == RoundingMode.UNNECESSARY
+                && significant.substring(kept).chars().anyMatch(c -> c != '0')) {
             throw new Invalid("more than " + type.scale() + " digits after the point");
         }
         BigInteger unscaled = new BigInteger(significant.substring(0, kept));

@@ -1,10 +1,12 @@
 package dev.quiver.value;
 
 import dev.quiver.types.DataType;
-
+import dev.quiver.types.SqlTypes;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.LocalDate;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -39,8 +41,8 @@ public record ScalarValue(DataType type, Object value) {
         if (value != null) {
             Class<?> expected = javaClass(type.valueType());
             if (expected != null && !expected.isInstance(value)) {
-                throw new IllegalArgumentException("a " + type + " value must be a " + expected.getSimpleName() + ", not "
-                        + value.getClass().getName() + " (" + value + ")");
+                throw new IllegalArgumentException("a " + type + " value must be a " + expected.getSimpleName()
+                        + ", not " + value.getClass().getName() + " (" + value + ")");
             }
             if (type.valueType() instanceof DataType.Decimal d && ((BigDecimal) value).scale() != d.scale()) {
                 throw new IllegalArgumentException("a " + type + " value must have scale " + d.scale() + ": " + value);
@@ -72,18 +74,22 @@ public record ScalarValue(DataType type, Object value) {
             case Float f -> new ScalarValue(DataType.FLOAT32, f);
             case Double d -> new ScalarValue(DataType.FLOAT64, d);
             case BigDecimal d -> {
-                // A negative scale (1E+3) is written out at scale 0 (1000) first: its precision is the digits it then has.
+                // A negative scale (1E+3) is written out at scale 0 (1000) first: its precision is the digits it then
+                // has.
                 if ((long) d.precision() - d.scale() > DataType.Decimal.MAX_PRECISION) {
-                    throw new IllegalArgumentException("no Decimal128 holds " + d + ": more than 38 digits before the point");
+                    throw new IllegalArgumentException(
+                            "no Decimal128 holds " + d + ": more than 38 digits before the point");
                 }
                 BigDecimal v = d.scale() < 0 ? d.setScale(0) : d;
-                yield new ScalarValue(new DataType.Decimal(Math.max(v.precision(), Math.max(1, v.scale())), v.scale()), v);
+                yield new ScalarValue(
+                        new DataType.Decimal(Math.max(v.precision(), Math.max(1, v.scale())), v.scale()), v);
             }
             case String s -> new ScalarValue(DataType.UTF8, s);
             case byte[] b -> new ScalarValue(DataType.BINARY, b.clone());
-            case java.time.LocalDate d -> new ScalarValue(DataType.DATE32, (int) d.toEpochDay());
-            default -> throw new IllegalArgumentException("no Quiver type for a " + value.getClass().getName()
-                    + "; use new ScalarValue(type, value)");
+            case LocalDate d -> new ScalarValue(DataType.DATE32, (int) d.toEpochDay());
+            default ->
+                throw new IllegalArgumentException(
+                        "no Quiver type for a " + value.getClass().getName() + "; use new ScalarValue(type, value)");
         };
     }
 
@@ -94,30 +100,33 @@ public record ScalarValue(DataType type, Object value) {
     /** The Java class values of {@code t} have, or null when it is not fixed (intervals). */
     public static Class<?> javaClass(DataType t) {
         return switch (t.valueType()) {
-            case DataType.Null n -> Object.class;
-            case DataType.Bool b -> Boolean.class;
-            case DataType.Int i when i.signed() -> switch (i.bitWidth()) {
-                case 8 -> Byte.class;
-                case 16 -> Short.class;
-                case 32 -> Integer.class;
-                default -> Long.class;
-            };
-            case DataType.Int i -> switch (i.bitWidth()) {
-                case 8 -> Short.class;
-                case 16 -> Integer.class;
-                case 32 -> Long.class;
-                default -> BigInteger.class;
-            };
+            case DataType.Null _ -> Object.class;
+            case DataType.Bool _ -> Boolean.class;
+            case DataType.Int i
+            when i.signed() ->
+                switch (i.bitWidth()) {
+                    case 8 -> Byte.class;
+                    case 16 -> Short.class;
+                    case 32 -> Integer.class;
+                    default -> Long.class;
+                };
+            case DataType.Int i ->
+                switch (i.bitWidth()) {
+                    case 8 -> Short.class;
+                    case 16 -> Integer.class;
+                    case 32 -> Long.class;
+                    default -> BigInteger.class;
+                };
             case DataType.FloatingPoint f -> f.bitWidth() == 32 ? Float.class : Double.class;
-            case DataType.Decimal d -> BigDecimal.class;
-            case DataType.Utf8 u -> String.class;
-            case DataType.Binary b -> byte[].class;
-            case DataType.Date32 d -> Integer.class;
-            case DataType.Timestamp ts -> Long.class;
-            case DataType.Interval iv -> null;
-            case DataType.ListType l -> List.class;
-            case DataType.Struct s -> Map.class;
-            case DataType.Dictionary d -> throw new AssertionError("valueType() is never a dictionary");
+            case DataType.Decimal _ -> BigDecimal.class;
+            case DataType.Utf8 _ -> String.class;
+            case DataType.Binary _ -> byte[].class;
+            case DataType.Date32 _ -> Integer.class;
+            case DataType.Timestamp _ -> Long.class;
+            case DataType.Interval _ -> null;
+            case DataType.ListType _ -> List.class;
+            case DataType.Struct _ -> Map.class;
+            case DataType.Dictionary _ -> throw new AssertionError("valueType() is never a dictionary");
         };
     }
 
@@ -158,37 +167,44 @@ public record ScalarValue(DataType type, Object value) {
      */
     public String toSql() {
         DataType t = type.valueType();
-        String typeName = dev.quiver.types.SqlTypes.sqlName(type);
+        String typeName = SqlTypes.sqlName(type);
         if (value == null) {
             return t instanceof DataType.Null ? "NULL" : "NULL::" + typeName;
         }
         // The natural literal forms: the parser types them from their spelling alone.
         switch (t) {
-            case DataType.Bool b -> {
+            case DataType.Bool _ -> {
                 return ((Boolean) value) ? "TRUE" : "FALSE";
             }
-            case DataType.Int i when i.equals(DataType.INT32) || (i.equals(DataType.INT64) && (Long) value != ((Long) value).intValue()) -> {
+            case DataType.Int i
+            when i.equals(DataType.INT32)
+                    || (i.equals(DataType.INT64) && (Long) value != ((Long) value).intValue()) -> {
                 return value.toString();
             }
-            case DataType.FloatingPoint f when f.bitWidth() == 64 && Double.isFinite((Double) value) -> {
+            case DataType.FloatingPoint f
+            when f.bitWidth() == 64 && Double.isFinite((Double) value) -> {
                 return plainDouble((Double) value);
             }
-            case DataType.Utf8 u when !u.large() -> {
+            case DataType.Utf8 u
+            when !u.large() -> {
                 return quote((String) value);
             }
-            default -> {
-            }
+            default -> {}
         }
         String text = switch (t) {
-            case DataType.FloatingPoint f -> value.toString(); // NaN, Infinity, -Infinity read back too
-            case DataType.Decimal d -> ((BigDecimal) value).toPlainString();
-            case DataType.Binary b -> blobText((byte[]) value);
-            case DataType.Date32 d -> TemporalText.formatDate((Integer) value);
+            case DataType.FloatingPoint _ -> value.toString(); // NaN, Infinity, -Infinity read back too
+            case DataType.Decimal _ -> ((BigDecimal) value).toPlainString();
+            case DataType.Binary _ -> blobText((byte[]) value);
+            case DataType.Date32 _ -> TemporalText.formatDate((Integer) value);
             case DataType.Timestamp ts -> TemporalText.formatTimestamp((Long) value, ts.unit());
             default -> value.toString();
         };
-        boolean prefixable = !typeName.startsWith("\"") && !(t instanceof DataType.Utf8) && !(t instanceof DataType.Interval)
-                && !(t instanceof DataType.ListType) && !(t instanceof DataType.Struct) && !(type instanceof DataType.Dictionary);
+        boolean prefixable = !typeName.startsWith("\"")
+                && !(t instanceof DataType.Utf8)
+                && !(t instanceof DataType.Interval)
+                && !(t instanceof DataType.ListType)
+                && !(t instanceof DataType.Struct)
+                && !(type instanceof DataType.Dictionary);
         return prefixable ? typeName + " " + quote(text) : "CAST(" + quote(text) + " AS " + typeName + ")";
     }
 
@@ -225,8 +241,11 @@ public record ScalarValue(DataType type, Object value) {
         }
         return switch (value) {
             case String s -> "'" + s + "'";
-            case byte[] b -> "0x" + java.util.HexFormat.of().formatHex(b);
-            default -> type.valueType() instanceof DataType.Date32 ? TemporalText.formatDate((Integer) value) : value.toString();
+            case byte[] b -> "0x" + HexFormat.of().formatHex(b);
+            default ->
+                type.valueType() instanceof DataType.Date32
+                        ? TemporalText.formatDate((Integer) value)
+                        : value.toString();
         };
     }
 }

@@ -1,7 +1,7 @@
 package dev.quiver.value;
 
 import dev.quiver.types.DataType;
-
+import java.time.Instant;
 import java.time.ZoneId;
 import java.time.zone.ZoneRules;
 import java.util.Objects;
@@ -36,15 +36,16 @@ public final class TemporalText {
     private static final long SECONDS_PER_DAY = 86_400;
     /** Days from 0000-03-01 to 1970-01-01 (the civil-date algorithm counts from a March). */
     private static final long DAYS_0000_TO_1970 = 719_468;
+
     private static final long DAYS_PER_400_YEARS = 146_097;
     /** No long of any unit reaches a year beyond this; longer years are refused before any arithmetic. */
     private static final int MAX_YEAR_DIGITS = 12;
+
     private static final Pattern DATE = Pattern.compile("([+-]?)(\\d{4,})-(\\d{2})-(\\d{2})");
     private static final Pattern TIMESTAMP = Pattern.compile(
             "([+-]?)(\\d{4,})-(\\d{2})-(\\d{2})(?:[ T](\\d{2}):(\\d{2})(?::(\\d{2})(?:\\.(\\d{1,9}))?)?)?(?:Z| ?UTC)?");
 
-    private TemporalText() {
-    }
+    private TemporalText() {}
 
     /** A failure to read a date or timestamp: its message is the reason. No stack trace. */
     private static final class Invalid extends IllegalArgumentException {
@@ -85,8 +86,8 @@ public final class TemporalText {
         long seconds = Math.floorDiv(ticks, perSecond);
         long fraction = Math.floorMod(ticks, perSecond);
         ZoneRules rules = zone.getRules();
-        long clamped = Math.clamp(seconds, java.time.Instant.MIN.getEpochSecond(), java.time.Instant.MAX.getEpochSecond());
-        long offset = rules.getOffset(java.time.Instant.ofEpochSecond(clamped)).getTotalSeconds();
+        long clamped = Math.clamp(seconds, Instant.MIN.getEpochSecond(), Instant.MAX.getEpochSecond());
+        long offset = rules.getOffset(Instant.ofEpochSecond(clamped)).getTotalSeconds();
         // Days and the second of the day apart, so the shift cannot overflow even at Long.MAX_VALUE seconds.
         long days = Math.floorDiv(seconds, SECONDS_PER_DAY);
         long secondOfDay = Math.floorMod(seconds, SECONDS_PER_DAY) + offset;
@@ -230,7 +231,10 @@ public final class TemporalText {
 
     private static int daysInMonth(long year, int month) {
         return switch (month) {
-            case 2 -> (Math.floorMod(year, 4) == 0 && (Math.floorMod(year, 100) != 0 || Math.floorMod(year, 400) == 0)) ? 29 : 28;
+            case 2 ->
+                (Math.floorMod(year, 4) == 0 && (Math.floorMod(year, 100) != 0 || Math.floorMod(year, 400) == 0))
+                        ? 29
+                        : 28;
             case 4, 6, 9, 11 -> 30;
             default -> 31;
         };

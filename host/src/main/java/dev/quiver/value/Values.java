@@ -1,6 +1,14 @@
 package dev.quiver.value;
 
 import dev.quiver.types.DataType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
@@ -21,19 +29,12 @@ import org.apache.arrow.vector.UInt1Vector;
 import org.apache.arrow.vector.UInt2Vector;
 import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.pojo.Field;
-
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Reading and writing single values of Arrow vectors as {@link ScalarValue}s, and building
@@ -41,17 +42,16 @@ import java.util.Map;
  * tests and the rare paths, never for per-row work in a kernel.
  */
 public final class Values {
-    private Values() {
-    }
+    private Values() {}
 
     /**
      * The bytes {@code v}'s buffers hold (its children's included), as a {@code long}: Arrow's
      * {@code getBufferSize()} is an {@code int} and wraps negative for a column of 2 GiB or more
      * ({@code repeat('x', 2147483647)} passed a size check that way).
      */
-    public static long bufferBytes(org.apache.arrow.vector.ValueVector v) {
+    public static long bufferBytes(ValueVector v) {
         long sum = 0;
-        for (org.apache.arrow.memory.ArrowBuf b : v.getBuffers(false)) {
+        for (ArrowBuf b : v.getBuffers(false)) {
             sum += b.readableBytes();
         }
         return sum;
@@ -64,28 +64,34 @@ public final class Values {
             return ScalarValue.nullOf(t);
         }
         Object o = switch (t) {
-            case DataType.Null n -> null;
-            case DataType.Bool b -> ((BitVector) v).get(row) != 0;
-            case DataType.Int i when i.signed() -> switch (i.bitWidth()) {
-                case 8 -> ((TinyIntVector) v).get(row);
-                case 16 -> ((SmallIntVector) v).get(row);
-                case 32 -> ((IntVector) v).get(row);
-                default -> ((BigIntVector) v).get(row);
-            };
-            case DataType.Int i -> switch (i.bitWidth()) {
-                case 8 -> (short) Byte.toUnsignedInt(((UInt1Vector) v).get(row));
-                case 16 -> (int) ((UInt2Vector) v).get(row);
-                case 32 -> Integer.toUnsignedLong(((UInt4Vector) v).get(row));
-                default -> new BigInteger(Long.toUnsignedString(((UInt8Vector) v).get(row)));
-            };
-            case DataType.FloatingPoint f -> f.bitWidth() == 32 ? (Object) ((Float4Vector) v).get(row) : (Object) ((Float8Vector) v).get(row);
-            case DataType.Decimal d -> ((DecimalVector) v).getObject(row);
-            case DataType.Utf8 u -> new String(v instanceof LargeVarCharVector l ? l.get(row) : ((BaseVariableWidthVector) v).get(row),
-                    StandardCharsets.UTF_8);
-            case DataType.Binary b -> ((VarBinaryVector) v).get(row);
-            case DataType.Date32 d -> ((DateDayVector) v).get(row);
-            case DataType.Timestamp ts -> ((TimeStampVector) v).get(row);
-            case DataType.Interval iv -> v.getObject(row);
+            case DataType.Null _ -> null;
+            case DataType.Bool _ -> ((BitVector) v).get(row) != 0;
+            case DataType.Int i
+            when i.signed() ->
+                switch (i.bitWidth()) {
+                    case 8 -> ((TinyIntVector) v).get(row);
+                    case 16 -> ((SmallIntVector) v).get(row);
+                    case 32 -> ((IntVector) v).get(row);
+                    default -> ((BigIntVector) v).get(row);
+                };
+            case DataType.Int i ->
+                switch (i.bitWidth()) {
+                    case 8 -> (short) Byte.toUnsignedInt(((UInt1Vector) v).get(row));
+                    case 16 -> (int) ((UInt2Vector) v).get(row);
+                    case 32 -> Integer.toUnsignedLong(((UInt4Vector) v).get(row));
+                    default -> new BigInteger(Long.toUnsignedString(((UInt8Vector) v).get(row)));
+                };
+            case DataType.FloatingPoint f ->
+                f.bitWidth() == 32 ? (Object) ((Float4Vector) v).get(row) : (Object) ((Float8Vector) v).get(row);
+            case DataType.Decimal _ -> ((DecimalVector) v).getObject(row);
+            case DataType.Utf8 _ ->
+                new String(
+                        v instanceof LargeVarCharVector l ? l.get(row) : ((BaseVariableWidthVector) v).get(row),
+                        StandardCharsets.UTF_8);
+            case DataType.Binary _ -> ((VarBinaryVector) v).get(row);
+            case DataType.Date32 _ -> ((DateDayVector) v).get(row);
+            case DataType.Timestamp _ -> ((TimeStampVector) v).get(row);
+            case DataType.Interval _ -> v.getObject(row);
             case DataType.ListType l -> {
                 ListVector lv = (ListVector) v;
                 FieldVector data = lv.getDataVector();
@@ -99,11 +105,14 @@ public final class Values {
                 StructVector sv = (StructVector) v;
                 Map<String, Object> out = new LinkedHashMap<>();
                 for (DataType.StructField f : s.fields()) {
-                    out.put(f.name(), get((FieldVector) sv.getChild(f.name()), row, f.type()).value());
+                    out.put(
+                            f.name(),
+                            get((FieldVector) sv.getChild(f.name()), row, f.type())
+                                    .value());
                 }
                 yield out;
             }
-            case DataType.Dictionary d -> throw new AssertionError("valueType() is never a dictionary");
+            case DataType.Dictionary _ -> throw new AssertionError("valueType() is never a dictionary");
         };
         return new ScalarValue(t, o);
     }
@@ -121,10 +130,10 @@ public final class Values {
         }
         Object o = value.value();
         switch (value.type().valueType()) {
-            case DataType.Null n -> {
-            }
-            case DataType.Bool b -> ((BitVector) v).setSafe(row, ((Boolean) o) ? 1 : 0);
-            case DataType.Int i when i.signed() -> {
+            case DataType.Null _ -> {}
+            case DataType.Bool _ -> ((BitVector) v).setSafe(row, ((Boolean) o) ? 1 : 0);
+            case DataType.Int i
+            when i.signed() -> {
                 switch (i.bitWidth()) {
                     case 8 -> ((TinyIntVector) v).setSafe(row, (Byte) o);
                     case 16 -> ((SmallIntVector) v).setSafe(row, (Short) o);
@@ -151,12 +160,12 @@ public final class Values {
                 BigDecimal b = (BigDecimal) o;
                 if (b.precision() > d.precision()) {
                     // Arrow would refuse it with an UnsupportedOperationException; say what does not fit.
-                    throw new IllegalArgumentException("the value " + b.toPlainString() + " has " + b.precision() + " digits, more than "
-                            + d + " holds");
+                    throw new IllegalArgumentException("the value " + b.toPlainString() + " has " + b.precision()
+                            + " digits, more than " + d + " holds");
                 }
                 ((DecimalVector) v).setSafe(row, b);
             }
-            case DataType.Utf8 u -> {
+            case DataType.Utf8 _ -> {
                 byte[] bytes = ((String) o).getBytes(StandardCharsets.UTF_8);
                 if (v instanceof LargeVarCharVector l) {
                     l.setSafe(row, bytes);
@@ -164,11 +173,12 @@ public final class Values {
                     ((VarCharVector) v).setSafe(row, bytes);
                 }
             }
-            case DataType.Binary b -> ((VarBinaryVector) v).setSafe(row, (byte[]) o);
-            case DataType.Date32 d -> ((DateDayVector) v).setSafe(row, (Integer) o);
-            case DataType.Timestamp ts -> ((TimeStampVector) v).setSafe(row, (Long) o);
+            case DataType.Binary _ -> ((VarBinaryVector) v).setSafe(row, (byte[]) o);
+            case DataType.Date32 _ -> ((DateDayVector) v).setSafe(row, (Integer) o);
+            case DataType.Timestamp _ -> ((TimeStampVector) v).setSafe(row, (Long) o);
             // Unreachable from a plan: no literal or cast makes an interval value (interval columns are copied whole).
-            case DataType.Interval iv -> throw new UnsupportedOperationException("writing Interval values is not supported yet");
+            case DataType.Interval _ ->
+                throw new UnsupportedOperationException("writing Interval values is not supported yet");
             case DataType.ListType l -> {
                 ListVector lv = (ListVector) v;
                 List<?> items = (List<?>) o;
@@ -176,7 +186,10 @@ public final class Values {
                 FieldVector data = lv.getDataVector();
                 for (int k = 0; k < items.size(); k++) {
                     Object item = items.get(k);
-                    set(data, start + k, item == null ? ScalarValue.nullOf(l.element()) : new ScalarValue(l.element(), item));
+                    set(
+                            data,
+                            start + k,
+                            item == null ? ScalarValue.nullOf(l.element()) : new ScalarValue(l.element(), item));
                 }
                 data.setValueCount(Math.max(data.getValueCount(), start + items.size()));
                 lv.endValue(row, items.size());
@@ -192,15 +205,14 @@ public final class Values {
                 }
                 sv.setIndexDefined(row);
             }
-            case DataType.Dictionary d -> throw new AssertionError("valueType() is never a dictionary");
+            case DataType.Dictionary _ -> throw new AssertionError("valueType() is never a dictionary");
         }
     }
 
     /** Sets row {@code row} of {@code v} to null. */
     public static void setNull(FieldVector v, int row) {
         switch (v) {
-            case NullVector n -> {
-            }
+            case NullVector _ -> {}
             case BaseFixedWidthVector f -> f.setNull(row);
             case BaseVariableWidthVector b -> b.setNull(row);
             case ListVector l -> l.setNull(row);
@@ -211,7 +223,8 @@ public final class Values {
                     l.setNull(row);
                 } else {
                     // Unreachable: every Quiver type allocates one of the vector classes above.
-                    throw new UnsupportedOperationException("cannot set a null in a " + v.getClass().getSimpleName());
+                    throw new UnsupportedOperationException(
+                            "cannot set a null in a " + v.getClass().getSimpleName());
                 }
             }
         }

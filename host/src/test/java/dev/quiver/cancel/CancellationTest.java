@@ -1,21 +1,21 @@
 package dev.quiver.cancel;
 
-import dev.quiver.errors.CancelledException;
-import dev.quiver.errors.ErrorKind;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.errors.CancelledException;
+import dev.quiver.errors.ErrorKind;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /** What a kernel boundary sees: the handles watching its thread, the thread's interrupt flag, and nothing else. */
 class CancellationTest {
@@ -122,13 +122,15 @@ class CancellationTest {
         t.check(); // from this thread, for the evaluating one: nothing yet
         running.cancel();
         assertTrue(t.isRequested());
-        assertEquals(Cancellation.CANCELLED, assertThrows(CancelledException.class, t::check).detail());
+        assertEquals(
+                Cancellation.CANCELLED,
+                assertThrows(CancelledException.class, t::check).detail());
         checked.countDown();
         evaluating.get(30, TimeUnit.SECONDS);
         token.check(); // its handle was never cancelled
 
         // The token of an interrupted thread, checked from another thread (as a helper checks the caller's).
-        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean done = new AtomicBoolean();
         CountDownLatch interrupted = new CountDownLatch(1);
         AtomicReference<Cancellation.Token> theirs = new AtomicReference<>();
         Thread owner = Thread.ofPlatform().start(() -> {
@@ -142,7 +144,9 @@ class CancellationTest {
         try {
             assertTrue(interrupted.await(30, TimeUnit.SECONDS));
             assertTrue(theirs.get().isRequested());
-            assertEquals(Cancellation.INTERRUPTED, assertThrows(CancelledException.class, theirs.get()::check).detail());
+            assertEquals(
+                    Cancellation.INTERRUPTED,
+                    assertThrows(CancelledException.class, theirs.get()::check).detail());
             Cancellation.check(); // this thread is not interrupted
         } finally {
             done.set(true);
@@ -154,9 +158,13 @@ class CancellationTest {
     void workThatFailsLeavesItsExceptionAndTheBindingEnds() {
         CancelHandle handle = new CancelHandle();
         IllegalStateException failure = new IllegalStateException("boom");
-        assertSame(failure, assertThrows(IllegalStateException.class, () -> handle.run(() -> {
-            throw failure;
-        })));
+        assertSame(
+                failure,
+                assertThrows(
+                        IllegalStateException.class,
+                        () -> handle.run(() -> {
+                            throw failure;
+                        })));
         handle.cancel(); // after the work ended: harmless
         Cancellation.check();
         assertFalse(Cancellation.isRequested());

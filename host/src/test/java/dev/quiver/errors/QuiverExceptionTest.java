@@ -1,18 +1,16 @@
 package dev.quiver.errors;
 
-import dev.quiver.errors.KernelArithmeticException;
-import dev.quiver.expr.Expr;
-import dev.quiver.functions.PlanningException;
-import dev.quiver.strings.InvalidUtf8Exception;
-import org.junit.jupiter.api.Test;
-
-import java.util.EnumSet;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.expr.Expr;
+import dev.quiver.functions.PlanningException;
+import dev.quiver.strings.InvalidUtf8Exception;
+import java.util.EnumSet;
+import org.junit.jupiter.api.Test;
 
 /** The hierarchy's contract: kinds, location as data, each field set once, the message built from them. */
 class QuiverExceptionTest {
@@ -39,7 +37,13 @@ class QuiverExceptionTest {
     void eachLocationIsSetOnceByTheInnermostPlaceThatKnowsIt() {
         InputException e = new InputException("offsets decrease");
         assertNull(e.column());
-        assertSame(e, e.fillColumn("s").fillRow(4).fillBatch(0).fillExpression("length(s)").fillDevice("cpu"));
+        assertSame(
+                e,
+                e.fillColumn("s")
+                        .fillRow(4)
+                        .fillBatch(0)
+                        .fillExpression("length(s)")
+                        .fillDevice("cpu"));
         e.fillColumn("t").fillRow(9).fillBatch(7).fillExpression("upper(t)").fillDevice("gpu");
         assertEquals("s", e.column());
         assertEquals(4, e.row());

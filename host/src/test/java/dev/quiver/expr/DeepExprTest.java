@@ -1,19 +1,18 @@
 package dev.quiver.expr;
 
-import dev.quiver.SmallStack;
-import dev.quiver.types.DataType;
-import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.UnaryOperator;
-
 import static dev.quiver.expr.Expr.call;
 import static dev.quiver.expr.Expr.col;
 import static dev.quiver.expr.Expr.lit;
 import static dev.quiver.expr.Expr.when;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import dev.quiver.SmallStack;
+import dev.quiver.types.DataType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code equals}, {@code hashCode} and {@code toString} of trees far deeper than a thread's stack
@@ -68,24 +67,36 @@ class DeepExprTest {
     @Test
     void everyKindOfNodeNestsDeeply() {
         SmallStack.run(() -> {
-            record Case(String name, Expr leaf, UnaryOperator<Expr> level, String open, String leafText, String close) {
-            }
+            record Case(
+                    String name, Expr leaf, UnaryOperator<Expr> level, String open, String leafText, String close) {}
             List<Case> cases = List.of(
                     new Case("NOT", col("b"), Expr::not, "(NOT ", "b", ")"),
                     new Case("minus", col("x"), Expr::neg, "(- ", "x", ")"),
                     new Case("IS NULL", col("b"), Expr::isNull, "(", "b", " IS NULL)"),
                     new Case("CAST", col("x"), e -> e.cast(DataType.INT64), "CAST(", "x", " AS BIGINT)"),
                     new Case("TRY_CAST", col("x"), e -> e.tryCast(DataType.INT64), "TRY_CAST(", "x", " AS BIGINT)"),
-                    new Case("CASE in THEN", col("x"), e -> when(col("b"), e).otherwise(lit(0)), "CASE WHEN b THEN ", "x",
+                    new Case(
+                            "CASE in THEN",
+                            col("x"),
+                            e -> when(col("b"), e).otherwise(lit(0)),
+                            "CASE WHEN b THEN ",
+                            "x",
                             " ELSE 0 END"),
-                    new Case("CASE in WHEN", col("b"), e -> when(e, lit(true)).end(), "CASE WHEN ", "b", " THEN TRUE END"),
+                    new Case(
+                            "CASE in WHEN",
+                            col("b"),
+                            e -> when(e, lit(true)).end(),
+                            "CASE WHEN ",
+                            "b",
+                            " THEN TRUE END"),
                     new Case("call", col("x"), e -> call("abs", e), "abs(", "x", ")"),
                     new Case("IN", col("x"), e -> e.in(lit(1)), "(", "x", " IN (1))"),
                     new Case("BETWEEN", col("x"), e -> lit(0).between(e, lit(9)), "(0 BETWEEN ", "x", " AND 9)"),
                     new Case("LIKE", col("s"), e -> e.like(lit("a%")), "(", "s", " LIKE 'a%')"),
                     new Case("comparison", col("b"), e -> e.eq(col("c")), "(", "b", " = c)"),
                     new Case("AND", col("b"), e -> col("c").and(e), "(c AND ", "b", ")"),
-                    new Case("subquery", col("x"), e -> Expr.scalarSubquery(e, "t", null), "(SELECT ", "x", " FROM t)"));
+                    new Case(
+                            "subquery", col("x"), e -> Expr.scalarSubquery(e, "t", null), "(SELECT ", "x", " FROM t)"));
             for (Case c : cases) {
                 Expr a = chain(c.leaf(), DEEP, c.level());
                 Expr b = chain(c.leaf(), DEEP, c.level());

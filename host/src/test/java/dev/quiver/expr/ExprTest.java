@@ -1,13 +1,5 @@
 package dev.quiver.expr;
 
-import dev.quiver.types.DataType;
-import dev.quiver.value.ScalarValue;
-import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-
 import static dev.quiver.expr.Expr.call;
 import static dev.quiver.expr.Expr.callNamed;
 import static dev.quiver.expr.Expr.caseOf;
@@ -20,6 +12,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.types.DataType;
+import dev.quiver.value.ScalarValue;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class ExprTest {
 
@@ -36,8 +35,8 @@ class ExprTest {
         Expr b = sample();
         assertEquals(a, b);
         assertEquals(a.hashCode(), b.hashCode());
-        assertEquals(lit(new byte[]{1, 2}), lit(new byte[]{1, 2}));
-        assertEquals(lit(new byte[]{1, 2}).hashCode(), lit(new byte[]{1, 2}).hashCode());
+        assertEquals(lit(new byte[] {1, 2}), lit(new byte[] {1, 2}));
+        assertEquals(lit(new byte[] {1, 2}).hashCode(), lit(new byte[] {1, 2}).hashCode());
         assertEquals(lit(Double.NaN), lit(Double.NaN));
     }
 
@@ -89,7 +88,9 @@ class ExprTest {
         assertEquals(new Expr.Literal(new ScalarValue(DataType.UTF8, "a")), lit("a"));
         assertEquals(new Expr.Literal(ScalarValue.nullOf(DataType.NULL)), nullLit());
         assertEquals(new Expr.Binary(col("a"), Operator.PLUS, col("b")), col("a").add(col("b")));
-        assertEquals(new Expr.Binary(col("a"), Operator.IS_NOT_DISTINCT_FROM, col("b")), col("a").isNotDistinctFrom(col("b")));
+        assertEquals(
+                new Expr.Binary(col("a"), Operator.IS_NOT_DISTINCT_FROM, col("b")),
+                col("a").isNotDistinctFrom(col("b")));
         assertEquals(new Expr.Not(col("a")), col("a").not());
         assertEquals(new Expr.IsNull(col("a"), true), col("a").isNotNull());
         assertEquals(new Expr.Negative(col("a")), col("a").neg());
@@ -98,9 +99,12 @@ class ExprTest {
         assertEquals(new Expr.InList(col("a"), List.of(lit(1)), true), col("a").notIn(lit(1)));
         assertEquals(new Expr.Between(col("a"), lit(1), lit(2), true), col("a").notBetween(lit(1), lit(2)));
         assertEquals(new Expr.Like(col("a"), lit("x"), null, true, true), col("a").notIlike(lit("x")));
-        assertEquals(new Expr.Case(col("x"), List.of(new Expr.WhenThen(lit(1), lit("one"))), null),
+        assertEquals(
+                new Expr.Case(col("x"), List.of(new Expr.WhenThen(lit(1), lit("one"))), null),
                 caseOf(col("x")).when(lit(1), lit("one")).end());
-        assertEquals(new Expr.Case(null, List.of(new Expr.WhenThen(col("c"), lit(1))), lit(2)), when(col("c"), lit(1)).otherwise(lit(2)));
+        assertEquals(
+                new Expr.Case(null, List.of(new Expr.WhenThen(col("c"), lit(1))), lit(2)),
+                when(col("c"), lit(1)).otherwise(lit(2)));
         assertEquals(new Expr.Call("f", List.of(col("a")), Arrays.asList("n")), callNamed("f", List.of("n"), col("a")));
         assertEquals(new Expr.Alias(col("a"), "b"), col("a").alias("b"));
         assertFalse(call("f", col("a")).hasNamedArgs());
@@ -111,7 +115,9 @@ class ExprTest {
     void invalidTreesAreRejected() {
         assertThrows(IllegalArgumentException.class, () -> new Expr.Case(null, List.of(), null));
         assertThrows(IllegalArgumentException.class, () -> new Expr.InList(col("x"), List.of(), false));
-        assertThrows(IllegalArgumentException.class, () -> new Expr.Call("f", List.of(col("a"), col("b")), Arrays.asList("n", null)));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new Expr.Call("f", List.of(col("a"), col("b")), Arrays.asList("n", null)));
         assertThrows(IllegalArgumentException.class, () -> new Expr.Call("f", List.of(col("a")), List.of()));
         assertThrows(NullPointerException.class, () -> col(null));
         assertThrows(NullPointerException.class, () -> col("a").add(null));
@@ -134,23 +140,33 @@ class ExprTest {
         assertEquals(List.of(x, lit("a")), x.like(lit("a")).children());
         assertEquals(List.of(x, y), call("f", x, y).children());
         assertEquals(List.of(x), x.alias("z").children());
-        assertEquals(List.of(x, lit(1), lit("one"), lit("other")), caseOf(x).when(lit(1), lit("one")).otherwise(lit("other")).children());
+        assertEquals(
+                List.of(x, lit(1), lit("one"), lit("other")),
+                caseOf(x).when(lit(1), lit("one")).otherwise(lit("other")).children());
         assertEquals(List.of(x, lit(1)), when(x, lit(1)).end().children());
     }
 
     @Test
     void toStringIsSql() {
-        assertEquals("((x + 1) > \"Total\")", col("x").add(lit(1)).gt(col("Total")).toString());
+        assertEquals(
+                "((x + 1) > \"Total\")", col("x").add(lit(1)).gt(col("Total")).toString());
         assertEquals("(- (-2))", lit(-2).neg().toString());
         assertEquals("(- x)", col("x").neg().toString());
-        assertEquals("CAST(x AS DECIMAL(10, 2))", col("x").cast(new DataType.Decimal(10, 2)).toString());
-        assertEquals("\"MyFn\"(x, scale => 2)", callNamed("MyFn", Arrays.asList(null, "scale"), col("x"), lit(2)).toString());
+        assertEquals(
+                "CAST(x AS DECIMAL(10, 2))",
+                col("x").cast(new DataType.Decimal(10, 2)).toString());
+        assertEquals(
+                "\"MyFn\"(x, scale => 2)",
+                callNamed("MyFn", Arrays.asList(null, "scale"), col("x"), lit(2))
+                        .toString());
         assertEquals("\"select\".\"from\"", col("select", "from").toString());
         assertEquals("NULL::BIGINT", nullLit(DataType.INT64).toString());
         assertEquals("BIGINT '5'", lit(5L).toString());
         assertEquals("3000000000", lit(3000000000L).toString());
-        assertEquals("TIMESTAMP_MS '2024-01-31 10:00:00.5'",
-                lit(1706695200_500L, new DataType.Timestamp(DataType.TimeUnit.MILLISECOND, null)).toString());
+        assertEquals(
+                "TIMESTAMP_MS '2024-01-31 10:00:00.5'",
+                lit(1706695200_500L, new DataType.Timestamp(DataType.TimeUnit.MILLISECOND, null))
+                        .toString());
         assertEquals("(x + 1) AS y", col("x").add(lit(1)).alias("y").toString());
     }
 }

@@ -1,18 +1,18 @@
 package dev.quiver.expr;
 
-import dev.quiver.SmallStack;
-import dev.quiver.cancel.CancelHandle;
-import dev.quiver.cancel.Cancellation;
-import org.junit.jupiter.api.Test;
-
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.SmallStack;
+import dev.quiver.cancel.CancelHandle;
+import dev.quiver.cancel.Cancellation;
+import dev.quiver.errors.CancelledException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 
 /** The large-stack threads that parsing, planning and deep evaluation run on. */
 class ExprThreadsTest {
@@ -35,9 +35,13 @@ class ExprThreadsTest {
     @Test
     void whatTheTaskThrowsIsThrownToTheCaller() {
         IllegalStateException thrown = new IllegalStateException("from the task");
-        assertSame(thrown, assertThrows(IllegalStateException.class, () -> ExprThreads.call(() -> {
-            throw thrown;
-        })));
+        assertSame(
+                thrown,
+                assertThrows(
+                        IllegalStateException.class,
+                        () -> ExprThreads.call(() -> {
+                            throw thrown;
+                        })));
     }
 
     @Test
@@ -71,14 +75,19 @@ class ExprThreadsTest {
     @Test
     void aTaskPastItsTimeIsLeftAndTheCallerGetsTheError() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        IllegalStateException late = assertThrows(IllegalStateException.class, () -> ExprThreads.call(() -> {
-            try {
-                release.await(); // a task that does not stop when asked
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return 1;
-        }, 50, () -> new IllegalStateException("too late")));
+        IllegalStateException late = assertThrows(
+                IllegalStateException.class,
+                () -> ExprThreads.call(
+                        () -> {
+                            try {
+                                release.await(); // a task that does not stop when asked
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            return 1;
+                        },
+                        50,
+                        () -> new IllegalStateException("too late")));
         assertEquals("too late", late.getMessage());
         release.countDown();
         assertEquals(2, ExprThreads.call(() -> 2, 60_000, () -> new IllegalStateException("not expected")));
@@ -87,7 +96,8 @@ class ExprThreadsTest {
     @Test
     void theTaskSeesTheCallersCancelHandles() {
         CancelHandle handle = new CancelHandle();
-        dev.quiver.errors.CancelledException e = assertThrows(dev.quiver.errors.CancelledException.class,
+        CancelledException e = assertThrows(
+                CancelledException.class,
                 () -> handle.call(() -> ExprThreads.call(() -> {
                     handle.cancel(); // while the task runs, on the other thread
                     Cancellation.check();

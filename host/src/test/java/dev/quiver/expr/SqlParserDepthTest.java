@@ -1,14 +1,5 @@
 package dev.quiver.expr;
 
-import dev.quiver.SmallStack;
-import dev.quiver.functions.PlanningException;
-import dev.quiver.sql.SqlParser;
-import dev.quiver.types.DataType;
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.function.UnaryOperator;
-
 import static dev.quiver.expr.Expr.call;
 import static dev.quiver.expr.Expr.col;
 import static dev.quiver.expr.Expr.lit;
@@ -17,6 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.SmallStack;
+import dev.quiver.functions.PlanningException;
+import dev.quiver.sql.SqlLimits;
+import dev.quiver.sql.SqlParser;
+import dev.quiver.types.DataType;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
 
 /**
  * Deep and long SQL text: nesting past the limit ({@link SqlParser#MAX_NESTING} by default) is a
@@ -40,8 +41,10 @@ class SqlParserDepthTest {
     }
 
     private static String tooDeep(String text, int column, int limit) {
-        return "the expression text is nested deeper than " + limit + " levels (parentheses, brackets, braces and CASE) at column "
-                + column + "; raise the limit with -Dquiver.sql.maxNesting=N or SqlParser.parse(text, new SqlLimits(N)), or build"
+        return "the expression text is nested deeper than " + limit
+                + " levels (parentheses, brackets, braces and CASE) at column "
+                + column
+                + "; raise the limit with -Dquiver.sql.maxNesting=N or SqlParser.parse(text, new SqlLimits(N)), or build"
                 + " the expression with the Expr builders (docs/expressions.md#limits); the text begins \""
                 + text.substring(0, 80) + "…\"";
     }
@@ -50,22 +53,26 @@ class SqlParserDepthTest {
     void nestingUpToTheLimitParsesToTheBuildersTree() {
         onSmallStack(() -> {
             int n = SqlParser.MAX_NESTING;
-            assertEquals(chain(col("x"), n, e -> call("abs", e)), SqlParser.parse("abs(".repeat(n) + "x" + ")".repeat(n)));
-            assertEquals(chain(col("x"), n, e -> when(col("b"), e).otherwise(lit(0))),
+            assertEquals(
+                    chain(col("x"), n, e -> call("abs", e)), SqlParser.parse("abs(".repeat(n) + "x" + ")".repeat(n)));
+            assertEquals(
+                    chain(col("x"), n, e -> when(col("b"), e).otherwise(lit(0))),
                     SqlParser.parse("CASE WHEN b THEN ".repeat(n) + "x" + " ELSE 0 END".repeat(n)));
             // Parentheses around each operand of a chain: x + (x + (x + ...)).
-            assertEquals(chain(col("x"), n, e -> col("x").add(e)), SqlParser.parse("x + (".repeat(n) + "x" + ")".repeat(n)));
+            assertEquals(
+                    chain(col("x"), n, e -> col("x").add(e)), SqlParser.parse("x + (".repeat(n) + "x" + ")".repeat(n)));
         });
     }
 
     @Test
     void nestingPastTheLimitIsAPlanningError() {
         onSmallStack(() -> {
-            for (String open : new String[]{"(", "abs(", "CASE WHEN b THEN ", "[", "x + (", "NOT ("}) {
+            for (String open : new String[] {"(", "abs(", "CASE WHEN b THEN ", "[", "x + (", "NOT ("}) {
                 String close = open.startsWith("CASE") ? " END" : open.equals("[") ? "]" : ")";
                 String text = open.repeat(10_000) + "x" + close.repeat(10_000);
                 PlanningException e = assertThrows(PlanningException.class, () -> SqlParser.parse(text), open);
-                // The level past the limit opens at the 1,001st CASE, or the 1,001st '(' or '[' (the last character of each).
+                // The level past the limit opens at the 1,001st CASE, or the 1,001st '(' or '[' (the last character of
+                // each).
                 int column = open.startsWith("CASE") ? 1_000 * open.length() + 1 : 1_001 * open.length();
                 assertEquals(tooDeep(text, column, SqlParser.MAX_NESTING), e.getMessage(), open);
             }
@@ -77,12 +84,14 @@ class SqlParserDepthTest {
     void theNestingLimitIsConfigurable() {
         onSmallStack(() -> {
             int n = 10_000;
-            assertEquals(chain(col("x"), n, e -> e.not()), SqlParser.parse("NOT (".repeat(n) + "x" + ")".repeat(n),
-                    new dev.quiver.sql.SqlLimits(n)));
-            assertEquals(col("x"), SqlParser.parse("(".repeat(n) + "x" + ")".repeat(n), new dev.quiver.sql.SqlLimits(n)));
+            assertEquals(
+                    chain(col("x"), n, e -> e.not()),
+                    SqlParser.parse("NOT (".repeat(n) + "x" + ")".repeat(n), new SqlLimits(n)));
+            assertEquals(col("x"), SqlParser.parse("(".repeat(n) + "x" + ")".repeat(n), new SqlLimits(n)));
             String text = "abs(".repeat(20) + "x" + ")".repeat(20);
-            PlanningException e = assertThrows(PlanningException.class, () -> SqlParser.parse(text, new dev.quiver.sql.SqlLimits(19)));
-            assertTrue(e.getMessage().startsWith("the expression text is nested deeper than 19 levels"), e.getMessage());
+            PlanningException e = assertThrows(PlanningException.class, () -> SqlParser.parse(text, new SqlLimits(19)));
+            assertTrue(
+                    e.getMessage().startsWith("the expression text is nested deeper than 19 levels"), e.getMessage());
         });
     }
 
@@ -143,11 +152,14 @@ class SqlParserDepthTest {
         onSmallStack(() -> {
             int n = SqlParser.MAX_NESTING - 2;
             assertEquals(col("x"), SqlParser.parse("(".repeat(17) + "x" + ")".repeat(17)));
-            assertEquals(chain(col("x"), n / 2, e -> Expr.callNamed("round", java.util.List.of("x", "digits"), e, lit(2))),
+            assertEquals(
+                    chain(col("x"), n / 2, e -> Expr.callNamed("round", List.of("x", "digits"), e, lit(2))),
                     SqlParser.parse("round(x => ".repeat(n / 2) + "x" + ", digits => 2)".repeat(n / 2)));
-            assertEquals(chain(col("x"), n, e -> call("strpos", e, lit("a"))),
+            assertEquals(
+                    chain(col("x"), n, e -> call("strpos", e, lit("a"))),
                     SqlParser.parse("POSITION('a' IN ".repeat(n) + "x" + ")".repeat(n)));
-            assertEquals(chain(col("x"), n, e -> call("substring", e, lit(2))),
+            assertEquals(
+                    chain(col("x"), n, e -> call("substring", e, lit(2))),
                     SqlParser.parse("SUBSTRING(".repeat(n) + "x" + " FROM 2)".repeat(n)));
         });
     }

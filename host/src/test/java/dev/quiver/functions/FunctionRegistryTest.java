@@ -1,5 +1,13 @@
 package dev.quiver.functions;
 
+import static dev.quiver.expr.Expr.call;
+import static dev.quiver.expr.Expr.col;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.expr.Expr;
 import dev.quiver.physical.EvalContext;
 import dev.quiver.planning.ExpressionPlanner;
@@ -7,6 +15,13 @@ import dev.quiver.planning.PhysicalPlan;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -16,35 +31,105 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-
-import static dev.quiver.expr.Expr.call;
-import static dev.quiver.expr.Expr.col;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 class FunctionRegistryTest {
     private static final Schema SCHEMA = new Schema(List.of(DataType.INT32.toField("x", true)));
     private static final List<String> DEFAULT_NAMES = List.of(
-            "abs", "acos", "array", "array_contains", "array_element", "array_extract", "array_has", "array_length",
-            "asin", "atan", "atan2", "bit_length", "cardinality", "cbrt", "ceil", "char_length", "character_length",
-            "concat", "concat_ws", "contains", "cos", "cosh", "current_timestamp", "degrees", "ends_with", "exp",
-            "floor", "fma", "gcd", "get_field", "greatest", "hypot", "instr", "least", "left", "length",
-            "list_contains", "list_element", "list_extract", "list_has", "list_length", "list_value", "ln", "log",
-            "log10", "log2", "lower", "lpad", "ltrim", "make_array", "max", "min", "mod", "named_struct", "now",
-            "octet_length", "pi", "position", "pow", "power", "radians", "rand", "random", "regexp_like",
-            "regexp_matches", "regexp_replace", "repeat", "replace", "reverse", "right", "round", "rpad", "rtrim",
-            "sign", "sin", "sinh", "split_part", "sqrt", "starts_with", "strict_concat", "strpos", "struct",
-            "struct_extract", "substr", "substring", "suffix", "tan", "tanh", "trim", "trunc", "try_add", "try_divide",
-            "try_mod", "try_multiply", "try_subtract", "upper");
+            "abs",
+            "acos",
+            "array",
+            "array_contains",
+            "array_element",
+            "array_extract",
+            "array_has",
+            "array_length",
+            "asin",
+            "atan",
+            "atan2",
+            "bit_length",
+            "cardinality",
+            "cbrt",
+            "ceil",
+            "char_length",
+            "character_length",
+            "concat",
+            "concat_ws",
+            "contains",
+            "cos",
+            "cosh",
+            "current_timestamp",
+            "degrees",
+            "ends_with",
+            "exp",
+            "floor",
+            "fma",
+            "gcd",
+            "get_field",
+            "greatest",
+            "hypot",
+            "instr",
+            "least",
+            "left",
+            "length",
+            "list_contains",
+            "list_element",
+            "list_extract",
+            "list_has",
+            "list_length",
+            "list_value",
+            "ln",
+            "log",
+            "log10",
+            "log2",
+            "lower",
+            "lpad",
+            "ltrim",
+            "make_array",
+            "max",
+            "min",
+            "mod",
+            "named_struct",
+            "now",
+            "octet_length",
+            "pi",
+            "position",
+            "pow",
+            "power",
+            "radians",
+            "rand",
+            "random",
+            "regexp_like",
+            "regexp_matches",
+            "regexp_replace",
+            "repeat",
+            "replace",
+            "reverse",
+            "right",
+            "round",
+            "rpad",
+            "rtrim",
+            "sign",
+            "sin",
+            "sinh",
+            "split_part",
+            "sqrt",
+            "starts_with",
+            "strict_concat",
+            "strpos",
+            "struct",
+            "struct_extract",
+            "substr",
+            "substring",
+            "suffix",
+            "tan",
+            "tanh",
+            "trim",
+            "trunc",
+            "try_add",
+            "try_divide",
+            "try_mod",
+            "try_multiply",
+            "try_subtract",
+            "upper");
 
     private RootAllocator root;
     private BufferAllocator allocator;
@@ -66,8 +151,11 @@ class FunctionRegistryTest {
 
     /** {@code name(x)}: x + {@code add} for an Int32 column, as an array function. */
     static ScalarFunction adder(String name, int add, String... aliases) {
-        ScalarFunction body = ArrayFunctions.adapt(name, Signature.exact(List.of(DataType.INT32), Volatility.IMMUTABLE),
-                types -> DataType.INT32, (arrays, call) -> {
+        ScalarFunction body = ArrayFunctions.adapt(
+                name,
+                Signature.exact(List.of(DataType.INT32), Volatility.IMMUTABLE),
+                types -> DataType.INT32,
+                (arrays, call) -> {
                     IntVector in = (IntVector) arrays.getFirst();
                     IntVector out = new IntVector("out", call.config().allocator());
                     out.allocateNew(in.getValueCount());
@@ -111,12 +199,16 @@ class FunctionRegistryTest {
 
     private List<Object> evaluate(PhysicalPlan plan, Integer... xs) {
         try (FieldVector x = Values.of(DataType.INT32, "x", Arrays.asList(xs), allocator);
-             ColumnarValue v = plan.root().evaluate(new EvalContext(List.of(x), xs.length, config, (p, a, r, al, m) -> {
-                 throw new AssertionError("no fused kernel expected in " + plan.explain());
-             }))) {
+                ColumnarValue v = plan.root()
+                        .evaluate(new EvalContext(List.of(x), xs.length, config, (p, a, r, al, m) -> {
+                            throw new AssertionError("no fused kernel expected in " + plan.explain());
+                        }))) {
             List<Object> out = new ArrayList<>();
             for (int i = 0; i < xs.length; i++) {
-                out.add(v instanceof ColumnarValue.Array a ? Values.get(a.vector(), i).value() : ((ColumnarValue.Scalar) v).value().value());
+                out.add(
+                        v instanceof ColumnarValue.Array a
+                                ? Values.get(a.vector(), i).value()
+                                : ((ColumnarValue.Scalar) v).value().value());
             }
             return out;
         }
@@ -131,10 +223,22 @@ class FunctionRegistryTest {
         FunctionRegistry r = FunctionRegistry.withDefaults();
         assertEquals(DEFAULT_NAMES, r.names());
         assertEquals(76, r.functions().size());
-        String[][] aliases = {{"power", "pow"}, {"rand", "random"},
-                {"current_timestamp", "now"}, {"char_length", "length"}, {"character_length", "length"}, {"substr", "substring"},
-                {"list_extract", "array_element"}, {"list_contains", "array_contains"}, {"struct_extract", "get_field"}, {"list_value", "make_array"},
-                {"suffix", "ends_with"}, {"instr", "strpos"}, {"position", "strpos"}, {"regexp_like", "regexp_matches"}};
+        String[][] aliases = {
+            {"power", "pow"},
+            {"rand", "random"},
+            {"current_timestamp", "now"},
+            {"char_length", "length"},
+            {"character_length", "length"},
+            {"substr", "substring"},
+            {"list_extract", "array_element"},
+            {"list_contains", "array_contains"},
+            {"struct_extract", "get_field"},
+            {"list_value", "make_array"},
+            {"suffix", "ends_with"},
+            {"instr", "strpos"},
+            {"position", "strpos"},
+            {"regexp_like", "regexp_matches"}
+        };
         for (String[] a : aliases) {
             assertSame(r.lookup(a[1]), r.lookup(a[0]), a[0]);
             assertEquals(a[1], r.lookup(a[0]).name());
@@ -147,7 +251,7 @@ class FunctionRegistryTest {
     void lookupIgnoresCase() {
         FunctionRegistry r = FunctionRegistry.withDefaults();
         for (String n : List.of("SQRT", "Sqrt", "sQrT", "CURRENT_TIMESTAMP", "Rand")) {
-            assertEquals(r.lookup(n.toLowerCase(java.util.Locale.ROOT)), r.lookup(n), n);
+            assertEquals(r.lookup(n.toLowerCase(Locale.ROOT)), r.lookup(n), n);
             assertTrue(r.find(n).isPresent(), n);
         }
         r.register(adder("PlusOne", 1));
@@ -162,10 +266,14 @@ class FunctionRegistryTest {
         FunctionRegistry r = FunctionRegistry.withDefaults();
         assertEquals(Optional.empty(), r.register(adder("plus_ten", 10, "p10")));
         PhysicalPlan p = plan(r, Expr.parse("p10(x)"));
-        assertEquals("call plus_ten (immutable) -> Int32\n  #0 x -> Int32\n", p.root().explainTree());
+        assertEquals(
+                "call plus_ten (immutable) -> Int32\n  #0 x -> Int32\n",
+                p.root().explainTree());
         assertEquals(Arrays.asList(11, null, 9), evaluate(p, 1, null, -1));
         // all-literal: folded
-        assertEquals("literal 15 -> Int32\n", plan(r, Expr.parse("plus_ten(5)")).root().explainTree());
+        assertEquals(
+                "literal 15 -> Int32\n",
+                plan(r, Expr.parse("plus_ten(5)")).root().explainTree());
     }
 
     @Test
@@ -192,17 +300,33 @@ class FunctionRegistryTest {
     void unknownNamesSuggestTheClosest() {
         FunctionRegistry r = FunctionRegistry.withDefaults();
         String[][] table = {
-                {"sqr", "unknown function 'sqr'; did you mean 'sqrt' or 'sin'? (" + r.names().size() + " functions are registered)"},
-                {"uppper", "unknown function 'uppper'; did you mean 'upper'? (" + r.names().size() + " functions are registered)"},
-                {"lenght", "unknown function 'lenght'; did you mean 'length'? (" + r.names().size() + " functions are registered)"},
-                {"mx", "unknown function 'mx'; did you mean 'max' or 'exp' or 'fma'? (" + r.names().size() + " functions are registered)"},
-                {"frobnicate", "unknown function 'frobnicate' (" + r.names().size() + " functions are registered)"},
+            {
+                "sqr",
+                "unknown function 'sqr'; did you mean 'sqrt' or 'sin'? ("
+                        + r.names().size() + " functions are registered)"
+            },
+            {
+                "uppper",
+                "unknown function 'uppper'; did you mean 'upper'? (" + r.names().size() + " functions are registered)"
+            },
+            {
+                "lenght",
+                "unknown function 'lenght'; did you mean 'length'? ("
+                        + r.names().size() + " functions are registered)"
+            },
+            {
+                "mx",
+                "unknown function 'mx'; did you mean 'max' or 'exp' or 'fma'? ("
+                        + r.names().size() + " functions are registered)"
+            },
+            {"frobnicate", "unknown function 'frobnicate' (" + r.names().size() + " functions are registered)"},
         };
         for (String[] row : table) {
             PlanningException e = assertThrows(PlanningException.class, () -> r.lookup(row[0]));
             assertEquals(row[1], e.getMessage(), row[0]);
         }
-        PlanningException e = assertThrows(PlanningException.class, () -> FunctionRegistry.empty().lookup("sqrt"));
+        PlanningException e = assertThrows(
+                PlanningException.class, () -> FunctionRegistry.empty().lookup("sqrt"));
         assertEquals("unknown function 'sqrt' (0 functions are registered)", e.getMessage());
     }
 
@@ -219,7 +343,8 @@ class FunctionRegistryTest {
         ScalarFunction sqrt = original.lookup("sqrt");
         copy.register(adder("sqrt", 1));
         assertSame(sqrt, original.lookup("sqrt"));
-        PlanningException e = assertThrows(PlanningException.class, () -> plan(original, call("only_in_copy", col("x"))));
+        PlanningException e =
+                assertThrows(PlanningException.class, () -> plan(original, call("only_in_copy", col("x"))));
         assertTrue(e.getMessage().startsWith("unknown function 'only_in_copy'"), e.getMessage());
     }
 }

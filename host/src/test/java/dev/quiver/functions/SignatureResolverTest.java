@@ -1,20 +1,20 @@
 package dev.quiver.functions;
 
-import dev.quiver.types.DataType;
-import dev.quiver.value.ColumnarValue;
-import org.apache.arrow.vector.types.IntervalUnit;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.function.UnaryOperator;
-
 import static dev.quiver.types.DataType.*;
 import static org.junit.jupiter.api.Assertions.*;
+
+import dev.quiver.types.DataType;
+import dev.quiver.value.ColumnarValue;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.apache.arrow.vector.types.IntervalUnit;
+import org.junit.jupiter.api.Test;
 
 class SignatureResolverTest {
 
     /** A function that only has a name and a signature (and, for user-defined signatures, a coercion). */
-    record TestFunction(String name, Signature signature, UnaryOperator<List<DataType>> coercion) implements ScalarFunction {
+    record TestFunction(String name, Signature signature, UnaryOperator<List<DataType>> coercion)
+            implements ScalarFunction {
         TestFunction(String name, TypeSignature typeSignature) {
             this(name, new Signature(typeSignature, Volatility.IMMUTABLE), null);
         }
@@ -48,7 +48,8 @@ class SignatureResolverTest {
     }
 
     static void assertRejected(ScalarFunction fn, List<DataType> args, String message) {
-        PlanningException e = assertThrows(PlanningException.class, () -> SignatureResolver.resolve(fn, args), fn.name() + args);
+        PlanningException e =
+                assertThrows(PlanningException.class, () -> SignatureResolver.resolve(fn, args), fn.name() + args);
         assertEquals(message, e.getMessage());
     }
 
@@ -69,7 +70,10 @@ class SignatureResolverTest {
         TestFunction left = new TestFunction("left", new TypeSignature.Exact(List.of(UTF8, INT64)));
         // the dictionary needs no cast and stays a dictionary; only the Int32 is cast
         assertResolves(left, List.of(DICT_UTF8, INT32), List.of(DICT_UTF8, INT64));
-        assertRejected(left, List.of(INT64, INT64), "no signature of left accepts (Int64, Int64); signatures: left(Utf8, Int64)");
+        assertRejected(
+                left,
+                List.of(INT64, INT64),
+                "no signature of left accepts (Int64, Int64); signatures: left(Utf8, Int64)");
     }
 
     // ------------------------------------------------------------------ Uniform and Variadic
@@ -84,9 +88,13 @@ class SignatureResolverTest {
         assertResolves(f, List.of(INT32, FLOAT32), List.of(FLOAT64, FLOAT64));
         // Float64 cannot become Int64; the Null goes along with the Float64 form
         assertResolves(f, List.of(NULL, FLOAT64), List.of(FLOAT64, FLOAT64));
-        assertRejected(f, List.of(BOOLEAN, INT64),
+        assertRejected(
+                f,
+                List.of(BOOLEAN, INT64),
                 "no signature of f accepts (Boolean, Int64); signatures: f(Int64, Int64), f(Float64, Float64)");
-        assertRejected(f, List.of(INT64),
+        assertRejected(
+                f,
+                List.of(INT64),
                 "f takes 2 arguments, got 1: f(Int64); signatures: f(Int64, Int64), f(Float64, Float64)");
     }
 
@@ -97,9 +105,13 @@ class SignatureResolverTest {
         assertExact(concat, List.of(UTF8, DICT_UTF8, UTF8));
         assertResolves(concat, List.of(UTF8, LARGE_UTF8), List.of(LARGE_UTF8, LARGE_UTF8));
         assertResolves(concat, List.of(NULL, UTF8), List.of(UTF8, UTF8));
-        assertRejected(concat, List.of(UTF8, INT32),
+        assertRejected(
+                concat,
+                List.of(UTF8, INT32),
                 "no signature of concat accepts (Utf8, Int32); signatures: concat(Utf8, ...), concat(LargeUtf8, ...)");
-        assertRejected(concat, List.of(),
+        assertRejected(
+                concat,
+                List.of(),
                 "concat takes at least 1 argument, got 0: concat(); signatures: concat(Utf8, ...), concat(LargeUtf8, ...)");
     }
 
@@ -114,7 +126,10 @@ class SignatureResolverTest {
 
         TestFunction coalesce = new TestFunction("coalesce", new TypeSignature.VariadicAny());
         assertExact(coalesce, List.of(INT32, UTF8, NULL));
-        assertRejected(coalesce, List.of(), "coalesce takes at least 1 argument, got 0: coalesce(); signatures: coalesce(Any, ...)");
+        assertRejected(
+                coalesce,
+                List.of(),
+                "coalesce takes at least 1 argument, got 0: coalesce(); signatures: coalesce(Any, ...)");
     }
 
     // ------------------------------------------------------------------ Numeric, StringArgs, Comparable
@@ -129,8 +144,13 @@ class SignatureResolverTest {
         assertResolves(hypot, List.of(NULL, NULL), List.of(INT64, INT64));
         assertResolves(hypot, List.of(INT64, UINT64), List.of(new Decimal(20, 0), new Decimal(20, 0)));
         assertResolves(hypot, List.of(D10_2, INT32), List.of(new Decimal(12, 2), new Decimal(12, 2)));
-        assertRejected(hypot, List.of(UTF8, INT32), "no signature of hypot accepts (Utf8, Int32); signatures: hypot(Numeric, Numeric)");
-        assertRejected(hypot, List.of(INT32, INT32, INT32),
+        assertRejected(
+                hypot,
+                List.of(UTF8, INT32),
+                "no signature of hypot accepts (Utf8, Int32); signatures: hypot(Numeric, Numeric)");
+        assertRejected(
+                hypot,
+                List.of(INT32, INT32, INT32),
                 "hypot takes 2 arguments, got 3: hypot(Int32, Int32, Int32); signatures: hypot(Numeric, Numeric)");
     }
 
@@ -142,7 +162,9 @@ class SignatureResolverTest {
         assertResolves(f, List.of(UTF8, LARGE_UTF8), List.of(LARGE_UTF8, LARGE_UTF8));
         assertResolves(f, List.of(NULL, UTF8), List.of(UTF8, UTF8));
         assertResolves(f, List.of(NULL, NULL), List.of(UTF8, UTF8));
-        assertRejected(f, List.of(UTF8, INT32),
+        assertRejected(
+                f,
+                List.of(UTF8, INT32),
                 "no signature of starts_with accepts (Utf8, Int32); signatures: starts_with(String, String)");
     }
 
@@ -157,7 +179,9 @@ class SignatureResolverTest {
         Timestamp paris = new Timestamp(TimeUnit.MICROSECOND, "Europe/Paris");
         Timestamp utc = new Timestamp(TimeUnit.MICROSECOND, "UTC");
         assertResolves(nullif, List.of(tokyo, paris), List.of(utc, utc));
-        assertRejected(nullif, List.of(BOOLEAN, INT32),
+        assertRejected(
+                nullif,
+                List.of(BOOLEAN, INT32),
                 "no signature of nullif accepts (Boolean, Int32); signatures: nullif(Comparable, Comparable)");
     }
 
@@ -165,27 +189,36 @@ class SignatureResolverTest {
 
     @Test
     void coercibleCoercesArgumentByArgument() {
-        TestFunction round = new TestFunction("round", new TypeSignature.Coercible(List.of(
-                Coercion.implicit(TypeSignatureClass.Family.FLOAT, List.of(TypeSignatureClass.Family.NUMERIC), FLOAT64),
-                Coercion.exact(TypeSignatureClass.of(INT64)))));
+        TestFunction round = new TestFunction(
+                "round",
+                new TypeSignature.Coercible(List.of(
+                        Coercion.implicit(
+                                TypeSignatureClass.Family.FLOAT, List.of(TypeSignatureClass.Family.NUMERIC), FLOAT64),
+                        Coercion.exact(TypeSignatureClass.of(INT64)))));
         assertExact(round, List.of(FLOAT32, INT64));
         assertExact(round, List.of(FLOAT64, new Dictionary(INT8, INT64)));
         assertResolves(round, List.of(INT32, INT64), List.of(FLOAT64, INT64));
         assertResolves(round, List.of(D10_2, INT64), List.of(FLOAT64, INT64));
         assertResolves(round, List.of(NULL, NULL), List.of(FLOAT64, INT64));
-        assertRejected(round, List.of(FLOAT64, INT32),
+        assertRejected(
+                round,
+                List.of(FLOAT64, INT32),
                 "no signature of round accepts (Float64, Int32); signatures: round(Float (or Numeric as Float64), Int64)");
-        assertRejected(round, List.of(UTF8, INT64),
+        assertRejected(
+                round,
+                List.of(UTF8, INT64),
                 "no signature of round accepts (Utf8, Int64); signatures: round(Float (or Numeric as Float64), Int64)");
 
         // an implicit coercion is a direct cast even where canCoerce would refuse it (number to string)
-        TestFunction toText = new TestFunction("to_text", new TypeSignature.Coercible(List.of(
-                Coercion.implicit(TypeSignatureClass.Family.STRING, List.of(TypeSignatureClass.Family.NUMERIC), UTF8))));
+        TestFunction toText = new TestFunction(
+                "to_text",
+                new TypeSignature.Coercible(List.of(Coercion.implicit(
+                        TypeSignatureClass.Family.STRING, List.of(TypeSignatureClass.Family.NUMERIC), UTF8))));
         assertResolves(toText, List.of(INT32), List.of(UTF8));
         assertExact(toText, List.of(LARGE_UTF8));
 
-        TestFunction year = new TestFunction("year", new TypeSignature.Coercible(List.of(
-                Coercion.exact(TypeSignatureClass.Family.TIMESTAMP))));
+        TestFunction year = new TestFunction(
+                "year", new TypeSignature.Coercible(List.of(Coercion.exact(TypeSignatureClass.Family.TIMESTAMP))));
         assertResolves(year, List.of(NULL), List.of(new Timestamp(TimeUnit.MICROSECOND, null)));
         assertRejected(year, List.of(DATE32), "no signature of year accepts (Date32); signatures: year(Timestamp)");
     }
@@ -194,17 +227,21 @@ class SignatureResolverTest {
 
     @Test
     void userDefinedAsksTheFunction() {
-        TestFunction f = new TestFunction("widen", new Signature(new TypeSignature.UserDefined(), Volatility.IMMUTABLE), args -> {
-            if (!args.stream().allMatch(t -> t instanceof Int || t instanceof Null)) {
-                throw new PlanningException("widen takes integers, got " + args);
-            }
-            return args.stream().map(t -> (DataType) INT64).toList();
-        });
+        TestFunction f = new TestFunction(
+                "widen", new Signature(new TypeSignature.UserDefined(), Volatility.IMMUTABLE), args -> {
+                    if (!args.stream().allMatch(t -> t instanceof Int || t instanceof Null)) {
+                        throw new PlanningException("widen takes integers, got " + args);
+                    }
+                    return args.stream().map(t -> (DataType) INT64).toList();
+                });
         assertResolves(f, List.of(INT32, NULL), List.of(INT64, INT64));
         assertRejected(f, List.of(UTF8), "widen takes integers, got [Utf8]");
 
         TestFunction lazy = new TestFunction("lazy", new TypeSignature.UserDefined());
-        assertRejected(lazy, List.of(INT32), "function 'lazy' has a user-defined signature but does not implement coerceTypes");
+        assertRejected(
+                lazy,
+                List.of(INT32),
+                "function 'lazy' has a user-defined signature but does not implement coerceTypes");
     }
 
     @Test
@@ -218,21 +255,29 @@ class SignatureResolverTest {
 
     @Test
     void oneOfTakesTheFirstAlternativeThatAccepts() {
-        TestFunction round = new TestFunction("round", new TypeSignature.OneOf(List.of(
-                new TypeSignature.Exact(List.of(FLOAT64)),
-                new TypeSignature.Exact(List.of(FLOAT64, INT64)))));
+        TestFunction round = new TestFunction(
+                "round",
+                new TypeSignature.OneOf(List.of(
+                        new TypeSignature.Exact(List.of(FLOAT64)), new TypeSignature.Exact(List.of(FLOAT64, INT64)))));
         assertExact(round, List.of(FLOAT64));
         assertResolves(round, List.of(INT32), List.of(FLOAT64));
         assertResolves(round, List.of(FLOAT64, INT32), List.of(FLOAT64, INT64));
-        assertRejected(round, List.of(), "round takes 1 or 2 arguments, got 0: round(); signatures: round(Float64), round(Float64, Int64)");
-        assertRejected(round, List.of(BOOLEAN), "no signature of round accepts (Boolean); signatures: round(Float64), round(Float64, Int64)");
+        assertRejected(
+                round,
+                List.of(),
+                "round takes 1 or 2 arguments, got 0: round(); signatures: round(Float64), round(Float64, Int64)");
+        assertRejected(
+                round,
+                List.of(BOOLEAN),
+                "no signature of round accepts (Boolean); signatures: round(Float64), round(Float64, Int64)");
     }
 
     @Test
     void oneOfPrefersAnExactMatchInALaterAlternativeToACastInAnEarlierOne() {
-        TestFunction abs = new TestFunction("abs", new TypeSignature.OneOf(List.of(
-                new TypeSignature.Exact(List.of(FLOAT64)),
-                new TypeSignature.Exact(List.of(INT64)))));
+        TestFunction abs = new TestFunction(
+                "abs",
+                new TypeSignature.OneOf(
+                        List.of(new TypeSignature.Exact(List.of(FLOAT64)), new TypeSignature.Exact(List.of(INT64)))));
         assertExact(abs, List.of(INT64));
         // no exact match: order decides, and Int32 reaches Float64 first
         assertResolves(abs, List.of(INT32), List.of(FLOAT64));
@@ -240,11 +285,15 @@ class SignatureResolverTest {
 
     @Test
     void oneOfSkipsAUserDefinedAlternativeThatRejects() {
-        TestFunction f = new TestFunction("f", new Signature(new TypeSignature.OneOf(List.of(
-                new TypeSignature.UserDefined(),
-                new TypeSignature.Exact(List.of(UTF8)))), Volatility.IMMUTABLE), args -> {
-            throw new PlanningException("never");
-        });
+        TestFunction f = new TestFunction(
+                "f",
+                new Signature(
+                        new TypeSignature.OneOf(
+                                List.of(new TypeSignature.UserDefined(), new TypeSignature.Exact(List.of(UTF8)))),
+                        Volatility.IMMUTABLE),
+                args -> {
+                    throw new PlanningException("never");
+                });
         assertExact(f, List.of(UTF8));
         assertResolves(f, List.of(NULL), List.of(UTF8));
     }
@@ -253,17 +302,29 @@ class SignatureResolverTest {
 
     @Test
     void describe() {
-        assertEquals(List.of("sqrt(Float64)"), SignatureResolver.describe("sqrt", new TypeSignature.Exact(List.of(FLOAT64))));
-        assertEquals(List.of("concat(Utf8, ...)"), SignatureResolver.describe("concat", new TypeSignature.Variadic(List.of(UTF8))));
+        assertEquals(
+                List.of("sqrt(Float64)"),
+                SignatureResolver.describe("sqrt", new TypeSignature.Exact(List.of(FLOAT64))));
+        assertEquals(
+                List.of("concat(Utf8, ...)"),
+                SignatureResolver.describe("concat", new TypeSignature.Variadic(List.of(UTF8))));
         assertEquals(List.of("f(Any, Any)"), SignatureResolver.describe("f", new TypeSignature.Any(2)));
-        assertEquals(List.of("coalesce(Any, ...)"), SignatureResolver.describe("coalesce", new TypeSignature.VariadicAny()));
+        assertEquals(
+                List.of("coalesce(Any, ...)"), SignatureResolver.describe("coalesce", new TypeSignature.VariadicAny()));
         assertEquals(List.of("now()"), SignatureResolver.describe("now", new TypeSignature.Nullary()));
         assertEquals(List.of("g(user-defined)"), SignatureResolver.describe("g", new TypeSignature.UserDefined()));
-        assertEquals(List.of("f(Int8, Int8, Int8)", "f(Int16, Int16, Int16)"),
+        assertEquals(
+                List.of("f(Int8, Int8, Int8)", "f(Int16, Int16, Int16)"),
                 SignatureResolver.describe("f", new TypeSignature.Uniform(3, List.of(INT8, INT16))));
-        assertEquals(List.of("m(Numeric)", "m(String, String)", "m(Comparable, Comparable)", "m(Interval(DAY_TIME))"),
-                SignatureResolver.describe("m", new TypeSignature.OneOf(List.of(
-                        new TypeSignature.Numeric(1), new TypeSignature.StringArgs(2), new TypeSignature.Comparable(2),
-                        new TypeSignature.Coercible(List.of(Coercion.exact(TypeSignatureClass.of(new Interval(IntervalUnit.DAY_TIME)))))))));
+        assertEquals(
+                List.of("m(Numeric)", "m(String, String)", "m(Comparable, Comparable)", "m(Interval(DAY_TIME))"),
+                SignatureResolver.describe(
+                        "m",
+                        new TypeSignature.OneOf(List.of(
+                                new TypeSignature.Numeric(1),
+                                new TypeSignature.StringArgs(2),
+                                new TypeSignature.Comparable(2),
+                                new TypeSignature.Coercible(List.of(Coercion.exact(
+                                        TypeSignatureClass.of(new Interval(IntervalUnit.DAY_TIME)))))))));
     }
 }

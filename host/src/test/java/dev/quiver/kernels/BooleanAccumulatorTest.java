@@ -1,16 +1,15 @@
 package dev.quiver.kernels;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
 import dev.quiver.expr.Operator;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import org.junit.jupiter.api.Test;
 
 /**
  * The heap accumulator of AND/OR chains and the in-place kernels the chains use, against a
@@ -50,7 +49,9 @@ class BooleanAccumulatorTest extends KernelTestBase {
         if (a == null || b == null) {
             return null;
         }
-        int c = Double.isNaN(a) || Double.isNaN(b) ? Boolean.compare(Double.isNaN(a), Double.isNaN(b)) : Double.compare(a + 0.0, b + 0.0);
+        int c = Double.isNaN(a) || Double.isNaN(b)
+                ? Boolean.compare(Double.isNaN(a), Double.isNaN(b))
+                : Double.compare(a + 0.0, b + 0.0);
         return switch (op) {
             case EQ -> c == 0;
             case NOT_EQ -> c != 0;
@@ -67,8 +68,8 @@ class BooleanAccumulatorTest extends KernelTestBase {
         System.out.println("BooleanAccumulatorTest seed " + SEED + " (replay with -Dquiver.seed=" + SEED + ")");
         Random r = new Random(SEED);
         Operator[] ops = {Operator.EQ, Operator.NOT_EQ, Operator.LT, Operator.LT_EQ, Operator.GT, Operator.GT_EQ};
-        for (int n : new int[]{0, 1, 63, 64, 65, 130, 1000}) {
-            for (boolean and : new boolean[]{true, false}) {
+        for (int n : new int[] {0, 1, 63, 64, 65, 130, 1000}) {
+            for (boolean and : new boolean[] {true, false}) {
                 String where = (and ? "AND" : "OR") + ", " + n + " rows, seed " + SEED;
                 BooleanAccumulator acc = new BooleanAccumulator(and, n);
                 List<Boolean> expected = new ArrayList<>();
@@ -87,7 +88,11 @@ class BooleanAccumulatorTest extends KernelTestBase {
                 Operator op = ops[r.nextInt(ops.length)];
                 acc.combineComparison(op, arr(DataType.FLOAT64, x.toArray()), sc(DataType.FLOAT64, 0.5), allocator);
                 Operator other = ops[r.nextInt(ops.length)];
-                acc.combineComparison(other.negate(), arr(DataType.FLOAT64, x.toArray()), arr(DataType.FLOAT64, y.toArray()), allocator);
+                acc.combineComparison(
+                        other.negate(),
+                        arr(DataType.FLOAT64, x.toArray()),
+                        arr(DataType.FLOAT64, y.toArray()),
+                        allocator);
                 // IS NOT NULL of a column.
                 acc.combineIsNull(arr(DataType.FLOAT64, y.toArray()), true);
                 for (int i = 0; i < n; i++) {
@@ -96,11 +101,15 @@ class BooleanAccumulatorTest extends KernelTestBase {
                     e = kleene(and, e, o == null ? null : !o);
                     expected.set(i, kleene(and, e, y.get(i) != null));
                 }
-                assertEquals(expected.stream().map(Boolean.TRUE::equals).toList(), trueRows(acc.trueRows(), n), where + ": TRUE rows");
+                assertEquals(
+                        expected.stream().map(Boolean.TRUE::equals).toList(),
+                        trueRows(acc.trueRows(), n),
+                        where + ": TRUE rows");
                 // Merged into an owned Boolean array of the batch (in place), against the reference.
                 List<Object> outer = booleans(r, n);
                 boolean outerAnd = r.nextBoolean();
-                ColumnarValue target = Kernels.filter(arr(DataType.BOOLEAN, outer.toArray()), Selection.all(n), allocator);
+                ColumnarValue target =
+                        Kernels.filter(arr(DataType.BOOLEAN, outer.toArray()), Selection.all(n), allocator);
                 try (ColumnarValue merged = acc.mergeInto(target, outerAnd, allocator)) {
                     List<Object> want = new ArrayList<>();
                     for (int i = 0; i < n; i++) {
@@ -108,7 +117,10 @@ class BooleanAccumulatorTest extends KernelTestBase {
                     }
                     assertEquals(want, values(merged, n), where + ": merged into " + (outerAnd ? "AND" : "OR"));
                     if (n > 0) {
-                        assertEquals(((ColumnarValue.Array) target).vector(), ((ColumnarValue.Array) merged).vector(), "merged in place");
+                        assertEquals(
+                                ((ColumnarValue.Array) target).vector(),
+                                ((ColumnarValue.Array) merged).vector(),
+                                "merged in place");
                     }
                 }
                 try (ColumnarValue v = acc.toValue(allocator)) {
@@ -120,7 +132,7 @@ class BooleanAccumulatorTest extends KernelTestBase {
 
     @Test
     void scalarTermsKeepAScalarEvenOnAnEmptyBatch() {
-        for (int n : new int[]{0, 5}) {
+        for (int n : new int[] {0, 5}) {
             BooleanAccumulator acc = new BooleanAccumulator(true, n);
             acc.combine(sc(DataType.BOOLEAN, true));
             acc.combine(sc(DataType.BOOLEAN, null));

@@ -1,16 +1,15 @@
 package dev.quiver.kernels;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import org.junit.jupiter.api.Test;
 
 class BooleanKernelsTest extends KernelTestBase {
     private static final long SEED = HostileColumns.seed(BooleanKernelsTest.class);
@@ -22,13 +21,23 @@ class BooleanKernelsTest extends KernelTestBase {
 
     @Test
     void kleeneAnd() {
-        assertBinary((a, b, rows) -> Kernels.and(a, b, rows, allocator), DataType.BOOLEAN, DataType.BOOLEAN, L, R,
+        assertBinary(
+                (a, b, rows) -> Kernels.and(a, b, rows, allocator),
+                DataType.BOOLEAN,
+                DataType.BOOLEAN,
+                L,
+                R,
                 list(T, F, N, F, F, F, N, F, N));
     }
 
     @Test
     void kleeneOr() {
-        assertBinary((a, b, rows) -> Kernels.or(a, b, rows, allocator), DataType.BOOLEAN, DataType.BOOLEAN, L, R,
+        assertBinary(
+                (a, b, rows) -> Kernels.or(a, b, rows, allocator),
+                DataType.BOOLEAN,
+                DataType.BOOLEAN,
+                L,
+                R,
                 list(T, T, T, T, F, N, T, N, N));
     }
 
@@ -47,14 +56,36 @@ class BooleanKernelsTest extends KernelTestBase {
             and.add(a == F || b == F ? F : a == null || b == null ? null : T);
             or.add(a == T || b == T ? T : a == null || b == null ? null : F);
         }
-        assertEquals(and, values(Kernels.and(garbage((byte) 1, DataType.BOOLEAN, l.toArray()), garbage((byte) 1, DataType.BOOLEAN, r.toArray()), n, allocator), n));
-        assertEquals(or, values(Kernels.or(garbage((byte) 1, DataType.BOOLEAN, l.toArray()), garbage((byte) 1, DataType.BOOLEAN, r.toArray()), n, allocator), n));
+        assertEquals(
+                and,
+                values(
+                        Kernels.and(
+                                garbage((byte) 1, DataType.BOOLEAN, l.toArray()),
+                                garbage((byte) 1, DataType.BOOLEAN, r.toArray()),
+                                n,
+                                allocator),
+                        n));
+        assertEquals(
+                or,
+                values(
+                        Kernels.or(
+                                garbage((byte) 1, DataType.BOOLEAN, l.toArray()),
+                                garbage((byte) 1, DataType.BOOLEAN, r.toArray()),
+                                n,
+                                allocator),
+                        n));
     }
 
     @Test
     void nullTypedOperandsActAsUnknown() {
-        assertEquals(list(F, N, N), values(Kernels.and(arr(DataType.BOOLEAN, F, T, N), sc(DataType.NULL, null), 3, allocator), 3));
-        assertEquals(list(T, N, N), values(Kernels.or(arr(DataType.BOOLEAN, T, F, N), arr(DataType.NULL, null, null, null), 3, allocator), 3));
+        assertEquals(
+                list(F, N, N),
+                values(Kernels.and(arr(DataType.BOOLEAN, F, T, N), sc(DataType.NULL, null), 3, allocator), 3));
+        assertEquals(
+                list(T, N, N),
+                values(
+                        Kernels.or(arr(DataType.BOOLEAN, T, F, N), arr(DataType.NULL, null, null, null), 3, allocator),
+                        3));
     }
 
     @Test
@@ -94,7 +125,9 @@ class BooleanKernelsTest extends KernelTestBase {
         assertEquals(list(T, N, N), values(Kernels.or(a, sc(DataType.BOOLEAN, null), 3, allocator), 3));
         assertEquals(F, scalar(Kernels.and(sc(DataType.BOOLEAN, null), sc(DataType.BOOLEAN, false), 3, allocator)));
         assertEquals(N, scalar(Kernels.or(sc(DataType.BOOLEAN, null), sc(DataType.BOOLEAN, false), 3, allocator)));
-        assertThrows(UnsupportedOperationException.class, () -> Kernels.and(arr(DataType.INT32, 1), sc(DataType.BOOLEAN, true), 1, allocator));
+        assertThrows(
+                UnsupportedOperationException.class,
+                () -> Kernels.and(arr(DataType.INT32, 1), sc(DataType.BOOLEAN, true), 1, allocator));
     }
 
     // ---- randomized against the truth tables, every shape, with garbage behind the nulls
@@ -121,7 +154,8 @@ class BooleanKernelsTest extends KernelTestBase {
                 List<Object> ys = random.column(DataType.BOOLEAN, n, random.rnd.nextBoolean() ? 0.0 : 0.3, true);
                 boolean xNullTyped = nullRate == 1.0 && random.rnd.nextBoolean();
                 Boolean s = random.rnd.nextInt(3) == 0 ? null : random.rnd.nextBoolean();
-                String what = n + " rows, null rate " + nullRate + (xNullTyped ? " (Null-typed)" : "") + ", scalar " + s + " (seed " + random.seed + ")";
+                String what = n + " rows, null rate " + nullRate + (xNullTyped ? " (Null-typed)" : "") + ", scalar " + s
+                        + " (seed " + random.seed + ")";
                 List<Object> andAA = new ArrayList<>();
                 List<Object> orAA = new ArrayList<>();
                 List<Object> andAS = new ArrayList<>();
@@ -134,13 +168,40 @@ class BooleanKernelsTest extends KernelTestBase {
                     orAS.add(or(xs.get(i), s));
                     notA.add(xs.get(i) == null ? null : !(Boolean) xs.get(i));
                 }
-                assertEquals(andAA, values(Kernels.and(operand(random, xs, xNullTyped), operand(random, ys, false), n, allocator), n), what);
-                assertEquals(andAA, values(Kernels.and(operand(random, ys, false), operand(random, xs, xNullTyped), n, allocator), n), what);
-                assertEquals(orAA, values(Kernels.or(operand(random, xs, xNullTyped), operand(random, ys, false), n, allocator), n), what);
-                assertEquals(andAS, values(Kernels.and(operand(random, xs, xNullTyped), sc(DataType.BOOLEAN, s), n, allocator), n), what);
-                assertEquals(andAS, values(Kernels.and(sc(DataType.BOOLEAN, s), operand(random, xs, xNullTyped), n, allocator), n), what);
-                assertEquals(orAS, values(Kernels.or(operand(random, xs, xNullTyped), sc(DataType.BOOLEAN, s), n, allocator), n), what);
-                assertEquals(orAS, values(Kernels.or(sc(DataType.BOOLEAN, s), operand(random, xs, xNullTyped), n, allocator), n), what);
+                assertEquals(
+                        andAA,
+                        values(
+                                Kernels.and(operand(random, xs, xNullTyped), operand(random, ys, false), n, allocator),
+                                n),
+                        what);
+                assertEquals(
+                        andAA,
+                        values(
+                                Kernels.and(operand(random, ys, false), operand(random, xs, xNullTyped), n, allocator),
+                                n),
+                        what);
+                assertEquals(
+                        orAA,
+                        values(
+                                Kernels.or(operand(random, xs, xNullTyped), operand(random, ys, false), n, allocator),
+                                n),
+                        what);
+                assertEquals(
+                        andAS,
+                        values(Kernels.and(operand(random, xs, xNullTyped), sc(DataType.BOOLEAN, s), n, allocator), n),
+                        what);
+                assertEquals(
+                        andAS,
+                        values(Kernels.and(sc(DataType.BOOLEAN, s), operand(random, xs, xNullTyped), n, allocator), n),
+                        what);
+                assertEquals(
+                        orAS,
+                        values(Kernels.or(operand(random, xs, xNullTyped), sc(DataType.BOOLEAN, s), n, allocator), n),
+                        what);
+                assertEquals(
+                        orAS,
+                        values(Kernels.or(sc(DataType.BOOLEAN, s), operand(random, xs, xNullTyped), n, allocator), n),
+                        what);
                 assertEquals(notA, values(Kernels.not(operand(random, xs, xNullTyped), n, allocator), n), what);
             }
         }
@@ -149,17 +210,26 @@ class BooleanKernelsTest extends KernelTestBase {
     @Test
     void randomIsNull() {
         HostileColumns random = new HostileColumns(SEED, "randomIsNull");
-        for (DataType t : List.of(DataType.BOOLEAN, DataType.INT8, DataType.INT64, DataType.FLOAT64, DataType.UTF8, new DataType.Decimal(20, 3))) {
+        for (DataType t : List.of(
+                DataType.BOOLEAN,
+                DataType.INT8,
+                DataType.INT64,
+                DataType.FLOAT64,
+                DataType.UTF8,
+                new DataType.Decimal(20, 3))) {
             for (int n : random.sizes()) {
                 double nullRate = HostileColumns.NULL_RATES[random.rnd.nextInt(HostileColumns.NULL_RATES.length)];
                 List<Object> xs = random.column(t, n, nullRate, true);
-                for (boolean negated : new boolean[]{false, true}) {
+                for (boolean negated : new boolean[] {false, true}) {
                     List<Object> expected = new ArrayList<>();
                     for (Object x : xs) {
                         expected.add((x == null) != negated);
                     }
                     ColumnarValue r = Kernels.isNull(hostile(random, t, xs), negated, n, allocator);
-                    assertEquals(expected, values(r, n), t + ", " + n + " rows, null rate " + nullRate + " (seed " + random.seed + ")");
+                    assertEquals(
+                            expected,
+                            values(r, n),
+                            t + ", " + n + " rows, null rate " + nullRate + " (seed " + random.seed + ")");
                 }
             }
         }

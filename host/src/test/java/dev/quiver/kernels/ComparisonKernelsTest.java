@@ -1,17 +1,5 @@
 package dev.quiver.kernels;
 
-import dev.quiver.expr.Operator;
-import dev.quiver.types.DataType;
-import dev.quiver.value.ColumnarValue;
-import org.junit.jupiter.api.Test;
-
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Objects;
-
 import static dev.quiver.expr.Operator.EQ;
 import static dev.quiver.expr.Operator.GT;
 import static dev.quiver.expr.Operator.GT_EQ;
@@ -23,6 +11,18 @@ import static dev.quiver.expr.Operator.NOT_EQ;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.quiver.expr.Operator;
+import dev.quiver.types.DataType;
+import dev.quiver.value.ColumnarValue;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import org.junit.jupiter.api.Test;
 
 class ComparisonKernelsTest extends KernelTestBase {
     private static final long SEED = HostileColumns.seed(ComparisonKernelsTest.class);
@@ -38,17 +38,18 @@ class ComparisonKernelsTest extends KernelTestBase {
             for (int i = 0; i < order.size(); i++) {
                 Integer c = order.get(i);
                 boolean bothNull = l.get(i) == null && r.get(i) == null;
-                expected.add(switch (op) {
-                    case IS_DISTINCT_FROM -> c == null ? !bothNull : c != 0;
-                    case IS_NOT_DISTINCT_FROM -> c == null ? bothNull : c == 0;
-                    case EQ -> c == null ? null : c == 0;
-                    case NOT_EQ -> c == null ? null : c != 0;
-                    case LT -> c == null ? null : c < 0;
-                    case LT_EQ -> c == null ? null : c <= 0;
-                    case GT -> c == null ? null : c > 0;
-                    case GT_EQ -> c == null ? null : c >= 0;
-                    default -> throw new AssertionError(op);
-                });
+                expected.add(
+                        switch (op) {
+                            case IS_DISTINCT_FROM -> c == null ? !bothNull : c != 0;
+                            case IS_NOT_DISTINCT_FROM -> c == null ? bothNull : c == 0;
+                            case EQ -> c == null ? null : c == 0;
+                            case NOT_EQ -> c == null ? null : c != 0;
+                            case LT -> c == null ? null : c < 0;
+                            case LT_EQ -> c == null ? null : c <= 0;
+                            case GT -> c == null ? null : c > 0;
+                            case GT_EQ -> c == null ? null : c >= 0;
+                            default -> throw new AssertionError(op);
+                        });
             }
             assertBinary((a, b, rows) -> Kernels.compare(op, a, b, rows, allocator), lt, rt, l, r, expected);
         }
@@ -59,12 +60,15 @@ class ComparisonKernelsTest extends KernelTestBase {
     }
 
     private static List<Integer> ints(Integer... v) {
-        return java.util.Arrays.asList(v);
+        return Arrays.asList(v);
     }
 
     @Test
     void signedIntegers() {
-        checkOrder(DataType.INT32, list(1, 2, 2, Integer.MIN_VALUE, null, 5, null), list(2, 2, 1, Integer.MAX_VALUE, 1, null, null),
+        checkOrder(
+                DataType.INT32,
+                list(1, 2, 2, Integer.MIN_VALUE, null, 5, null),
+                list(2, 2, 1, Integer.MAX_VALUE, 1, null, null),
                 ints(-1, 0, 1, -1, null, null, null));
         checkOrder(DataType.INT8, list((byte) -128, (byte) 127), list((byte) 127, (byte) -128), ints(-1, 1));
         checkOrder(DataType.INT64, list(Long.MIN_VALUE, 0L), list(Long.MAX_VALUE, -1L), ints(-1, 1));
@@ -83,23 +87,35 @@ class ComparisonKernelsTest extends KernelTestBase {
     void floatsUseTheSqlTotalOrder() {
         double nan = Double.NaN;
         double inf = Double.POSITIVE_INFINITY;
-        checkOrder(DataType.FLOAT64,
+        checkOrder(
+                DataType.FLOAT64,
                 list(-0.0, nan, nan, inf, -inf, 1.0, nan, Double.MIN_VALUE, null),
                 list(0.0, nan, inf, nan, -1e308, 1.0, 1.0, 0.0, nan),
                 ints(0, 0, 1, -1, -1, 0, 1, 1, null));
-        checkOrder(DataType.FLOAT32, list(-0.0f, Float.NaN, 1.5f), list(0.0f, Float.POSITIVE_INFINITY, 2.5f), ints(0, 1, -1));
+        checkOrder(
+                DataType.FLOAT32,
+                list(-0.0f, Float.NaN, 1.5f),
+                list(0.0f, Float.POSITIVE_INFINITY, 2.5f),
+                ints(0, 1, -1));
     }
 
     @Test
     void decimalsOfEqualAndDifferentScales() {
         DataType d52 = new DataType.Decimal(5, 2);
         DataType d41 = new DataType.Decimal(4, 1);
-        checkOrder(d52, d41, list(new BigDecimal("1.50"), new BigDecimal("1.51"), new BigDecimal("-1.51"), null),
-                list(new BigDecimal("1.5"), new BigDecimal("1.5"), new BigDecimal("-1.5"), new BigDecimal("0.0")), ints(0, 1, -1, null));
+        checkOrder(
+                d52,
+                d41,
+                list(new BigDecimal("1.50"), new BigDecimal("1.51"), new BigDecimal("-1.51"), null),
+                list(new BigDecimal("1.5"), new BigDecimal("1.5"), new BigDecimal("-1.5"), new BigDecimal("0.0")),
+                ints(0, 1, -1, null));
         DataType d38 = new DataType.Decimal(38, 2);
         BigDecimal huge = new BigDecimal("123456789012345678901234567890.12");
-        checkOrder(d38, list(huge, huge.negate(), new BigDecimal("-0.01"), new BigDecimal("0.01"), huge),
-                list(huge.negate(), huge, new BigDecimal("0.01"), new BigDecimal("-0.01"), huge), ints(1, -1, -1, 1, 0));
+        checkOrder(
+                d38,
+                list(huge, huge.negate(), new BigDecimal("-0.01"), new BigDecimal("0.01"), huge),
+                list(huge.negate(), huge, new BigDecimal("0.01"), new BigDecimal("-0.01"), huge),
+                ints(1, -1, -1, 1, 0));
     }
 
     @Test
@@ -114,41 +130,83 @@ class ComparisonKernelsTest extends KernelTestBase {
 
     @Test
     void binariesAsUnsignedBytes() {
-        checkOrder(DataType.BINARY, list(new byte[]{1}, new byte[]{(byte) 0xFF}, new byte[]{}, new byte[]{1, 2}),
-                list(new byte[]{(byte) 0xFF}, new byte[]{(byte) 0x7F}, new byte[]{0}, new byte[]{1, 2}), ints(-1, 1, -1, 0));
+        checkOrder(
+                DataType.BINARY,
+                list(new byte[] {1}, new byte[] {(byte) 0xFF}, new byte[] {}, new byte[] {1, 2}),
+                list(new byte[] {(byte) 0xFF}, new byte[] {(byte) 0x7F}, new byte[] {0}, new byte[] {1, 2}),
+                ints(-1, 1, -1, 0));
     }
 
     @Test
     void booleansDatesAndTimestamps() {
-        checkOrder(DataType.BOOLEAN, list(false, true, true, null), list(true, false, true, false), ints(-1, 1, 0, null));
+        checkOrder(
+                DataType.BOOLEAN, list(false, true, true, null), list(true, false, true, false), ints(-1, 1, 0, null));
         checkOrder(DataType.DATE32, list(-1, 10, 3), list(1, 10, -3), ints(-1, 0, 1));
         DataType ts = new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, null);
-        checkOrder(ts, new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, "UTC"), list(-5L, 7L), list(5L, 7L), ints(-1, 0));
+        checkOrder(
+                ts,
+                new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, "UTC"),
+                list(-5L, 7L),
+                list(5L, 7L),
+                ints(-1, 0));
     }
 
     @Test
     void nullTypedOperandsAndDistinctForms() {
-        assertEquals(list(null, null), values(Kernels.compare(EQ, arr(DataType.INT32, 1, null), sc(DataType.INT32, null), 2, allocator), 2));
-        assertEquals(list(true, false), values(Kernels.compare(IS_DISTINCT_FROM, arr(DataType.INT32, 1, null), sc(DataType.INT32, null), 2, allocator), 2));
-        assertEquals(list(true, false), values(Kernels.compare(IS_DISTINCT_FROM, arr(DataType.INT32, 1, null), arr(DataType.NULL, null, null), 2, allocator), 2));
-        assertEquals(false, scalar(Kernels.compare(IS_DISTINCT_FROM, sc(DataType.NULL, null), sc(DataType.NULL, null), 1, allocator)));
+        assertEquals(
+                list(null, null),
+                values(Kernels.compare(EQ, arr(DataType.INT32, 1, null), sc(DataType.INT32, null), 2, allocator), 2));
+        assertEquals(
+                list(true, false),
+                values(
+                        Kernels.compare(
+                                IS_DISTINCT_FROM, arr(DataType.INT32, 1, null), sc(DataType.INT32, null), 2, allocator),
+                        2));
+        assertEquals(
+                list(true, false),
+                values(
+                        Kernels.compare(
+                                IS_DISTINCT_FROM,
+                                arr(DataType.INT32, 1, null),
+                                arr(DataType.NULL, null, null),
+                                2,
+                                allocator),
+                        2));
+        assertEquals(
+                false,
+                scalar(Kernels.compare(
+                        IS_DISTINCT_FROM, sc(DataType.NULL, null), sc(DataType.NULL, null), 1, allocator)));
         assertEquals(null, scalar(Kernels.compare(LT, sc(DataType.UTF8, null), sc(DataType.UTF8, "a"), 1, allocator)));
     }
 
     @Test
     void mismatchedTypesAreRejected() {
-        assertThrows(UnsupportedOperationException.class, () -> Kernels.compare(EQ, arr(DataType.INT32, 1), arr(DataType.INT64, 1L), 1, allocator));
-        assertThrows(UnsupportedOperationException.class, () -> Kernels.compare(EQ, arr(DataType.UTF8, "1"), arr(DataType.BINARY, new byte[]{1}), 1, allocator));
-        assertThrows(UnsupportedOperationException.class, () -> Kernels.compare(LT,
-                arr(new DataType.Timestamp(DataType.TimeUnit.SECOND, null), 1L), arr(new DataType.Timestamp(DataType.TimeUnit.MILLISECOND, null), 1L), 1, allocator));
-        assertThrows(IllegalArgumentException.class, () -> Kernels.compare(Operator.PLUS, arr(DataType.INT32, 1), arr(DataType.INT32, 1), 1, allocator));
+        assertThrows(
+                UnsupportedOperationException.class,
+                () -> Kernels.compare(EQ, arr(DataType.INT32, 1), arr(DataType.INT64, 1L), 1, allocator));
+        assertThrows(
+                UnsupportedOperationException.class,
+                () -> Kernels.compare(EQ, arr(DataType.UTF8, "1"), arr(DataType.BINARY, new byte[] {1}), 1, allocator));
+        assertThrows(
+                UnsupportedOperationException.class,
+                () -> Kernels.compare(
+                        LT,
+                        arr(new DataType.Timestamp(DataType.TimeUnit.SECOND, null), 1L),
+                        arr(new DataType.Timestamp(DataType.TimeUnit.MILLISECOND, null), 1L),
+                        1,
+                        allocator));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Kernels.compare(Operator.PLUS, arr(DataType.INT32, 1), arr(DataType.INT32, 1), 1, allocator));
     }
 
     @Test
     void onlyTheFirstRowsAreRead() {
         ColumnarValue v = arr(DataType.FLOAT64, 1.0, 2.0, 3.0, null, 5.0);
-        assertEquals(list(false, true, false), values(Kernels.compare(EQ, v, sc(DataType.FLOAT64, 2.0), 3, allocator), 3));
-        assertThrows(IllegalArgumentException.class, () -> Kernels.compare(EQ, v, sc(DataType.FLOAT64, 2.0), 6, allocator));
+        assertEquals(
+                list(false, true, false), values(Kernels.compare(EQ, v, sc(DataType.FLOAT64, 2.0), 3, allocator), 3));
+        assertThrows(
+                IllegalArgumentException.class, () -> Kernels.compare(EQ, v, sc(DataType.FLOAT64, 2.0), 6, allocator));
     }
 
     // ---- randomized: every type, operator and operand shape against a per-row reference order
@@ -159,19 +217,35 @@ class ComparisonKernelsTest extends KernelTestBase {
         DataType tsUs = new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, null);
         DataType tsUsUtc = new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, "UTC");
         List<DataType[]> pairs = new ArrayList<>();
-        for (DataType t : List.of(DataType.INT8, DataType.INT16, DataType.INT32, DataType.INT64, DataType.UINT8, DataType.UINT16,
-                DataType.UINT32, DataType.UINT64, DataType.FLOAT32, DataType.FLOAT64, DataType.BOOLEAN, DataType.DATE32, tsUs,
-                new DataType.Decimal(5, 2), new DataType.Decimal(38, 10), DataType.UTF8, DataType.LARGE_UTF8, DataType.BINARY)) {
-            pairs.add(new DataType[]{t, t});
+        for (DataType t : List.of(
+                DataType.INT8,
+                DataType.INT16,
+                DataType.INT32,
+                DataType.INT64,
+                DataType.UINT8,
+                DataType.UINT16,
+                DataType.UINT32,
+                DataType.UINT64,
+                DataType.FLOAT32,
+                DataType.FLOAT64,
+                DataType.BOOLEAN,
+                DataType.DATE32,
+                tsUs,
+                new DataType.Decimal(5, 2),
+                new DataType.Decimal(38, 10),
+                DataType.UTF8,
+                DataType.LARGE_UTF8,
+                DataType.BINARY)) {
+            pairs.add(new DataType[] {t, t});
         }
-        pairs.add(new DataType[]{tsUs, tsUsUtc});
-        pairs.add(new DataType[]{new DataType.Decimal(5, 2), new DataType.Decimal(6, 3)});
-        pairs.add(new DataType[]{new DataType.Decimal(38, 2), new DataType.Decimal(10, 0)});
-        pairs.add(new DataType[]{new DataType.Decimal(10, 0), new DataType.Decimal(38, 37)});
-        pairs.add(new DataType[]{new DataType.Decimal(38, 37), new DataType.Decimal(38, 0)});
-        pairs.add(new DataType[]{DataType.UTF8, DataType.LARGE_UTF8});
+        pairs.add(new DataType[] {tsUs, tsUsUtc});
+        pairs.add(new DataType[] {new DataType.Decimal(5, 2), new DataType.Decimal(6, 3)});
+        pairs.add(new DataType[] {new DataType.Decimal(38, 2), new DataType.Decimal(10, 0)});
+        pairs.add(new DataType[] {new DataType.Decimal(10, 0), new DataType.Decimal(38, 37)});
+        pairs.add(new DataType[] {new DataType.Decimal(38, 37), new DataType.Decimal(38, 0)});
+        pairs.add(new DataType[] {DataType.UTF8, DataType.LARGE_UTF8});
         for (DataType[] pair : pairs) {
-            for (boolean tame : new boolean[]{true, false}) {
+            for (boolean tame : new boolean[] {true, false}) {
                 randomCase(random, pair[0], pair[1], tame);
             }
         }
@@ -189,14 +263,19 @@ class ComparisonKernelsTest extends KernelTestBase {
             List<Object> ys = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 xs.add(random.rnd.nextDouble() < nullRate ? null : pool.get(random.rnd.nextInt(pool.size())));
-                ys.add(random.rnd.nextDouble() < nullRate ? null : like(random, rt, pool.get(random.rnd.nextInt(pool.size())), tame));
+                ys.add(
+                        random.rnd.nextDouble() < nullRate
+                                ? null
+                                : like(random, rt, pool.get(random.rnd.nextInt(pool.size())), tame));
             }
             Object left = random.rnd.nextInt(8) == 0 ? null : pool.get(random.rnd.nextInt(pool.size()));
-            Object right = random.rnd.nextInt(8) == 0 ? null : like(random, rt, pool.get(random.rnd.nextInt(pool.size())), tame);
+            Object right = random.rnd.nextInt(8) == 0
+                    ? null
+                    : like(random, rt, pool.get(random.rnd.nextInt(pool.size())), tame);
             for (Operator op : ALL) {
-                for (boolean vectorApi : new boolean[]{true, false}) {
-                    String what = lt + " " + op.sql() + " " + rt + (vectorApi ? "" : " (plain loops)") + ", " + n + " rows, null rate "
-                            + nullRate + " (seed " + random.seed + ")";
+                for (boolean vectorApi : new boolean[] {true, false}) {
+                    String what = lt + " " + op.sql() + " " + rt + (vectorApi ? "" : " (plain loops)") + ", " + n
+                            + " rows, null rate " + nullRate + " (seed " + random.seed + ")";
                     List<Object> aa = new ArrayList<>();
                     List<Object> as = new ArrayList<>();
                     List<Object> sa = new ArrayList<>();
@@ -205,15 +284,44 @@ class ComparisonKernelsTest extends KernelTestBase {
                         as.add(expected(op, xs.get(i), right));
                         sa.add(expected(op, left, ys.get(i)));
                     }
-                    assertRows(what + ", array op array", xs, ys, aa, values(ComparisonKernels.compare(op, hostile(random, lt, xs),
-                            hostile(random, rt, ys), n, allocator, vectorApi), n));
-                    assertRows(what + ", array op " + show(right), xs, HostileColumns.nulls(n), as,
-                            values(ComparisonKernels.compare(op, hostile(random, lt, xs), sc(rt, right), n, allocator, vectorApi), n));
-                    assertRows(what + ", " + show(left) + " op array", HostileColumns.nulls(n), ys, sa,
-                            values(ComparisonKernels.compare(op, sc(lt, left), hostile(random, rt, ys), n, allocator, vectorApi), n));
+                    assertRows(
+                            what + ", array op array",
+                            xs,
+                            ys,
+                            aa,
+                            values(
+                                    ComparisonKernels.compare(
+                                            op,
+                                            hostile(random, lt, xs),
+                                            hostile(random, rt, ys),
+                                            n,
+                                            allocator,
+                                            vectorApi),
+                                    n));
+                    assertRows(
+                            what + ", array op " + show(right),
+                            xs,
+                            HostileColumns.nulls(n),
+                            as,
+                            values(
+                                    ComparisonKernels.compare(
+                                            op, hostile(random, lt, xs), sc(rt, right), n, allocator, vectorApi),
+                                    n));
+                    assertRows(
+                            what + ", " + show(left) + " op array",
+                            HostileColumns.nulls(n),
+                            ys,
+                            sa,
+                            values(
+                                    ComparisonKernels.compare(
+                                            op, sc(lt, left), hostile(random, rt, ys), n, allocator, vectorApi),
+                                    n));
                     for (int i = 0; i < Math.min(n, 3); i++) {
-                        assertEquals(aa.get(i), scalar(ComparisonKernels.compare(op, sc(lt, xs.get(i)), sc(rt, ys.get(i)), n, allocator,
-                                vectorApi)), what + ", " + show(xs.get(i)) + " op " + show(ys.get(i)));
+                        assertEquals(
+                                aa.get(i),
+                                scalar(ComparisonKernels.compare(
+                                        op, sc(lt, xs.get(i)), sc(rt, ys.get(i)), n, allocator, vectorApi)),
+                                what + ", " + show(xs.get(i)) + " op " + show(ys.get(i)));
                     }
                 }
             }
@@ -224,7 +332,7 @@ class ComparisonKernelsTest extends KernelTestBase {
     private static Object like(HostileColumns random, DataType t, Object v, boolean tame) {
         if (t instanceof DataType.Decimal d && v instanceof BigDecimal b) {
             try {
-                BigDecimal c = b.setScale(d.scale(), java.math.RoundingMode.UNNECESSARY);
+                BigDecimal c = b.setScale(d.scale(), RoundingMode.UNNECESSARY);
                 return c.precision() <= d.precision() ? c : random.value(t, tame);
             } catch (ArithmeticException inexact) {
                 return random.value(t, tame);
@@ -233,10 +341,12 @@ class ComparisonKernelsTest extends KernelTestBase {
         return v;
     }
 
-    private static void assertRows(String what, List<Object> xs, List<Object> ys, List<Object> expected, List<Object> actual) {
+    private static void assertRows(
+            String what, List<Object> xs, List<Object> ys, List<Object> expected, List<Object> actual) {
         for (int i = 0; i < expected.size(); i++) {
             if (!Objects.equals(expected.get(i), actual.get(i))) {
-                fail(what + ": row " + i + " (" + show(xs.get(i)) + ", " + show(ys.get(i)) + "): expected " + expected.get(i) + ", got " + actual.get(i));
+                fail(what + ": row " + i + " (" + show(xs.get(i)) + ", " + show(ys.get(i)) + "): expected "
+                        + expected.get(i) + ", got " + actual.get(i));
             }
         }
     }
@@ -275,7 +385,9 @@ class ComparisonKernelsTest extends KernelTestBase {
             case BigInteger a -> Integer.signum(a.compareTo((BigInteger) y));
             case Number a -> Long.compare(a.longValue(), ((Number) y).longValue());
             case Boolean a -> Boolean.compare(a, (Boolean) y);
-            case String a -> Integer.signum(Arrays.compare(a.codePoints().toArray(), ((String) y).codePoints().toArray()));
+            case String a ->
+                Integer.signum(Arrays.compare(
+                        a.codePoints().toArray(), ((String) y).codePoints().toArray()));
             case byte[] a -> Integer.signum(Arrays.compareUnsigned(a, (byte[]) y));
             default -> throw new AssertionError(x.getClass());
         };

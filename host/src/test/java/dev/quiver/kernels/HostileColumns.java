@@ -1,16 +1,16 @@
 package dev.quiver.kernels;
 
 import dev.quiver.types.DataType;
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.FieldVector;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * Hostile random columns for the kernel tests: edge values (integer extremes, -1, 0, NaN, ±0.0,
@@ -21,6 +21,7 @@ import java.util.Random;
 final class HostileColumns {
     /** Batch sizes: empty, one row, around a 64-row word, 1000, and (see {@link #sizes}) around the kernels' 1024-row chunks. */
     private static final int[] SIZES = {0, 1, 63, 64, 65, 1000};
+
     private static final int[] CHUNK_SIZES = {1024, 1025, 2100};
     /** Null rates: none, some, half, all. */
     static final double[] NULL_RATES = {0.0, 0.1, 0.5, 1.0};
@@ -44,7 +45,7 @@ final class HostileColumns {
 
     /** The batch sizes of one randomized case: every size of {@link #SIZES} and one that crosses a chunk boundary. */
     int[] sizes() {
-        int[] out = java.util.Arrays.copyOf(SIZES, SIZES.length + 1);
+        int[] out = Arrays.copyOf(SIZES, SIZES.length + 1);
         out[SIZES.length] = CHUNK_SIZES[rnd.nextInt(CHUNK_SIZES.length)];
         return out;
     }
@@ -61,14 +62,15 @@ final class HostileColumns {
     /** A non-null value of {@code t}. */
     Object value(DataType t, boolean tame) {
         return switch (t) {
-            case DataType.Bool b -> rnd.nextBoolean();
+            case DataType.Bool _ -> rnd.nextBoolean();
             case DataType.Int i -> integer(i, tame);
-            case DataType.FloatingPoint f -> f.bitWidth() == 32 ? (Object) (float) floating(tame, true) : (Object) floating(tame, false);
+            case DataType.FloatingPoint f ->
+                f.bitWidth() == 32 ? (Object) (float) floating(tame, true) : (Object) floating(tame, false);
             case DataType.Decimal d -> decimal(d, tame);
-            case DataType.Date32 d -> (int) longIn(Integer.MIN_VALUE, Integer.MAX_VALUE, tame ? 100_000 : -1);
-            case DataType.Timestamp ts -> longIn(Long.MIN_VALUE, Long.MAX_VALUE, tame ? 1_000_000_000L : -1);
-            case DataType.Utf8 u -> string();
-            case DataType.Binary b -> bytes();
+            case DataType.Date32 _ -> (int) longIn(Integer.MIN_VALUE, Integer.MAX_VALUE, tame ? 100_000 : -1);
+            case DataType.Timestamp _ -> longIn(Long.MIN_VALUE, Long.MAX_VALUE, tame ? 1_000_000_000L : -1);
+            case DataType.Utf8 _ -> string();
+            case DataType.Binary _ -> bytes();
             default -> throw new IllegalArgumentException("no random values of " + t);
         };
     }
@@ -133,14 +135,44 @@ final class HostileColumns {
         };
     }
 
-    private static final double[] FLOAT_EDGES = {Double.NaN, 0.0, -0.0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
-            Double.MIN_VALUE, -Double.MIN_VALUE, Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_NORMAL, 1.0, -1.0, 0.5, 3.0};
-    private static final float[] FLOAT32_EDGES = {Float.NaN, 0f, -0f, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY,
-            Float.MIN_VALUE, -Float.MIN_VALUE, Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_NORMAL, 1f, -1f, 0.5f, 3f};
+    private static final double[] FLOAT_EDGES = {
+        Double.NaN,
+        0.0,
+        -0.0,
+        Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY,
+        Double.MIN_VALUE,
+        -Double.MIN_VALUE,
+        Double.MAX_VALUE,
+        -Double.MAX_VALUE,
+        Double.MIN_NORMAL,
+        1.0,
+        -1.0,
+        0.5,
+        3.0
+    };
+    private static final float[] FLOAT32_EDGES = {
+        Float.NaN,
+        0f,
+        -0f,
+        Float.POSITIVE_INFINITY,
+        Float.NEGATIVE_INFINITY,
+        Float.MIN_VALUE,
+        -Float.MIN_VALUE,
+        Float.MAX_VALUE,
+        -Float.MAX_VALUE,
+        Float.MIN_NORMAL,
+        1f,
+        -1f,
+        0.5f,
+        3f
+    };
 
     private double floating(boolean tame, boolean f32) {
         if (rnd.nextInt(10) < (tame ? 1 : 4)) {
-            return f32 ? FLOAT32_EDGES[rnd.nextInt(FLOAT32_EDGES.length)] : FLOAT_EDGES[rnd.nextInt(FLOAT_EDGES.length)];
+            return f32
+                    ? FLOAT32_EDGES[rnd.nextInt(FLOAT32_EDGES.length)]
+                    : FLOAT_EDGES[rnd.nextInt(FLOAT_EDGES.length)];
         }
         // Few distinct values, so equal pairs are common.
         return rnd.nextBoolean() ? rnd.nextInt(7) - 3 : (rnd.nextDouble() - 0.5) * 1000;
@@ -153,7 +185,10 @@ final class HostileColumns {
             case 2 -> BigInteger.valueOf(rnd.nextInt(3) - 1);
             case 3 -> max;
             case 4 -> max.negate();
-            default -> new BigInteger(max.bitLength() + 2, rnd).mod(max.add(BigInteger.ONE)).multiply(BigInteger.valueOf(rnd.nextBoolean() ? 1 : -1));
+            default ->
+                new BigInteger(max.bitLength() + 2, rnd)
+                        .mod(max.add(BigInteger.ONE))
+                        .multiply(BigInteger.valueOf(rnd.nextBoolean() ? 1 : -1));
         };
         if (u.abs().compareTo(max) > 0) {
             u = u.signum() < 0 ? max.negate() : max;
@@ -161,8 +196,23 @@ final class HostileColumns {
         return new BigDecimal(u, d.scale());
     }
 
-    private static final String[] STRINGS = {"", "a", "ab", "abc", "b", "é", "e\u0301", "\uD83D\uDE00", "\uFFFF", "abcdefghij",
-            "abcdefghijklmnopq", "abcdefghijklmnopr", "zz", "\u0000", "A"};
+    private static final String[] STRINGS = {
+        "",
+        "a",
+        "ab",
+        "abc",
+        "b",
+        "é",
+        "e\u0301",
+        "\uD83D\uDE00",
+        "\uFFFF",
+        "abcdefghij",
+        "abcdefghijklmnopq",
+        "abcdefghijklmnopr",
+        "zz",
+        "\u0000",
+        "A"
+    };
 
     private String string() {
         if (rnd.nextInt(3) > 0) {
@@ -171,12 +221,13 @@ final class HostileColumns {
         StringBuilder sb = new StringBuilder(STRINGS[rnd.nextInt(STRINGS.length)]);
         int extra = rnd.nextInt(20);
         for (int i = 0; i < extra; i++) {
-            sb.appendCodePoint(switch (rnd.nextInt(4)) {
-                case 0 -> 'a' + rnd.nextInt(3);
-                case 1 -> 0xE9;
-                case 2 -> 0x1F600 + rnd.nextInt(2);
-                default -> 0x7F + rnd.nextInt(3);
-            });
+            sb.appendCodePoint(
+                    switch (rnd.nextInt(4)) {
+                        case 0 -> 'a' + rnd.nextInt(3);
+                        case 1 -> 0xE9;
+                        case 2 -> 0x1F600 + rnd.nextInt(2);
+                        default -> 0x7F + rnd.nextInt(3);
+                    });
         }
         return sb.toString();
     }
@@ -184,12 +235,13 @@ final class HostileColumns {
     private byte[] bytes() {
         byte[] b = new byte[rnd.nextInt(12)];
         for (int i = 0; i < b.length; i++) {
-            b[i] = (byte) switch (rnd.nextInt(4)) {
-                case 0 -> 0;
-                case 1 -> 0xFF;
-                case 2 -> 0x7F + rnd.nextInt(3);
-                default -> 'a' + rnd.nextInt(2);
-            };
+            b[i] = (byte)
+                    switch (rnd.nextInt(4)) {
+                        case 0 -> 0;
+                        case 1 -> 0xFF;
+                        case 2 -> 0x7F + rnd.nextInt(3);
+                        default -> 'a' + rnd.nextInt(2);
+                    };
         }
         return b;
     }
@@ -198,7 +250,7 @@ final class HostileColumns {
 
     /** Writes random bytes behind every null row of a fixed-width vector (random bits for Booleans). */
     void scribble(FieldVector v, List<Object> values) {
-        if (v.getField().getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Bool) {
+        if (v.getField().getType() instanceof ArrowType.Bool) {
             ArrowBuf data = v.getDataBuffer();
             for (int i = 0; i < values.size(); i++) {
                 if (values.get(i) == null) {

@@ -1,24 +1,25 @@
 package dev.quiver.kernels;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A fresh allocator per test, input vectors closed after it, and zero bytes left at the end. */
 abstract class KernelTestBase {
@@ -92,7 +93,9 @@ abstract class KernelTestBase {
             assertEquals("result", a.vector().getName());
             List<Object> out = new ArrayList<>();
             for (int i = 0; i < rows; i++) {
-                out.add(CastKernels.read(a.vector(), i, DataType.fromField(a.vector().getField())).value());
+                out.add(CastKernels.read(
+                                a.vector(), i, DataType.fromField(a.vector().getField()))
+                        .value());
             }
             return out;
         }
@@ -123,15 +126,21 @@ abstract class KernelTestBase {
      * nulls) against {@code expected}; scalar op scalar per row (must be a scalar) against
      * {@code expected}; scalar op array and array op scalar against the scalar results.
      */
-    protected void assertBinary(Binary f, DataType lt, DataType rt, List<Object> ls, List<Object> rs, List<Object> expected) {
+    protected void assertBinary(
+            Binary f, DataType lt, DataType rt, List<Object> ls, List<Object> rs, List<Object> expected) {
         int n = expected.size();
         assertEquals(n, ls.size());
         assertEquals(n, rs.size());
         assertEquals(expected, values(f.apply(arr(lt, ls.toArray()), arr(rt, rs.toArray()), n), n), "array op array");
-        assertEquals(expected, values(f.apply(garbage((byte) 0x7F, lt, ls.toArray()), garbage((byte) 0x7F, rt, rs.toArray()), n), n),
+        assertEquals(
+                expected,
+                values(f.apply(garbage((byte) 0x7F, lt, ls.toArray()), garbage((byte) 0x7F, rt, rs.toArray()), n), n),
                 "array op array, garbage behind nulls");
         for (int i = 0; i < n; i++) {
-            assertEquals(expected.get(i), scalar(f.apply(sc(lt, ls.get(i)), sc(rt, rs.get(i)), n)), "scalar op scalar, row " + i);
+            assertEquals(
+                    expected.get(i),
+                    scalar(f.apply(sc(lt, ls.get(i)), sc(rt, rs.get(i)), n)),
+                    "scalar op scalar, row " + i);
         }
         for (int row = 0; row < n; row++) {
             int i = row;
@@ -141,14 +150,21 @@ abstract class KernelTestBase {
                 leftConst.add(scalarOrFailure(f, sc(lt, ls.get(i)), sc(rt, rs.get(j))));
                 rightConst.add(scalarOrFailure(f, sc(lt, ls.get(j)), sc(rt, rs.get(i))));
             }
-            assertSameOutcome(leftConst, () -> f.apply(sc(lt, ls.get(i)), arr(rt, rs.toArray()), n), n, "scalar op array, scalar row " + i);
-            assertSameOutcome(rightConst, () -> f.apply(arr(lt, ls.toArray()), sc(rt, rs.get(i)), n), n, "array op scalar, scalar row " + i);
+            assertSameOutcome(
+                    leftConst,
+                    () -> f.apply(sc(lt, ls.get(i)), arr(rt, rs.toArray()), n),
+                    n,
+                    "scalar op array, scalar row " + i);
+            assertSameOutcome(
+                    rightConst,
+                    () -> f.apply(arr(lt, ls.toArray()), sc(rt, rs.get(i)), n),
+                    n,
+                    "array op scalar, scalar row " + i);
         }
         assertEquals(List.of(), values(f.apply(arr(lt), arr(rt), 0), 0), "empty arrays");
     }
 
-    private record Failure(Class<?> type) {
-    }
+    private record Failure(Class<?> type) {}
 
     private static Object scalarOrFailure(Binary f, ColumnarValue l, ColumnarValue r) {
         try {
@@ -158,10 +174,11 @@ abstract class KernelTestBase {
         }
     }
 
-    private static void assertSameOutcome(List<Object> expected, java.util.function.Supplier<ColumnarValue> run, int n, String what) {
-        Object failure = expected.stream().filter(o -> o instanceof Failure).findFirst().orElse(null);
+    private static void assertSameOutcome(List<Object> expected, Supplier<ColumnarValue> run, int n, String what) {
+        Object failure =
+                expected.stream().filter(o -> o instanceof Failure).findFirst().orElse(null);
         if (failure != null) {
-            RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, run::get, what);
+            RuntimeException e = Assertions.assertThrows(RuntimeException.class, run::get, what);
             assertEquals(((Failure) failure).type(), e.getClass(), what);
         } else {
             assertEquals(expected, values(run.get(), n), what);

@@ -1,19 +1,18 @@
 package dev.quiver.kernels;
 
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.LargeVarCharVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.lang.foreign.Arena;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.LargeVarCharVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@link Needle#searchAllRows}, the one-pass vector search behind {@code contains} and
@@ -49,15 +48,20 @@ class NeedleTest {
                 String needle = nb.toString();
                 boolean large = r.nextBoolean();
                 int skip = r.nextInt(3) == 0 ? 1 + r.nextInt(9) : 0;
-                try (FieldVector v = vector(values, large, skip, allocator); Arena arena = Arena.ofConfined()) {
+                try (FieldVector v = vector(values, large, skip, allocator);
+                        Arena arena = Arena.ofConfined()) {
                     if (skip > 0) {
                         values = values.subList(1, values.size());
                     }
-                    long[] hits = Needle.of(needle.getBytes(StandardCharsets.UTF_8)).searchAllRows(ByteColumn.of(v, arena), values.size());
+                    long[] hits = Needle.of(needle.getBytes(StandardCharsets.UTF_8))
+                            .searchAllRows(ByteColumn.of(v, arena), values.size());
                     for (int i = 0; i < values.size(); i++) {
                         boolean expected = values.get(i).contains(needle);
-                        assertEquals(expected, (hits[i >>> 6] >>> i & 1) != 0,
-                                "seed " + seed + " round " + round + " row " + i + " '" + values.get(i) + "' needle '" + needle + "'");
+                        assertEquals(
+                                expected,
+                                (hits[i >>> 6] >>> i & 1) != 0,
+                                "seed " + seed + " round " + round + " row " + i + " '" + values.get(i) + "' needle '"
+                                        + needle + "'");
                     }
                 }
             }
@@ -91,7 +95,9 @@ class NeedleTest {
             // Shift the offsets down by one row: row i is the old row i + 1.
             int width = large ? 8 : 4;
             for (int i = 0; i < all.size(); i++) {
-                long next = large ? v.getOffsetBuffer().getLong((long) (i + 1) * width) : v.getOffsetBuffer().getInt((long) (i + 1) * width);
+                long next = large
+                        ? v.getOffsetBuffer().getLong((long) (i + 1) * width)
+                        : v.getOffsetBuffer().getInt((long) (i + 1) * width);
                 if (large) {
                     v.getOffsetBuffer().setLong((long) i * width, next);
                 } else {

@@ -3,15 +3,6 @@ package dev.quiver.kernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.VariableWidthFieldVector;
-import org.apache.arrow.vector.complex.StructVector;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -21,6 +12,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VariableWidthFieldVector;
+import org.apache.arrow.vector.complex.StructVector;
 
 /**
  * Random columns of every type the selection kernels move, with hostile values (extremes, NaN,
@@ -37,36 +36,66 @@ final class RandomColumns {
     static final DataType TIMESTAMP = new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, "UTC");
 
     /** Every type the kernels have a path for; Null last. */
-    static final List<DataType> TYPES = List.of(DataType.BOOLEAN, DataType.INT8, DataType.INT16, DataType.INT32, DataType.INT64,
-            DataType.UINT8, DataType.UINT16, DataType.UINT32, DataType.UINT64, DataType.FLOAT32, DataType.FLOAT64, DECIMAL,
-            WIDE_DECIMAL, DataType.UTF8, DataType.LARGE_UTF8, DataType.BINARY, DataType.DATE32, TIMESTAMP, LIST, STRUCT,
+    static final List<DataType> TYPES = List.of(
+            DataType.BOOLEAN,
+            DataType.INT8,
+            DataType.INT16,
+            DataType.INT32,
+            DataType.INT64,
+            DataType.UINT8,
+            DataType.UINT16,
+            DataType.UINT32,
+            DataType.UINT64,
+            DataType.FLOAT32,
+            DataType.FLOAT64,
+            DECIMAL,
+            WIDE_DECIMAL,
+            DataType.UTF8,
+            DataType.LARGE_UTF8,
+            DataType.BINARY,
+            DataType.DATE32,
+            TIMESTAMP,
+            LIST,
+            STRUCT,
             DataType.NULL);
 
-    static final List<String> STRINGS = List.of("", "a", "héllo", "日本語", "😀 emoji", "straße", "0123456789abcdef",
-            "a string of more than thirty-two bytes, to take the long copy", "x\u0000y");
+    static final List<String> STRINGS = List.of(
+            "",
+            "a",
+            "héllo",
+            "日本語",
+            "😀 emoji",
+            "straße",
+            "0123456789abcdef",
+            "a string of more than thirty-two bytes, to take the long copy",
+            "x\u0000y");
 
-    private RandomColumns() {
-    }
+    private RandomColumns() {}
 
     /** A random non-null value of {@code type} (a Java object as {@link ScalarValue} wants it). */
     static Object value(DataType type, Random rnd) {
         return switch (type) {
-            case DataType.Null n -> null;
-            case DataType.Bool b -> rnd.nextBoolean();
-            case DataType.Int i when i.signed() -> switch (i.bitWidth()) {
-                case 8 -> (byte) pick(rnd, rnd.nextInt(), Byte.MIN_VALUE, Byte.MAX_VALUE, 0);
-                case 16 -> (short) pick(rnd, rnd.nextInt(), Short.MIN_VALUE, Short.MAX_VALUE, 0);
-                case 32 -> (int) pick(rnd, rnd.nextInt(), Integer.MIN_VALUE, Integer.MAX_VALUE, 0);
-                default -> pick(rnd, rnd.nextLong(), Long.MIN_VALUE, Long.MAX_VALUE, 0);
-            };
-            case DataType.Int i -> switch (i.bitWidth()) {
-                case 8 -> (short) rnd.nextInt(256);
-                case 16 -> rnd.nextInt(65536);
-                case 32 -> rnd.nextLong() >>> 32;
-                default -> new BigInteger(64, rnd);
-            };
+            case DataType.Null _ -> null;
+            case DataType.Bool _ -> rnd.nextBoolean();
+            case DataType.Int i
+            when i.signed() ->
+                switch (i.bitWidth()) {
+                    case 8 -> (byte) pick(rnd, rnd.nextInt(), Byte.MIN_VALUE, Byte.MAX_VALUE, 0);
+                    case 16 -> (short) pick(rnd, rnd.nextInt(), Short.MIN_VALUE, Short.MAX_VALUE, 0);
+                    case 32 -> (int) pick(rnd, rnd.nextInt(), Integer.MIN_VALUE, Integer.MAX_VALUE, 0);
+                    default -> pick(rnd, rnd.nextLong(), Long.MIN_VALUE, Long.MAX_VALUE, 0);
+                };
+            case DataType.Int i ->
+                switch (i.bitWidth()) {
+                    case 8 -> (short) rnd.nextInt(256);
+                    case 16 -> rnd.nextInt(65536);
+                    case 32 -> rnd.nextLong() >>> 32;
+                    default -> new BigInteger(64, rnd);
+                };
             case DataType.FloatingPoint f -> {
-                double[] special = {0.0, -0.0, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MIN_VALUE};
+                double[] special = {
+                    0.0, -0.0, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MIN_VALUE
+                };
                 double d = rnd.nextInt(4) == 0 ? special[rnd.nextInt(special.length)] : rnd.nextGaussian() * 1e6;
                 yield f.bitWidth() == 32 ? (Object) (float) d : (Object) d;
             }
@@ -74,10 +103,10 @@ final class RandomColumns {
                 BigInteger unscaled = new BigInteger(d.precision() * 3, rnd).mod(BigInteger.TEN.pow(d.precision()));
                 yield new BigDecimal(rnd.nextBoolean() ? unscaled : unscaled.negate(), d.scale());
             }
-            case DataType.Utf8 u -> string(rnd);
-            case DataType.Binary b -> bytes(rnd);
-            case DataType.Date32 d -> rnd.nextInt(200_000) - 100_000;
-            case DataType.Timestamp t -> rnd.nextLong() >> 8;
+            case DataType.Utf8 _ -> string(rnd);
+            case DataType.Binary _ -> bytes(rnd);
+            case DataType.Date32 _ -> rnd.nextInt(200_000) - 100_000;
+            case DataType.Timestamp _ -> rnd.nextLong() >> 8;
             case DataType.ListType l -> {
                 List<Object> items = new ArrayList<>();
                 for (int k = rnd.nextInt(4); k > 0; k--) {
@@ -201,8 +230,7 @@ final class RandomColumns {
     static boolean[] mask(String shape, int rows, Random rnd) {
         boolean[] m = new boolean[rows];
         switch (shape) {
-            case "none" -> {
-            }
+            case "none" -> {}
             case "all" -> Arrays.fill(m, true);
             case "random" -> fill(m, i -> rnd.nextBoolean());
             case "sparse" -> fill(m, i -> rnd.nextInt(20) == 0);
@@ -238,7 +266,8 @@ final class RandomColumns {
         return m;
     }
 
-    static final List<String> SHAPES = List.of("none", "all", "random", "sparse", "dense", "alternating", "first", "last", "one", "runs");
+    static final List<String> SHAPES =
+            List.of("none", "all", "random", "sparse", "dense", "alternating", "first", "last", "one", "runs");
 
     private static void fill(boolean[] m, Function<Integer, Boolean> f) {
         for (int i = 0; i < m.length; i++) {

@@ -1,8 +1,23 @@
 package dev.quiver.kernels;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseValueVector;
 import org.apache.arrow.vector.FieldVector;
@@ -18,21 +33,6 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.util.ValueVectorUtility;
 import org.junit.jupiter.api.Test;
 
-import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
  * Filter, take, scatter and merge against a per-row reference ({@link dev.quiver.value.Values#get}
  * on the inputs), for every type, with nulls and garbage behind them, batch sizes around the
@@ -40,7 +40,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code -Dquiver.seed=<seed>}, explore with {@code -Dquiver.seed=random}.
  */
 class SelectionKernelsTest extends KernelTestBase {
-    static final long SEED = "random".equals(System.getProperty("quiver.seed")) ? System.nanoTime() : Long.getLong("quiver.seed", 20261130L);
+    static final long SEED = "random".equals(System.getProperty("quiver.seed"))
+            ? System.nanoTime()
+            : Long.getLong("quiver.seed", 20261130L);
     private static final int[] SIZES = {0, 1, 63, 64, 65, 130, 1000};
     private static final DataType LIST = RandomColumns.LIST;
     private static final DataType STRUCT = RandomColumns.STRUCT;
@@ -57,8 +59,8 @@ class SelectionKernelsTest extends KernelTestBase {
     }
 
     private static String context(String what, DataType type, int rows, double nulls, String shape) {
-        return what + " of " + type + ", " + rows + " rows, " + (nulls > 0 ? "with" : "without") + " nulls, selection " + shape
-                + " (seed " + SEED + ")";
+        return what + " of " + type + ", " + rows + " rows, " + (nulls > 0 ? "with" : "without") + " nulls, selection "
+                + shape + " (seed " + SEED + ")";
     }
 
     /** The values of {@code v}'s rows as the reference reads them; checks the vector's structure too. */
@@ -94,10 +96,11 @@ class SelectionKernelsTest extends KernelTestBase {
         Random rnd = new Random(SEED);
         for (DataType type : RandomColumns.TYPES) {
             for (int rows : SIZES) {
-                for (double nulls : new double[]{0, 0.3}) {
+                for (double nulls : new double[] {0, 0.3}) {
                     // Inputs may be longer than the selection: only its rows are read.
                     int extra = rnd.nextInt(3);
-                    try (FieldVector in = RandomColumns.vector(type, RandomColumns.values(type, rows + extra, nulls, rnd), rnd, allocator)) {
+                    try (FieldVector in = RandomColumns.vector(
+                            type, RandomColumns.values(type, rows + extra, nulls, rnd), rnd, allocator)) {
                         List<ScalarValue> ref = RandomColumns.rows(in, type);
                         for (String shape : RandomColumns.SHAPES) {
                             boolean[] mask = RandomColumns.mask(shape, rows, rnd);
@@ -113,8 +116,13 @@ class SelectionKernelsTest extends KernelTestBase {
                                 assertEquals(in.getField(), out.getField(), what);
                                 assertEquals(expected, read(out, type), what);
                             }
-                            assertEquals(expected, read(Kernels.filter(ColumnarValue.Array.borrowed(in), sel, allocator), type,
-                                    expected.size()), what + " (as a ColumnarValue)");
+                            assertEquals(
+                                    expected,
+                                    read(
+                                            Kernels.filter(ColumnarValue.Array.borrowed(in), sel, allocator),
+                                            type,
+                                            expected.size()),
+                                    what + " (as a ColumnarValue)");
                         }
                     }
                 }
@@ -127,9 +135,14 @@ class SelectionKernelsTest extends KernelTestBase {
         ColumnarValue.Array in = arr(DataType.UTF8, "a", null, "ccc");
         try (ColumnarValue all = Kernels.filter(in, Selection.all(3), allocator)) {
             FieldVector copy = ((ColumnarValue.Array) all).vector();
-            assertNotEquals(in.vector().getDataBuffer().memoryAddress(), copy.getDataBuffer().memoryAddress());
+            assertNotEquals(
+                    in.vector().getDataBuffer().memoryAddress(),
+                    copy.getDataBuffer().memoryAddress());
             in.vector().getDataBuffer().setByte(0, 'z');
-            assertEquals(new ScalarValue(DataType.UTF8, "a"), RandomColumns.get(copy, 0, DataType.UTF8), "the copy shares no memory");
+            assertEquals(
+                    new ScalarValue(DataType.UTF8, "a"),
+                    RandomColumns.get(copy, 0, DataType.UTF8),
+                    "the copy shares no memory");
         }
         assertEquals(List.of(), values(Kernels.filter(in, Selection.none(3), allocator), 0));
         assertEquals(list("ccc"), values(Kernels.filter(in, Selection.ofRows(3, 2), allocator), 1));
@@ -145,7 +158,8 @@ class SelectionKernelsTest extends KernelTestBase {
 
     @Test
     void filterKeepsADictionaryEncodedField() {
-        Field field = new Field("d", new FieldType(true, new ArrowType.Int(32, true), new DictionaryEncoding(7, false, null)), null);
+        Field field = new Field(
+                "d", new FieldType(true, new ArrowType.Int(32, true), new DictionaryEncoding(7, false, null)), null);
         try (IntVector in = (IntVector) field.createVector(allocator)) {
             in.allocateNew(70);
             for (int i = 0; i < 70; i++) {
@@ -189,11 +203,20 @@ class SelectionKernelsTest extends KernelTestBase {
             validity.set(in, allocator.getEmpty());
             Selection sel = Selection.ofRows(100, 0, 63, 64, 99);
             try (FieldVector out = Kernels.filter(in, sel, allocator)) {
-                assertEquals(List.of(0.0, 31.5, 32.0, 49.5), Arrays.asList(out.getObject(0), out.getObject(1), out.getObject(2), out.getObject(3)));
+                assertEquals(
+                        List.of(0.0, 31.5, 32.0, 49.5),
+                        Arrays.asList(out.getObject(0), out.getObject(1), out.getObject(2), out.getObject(3)));
             }
-            assertEquals(List.of(0.0, 31.5), values(Kernels.take(ColumnarValue.Array.borrowed(in), new int[]{0, 63}, allocator), 2));
-            List<Object> merged = values(Kernels.merge(DataType.FLOAT64, 100, List.of(new Kernels.Piece(sel, ColumnarValue.Array.borrowed(in), false)),
-                    allocator), 100);
+            assertEquals(
+                    List.of(0.0, 31.5),
+                    values(Kernels.take(ColumnarValue.Array.borrowed(in), new int[] {0, 63}, allocator), 2));
+            List<Object> merged = values(
+                    Kernels.merge(
+                            DataType.FLOAT64,
+                            100,
+                            List.of(new Kernels.Piece(sel, ColumnarValue.Array.borrowed(in), false)),
+                            allocator),
+                    100);
             assertEquals(49.5, merged.get(99));
             assertEquals(null, merged.get(98));
             assertTrue(Selection.ofNull(ColumnarValue.Array.borrowed(in), 100).isNone());
@@ -204,7 +227,7 @@ class SelectionKernelsTest extends KernelTestBase {
     void filterAndTakeMoveOtherFixedWidthVectors() {
         // Interval(DAY_TIME): 8 bytes; FixedSizeBinary(3): a width with no dedicated copy.
         try (IntervalDayVector days = new IntervalDayVector("i", allocator);
-             FixedSizeBinaryVector bytes = new FixedSizeBinaryVector("b", allocator, 3)) {
+                FixedSizeBinaryVector bytes = new FixedSizeBinaryVector("b", allocator, 3)) {
             days.allocateNew(70);
             bytes.allocateNew(70);
             for (int i = 0; i < 70; i++) {
@@ -213,7 +236,7 @@ class SelectionKernelsTest extends KernelTestBase {
                     bytes.setNull(i);
                 } else {
                     days.set(i, i, i * 1000);
-                    bytes.set(i, new byte[]{(byte) i, (byte) -i, 7});
+                    bytes.set(i, new byte[] {(byte) i, (byte) -i, 7});
                 }
             }
             days.setValueCount(70);
@@ -233,7 +256,10 @@ class SelectionKernelsTest extends KernelTestBase {
                     }
                     int[] idx = RandomColumns.selection(mask).indices();
                     try (ColumnarValue out = Kernels.take(ColumnarValue.Array.borrowed(in), idx, allocator)) {
-                        assertEquals(expected, objects(((ColumnarValue.Array) out).vector()), in.getField() + ", take " + shape);
+                        assertEquals(
+                                expected,
+                                objects(((ColumnarValue.Array) out).vector()),
+                                in.getField() + ", take " + shape);
                     }
                 }
             }
@@ -256,8 +282,12 @@ class SelectionKernelsTest extends KernelTestBase {
 
     @Test
     void filterRejectsAVectorShorterThanTheSelection() {
-        assertThrows(IllegalArgumentException.class, () -> Kernels.filter(arr(DataType.INT32, 1, 2), Selection.all(3), allocator));
-        assertThrows(IllegalArgumentException.class, () -> Kernels.filter(arr(LIST, List.of(1)), Selection.none(2), allocator));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Kernels.filter(arr(DataType.INT32, 1, 2), Selection.all(3), allocator));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Kernels.filter(arr(LIST, List.of(1)), Selection.none(2), allocator));
     }
 
     // ---- take
@@ -266,22 +296,36 @@ class SelectionKernelsTest extends KernelTestBase {
     void takeGathersAnyType() {
         int[] idx = {2, 0, 2, 1};
         assertEquals(list(3, 1, 3, null), values(Kernels.take(arr(DataType.INT32, 1, null, 3), idx, allocator), 4));
-        assertEquals(list("ccc", "a", "ccc", null), values(Kernels.take(arr(DataType.UTF8, "a", null, "ccc"), idx, allocator), 4));
-        assertEquals(list("ccc", "a", "ccc", null), values(Kernels.take(arr(DataType.LARGE_UTF8, "a", null, "ccc"), idx, allocator), 4));
-        assertEquals(list(true, false, true, null), values(Kernels.take(arr(DataType.BOOLEAN, false, null, true), idx, allocator), 4));
+        assertEquals(
+                list("ccc", "a", "ccc", null),
+                values(Kernels.take(arr(DataType.UTF8, "a", null, "ccc"), idx, allocator), 4));
+        assertEquals(
+                list("ccc", "a", "ccc", null),
+                values(Kernels.take(arr(DataType.LARGE_UTF8, "a", null, "ccc"), idx, allocator), 4));
+        assertEquals(
+                list(true, false, true, null),
+                values(Kernels.take(arr(DataType.BOOLEAN, false, null, true), idx, allocator), 4));
         DataType d = new DataType.Decimal(5, 2);
-        assertEquals(list(new BigDecimal("3.00"), null, new BigDecimal("3.00"), new BigDecimal("-2.50")),
+        assertEquals(
+                list(new BigDecimal("3.00"), null, new BigDecimal("3.00"), new BigDecimal("-2.50")),
                 values(Kernels.take(arr(d, null, new BigDecimal("-2.50"), new BigDecimal("3.00")), idx, allocator), 4));
-        assertEquals(list(List.of(4), List.of(1, 2), List.of(4), null),
+        assertEquals(
+                list(List.of(4), List.of(1, 2), List.of(4), null),
                 values(Kernels.take(arr(LIST, List.of(1, 2), null, List.of(4)), idx, allocator), 4));
-        assertEquals(list(Arrays.asList(null, 5), List.of()), values(Kernels.take(arr(LIST, List.of(), Arrays.asList(null, 5)), new int[]{1, 0}, allocator), 2));
-        assertEquals(list(row(3, "c"), row(1, null), row(3, "c"), null),
+        assertEquals(
+                list(Arrays.asList(null, 5), List.of()),
+                values(Kernels.take(arr(LIST, List.of(), Arrays.asList(null, 5)), new int[] {1, 0}, allocator), 2));
+        assertEquals(
+                list(row(3, "c"), row(1, null), row(3, "c"), null),
                 values(Kernels.take(arr(STRUCT, row(1, null), null, row(3, "c")), idx, allocator), 4));
         assertEquals(list(), values(Kernels.take(arr(DataType.INT32, 1), new int[0], allocator), 0));
         ColumnarValue.Scalar s = sc(DataType.INT32, 7);
         assertSame(s, Kernels.take(s, idx, allocator));
-        assertThrows(IndexOutOfBoundsException.class, () -> Kernels.take(arr(DataType.INT32, 1), new int[]{1}, allocator));
-        assertThrows(IndexOutOfBoundsException.class, () -> Kernels.take(arr(DataType.UTF8, "a"), new int[]{0, -1}, allocator));
+        assertThrows(
+                IndexOutOfBoundsException.class, () -> Kernels.take(arr(DataType.INT32, 1), new int[] {1}, allocator));
+        assertThrows(
+                IndexOutOfBoundsException.class,
+                () -> Kernels.take(arr(DataType.UTF8, "a"), new int[] {0, -1}, allocator));
     }
 
     @Test
@@ -292,7 +336,8 @@ class SelectionKernelsTest extends KernelTestBase {
                 if (rows == 0) {
                     continue;
                 }
-                try (FieldVector in = RandomColumns.vector(type, RandomColumns.values(type, rows, 0.3, rnd), rnd, allocator)) {
+                try (FieldVector in =
+                        RandomColumns.vector(type, RandomColumns.values(type, rows, 0.3, rnd), rnd, allocator)) {
                     List<ScalarValue> ref = RandomColumns.rows(in, type);
                     int[] idx = new int[rnd.nextInt(2 * rows + 1)];
                     List<ScalarValue> expected = new ArrayList<>();
@@ -300,7 +345,9 @@ class SelectionKernelsTest extends KernelTestBase {
                         idx[k] = rnd.nextInt(rows);
                         expected.add(ref.get(idx[k]));
                     }
-                    assertEquals(expected, read(Kernels.take(ColumnarValue.Array.borrowed(in), idx, allocator), type, idx.length),
+                    assertEquals(
+                            expected,
+                            read(Kernels.take(ColumnarValue.Array.borrowed(in), idx, allocator), type, idx.length),
                             context("take", type, rows, 0.3, idx.length + " indices"));
                 }
             }
@@ -314,7 +361,8 @@ class SelectionKernelsTest extends KernelTestBase {
         Random rnd = new Random(SEED + 2);
         for (DataType type : RandomColumns.TYPES) {
             for (int rows : SIZES) {
-                try (FieldVector in = RandomColumns.vector(type, RandomColumns.values(type, rows, 0.3, rnd), rnd, allocator)) {
+                try (FieldVector in =
+                        RandomColumns.vector(type, RandomColumns.values(type, rows, 0.3, rnd), rnd, allocator)) {
                     List<ScalarValue> ref = RandomColumns.rows(in, type);
                     for (String shape : RandomColumns.SHAPES) {
                         boolean[] mask = RandomColumns.mask(shape, rows, rnd);
@@ -325,7 +373,14 @@ class SelectionKernelsTest extends KernelTestBase {
                         }
                         String what = context("scatter", type, rows, 0.3, shape);
                         try (FieldVector compact = Kernels.filter(in, sel, allocator)) {
-                            assertEquals(expected, read(Kernels.scatter(ColumnarValue.Array.borrowed(compact), sel, type, allocator), type, rows), what);
+                            assertEquals(
+                                    expected,
+                                    read(
+                                            Kernels.scatter(
+                                                    ColumnarValue.Array.borrowed(compact), sel, type, allocator),
+                                            type,
+                                            rows),
+                                    what);
                         }
                         // A scalar fills every selected row; a NULL scalar none.
                         Object value = rnd.nextInt(4) == 0 ? null : RandomColumns.value(type, rnd);
@@ -334,7 +389,12 @@ class SelectionKernelsTest extends KernelTestBase {
                         for (int i = 0; i < rows; i++) {
                             filled.add(mask[i] ? scalar : ScalarValue.nullOf(type));
                         }
-                        assertEquals(filled, read(Kernels.scatter(new ColumnarValue.Scalar(scalar), sel, type, allocator), type, rows),
+                        assertEquals(
+                                filled,
+                                read(
+                                        Kernels.scatter(new ColumnarValue.Scalar(scalar), sel, type, allocator),
+                                        type,
+                                        rows),
                                 what + " of the scalar " + scalar);
                     }
                 }
@@ -345,16 +405,30 @@ class SelectionKernelsTest extends KernelTestBase {
     @Test
     void scatterOfNullTypeIsAllNull() {
         Selection sel = Selection.ofRows(4, 1, 2);
-        assertEquals(list(null, null, null, null), values(Kernels.scatter(sc(DataType.NULL, null), sel, DataType.INT64, allocator), 4));
-        assertEquals(list(null, null, null, null), values(Kernels.scatter(arr(DataType.NULL, null, null), sel, DataType.UTF8, allocator), 4));
-        assertThrows(IllegalArgumentException.class, () -> Kernels.scatter(arr(DataType.INT32, 1), sel, DataType.INT32, allocator));
-        assertThrows(IllegalArgumentException.class, () -> Kernels.scatter(arr(DataType.INT64, 1L, 2L), sel, DataType.INT32, allocator));
+        assertEquals(
+                list(null, null, null, null),
+                values(Kernels.scatter(sc(DataType.NULL, null), sel, DataType.INT64, allocator), 4));
+        assertEquals(
+                list(null, null, null, null),
+                values(Kernels.scatter(arr(DataType.NULL, null, null), sel, DataType.UTF8, allocator), 4));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Kernels.scatter(arr(DataType.INT32, 1), sel, DataType.INT32, allocator));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Kernels.scatter(arr(DataType.INT64, 1L, 2L), sel, DataType.INT32, allocator));
     }
 
     // ---- merge
 
     /** How a merge piece carries its values in the randomized test. */
-    private enum PieceKind { SCALAR, NULL_SCALAR, ALIGNED, COMPACT, NULL_TYPED }
+    private enum PieceKind {
+        SCALAR,
+        NULL_SCALAR,
+        ALIGNED,
+        COMPACT,
+        NULL_TYPED
+    }
 
     @Test
     void mergeMatchesThePerRowReference() {
@@ -367,7 +441,8 @@ class SelectionKernelsTest extends KernelTestBase {
                     int[] owner = new int[rows];
                     boolean runs = rnd.nextBoolean();
                     for (int i = 0; i < rows; i++) {
-                        owner[i] = runs && i > 0 && rnd.nextInt(30) != 0 ? owner[i - 1] : rnd.nextInt(pieceCount + 1) - 1;
+                        owner[i] =
+                                runs && i > 0 && rnd.nextInt(30) != 0 ? owner[i - 1] : rnd.nextInt(pieceCount + 1) - 1;
                     }
                     if (round == 0) {
                         Arrays.fill(owner, 0); // one piece covering everything
@@ -392,12 +467,15 @@ class SelectionKernelsTest extends KernelTestBase {
                             ScalarValue scalar = null;
                             switch (kind) {
                                 case SCALAR, NULL_SCALAR -> {
-                                    scalar = new ScalarValue(type, kind == PieceKind.NULL_SCALAR ? null : RandomColumns.value(type, rnd));
+                                    scalar = new ScalarValue(
+                                            type,
+                                            kind == PieceKind.NULL_SCALAR ? null : RandomColumns.value(type, rnd));
                                     value = new ColumnarValue.Scalar(scalar);
                                 }
                                 case ALIGNED, COMPACT -> {
                                     int n = (kind == PieceKind.ALIGNED ? rows : sel.count()) + rnd.nextInt(3);
-                                    FieldVector v = RandomColumns.vector(type, RandomColumns.values(type, n, 0.3, rnd), rnd, allocator);
+                                    FieldVector v = RandomColumns.vector(
+                                            type, RandomColumns.values(type, n, 0.3, rnd), rnd, allocator);
                                     inputs.add(v);
                                     source = RandomColumns.rows(v, type);
                                     value = ColumnarValue.Array.borrowed(v);
@@ -406,7 +484,11 @@ class SelectionKernelsTest extends KernelTestBase {
                                     if (rnd.nextBoolean()) {
                                         value = sc(DataType.NULL, null);
                                     } else {
-                                        FieldVector v = RandomColumns.vector(DataType.NULL, RandomColumns.values(DataType.NULL, rows, 0, rnd), rnd, allocator);
+                                        FieldVector v = RandomColumns.vector(
+                                                DataType.NULL,
+                                                RandomColumns.values(DataType.NULL, rows, 0, rnd),
+                                                rnd,
+                                                allocator);
                                         inputs.add(v);
                                         value = ColumnarValue.Array.borrowed(v);
                                     }
@@ -414,23 +496,30 @@ class SelectionKernelsTest extends KernelTestBase {
                             }
                             sources.add(source);
                             scalars.add(scalar);
-                            pieces.add(new Kernels.Piece(sel, value, kind == PieceKind.COMPACT || (kind != PieceKind.ALIGNED && rnd.nextBoolean())));
+                            pieces.add(new Kernels.Piece(
+                                    sel,
+                                    value,
+                                    kind == PieceKind.COMPACT || (kind != PieceKind.ALIGNED && rnd.nextBoolean())));
                         }
                         int[] rank = new int[pieceCount];
                         for (int i = 0; i < rows; i++) {
                             int p = owner[i];
-                            ScalarValue v = p < 0 ? null : switch (kinds.get(p)) {
-                                case SCALAR, NULL_SCALAR -> scalars.get(p);
-                                case ALIGNED -> sources.get(p).get(i);
-                                case COMPACT -> sources.get(p).get(rank[p]);
-                                case NULL_TYPED -> null;
-                            };
+                            ScalarValue v = p < 0
+                                    ? null
+                                    : switch (kinds.get(p)) {
+                                        case SCALAR, NULL_SCALAR -> scalars.get(p);
+                                        case ALIGNED -> sources.get(p).get(i);
+                                        case COMPACT -> sources.get(p).get(rank[p]);
+                                        case NULL_TYPED -> null;
+                                    };
                             if (p >= 0) {
                                 rank[p]++;
                             }
                             expected.add(v == null || v.isNull() ? ScalarValue.nullOf(type) : v);
                         }
-                        assertEquals(expected, read(Kernels.merge(type, rows, pieces, allocator), type, rows),
+                        assertEquals(
+                                expected,
+                                read(Kernels.merge(type, rows, pieces, allocator), type, rows),
                                 context("merge", type, rows, 0.3, "pieces " + kinds + (runs ? " in runs" : "")));
                     } finally {
                         inputs.forEach(FieldVector::close);
@@ -446,10 +535,32 @@ class SelectionKernelsTest extends KernelTestBase {
         Selection first = Selection.ofRows(4, 0);
         Selection second = Selection.ofRows(4, 1);
         Selection rest = first.or(second).not();
-        assertEquals(list(1, 2, 3, 3), values(Kernels.merge(DataType.INT32, 4, List.of(new Kernels.Piece(first, sc(DataType.INT32, 1), true),
-                new Kernels.Piece(second, sc(DataType.INT32, 2), true), new Kernels.Piece(rest, sc(DataType.INT32, 3), true)), allocator), 4));
-        assertEquals(list("x", null, "ccc", null), values(Kernels.merge(DataType.UTF8, 4, List.of(new Kernels.Piece(first, sc(DataType.UTF8, "x"), false),
-                new Kernels.Piece(Selection.ofRows(4, 2), arr(DataType.UTF8, "a", "b", "ccc", "d"), false)), allocator), 4));
+        assertEquals(
+                list(1, 2, 3, 3),
+                values(
+                        Kernels.merge(
+                                DataType.INT32,
+                                4,
+                                List.of(
+                                        new Kernels.Piece(first, sc(DataType.INT32, 1), true),
+                                        new Kernels.Piece(second, sc(DataType.INT32, 2), true),
+                                        new Kernels.Piece(rest, sc(DataType.INT32, 3), true)),
+                                allocator),
+                        4));
+        assertEquals(
+                list("x", null, "ccc", null),
+                values(
+                        Kernels.merge(
+                                DataType.UTF8,
+                                4,
+                                List.of(
+                                        new Kernels.Piece(first, sc(DataType.UTF8, "x"), false),
+                                        new Kernels.Piece(
+                                                Selection.ofRows(4, 2),
+                                                arr(DataType.UTF8, "a", "b", "ccc", "d"),
+                                                false)),
+                                allocator),
+                        4));
         assertEquals(list(null, null), values(Kernels.merge(DataType.BOOLEAN, 2, List.of(), allocator), 2));
         assertEquals(list(), values(Kernels.merge(DataType.BOOLEAN, 0, List.of(), allocator), 0));
     }
@@ -458,45 +569,122 @@ class SelectionKernelsTest extends KernelTestBase {
     void mergeRejectsOverlapsAndMismatches() {
         Selection a = Selection.ofRows(70, 1, 65);
         Selection b = Selection.ofRows(70, 65, 66);
-        IllegalArgumentException overlap = assertThrows(IllegalArgumentException.class, () -> Kernels.merge(DataType.INT32, 70,
-                List.of(new Kernels.Piece(a, sc(DataType.INT32, 1), true), new Kernels.Piece(b, sc(DataType.INT32, 2), true)), allocator));
+        IllegalArgumentException overlap = assertThrows(
+                IllegalArgumentException.class,
+                () -> Kernels.merge(
+                        DataType.INT32,
+                        70,
+                        List.of(
+                                new Kernels.Piece(a, sc(DataType.INT32, 1), true),
+                                new Kernels.Piece(b, sc(DataType.INT32, 2), true)),
+                        allocator));
         assertTrue(overlap.getMessage().contains("row 65"), overlap.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> Kernels.merge(DataType.INT32, 70,
-                List.of(new Kernels.Piece(a, sc(DataType.INT64, 1L), true)), allocator), "wrong type");
-        assertThrows(IllegalArgumentException.class, () -> Kernels.merge(DataType.INT32, 70,
-                List.of(new Kernels.Piece(a, arr(DataType.INT32, 1), true)), allocator), "a compact value shorter than its selection");
-        assertThrows(IllegalArgumentException.class, () -> Kernels.merge(DataType.INT32, 70,
-                List.of(new Kernels.Piece(a, arr(DataType.INT32, 1, 2), false)), allocator), "an aligned value shorter than the batch");
-        assertThrows(IllegalArgumentException.class, () -> Kernels.merge(DataType.INT32, 71,
-                List.of(new Kernels.Piece(a, sc(DataType.INT32, 1), true)), allocator), "a selection of another batch");
-        assertThrows(IllegalArgumentException.class, () -> Kernels.merge(DataType.UTF8, 70,
-                List.of(new Kernels.Piece(a, arr(DataType.LARGE_UTF8, "x", "y"), true)), allocator), "Utf8 is not LargeUtf8");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Kernels.merge(
+                        DataType.INT32, 70, List.of(new Kernels.Piece(a, sc(DataType.INT64, 1L), true)), allocator),
+                "wrong type");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Kernels.merge(
+                        DataType.INT32, 70, List.of(new Kernels.Piece(a, arr(DataType.INT32, 1), true)), allocator),
+                "a compact value shorter than its selection");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Kernels.merge(
+                        DataType.INT32, 70, List.of(new Kernels.Piece(a, arr(DataType.INT32, 1, 2), false)), allocator),
+                "an aligned value shorter than the batch");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Kernels.merge(
+                        DataType.INT32, 71, List.of(new Kernels.Piece(a, sc(DataType.INT32, 1), true)), allocator),
+                "a selection of another batch");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Kernels.merge(
+                        DataType.UTF8,
+                        70,
+                        List.of(new Kernels.Piece(a, arr(DataType.LARGE_UTF8, "x", "y"), true)),
+                        allocator),
+                "Utf8 is not LargeUtf8");
     }
 
     // ---- scatter by index sets
 
     @Test
     void scatterSpreadsRowsAndLeavesTheRestNull() {
-        List<int[]> sets = List.of(new int[]{4, 1}, new int[]{0, 3});
-        assertEquals(list(7, 20, null, 7, 10), values(Kernels.scatter(DataType.INT32, 5, sets,
-                List.of(arr(DataType.INT32, 10, 20), sc(DataType.INT32, 7)), allocator), 5));
-        assertEquals(list("x", "bb", null, "x", null), values(Kernels.scatter(DataType.UTF8, 5, sets,
-                List.of(arr(DataType.UTF8, null, "bb"), sc(DataType.UTF8, "x")), allocator), 5));
-        assertEquals(list(null, List.of(2), null, List.of(), List.of(1, 1)), values(Kernels.scatter(LIST, 5, sets,
-                List.of(arr(LIST, List.of(1, 1), List.of(2)), arr(LIST, null, List.of())), allocator), 5));
-        assertEquals(list(row(9, "z"), row(2, "b"), null, row(9, "z"), null), values(Kernels.scatter(STRUCT, 5, sets,
-                List.of(arr(STRUCT, null, row(2, "b")), sc(STRUCT, row(9, "z"))), allocator), 5));
-        assertEquals(list(null, 1, null), values(Kernels.scatter(DataType.INT32, 3, List.of(new int[]{1}, new int[]{0}),
-                List.of(sc(DataType.INT32, 1), sc(DataType.INT32, null)), allocator), 3));
+        List<int[]> sets = List.of(new int[] {4, 1}, new int[] {0, 3});
+        assertEquals(
+                list(7, 20, null, 7, 10),
+                values(
+                        Kernels.scatter(
+                                DataType.INT32,
+                                5,
+                                sets,
+                                List.of(arr(DataType.INT32, 10, 20), sc(DataType.INT32, 7)),
+                                allocator),
+                        5));
+        assertEquals(
+                list("x", "bb", null, "x", null),
+                values(
+                        Kernels.scatter(
+                                DataType.UTF8,
+                                5,
+                                sets,
+                                List.of(arr(DataType.UTF8, null, "bb"), sc(DataType.UTF8, "x")),
+                                allocator),
+                        5));
+        assertEquals(
+                list(null, List.of(2), null, List.of(), List.of(1, 1)),
+                values(
+                        Kernels.scatter(
+                                LIST,
+                                5,
+                                sets,
+                                List.of(arr(LIST, List.of(1, 1), List.of(2)), arr(LIST, null, List.of())),
+                                allocator),
+                        5));
+        assertEquals(
+                list(row(9, "z"), row(2, "b"), null, row(9, "z"), null),
+                values(
+                        Kernels.scatter(
+                                STRUCT,
+                                5,
+                                sets,
+                                List.of(arr(STRUCT, null, row(2, "b")), sc(STRUCT, row(9, "z"))),
+                                allocator),
+                        5));
+        assertEquals(
+                list(null, 1, null),
+                values(
+                        Kernels.scatter(
+                                DataType.INT32,
+                                3,
+                                List.of(new int[] {1}, new int[] {0}),
+                                List.of(sc(DataType.INT32, 1), sc(DataType.INT32, null)),
+                                allocator),
+                        3));
         assertEquals(list(), values(Kernels.scatter(DataType.INT32, 0, List.of(), List.of(), allocator), 0));
-        assertThrows(IllegalArgumentException.class, () -> Kernels.scatter(DataType.INT32, 3, List.of(new int[]{1}, new int[]{1}),
-                List.of(sc(DataType.INT32, 1), sc(DataType.INT32, 2)), allocator));
-        assertThrows(IllegalArgumentException.class, () -> Kernels.scatter(DataType.INT32, 3, List.of(new int[]{2, 2}),
-                List.of(sc(DataType.INT32, 1)), allocator));
-        assertThrows(IllegalArgumentException.class, () -> Kernels.scatter(DataType.INT32, 3, List.of(new int[]{1}),
-                List.of(sc(DataType.INT64, 1L)), allocator));
-        assertThrows(IndexOutOfBoundsException.class, () -> Kernels.scatter(DataType.INT32, 3, List.of(new int[]{3}),
-                List.of(sc(DataType.INT32, 1)), allocator));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Kernels.scatter(
+                        DataType.INT32,
+                        3,
+                        List.of(new int[] {1}, new int[] {1}),
+                        List.of(sc(DataType.INT32, 1), sc(DataType.INT32, 2)),
+                        allocator));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Kernels.scatter(
+                        DataType.INT32, 3, List.of(new int[] {2, 2}), List.of(sc(DataType.INT32, 1)), allocator));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Kernels.scatter(
+                        DataType.INT32, 3, List.of(new int[] {1}), List.of(sc(DataType.INT64, 1L)), allocator));
+        assertThrows(
+                IndexOutOfBoundsException.class,
+                () -> Kernels.scatter(
+                        DataType.INT32, 3, List.of(new int[] {3}), List.of(sc(DataType.INT32, 1)), allocator));
     }
 
     @Test
@@ -509,7 +697,7 @@ class SelectionKernelsTest extends KernelTestBase {
                 for (int i = 0; i < rows; i++) {
                     perm.add(i);
                 }
-                java.util.Collections.shuffle(perm, rnd);
+                Collections.shuffle(perm, rnd);
                 int sets = 1 + rnd.nextInt(3);
                 List<int[]> indexSets = new ArrayList<>();
                 List<ColumnarValue> values = new ArrayList<>();
@@ -520,17 +708,21 @@ class SelectionKernelsTest extends KernelTestBase {
                     int at = 0;
                     for (int k = 0; k < sets; k++) {
                         int n = rnd.nextInt(rows - at + 1);
-                        int[] set = perm.subList(at, at + n).stream().mapToInt(Integer::intValue).toArray();
+                        int[] set = perm.subList(at, at + n).stream()
+                                .mapToInt(Integer::intValue)
+                                .toArray();
                         at += n;
                         indexSets.add(set);
                         if (rnd.nextInt(3) == 0) {
-                            ScalarValue s = new ScalarValue(type, rnd.nextInt(4) == 0 ? null : RandomColumns.value(type, rnd));
+                            ScalarValue s =
+                                    new ScalarValue(type, rnd.nextInt(4) == 0 ? null : RandomColumns.value(type, rnd));
                             values.add(new ColumnarValue.Scalar(s));
                             for (int r : set) {
                                 expected[r] = s;
                             }
                         } else {
-                            FieldVector v = RandomColumns.vector(type, RandomColumns.values(type, n + rnd.nextInt(2), 0.3, rnd), rnd, allocator);
+                            FieldVector v = RandomColumns.vector(
+                                    type, RandomColumns.values(type, n + rnd.nextInt(2), 0.3, rnd), rnd, allocator);
                             inputs.add(v);
                             values.add(ColumnarValue.Array.borrowed(v));
                             for (int j = 0; j < n; j++) {
@@ -538,7 +730,9 @@ class SelectionKernelsTest extends KernelTestBase {
                             }
                         }
                     }
-                    assertEquals(Arrays.asList(expected), read(Kernels.scatter(type, rows, indexSets, values, allocator), type, rows),
+                    assertEquals(
+                            Arrays.asList(expected),
+                            read(Kernels.scatter(type, rows, indexSets, values, allocator), type, rows),
                             context("scatter by index sets", type, rows, 0.3, sets + " sets"));
                 } finally {
                     inputs.forEach(FieldVector::close);

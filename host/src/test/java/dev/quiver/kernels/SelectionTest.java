@@ -1,17 +1,5 @@
 package dev.quiver.kernels;
 
-import dev.quiver.types.DataType;
-import dev.quiver.value.ColumnarValue;
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.vector.FieldVector;
-import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Random;
-import java.util.function.BiPredicate;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -19,13 +7,26 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quiver.types.DataType;
+import dev.quiver.value.ColumnarValue;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.function.BiPredicate;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.FieldVector;
+import org.junit.jupiter.api.Test;
+
 /**
  * {@link Selection} against boolean arrays: construction from Boolean values (with garbage
  * behind nulls) and from any value's nulls, the set operations, iteration, and sizes around
  * the 64-row word. Randomized: the seed is printed; replay with {@code -Dquiver.seed=<seed>}.
  */
 class SelectionTest extends KernelTestBase {
-    static final long SEED = "random".equals(System.getProperty("quiver.seed")) ? System.nanoTime() : Long.getLong("quiver.seed", 20261130L);
+    static final long SEED = "random".equals(System.getProperty("quiver.seed"))
+            ? System.nanoTime()
+            : Long.getLong("quiver.seed", 20261130L);
     private static final int[] SIZES = {0, 1, 7, 8, 63, 64, 65, 127, 128, 129, 1000};
 
     static {
@@ -77,7 +78,8 @@ class SelectionTest extends KernelTestBase {
         Random rnd = new Random(SEED + 10);
         for (int rows : SIZES) {
             for (int round = 0; round < 4; round++) {
-                List<Object> values = RandomColumns.values(DataType.BOOLEAN, rows + rnd.nextInt(3), round == 0 ? 0 : 0.3, rnd);
+                List<Object> values =
+                        RandomColumns.values(DataType.BOOLEAN, rows + rnd.nextInt(3), round == 0 ? 0 : 0.3, rnd);
                 // RandomColumns sets random bits behind the nulls, both 0 and 1.
                 try (FieldVector v = RandomColumns.vector(DataType.BOOLEAN, values, rnd, allocator)) {
                     ColumnarValue.Array a = ColumnarValue.Array.borrowed(v);
@@ -112,7 +114,10 @@ class SelectionTest extends KernelTestBase {
                     for (int i = 0; i < rows; i++) {
                         isNull[i] = values.get(i) == null;
                     }
-                    assertSelects(isNull, Selection.ofNull(ColumnarValue.Array.borrowed(v), rows), "ofNull of " + type + ", " + rows + " rows");
+                    assertSelects(
+                            isNull,
+                            Selection.ofNull(ColumnarValue.Array.borrowed(v), rows),
+                            "ofNull of " + type + ", " + rows + " rows");
                 }
             }
         }
@@ -149,9 +154,9 @@ class SelectionTest extends KernelTestBase {
     void aNullTypedArrayIsAllNull() {
         ColumnarValue.Array a = arr(DataType.NULL, null, null, null);
         assertSelects(new boolean[3], Selection.ofTrue(a, 3), "ofTrue");
-        assertSelects(new boolean[]{true, true, true}, Selection.ofNotFalse(a, 3), "ofNotFalse");
-        assertSelects(new boolean[]{true, true}, Selection.ofNotTrue(a, 2), "ofNotTrue");
-        assertSelects(new boolean[]{true, true, true}, Selection.ofNull(a, 3), "ofNull");
+        assertSelects(new boolean[] {true, true, true}, Selection.ofNotFalse(a, 3), "ofNotFalse");
+        assertSelects(new boolean[] {true, true}, Selection.ofNotTrue(a, 2), "ofNotTrue");
+        assertSelects(new boolean[] {true, true, true}, Selection.ofNull(a, 3), "ofNull");
     }
 
     @Test
@@ -212,13 +217,13 @@ class SelectionTest extends KernelTestBase {
 
     @Test
     void wordsBeyondTheRowsAreIgnored() {
-        Selection s = Selection.ofWords(new long[]{-1L, -1L}, 70);
+        Selection s = Selection.ofWords(new long[] {-1L, -1L}, 70);
         assertEquals(70, s.count());
         assertTrue(s.isAll());
         assertEquals(Selection.all(70), s);
         assertEquals(-1L, s.word(0));
         assertEquals((1L << 6) - 1, s.word(1));
-        assertEquals(Selection.ofWords(new long[]{5, 0, 0}, 3), Selection.ofRows(3, 0, 2, 2));
+        assertEquals(Selection.ofWords(new long[] {5, 0, 0}, 3), Selection.ofRows(3, 0, 2, 2));
         assertNotEquals(Selection.none(3), Selection.none(4));
         long[] words = {1L};
         Selection copy = Selection.ofWords(words, 64);

@@ -1,23 +1,22 @@
 package dev.quiver.kernels;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.quiver.value.ColumnarValue;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The search kernels at their edges: string columns whose buffers have exactly the bytes
@@ -40,8 +39,8 @@ class StringSearchKernelProbeTest {
         }
         int width = large ? 8 : 4;
         try (ArrowBuf validity = allocator.buffer(Math.max(1, (rows + 7) / 8)).slice(0, (rows + 7) / 8);
-             ArrowBuf offsets = allocator.buffer((long) (rows + 1) * width).slice(0, (long) (rows + 1) * width);
-             ArrowBuf data = allocator.buffer(Math.max(1, total)).slice(0, total)) {
+                ArrowBuf offsets = allocator.buffer((long) (rows + 1) * width).slice(0, (long) (rows + 1) * width);
+                ArrowBuf data = allocator.buffer(Math.max(1, total)).slice(0, total)) {
             validity.setZero(0, validity.capacity());
             long pos = 0;
             for (int k = 0; k < lead; k++) {
@@ -104,7 +103,10 @@ class StringSearchKernelProbeTest {
                 }
                 String needle = r.nextInt(6) == 0 ? "abc" : nb.toString();
                 // often a needle that is the tail of the last row
-                if (!values.isEmpty() && values.getLast() != null && !values.getLast().isEmpty() && r.nextBoolean()) {
+                if (!values.isEmpty()
+                        && values.getLast() != null
+                        && !values.getLast().isEmpty()
+                        && r.nextBoolean()) {
                     String last = values.getLast();
                     int cps = last.codePointCount(0, last.length());
                     int from = last.offsetByCodePoints(0, r.nextInt(cps));
@@ -112,16 +114,19 @@ class StringSearchKernelProbeTest {
                 }
                 boolean large = r.nextBoolean();
                 int lead = r.nextInt(3) == 0 ? r.nextInt(20) : 0;
-                String ctx = "round " + round + " needle '" + needle + "' large " + large + " lead " + lead + " values " + values;
+                String ctx = "round " + round + " needle '" + needle + "' large " + large + " lead " + lead + " values "
+                        + values;
                 try (FieldVector s = exact(values, large, lead, allocator);
-                     FieldVector nd = exact(List.of(needle), large, 0, allocator);
-                     FieldVector c = StringSearchKernels.contains(s, nd, allocator);
-                     FieldVector sw = StringSearchKernels.startsWith(s, nd, allocator);
-                     FieldVector ew = StringSearchKernels.endsWith(s, nd, allocator);
-                     FieldVector pos = StringSearchKernels.position(s, nd, allocator)) {
+                        FieldVector nd = exact(List.of(needle), large, 0, allocator);
+                        FieldVector c = StringSearchKernels.contains(s, nd, allocator);
+                        FieldVector sw = StringSearchKernels.startsWith(s, nd, allocator);
+                        FieldVector ew = StringSearchKernels.endsWith(s, nd, allocator);
+                        FieldVector pos = StringSearchKernels.position(s, nd, allocator)) {
                     LikePattern p = LikePattern.compile("%" + needle + "%", null, false);
-                    try (ColumnarValue like = Kernels.like(new ColumnarValue.Array(s, false), p, false, rows, allocator);
-                         ColumnarValue notLike = Kernels.like(new ColumnarValue.Array(s, false), p, true, rows, allocator)) {
+                    try (ColumnarValue like =
+                                    Kernels.like(new ColumnarValue.Array(s, false), p, false, rows, allocator);
+                            ColumnarValue notLike =
+                                    Kernels.like(new ColumnarValue.Array(s, false), p, true, rows, allocator)) {
                         FieldVector lv = ((ColumnarValue.Array) like).vector();
                         FieldVector nlv = ((ColumnarValue.Array) notLike).vector();
                         for (int i = 0; i < rows; i++) {

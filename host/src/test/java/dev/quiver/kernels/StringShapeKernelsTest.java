@@ -1,5 +1,19 @@
 package dev.quiver.kernels;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.errors.EvaluationException;
+import dev.quiver.errors.ResourceException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -7,18 +21,6 @@ import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VariableWidthFieldVector;
 import org.junit.jupiter.api.Test;
-
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Random;
-import java.util.function.Function;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link StringShapeKernels} against plain-Java references on code points (java.lang.String):
@@ -31,17 +33,42 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class StringShapeKernelsTest extends KernelTestBase {
     static final long SEED = Long.getLong("quiver.seed", 20261130L);
     static final int[] BATCHES = {0, 1, 63, 64, 65, 1000};
-    static final String[] ASCII_PIECES = {"a", "b", "Z", "x", "y", " ", "  ", "abc", "Hello", "0", "%", "_", "\t", "xyx"};
-    static final String[] UNICODE_PIECES = {"é", "É", "€", "日本語", "𝄞", "ß", "ẞ", "İ", "ı", "ΑΣ", "ς", "ǅ", "ſ", "ﬁ", "ŉ",
-            "\u0301", "Ȿ", "ⱥ", "😀", "ö"};
-    static final long[] COUNTS = {0, 1, -1, 2, -2, 3, -3, 5, -5, 7, 8, 9, -9, 12, 100, -100, Long.MIN_VALUE, Long.MAX_VALUE,
-            Long.MIN_VALUE + 1, Long.MAX_VALUE - 1, Integer.MAX_VALUE, Integer.MIN_VALUE, 4_294_967_296L, -4_294_967_297L};
+    static final String[] ASCII_PIECES = {"a", "b", "Z", "x", "y", " ", "  ", "abc", "Hello", "0", "%", "_", "\t", "xyx"
+    };
+    static final String[] UNICODE_PIECES = {
+        "é", "É", "€", "日本語", "𝄞", "ß", "ẞ", "İ", "ı", "ΑΣ", "ς", "ǅ", "ſ", "ﬁ", "ŉ", "\u0301", "Ȿ", "ⱥ", "😀", "ö"
+    };
+    static final long[] COUNTS = {
+        0,
+        1,
+        -1,
+        2,
+        -2,
+        3,
+        -3,
+        5,
+        -5,
+        7,
+        8,
+        9,
+        -9,
+        12,
+        100,
+        -100,
+        Long.MIN_VALUE,
+        Long.MAX_VALUE,
+        Long.MIN_VALUE + 1,
+        Long.MAX_VALUE - 1,
+        Integer.MAX_VALUE,
+        Integer.MIN_VALUE,
+        4_294_967_296L,
+        -4_294_967_297L
+    };
 
     private final List<FieldVector> owned = new ArrayList<>();
 
     /** A batch of generated strings. */
-    record Strings(List<String> values, boolean ascii) {
-    }
+    record Strings(List<String> values, boolean ascii) {}
 
     static Strings strings(Random r, int rows, boolean ascii) {
         List<String> out = new ArrayList<>(rows);
@@ -57,8 +84,10 @@ class StringShapeKernelsTest extends KernelTestBase {
             StringBuilder sb = new StringBuilder();
             int n = r.nextInt(4) == 0 ? r.nextInt(40) : r.nextInt(6);
             for (int k = 0; k < n; k++) {
-                sb.append(!ascii && r.nextInt(3) == 0 ? UNICODE_PIECES[r.nextInt(UNICODE_PIECES.length)]
-                        : ASCII_PIECES[r.nextInt(ASCII_PIECES.length)]);
+                sb.append(
+                        !ascii && r.nextInt(3) == 0
+                                ? UNICODE_PIECES[r.nextInt(UNICODE_PIECES.length)]
+                                : ASCII_PIECES[r.nextInt(ASCII_PIECES.length)]);
             }
             out.add(sb.toString());
         }
@@ -163,7 +192,12 @@ class StringShapeKernelsTest extends KernelTestBase {
     }
 
     static String refUpper(String s) {
-        return new String(s.codePoints().map(c -> c == 'ß' ? 0x1E9E : Character.toUpperCase(c)).toArray(), 0, s.codePointCount(0, s.length()));
+        return new String(
+                s.codePoints()
+                        .map(c -> c == 'ß' ? 0x1E9E : Character.toUpperCase(c))
+                        .toArray(),
+                0,
+                s.codePointCount(0, s.length()));
     }
 
     static String refLower(String s) {
@@ -216,14 +250,18 @@ class StringShapeKernelsTest extends KernelTestBase {
     static String refLeft(String s, long k) {
         int[] c = cps(s);
         BigInteger n = BigInteger.valueOf(c.length);
-        BigInteger keep = k >= 0 ? BigInteger.valueOf(k).min(n) : n.add(BigInteger.valueOf(k)).max(BigInteger.ZERO);
+        BigInteger keep = k >= 0
+                ? BigInteger.valueOf(k).min(n)
+                : n.add(BigInteger.valueOf(k)).max(BigInteger.ZERO);
         return str(c, 0, keep.longValueExact());
     }
 
     static String refRight(String s, long k) {
         int[] c = cps(s);
         BigInteger n = BigInteger.valueOf(c.length);
-        BigInteger drop = k >= 0 ? n.subtract(BigInteger.valueOf(k)).max(BigInteger.ZERO) : BigInteger.valueOf(k).negate().min(n);
+        BigInteger drop = k >= 0
+                ? n.subtract(BigInteger.valueOf(k)).max(BigInteger.ZERO)
+                : BigInteger.valueOf(k).negate().min(n);
         return str(c, drop.longValueExact(), c.length);
     }
 
@@ -257,12 +295,19 @@ class StringShapeKernelsTest extends KernelTestBase {
             for (boolean large : new boolean[] {false, true}) {
                 for (boolean ascii : new boolean[] {true, false}) {
                     Strings st = strings(r, rows, ascii);
-                    String what = rows + " rows, " + (large ? "LargeUtf8" : "Utf8") + ", " + (ascii ? "ASCII" : "Unicode");
+                    String what =
+                            rows + " rows, " + (large ? "LargeUtf8" : "Utf8") + ", " + (ascii ? "ASCII" : "Unicode");
                     FieldVector s = vector(st.values(), large, ascii, r);
                     runAll(what, st.values(), s, large, rows, r);
                     if (rows > 0 && ascii) {
                         // Non-ASCII garbage behind the nulls: no ASCII fast path, same answers.
-                        runAll(what + ", non-ASCII garbage", st.values(), vector(st.values(), large, false, r), large, rows, r);
+                        runAll(
+                                what + ", non-ASCII garbage",
+                                st.values(),
+                                vector(st.values(), large, false, r),
+                                large,
+                                rows,
+                                r);
                     }
                 }
             }
@@ -270,33 +315,69 @@ class StringShapeKernelsTest extends KernelTestBase {
     }
 
     private void runAll(String what, List<String> values, FieldVector s, boolean large, int rows, Random r) {
-        assertEquals(map(values, x -> (long) x.codePointCount(0, x.length())), readAndClose(StringShapeKernels.charLength(s, allocator)), what);
-        assertEquals(map(values, x -> (long) x.getBytes(StandardCharsets.UTF_8).length), readAndClose(StringShapeKernels.octetLength(s, allocator)), what);
-        assertEquals(map(values, x -> 8L * x.getBytes(StandardCharsets.UTF_8).length), readAndClose(StringShapeKernels.bitLength(s, allocator)), what);
-        check("upper " + what, large, map(values, StringShapeKernelsTest::refUpper), StringShapeKernels.upper(s, allocator));
-        check("lower " + what, large, map(values, StringShapeKernelsTest::refLower), StringShapeKernels.lower(s, allocator));
-        check("reverse " + what, large, map(values, x -> new StringBuilder(x).reverse().toString()), StringShapeKernels.reverse(s, allocator));
+        assertEquals(
+                map(values, x -> (long) x.codePointCount(0, x.length())),
+                readAndClose(StringShapeKernels.charLength(s, allocator)),
+                what);
+        assertEquals(
+                map(values, x -> (long) x.getBytes(StandardCharsets.UTF_8).length),
+                readAndClose(StringShapeKernels.octetLength(s, allocator)),
+                what);
+        assertEquals(
+                map(values, x -> 8L * x.getBytes(StandardCharsets.UTF_8).length),
+                readAndClose(StringShapeKernels.bitLength(s, allocator)),
+                what);
+        check(
+                "upper " + what,
+                large,
+                map(values, StringShapeKernelsTest::refUpper),
+                StringShapeKernels.upper(s, allocator));
+        check(
+                "lower " + what,
+                large,
+                map(values, StringShapeKernelsTest::refLower),
+                StringShapeKernels.lower(s, allocator));
+        check(
+                "reverse " + what,
+                large,
+                map(values, x -> new StringBuilder(x).reverse().toString()),
+                StringShapeKernels.reverse(s, allocator));
 
         // trim with the default (spaces), a constant set (ASCII, Unicode, empty), a column of sets
         for (StringShapeKernels.TrimSide side : StringShapeKernels.TrimSide.values()) {
             boolean lead = side != StringShapeKernels.TrimSide.TRAILING;
             boolean trail = side != StringShapeKernels.TrimSide.LEADING;
-            check("trim " + side + " " + what, large, map(values, x -> refTrim(x, " ", lead, trail)),
+            check(
+                    "trim " + side + " " + what,
+                    large,
+                    map(values, x -> refTrim(x, " ", lead, trail)),
                     StringShapeKernels.trim(s, null, side, rows, allocator));
             for (String set : List.of("xy", "a ", "é𝄞ΑΣ", "", "日x\t")) {
                 FieldVector chars = vector(Arrays.asList(set), large, true, r);
-                check("trim " + side + " '" + set + "' " + what, large, map(values, x -> refTrim(x, set, lead, trail)),
+                check(
+                        "trim " + side + " '" + set + "' " + what,
+                        large,
+                        map(values, x -> refTrim(x, set, lead, trail)),
                         StringShapeKernels.trim(s, chars, side, rows, allocator));
             }
             List<String> sets = new ArrayList<>();
             for (int i = 0; i < rows; i++) {
-                sets.add(r.nextInt(8) == 0 ? null : List.of("x", "ab ", "é", "", "日本語𝄞", " ΑΣ").get(r.nextInt(6)));
+                sets.add(
+                        r.nextInt(8) == 0
+                                ? null
+                                : List.of("x", "ab ", "é", "", "日本語𝄞", " ΑΣ").get(r.nextInt(6)));
             }
             List<String> expected = new ArrayList<>();
             for (int i = 0; i < rows; i++) {
-                expected.add(values.get(i) == null || sets.get(i) == null ? null : refTrim(values.get(i), sets.get(i), lead, trail));
+                expected.add(
+                        values.get(i) == null || sets.get(i) == null
+                                ? null
+                                : refTrim(values.get(i), sets.get(i), lead, trail));
             }
-            check("trim " + side + " per-row sets " + what, large, expected,
+            check(
+                    "trim " + side + " per-row sets " + what,
+                    large,
+                    expected,
                     StringShapeKernels.trim(s, vector(sets, !large, false, r), side, rows, allocator));
         }
 
@@ -318,24 +399,47 @@ class StringShapeKernelsTest extends KernelTestBase {
             left.add(x == null || a == null ? null : refLeft(x, a));
             right.add(x == null || a == null ? null : refRight(x, a));
         }
-        check("substring(s, col) " + what, large, sub2, StringShapeKernels.substring(s, startCol, null, rows, allocator));
-        check("substring(s, col, col) " + what, large, sub3, StringShapeKernels.substring(s, startCol, lengthCol, rows, allocator));
+        check(
+                "substring(s, col) " + what,
+                large,
+                sub2,
+                StringShapeKernels.substring(s, startCol, null, rows, allocator));
+        check(
+                "substring(s, col, col) " + what,
+                large,
+                sub3,
+                StringShapeKernels.substring(s, startCol, lengthCol, rows, allocator));
         check("left(s, col) " + what, large, left, StringShapeKernels.left(s, startCol, rows, allocator));
         check("right(s, col) " + what, large, right, StringShapeKernels.right(s, startCol, rows, allocator));
         for (long a : new long[] {0, 1, 2, -1, -3, 6, Long.MIN_VALUE, Long.MAX_VALUE}) {
             for (Long b : Arrays.asList(null, 0L, 2L, -1L, -3L, Long.MAX_VALUE, Long.MIN_VALUE)) {
                 BigIntVector ca = longs(List.of(a), r);
                 BigIntVector cb = b == null ? null : longs(List.of(b), r);
-                check("substring(s, " + a + ", " + b + ") " + what, large, map(values, x -> refSubstring(x, a, b)),
+                check(
+                        "substring(s, " + a + ", " + b + ") " + what,
+                        large,
+                        map(values, x -> refSubstring(x, a, b)),
                         StringShapeKernels.substring(s, ca, cb, rows, allocator));
             }
             BigIntVector ca = longs(List.of(a), r);
-            check("left(s, " + a + ") " + what, large, map(values, x -> refLeft(x, a)), StringShapeKernels.left(s, ca, rows, allocator));
-            check("right(s, " + a + ") " + what, large, map(values, x -> refRight(x, a)), StringShapeKernels.right(s, ca, rows, allocator));
+            check(
+                    "left(s, " + a + ") " + what,
+                    large,
+                    map(values, x -> refLeft(x, a)),
+                    StringShapeKernels.left(s, ca, rows, allocator));
+            check(
+                    "right(s, " + a + ") " + what,
+                    large,
+                    map(values, x -> refRight(x, a)),
+                    StringShapeKernels.right(s, ca, rows, allocator));
         }
         // A null constant makes every row null.
         BigIntVector nullConstant = longs(Arrays.asList((Long) null), r);
-        check("substring(s, NULL) " + what, large, map(values, x -> null), StringShapeKernels.substring(s, nullConstant, null, rows, allocator));
+        check(
+                "substring(s, NULL) " + what,
+                large,
+                map(values, x -> null),
+                StringShapeKernels.substring(s, nullConstant, null, rows, allocator));
 
         // lpad/rpad with small targets (the result is built by the reference), fills constant and per row
         List<Long> targets = counts(r, rows, 30);
@@ -349,20 +453,30 @@ class StringShapeKernelsTest extends KernelTestBase {
                     Long t = targets.get(i);
                     expected.add(x == null || t == null ? null : refPad(x, t, fill == null ? " " : fill, isLeft));
                 }
-                check((isLeft ? "lpad" : "rpad") + " fill " + fill + " " + what, large, expected,
+                check(
+                        (isLeft ? "lpad" : "rpad") + " fill " + fill + " " + what,
+                        large,
+                        expected,
                         StringShapeKernels.pad(s, targetCol, fv, isLeft, rows, allocator));
             }
             List<String> fills = new ArrayList<>();
             for (int i = 0; i < rows; i++) {
-                fills.add(r.nextInt(8) == 0 ? null : List.of("-", "ab", "é", "日本語𝄞").get(r.nextInt(4)));
+                fills.add(
+                        r.nextInt(8) == 0
+                                ? null
+                                : List.of("-", "ab", "é", "日本語𝄞").get(r.nextInt(4)));
             }
             List<String> expected = new ArrayList<>();
             for (int i = 0; i < rows; i++) {
                 String x = values.get(i);
                 Long t = targets.get(i);
-                expected.add(x == null || t == null || fills.get(i) == null ? null : refPad(x, t, fills.get(i), isLeft));
+                expected.add(
+                        x == null || t == null || fills.get(i) == null ? null : refPad(x, t, fills.get(i), isLeft));
             }
-            check((isLeft ? "lpad" : "rpad") + " per-row fills " + what, large, expected,
+            check(
+                    (isLeft ? "lpad" : "rpad") + " per-row fills " + what,
+                    large,
+                    expected,
                     StringShapeKernels.pad(s, targetCol, vector(fills, large, false, r), isLeft, rows, allocator));
         }
 
@@ -370,11 +484,17 @@ class StringShapeKernelsTest extends KernelTestBase {
         List<Long> times = counts(r, rows, 4);
         List<String> rep = new ArrayList<>();
         for (int i = 0; i < rows; i++) {
-            rep.add(values.get(i) == null || times.get(i) == null ? null : values.get(i).repeat((int) Math.max(0, times.get(i))));
+            rep.add(
+                    values.get(i) == null || times.get(i) == null
+                            ? null
+                            : values.get(i).repeat((int) Math.max(0, times.get(i))));
         }
         check("repeat(s, col) " + what, large, rep, StringShapeKernels.repeat(s, longs(times, r), rows, allocator));
         for (long n : new long[] {0, 1, 3, -2, Long.MIN_VALUE}) {
-            check("repeat(s, " + n + ") " + what, large, map(values, x -> x.repeat((int) Math.max(0, n))),
+            check(
+                    "repeat(s, " + n + ") " + what,
+                    large,
+                    map(values, x -> x.repeat((int) Math.max(0, n))),
                     StringShapeKernels.repeat(s, longs(List.of(n), r), rows, allocator));
         }
         closeOwned();
@@ -399,14 +519,31 @@ class StringShapeKernelsTest extends KernelTestBase {
                 FieldVector s = vector(List.of(constant), large, true, r);
                 List<Long> n = counts(r, 65, 7);
                 BigIntVector col = longs(n, r);
-                check("repeat const", large, map(asStrings(n), k -> constant.repeat(Math.max(0, Integer.parseInt(k)))),
+                check(
+                        "repeat const",
+                        large,
+                        map(asStrings(n), k -> constant.repeat(Math.max(0, Integer.parseInt(k)))),
                         StringShapeKernels.repeat(s, col, 65, allocator));
-                check("substring const", large, map(asStrings(n), k -> refSubstring(constant, Long.parseLong(k), 1L)),
+                check(
+                        "substring const",
+                        large,
+                        map(asStrings(n), k -> refSubstring(constant, Long.parseLong(k), 1L)),
                         StringShapeKernels.substring(s, col, longs(List.of(1L), r), 65, allocator));
-                check("lpad const", large, map(asStrings(n), k -> refPad(constant, Long.parseLong(k), "*", true)),
+                check(
+                        "lpad const",
+                        large,
+                        map(asStrings(n), k -> refPad(constant, Long.parseLong(k), "*", true)),
                         StringShapeKernels.pad(s, col, vector(List.of("*"), large, true, r), true, 65, allocator));
-                check("trim const", large, java.util.Collections.nCopies(65, refTrim(constant, "a", true, true)),
-                        StringShapeKernels.trim(s, vector(List.of("a"), large, true, r), StringShapeKernels.TrimSide.BOTH, 65, allocator));
+                check(
+                        "trim const",
+                        large,
+                        Collections.nCopies(65, refTrim(constant, "a", true, true)),
+                        StringShapeKernels.trim(
+                                s,
+                                vector(List.of("a"), large, true, r),
+                                StringShapeKernels.TrimSide.BOTH,
+                                65,
+                                allocator));
                 closeOwned();
             }
         }
@@ -423,7 +560,10 @@ class StringShapeKernelsTest extends KernelTestBase {
         StringBuilder mixed = new StringBuilder();
         while (ascii.length() < 100_000) {
             ascii.append(ASCII_PIECES[r.nextInt(ASCII_PIECES.length)]);
-            mixed.append(r.nextBoolean() ? UNICODE_PIECES[r.nextInt(UNICODE_PIECES.length)] : ASCII_PIECES[r.nextInt(ASCII_PIECES.length)]);
+            mixed.append(
+                    r.nextBoolean()
+                            ? UNICODE_PIECES[r.nextInt(UNICODE_PIECES.length)]
+                            : ASCII_PIECES[r.nextInt(ASCII_PIECES.length)]);
         }
         List<String> values = Arrays.asList("  " + ascii + "  ", null, mixed.toString(), "", ascii.toString());
         for (boolean large : new boolean[] {false, true}) {
@@ -439,8 +579,16 @@ class StringShapeKernelsTest extends KernelTestBase {
         // ß → ẞ (2 → 3 bytes), ı → I (2 → 1), ſ → S, ȿ → Ȿ (2 → 3), İ → i (2 → 1), ⱥ → Ⱥ (3 → 2)
         List<String> values = List.of("straße", "ıſȿ", "İSTANBUL", "ⱥⱦ", "ΑΣ", "ǅ", "ﬁŉ");
         FieldVector s = vector(values, false, true, r);
-        check("upper", false, List.of("STRAẞE", "ISⱾ", "İSTANBUL", "ȺȾ", "ΑΣ", "Ǆ", "ﬁŉ"), StringShapeKernels.upper(s, allocator));
-        check("lower", false, List.of("straße", "ıſȿ", "istanbul", "ⱥⱦ", "ασ", "ǆ", "ﬁŉ"), StringShapeKernels.lower(s, allocator));
+        check(
+                "upper",
+                false,
+                List.of("STRAẞE", "ISⱾ", "İSTANBUL", "ȺȾ", "ΑΣ", "Ǆ", "ﬁŉ"),
+                StringShapeKernels.upper(s, allocator));
+        check(
+                "lower",
+                false,
+                List.of("straße", "ıſȿ", "istanbul", "ⱥⱦ", "ασ", "ǆ", "ﬁŉ"),
+                StringShapeKernels.lower(s, allocator));
         closeOwned();
     }
 
@@ -450,9 +598,18 @@ class StringShapeKernelsTest extends KernelTestBase {
         FieldVector s = vector(Arrays.asList("abc", null, "abcdef"), false, true, r);
         FieldVector empty = vector(List.of(""), false, true, r);
         // No row needs padding: cut or exact.
-        check("lpad cut", false, Arrays.asList("ab", null, "ab"), StringShapeKernels.pad(s, longs(List.of(2L), r), empty, true, 3, allocator));
-        check("rpad exact", false, Arrays.asList("abc", null, "abc"), StringShapeKernels.pad(s, longs(List.of(3L), r), empty, false, 3, allocator));
-        dev.quiver.errors.EvaluationException e = assertThrows(dev.quiver.errors.EvaluationException.class,
+        check(
+                "lpad cut",
+                false,
+                Arrays.asList("ab", null, "ab"),
+                StringShapeKernels.pad(s, longs(List.of(2L), r), empty, true, 3, allocator));
+        check(
+                "rpad exact",
+                false,
+                Arrays.asList("abc", null, "abc"),
+                StringShapeKernels.pad(s, longs(List.of(3L), r), empty, false, 3, allocator));
+        EvaluationException e = assertThrows(
+                EvaluationException.class,
                 () -> StringShapeKernels.pad(s, longs(List.of(5L), r), empty, true, 3, allocator));
         assertEquals("lpad: row 0 needs 2 characters of padding but the fill string is empty", e.getMessage());
         closeOwned();
@@ -464,16 +621,18 @@ class StringShapeKernelsTest extends KernelTestBase {
         for (boolean large : new boolean[] {false, true}) {
             FieldVector s = vector(Arrays.asList("ab", "c"), large, true, r);
             BigIntVector huge = longs(List.of(Long.MAX_VALUE), r);
-            dev.quiver.errors.ResourceException e = assertThrows(dev.quiver.errors.ResourceException.class,
-                    () -> StringShapeKernels.repeat(s, huge, 2, allocator));
+            ResourceException e =
+                    assertThrows(ResourceException.class, () -> StringShapeKernels.repeat(s, huge, 2, allocator));
             assertTrue(e.getMessage().startsWith("repeat: "), e.getMessage());
             assertTrue(e.getMessage().contains(large ? "machine's memory" : "2 GiB"), e.getMessage());
-            dev.quiver.errors.ResourceException p = assertThrows(dev.quiver.errors.ResourceException.class,
+            ResourceException p = assertThrows(
+                    ResourceException.class,
                     () -> StringShapeKernels.pad(s, huge, vector(List.of("é"), large, true, r), false, 2, allocator));
             assertTrue(p.getMessage().startsWith("rpad: "), p.getMessage());
             // 2^30 copies of 'ab' are 2 GiB: one byte too many for Utf8; refused before any allocation.
             if (!large) {
-                dev.quiver.errors.ResourceException two = assertThrows(dev.quiver.errors.ResourceException.class,
+                ResourceException two = assertThrows(
+                        ResourceException.class,
                         () -> StringShapeKernels.repeat(s, longs(List.of(1L << 30), r), 2, allocator));
                 assertTrue(two.getMessage().contains("2 GiB"), two.getMessage());
             }
@@ -482,8 +641,8 @@ class StringShapeKernelsTest extends KernelTestBase {
         // A limited allocator: the limit is checked up front too.
         try (BufferAllocator small = allocator.newChildAllocator("small", 0, 1 << 20)) {
             FieldVector s = vector(List.of("abcd"), true, true, r);
-            dev.quiver.errors.ResourceException e = assertThrows(dev.quiver.errors.ResourceException.class,
-                    () -> StringShapeKernels.repeat(s, longs(List.of(1L << 20), r), 1, small));
+            ResourceException e = assertThrows(
+                    ResourceException.class, () -> StringShapeKernels.repeat(s, longs(List.of(1L << 20), r), 1, small));
             assertTrue(e.getMessage().contains("allocator's limit"), e.getMessage());
             closeOwned();
         }

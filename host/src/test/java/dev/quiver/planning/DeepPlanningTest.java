@@ -1,27 +1,5 @@
 package dev.quiver.planning;
 
-import dev.quiver.SmallStack;
-import dev.quiver.expr.Expr;
-import dev.quiver.errors.ResourceException;
-import dev.quiver.expr.ExprText;
-import dev.quiver.functions.ExecutionConfig;
-import dev.quiver.functions.PlanningException;
-import dev.quiver.physical.BinaryExpr;
-import dev.quiver.physical.FusedKernelExpr;
-import dev.quiver.physical.LiteralExpr;
-import dev.quiver.physical.PhysicalExpr;
-import dev.quiver.physical.ScalarFunctionExpr;
-import dev.quiver.rowfn.ir.KernelProgram;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.List;
-import java.util.Map;
-
 import static dev.quiver.expr.Expr.call;
 import static dev.quiver.expr.Expr.col;
 import static dev.quiver.expr.Expr.lit;
@@ -30,6 +8,29 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.SmallStack;
+import dev.quiver.errors.ResourceException;
+import dev.quiver.expr.Expr;
+import dev.quiver.expr.ExprText;
+import dev.quiver.functions.ExecutionConfig;
+import dev.quiver.functions.PlanningException;
+import dev.quiver.physical.BinaryExpr;
+import dev.quiver.physical.EvalContext;
+import dev.quiver.physical.FusedKernelExpr;
+import dev.quiver.physical.LiteralExpr;
+import dev.quiver.physical.Names;
+import dev.quiver.physical.ScalarFunctionExpr;
+import dev.quiver.rowfn.ir.KernelProgram;
+import dev.quiver.value.ScalarValue;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.junit.jupiter.api.Test;
 
 /**
  * The planner's limits, the shapes that are large but shallow, and constant folding that never
@@ -59,7 +60,7 @@ class DeepPlanningTest extends PlanningTestBase {
             assertEquals(ExpressionLimits.DEFAULT_MAX_DEPTH, 1_000);
             // 999 NOTs of flag (true, false, NULL, true, NULL): NOT flag.
             assertEquals(Arrays.asList(false, true, null, false, null), evaluate(plan(notChain(1_000)), batch()));
-            for (int levels : new int[]{1_001, 10_000, 100_000}) {
+            for (int levels : new int[] {1_001, 10_000, 100_000}) {
                 Expr deep = notChain(levels);
                 PlanningException e = assertThrows(PlanningException.class, () -> plan(deep));
                 assertEquals(depthError(deep, levels, 1_000), e.getMessage());
@@ -107,13 +108,18 @@ class DeepPlanningTest extends PlanningTestBase {
     void theNodeLimitIsAPlanningErrorNamingIt() {
         ExpressionLimits small = ExpressionLimits.DEFAULT.withMaxNodes(1_000);
         Expr wide = col("x").in(Collections.nCopies(1_000, lit(1)).toArray(Expr[]::new));
-        PlanningException e = assertThrows(PlanningException.class,
-                () -> new ExpressionPlanner(registry, config, small).plan(SCHEMA, wide));
-        assertEquals("the expression has more than 1000 nodes, the limit: raise it with Quiver.builder().maxExpressionNodes(int)"
-                + " (docs/expressions.md#limits); in " + ExprText.sql(wide, 120), e.getMessage());
+        PlanningException e = assertThrows(
+                PlanningException.class, () -> new ExpressionPlanner(registry, config, small).plan(SCHEMA, wide));
+        assertEquals(
+                "the expression has more than 1000 nodes, the limit: raise it with Quiver.builder().maxExpressionNodes(int)"
+                        + " (docs/expressions.md#limits); in " + ExprText.sql(wide, 120),
+                e.getMessage());
         // 1,002 nodes: the IN, x and the thousand values. x: 1, -2, NULL, 0, 5.
-        assertEquals(Arrays.asList(true, false, null, false, false),
-                evaluate(new ExpressionPlanner(registry, config, small.withMaxNodes(1_002)).plan(SCHEMA, wide), batch()));
+        assertEquals(
+                Arrays.asList(true, false, null, false, false),
+                evaluate(
+                        new ExpressionPlanner(registry, config, small.withMaxNodes(1_002)).plan(SCHEMA, wide),
+                        batch()));
     }
 
     /** 50,000 ORs, left-deep as written: planned balanced (17 levels), evaluated term by term as written. */
@@ -131,7 +137,7 @@ class DeepPlanningTest extends PlanningTestBase {
             assertEquals(Arrays.asList(false, false, null, true, false), evaluate(p, batch()));
             // Short chains stay as written.
             Expr shortChain = col("flag").or(col("flag")).or(col("flag"));
-            assertEquals("((flag OR flag) OR flag)", dev.quiver.physical.Names.sql(plan(shortChain).root()));
+            assertEquals("((flag OR flag) OR flag)", Names.sql(plan(shortChain).root()));
         });
     }
 
@@ -168,7 +174,9 @@ class DeepPlanningTest extends PlanningTestBase {
             String[] names0 = {"ab", "Abc", null, "a_c", "%x"};
             List<Object> expected = new ArrayList<>();
             for (String n : names0) {
-                expected.add((n == null ? "" : n + "-").repeat(n == null ? 0 : 500).concat(n == null ? "-".repeat(500) : ""));
+                expected.add((n == null ? "" : n + "-")
+                        .repeat(n == null ? 0 : 500)
+                        .concat(n == null ? "-".repeat(500) : ""));
             }
             // concat skips NULLs: the third row is the 500 dashes alone.
             List<Object> concatenated = evaluate(plan(call("concat", names)), batch());
@@ -177,7 +185,7 @@ class DeepPlanningTest extends PlanningTestBase {
             assertEquals(Arrays.asList(991, 988, null, 990, 995), evaluate(plan(call("greatest", numbers)), batch()));
             List<Object> arrays = evaluate(plan(call("make_array", items)), batch());
             for (int r = 0; r < 5; r++) {
-                Integer x = new Integer[]{1, -2, null, 0, 5}[r];
+                Integer x = new Integer[] {1, -2, null, 0, 5}[r];
                 List<Integer> want = new ArrayList<>();
                 for (int i = 0; i < 1_000; i++) {
                     want.add(x == null ? null : x * i);
@@ -215,43 +223,61 @@ class DeepPlanningTest extends PlanningTestBase {
         // Over a batch, the allocator's limit answers (64 MiB here), with nothing left allocated.
         try (BufferAllocator small = allocator.newChildAllocator("small", 0, 64L << 20)) {
             ExecutionConfig limited = config.withAllocator(small);
-            var ctx = new dev.quiver.physical.EvalContext(List.of(), 5, limited, ROW_INTERPRETER);
-            ResourceException e = assertThrows(ResourceException.class, () -> huge.root().evaluate(ctx));
-            assertTrue(e.detail().startsWith("repeat: row 0 would take 2000000000 bytes, more than the allocator's limit or the"
-                    + " machine's memory leaves ("), e.getMessage());
+            var ctx = new EvalContext(List.of(), 5, limited, ROW_INTERPRETER);
+            ResourceException e =
+                    assertThrows(ResourceException.class, () -> huge.root().evaluate(ctx));
+            assertTrue(
+                    e.detail()
+                            .startsWith(
+                                    "repeat: row 0 would take 2000000000 bytes, more than the allocator's limit or the"
+                                            + " machine's memory leaves ("),
+                    e.getMessage());
             assertEquals(0, small.getAllocatedMemory());
         }
         // Past what a Utf8 column holds: the 2 GiB of its offsets.
         PhysicalPlan tooLong = plan(call("repeat", lit("x"), lit(3_000_000_000L)));
-        var ctx = new dev.quiver.physical.EvalContext(List.of(), 5, config, ROW_INTERPRETER);
-        ResourceException e = assertThrows(ResourceException.class, () -> tooLong.root().evaluate(ctx));
-        assertEquals("repeat: the result would hold more than 2 GiB of text by row 0 (this row alone 3000000000 bytes), beyond what"
-                + " a Utf8 column can hold (a LargeUtf8 argument gives a LargeUtf8 result)", e.detail());
+        var ctx = new EvalContext(List.of(), 5, config, ROW_INTERPRETER);
+        ResourceException e =
+                assertThrows(ResourceException.class, () -> tooLong.root().evaluate(ctx));
+        assertEquals(
+                "repeat: the result would hold more than 2 GiB of text by row 0 (this row alone 3000000000 bytes), beyond what"
+                        + " a Utf8 column can hold (a LargeUtf8 argument gives a LargeUtf8 result)",
+                e.detail());
         // Small values still fold.
-        assertEquals(new LiteralExpr(dev.quiver.value.ScalarValue.of("xyxyxy")), plan(call("repeat", lit("xy"), lit(3))).root());
+        assertEquals(
+                new LiteralExpr(ScalarValue.of("xyxyxy")),
+                plan(call("repeat", lit("xy"), lit(3))).root());
     }
 
     /** Under a limit of 8 bytes, a 20-byte constant stays a call, evaluated per batch and copied to each row. */
     @Test
     void aValueOverTheLimitIsComputedPerBatchWithTheSameResult() {
-        ExecutionConfig tight = new ExecutionConfig(allocator, QUERY_START, true, Map.of(ExecutionConfig.MAX_FOLDED_VALUE_BYTES, "8"));
-        PhysicalPlan p = new ExpressionPlanner(registry, tight).plan(SCHEMA, call("concat", call("repeat", lit("ab"), lit(10)), col("name")));
+        ExecutionConfig tight =
+                new ExecutionConfig(allocator, QUERY_START, true, Map.of(ExecutionConfig.MAX_FOLDED_VALUE_BYTES, "8"));
+        PhysicalPlan p = new ExpressionPlanner(registry, tight)
+                .plan(SCHEMA, call("concat", call("repeat", lit("ab"), lit(10)), col("name")));
         assertFalse(p.root() instanceof LiteralExpr);
         List<FieldVector> batch = batch();
         List<FieldVector> cols = p.schemaIndexes().stream().map(batch::get).toList();
-        var ctx = new dev.quiver.physical.EvalContext(cols, 5, tight, ROW_INTERPRETER);
+        var ctx = new EvalContext(cols, 5, tight, ROW_INTERPRETER);
         try (var v = p.root().evaluate(ctx)) {
             String ab = "ab".repeat(10);
-            assertEquals(List.of(ab + "ab", ab + "Abc", ab, ab + "a_c", ab + "%x"), values(v, 5).stream().map(Object::toString).toList());
+            assertEquals(
+                    List.of(ab + "ab", ab + "Abc", ab, ab + "a_c", ab + "%x"),
+                    values(v, 5).stream().map(Object::toString).toList());
         }
         // The constant alone, over five rows: a copy per row.
         PhysicalPlan alone = new ExpressionPlanner(registry, tight).plan(SCHEMA, call("repeat", lit("ab"), lit(10)));
         assertInstanceOf(ScalarFunctionExpr.class, alone.root());
-        try (var v = alone.root().evaluate(new dev.quiver.physical.EvalContext(List.of(), 5, tight, ROW_INTERPRETER))) {
-            assertEquals(Collections.nCopies(5, "ab".repeat(10)), values(v, 5).stream().map(Object::toString).toList());
+        try (var v = alone.root().evaluate(new EvalContext(List.of(), 5, tight, ROW_INTERPRETER))) {
+            assertEquals(
+                    Collections.nCopies(5, "ab".repeat(10)),
+                    values(v, 5).stream().map(Object::toString).toList());
         }
-        assertThrows(IllegalArgumentException.class,
-                () -> new ExecutionConfig(allocator, QUERY_START, true, Map.of(ExecutionConfig.MAX_FOLDED_VALUE_BYTES, "-1"))
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new ExecutionConfig(
+                                allocator, QUERY_START, true, Map.of(ExecutionConfig.MAX_FOLDED_VALUE_BYTES, "-1"))
                         .maxFoldedValueBytes());
     }
 }

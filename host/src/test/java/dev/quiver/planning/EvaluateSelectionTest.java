@@ -1,14 +1,18 @@
 package dev.quiver.planning;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.errors.EvaluationException;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.kernels.Selection;
 import dev.quiver.physical.EvalContext;
 import dev.quiver.physical.PhysicalExpr;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
-import org.apache.arrow.vector.FieldVector;
-import org.junit.jupiter.api.Test;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,11 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.arrow.vector.FieldVector;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@link PhysicalExpr#evaluateSelection} against {@link PhysicalExpr#evaluate}: on the selected
@@ -32,17 +33,50 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>Replay the random batches with {@code -Dquiver.seed=<seed>} (printed).
  */
 class EvaluateSelectionTest extends PlanningTestBase {
-    static final long SEED = "random".equals(System.getProperty("quiver.seed")) ? System.nanoTime() : Long.getLong("quiver.seed", 20261203L);
+    static final long SEED = "random".equals(System.getProperty("quiver.seed"))
+            ? System.nanoTime()
+            : Long.getLong("quiver.seed", 20261203L);
 
     /** One of every kind of node: arithmetic, comparison, logic, CASE, strings, a column, a literal. */
     private static final List<String> EXPRESSIONS = List.of(
-            "x + 1", "x * l", "y * 2.0 + 1", "-y", "-x", "dec + 1", "\"day\" + 1", "u32 + 1", "t8 * 2",
-            "x > 0", "y <= 1.5", "name = 'ab'", "x IS NULL", "x IN (1, 5)", "x BETWEEN 0 AND 1", "y IS DISTINCT FROM 0.0",
-            "flag AND x > 0", "flag OR y < 0", "NOT flag", "flag AND x > 0 AND y < 1",
-            "CASE WHEN x > 0 THEN name ELSE 'neg' END", "CASE x WHEN 1 THEN 'one' WHEN 0 THEN 'zero' ELSE 'other' END",
-            "CASE WHEN flag THEN y END", "CASE WHEN x > 0 THEN x * l WHEN y < 0 THEN l END",
-            "upper(name)", "length(name)", "name LIKE 'a%'", "hypot(x, y)", "CAST(x AS DOUBLE)", "CAST(x AS VARCHAR)",
-            "x", "name", "flag", "dec", "42", "'lit'", "NULL", "CAST(NULL AS INT)");
+            "x + 1",
+            "x * l",
+            "y * 2.0 + 1",
+            "-y",
+            "-x",
+            "dec + 1",
+            "\"day\" + 1",
+            "u32 + 1",
+            "t8 * 2",
+            "x > 0",
+            "y <= 1.5",
+            "name = 'ab'",
+            "x IS NULL",
+            "x IN (1, 5)",
+            "x BETWEEN 0 AND 1",
+            "y IS DISTINCT FROM 0.0",
+            "flag AND x > 0",
+            "flag OR y < 0",
+            "NOT flag",
+            "flag AND x > 0 AND y < 1",
+            "CASE WHEN x > 0 THEN name ELSE 'neg' END",
+            "CASE x WHEN 1 THEN 'one' WHEN 0 THEN 'zero' ELSE 'other' END",
+            "CASE WHEN flag THEN y END",
+            "CASE WHEN x > 0 THEN x * l WHEN y < 0 THEN l END",
+            "upper(name)",
+            "length(name)",
+            "name LIKE 'a%'",
+            "hypot(x, y)",
+            "CAST(x AS DOUBLE)",
+            "CAST(x AS VARCHAR)",
+            "x",
+            "name",
+            "flag",
+            "dec",
+            "42",
+            "'lit'",
+            "NULL",
+            "CAST(NULL AS INT)");
 
     /** The shapes of selection over {@code rows} rows. */
     private static Map<String, Selection> selections(int rows, Random random) {
@@ -78,17 +112,24 @@ class EvaluateSelectionTest extends PlanningTestBase {
         List<String> names = List.of("ab", "Abc", "a_c", "%x", "", "zz", "5");
         for (int r = 0; r < rows; r++) {
             Object[] row = {
-                    random.nextInt(11) - 5, random.nextGaussian() * 3, (long) random.nextInt(2001) - 1000,
-                    names.get(random.nextInt(names.size())), random.nextBoolean(), (byte) (random.nextInt(256) - 128),
-                    (long) random.nextInt(1 << 20), BigDecimal.valueOf(random.nextInt(200_001) - 100_000, 2),
-                    random.nextInt(40_000) - 10_000};
+                random.nextInt(11) - 5,
+                random.nextGaussian() * 3,
+                (long) random.nextInt(2001) - 1000,
+                names.get(random.nextInt(names.size())),
+                random.nextBoolean(),
+                (byte) (random.nextInt(256) - 128),
+                (long) random.nextInt(1 << 20),
+                BigDecimal.valueOf(random.nextInt(200_001) - 100_000, 2),
+                random.nextInt(40_000) - 10_000
+            };
             for (int c = 0; c < row.length; c++) {
                 cols.get(c).add(random.nextInt(7) == 0 ? null : row[c]);
             }
         }
         List<FieldVector> batch = new ArrayList<>();
         for (int c = 0; c < cols.size(); c++) {
-            batch.add(column(DataType.fromField(SCHEMA.getFields().get(c)), cols.get(c).toArray()));
+            batch.add(column(
+                    DataType.fromField(SCHEMA.getFields().get(c)), cols.get(c).toArray()));
         }
         return batch;
     }
@@ -110,10 +151,15 @@ class EvaluateSelectionTest extends PlanningTestBase {
                     switch (part) {
                         case ColumnarValue.Array a -> {
                             assertEquals(rows, a.length(), where);
-                            assertEquals(p.root().dataType().valueType(), a.dataType().valueType(), where);
+                            assertEquals(
+                                    p.root().dataType().valueType(),
+                                    a.dataType().valueType(),
+                                    where);
                         }
-                        case ColumnarValue.Scalar s -> assertTrue(sel.isAll() || (sel.isNone() && s.isNull()),
-                                "a scalar only for a full selection, or a NULL one for an empty one: " + where);
+                        case ColumnarValue.Scalar s ->
+                            assertTrue(
+                                    sel.isAll() || (sel.isNone() && s.isNull()),
+                                    "a scalar only for a full selection, or a NULL one for an empty one: " + where);
                     }
                     List<Object> expected = new ArrayList<>(rows);
                     for (int r = 0; r < rows; r++) {
@@ -169,7 +215,9 @@ class EvaluateSelectionTest extends PlanningTestBase {
         int[] twice = sel.within(inner).indices();
         assertEquals(twice.length, subSub.rows());
         for (int k = 0; k < twice.length; k++) {
-            assertEquals(Values.get(ctx.column(1).vector(), twice[k]), Values.get(subSub.column(1).vector(), k));
+            assertEquals(
+                    Values.get(ctx.column(1).vector(), twice[k]),
+                    Values.get(subSub.column(1).vector(), k));
         }
         subSub.close();
         sub.close();
@@ -205,16 +253,23 @@ class EvaluateSelectionTest extends PlanningTestBase {
                 column(DataType.DATE32, null, null, null, null, null, null));
         PhysicalPlan divide = plan("l / x");
         EvalContext ctx = context(divide, batch);
-        assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> divide.root().evaluate(ctx).close());
+        assertThrows(
+                KernelArithmeticException.class,
+                () -> divide.root().evaluate(ctx).close());
         Selection nonZero = Selection.ofRows(6, 0, 2, 3, 5);
         try (ColumnarValue v = divide.root().evaluateSelection(ctx, nonZero)) {
             assertEquals(Arrays.asList(5L, null, null, null, null, -2L), values(v, 6));
         }
-        assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> divide.root().evaluateSelection(ctx, Selection.ofRows(6, 0, 4)).close());
+        assertThrows(
+                KernelArithmeticException.class,
+                () -> divide.root()
+                        .evaluateSelection(ctx, Selection.ofRows(6, 0, 4))
+                        .close());
 
         PhysicalPlan cast = plan("CAST(name AS INT)");
         EvalContext castCtx = context(cast, batch);
-        assertThrows(dev.quiver.errors.EvaluationException.class, () -> cast.root().evaluate(castCtx).close());
+        assertThrows(
+                EvaluationException.class, () -> cast.root().evaluate(castCtx).close());
         try (ColumnarValue v = cast.root().evaluateSelection(castCtx, Selection.ofRows(6, 1, 2, 4, 5))) {
             assertEquals(Arrays.asList(null, 12, -3, null, null, 7), values(v, 6));
         }
@@ -227,9 +282,14 @@ class EvaluateSelectionTest extends PlanningTestBase {
             PhysicalPlan p = plan(sql);
             EvalContext ctx = context(p, batch);
             for (Selection wrong : List.of(Selection.all(6), Selection.none(4), Selection.ofRows(64, 3))) {
-                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                        () -> p.root().evaluateSelection(ctx, wrong).close(), sql + " " + wrong);
-                assertTrue(e.getMessage().contains(wrong.rows() + " rows") && e.getMessage().contains("5"), e.getMessage());
+                IllegalArgumentException e = assertThrows(
+                        IllegalArgumentException.class,
+                        () -> p.root().evaluateSelection(ctx, wrong).close(),
+                        sql + " " + wrong);
+                assertTrue(
+                        e.getMessage().contains(wrong.rows() + " rows")
+                                && e.getMessage().contains("5"),
+                        e.getMessage());
             }
             assertThrows(IllegalArgumentException.class, () -> ctx.select(Selection.all(4)));
             assertThrows(NullPointerException.class, () -> p.root().evaluateSelection(ctx, null));

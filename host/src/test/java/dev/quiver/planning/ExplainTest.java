@@ -1,11 +1,11 @@
 package dev.quiver.planning;
 
-import dev.quiver.expr.Expr;
-import org.junit.jupiter.api.Test;
-
 import static dev.quiver.expr.Expr.col;
 import static dev.quiver.expr.Expr.lit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.quiver.expr.Expr;
+import org.junit.jupiter.api.Test;
 
 /** EXPLAIN as golden text: the logical plan as written, the physical plan with casts, folded literals, inputs and kernels. */
 class ExplainTest extends PlanningTestBase {
@@ -54,7 +54,8 @@ class ExplainTest extends PlanningTestBase {
 
     @Test
     void unfusedNodesCaseAndAVolatileCall() {
-        assertEquals("""
+        assertEquals(
+                """
                 Logical plan (as written):
                   CASE WHEN (t8 > 0) THEN (random() + x) ELSE CAST(name AS DOUBLE) END
                 Physical plan (as it will run), result 'CASE WHEN (t8 > 0) THEN (random() + x) ELSE CAST(name AS DOUBLE) END' Float64:
@@ -72,7 +73,9 @@ class ExplainTest extends PlanningTestBase {
                   #0 = column 5 't8' Int8
                   #1 = column 0 'x' Int32
                   #2 = column 3 'name' Utf8
-                """, plan("CASE WHEN t8 > 0 THEN random() + x ELSE CAST(name AS DOUBLE) END").explain());
+                """,
+                plan("CASE WHEN t8 > 0 THEN random() + x ELSE CAST(name AS DOUBLE) END")
+                        .explain());
     }
 
     @Test
@@ -87,7 +90,8 @@ class ExplainTest extends PlanningTestBase {
 
     @Test
     void predicatesAndFunctionCalls() {
-        assertEquals("""
+        assertEquals(
+                """
                 Logical plan (as written):
                   ((name ILIKE 'a%') AND (round(dec, 1) BETWEEN 0 AND 2))
                 Physical plan (as it will run), result '((name ILIKE 'a%') AND (round(dec, 1) BETWEEN 0 AND 2))' Boolean:

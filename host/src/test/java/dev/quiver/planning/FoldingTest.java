@@ -1,24 +1,5 @@
 package dev.quiver.planning;
 
-import dev.quiver.expr.Expr;
-import dev.quiver.physical.BinaryExpr;
-import dev.quiver.physical.CaseExpr;
-import dev.quiver.physical.CastExpr;
-import dev.quiver.physical.EvalContext;
-import dev.quiver.physical.FusedKernelExpr;
-import dev.quiver.physical.LiteralExpr;
-import dev.quiver.physical.PhysicalExpr;
-import dev.quiver.physical.ScalarFunctionExpr;
-import dev.quiver.errors.KernelArithmeticException;
-import dev.quiver.types.DataType;
-import dev.quiver.value.ColumnarValue;
-import dev.quiver.value.ScalarValue;
-import org.apache.arrow.vector.FieldVector;
-import org.junit.jupiter.api.Test;
-
-import java.util.Arrays;
-import java.util.List;
-
 import static dev.quiver.expr.Expr.call;
 import static dev.quiver.expr.Expr.col;
 import static dev.quiver.expr.Expr.lit;
@@ -28,30 +9,52 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quiver.errors.KernelArithmeticException;
+import dev.quiver.expr.Expr;
+import dev.quiver.expr.Operator;
+import dev.quiver.physical.BinaryExpr;
+import dev.quiver.physical.CaseExpr;
+import dev.quiver.physical.CastExpr;
+import dev.quiver.physical.ColumnExpr;
+import dev.quiver.physical.EvalContext;
+import dev.quiver.physical.FusedKernelExpr;
+import dev.quiver.physical.LiteralExpr;
+import dev.quiver.physical.PhysicalExpr;
+import dev.quiver.physical.ScalarFunctionExpr;
+import dev.quiver.rowfn.ir.KernelProgram;
+import dev.quiver.types.DataType;
+import dev.quiver.value.ColumnarValue;
+import dev.quiver.value.ScalarValue;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.vector.FieldVector;
+import org.junit.jupiter.api.Test;
+
 /** What the planner folds into literals, and what it must leave alone. */
 class FoldingTest extends PlanningTestBase {
     private static final DataType TIMESTAMP_UTC = new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, "UTC");
-    private static final long QUERY_START_MICROS = QUERY_START.getEpochSecond() * 1_000_000L + QUERY_START.getNano() / 1_000;
+    private static final long QUERY_START_MICROS =
+            QUERY_START.getEpochSecond() * 1_000_000L + QUERY_START.getNano() / 1_000;
 
     /** Expressions over literals only that must become exactly this literal. */
     @Test
     void literalOnlyExpressionsFoldToOneLiteral() {
         Object[][] table = {
-                {"1 + abs(-1)", new ScalarValue(DataType.INT32, 2)},
-                {"upper('ab')", new ScalarValue(DataType.UTF8, "AB")},
-                {"NULL + 1", ScalarValue.nullOf(DataType.INT32)},
-                {"CAST('12' AS INT)", new ScalarValue(DataType.INT32, 12)},
-                {"sqrt(16) * 2", new ScalarValue(DataType.FLOAT64, 8.0)},
-                {"hypot(3, 4)", new ScalarValue(DataType.FLOAT64, 5.0)},
-                {"round(2.345, 2)", new ScalarValue(DataType.FLOAT64, 2.35)},
-                {"length('héllo') + 1", new ScalarValue(DataType.INT64, 6L)},
-                {"CASE WHEN 1 > 2 THEN 'a' ELSE 'b' END", new ScalarValue(DataType.UTF8, "b")},
-                {"3 IN (1, 2, 3)", new ScalarValue(DataType.BOOLEAN, true)},
-                {"NOT (2 BETWEEN 1 AND 3)", new ScalarValue(DataType.BOOLEAN, false)},
-                {"'abc' LIKE 'a%'", new ScalarValue(DataType.BOOLEAN, true)},
-                {"-(5)", new ScalarValue(DataType.INT32, -5)},
-                {"NULL IS NULL", new ScalarValue(DataType.BOOLEAN, true)},
-                {"TRY_CAST('x' AS INT)", ScalarValue.nullOf(DataType.INT32)},
+            {"1 + abs(-1)", new ScalarValue(DataType.INT32, 2)},
+            {"upper('ab')", new ScalarValue(DataType.UTF8, "AB")},
+            {"NULL + 1", ScalarValue.nullOf(DataType.INT32)},
+            {"CAST('12' AS INT)", new ScalarValue(DataType.INT32, 12)},
+            {"sqrt(16) * 2", new ScalarValue(DataType.FLOAT64, 8.0)},
+            {"hypot(3, 4)", new ScalarValue(DataType.FLOAT64, 5.0)},
+            {"round(2.345, 2)", new ScalarValue(DataType.FLOAT64, 2.35)},
+            {"length('héllo') + 1", new ScalarValue(DataType.INT64, 6L)},
+            {"CASE WHEN 1 > 2 THEN 'a' ELSE 'b' END", new ScalarValue(DataType.UTF8, "b")},
+            {"3 IN (1, 2, 3)", new ScalarValue(DataType.BOOLEAN, true)},
+            {"NOT (2 BETWEEN 1 AND 3)", new ScalarValue(DataType.BOOLEAN, false)},
+            {"'abc' LIKE 'a%'", new ScalarValue(DataType.BOOLEAN, true)},
+            {"-(5)", new ScalarValue(DataType.INT32, -5)},
+            {"NULL IS NULL", new ScalarValue(DataType.BOOLEAN, true)},
+            {"TRY_CAST('x' AS INT)", ScalarValue.nullOf(DataType.INT32)},
         };
         for (Object[] row : table) {
             String sql = (String) row[0];
@@ -59,7 +62,8 @@ class FoldingTest extends PlanningTestBase {
             LiteralExpr l = assertInstanceOf(LiteralExpr.class, p.root(), sql + "\n" + p.explain());
             assertEquals(row[1], l.value(), sql);
             assertTrue(p.columns().isEmpty(), sql);
-            assertTrue(p.explain().contains("  literal " + l.value().toSql() + " -> " + l.dataType() + "\n"), p.explain());
+            assertTrue(
+                    p.explain().contains("  literal " + l.value().toSql() + " -> " + l.dataType() + "\n"), p.explain());
         }
     }
 
@@ -68,18 +72,22 @@ class FoldingTest extends PlanningTestBase {
         PhysicalPlan p = planWrapping(col("x").add(lit(1).add(lit(2))));
         FusedKernelExpr f = assertInstanceOf(FusedKernelExpr.class, p.root(), p.explain());
         assertEquals("(x + 3)", f.program().text());
-        assertEquals("($0 + 3)", dev.quiver.rowfn.ir.KernelProgram.render(f.program().root()));
+        assertEquals("($0 + 3)", KernelProgram.render(f.program().root()));
 
         // Unfused (a comparison), the literal 3 sits in the tree as a node of its own.
         PhysicalPlan q = plan("t8 = (1 + 2)");
         BinaryExpr eq = assertInstanceOf(BinaryExpr.class, q.root(), q.explain());
-        assertEquals(new ScalarValue(DataType.INT32, 3), assertInstanceOf(LiteralExpr.class, eq.right(), q.explain()).value());
+        assertEquals(
+                new ScalarValue(DataType.INT32, 3),
+                assertInstanceOf(LiteralExpr.class, eq.right(), q.explain()).value());
     }
 
     @Test
     void aCastOfALiteralIsFoldedIntoTheLiteral() {
         PhysicalPlan p = planWrapping("CAST('12' AS INT) + x");
-        assertEquals("(12 + x)", assertInstanceOf(FusedKernelExpr.class, p.root()).program().text());
+        assertEquals(
+                "(12 + x)",
+                assertInstanceOf(FusedKernelExpr.class, p.root()).program().text());
         assertTrue(nodes(p.root()).stream().noneMatch(n -> n instanceof CastExpr), p.explain());
         List<FieldVector> b = batch();
         assertEquals(Arrays.asList(13, 10, null, 12, 17), evaluate(p, b));
@@ -87,11 +95,14 @@ class FoldingTest extends PlanningTestBase {
 
     @Test
     void volatileCallsAndEverythingAboveThemAreKept() {
-        for (String sql : List.of("1 + random()", "random() + x", "random()", "abs(random() - 0.5)", "CAST(random() AS REAL)")) {
+        for (String sql :
+                List.of("1 + random()", "random() + x", "random()", "abs(random() - 0.5)", "CAST(random() AS REAL)")) {
             PhysicalPlan p = plan(sql);
             assertFalse(p.root() instanceof LiteralExpr, sql + "\n" + p.explain());
             long randoms = nodes(p.root()).stream()
-                    .filter(n -> n instanceof ScalarFunctionExpr f && f.function().name().equals("random")).count();
+                    .filter(n -> n instanceof ScalarFunctionExpr f
+                            && f.function().name().equals("random"))
+                    .count();
             assertEquals(1, randoms, sql + "\n" + p.explain());
             assertTrue(p.explain().contains("call random (volatile) -> Float64"), p.explain());
         }
@@ -122,9 +133,20 @@ class FoldingTest extends PlanningTestBase {
         // Stable: the same value on every evaluation and in every plan of the query, including the alias.
         List<FieldVector> b = batch();
         assertEquals(evaluate(p, b), evaluate(p, b));
-        assertEquals(List.of(QUERY_START_MICROS, QUERY_START_MICROS, QUERY_START_MICROS, QUERY_START_MICROS, QUERY_START_MICROS),
+        assertEquals(
+                List.of(
+                        QUERY_START_MICROS,
+                        QUERY_START_MICROS,
+                        QUERY_START_MICROS,
+                        QUERY_START_MICROS,
+                        QUERY_START_MICROS),
                 evaluate(p, b));
-        assertEquals(l.value(), assertInstanceOf(LiteralExpr.class, plan(call("current_timestamp")).root()).value());
+        assertEquals(
+                l.value(),
+                assertInstanceOf(
+                                LiteralExpr.class,
+                                plan(call("current_timestamp")).root())
+                        .value());
     }
 
     @Test
@@ -132,7 +154,7 @@ class FoldingTest extends PlanningTestBase {
         PhysicalPlan p = plan("CASE WHEN x > 0 THEN 1/0 END");
         CaseExpr c = assertInstanceOf(CaseExpr.class, p.root(), p.explain());
         BinaryExpr div = assertInstanceOf(BinaryExpr.class, c.thens().getFirst(), p.explain());
-        assertEquals(dev.quiver.expr.Operator.DIVIDE, div.op());
+        assertEquals(Operator.DIVIDE, div.op());
         assertEquals(new LiteralExpr(new ScalarValue(DataType.INT32, 0)), div.right());
 
         // No row takes the branch: no error, every row NULL (no ELSE).
@@ -144,7 +166,8 @@ class FoldingTest extends PlanningTestBase {
         // One row takes it: the batch fails on that row.
         FieldVector y = column(DataType.INT32, -1, 3);
         EvalContext one = new EvalContext(List.of(y), 2, config, ROW_INTERPRETER);
-        KernelArithmeticException e = assertThrows(KernelArithmeticException.class, () -> p.root().evaluate(one).close());
+        KernelArithmeticException e = assertThrows(
+                KernelArithmeticException.class, () -> p.root().evaluate(one).close());
         assertTrue(e.getMessage().contains("division by zero"), e.getMessage());
     }
 
@@ -168,8 +191,16 @@ class FoldingTest extends PlanningTestBase {
 
     @Test
     void foldingAllocatesNothingThatOutlivesPlanning() {
-        for (String sql : List.of("1 + abs(-1)", "upper('ab') LIKE 'A%'", "CAST('12' AS INT) + x", "now()", "1 / 0",
-                "CASE WHEN x > 0 THEN 1/0 END", "hypot(3, 4) + round(2.5)", "lower(upper('Ab'))", "'a' IN ('b', NULL)")) {
+        for (String sql : List.of(
+                "1 + abs(-1)",
+                "upper('ab') LIKE 'A%'",
+                "CAST('12' AS INT) + x",
+                "now()",
+                "1 / 0",
+                "CASE WHEN x > 0 THEN 1/0 END",
+                "hypot(3, 4) + round(2.5)",
+                "lower(upper('Ab'))",
+                "'a' IN ('b', NULL)")) {
             plan(sql);
             assertEquals(0, allocator.getAllocatedMemory(), sql);
         }
@@ -181,6 +212,6 @@ class FoldingTest extends PlanningTestBase {
         ScalarFunctionExpr f = assertInstanceOf(ScalarFunctionExpr.class, p.root(), p.explain());
         assertEquals("upper", f.function().name());
         PhysicalExpr arg = f.args().getFirst();
-        assertInstanceOf(dev.quiver.physical.ColumnExpr.class, arg);
+        assertInstanceOf(ColumnExpr.class, arg);
     }
 }

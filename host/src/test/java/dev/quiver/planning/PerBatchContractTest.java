@@ -1,6 +1,16 @@
 package dev.quiver.planning;
 
+import static dev.quiver.expr.Expr.call;
+import static dev.quiver.expr.Expr.col;
+import static dev.quiver.expr.Expr.lit;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.errors.EvaluationException;
 import dev.quiver.functions.ArrayFunctions;
+import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
 import dev.quiver.functions.Signature;
@@ -10,31 +20,32 @@ import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.IntVector;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-
-import static dev.quiver.expr.Expr.call;
-import static dev.quiver.expr.Expr.col;
-import static dev.quiver.expr.Expr.lit;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+import org.junit.jupiter.api.Test;
 
 /** A function node is invoked once per batch, and what it returns is checked at the boundary. */
 class PerBatchContractTest extends PlanningTestBase {
 
     /** A user function over one Int32 argument whose body is {@code result}; counts its calls. */
-    record UserFunction(String name, Volatility volatility, DataType returnType, AtomicInteger calls,
-                        Function<ScalarFunctionArgs, ColumnarValue> result) implements ScalarFunction {
-        UserFunction(String name, Volatility volatility, DataType returnType, Function<ScalarFunctionArgs, ColumnarValue> result) {
+    record UserFunction(
+            String name,
+            Volatility volatility,
+            DataType returnType,
+            AtomicInteger calls,
+            Function<ScalarFunctionArgs, ColumnarValue> result)
+            implements ScalarFunction {
+        UserFunction(
+                String name,
+                Volatility volatility,
+                DataType returnType,
+                Function<ScalarFunctionArgs, ColumnarValue> result) {
             this(name, volatility, returnType, new AtomicInteger(), result);
         }
 
@@ -79,7 +90,8 @@ class PerBatchContractTest extends PlanningTestBase {
 
     @Test
     void oneCallPerFunctionNodePerBatch() {
-        UserFunction f = new UserFunction("counted", Volatility.IMMUTABLE, DataType.INT32, a -> ints(a, a.numberRows()));
+        UserFunction f =
+                new UserFunction("counted", Volatility.IMMUTABLE, DataType.INT32, a -> ints(a, a.numberRows()));
         registry.register(f);
         PhysicalPlan one = plan(call("counted", col("x")));
         PhysicalPlan two = plan(call("counted", col("x")).add(call("counted", col("x").mul(lit(2)))));
@@ -102,11 +114,11 @@ class PerBatchContractTest extends PlanningTestBase {
 
     @Test
     void aFunctionReturningTheWrongRowCountFailsNamingIt() {
-        for (int rows : new int[]{0, 2, 6}) {
+        for (int rows : new int[] {0, 2, 6}) {
             registry.register(new UserFunction("short_rows", Volatility.IMMUTABLE, DataType.INT32, a -> ints(a, rows)));
             PhysicalPlan p = plan(call("short_rows", col("x")));
             List<FieldVector> b = xBatch(1, 2, 3, 4, 5);
-            dev.quiver.errors.EvaluationException e = assertThrows(dev.quiver.errors.EvaluationException.class, () -> run(p, b));
+            EvaluationException e = assertThrows(EvaluationException.class, () -> run(p, b));
             assertEquals("function short_rows returned " + rows + " rows for a batch of 5 rows", e.getMessage());
         }
     }
@@ -119,12 +131,14 @@ class PerBatchContractTest extends PlanningTestBase {
         PhysicalPlan p = plan(call("one_row", lit(42)));
         EvalContext ctx = new EvalContext(List.of(), 5, config, ROW_INTERPRETER);
         try (ColumnarValue v = p.root().evaluate(ctx)) {
-            assertEquals(new ScalarValue(DataType.INT32, 0), assertInstanceOf(ColumnarValue.Scalar.class, v).value());
+            assertEquals(
+                    new ScalarValue(DataType.INT32, 0),
+                    assertInstanceOf(ColumnarValue.Scalar.class, v).value());
         }
         // With a column argument a one-row array for five rows is an error, not a scalar.
         PhysicalPlan q = plan(call("one_row", col("x")));
         List<FieldVector> b = xBatch(1, 2, 3, 4, 5);
-        assertThrows(dev.quiver.errors.EvaluationException.class, () -> run(q, b));
+        assertThrows(EvaluationException.class, () -> run(q, b));
     }
 
     @Test
@@ -133,16 +147,19 @@ class PerBatchContractTest extends PlanningTestBase {
         registry.register(new UserFunction("liar", Volatility.IMMUTABLE, DataType.INT64, a -> ints(a, a.numberRows())));
         PhysicalPlan p = plan(call("liar", col("x")));
         List<FieldVector> b = xBatch(1, 2, 3);
-        dev.quiver.errors.EvaluationException e = assertThrows(dev.quiver.errors.EvaluationException.class, () -> run(p, b));
+        EvaluationException e = assertThrows(EvaluationException.class, () -> run(p, b));
         assertEquals("function liar returned Int32 but was planned to return Int64", e.getMessage());
         // A scalar of the wrong type too.
-        registry.register(new UserFunction("scalar_liar", Volatility.VOLATILE, DataType.INT64,
+        registry.register(new UserFunction(
+                "scalar_liar",
+                Volatility.VOLATILE,
+                DataType.INT64,
                 a -> new ColumnarValue.Scalar(new ScalarValue(DataType.UTF8, "no"))));
         PhysicalPlan q = plan(call("scalar_liar", lit(1)));
-        dev.quiver.errors.EvaluationException e2 = assertThrows(dev.quiver.errors.EvaluationException.class, () -> run(q, b));
+        EvaluationException e2 = assertThrows(EvaluationException.class, () -> run(q, b));
         assertEquals("function scalar_liar returned Utf8 but was planned to return Int64", e2.getMessage());
         // With the check off the result passes unchecked (the flag is what makes the difference).
-        config = new dev.quiver.functions.ExecutionConfig(allocator, QUERY_START, false, java.util.Map.of());
+        config = new ExecutionConfig(allocator, QUERY_START, false, Map.of());
         assertEquals(Arrays.asList(0, 1, 2), run(p, b));
     }
 
@@ -222,8 +239,13 @@ class PerBatchContractTest extends PlanningTestBase {
         List<List<Integer>> padSeen = new ArrayList<>();
         List<List<Integer>> singularSeen = new ArrayList<>();
         registry.register(ArrayFunctions.adapt("sum_pad", sig, t -> DataType.INT32, recordingSum(padSeen)));
-        registry.register(ArrayFunctions.adapt("sum_singular", sig, t -> DataType.INT32, recordingSum(singularSeen),
-                ArrayFunctions.Hint.PAD, ArrayFunctions.Hint.ACCEPTS_SINGULAR));
+        registry.register(ArrayFunctions.adapt(
+                "sum_singular",
+                sig,
+                t -> DataType.INT32,
+                recordingSum(singularSeen),
+                ArrayFunctions.Hint.PAD,
+                ArrayFunctions.Hint.ACCEPTS_SINGULAR));
         List<FieldVector> b = xBatch(1, null, 3, 4);
 
         assertEquals(Arrays.asList(11, null, 13, 14), run(plan(call("sum_pad", col("x"), lit(10))), b));
@@ -238,7 +260,9 @@ class PerBatchContractTest extends PlanningTestBase {
         PhysicalPlan scalars = plan(call("sum_pad", lit(2), lit(3)));
         EvalContext ctx = new EvalContext(List.of(), 7, config, ROW_INTERPRETER);
         try (ColumnarValue v = scalars.root().evaluate(ctx)) {
-            assertEquals(new ScalarValue(DataType.INT32, 5), assertInstanceOf(ColumnarValue.Scalar.class, v).value());
+            assertEquals(
+                    new ScalarValue(DataType.INT32, 5),
+                    assertInstanceOf(ColumnarValue.Scalar.class, v).value());
         }
         assertEquals(List.of(1, 1), padSeen.getLast());
     }
@@ -247,17 +271,30 @@ class PerBatchContractTest extends PlanningTestBase {
     void anArrayFunctionCalledDirectlyFollowsTheSameRules() {
         List<List<Integer>> seen = new ArrayList<>();
         FieldVector x = column(DataType.INT32, 1, 2, 3);
-        ScalarFunctionArgs mixed = new ScalarFunctionArgs(List.of(ColumnarValue.Array.borrowed(x), ColumnarValue.scalar(DataType.INT32, 5)),
-                List.of(DataType.INT32.toField("a", true), DataType.INT32.toField("b", true)), 3, DataType.INT32.toField("r", true), config);
-        try (ColumnarValue v = ArrayFunctions.invoke(mixed, recordingSum(seen), ArrayFunctions.Hint.ACCEPTS_SINGULAR,
+        ScalarFunctionArgs mixed = new ScalarFunctionArgs(
+                List.of(ColumnarValue.Array.borrowed(x), ColumnarValue.scalar(DataType.INT32, 5)),
+                List.of(DataType.INT32.toField("a", true), DataType.INT32.toField("b", true)),
+                3,
+                DataType.INT32.toField("r", true),
+                config);
+        try (ColumnarValue v = ArrayFunctions.invoke(
+                mixed,
+                recordingSum(seen),
+                ArrayFunctions.Hint.ACCEPTS_SINGULAR,
                 ArrayFunctions.Hint.ACCEPTS_SINGULAR)) {
             assertEquals(List.of(6, 7, 8), values(v, 3));
         }
         assertEquals(List.of(List.of(3, 1)), seen);
-        ScalarFunctionArgs scalars = new ScalarFunctionArgs(List.of(ColumnarValue.scalar(DataType.INT32, 1), ColumnarValue.scalar(DataType.INT32, 5)),
-                mixed.argFields(), 3, mixed.returnField(), config);
+        ScalarFunctionArgs scalars = new ScalarFunctionArgs(
+                List.of(ColumnarValue.scalar(DataType.INT32, 1), ColumnarValue.scalar(DataType.INT32, 5)),
+                mixed.argFields(),
+                3,
+                mixed.returnField(),
+                config);
         try (ColumnarValue v = ArrayFunctions.invoke(scalars, recordingSum(seen))) {
-            assertEquals(new ScalarValue(DataType.INT32, 6), assertInstanceOf(ColumnarValue.Scalar.class, v).value());
+            assertEquals(
+                    new ScalarValue(DataType.INT32, 6),
+                    assertInstanceOf(ColumnarValue.Scalar.class, v).value());
         }
         assertEquals(List.of(1, 1), seen.getLast());
         assertEquals(Values.get(x, 0).value(), 1);

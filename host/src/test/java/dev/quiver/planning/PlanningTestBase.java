@@ -1,16 +1,27 @@
 package dev.quiver.planning;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.quiver.expr.Expr;
 import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.functions.FunctionRegistry;
 import dev.quiver.physical.EvalContext;
 import dev.quiver.physical.KernelExecutor;
 import dev.quiver.physical.PhysicalExpr;
+import dev.quiver.rowfn.RowFn;
+import dev.quiver.rowfn.ir.RowFailure;
 import dev.quiver.rowfn.ir.RowInterpreter;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -19,15 +30,6 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-
-import java.math.BigDecimal;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * A fresh allocator per test (it must end at zero bytes), a planner over the default
@@ -43,13 +45,20 @@ abstract class PlanningTestBase {
      * dec Decimal(10, 2), day Date32.
      */
     static final Schema SCHEMA = new Schema(List.of(
-            field("x", DataType.INT32), field("y", DataType.FLOAT64), field("l", DataType.INT64),
-            field("name", DataType.UTF8), field("flag", DataType.BOOLEAN), field("t8", DataType.INT8),
-            field("u32", DataType.UINT32), field("dec", new DataType.Decimal(10, 2)), field("day", DataType.DATE32)));
+            field("x", DataType.INT32),
+            field("y", DataType.FLOAT64),
+            field("l", DataType.INT64),
+            field("name", DataType.UTF8),
+            field("flag", DataType.BOOLEAN),
+            field("t8", DataType.INT8),
+            field("u32", DataType.UINT32),
+            field("dec", new DataType.Decimal(10, 2)),
+            field("day", DataType.DATE32)));
 
     /** Runs a fused program one row at a time with the reference; a row is null as the program says. */
     static final KernelExecutor ROW_INTERPRETER = (program, args, rows, allocator, mode) -> {
-        DataType out = DataType.fromField(new Field("result", FieldType.nullable(program.resultType().arrowType()), null));
+        DataType out = DataType.fromField(
+                new Field("result", FieldType.nullable(program.resultType().arrowType()), null));
         FieldVector v = Values.allocate(out, "result", rows, allocator);
         try {
             for (int r = 0; r < rows; r++) {
@@ -58,7 +67,7 @@ abstract class PlanningTestBase {
                 for (int k = 0; k < args.size(); k++) {
                     ScalarValue s = Values.get(args.get(k), r);
                     isNull |= s.isNull();
-                    row[k] = dev.quiver.rowfn.RowFn.toNumber(s.value(), program.argTypes().get(k));
+                    row[k] = RowFn.toNumber(s.value(), program.argTypes().get(k));
                 }
                 if (isNull && program.isStrict()) {
                     Values.setNull(v, r);
@@ -71,10 +80,10 @@ abstract class PlanningTestBase {
                         Values.setNull(v, r);
                         continue;
                     }
-                } catch (dev.quiver.rowfn.ir.RowFailure e) {
+                } catch (RowFailure e) {
                     throw RowInterpreter.failure(program, e, r, "reference");
                 }
-                Values.set(v, r, new ScalarValue(out, dev.quiver.rowfn.RowFn.fromNumber(value, program.resultType())));
+                Values.set(v, r, new ScalarValue(out, RowFn.fromNumber(value, program.resultType())));
             }
             v.setValueCount(rows);
             return new KernelExecutor.Result(v, rows, "reference");
@@ -121,7 +130,8 @@ abstract class PlanningTestBase {
 
     /** Planned with wrapping integer arithmetic, which fused kernels run (checked integer arithmetic is not fused). */
     PhysicalPlan planWrapping(Expr e) {
-        ExecutionConfig wrapping = new ExecutionConfig(allocator, QUERY_START, true, Map.of(ExecutionConfig.ARITHMETIC, "wrapping"));
+        ExecutionConfig wrapping =
+                new ExecutionConfig(allocator, QUERY_START, true, Map.of(ExecutionConfig.ARITHMETIC, "wrapping"));
         return new ExpressionPlanner(registry, wrapping).plan(SCHEMA, e);
     }
 
@@ -156,10 +166,20 @@ abstract class PlanningTestBase {
                 column(DataType.BOOLEAN, true, false, null, true, null),
                 column(DataType.INT8, (byte) 127, (byte) -128, null, (byte) 5, (byte) -1),
                 column(DataType.UINT32, 4294967295L, 0L, null, 7L, 1L),
-                column(new DataType.Decimal(10, 2), new BigDecimal("1.25"), new BigDecimal("-0.50"), null,
-                        new BigDecimal("10.00"), new BigDecimal("0.01")),
-                column(DataType.DATE32, (int) java.time.LocalDate.of(2024, 1, 31).toEpochDay(), null, 0,
-                        (int) java.time.LocalDate.of(2000, 2, 29).toEpochDay(), -1));
+                column(
+                        new DataType.Decimal(10, 2),
+                        new BigDecimal("1.25"),
+                        new BigDecimal("-0.50"),
+                        null,
+                        new BigDecimal("10.00"),
+                        new BigDecimal("0.01")),
+                column(
+                        DataType.DATE32,
+                        (int) LocalDate.of(2024, 1, 31).toEpochDay(),
+                        null,
+                        0,
+                        (int) LocalDate.of(2000, 2, 29).toEpochDay(),
+                        -1));
     }
 
     /** The plan's input columns picked from the full schema-ordered batch. */
@@ -179,10 +199,12 @@ abstract class PlanningTestBase {
     static List<Object> values(ColumnarValue v, int rows) {
         List<Object> out = new ArrayList<>();
         for (int i = 0; i < rows; i++) {
-            out.add(switch (v) {
-                case ColumnarValue.Scalar s -> s.value().value();
-                case ColumnarValue.Array a -> Values.get(a.vector(), i, v.dataType()).value();
-            });
+            out.add(
+                    switch (v) {
+                        case ColumnarValue.Scalar s -> s.value().value();
+                        case ColumnarValue.Array a ->
+                            Values.get(a.vector(), i, v.dataType()).value();
+                    });
         }
         return out;
     }

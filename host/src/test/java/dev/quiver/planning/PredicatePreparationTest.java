@@ -1,5 +1,11 @@
 package dev.quiver.planning;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.functions.PlanningException;
 import dev.quiver.kernels.InList;
 import dev.quiver.kernels.LikePattern;
@@ -7,19 +13,12 @@ import dev.quiver.physical.InListExpr;
 import dev.quiver.physical.LikeExpr;
 import dev.quiver.physical.PhysicalExpr;
 import dev.quiver.types.DataType;
-import org.apache.arrow.vector.FieldVector;
-import org.junit.jupiter.api.Test;
-
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.arrow.vector.FieldVector;
+import org.junit.jupiter.api.Test;
 
 /**
  * Literal LIKE patterns and IN lists are prepared once, when the plan is built: the node holds
@@ -63,30 +62,35 @@ class PredicatePreparationTest extends PlanningTestBase {
 
     @Test
     void explainNamesTheStrategy() {
-        String spread = IntStream.range(0, 9).mapToObj(k -> Long.toString(k * 1_000_000_007L)).collect(Collectors.joining(", "));
+        String spread = IntStream.range(0, 9)
+                .mapToObj(k -> Long.toString(k * 1_000_000_007L))
+                .collect(Collectors.joining(", "));
         String strings = IntStream.range(0, 12).mapToObj(k -> "'s" + k + "'").collect(Collectors.joining(", "));
         String[][] table = {
-                {"name LIKE 'ab'", "LIKE (exact)"},
-                {"name LIKE '%c'", "LIKE (suffix)"},
-                {"name NOT LIKE '%b%'", "NOT LIKE (contains)"},
-                {"name LIKE 'a_c'", "LIKE (general)"},
-                {"name LIKE 'a%c'", "LIKE (general)"},
-                {"name ILIKE '%'", "ILIKE (any)"},
-                {"name ILIKE 'AB%'", "ILIKE (prefix)"},
-                {"name ILIKE 'É%'", "ILIKE (general)"},
-                {"name LIKE '!%%' ESCAPE '!'", "LIKE (prefix) ESCAPE '!'"},
-                {"name LIKE upper(name)", "LIKE (pattern per row)"},
-                {"x IN (1, 2, 3)", "IN (linear scan of 3 values)"},
-                {"x NOT IN (1, 5)", "NOT IN (linear scan of 2 values)"},
-                {"l IN (" + spread + ")", "IN (hash set of 9 values)"},
-                {"name IN ('a', 'b', NULL)", "IN (linear scan of 2 values and NULL)"},
-                {"name IN (" + strings + ")", "IN (hash set of 12 values)"},
-                {"x IN (1, 2.5, l)", "IN (linear scan of 2 values + 1 expression)"},
-                {"y IN (0.0, -0.0, 'NaN'::DOUBLE)", "IN (linear scan of 2 values)"},
+            {"name LIKE 'ab'", "LIKE (exact)"},
+            {"name LIKE '%c'", "LIKE (suffix)"},
+            {"name NOT LIKE '%b%'", "NOT LIKE (contains)"},
+            {"name LIKE 'a_c'", "LIKE (general)"},
+            {"name LIKE 'a%c'", "LIKE (general)"},
+            {"name ILIKE '%'", "ILIKE (any)"},
+            {"name ILIKE 'AB%'", "ILIKE (prefix)"},
+            {"name ILIKE 'É%'", "ILIKE (general)"},
+            {"name LIKE '!%%' ESCAPE '!'", "LIKE (prefix) ESCAPE '!'"},
+            {"name LIKE upper(name)", "LIKE (pattern per row)"},
+            {"x IN (1, 2, 3)", "IN (linear scan of 3 values)"},
+            {"x NOT IN (1, 5)", "NOT IN (linear scan of 2 values)"},
+            {"l IN (" + spread + ")", "IN (hash set of 9 values)"},
+            {"name IN ('a', 'b', NULL)", "IN (linear scan of 2 values and NULL)"},
+            {"name IN (" + strings + ")", "IN (hash set of 12 values)"},
+            {"x IN (1, 2.5, l)", "IN (linear scan of 2 values + 1 expression)"},
+            {"y IN (0.0, -0.0, 'NaN'::DOUBLE)", "IN (linear scan of 2 values)"},
         };
         for (String[] t : table) {
             PhysicalPlan p = plan(t[0]);
-            assertEquals(t[1] + " -> Boolean", p.root().explainTree().lines().findFirst().orElseThrow(), t[0]);
+            assertEquals(
+                    t[1] + " -> Boolean",
+                    p.root().explainTree().lines().findFirst().orElseThrow(),
+                    t[0]);
         }
     }
 
@@ -100,19 +104,21 @@ class PredicatePreparationTest extends PlanningTestBase {
 
     @Test
     void preparedNodesEvaluateAsSqlSays() {
-        String twenty = IntStream.range(0, 20).mapToObj(k -> Integer.toString(k * 5 - 10)).collect(Collectors.joining(", "));
+        String twenty = IntStream.range(0, 20)
+                .mapToObj(k -> Integer.toString(k * 5 - 10))
+                .collect(Collectors.joining(", "));
         Object[][] table = {
-                {"x IN (" + twenty + ")", row(F, F, null, T, T)},
-                {"x NOT IN (" + twenty + ", NULL)", row(null, null, null, F, F)},
-                {"name IN ('ab', 'a_c', NULL)", row(T, null, null, T, null)},
-                {"dec IN (1.25, 10, 0.010)", row(T, F, null, T, T)},
-                {"day IN (DATE '2024-01-31', DATE '1969-12-31')", row(T, null, F, F, T)},
-                {"y IN (0.0, 1.5)", row(T, null, T, F, F)},
-                {"name ILIKE '%B%'", row(T, T, null, F, F)},
-                {"name LIKE '%!_%' ESCAPE '!'", row(F, F, null, T, F)},
-                {"name NOT ILIKE 'a_C'", row(T, F, null, F, T)},
-                {"y BETWEEN -4 AND 1.5", row(T, null, T, T, F)},
-                {"dec NOT BETWEEN 0 AND 1.25", row(F, T, null, T, F)},
+            {"x IN (" + twenty + ")", row(F, F, null, T, T)},
+            {"x NOT IN (" + twenty + ", NULL)", row(null, null, null, F, F)},
+            {"name IN ('ab', 'a_c', NULL)", row(T, null, null, T, null)},
+            {"dec IN (1.25, 10, 0.010)", row(T, F, null, T, T)},
+            {"day IN (DATE '2024-01-31', DATE '1969-12-31')", row(T, null, F, F, T)},
+            {"y IN (0.0, 1.5)", row(T, null, T, F, F)},
+            {"name ILIKE '%B%'", row(T, T, null, F, F)},
+            {"name LIKE '%!_%' ESCAPE '!'", row(F, F, null, T, F)},
+            {"name NOT ILIKE 'a_C'", row(T, F, null, F, T)},
+            {"y BETWEEN -4 AND 1.5", row(T, null, T, T, F)},
+            {"dec NOT BETWEEN 0 AND 1.25", row(F, T, null, T, F)},
         };
         List<FieldVector> batch = batch();
         for (Object[] t : table) {
@@ -126,7 +132,8 @@ class PredicatePreparationTest extends PlanningTestBase {
     void rebuildingANodeKeepsItsMeaning() {
         PhysicalPlan p = plan("name NOT ILIKE 'a%' ESCAPE '!'");
         LikeExpr like = assertInstanceOf(LikeExpr.class, p.root());
-        LikeExpr same = new LikeExpr(like.input(), like.pattern(), like.escape(), like.negated(), like.caseInsensitive());
+        LikeExpr same =
+                new LikeExpr(like.input(), like.pattern(), like.escape(), like.negated(), like.caseInsensitive());
         assertEquals(like, same);
         assertEquals(like.hashCode(), same.hashCode());
         PhysicalPlan q = plan("x NOT IN (1, 2, l)");

@@ -1,19 +1,18 @@
 package dev.quiver.sql;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.quiver.expr.Expr;
 import dev.quiver.expr.Operator;
-import dev.quiver.sql.SqlParser;
 import dev.quiver.types.DataType;
-import org.junit.jupiter.api.Test;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.apache.arrow.vector.types.IntervalUnit;
+import org.junit.jupiter.api.Test;
 
 /**
  * Every {@link Expr} prints as SQL text that parses back to an equal {@code Expr}: random trees of every node
@@ -22,17 +21,62 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * top). {@code -Dquiver.roundtrip.seed=N} replays a run; the seed is in every failure.
  */
 class RoundTripPropertyTest {
-    private static final String[] NAMES = {"x", "y", "MyCol", "a b", "select", "end", "date", "current", "interval", "trim",
-            "position", "left", "row", "map", "q\"uote", "ñame", "time", "zone", "values", "e", "x1", "_u", "Order"};
-    private static final DataType[] TYPES = {DataType.BOOLEAN, DataType.INT8, DataType.INT16, DataType.INT32, DataType.INT64,
-            DataType.UINT8, DataType.UINT16, DataType.UINT32, DataType.UINT64, DataType.FLOAT32, DataType.FLOAT64, DataType.UTF8,
-            DataType.LARGE_UTF8, DataType.BINARY, DataType.DATE32, DataType.NULL, new DataType.Decimal(10, 2),
-            new DataType.Decimal(38, 0), new DataType.Timestamp(DataType.TimeUnit.SECOND, null),
-            new DataType.Timestamp(DataType.TimeUnit.MILLISECOND, "UTC"), new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, null),
-            new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, "UTC"), new DataType.Timestamp(DataType.TimeUnit.NANOSECOND, "Europe/Paris"),
-            new DataType.ListType(DataType.INT32, true), new DataType.ListType(new DataType.ListType(DataType.UTF8, true), true),
-            new DataType.Struct(List.of(new DataType.StructField("f", DataType.INT64, true), new DataType.StructField("a b", DataType.UTF8, true))),
-            new DataType.Interval(org.apache.arrow.vector.types.IntervalUnit.MONTH_DAY_NANO)};
+    private static final String[] NAMES = {
+        "x",
+        "y",
+        "MyCol",
+        "a b",
+        "select",
+        "end",
+        "date",
+        "current",
+        "interval",
+        "trim",
+        "position",
+        "left",
+        "row",
+        "map",
+        "q\"uote",
+        "ñame",
+        "time",
+        "zone",
+        "values",
+        "e",
+        "x1",
+        "_u",
+        "Order"
+    };
+    private static final DataType[] TYPES = {
+        DataType.BOOLEAN,
+        DataType.INT8,
+        DataType.INT16,
+        DataType.INT32,
+        DataType.INT64,
+        DataType.UINT8,
+        DataType.UINT16,
+        DataType.UINT32,
+        DataType.UINT64,
+        DataType.FLOAT32,
+        DataType.FLOAT64,
+        DataType.UTF8,
+        DataType.LARGE_UTF8,
+        DataType.BINARY,
+        DataType.DATE32,
+        DataType.NULL,
+        new DataType.Decimal(10, 2),
+        new DataType.Decimal(38, 0),
+        new DataType.Timestamp(DataType.TimeUnit.SECOND, null),
+        new DataType.Timestamp(DataType.TimeUnit.MILLISECOND, "UTC"),
+        new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, null),
+        new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, "UTC"),
+        new DataType.Timestamp(DataType.TimeUnit.NANOSECOND, "Europe/Paris"),
+        new DataType.ListType(DataType.INT32, true),
+        new DataType.ListType(new DataType.ListType(DataType.UTF8, true), true),
+        new DataType.Struct(List.of(
+                new DataType.StructField("f", DataType.INT64, true),
+                new DataType.StructField("a b", DataType.UTF8, true))),
+        new DataType.Interval(IntervalUnit.MONTH_DAY_NANO)
+    };
 
     private final Random random;
 
@@ -82,12 +126,18 @@ class RoundTripPropertyTest {
                 for (int k = 0; k <= random.nextInt(3); k++) {
                     branches.add(new Expr.WhenThen(expr(d), expr(d)));
                 }
-                yield new Expr.Case(random.nextBoolean() ? expr(d) : null, branches, random.nextBoolean() ? expr(d) : null);
+                yield new Expr.Case(
+                        random.nextBoolean() ? expr(d) : null, branches, random.nextBoolean() ? expr(d) : null);
             }
             case 6 -> new Expr.InList(expr(d), list(d, 1), random.nextBoolean());
             case 7 -> new Expr.Between(expr(d), expr(d), expr(d), random.nextBoolean());
-            case 8 -> new Expr.Like(expr(d), expr(d), random.nextBoolean() ? null : "!'%_\\".charAt(random.nextInt(5)),
-                    random.nextBoolean(), random.nextBoolean());
+            case 8 ->
+                new Expr.Like(
+                        expr(d),
+                        expr(d),
+                        random.nextBoolean() ? null : "!'%_\\".charAt(random.nextInt(5)),
+                        random.nextBoolean(),
+                        random.nextBoolean());
             case 9 -> {
                 List<Expr> args = list(d, 0);
                 List<String> names = new ArrayList<>();
@@ -97,8 +147,12 @@ class RoundTripPropertyTest {
                 }
                 yield new Expr.Call(random.nextBoolean() ? name() : "strict_concat", args, names);
             }
-            case 10 -> new Expr.ScalarSubquery(expr(d), random.nextBoolean() ? name() : "s." + name(),
-                    random.nextBoolean() ? expr(d) : null, random.nextBoolean() ? null : (long) random.nextInt(1_000));
+            case 10 ->
+                new Expr.ScalarSubquery(
+                        expr(d),
+                        random.nextBoolean() ? name() : "s." + name(),
+                        random.nextBoolean() ? expr(d) : null,
+                        random.nextBoolean() ? null : (long) random.nextInt(1_000));
             case 11 -> new Expr.Call("make_array", list(d, 0));
             default -> new Expr.Call("get_field", List.of(expr(d), Expr.lit(name())));
         };
@@ -126,10 +180,20 @@ class RoundTripPropertyTest {
         return switch (random.nextInt(16)) {
             case 0 -> Expr.lit(random.nextInt());
             case 1 -> Expr.lit(random.nextLong());
-            case 2 -> Expr.lit(random.nextBoolean() ? random.nextGaussian() * 1e6 : new double[]{Double.NaN, Double.NEGATIVE_INFINITY,
-                    -0.0, Double.MIN_VALUE, Double.MAX_VALUE}[random.nextInt(5)]);
+            case 2 ->
+                Expr.lit(
+                        random.nextBoolean()
+                                ? random.nextGaussian() * 1e6
+                                : new double[] {
+                                            Double.NaN,
+                                            Double.NEGATIVE_INFINITY,
+                                            -0.0,
+                                            Double.MIN_VALUE,
+                                            Double.MAX_VALUE
+                                        }
+                                        [random.nextInt(5)]);
             case 3 -> Expr.lit(random.nextFloat());
-            case 4 -> Expr.lit(new String[]{"", "it's", "a\\b", "línea ñ", "two\nlines", "\"q\""}[random.nextInt(6)]);
+            case 4 -> Expr.lit(new String[] {"", "it's", "a\\b", "línea ñ", "two\nlines", "\"q\""}[random.nextInt(6)]);
             case 5 -> Expr.lit(random.nextBoolean());
             case 6 -> Expr.nullLit();
             case 7 -> Expr.nullLit(type());

@@ -1,5 +1,24 @@
 package dev.quiver.strings;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -7,20 +26,6 @@ import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@link Utf8}, {@link Utf8Input} and {@link Utf8Output} against the JDK's own UTF-8 codec. */
 class Utf8Test {
@@ -34,16 +39,16 @@ class Utf8Test {
 
     private static MemorySegment segment(Arena arena, byte[] b) {
         MemorySegment s = arena.allocate(Math.max(1, b.length));
-        MemorySegment.copy(b, 0, s, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, b.length);
+        MemorySegment.copy(b, 0, s, ValueLayout.JAVA_BYTE, 0, b.length);
         return s.asSlice(0, b.length);
     }
 
     /** The JDK's strict decoder: the reference for validity. */
     private static boolean jdkValid(byte[] b) {
         try {
-            StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(b));
+            StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(b));
             return true;
-        } catch (java.nio.charset.CharacterCodingException e) {
+        } catch (CharacterCodingException e) {
             return false;
         }
     }
@@ -52,9 +57,24 @@ class Utf8Test {
     void validationAgreesWithTheJdkOnRandomAndCraftedBytes() {
         Random r = new Random(7);
         List<byte[]> cases = new ArrayList<>();
-        int[][] crafted = {{0xC0, 0x80}, {0xC1, 0xBF}, {0xE0, 0x80, 0x80}, {0xE0, 0xA0, 0x80}, {0xED, 0xA0, 0x80},
-                {0xED, 0x9F, 0xBF}, {0xF0, 0x8F, 0xBF, 0xBF}, {0xF0, 0x90, 0x80, 0x80}, {0xF4, 0x8F, 0xBF, 0xBF},
-                {0xF4, 0x90, 0x80, 0x80}, {0xF5, 0x80, 0x80, 0x80}, {0xFF}, {0x80}, {0xC3}, {0xE2, 0x82}, {0x61, 0xE2, 0x82, 0xAC}};
+        int[][] crafted = {
+            {0xC0, 0x80},
+            {0xC1, 0xBF},
+            {0xE0, 0x80, 0x80},
+            {0xE0, 0xA0, 0x80},
+            {0xED, 0xA0, 0x80},
+            {0xED, 0x9F, 0xBF},
+            {0xF0, 0x8F, 0xBF, 0xBF},
+            {0xF0, 0x90, 0x80, 0x80},
+            {0xF4, 0x8F, 0xBF, 0xBF},
+            {0xF4, 0x90, 0x80, 0x80},
+            {0xF5, 0x80, 0x80, 0x80},
+            {0xFF},
+            {0x80},
+            {0xC3},
+            {0xE2, 0x82},
+            {0x61, 0xE2, 0x82, 0xAC}
+        };
         for (int[] c : crafted) {
             byte[] b = new byte[c.length];
             for (int i = 0; i < c.length; i++) {
@@ -65,7 +85,10 @@ class Utf8Test {
         for (int i = 0; i < 20_000; i++) {
             byte[] b = new byte[r.nextInt(24)];
             for (int k = 0; k < b.length; k++) {
-                b[k] = (byte) (r.nextInt(3) == 0 ? r.nextInt(256) : r.nextInt(3) == 0 ? 0x80 | r.nextInt(64) : r.nextInt(128));
+                b[k] = (byte)
+                        (r.nextInt(3) == 0
+                                ? r.nextInt(256)
+                                : r.nextInt(3) == 0 ? 0x80 | r.nextInt(64) : r.nextInt(128));
             }
             cases.add(b);
             cases.add(("ab€𝄞ßz" + i).getBytes(StandardCharsets.UTF_8));
@@ -74,9 +97,10 @@ class Utf8Test {
             for (byte[] b : cases) {
                 MemorySegment s = segment(arena, b);
                 long bad = Utf8.firstInvalid(s, 0, b.length);
-                assertEquals(jdkValid(b), bad < 0, () -> java.util.HexFormat.of().formatHex(b));
+                assertEquals(jdkValid(b), bad < 0, () -> HexFormat.of().formatHex(b));
                 if (bad >= 0) {
-                    assertTrue(jdkValid(java.util.Arrays.copyOf(b, (int) bad)), "the bytes before the first invalid one are valid");
+                    assertTrue(
+                            jdkValid(Arrays.copyOf(b, (int) bad)), "the bytes before the first invalid one are valid");
                 } else {
                     String text = new String(b, StandardCharsets.UTF_8);
                     assertEquals(text.codePointCount(0, text.length()), Utf8.codePoints(s, 0, b.length));
@@ -105,8 +129,8 @@ class Utf8Test {
                 b[k] = (byte) (w >>> (k * 8));
             }
             String s = new String(b, StandardCharsets.US_ASCII);
-            assertEquals(s.toUpperCase(java.util.Locale.ROOT), ascii(Utf8.upperAsciiWord(w)));
-            assertEquals(s.toLowerCase(java.util.Locale.ROOT), ascii(Utf8.lowerAsciiWord(w)));
+            assertEquals(s.toUpperCase(Locale.ROOT), ascii(Utf8.upperAsciiWord(w)));
+            assertEquals(s.toLowerCase(Locale.ROOT), ascii(Utf8.lowerAsciiWord(w)));
         }
     }
 
@@ -120,7 +144,7 @@ class Utf8Test {
 
     @Test
     void outputGrowsFromATinyHintAndReadsBackThroughInput() {
-        for (boolean large : new boolean[]{false, true}) {
+        for (boolean large : new boolean[] {false, true}) {
             Random r = new Random(11);
             List<String> expected = new ArrayList<>();
             FieldVector v;
@@ -149,7 +173,8 @@ class Utf8Test {
                 }
                 v = out.finish();
             }
-            try (v; Utf8Input in = Utf8Input.of(v)) {
+            try (v;
+                    Utf8Input in = Utf8Input.of(v)) {
                 assertEquals(large, v instanceof LargeVarCharVector);
                 assertEquals(5_000, in.rows());
                 assertFalse(in.isAllAscii());
@@ -174,9 +199,9 @@ class Utf8Test {
         try (VarCharVector v = new VarCharVector("name", allocator)) {
             v.allocateNew(4);
             v.setSafe(0, "ok".getBytes(StandardCharsets.UTF_8));
-            v.setSafe(1, new byte[]{(byte) 0xC3});
+            v.setSafe(1, new byte[] {(byte) 0xC3});
             v.setSafe(2, "fine é".getBytes(StandardCharsets.UTF_8));
-            v.setSafe(3, new byte[]{'a', 'b', (byte) 0xFF});
+            v.setSafe(3, new byte[] {'a', 'b', (byte) 0xFF});
             v.setValueCount(4);
             v.setNull(1);
             InvalidUtf8Exception e = assertThrows(InvalidUtf8Exception.class, () -> Utf8Input.check(v, "name"));

@@ -1,10 +1,10 @@
 package dev.quiver.types;
 
+import static dev.quiver.types.DataType.*;
+import static org.junit.jupiter.api.Assertions.*;
+
 import dev.quiver.expr.ArithmeticCoercion;
 import dev.quiver.expr.Operator;
-import org.apache.arrow.vector.types.IntervalUnit;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,9 +13,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import static dev.quiver.types.DataType.*;
-import static org.junit.jupiter.api.Assertions.*;
+import org.apache.arrow.vector.types.IntervalUnit;
+import org.junit.jupiter.api.Test;
 
 class TypeCoercionTest {
 
@@ -23,15 +22,26 @@ class TypeCoercionTest {
     static final Decimal D38_10 = new Decimal(38, 10);
 
     /** The numeric types of the pair table, in its row and column order. */
-    static final List<DataType> NUMERIC = List.of(INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64,
-            FLOAT32, FLOAT64, D10_2, D38_10);
+    static final List<DataType> NUMERIC =
+            List.of(INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, FLOAT32, FLOAT64, D10_2, D38_10);
 
     static final Map<String, DataType> CODES = Map.ofEntries(
-            Map.entry("I8", INT8), Map.entry("I16", INT16), Map.entry("I32", INT32), Map.entry("I64", INT64),
-            Map.entry("U8", UINT8), Map.entry("U16", UINT16), Map.entry("U32", UINT32), Map.entry("U64", UINT64),
-            Map.entry("F32", FLOAT32), Map.entry("F64", FLOAT64),
-            Map.entry("D20", new Decimal(20, 0)), Map.entry("D10_2", D10_2), Map.entry("D12_2", new Decimal(12, 2)),
-            Map.entry("D21_2", new Decimal(21, 2)), Map.entry("D22_2", new Decimal(22, 2)), Map.entry("D38_10", D38_10));
+            Map.entry("I8", INT8),
+            Map.entry("I16", INT16),
+            Map.entry("I32", INT32),
+            Map.entry("I64", INT64),
+            Map.entry("U8", UINT8),
+            Map.entry("U16", UINT16),
+            Map.entry("U32", UINT32),
+            Map.entry("U64", UINT64),
+            Map.entry("F32", FLOAT32),
+            Map.entry("F64", FLOAT64),
+            Map.entry("D20", new Decimal(20, 0)),
+            Map.entry("D10_2", D10_2),
+            Map.entry("D12_2", new Decimal(12, 2)),
+            Map.entry("D21_2", new Decimal(21, 2)),
+            Map.entry("D22_2", new Decimal(22, 2)),
+            Map.entry("D38_10", D38_10));
 
     /** Worked out by hand from the rules (not from the code); rows and columns in {@link #NUMERIC} order. */
     static final String EXPECTED_NUMERIC = """
@@ -61,7 +71,8 @@ class TypeCoercionTest {
                 DataType expected = CODES.get(cells[j]);
                 Optional<DataType> actual = TypeCoercion.commonType(NUMERIC.get(i), NUMERIC.get(j));
                 if (!actual.equals(Optional.of(expected))) {
-                    mismatches.add(NUMERIC.get(i) + " + " + NUMERIC.get(j) + ": expected " + expected + ", got " + actual);
+                    mismatches.add(
+                            NUMERIC.get(i) + " + " + NUMERIC.get(j) + ": expected " + expected + ", got " + actual);
                 }
             }
         }
@@ -80,11 +91,22 @@ class TypeCoercionTest {
         }
     }
 
-    static final List<DataType> OTHERS = List.of(NULL, BOOLEAN, UTF8, LARGE_UTF8, BINARY, DATE32,
-            new Timestamp(TimeUnit.SECOND, null), new Timestamp(TimeUnit.NANOSECOND, "UTC"),
-            new Timestamp(TimeUnit.MILLISECOND, "Europe/Paris"), new Interval(IntervalUnit.DAY_TIME),
-            new ListType(INT32, true), new ListType(FLOAT64, false), new ListType(UTF8, true),
-            new Dictionary(INT32, UTF8), new Dictionary(INT8, INT64));
+    static final List<DataType> OTHERS = List.of(
+            NULL,
+            BOOLEAN,
+            UTF8,
+            LARGE_UTF8,
+            BINARY,
+            DATE32,
+            new Timestamp(TimeUnit.SECOND, null),
+            new Timestamp(TimeUnit.NANOSECOND, "UTC"),
+            new Timestamp(TimeUnit.MILLISECOND, "Europe/Paris"),
+            new Interval(IntervalUnit.DAY_TIME),
+            new ListType(INT32, true),
+            new ListType(FLOAT64, false),
+            new ListType(UTF8, true),
+            new Dictionary(INT32, UTF8),
+            new Dictionary(INT8, INT64));
 
     @Test
     void nullMeetsEverythingAtTheOtherType() {
@@ -115,17 +137,23 @@ class TypeCoercionTest {
         assertEquals(Optional.of(sNone), TypeCoercion.commonType(sNone, DATE32));
         assertEquals(Optional.of(msParis), TypeCoercion.commonType(sNone, msParis));
         assertEquals(Optional.of(new Timestamp(TimeUnit.NANOSECOND, "UTC")), TypeCoercion.commonType(usTokyo, nsUtc));
-        assertEquals(Optional.of(new Timestamp(TimeUnit.MICROSECOND, "UTC")), TypeCoercion.commonType(usTokyo, msParis));
-        assertEquals(Optional.of(new Timestamp(TimeUnit.MICROSECOND, "Asia/Tokyo")),
+        assertEquals(
+                Optional.of(new Timestamp(TimeUnit.MICROSECOND, "UTC")), TypeCoercion.commonType(usTokyo, msParis));
+        assertEquals(
+                Optional.of(new Timestamp(TimeUnit.MICROSECOND, "Asia/Tokyo")),
                 TypeCoercion.commonType(usTokyo, new Timestamp(TimeUnit.SECOND, "Asia/Tokyo")));
     }
 
     @Test
     void listsMeetAtTheCommonElementType() {
-        assertEquals(Optional.of(new ListType(INT64, true)),
+        assertEquals(
+                Optional.of(new ListType(INT64, true)),
                 TypeCoercion.commonType(new ListType(INT32, true), new ListType(INT64, false)));
-        assertEquals(Optional.of(new ListType(new ListType(FLOAT64, false), false)),
-                TypeCoercion.commonType(new ListType(new ListType(INT8, false), false), new ListType(new ListType(FLOAT64, false), false)));
+        assertEquals(
+                Optional.of(new ListType(new ListType(FLOAT64, false), false)),
+                TypeCoercion.commonType(
+                        new ListType(new ListType(INT8, false), false),
+                        new ListType(new ListType(FLOAT64, false), false)));
         assertEquals(Optional.empty(), TypeCoercion.commonType(new ListType(BOOLEAN, true), new ListType(INT32, true)));
         assertEquals(Optional.empty(), TypeCoercion.commonType(new ListType(INT32, true), INT32));
     }
@@ -140,10 +168,18 @@ class TypeCoercionTest {
     @Test
     void impossiblePairs() {
         DataType[][] pairs = {
-                {BOOLEAN, INT32}, {BOOLEAN, UTF8}, {DATE32, INT32}, {DATE32, UTF8}, {BINARY, FLOAT64},
-                {new Interval(IntervalUnit.DAY_TIME), new Interval(IntervalUnit.YEAR_MONTH)},
-                {new Interval(IntervalUnit.DAY_TIME), DATE32}, {new ListType(INT32, true), UTF8},
-                {new Struct(List.of(new StructField("a", INT32, true))), new Struct(List.of(new StructField("a", INT64, true)))},
+            {BOOLEAN, INT32},
+            {BOOLEAN, UTF8},
+            {DATE32, INT32},
+            {DATE32, UTF8},
+            {BINARY, FLOAT64},
+            {new Interval(IntervalUnit.DAY_TIME), new Interval(IntervalUnit.YEAR_MONTH)},
+            {new Interval(IntervalUnit.DAY_TIME), DATE32},
+            {new ListType(INT32, true), UTF8},
+            {
+                new Struct(List.of(new StructField("a", INT32, true))),
+                new Struct(List.of(new StructField("a", INT64, true)))
+            },
         };
         for (DataType[] p : pairs) {
             assertEquals(Optional.empty(), TypeCoercion.commonType(p[0], p[1]), Arrays.toString(p));
@@ -257,7 +293,9 @@ class TypeCoercionTest {
         assertEquals(Optional.empty(), ArithmeticCoercion.arithmetic(Operator.PLUS, UTF8, INT32));
         assertEquals(Optional.empty(), ArithmeticCoercion.arithmetic(Operator.PLUS, BOOLEAN, BOOLEAN));
         assertEquals(Optional.empty(), ArithmeticCoercion.arithmetic(Operator.PLUS, NULL, UTF8));
-        assertEquals(Optional.empty(), ArithmeticCoercion.arithmetic(Operator.DIVIDE, new Timestamp(TimeUnit.SECOND, null), INT64));
+        assertEquals(
+                Optional.empty(),
+                ArithmeticCoercion.arithmetic(Operator.DIVIDE, new Timestamp(TimeUnit.SECOND, null), INT64));
         assertThrows(IllegalArgumentException.class, () -> ArithmeticCoercion.arithmetic(Operator.EQ, INT32, INT32));
     }
 
@@ -267,18 +305,48 @@ class TypeCoercionTest {
     void canCoerce() {
         Timestamp ts = new Timestamp(TimeUnit.MILLISECOND, null);
         DataType[][] allowed = {
-                {INT32, INT32}, {NULL, BOOLEAN}, {NULL, new ListType(INT32, true)}, {INT8, INT64}, {UINT8, INT16},
-                {INT32, FLOAT32}, {INT64, FLOAT64}, {FLOAT32, FLOAT64}, {INT64, dec(5, 2)},
-                {D10_2, dec(12, 2)}, {D10_2, FLOAT64},
-                {UTF8, LARGE_UTF8}, {DATE32, ts}, {new Dictionary(INT32, UTF8), UTF8},
-                {new Dictionary(INT32, INT8), INT32},
+            {INT32, INT32},
+            {NULL, BOOLEAN},
+            {NULL, new ListType(INT32, true)},
+            {INT8, INT64},
+            {UINT8, INT16},
+            {INT32, FLOAT32},
+            {INT64, FLOAT64},
+            {FLOAT32, FLOAT64},
+            {INT64, dec(5, 2)},
+            {D10_2, dec(12, 2)},
+            {D10_2, FLOAT64},
+            {UTF8, LARGE_UTF8},
+            {DATE32, ts},
+            {new Dictionary(INT32, UTF8), UTF8},
+            {new Dictionary(INT32, INT8), INT32},
         };
         DataType[][] refused = {
-                {INT64, INT32}, {INT64, FLOAT32}, {UINT64, FLOAT32}, {UINT32, INT32}, {INT32, UINT32}, {UINT64, INT64}, {FLOAT64, FLOAT32}, {FLOAT32, INT64},
-                {FLOAT64, D10_2}, {D10_2, dec(10, 3)}, {D10_2, FLOAT32}, {D10_2, INT64}, {INT32, UTF8},
-                {UTF8, INT32}, {UTF8, D10_2}, {UTF8, DATE32}, {LARGE_UTF8, ts}, {UTF8, BINARY},
-                {LARGE_UTF8, UTF8}, {UTF8, BOOLEAN}, {BOOLEAN, INT32}, {BINARY, UTF8}, {ts, DATE32}, {INT32, DATE32},
-                {INT32, NULL},
+            {INT64, INT32},
+            {INT64, FLOAT32},
+            {UINT64, FLOAT32},
+            {UINT32, INT32},
+            {INT32, UINT32},
+            {UINT64, INT64},
+            {FLOAT64, FLOAT32},
+            {FLOAT32, INT64},
+            {FLOAT64, D10_2},
+            {D10_2, dec(10, 3)},
+            {D10_2, FLOAT32},
+            {D10_2, INT64},
+            {INT32, UTF8},
+            {UTF8, INT32},
+            {UTF8, D10_2},
+            {UTF8, DATE32},
+            {LARGE_UTF8, ts},
+            {UTF8, BINARY},
+            {LARGE_UTF8, UTF8},
+            {UTF8, BOOLEAN},
+            {BOOLEAN, INT32},
+            {BINARY, UTF8},
+            {ts, DATE32},
+            {INT32, DATE32},
+            {INT32, NULL},
         };
         for (DataType[] p : allowed) {
             assertTrue(TypeCoercion.canCoerce(p[0], p[1]), p[0] + " -> " + p[1]);
@@ -290,7 +358,8 @@ class TypeCoercionTest {
 
     // ------------------------------------------------------------------ docs/coercion.md
 
-    static final String TABLE_BEGIN = "<!-- numeric-table:begin (generated by TypeCoercionTest; run with -Dquiver.regenerateDocs=true) -->\n";
+    static final String TABLE_BEGIN =
+            "<!-- numeric-table:begin (generated by TypeCoercionTest; run with -Dquiver.regenerateDocs=true) -->\n";
     static final String TABLE_END = "<!-- numeric-table:end -->";
 
     /** The numeric pair table as docs/coercion.md shows it, computed by {@link TypeCoercion#commonType}. */
@@ -305,7 +374,8 @@ class TypeCoercionTest {
         for (DataType a : NUMERIC) {
             sb.append("| **").append(a).append("** | ");
             for (DataType b : NUMERIC) {
-                sb.append(TypeCoercion.commonType(a, b).map(Object::toString).orElse("—")).append(" | ");
+                sb.append(TypeCoercion.commonType(a, b).map(Object::toString).orElse("—"))
+                        .append(" | ");
             }
             sb.setLength(sb.length() - 1);
             sb.append('\n');
@@ -322,7 +392,8 @@ class TypeCoercionTest {
             }
             dir = dir.getParent();
         }
-        throw new AssertionError("docs/coercion.md not found above " + Path.of("").toAbsolutePath());
+        throw new AssertionError(
+                "docs/coercion.md not found above " + Path.of("").toAbsolutePath());
     }
 
     @Test
@@ -337,7 +408,8 @@ class TypeCoercionTest {
             text = text.substring(0, begin + TABLE_BEGIN.length()) + table + text.substring(end);
             Files.writeString(doc, text);
         }
-        assertTrue(text.contains(TABLE_BEGIN + table + TABLE_END),
+        assertTrue(
+                text.contains(TABLE_BEGIN + table + TABLE_END),
                 doc + " does not show the numeric table the code computes; it should read:\n" + table
                         + "\n(regenerate with mvn -o -pl host test -Dtest=TypeCoercionTest -Dquiver.regenerateDocs=true)");
     }

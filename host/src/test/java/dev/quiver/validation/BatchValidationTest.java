@@ -1,7 +1,16 @@
 package dev.quiver.validation;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.errors.ErrorKind;
 import dev.quiver.errors.InputException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Random;
+import java.util.function.IntFunction;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -15,6 +24,7 @@ import org.apache.arrow.vector.SmallIntVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ViewVarCharVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.StructVector;
@@ -25,16 +35,6 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Random;
-import java.util.function.IntFunction;
-
-import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link BatchValidation} against a scalar reference: for every length around the vector widths
@@ -103,7 +103,9 @@ class BatchValidationTest {
                 }
                 long limit = v.getDataBuffer().capacity();
                 for (int at = 0; at <= rows; at += rows > 100 ? 97 : 1) {
-                    for (long bad : new long[]{-1, limit + 1, at > 0 ? v.getOffsetBuffer().getInt((at - 1) * 4L) - 1 : -5}) {
+                    for (long bad : new long[] {
+                        -1, limit + 1, at > 0 ? v.getOffsetBuffer().getInt((at - 1) * 4L) - 1 : -5
+                    }) {
                         int saved = v.getOffsetBuffer().getInt(at * 4L);
                         v.getOffsetBuffer().setInt(at * 4L, (int) bad);
                         long[] offsets = new long[rows + 1];
@@ -115,7 +117,8 @@ class BatchValidationTest {
                         if (expected < 0) {
                             assertDoesNotThrow(() -> BatchValidation.checkColumn(v, "s"), what);
                         } else {
-                            InputException e = assertThrows(InputException.class, () -> BatchValidation.checkColumn(v, "s"), what);
+                            InputException e =
+                                    assertThrows(InputException.class, () -> BatchValidation.checkColumn(v, "s"), what);
                             assertEquals(ErrorKind.INPUT, e.kind());
                             assertEquals("s", e.column());
                             assertEquals(Math.max(0, expected - 1), e.row(), what + ": " + e.getMessage());
@@ -175,7 +178,8 @@ class BatchValidationTest {
 
     @Test
     void fixedWidthBuffersMustHoldEveryRow() {
-        try (IntVector v = new IntVector("x", allocator); ArrowBuf shortData = allocator.buffer(8)) {
+        try (IntVector v = new IntVector("x", allocator);
+                ArrowBuf shortData = allocator.buffer(8)) {
             v.allocateNew(10);
             for (int i = 0; i < 10; i++) {
                 v.set(i, i);
@@ -185,21 +189,30 @@ class BatchValidationTest {
             assertDoesNotThrow(() -> BatchValidation.checkColumn(v, "x"));
             load(v, 10, 1, List.of(v.getValidityBuffer(), shortData));
             InputException e = assertThrows(InputException.class, () -> BatchValidation.checkColumn(v, "x"));
-            assertEquals("column 'x' is malformed: its data buffer holds 8 bytes, fewer than the 40 bytes 10 rows of 4 bytes need"
-                    + " (row 2 is the first past its end)", e.detail());
+            assertEquals(
+                    "column 'x' is malformed: its data buffer holds 8 bytes, fewer than the 40 bytes 10 rows of 4 bytes need"
+                            + " (row 2 is the first past its end)",
+                    e.detail());
             assertEquals(2, e.row());
         }
-        try (BitVector v = new BitVector("b", allocator); ArrowBuf shortValidity = allocator.buffer(1)) {
+        try (BitVector v = new BitVector("b", allocator);
+                ArrowBuf shortValidity = allocator.buffer(1)) {
             v.allocateNew(17);
             for (int i = 0; i < 17; i++) {
                 v.set(i, i % 2);
             }
             v.setNull(4);
             v.setValueCount(17);
-            load(v, 17, 1, List.of(shortValidity.slice(0, 1), v.getDataBuffer())); // a slice: an allocation is rounded up
+            load(
+                    v,
+                    17,
+                    1,
+                    List.of(shortValidity.slice(0, 1), v.getDataBuffer())); // a slice: an allocation is rounded up
             InputException e = assertThrows(InputException.class, () -> BatchValidation.checkColumn(v, "b"));
-            assertEquals("column 'b' is malformed: its validity buffer holds 1 byte, fewer than the 3 bytes 17 rows need"
-                    + " (row 8 is the first past its end)", e.detail());
+            assertEquals(
+                    "column 'b' is malformed: its validity buffer holds 1 byte, fewer than the 3 bytes 17 rows need"
+                            + " (row 8 is the first past its end)",
+                    e.detail());
             assertEquals(8, e.row());
         }
     }
@@ -208,8 +221,11 @@ class BatchValidationTest {
     void everyOutOfRangeDictionaryIndexIsFoundAndNullsAreIgnored() {
         Random random = new Random(SEED);
         List<IntFunction<BaseFixedWidthVector>> kinds = List.of(
-                n -> new TinyIntVector("d", allocator), n -> new SmallIntVector("d", allocator),
-                n -> new IntVector("d", allocator), n -> new BigIntVector("d", allocator), n -> new UInt4Vector("d", allocator));
+                n -> new TinyIntVector("d", allocator),
+                n -> new SmallIntVector("d", allocator),
+                n -> new IntVector("d", allocator),
+                n -> new BigIntVector("d", allocator),
+                n -> new UInt4Vector("d", allocator));
         try (VarCharVector dictionary = strings(5, random)) {
             for (IntFunction<BaseFixedWidthVector> kind : kinds) {
                 for (int rows : LENGTHS) {
@@ -221,7 +237,8 @@ class BatchValidationTest {
                             // Garbage behind a null: an index far outside the dictionary, which must not matter.
                             write(v, width, i, isNull ? 100 + random.nextInt(20) : random.nextInt(5));
                             if (!isNull) {
-                                v.getValidityBuffer().setByte(i >> 3, v.getValidityBuffer().getByte(i >> 3) | (1 << (i & 7)));
+                                v.getValidityBuffer()
+                                        .setByte(i >> 3, v.getValidityBuffer().getByte(i >> 3) | (1 << (i & 7)));
                             }
                         }
                         v.setValueCount(rows);
@@ -231,16 +248,23 @@ class BatchValidationTest {
                             continue;
                         }
                         int at = random.nextInt(rows);
-                        v.getValidityBuffer().setByte(at >> 3, v.getValidityBuffer().getByte(at >> 3) | (1 << (at & 7)));
+                        v.getValidityBuffer()
+                                .setByte(at >> 3, v.getValidityBuffer().getByte(at >> 3) | (1 << (at & 7)));
                         int bad = v instanceof UInt4Vector || random.nextBoolean() ? 5 : -1;
                         write(v, width, at, bad);
-                        // Every other non-null row is in range, every null row's garbage is not: the first bad row is at.
+                        // Every other non-null row is in range, every null row's garbage is not: the first bad row is
+                        // at.
                         int expected = at;
-                        InputException e = assertThrows(InputException.class,
-                                () -> BatchValidation.checkDictionaryIndices(v, "d", dictionary), what);
+                        InputException e = assertThrows(
+                                InputException.class,
+                                () -> BatchValidation.checkDictionaryIndices(v, "d", dictionary),
+                                what);
                         assertEquals(expected, e.row(), what + ": " + e.getMessage());
-                        assertEquals("column 'd' is malformed: dictionary index " + bad + " at row " + at
-                                + " is outside its dictionary of 5 values (indices 0 to 4)", e.detail(), what);
+                        assertEquals(
+                                "column 'd' is malformed: dictionary index " + bad + " at row " + at
+                                        + " is outside its dictionary of 5 values (indices 0 to 4)",
+                                e.detail(),
+                                what);
                     }
                 }
             }
@@ -307,7 +331,8 @@ class BatchValidationTest {
             b.getOffsetBuffer().setInt(8, 4);
             load(a, 1, 0, a.getFieldBuffers());
             InputException shorter = assertThrows(InputException.class, () -> BatchValidation.checkColumn(s, "st"));
-            assertEquals("column 'st' is malformed: its child 'a' has 1 value, fewer than its 3 rows (row 1 is the first without one)",
+            assertEquals(
+                    "column 'st' is malformed: its child 'a' has 1 value, fewer than its 3 rows (row 1 is the first without one)",
                     shorter.detail());
         }
     }
@@ -326,10 +351,11 @@ class BatchValidationTest {
 
     @Test
     void aBatchIsCheckedColumnByColumn() {
-        try (IntVector x = new IntVector("x", allocator); VarCharVector s = strings(4, new Random(SEED))) {
+        try (IntVector x = new IntVector("x", allocator);
+                VarCharVector s = strings(4, new Random(SEED))) {
             x.allocateNew(4);
             x.setValueCount(3);
-            try (var root = new org.apache.arrow.vector.VectorSchemaRoot(List.of(x.getField(), s.getField()), List.of(x, s), 4)) {
+            try (var root = new VectorSchemaRoot(List.of(x.getField(), s.getField()), List.of(x, s), 4)) {
                 InputException e = assertThrows(InputException.class, () -> BatchValidation.checkBatch(root));
                 assertEquals("column 'x' has 3 values but the batch has 4 rows", e.detail());
                 assertEquals("x", e.column());

@@ -4,7 +4,6 @@ import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.ResidentKey;
 import dev.quiver.memory.Resources;
 import dev.quiver.rowfn.ir.KernelProgram;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,14 +24,22 @@ final class BatchRun {
     final RunProbes probes;
     /** The fault plan the run started with, or null: always, outside tests. */
     final FaultInjection.Plan faults;
+
     private final boolean mayOverlap;
     long bytesToDevice, bytesFromDevice;
     private final List<ResidentBuffers.Lease> leases = new ArrayList<>();
     private final List<StagingPool.Slot> slots = new ArrayList<>();
     private StagingPool staging;
 
-    BatchRun(KernelLaunch launch, CompiledProgram compiled, KernelProgram program, KernelInvocation invocation,
-             boolean trace, boolean mayOverlap, RunProbes probes, FaultInjection.Plan faults) {
+    BatchRun(
+            KernelLaunch launch,
+            CompiledProgram compiled,
+            KernelProgram program,
+            KernelInvocation invocation,
+            boolean trace,
+            boolean mayOverlap,
+            RunProbes probes,
+            FaultInjection.Plan faults) {
         this.launch = launch;
         this.compiled = compiled;
         this.program = program;

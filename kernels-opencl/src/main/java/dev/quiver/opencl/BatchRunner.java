@@ -6,11 +6,10 @@ import dev.quiver.backend.RowMode;
 import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowInterpreter;
-import org.jocl.cl_command_queue;
-import org.jocl.cl_context;
-
 import java.util.List;
 import java.util.Objects;
+import org.jocl.cl_command_queue;
+import org.jocl.cl_context;
 
 /**
  * The steps of every run of one backend ({@link OpenClBackend#execute} and its variants): the
@@ -32,9 +31,16 @@ final class BatchRunner {
     private final DataPath dataPath;
     private final InjectedFaults faults;
 
-    BatchRunner(OpenClDevice device, String name, ClObject<cl_context> context, ClObject<cl_command_queue> queue,
-                ClObjectCounts counts, Lifecycle lifecycle, ProgramBuilds programs, DataPath dataPath,
-                InjectedFaults faults) {
+    BatchRunner(
+            OpenClDevice device,
+            String name,
+            ClObject<cl_context> context,
+            ClObject<cl_command_queue> queue,
+            ClObjectCounts counts,
+            Lifecycle lifecycle,
+            ProgramBuilds programs,
+            DataPath dataPath,
+            InjectedFaults faults) {
         this.device = device;
         this.name = name;
         this.context = context;
@@ -50,8 +56,8 @@ final class BatchRunner {
      * Runs {@code program} over {@code invocation}: traced ({@link OpenClBackend#executeTraced}),
      * allowed to overlap chunks or not, with {@code probes} or none (null).
      */
-    TracedRun run(KernelProgram program, KernelInvocation invocation, boolean trace, boolean mayOverlap,
-                  RunProbes probes) {
+    TracedRun run(
+            KernelProgram program, KernelInvocation invocation, boolean trace, boolean mayOverlap, RunProbes probes) {
         Objects.requireNonNull(program, "program is null");
         Objects.requireNonNull(invocation, "invocation is null");
         DeviceSupport.unsupportedReason(device, program).ifPresent(reason -> {
@@ -61,7 +67,8 @@ final class BatchRunner {
         long start = System.nanoTime();
         // Counted before the kernel runs: a null condition clears validity bits in place. Every row valid here is
         // computed in VALID_ROWS mode (a null row, or a byte of null rows, is skipped), and only those.
-        long rowsComputed = invocation.mode() == RowMode.ALL_ROWS ? invocation.rows()
+        long rowsComputed = invocation.mode() == RowMode.ALL_ROWS
+                ? invocation.rows()
                 : ValidityBitmaps.count(invocation.validity(), invocation.rows());
         lifecycle.enter();
         BatchRun batch;
@@ -73,8 +80,15 @@ final class BatchRunner {
             }
             CompiledProgram compiled = programs.get(program);
             FaultInjection.Plan plan = faults.current();
-            batch = new BatchRun(new KernelLaunch(context.handle(), queue.handle(), counts, plan), compiled, program,
-                    invocation, trace, mayOverlap, probes, plan);
+            batch = new BatchRun(
+                    new KernelLaunch(context.handle(), queue.handle(), counts, plan),
+                    compiled,
+                    program,
+                    invocation,
+                    trace,
+                    mayOverlap,
+                    probes,
+                    plan);
             try {
                 try (batch.launch) {
                     result = dataPath.run(batch);
@@ -91,8 +105,8 @@ final class BatchRunner {
             // arguments are on either path), so every device reports the same message.
             throw RowInterpreter.failureAt(program, invocation.args(), result.failingRow(), name);
         }
-        KernelRun run = new KernelRun(name, batch.bytesToDevice, batch.bytesFromDevice, System.nanoTime() - start,
-                rowsComputed);
+        KernelRun run = new KernelRun(
+                name, batch.bytesToDevice, batch.bytesFromDevice, System.nanoTime() - start, rowsComputed);
         return new TracedRun(run, result.mappedOutputAddress(), result.hostPointers());
     }
 }

@@ -4,7 +4,6 @@ import dev.quiver.backend.KernelInvocation;
 import dev.quiver.memory.VectorView;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
-
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
@@ -13,8 +12,7 @@ import java.util.Objects;
  * check that an invocation's segments hold them in memory OpenCL can use. Owns no state.
  */
 final class BufferSizes {
-    private BufferSizes() {
-    }
+    private BufferSizes() {}
 
     /** Bytes of {@code rows} values of {@code type} in Arrow memory: a bitmap for Booleans. */
     static long dataBytes(ElementType type, long rows) {
@@ -32,25 +30,29 @@ final class BufferSizes {
      */
     static void checkFits(KernelProgram program, KernelInvocation invocation) {
         if (invocation.args().size() != program.arity()) {
-            throw new IllegalArgumentException(program.text() + " takes " + program.arity() + " argument(s), the invocation has "
-                    + invocation.args().size());
+            throw new IllegalArgumentException(program.text() + " takes " + program.arity()
+                    + " argument(s), the invocation has " + invocation.args().size());
         }
         long rows = invocation.rows();
         for (int i = 0; i < program.arity(); i++) {
-            checkSegment("argument " + i, invocation.args().get(i), dataBytes(program.argTypes().get(i), rows));
+            checkSegment(
+                    "argument " + i,
+                    invocation.args().get(i),
+                    dataBytes(program.argTypes().get(i), rows));
         }
         checkSegment("the output", invocation.out(), dataBytes(program.resultType(), rows));
         if (invocation.validity().byteSize() < VectorView.validityBytes(rows)) {
-            throw new IllegalArgumentException("the validity bitmap holds " + invocation.validity().byteSize()
-                    + " bytes, fewer than the " + VectorView.validityBytes(rows) + " of " + rows + " rows");
+            throw new IllegalArgumentException(
+                    "the validity bitmap holds " + invocation.validity().byteSize() + " bytes, fewer than the "
+                            + VectorView.validityBytes(rows) + " of " + rows + " rows");
         }
     }
 
     private static void checkSegment(String what, MemorySegment segment, long bytes) {
         Objects.requireNonNull(segment, what + " is null");
         if (segment.byteSize() < bytes) {
-            throw new IllegalArgumentException(what + " holds " + segment.byteSize() + " bytes, fewer than the " + bytes
-                    + " its rows need");
+            throw new IllegalArgumentException(
+                    what + " holds " + segment.byteSize() + " bytes, fewer than the " + bytes + " its rows need");
         }
         if (bytes == 0) {
             return;

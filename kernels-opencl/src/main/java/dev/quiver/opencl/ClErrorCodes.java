@@ -8,8 +8,7 @@ import org.jocl.CL;
  * outside {@code kernels-opencl} uses these rather than the OpenCL binding's own constants.
  */
 public final class ClErrorCodes {
-    private ClErrorCodes() {
-    }
+    private ClErrorCodes() {}
 
     /** The device failed a command: also a kernel fault or a watchdog timeout on some drivers. */
     public static final int OUT_OF_RESOURCES = CL.CL_OUT_OF_RESOURCES;

@@ -23,17 +23,22 @@ final class ClObject<T> implements AutoCloseable {
      * code: on failure nothing was created, so nothing is wrapped and the error is thrown. The
      * object counts as alive in {@code counts} (as {@code kind}) until it is released.
      */
-    static <T> ClObject<T> created(T handle, int[] errorCode, String createCall,
-                                   ToIntFunction<T> release, String releaseCall,
-                                   ClObjectCounts counts, ClObjectCounts.Kind kind) {
+    static <T> ClObject<T> created(
+            T handle,
+            int[] errorCode,
+            String createCall,
+            ToIntFunction<T> release,
+            String releaseCall,
+            ClObjectCounts counts,
+            ClObjectCounts.Kind kind) {
         OpenClException.check(errorCode[0], createCall);
         Objects.requireNonNull(handle, createCall + " returned no object");
         counts.created(kind);
         return new ClObject<>(handle, release, releaseCall, counts, kind);
     }
 
-    private ClObject(T handle, ToIntFunction<T> release, String releaseCall, ClObjectCounts counts,
-                     ClObjectCounts.Kind kind) {
+    private ClObject(
+            T handle, ToIntFunction<T> release, String releaseCall, ClObjectCounts counts, ClObjectCounts.Kind kind) {
         this.handle = handle;
         this.release = release;
         this.releaseCall = releaseCall;

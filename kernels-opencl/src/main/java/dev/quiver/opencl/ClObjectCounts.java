@@ -12,7 +12,11 @@ import java.util.concurrent.atomic.LongAdder;
 final class ClObjectCounts {
     /** The kinds of object, in the order of {@link OpenClBackend.LiveObjects}'s components. */
     enum Kind {
-        CONTEXT, QUEUE, PROGRAM, KERNEL, MEM,
+        CONTEXT,
+        QUEUE,
+        PROGRAM,
+        KERNEL,
+        MEM,
         /** Events of the overlapped copy path: per run. */
         EVENT,
         /** Buffers kept across runs: resident arguments and pinned staging buffers. */
@@ -36,7 +40,13 @@ final class ClObjectCounts {
     }
 
     OpenClBackend.LiveObjects snapshot() {
-        return new OpenClBackend.LiveObjects(live[0].sum(), live[1].sum(), live[2].sum(), live[3].sum(), live[4].sum(),
-                live[5].sum(), live[6].sum());
+        return new OpenClBackend.LiveObjects(
+                live[0].sum(),
+                live[1].sum(),
+                live[2].sum(),
+                live[3].sum(),
+                live[4].sum(),
+                live[5].sum(),
+                live[6].sum());
     }
 }

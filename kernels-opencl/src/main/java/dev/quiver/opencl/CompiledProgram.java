@@ -1,5 +1,9 @@
 package dev.quiver.opencl;
 
+import java.nio.ByteBuffer;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jocl.CL;
 import org.jocl.Pointer;
 import org.jocl.Sizeof;
@@ -8,10 +12,6 @@ import org.jocl.cl_context;
 import org.jocl.cl_device_id;
 import org.jocl.cl_kernel;
 import org.jocl.cl_program;
-
-import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A built OpenCL program for one device, with the work-group size its kernel launches with.
@@ -28,6 +28,7 @@ final class CompiledProgram implements AutoCloseable {
     private static final long PREFERRED_WORK_GROUP = 256;
     /** A grid at least this wide is a large one to PoCL (its small-grid kernels stop below 65535 work items). */
     private static final long LARGE_GRID_ITEMS = 1 << 16;
+
     private static final System.Logger LOG = System.getLogger(CompiledProgram.class.getName());
 
     private final KernelSource source;
@@ -36,10 +37,11 @@ final class CompiledProgram implements AutoCloseable {
     private final ClObjectCounts counts;
     /** The owner's hold (released by {@link #close()}) and one per {@link #hold()} not yet released. */
     private final AtomicInteger holds = new AtomicInteger(1);
+
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private CompiledProgram(KernelSource source, ClObject<cl_program> program, long workGroupSize,
-                            ClObjectCounts counts) {
+    private CompiledProgram(
+            KernelSource source, ClObject<cl_program> program, long workGroupSize, ClObjectCounts counts) {
         this.source = source;
         this.program = program;
         this.workGroupSize = workGroupSize;
@@ -52,21 +54,36 @@ final class CompiledProgram implements AutoCloseable {
      * when {@code injectedError} is not 0 (a {@link FaultInjection} fault: the build fails with
      * that code after the program object exists).
      */
-    static CompiledProgram build(cl_context context, cl_command_queue queue, cl_device_id device, KernelSource source,
-                                 String options, ClObjectCounts counts, int injectedError) {
+    static CompiledProgram build(
+            cl_context context,
+            cl_command_queue queue,
+            cl_device_id device,
+            KernelSource source,
+            String options,
+            ClObjectCounts counts,
+            int injectedError) {
         Objects.requireNonNull(source, "source is null");
         Objects.requireNonNull(options, "options is null");
         int[] err = new int[1];
         ClObject<cl_program> program = ClObject.created(
-                CL.clCreateProgramWithSource(context, 1, new String[] {source.text()}, null, err), err,
-                "clCreateProgramWithSource", CL::clReleaseProgram, "clReleaseProgram", counts, ClObjectCounts.Kind.PROGRAM);
+                CL.clCreateProgramWithSource(context, 1, new String[] {source.text()}, null, err),
+                err,
+                "clCreateProgramWithSource",
+                CL::clReleaseProgram,
+                "clReleaseProgram",
+                counts,
+                ClObjectCounts.Kind.PROGRAM);
         try {
-            int rc = injectedError != 0 ? injectedError
+            int rc = injectedError != 0
+                    ? injectedError
                     : CL.clBuildProgram(program.handle(), 1, new cl_device_id[] {device}, options, null, null);
             if (rc != CL.CL_SUCCESS) {
-                throw new OpenClException("clBuildProgram", rc, (injectedError != 0 ? "(injected fault) " : "")
-                        + buildLog(program.handle(), device)
-                        + "\n-- options: " + options + "\n-- source:\n" + source.text());
+                throw new OpenClException(
+                        "clBuildProgram",
+                        rc,
+                        (injectedError != 0 ? "(injected fault) " : "")
+                                + buildLog(program.handle(), device)
+                                + "\n-- options: " + options + "\n-- source:\n" + source.text());
             }
             return ready(queue, device, source, program, counts);
         } catch (RuntimeException e) {
@@ -80,22 +97,40 @@ final class CompiledProgram implements AutoCloseable {
      * that source and options ({@link #binary}). Throws {@link OpenClException} when the driver
      * rejects the binary.
      */
-    static CompiledProgram load(cl_context context, cl_command_queue queue, cl_device_id device, KernelSource source,
-                                String options, byte[] binary, ClObjectCounts counts) {
+    static CompiledProgram load(
+            cl_context context,
+            cl_command_queue queue,
+            cl_device_id device,
+            KernelSource source,
+            String options,
+            byte[] binary,
+            ClObjectCounts counts) {
         Objects.requireNonNull(source, "source is null");
         Objects.requireNonNull(binary, "binary is null");
         int[] err = new int[1];
         int[] status = new int[1];
         ClObject<cl_program> program = ClObject.created(
-                CL.clCreateProgramWithBinary(context, 1, new cl_device_id[] {device}, new long[] {binary.length},
-                        new byte[][] {binary}, status, err), err,
-                "clCreateProgramWithBinary", CL::clReleaseProgram, "clReleaseProgram", counts, ClObjectCounts.Kind.PROGRAM);
+                CL.clCreateProgramWithBinary(
+                        context,
+                        1,
+                        new cl_device_id[] {device},
+                        new long[] {binary.length},
+                        new byte[][] {binary},
+                        status,
+                        err),
+                err,
+                "clCreateProgramWithBinary",
+                CL::clReleaseProgram,
+                "clReleaseProgram",
+                counts,
+                ClObjectCounts.Kind.PROGRAM);
         try {
             OpenClException.check(status[0], "clCreateProgramWithBinary (binary status)");
             // Required for a binary too: it links the program for the device (fast).
             int rc = CL.clBuildProgram(program.handle(), 1, new cl_device_id[] {device}, options, null, null);
             if (rc != CL.CL_SUCCESS) {
-                throw new OpenClException("clBuildProgram", rc, "(from a cached binary) " + buildLog(program.handle(), device));
+                throw new OpenClException(
+                        "clBuildProgram", rc, "(from a cached binary) " + buildLog(program.handle(), device));
             }
             return ready(queue, device, source, program, counts);
         } catch (RuntimeException e) {
@@ -105,18 +140,31 @@ final class CompiledProgram implements AutoCloseable {
     }
 
     /** A built program: its work-group size, and its kernel launched over zero rows. */
-    private static CompiledProgram ready(cl_command_queue queue, cl_device_id device, KernelSource source,
-                                         ClObject<cl_program> program, ClObjectCounts counts) {
+    private static CompiledProgram ready(
+            cl_command_queue queue,
+            cl_device_id device,
+            KernelSource source,
+            ClObject<cl_program> program,
+            ClObjectCounts counts) {
         try (ClObject<cl_kernel> kernel = createKernel(program.handle(), counts)) {
             long[] size = new long[1];
-            OpenClException.check(CL.clGetKernelWorkGroupInfo(kernel.handle(), device,
-                    CL.CL_KERNEL_WORK_GROUP_SIZE, Sizeof.size_t, Pointer.to(size), null), "clGetKernelWorkGroupInfo");
+            OpenClException.check(
+                    CL.clGetKernelWorkGroupInfo(
+                            kernel.handle(),
+                            device,
+                            CL.CL_KERNEL_WORK_GROUP_SIZE,
+                            Sizeof.size_t,
+                            Pointer.to(size),
+                            null),
+                    "clGetKernelWorkGroupInfo");
             long groupSize = Math.max(1, Math.min(PREFERRED_WORK_GROUP, size[0]));
             int rc = launchEmpty(queue, kernel.handle(), source, groupSize);
             if (rc != CL.CL_SUCCESS) {
                 // Only a head start is lost: the first batch compiles what it needs, and reports any real error.
-                LOG.log(System.Logger.Level.DEBUG, () -> "launching a new kernel over zero rows failed ("
-                        + CL.stringFor_errorCode(rc) + "); its first batch compiles it");
+                LOG.log(
+                        System.Logger.Level.DEBUG,
+                        () -> "launching a new kernel over zero rows failed (" + CL.stringFor_errorCode(rc)
+                                + "); its first batch compiles it");
             }
             return new CompiledProgram(source, program, groupSize, counts);
         }
@@ -150,7 +198,8 @@ final class CompiledProgram implements AutoCloseable {
         }
         long large = (LARGE_GRID_ITEMS + group - 1) / group * group;
         for (long items : new long[] {group, large}) {
-            rc = CL.clEnqueueNDRangeKernel(queue, kernel, 1, null, new long[] {items}, new long[] {group}, 0, null, null);
+            rc = CL.clEnqueueNDRangeKernel(
+                    queue, kernel, 1, null, new long[] {items}, new long[] {group}, 0, null, null);
             if (rc != CL.CL_SUCCESS) {
                 return rc;
             }
@@ -173,24 +222,38 @@ final class CompiledProgram implements AutoCloseable {
      */
     byte[] binary() {
         long[] size = new long[1];
-        OpenClException.check(CL.clGetProgramInfo(program.handle(), CL.CL_PROGRAM_BINARY_SIZES, Sizeof.size_t,
-                Pointer.to(size), null), "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)");
+        OpenClException.check(
+                CL.clGetProgramInfo(
+                        program.handle(), CL.CL_PROGRAM_BINARY_SIZES, Sizeof.size_t, Pointer.to(size), null),
+                "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)");
         if (size[0] <= 0 || size[0] > Integer.MAX_VALUE - 1024) {
-            throw new OpenClException("clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)", CL.CL_INVALID_BINARY,
+            throw new OpenClException(
+                    "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)",
+                    CL.CL_INVALID_BINARY,
                     "the driver reports a binary of " + size[0] + " bytes");
         }
         // PoCL copies its current serialized size without a lock: a launch of the program that compiles a new variant
         // between the two queries would make the copy longer than the first answer. Native room with slack takes
         // such a copy without harm, and a size that changed meanwhile discards the binary.
         long room = Math.min(Integer.MAX_VALUE - 8, 2 * size[0] + (1 << 20));
-        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocateDirect((int) room);
-        OpenClException.check(CL.clGetProgramInfo(program.handle(), CL.CL_PROGRAM_BINARIES, Sizeof.POINTER,
-                Pointer.to(new Pointer[] {Pointer.to(buffer)}), null), "clGetProgramInfo(CL_PROGRAM_BINARIES)");
+        ByteBuffer buffer = ByteBuffer.allocateDirect((int) room);
+        OpenClException.check(
+                CL.clGetProgramInfo(
+                        program.handle(),
+                        CL.CL_PROGRAM_BINARIES,
+                        Sizeof.POINTER,
+                        Pointer.to(new Pointer[] {Pointer.to(buffer)}),
+                        null),
+                "clGetProgramInfo(CL_PROGRAM_BINARIES)");
         long[] after = new long[1];
-        OpenClException.check(CL.clGetProgramInfo(program.handle(), CL.CL_PROGRAM_BINARY_SIZES, Sizeof.size_t,
-                Pointer.to(after), null), "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)");
+        OpenClException.check(
+                CL.clGetProgramInfo(
+                        program.handle(), CL.CL_PROGRAM_BINARY_SIZES, Sizeof.size_t, Pointer.to(after), null),
+                "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)");
         if (after[0] != size[0]) {
-            throw new OpenClException("clGetProgramInfo(CL_PROGRAM_BINARIES)", CL.CL_INVALID_BINARY,
+            throw new OpenClException(
+                    "clGetProgramInfo(CL_PROGRAM_BINARIES)",
+                    CL.CL_INVALID_BINARY,
                     "the binary changed while it was read (" + size[0] + " then " + after[0] + " bytes): not stored");
         }
         byte[] binary = new byte[(int) size[0]];
@@ -208,8 +271,14 @@ final class CompiledProgram implements AutoCloseable {
 
     private static ClObject<cl_kernel> createKernel(cl_program program, ClObjectCounts counts) {
         int[] err = new int[1];
-        return ClObject.created(CL.clCreateKernel(program, KernelSource.KERNEL_NAME, err), err,
-                "clCreateKernel", CL::clReleaseKernel, "clReleaseKernel", counts, ClObjectCounts.Kind.KERNEL);
+        return ClObject.created(
+                CL.clCreateKernel(program, KernelSource.KERNEL_NAME, err),
+                err,
+                "clCreateKernel",
+                CL::clReleaseKernel,
+                "clReleaseKernel",
+                counts,
+                ClObjectCounts.Kind.KERNEL);
     }
 
     private static String buildLog(cl_program program, cl_device_id device) {

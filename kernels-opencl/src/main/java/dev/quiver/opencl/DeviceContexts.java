@@ -14,8 +14,7 @@ import org.jocl.cl_queue_properties;
  * {@link ClObjectCounts}; the caller releases it.
  */
 final class DeviceContexts {
-    private DeviceContexts() {
-    }
+    private DeviceContexts() {}
 
     /** A context on {@code device} alone; throws {@link OpenClException} when it cannot be created. */
     static ClObject<cl_context> context(OpenClDevice device, ClObjectCounts counts) {
@@ -23,21 +22,38 @@ final class DeviceContexts {
         cl_context_properties properties = new cl_context_properties();
         properties.addProperty(CL.CL_CONTEXT_PLATFORM, device.platformId());
         int[] err = new int[1];
-        return ClObject.created(CL.clCreateContext(properties, 1, ids, null, null, err), err,
-                "clCreateContext", CL::clReleaseContext, "clReleaseContext", counts, ClObjectCounts.Kind.CONTEXT);
+        return ClObject.created(
+                CL.clCreateContext(properties, 1, ids, null, null, err),
+                err,
+                "clCreateContext",
+                CL::clReleaseContext,
+                "clReleaseContext",
+                counts,
+                ClObjectCounts.Kind.CONTEXT);
     }
 
     /** An in-order command queue on {@code device}. */
-    static ClObject<cl_command_queue> inOrderQueue(ClObject<cl_context> context, OpenClDevice device,
-                                                   ClObjectCounts counts) {
+    static ClObject<cl_command_queue> inOrderQueue(
+            ClObject<cl_context> context, OpenClDevice device, ClObjectCounts counts) {
         int[] err = new int[1];
         // clCreateCommandQueue is deprecated from OpenCL 2.0 on, and its successor absent before it.
         return device.versionAtLeast(2, 0)
-                ? ClObject.created(CL.clCreateCommandQueueWithProperties(context.handle(), device.id(),
-                        new cl_queue_properties(), err), err, "clCreateCommandQueueWithProperties",
-                        CL::clReleaseCommandQueue, "clReleaseCommandQueue", counts, ClObjectCounts.Kind.QUEUE)
-                : ClObject.created(createLegacyQueue(context.handle(), device.id(), err), err,
-                        "clCreateCommandQueue", CL::clReleaseCommandQueue, "clReleaseCommandQueue", counts,
+                ? ClObject.created(
+                        CL.clCreateCommandQueueWithProperties(
+                                context.handle(), device.id(), new cl_queue_properties(), err),
+                        err,
+                        "clCreateCommandQueueWithProperties",
+                        CL::clReleaseCommandQueue,
+                        "clReleaseCommandQueue",
+                        counts,
+                        ClObjectCounts.Kind.QUEUE)
+                : ClObject.created(
+                        createLegacyQueue(context.handle(), device.id(), err),
+                        err,
+                        "clCreateCommandQueue",
+                        CL::clReleaseCommandQueue,
+                        "clReleaseCommandQueue",
+                        counts,
                         ClObjectCounts.Kind.QUEUE);
     }
 

@@ -5,7 +5,6 @@ import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.UnaryOp;
 import dev.quiver.types.ElementType;
-
 import java.util.Objects;
 import java.util.Optional;
 
@@ -15,8 +14,7 @@ import java.util.Optional;
  * device's reported traits, so that deciding needs no OpenCL library.
  */
 final class DeviceSupport {
-    private DeviceSupport() {
-    }
+    private DeviceSupport() {}
 
     /** Why {@code device} cannot compute {@code program} exactly as Java does, or empty; see {@link OpenClBackend#unsupportedReason}. */
     static Optional<String> unsupportedReason(OpenClDevice device, KernelProgram program) {
@@ -26,9 +24,10 @@ final class DeviceSupport {
             return Optional.of(program.text() + " computes with Float64, but" + on
                     + " there is no double precision (cl_khr_fp64)");
         }
-        if (!device.fp32CorrectlyRoundedDivideSqrt() && program.anyNode(n -> n.type() == ElementType.FLOAT32
-                && (n instanceof IrNode.Binary b && b.op() == BinaryOp.DIV
-                || n instanceof IrNode.Unary u && u.op() == UnaryOp.SQRT))) {
+        if (!device.fp32CorrectlyRoundedDivideSqrt()
+                && program.anyNode(n -> n.type() == ElementType.FLOAT32
+                        && (n instanceof IrNode.Binary b && b.op() == BinaryOp.DIV
+                                || n instanceof IrNode.Unary u && u.op() == UnaryOp.SQRT))) {
             return Optional.of(program.text() + " divides or takes a square root in Float32, but" + on
                     + " these are not correctly rounded (no CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)");
         }
@@ -36,8 +35,9 @@ final class DeviceSupport {
             return Optional.of(program.text() + " computes with Float32, but" + on
                     + " subnormal Float32 values are flushed to zero (no CL_FP_DENORM)");
         }
-        if (!device.fullProfile() && program.anyNode(n -> isMathBuiltin(n) || n instanceof IrNode.Fma f
-                && f.type().isFloatingPoint())) {
+        if (!device.fullProfile()
+                && program.anyNode(n -> isMathBuiltin(n)
+                        || n instanceof IrNode.Fma f && f.type().isFloatingPoint())) {
             return Optional.of(program.text() + " calls a floating-point math function, but" + on
                     + " (embedded profile) its accuracy and special cases (infinities, NaN) are not those of the"
                     + " full profile, which Quiver needs to match Java");
@@ -54,8 +54,8 @@ final class DeviceSupport {
     /** A function computed by an OpenCL builtin with the full profile's ulp bound (not exact, unlike sqrt or floor). */
     static boolean isMathBuiltin(IrNode node) {
         return node instanceof IrNode.Unary u && u.type().isFloatingPoint() && !u.op().isExact()
-                || node instanceof IrNode.Binary b && (b.op() == BinaryOp.POW || b.op() == BinaryOp.ATAN2
-                || b.op() == BinaryOp.HYPOT);
+                || node instanceof IrNode.Binary b
+                        && (b.op() == BinaryOp.POW || b.op() == BinaryOp.ATAN2 || b.op() == BinaryOp.HYPOT);
     }
 
     private static boolean uses(KernelProgram program, ElementType type) {

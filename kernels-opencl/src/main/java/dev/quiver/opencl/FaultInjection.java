@@ -1,11 +1,10 @@
 package dev.quiver.opencl;
 
-import org.jocl.CL;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jocl.CL;
 
 /**
  * Makes chosen OpenCL calls of one {@link OpenClBackend} fail, as a driver or a device would, so
@@ -29,8 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * }</pre>
  */
 public final class FaultInjection {
-    private FaultInjection() {
-    }
+    private FaultInjection() {}
 
     /** The OpenCL calls a fault can target, with the error code each fails with unless told otherwise. */
     public enum Call {

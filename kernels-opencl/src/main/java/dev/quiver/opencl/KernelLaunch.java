@@ -1,20 +1,19 @@
 package dev.quiver.opencl;
 
 import dev.quiver.memory.Resources;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import org.jocl.CL;
 import org.jocl.Pointer;
 import org.jocl.Sizeof;
 import org.jocl.cl_buffer_region;
 import org.jocl.cl_command_queue;
-import org.jocl.cl_event;
 import org.jocl.cl_context;
+import org.jocl.cl_event;
 import org.jocl.cl_kernel;
 import org.jocl.cl_mem;
-
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The OpenCL objects of one run: its kernel and buffers, and the commands it enqueued.
@@ -35,6 +34,7 @@ final class KernelLaunch implements AutoCloseable {
     private final FaultInjection.Plan faults;
     /** The error code every queue command fails with once an injected device loss fired, else 0. */
     private int lost;
+
     private boolean enqueued;
     /** Whether close saw every queue finish: the run's memory is no longer in use by the device. */
     private boolean drained;
@@ -62,17 +62,29 @@ final class KernelLaunch implements AutoCloseable {
     cl_mem subBuffer(cl_mem parent, long origin, long bytes, long access) {
         inject(FaultInjection.Call.CREATE_BUFFER, "clCreateSubBuffer", false);
         int[] err = new int[1];
-        cl_mem mem = CL.clCreateSubBuffer(parent, access, CL.CL_BUFFER_CREATE_TYPE_REGION,
-                new cl_buffer_region(origin, bytes), err);
-        owned.add(ClObject.created(mem, err, "clCreateSubBuffer", CL::clReleaseMemObject, "clReleaseMemObject",
-                counts, ClObjectCounts.Kind.MEM));
+        cl_mem mem = CL.clCreateSubBuffer(
+                parent, access, CL.CL_BUFFER_CREATE_TYPE_REGION, new cl_buffer_region(origin, bytes), err);
+        owned.add(ClObject.created(
+                mem,
+                err,
+                "clCreateSubBuffer",
+                CL::clReleaseMemObject,
+                "clReleaseMemObject",
+                counts,
+                ClObjectCounts.Kind.MEM));
         return mem;
     }
 
     /** An event this run owns (released by close, after every queue has finished). */
     private cl_event ownEvent(cl_event event) {
-        owned.add(ClObject.created(event, new int[] {CL.CL_SUCCESS}, "event", CL::clReleaseEvent, "clReleaseEvent",
-                counts, ClObjectCounts.Kind.EVENT));
+        owned.add(ClObject.created(
+                event,
+                new int[] {CL.CL_SUCCESS},
+                "event",
+                CL::clReleaseEvent,
+                "clReleaseEvent",
+                counts,
+                ClObjectCounts.Kind.EVENT));
         return event;
     }
 
@@ -107,8 +119,8 @@ final class KernelLaunch implements AutoCloseable {
         return copyAsync(false, on, mem, offset, target, after);
     }
 
-    private cl_event copyAsync(boolean write, cl_command_queue on, cl_mem mem, long offset, ByteBuffer host,
-                               cl_event... after) {
+    private cl_event copyAsync(
+            boolean write, cl_command_queue on, cl_mem mem, long offset, ByteBuffer host, cl_event... after) {
         enqueued = true;
         alsoOn(on);
         String call = write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
@@ -117,8 +129,10 @@ final class KernelLaunch implements AutoCloseable {
         cl_event done = new cl_event();
         cl_event[] list = wait.length == 0 ? null : wait;
         int rc = write
-                ? CL.clEnqueueWriteBuffer(on, mem, false, offset, host.remaining(), Pointer.to(host), wait.length, list, done)
-                : CL.clEnqueueReadBuffer(on, mem, false, offset, host.remaining(), Pointer.to(host), wait.length, list, done);
+                ? CL.clEnqueueWriteBuffer(
+                        on, mem, false, offset, host.remaining(), Pointer.to(host), wait.length, list, done)
+                : CL.clEnqueueReadBuffer(
+                        on, mem, false, offset, host.remaining(), Pointer.to(host), wait.length, list, done);
         OpenClException.check(rc, call);
         return ownEvent(done);
     }
@@ -130,8 +144,18 @@ final class KernelLaunch implements AutoCloseable {
         inject(FaultInjection.Call.ENQUEUE_KERNEL, "clEnqueueNDRangeKernel", true);
         cl_event[] wait = waitList(after);
         cl_event done = new cl_event();
-        OpenClException.check(CL.clEnqueueNDRangeKernel(on, kernel, 1, null, new long[] {globalSize},
-                new long[] {groupSize}, wait.length, wait.length == 0 ? null : wait, done), "clEnqueueNDRangeKernel");
+        OpenClException.check(
+                CL.clEnqueueNDRangeKernel(
+                        on,
+                        kernel,
+                        1,
+                        null,
+                        new long[] {globalSize},
+                        new long[] {groupSize},
+                        wait.length,
+                        wait.length == 0 ? null : wait,
+                        done),
+                "clEnqueueNDRangeKernel");
         return ownEvent(done);
     }
 
@@ -175,8 +199,8 @@ final class KernelLaunch implements AutoCloseable {
     cl_mem hostBuffer(MemorySegment segment, long bytes, long access) {
         inject(FaultInjection.Call.CREATE_BUFFER, "clCreateBuffer", false);
         int[] err = new int[1];
-        cl_mem mem = CL.clCreateBuffer(context, CL.CL_MEM_USE_HOST_PTR | access, bytes,
-                Pointer.to(byteBuffer(segment, bytes)), err);
+        cl_mem mem = CL.clCreateBuffer(
+                context, CL.CL_MEM_USE_HOST_PTR | access, bytes, Pointer.to(byteBuffer(segment, bytes)), err);
         return own(mem, err);
     }
 
@@ -191,8 +215,12 @@ final class KernelLaunch implements AutoCloseable {
     cl_mem deviceBuffer(int[] values) {
         inject(FaultInjection.Call.CREATE_BUFFER, "clCreateBuffer", false);
         int[] err = new int[1];
-        cl_mem mem = CL.clCreateBuffer(context, CL.CL_MEM_READ_WRITE | CL.CL_MEM_COPY_HOST_PTR,
-                (long) values.length * Sizeof.cl_int, Pointer.to(values), err);
+        cl_mem mem = CL.clCreateBuffer(
+                context,
+                CL.CL_MEM_READ_WRITE | CL.CL_MEM_COPY_HOST_PTR,
+                (long) values.length * Sizeof.cl_int,
+                Pointer.to(values),
+                err);
         return own(mem, err);
     }
 
@@ -200,32 +228,48 @@ final class KernelLaunch implements AutoCloseable {
     void write(cl_mem mem, MemorySegment segment, long bytes) {
         enqueued = true;
         inject(null, "clEnqueueWriteBuffer", true);
-        OpenClException.check(CL.clEnqueueWriteBuffer(queue, mem, false, 0, bytes,
-                Pointer.to(byteBuffer(segment, bytes)), 0, null, null), "clEnqueueWriteBuffer");
+        OpenClException.check(
+                CL.clEnqueueWriteBuffer(
+                        queue, mem, false, 0, bytes, Pointer.to(byteBuffer(segment, bytes)), 0, null, null),
+                "clEnqueueWriteBuffer");
     }
 
     /** Enqueues a copy of {@code bytes} of {@code segment} from {@code offset} into {@code mem} at the same offset. */
     void write(cl_mem mem, long offset, MemorySegment segment, long bytes) {
         enqueued = true;
         inject(null, "clEnqueueWriteBuffer", true);
-        OpenClException.check(CL.clEnqueueWriteBuffer(queue, mem, false, offset, bytes,
-                Pointer.to(segment.asSlice(offset, bytes).asByteBuffer()), 0, null, null), "clEnqueueWriteBuffer");
+        OpenClException.check(
+                CL.clEnqueueWriteBuffer(
+                        queue,
+                        mem,
+                        false,
+                        offset,
+                        bytes,
+                        Pointer.to(segment.asSlice(offset, bytes).asByteBuffer()),
+                        0,
+                        null,
+                        null),
+                "clEnqueueWriteBuffer");
     }
 
     /** Copies {@code bytes} of {@code mem} into {@code segment}, waiting for it and everything enqueued before. */
     void read(cl_mem mem, MemorySegment segment, long bytes) {
         enqueued = true;
         inject(FaultInjection.Call.READ_BACK, "clEnqueueReadBuffer", true);
-        OpenClException.check(CL.clEnqueueReadBuffer(queue, mem, true, 0, bytes,
-                Pointer.to(byteBuffer(segment, bytes)), 0, null, null), "clEnqueueReadBuffer");
+        OpenClException.check(
+                CL.clEnqueueReadBuffer(
+                        queue, mem, true, 0, bytes, Pointer.to(byteBuffer(segment, bytes)), 0, null, null),
+                "clEnqueueReadBuffer");
     }
 
     /** Reads a small buffer into {@code values}, waiting for it and everything enqueued before. */
     void read(cl_mem mem, int[] values) {
         enqueued = true;
         inject(FaultInjection.Call.READ_BACK, "clEnqueueReadBuffer", true);
-        OpenClException.check(CL.clEnqueueReadBuffer(queue, mem, true, 0, (long) values.length * Sizeof.cl_int,
-                Pointer.to(values), 0, null, null), "clEnqueueReadBuffer");
+        OpenClException.check(
+                CL.clEnqueueReadBuffer(
+                        queue, mem, true, 0, (long) values.length * Sizeof.cl_int, Pointer.to(values), 0, null, null),
+                "clEnqueueReadBuffer");
     }
 
     void setArg(cl_kernel kernel, int index, long size, Pointer value) {
@@ -241,8 +285,10 @@ final class KernelLaunch implements AutoCloseable {
     void launch(cl_kernel kernel, long globalSize, long groupSize) {
         enqueued = true;
         inject(FaultInjection.Call.ENQUEUE_KERNEL, "clEnqueueNDRangeKernel", true);
-        OpenClException.check(CL.clEnqueueNDRangeKernel(queue, kernel, 1, null, new long[] {globalSize},
-                new long[] {groupSize}, 0, null, null), "clEnqueueNDRangeKernel");
+        OpenClException.check(
+                CL.clEnqueueNDRangeKernel(
+                        queue, kernel, 1, null, new long[] {globalSize}, new long[] {groupSize}, 0, null, null),
+                "clEnqueueNDRangeKernel");
     }
 
     /**
@@ -273,14 +319,21 @@ final class KernelLaunch implements AutoCloseable {
     /** {@code CL_MEM_HOST_PTR}: the host memory a buffer uses, or 0 for device memory. */
     static long hostPointer(cl_mem mem) {
         long[] pointer = new long[1];
-        OpenClException.check(CL.clGetMemObjectInfo(mem, CL.CL_MEM_HOST_PTR, Sizeof.POINTER, Pointer.to(pointer), null),
+        OpenClException.check(
+                CL.clGetMemObjectInfo(mem, CL.CL_MEM_HOST_PTR, Sizeof.POINTER, Pointer.to(pointer), null),
                 "clGetMemObjectInfo");
         return pointer[0];
     }
 
     private cl_mem own(cl_mem mem, int[] err) {
-        owned.add(ClObject.created(mem, err, "clCreateBuffer", CL::clReleaseMemObject, "clReleaseMemObject",
-                counts, ClObjectCounts.Kind.MEM));
+        owned.add(ClObject.created(
+                mem,
+                err,
+                "clCreateBuffer",
+                CL::clReleaseMemObject,
+                "clReleaseMemObject",
+                counts,
+                ClObjectCounts.Kind.MEM));
         return mem;
     }
 

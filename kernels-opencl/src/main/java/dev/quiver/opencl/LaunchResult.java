@@ -11,5 +11,4 @@ import java.util.List;
  * @param hostPointers        {@code CL_MEM_HOST_PTR} of each argument's buffer, then the output's,
  *                            when the run is traced; else empty
  */
-record LaunchResult(int failingRow, long mappedOutputAddress, List<Long> hostPointers) {
-}
+record LaunchResult(int failingRow, long mappedOutputAddress, List<Long> hostPointers) {}

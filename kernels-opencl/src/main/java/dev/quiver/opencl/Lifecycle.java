@@ -1,7 +1,6 @@
 package dev.quiver.opencl;
 
 import dev.quiver.memory.Resources;
-
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +26,7 @@ final class Lifecycle {
     private static final int RUN = 2;
     /** How long close spins for runs to end before it parks, and the longest it parks at a time. */
     private static final long SPIN_NANOS = 20_000;
+
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final Object DONE = new Object();
 

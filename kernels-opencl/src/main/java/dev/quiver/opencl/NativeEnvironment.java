@@ -22,8 +22,7 @@ import java.util.Optional;
 final class NativeEnvironment {
     static final String POCL_SIGFPE_HANDLER = "POCL_SIGFPE_HANDLER";
 
-    private NativeEnvironment() {
-    }
+    private NativeEnvironment() {}
 
     static void keepJavaDivisionByZero() {
         setIfAbsent(POCL_SIGFPE_HANDLER, "0");
@@ -36,8 +35,10 @@ final class NativeEnvironment {
         if (setenv.isEmpty()) {
             return; // not a POSIX C library: no PoCL either
         }
-        MethodHandle call = linker.downcallHandle(setenv.get(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+        MethodHandle call = linker.downcallHandle(
+                setenv.get(),
+                FunctionDescriptor.of(
+                        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
         try (Arena arena = Arena.ofConfined()) {
             int rc = (int) call.invokeExact(arena.allocateFrom(name), arena.allocateFrom(value), 0);
             if (rc != 0) {

@@ -10,14 +10,13 @@ import dev.quiver.backend.ResidentKey;
 import dev.quiver.backend.RowMode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowInterpreter;
-import org.jocl.CL;
-import org.jocl.cl_command_queue;
-import org.jocl.cl_context;
-
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import org.jocl.CL;
+import org.jocl.cl_command_queue;
+import org.jocl.cl_context;
 
 /**
  * Runs {@link KernelProgram}s on one OpenCL device: each program becomes one OpenCL C kernel
@@ -91,13 +90,19 @@ public final class OpenClBackend implements KernelBackend {
     private final ProgramBuilds programs;
     /** Arguments kept on the device across runs (the COPY path; see {@link ResidentKey}). */
     private final ResidentBuffers resident;
+
     private final ChunkRows chunks;
     private final DataPath dataPath;
     private final Lifecycle lifecycle;
     private final BatchRunner runner;
 
-    private OpenClBackend(OpenClDevice device, TransferMode mode, ClObject<cl_context> context,
-                          ClObject<cl_command_queue> queue, ClObjectCounts counts, ProgramBinaryCache binaries) {
+    private OpenClBackend(
+            OpenClDevice device,
+            TransferMode mode,
+            ClObject<cl_context> context,
+            ClObject<cl_command_queue> queue,
+            ClObjectCounts counts,
+            ProgramBinaryCache binaries) {
         this.device = device;
         this.counts = counts;
         this.mode = mode;
@@ -108,7 +113,8 @@ public final class OpenClBackend implements KernelBackend {
         this.programs = new ProgramBuilds(device, name, context, queue, counts, binaries, faults);
         this.resident = new ResidentBuffers(context.handle(), counts, ResidentBuffers.defaultBudget(device));
         this.chunks = new ChunkRows(device);
-        this.dataPath = mode == TransferMode.ZERO_COPY ? new ZeroCopyPath()
+        this.dataPath = mode == TransferMode.ZERO_COPY
+                ? new ZeroCopyPath()
                 : new CopyPath(resident, chunks, new OverlapPipeline(device, context, queue, counts));
         this.lifecycle = new Lifecycle(name);
         this.runner = new BatchRunner(device, name, context, queue, counts, lifecycle, programs, dataPath, faults);
@@ -142,7 +148,8 @@ public final class OpenClBackend implements KernelBackend {
         Objects.requireNonNull(mode, "mode is null");
         Objects.requireNonNull(programCache, "programCache is null");
         if (device.id() == null) {
-            throw new IllegalArgumentException("device " + device.name() + " was not found by OpenClRuntime.discover()");
+            throw new IllegalArgumentException(
+                    "device " + device.name() + " was not found by OpenClRuntime.discover()");
         }
         CL.setExceptionsEnabled(false);
         TransferMode resolved = mode.resolveFor(device);
@@ -188,9 +195,14 @@ public final class OpenClBackend implements KernelBackend {
      */
     @Override
     public Optional<String> identity() {
-        return Optional.of(IdentityText.join("opencl",
-                "platform " + IdentityText.clean(device.platform().name()) + " " + IdentityText.clean(device.platform().version()),
-                "device " + device.name(), "vendor " + device.vendor(), "driver " + device.driverVersion(), device.version(),
+        return Optional.of(IdentityText.join(
+                "opencl",
+                "platform " + IdentityText.clean(device.platform().name()) + " "
+                        + IdentityText.clean(device.platform().version()),
+                "device " + device.name(),
+                "vendor " + device.vendor(),
+                "driver " + device.driverVersion(),
+                device.version(),
                 mode == TransferMode.COPY ? "copies" : "zero copy"));
     }
 
@@ -203,9 +215,13 @@ public final class OpenClBackend implements KernelBackend {
         };
         boolean copies = mode == TransferMode.COPY;
         long limit = Integer.MAX_VALUE; // no buffer of this backend is over 2 GiB
-        return new DeviceTraits(kind, copies ? DeviceTraits.Memory.COPY : DeviceTraits.Memory.ZERO_COPY, false,
+        return new DeviceTraits(
+                kind,
+                copies ? DeviceTraits.Memory.COPY : DeviceTraits.Memory.ZERO_COPY,
+                false,
                 copies ? Math.min(limit, device.maxAllocationBytes()) : limit,
-                copies ? Math.max(1, device.globalMemoryBytes()) : Long.MAX_VALUE, false);
+                copies ? Math.max(1, device.globalMemoryBytes()) : Long.MAX_VALUE,
+                false);
     }
 
     /** How this backend moves memory: {@link TransferMode#ZERO_COPY} or {@link TransferMode#COPY}, never AUTO. */
@@ -342,8 +358,7 @@ public final class OpenClBackend implements KernelBackend {
      * {@link ProgramBinaryCache}, binaries it rejected (corrupt or refused by the driver, then
      * deleted and built from source), binaries it stored.
      */
-    public record ProgramStats(long built, long loaded, long rejected, long stored) {
-    }
+    public record ProgramStats(long built, long loaded, long rejected, long stored) {}
 
     public ProgramStats programStats() {
         return programs.stats();
@@ -366,8 +381,8 @@ public final class OpenClBackend implements KernelBackend {
      * @param held     buffers kept across runs until evicted or closed: resident arguments and
      *                 pinned staging buffers
      */
-    public record LiveObjects(long contexts, long queues, long programs, long kernels, long buffers, long events,
-                              long held) {
+    public record LiveObjects(
+            long contexts, long queues, long programs, long kernels, long buffers, long events, long held) {
         /** Counts with no event and no held buffer. */
         public LiveObjects(long contexts, long queues, long programs, long kernels, long buffers) {
             this(contexts, queues, programs, kernels, buffers, 0, 0);

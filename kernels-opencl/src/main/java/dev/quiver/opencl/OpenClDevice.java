@@ -1,11 +1,10 @@
 package dev.quiver.opencl;
 
-import org.jocl.cl_device_id;
-import org.jocl.cl_platform_id;
-
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jocl.cl_device_id;
+import org.jocl.cl_platform_id;
 
 /**
  * One OpenCL device found by {@link OpenClRuntime#discover()}: what it reports about itself,
@@ -19,7 +18,9 @@ public final class OpenClDevice {
 
     /** The kind of device, from {@code CL_DEVICE_TYPE}. */
     public enum Type {
-        CPU, GPU, ACCELERATOR,
+        CPU,
+        GPU,
+        ACCELERATOR,
         /** A custom device, or one that reports no type we know. */
         OTHER
     }
@@ -45,10 +46,25 @@ public final class OpenClDevice {
     private final boolean fp32Denormals;
     private final boolean fullProfile;
 
-    OpenClDevice(cl_platform_id platformId, cl_device_id id, OpenClPlatform platform, String name, String vendor,
-                 Type type, String driverVersion, String version, String openClCVersion, int computeUnits,
-                 long globalMemoryBytes, long maxAllocationBytes, long maxParameterBytes, boolean hostUnifiedMemory,
-                 boolean fp64, boolean fp32CorrectlyRoundedDivideSqrt, boolean fp32Denormals, boolean fullProfile) {
+    OpenClDevice(
+            cl_platform_id platformId,
+            cl_device_id id,
+            OpenClPlatform platform,
+            String name,
+            String vendor,
+            Type type,
+            String driverVersion,
+            String version,
+            String openClCVersion,
+            int computeUnits,
+            long globalMemoryBytes,
+            long maxAllocationBytes,
+            long maxParameterBytes,
+            boolean hostUnifiedMemory,
+            boolean fp64,
+            boolean fp32CorrectlyRoundedDivideSqrt,
+            boolean fp32Denormals,
+            boolean fullProfile) {
         this.platformId = platformId;
         this.id = id;
         this.platform = Objects.requireNonNull(platform, "platform is null");

@@ -2,10 +2,9 @@ package dev.quiver.opencl;
 
 import dev.quiver.backend.DeviceMemoryError;
 import dev.quiver.errors.DeviceException;
-import org.jocl.CL;
-
 import java.io.Serial;
 import java.util.Objects;
+import org.jocl.CL;
 
 /**
  * An OpenCL call that returned an error code. The message names the call and the code, both
@@ -46,7 +45,8 @@ public final class OpenClException extends DeviceException implements DeviceMemo
      */
     @Override
     public boolean outOfDeviceMemory() {
-        return errorCode == CL.CL_MEM_OBJECT_ALLOCATION_FAILURE || errorCode == CL.CL_OUT_OF_HOST_MEMORY
+        return errorCode == CL.CL_MEM_OBJECT_ALLOCATION_FAILURE
+                || errorCode == CL.CL_OUT_OF_HOST_MEMORY
                 || errorCode == CL.CL_INVALID_BUFFER_SIZE;
     }
 

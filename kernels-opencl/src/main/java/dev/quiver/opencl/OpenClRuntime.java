@@ -1,16 +1,15 @@
 package dev.quiver.opencl;
 
-import org.jocl.CL;
-import org.jocl.Pointer;
-import org.jocl.Sizeof;
-import org.jocl.cl_device_id;
-import org.jocl.cl_platform_id;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jocl.CL;
+import org.jocl.Pointer;
+import org.jocl.Sizeof;
+import org.jocl.cl_device_id;
+import org.jocl.cl_platform_id;
 
 /**
  * Finds the OpenCL devices of this machine, once per JVM.
@@ -30,8 +29,7 @@ public final class OpenClRuntime {
     private static final String INSTALL_HINT =
             "install the OpenCL loader (ocl-icd-opencl-dev) and a driver such as pocl-opencl-icd";
 
-    private OpenClRuntime() {
-    }
+    private OpenClRuntime() {}
 
     /**
      * The result of looking for devices.
@@ -89,7 +87,8 @@ public final class OpenClRuntime {
         int[] count = new int[1];
         int rc = CL.clGetPlatformIDs(0, null, count);
         if (rc == CL.CL_PLATFORM_NOT_FOUND_KHR || (rc == CL.CL_SUCCESS && count[0] == 0)) {
-            problems.add("no OpenCL platform registered in /etc/OpenCL/vendors: install a driver such as pocl-opencl-icd");
+            problems.add(
+                    "no OpenCL platform registered in /etc/OpenCL/vendors: install a driver such as pocl-opencl-icd");
             return List.of();
         }
         if (rc != CL.CL_SUCCESS) {
@@ -137,8 +136,9 @@ public final class OpenClRuntime {
         for (cl_device_id id : ids) {
             try {
                 if (deviceUInt(id, CL.CL_DEVICE_AVAILABLE) == 0) {
-                    problems.add("OpenCL device '" + deviceString(id, CL.CL_DEVICE_NAME).trim() + "' of platform '"
-                            + platform.name() + "' is not available");
+                    problems.add("OpenCL device '"
+                            + deviceString(id, CL.CL_DEVICE_NAME).trim() + "' of platform '" + platform.name()
+                            + "' is not available");
                     continue;
                 }
                 devices.add(describe(platformId, id, platform));
@@ -151,15 +151,21 @@ public final class OpenClRuntime {
 
     private static OpenClDevice describe(cl_platform_id platformId, cl_device_id id, OpenClPlatform platform) {
         long typeBits = deviceULong(id, CL.CL_DEVICE_TYPE);
-        OpenClDevice.Type type = (typeBits & CL.CL_DEVICE_TYPE_GPU) != 0 ? OpenClDevice.Type.GPU
-                : (typeBits & CL.CL_DEVICE_TYPE_CPU) != 0 ? OpenClDevice.Type.CPU
-                : (typeBits & CL.CL_DEVICE_TYPE_ACCELERATOR) != 0 ? OpenClDevice.Type.ACCELERATOR
-                : OpenClDevice.Type.OTHER;
+        OpenClDevice.Type type = (typeBits & CL.CL_DEVICE_TYPE_GPU) != 0
+                ? OpenClDevice.Type.GPU
+                : (typeBits & CL.CL_DEVICE_TYPE_CPU) != 0
+                        ? OpenClDevice.Type.CPU
+                        : (typeBits & CL.CL_DEVICE_TYPE_ACCELERATOR) != 0
+                                ? OpenClDevice.Type.ACCELERATOR
+                                : OpenClDevice.Type.OTHER;
         long single = deviceULong(id, CL.CL_DEVICE_SINGLE_FP_CONFIG);
         // Devices without fp64 may reject the query (OpenCL 1.0/1.1) or answer 0 (1.2 and later).
         long dbl = optionalDeviceULong(id, CL.CL_DEVICE_DOUBLE_FP_CONFIG);
         boolean unified = hostUnifiedMemory(id);
-        return new OpenClDevice(platformId, id, platform,
+        return new OpenClDevice(
+                platformId,
+                id,
+                platform,
                 deviceString(id, CL.CL_DEVICE_NAME).trim(),
                 deviceString(id, CL.CL_DEVICE_VENDOR).trim(),
                 type,
@@ -187,7 +193,8 @@ public final class OpenClRuntime {
         long[] size = new long[1];
         OpenClException.check(CL.clGetPlatformInfo(id, param, 0, null, size), "clGetPlatformInfo");
         byte[] bytes = new byte[(int) size[0]];
-        OpenClException.check(CL.clGetPlatformInfo(id, param, bytes.length, Pointer.to(bytes), null), "clGetPlatformInfo");
+        OpenClException.check(
+                CL.clGetPlatformInfo(id, param, bytes.length, Pointer.to(bytes), null), "clGetPlatformInfo");
         return cString(bytes);
     }
 
@@ -201,13 +208,15 @@ public final class OpenClRuntime {
 
     static int deviceUInt(cl_device_id id, int param) {
         int[] value = new int[1];
-        OpenClException.check(CL.clGetDeviceInfo(id, param, Sizeof.cl_uint, Pointer.to(value), null), "clGetDeviceInfo");
+        OpenClException.check(
+                CL.clGetDeviceInfo(id, param, Sizeof.cl_uint, Pointer.to(value), null), "clGetDeviceInfo");
         return value[0];
     }
 
     private static long deviceULong(cl_device_id id, int param) {
         long[] value = new long[1];
-        OpenClException.check(CL.clGetDeviceInfo(id, param, Sizeof.cl_ulong, Pointer.to(value), null), "clGetDeviceInfo");
+        OpenClException.check(
+                CL.clGetDeviceInfo(id, param, Sizeof.cl_ulong, Pointer.to(value), null), "clGetDeviceInfo");
         return value[0];
     }
 

@@ -1,5 +1,7 @@
 package dev.quiver.opencl;
 
+import static dev.quiver.opencl.BufferSizes.dataBytes;
+
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.RowMode;
 import dev.quiver.cancel.Cancellation;
@@ -7,20 +9,17 @@ import dev.quiver.memory.Resources;
 import dev.quiver.memory.VectorView;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.jocl.CL;
 import org.jocl.cl_command_queue;
 import org.jocl.cl_context;
 import org.jocl.cl_event;
 import org.jocl.cl_kernel;
 import org.jocl.cl_mem;
-
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-
-import static dev.quiver.opencl.BufferSizes.dataBytes;
 
 /**
  * The copy path for a large batch ({@link CopyPath}): chunks go through three pinned staging
@@ -44,8 +43,11 @@ final class OverlapPipeline implements AutoCloseable {
     private volatile Overlap overlap;
 
     /** A pipeline whose kernels run on {@code queue}, the backend's main queue. */
-    OverlapPipeline(OpenClDevice device, ClObject<cl_context> context, ClObject<cl_command_queue> queue,
-                    ClObjectCounts counts) {
+    OverlapPipeline(
+            OpenClDevice device,
+            ClObject<cl_context> context,
+            ClObject<cl_command_queue> queue,
+            ClObjectCounts counts) {
         this.device = device;
         this.context = context;
         this.queue = queue;
@@ -88,7 +90,9 @@ final class OverlapPipeline implements AutoCloseable {
         KernelInvocation invocation = batch.invocation;
         CompiledProgram compiled = batch.compiled;
         Overlap o = overlap();
-        cl_command_queue up = o.upload().handle(), compute = queue.handle(), down = o.download().handle();
+        cl_command_queue up = o.upload().handle(),
+                compute = queue.handle(),
+                down = o.download().handle();
         launch.alsoOn(up);
         launch.alsoOn(down);
         int rows = invocation.rows();
@@ -119,7 +123,8 @@ final class OverlapPipeline implements AutoCloseable {
         cl_mem out = launch.deviceBuffer(outBytes, bitmapOut ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_WRITE_ONLY);
         long validityBytes = VectorView.validityBytes(rows);
         cl_mem validity = readsValidity
-                ? launch.deviceBuffer(validityBytes, writesValidity ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_READ_ONLY) : null;
+                ? launch.deviceBuffer(validityBytes, writesValidity ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_READ_ONLY)
+                : null;
         long chunkValidity = chunk / 8;
         if (readsValidity) {
             stageIn += chunkValidity;
@@ -142,8 +147,20 @@ final class OverlapPipeline implements AutoCloseable {
             // Retire chunk c - depth: its slot is needed now (or the loop is draining).
             int old = c - depth;
             if (old >= 0) {
-                failingRow = Math.min(failingRow, retire(launch, readDone[old], slots.get(old % depth), invocation,
-                        program, hasStatus, old, chunk, outAt, validityAt, statusAt));
+                failingRow = Math.min(
+                        failingRow,
+                        retire(
+                                launch,
+                                readDone[old],
+                                slots.get(old % depth),
+                                invocation,
+                                program,
+                                hasStatus,
+                                old,
+                                chunk,
+                                outAt,
+                                validityAt,
+                                statusAt));
                 batch.bytesFromDevice += dataBytes(resultType, rowsOf(old, chunk, rows))
                         + (writesValidity ? VectorView.validityBytes(rowsOf(old, chunk, rows)) : 0);
             }
@@ -163,11 +180,19 @@ final class OverlapPipeline implements AutoCloseable {
                 subs[i] = launch.subBuffer(args[i], dataBytes(t, lo), dataBytes(t, n), CL.CL_MEM_READ_ONLY);
             }
             long outChunkBytes = dataBytes(resultType, n);
-            cl_mem outChunk = launch.subBuffer(out, dataBytes(resultType, lo), outChunkBytes,
+            cl_mem outChunk = launch.subBuffer(
+                    out,
+                    dataBytes(resultType, lo),
+                    outChunkBytes,
                     bitmapOut ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_WRITE_ONLY);
             subs[arity] = outChunk;
-            cl_mem validityChunk = validity == null ? null : launch.subBuffer(validity, lo / 8, VectorView.validityBytes(n),
-                    writesValidity ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_READ_ONLY);
+            cl_mem validityChunk = validity == null
+                    ? null
+                    : launch.subBuffer(
+                            validity,
+                            lo / 8,
+                            VectorView.validityBytes(n),
+                            writesValidity ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_READ_ONLY);
             cl_event uploaded = null;
             long at = 0;
             for (int i = 0; i < arity; i++) {
@@ -198,12 +223,14 @@ final class OverlapPipeline implements AutoCloseable {
             launch.flush(up);
 
             KernelArguments.set(launch, kernel, n, allRows, Arrays.asList(subs), validityChunk, status, program);
-            cl_event computed = launch.launchAsync(compute, kernel, KernelArguments.globalSize(compiled, n), group, uploaded);
+            cl_event computed =
+                    launch.launchAsync(compute, kernel, KernelArguments.globalSize(compiled, n), group, uploaded);
             launch.flush(compute);
 
             cl_event read = launch.readAsync(down, outChunk, 0, slot.view(outAt, dataBytes(resultType, n)), computed);
             if (writesValidity) {
-                read = launch.readAsync(down, validityChunk, 0, slot.view(validityAt, VectorView.validityBytes(n)), computed);
+                read = launch.readAsync(
+                        down, validityChunk, 0, slot.view(validityAt, VectorView.validityBytes(n)), computed);
             }
             if (status != null) {
                 read = launch.readAsync(down, status, 0, slot.view(statusAt, Integer.BYTES), computed);
@@ -222,9 +249,18 @@ final class OverlapPipeline implements AutoCloseable {
      * Waits for chunk {@code c}'s read-back and copies it from its slot into the Arrow output;
      * returns its first failing row in batch numbering, or {@link Integer#MAX_VALUE}.
      */
-    private static int retire(KernelLaunch launch, cl_event readDone, StagingPool.Slot slot, KernelInvocation invocation,
-                              KernelProgram program, boolean hasStatus, int c, int chunk, long outAt, long validityAt,
-                              long statusAt) {
+    private static int retire(
+            KernelLaunch launch,
+            cl_event readDone,
+            StagingPool.Slot slot,
+            KernelInvocation invocation,
+            KernelProgram program,
+            boolean hasStatus,
+            int c,
+            int chunk,
+            long outAt,
+            long validityAt,
+            long statusAt) {
         launch.await(readDone); // the download queue is in order: every read of the chunk is done
         int rows = invocation.rows();
         long lo = (long) c * chunk;

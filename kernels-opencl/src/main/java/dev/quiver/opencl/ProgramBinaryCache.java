@@ -2,15 +2,18 @@ package dev.quiver.opencl;
 
 import dev.quiver.cache.CacheDirectory;
 import dev.quiver.cache.QuiverVersion;
-
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
@@ -45,16 +48,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class ProgramBinaryCache {
     /** The file format; part of the key, so a new format never reads old files. */
     static final int FORMAT = 1;
+
     private static final byte[] MAGIC = "QUIVERCL".getBytes(StandardCharsets.US_ASCII);
     static final String SUFFIX = ".clbin";
     /** The largest file read: no real binary comes near it. */
     private static final long MAX_FILE_BYTES = 1L << 30;
+
     private static final int SHA256_BYTES = 32;
     private static final System.Logger LOG = System.getLogger(ProgramBinaryCache.class.getName());
     private static final ProgramBinaryCache DISABLED = new ProgramBinaryCache(null);
 
     /** The directory, or null when disabled. */
     private final Path dir;
+
     private final AtomicBoolean warned = new AtomicBoolean();
 
     private ProgramBinaryCache(Path dir) {
@@ -102,9 +108,20 @@ public final class ProgramBinaryCache {
     /** The key of {@code source} built with {@code options} for {@code device}: 64 hex digits. */
     static String key(OpenClDevice device, String source, String options) {
         MessageDigest sha = sha256();
-        for (String part : new String[] {"quiver opencl program", Integer.toString(FORMAT), source, options,
-                device.platform().name(), device.platform().version(), device.name(), device.vendor(),
-                device.version(), device.openClCVersion(), device.driverVersion(), QuiverVersion.get()}) {
+        for (String part : new String[] {
+            "quiver opencl program",
+            Integer.toString(FORMAT),
+            source,
+            options,
+            device.platform().name(),
+            device.platform().version(),
+            device.name(),
+            device.vendor(),
+            device.version(),
+            device.openClCVersion(),
+            device.driverVersion(),
+            QuiverVersion.get()
+        }) {
             byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
             // Each part with its length first, so no two lists of parts hash the same bytes.
             sha.update(ByteBuffer.allocate(Integer.BYTES).putInt(bytes.length).array());
@@ -124,16 +141,13 @@ public final class ProgramBinaryCache {
     /** What {@link #load} found. */
     sealed interface Lookup {
         /** No file for the key (or the cache is disabled). */
-        record Absent() implements Lookup {
-        }
+        record Absent() implements Lookup {}
 
         /** The binary, checked against the header's length and SHA-256. */
-        record Found(byte[] binary) implements Lookup {
-        }
+        record Found(byte[] binary) implements Lookup {}
 
         /** A file that could not be trusted, and was deleted: {@code reason} says why. */
-        record Rejected(String reason) implements Lookup {
-        }
+        record Rejected(String reason) implements Lookup {}
     }
 
     private static final Lookup ABSENT = new Lookup.Absent();
@@ -148,8 +162,7 @@ public final class ProgramBinaryCache {
         byte[] bytes;
         try {
             // Not followed: a link or a special file (a FIFO would block the build, /dev/zero never end) is no binary.
-            java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(file,
-                    java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             if (!a.isRegularFile()) {
                 return reject(file, "it is not a regular file");
             }
@@ -157,7 +170,7 @@ public final class ProgramBinaryCache {
             if (size > MAX_FILE_BYTES) {
                 return reject(file, "it holds " + size + " bytes, more than any program binary");
             }
-            try (java.io.InputStream in = Files.newInputStream(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
                 bytes = in.readNBytes((int) MAX_FILE_BYTES + 1);
             }
             if (bytes.length > MAX_FILE_BYTES) {
@@ -165,7 +178,7 @@ public final class ProgramBinaryCache {
             }
         } catch (NoSuchFileException e) {
             return ABSENT;
-        } catch (java.nio.file.AccessDeniedException e) {
+        } catch (AccessDeniedException e) {
             return ABSENT; // another user's file, or a directory not ours: not ours to judge or delete
         } catch (IOException | RuntimeException e) {
             return reject(file, "it cannot be read: " + e);
@@ -235,7 +248,9 @@ public final class ProgramBinaryCache {
             return;
         }
         Path file = file(key);
-        LOG.log(System.Logger.Level.INFO, "the driver rejected the cached program binary " + file + ", deleted: " + reason);
+        LOG.log(
+                System.Logger.Level.INFO,
+                "the driver rejected the cached program binary " + file + ", deleted: " + reason);
         delete(file);
     }
 
@@ -264,9 +279,11 @@ public final class ProgramBinaryCache {
             return true;
         } catch (IOException | RuntimeException e) {
             if (warned.compareAndSet(false, true)) {
-                LOG.log(System.Logger.Level.WARNING, "cannot store built OpenCL programs in " + dir + " (" + e
-                        + "): each new process builds its kernels from source. Set -Dquiver.kernel.cache.dir or"
-                        + " QUIVER_KERNEL_CACHE_DIR to a writable directory, or turn the cache off");
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "cannot store built OpenCL programs in " + dir + " (" + e
+                                + "): each new process builds its kernels from source. Set -Dquiver.kernel.cache.dir or"
+                                + " QUIVER_KERNEL_CACHE_DIR to a writable directory, or turn the cache off");
             } else {
                 LOG.log(System.Logger.Level.DEBUG, "cannot store " + file + ": " + e);
             }

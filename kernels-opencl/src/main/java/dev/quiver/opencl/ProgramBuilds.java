@@ -2,9 +2,6 @@ package dev.quiver.opencl;
 
 import dev.quiver.expr.ExprThreads;
 import dev.quiver.rowfn.ir.KernelProgram;
-import org.jocl.cl_command_queue;
-import org.jocl.cl_context;
-
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -14,6 +11,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import org.jocl.cl_command_queue;
+import org.jocl.cl_context;
 
 /**
  * The programs of one backend: each shape built once, on demand by the first run that needs it
@@ -37,7 +36,9 @@ final class ProgramBuilds implements AutoCloseable {
     private final InjectedFaults faults;
     private final ProgramCache programs;
     /** Programs built from source, loaded from {@link #binaries}, binaries rejected, binaries stored. */
-    private final LongAdder built = new LongAdder(), loaded = new LongAdder(), rejected = new LongAdder(),
+    private final LongAdder built = new LongAdder(),
+            loaded = new LongAdder(),
+            rejected = new LongAdder(),
             stored = new LongAdder();
     /** The build thread, started by the first background task; guarded by {@link #buildsLock}. */
     private ExecutorService builds;
@@ -45,11 +46,18 @@ final class ProgramBuilds implements AutoCloseable {
     private volatile Thread buildThread;
     /** Set by {@link #stopBuilds()}: builds, background or not, then fail. Guarded by {@link #buildsLock}. */
     private boolean buildsClosed;
+
     private final Object buildsLock = new Object();
 
     /** The programs of the backend {@code name} on {@code device}, built in its context and checked on its queue. */
-    ProgramBuilds(OpenClDevice device, String name, ClObject<cl_context> context, ClObject<cl_command_queue> queue,
-                  ClObjectCounts counts, ProgramBinaryCache binaries, InjectedFaults faults) {
+    ProgramBuilds(
+            OpenClDevice device,
+            String name,
+            ClObject<cl_context> context,
+            ClObject<cl_command_queue> queue,
+            ClObjectCounts counts,
+            ProgramBinaryCache binaries,
+            InjectedFaults faults) {
         this.device = device;
         this.name = name;
         this.context = context;
@@ -89,8 +97,8 @@ final class ProgramBuilds implements AutoCloseable {
             switch (binaries.load(key)) {
                 case ProgramBinaryCache.Lookup.Found found -> {
                     try {
-                        CompiledProgram p = CompiledProgram.load(context.handle(), queue.handle(), device.id(), source,
-                                options, found.binary(), counts);
+                        CompiledProgram p = CompiledProgram.load(
+                                context.handle(), queue.handle(), device.id(), source, options, found.binary(), counts);
                         loaded.increment();
                         return p;
                     } catch (OpenClException e) {
@@ -98,12 +106,12 @@ final class ProgramBuilds implements AutoCloseable {
                         binaries.discard(key, e.getMessage());
                     }
                 }
-                case ProgramBinaryCache.Lookup.Rejected r -> rejected.increment();
-                case ProgramBinaryCache.Lookup.Absent a -> { }
+                case ProgramBinaryCache.Lookup.Rejected _ -> rejected.increment();
+                case ProgramBinaryCache.Lookup.Absent _ -> {}
             }
         }
-        CompiledProgram p = CompiledProgram.build(context.handle(), queue.handle(), device.id(), source, options, counts,
-                injected);
+        CompiledProgram p =
+                CompiledProgram.build(context.handle(), queue.handle(), device.id(), source, options, counts, injected);
         built.increment();
         if (key != null && binaries.writable()) {
             if (Thread.currentThread() == buildThread) {
@@ -152,8 +160,10 @@ final class ProgramBuilds implements AutoCloseable {
                 stored.increment();
             }
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, () -> "the binary of a program built on " + name
-                    + " could not be read back, so it is not cached: " + e.getMessage());
+            LOG.log(
+                    System.Logger.Level.DEBUG,
+                    () -> "the binary of a program built on " + name + " could not be read back, so it is not cached: "
+                            + e.getMessage());
         }
     }
 
@@ -165,7 +175,10 @@ final class ProgramBuilds implements AutoCloseable {
                 throw new RejectedExecutionException("backend " + name + " is closed");
             }
             if (builds == null) {
-                ThreadFactory named = Thread.ofPlatform().daemon().name("quiver-opencl-build " + device.name()).factory();
+                ThreadFactory named = Thread.ofPlatform()
+                        .daemon()
+                        .name("quiver-opencl-build " + device.name())
+                        .factory();
                 builds = Executors.newSingleThreadExecutor(r -> {
                     Thread t = named.newThread(r);
                     buildThread = t;

@@ -2,7 +2,6 @@ package dev.quiver.opencl;
 
 import dev.quiver.memory.Resources;
 import dev.quiver.rowfn.ir.KernelProgram;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -2,20 +2,20 @@ package dev.quiver.opencl;
 
 import dev.quiver.backend.ResidencyScope;
 import dev.quiver.backend.ResidentKey;
-import org.jocl.CL;
-import org.jocl.Pointer;
-import org.jocl.cl_context;
-import org.jocl.cl_mem;
-
+import dev.quiver.memory.Resources;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
+import org.jocl.CL;
+import org.jocl.Pointer;
+import org.jocl.cl_context;
+import org.jocl.cl_mem;
 
 /**
  * The arguments one backend keeps in its device's memory beyond a run (see {@link ResidentKey}):
@@ -36,6 +36,7 @@ final class ResidentBuffers implements AutoCloseable {
     private final HashMap<ResidentKey, Entry> entries = new HashMap<>();
     /** Ticks of use: an entry's {@link Entry#lastUse} orders eviction (least recently used first). */
     private long clock;
+
     private final Consumer<ResidencyScope> dropScope = this::drop;
     private volatile long budget;
     private long bytes;
@@ -58,7 +59,8 @@ final class ResidentBuffers implements AutoCloseable {
             try {
                 return Long.parseLong(given.strip());
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("-Dquiver.opencl.residentBytes must be a number of bytes, got '" + given + "'");
+                throw new IllegalArgumentException(
+                        "-Dquiver.opencl.residentBytes must be a number of bytes, got '" + given + "'");
             }
         }
         return device.globalMemoryBytes() / 5;
@@ -84,6 +86,7 @@ final class ResidentBuffers implements AutoCloseable {
         final Entry entry;
         /** The bytes this run uploaded for it: its size for the run that uploaded it, else 0. */
         final long uploaded;
+
         private boolean closed;
 
         Lease(Entry entry, long uploaded) {
@@ -136,7 +139,9 @@ final class ResidentBuffers implements AutoCloseable {
                 e.pins++;
                 e.lastUse = ++clock;
             } else {
-                if (key.bytes() > budget || key.bytes() == 0 || key.scope() != null && key.scope().isClosed()
+                if (key.bytes() > budget
+                        || key.bytes() == 0
+                        || key.scope() != null && key.scope().isClosed()
                         || !makeRoom(key.bytes())) {
                     return null;
                 }
@@ -188,9 +193,19 @@ final class ResidentBuffers implements AutoCloseable {
     private ClObject<cl_mem> upload(MemorySegment data, long bytes, FaultInjection.Plan faults) {
         FaultInjection.check(faults, FaultInjection.Call.CREATE_BUFFER, "clCreateBuffer");
         int[] err = new int[1];
-        cl_mem mem = CL.clCreateBuffer(context, CL.CL_MEM_READ_ONLY | CL.CL_MEM_COPY_HOST_PTR, bytes,
-                Pointer.to(data.asSlice(0, bytes).asByteBuffer()), err);
-        return ClObject.created(mem, err, "clCreateBuffer", CL::clReleaseMemObject, "clReleaseMemObject", counts,
+        cl_mem mem = CL.clCreateBuffer(
+                context,
+                CL.CL_MEM_READ_ONLY | CL.CL_MEM_COPY_HOST_PTR,
+                bytes,
+                Pointer.to(data.asSlice(0, bytes).asByteBuffer()),
+                err);
+        return ClObject.created(
+                mem,
+                err,
+                "clCreateBuffer",
+                CL::clReleaseMemObject,
+                "clReleaseMemObject",
+                counts,
                 ClObjectCounts.Kind.HELD);
     }
 
@@ -257,8 +272,11 @@ final class ResidentBuffers implements AutoCloseable {
             try {
                 e.mem.close();
             } catch (RuntimeException failure) {
-                System.getLogger(ResidentBuffers.class.getName()).log(System.Logger.Level.WARNING,
-                        "releasing a resident buffer failed: " + failure.getMessage(), failure);
+                System.getLogger(ResidentBuffers.class.getName())
+                        .log(
+                                System.Logger.Level.WARNING,
+                                "releasing a resident buffer failed: " + failure.getMessage(),
+                                failure);
             }
         }
     }
@@ -289,6 +307,7 @@ final class ResidentBuffers implements AutoCloseable {
             entries.clear();
             bytes = 0;
         }
-        dev.quiver.memory.Resources.closeAll(all.stream().<AutoCloseable>map(e -> () -> release(e)).toList());
+        Resources.closeAll(
+                all.stream().<AutoCloseable>map(e -> () -> release(e)).toList());
     }
 }

@@ -11,6 +11,5 @@ package dev.quiver.opencl;
  * @param hits          runs that found an argument already on the device (each saved its upload)
  * @param evictions     arguments released to make room for others
  */
-public record ResidentStats(int entries, long bytes, long budget, long uploads, long uploadedBytes, long hits,
-                            long evictions) {
-}
+public record ResidentStats(
+        int entries, long bytes, long budget, long uploads, long uploadedBytes, long hits, long evictions) {}

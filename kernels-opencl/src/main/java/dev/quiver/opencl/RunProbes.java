@@ -6,5 +6,4 @@ package dev.quiver.opencl;
  * kernel is enqueued; {@code afterKernel} once the kernel has finished and before the output is
  * mapped or read back. A probed run goes as one launch ({@link SingleLaunch}); a plain run has none.
  */
-record RunProbes(Runnable afterBind, Runnable afterKernel) {
-}
+record RunProbes(Runnable afterBind, Runnable afterKernel) {}

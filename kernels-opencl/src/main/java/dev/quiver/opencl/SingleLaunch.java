@@ -5,12 +5,11 @@ import dev.quiver.backend.RowMode;
 import dev.quiver.memory.VectorView;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
+import java.util.ArrayList;
+import java.util.List;
 import org.jocl.CL;
 import org.jocl.cl_kernel;
 import org.jocl.cl_mem;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * One kernel launch over a whole batch, its buffers and read-back given by a {@link DataPath}: the
@@ -20,8 +19,7 @@ import java.util.List;
  * {@link KernelLaunch}'s.
  */
 final class SingleLaunch {
-    private SingleLaunch() {
-    }
+    private SingleLaunch() {}
 
     static LaunchResult run(BatchRun batch, DataPath path) {
         KernelLaunch launch = batch.launch;
@@ -33,19 +31,22 @@ final class SingleLaunch {
         cl_kernel kernel = launch.own(batch.compiled.newKernel());
         List<cl_mem> buffers = new ArrayList<>();
         for (int i = 0; i < program.arity(); i++) {
-            buffers.add(path.argument(batch, i, BufferSizes.dataBytes(program.argTypes().get(i), rows)));
+            buffers.add(path.argument(
+                    batch, i, BufferSizes.dataBytes(program.argTypes().get(i), rows)));
         }
         ElementType resultType = program.resultType();
         long outBytes = BufferSizes.dataBytes(resultType, rows);
         // A bitmap result is written a byte at a time, keeping the bits past the last row: the kernel reads its
         // last byte.
-        cl_mem out = path.output(batch, outBytes, resultType.isBitPacked() ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_WRITE_ONLY);
+        cl_mem out =
+                path.output(batch, outBytes, resultType.isBitPacked() ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_WRITE_ONLY);
         buffers.add(out);
         // The validity says which rows to compute (VALID_ROWS) and takes the null condition's cleared bits; a run
         // that needs neither passes NULL.
         long validityBytes = VectorView.validityBytes(rows);
         cl_mem validity = !allRows || writesValidity
-                ? path.validity(batch, validityBytes, writesValidity ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_READ_ONLY) : null;
+                ? path.validity(batch, validityBytes, writesValidity ? CL.CL_MEM_READ_WRITE : CL.CL_MEM_READ_ONLY)
+                : null;
         // Programs that can fail take a status word where the kernel keeps the first failing row.
         int[] status = {Integer.MAX_VALUE};
         cl_mem statusBuffer = batch.compiled.source().hasStatus() ? launch.deviceBuffer(status) : null;

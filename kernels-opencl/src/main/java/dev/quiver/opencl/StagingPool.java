@@ -1,16 +1,15 @@
 package dev.quiver.opencl;
 
 import dev.quiver.memory.Resources;
-import org.jocl.CL;
-import org.jocl.cl_command_queue;
-import org.jocl.cl_context;
-import org.jocl.cl_mem;
-
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import org.jocl.CL;
+import org.jocl.cl_command_queue;
+import org.jocl.cl_context;
+import org.jocl.cl_mem;
 
 /**
  * Pinned host buffers for the overlapped copy path: {@code CL_MEM_ALLOC_HOST_PTR} buffers,
@@ -66,11 +65,14 @@ final class StagingPool implements AutoCloseable {
 
         @Override
         public void close() {
-            Resources.closeAll(List.<AutoCloseable>of(() -> {
-                OpenClException.check(CL.clEnqueueUnmapMemObject(queue, mem.handle(), mapped, 0, null, null),
-                        "clEnqueueUnmapMemObject");
-                OpenClException.check(CL.clFinish(queue), "clFinish");
-            }, mem));
+            Resources.closeAll(List.<AutoCloseable>of(
+                    () -> {
+                        OpenClException.check(
+                                CL.clEnqueueUnmapMemObject(queue, mem.handle(), mapped, 0, null, null),
+                                "clEnqueueUnmapMemObject");
+                        OpenClException.check(CL.clFinish(queue), "clFinish");
+                    },
+                    mem));
         }
     }
 
@@ -99,12 +101,17 @@ final class StagingPool implements AutoCloseable {
     private Slot allocate(long bytes, FaultInjection.Plan faults) {
         FaultInjection.check(faults, FaultInjection.Call.CREATE_BUFFER, "clCreateBuffer");
         int[] err = new int[1];
-        ClObject<cl_mem> mem = ClObject.created(CL.clCreateBuffer(context,
-                        CL.CL_MEM_READ_WRITE | CL.CL_MEM_ALLOC_HOST_PTR, bytes, null, err), err, "clCreateBuffer",
-                CL::clReleaseMemObject, "clReleaseMemObject", counts, ClObjectCounts.Kind.HELD);
+        ClObject<cl_mem> mem = ClObject.created(
+                CL.clCreateBuffer(context, CL.CL_MEM_READ_WRITE | CL.CL_MEM_ALLOC_HOST_PTR, bytes, null, err),
+                err,
+                "clCreateBuffer",
+                CL::clReleaseMemObject,
+                "clReleaseMemObject",
+                counts,
+                ClObjectCounts.Kind.HELD);
         try {
-            ByteBuffer mapped = CL.clEnqueueMapBuffer(queue, mem.handle(), true, CL.CL_MAP_READ | CL.CL_MAP_WRITE, 0,
-                    bytes, 0, null, null, err);
+            ByteBuffer mapped = CL.clEnqueueMapBuffer(
+                    queue, mem.handle(), true, CL.CL_MAP_READ | CL.CL_MAP_WRITE, 0, bytes, 0, null, null, err);
             OpenClException.check(err[0], "clEnqueueMapBuffer");
             return new Slot(mem, mapped, queue);
         } catch (RuntimeException e) {

@@ -1,7 +1,6 @@
 package dev.quiver.opencl;
 
 import dev.quiver.backend.KernelRun;
-
 import java.util.List;
 import java.util.Objects;
 

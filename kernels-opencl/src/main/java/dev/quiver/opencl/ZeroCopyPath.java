@@ -52,6 +52,5 @@ final class ZeroCopyPath implements DataPath {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

@@ -1,9 +1,21 @@
 package dev.quiver.opencl;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.Float8Vector;
@@ -11,19 +23,6 @@ import org.jocl.CL;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link OpenClBackend#prepareAsync} and {@link OpenClBackend#isReady}: a program built on the
@@ -42,14 +41,16 @@ class BackgroundBuildTest {
     @BeforeEach
     void open() {
         allocator = new RootAllocator();
-        backend = OpenClBackend.open(TestDevices.require().getFirst(), TransferMode.AUTO, ProgramBinaryCache.disabled());
+        backend =
+                OpenClBackend.open(TestDevices.require().getFirst(), TransferMode.AUTO, ProgramBinaryCache.disabled());
     }
 
     @AfterEach
     void close() {
         if (backend != null) {
             backend.close();
-            assertEquals(0, backend.liveObjects().total(), "OpenCL objects alive after close: " + backend.liveObjects());
+            assertEquals(
+                    0, backend.liveObjects().total(), "OpenCL objects alive after close: " + backend.liveObjects());
         }
         assertEquals(0, allocator.getAllocatedMemory(), "Arrow memory leaked");
         allocator.close();
@@ -66,14 +67,17 @@ class BackgroundBuildTest {
 
     private void runAndCheck(KernelProgram p, int shape, double literal) {
         try (Float8Vector x = Batches.float64(allocator, 1, -2.5, 1e300, Double.NaN, -0.0);
-             Batches.Output out = Batches.run(backend, allocator, p, x)) {
-            Batches.assertFloat64(out.vector(), i -> {
-                double v = x.get(i) * literal;
-                for (int k = 0; k <= shape; k++) {
-                    v += x.get(i);
-                }
-                return v;
-            }, "shape " + shape);
+                Batches.Output out = Batches.run(backend, allocator, p, x)) {
+            Batches.assertFloat64(
+                    out.vector(),
+                    i -> {
+                        double v = x.get(i) * literal;
+                        for (int k = 0; k <= shape; k++) {
+                            v += x.get(i);
+                        }
+                        return v;
+                    },
+                    "shape " + shape);
         }
     }
 
@@ -101,7 +105,8 @@ class BackgroundBuildTest {
     @Test
     void aFailedBackgroundBuildIsRememberedAndARunBuildsItAgain() throws Exception {
         KernelProgram p = program(1, 2.0);
-        try (FaultInjection.Plan plan = FaultInjection.inject(backend, FaultInjection.Fault.of(FaultInjection.Call.BUILD_PROGRAM))) {
+        try (FaultInjection.Plan plan =
+                FaultInjection.inject(backend, FaultInjection.Fault.of(FaultInjection.Call.BUILD_PROGRAM))) {
             CompletableFuture<Void> build = backend.prepareAsync(p);
             Exception e = assertThrows(Exception.class, () -> await(build));
             OpenClException cause = assertInstanceOf(OpenClException.class, e.getCause());
@@ -113,7 +118,8 @@ class BackgroundBuildTest {
             runAndCheck(p, 1, 2.0);
             assertEquals(2, plan.seen(0), "the run built it again, and that build succeeded");
             assertTrue(backend.isReady(p));
-            assertTrue(backend.prepareAsync(p).isDone() && !backend.prepareAsync(p).isCompletedExceptionally());
+            assertTrue(
+                    backend.prepareAsync(p).isDone() && !backend.prepareAsync(p).isCompletedExceptionally());
         }
     }
 

@@ -1,11 +1,18 @@
 package dev.quiver.opencl;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.RowMode;
 import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.memory.VectorView;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
@@ -14,17 +21,9 @@ import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 
-import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.IntFunction;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 /** Arrow vectors in and out of a backend, and bitwise comparisons against Java's own arithmetic. */
 final class Batches {
-    private Batches() {
-    }
+    private Batches() {}
 
     /** The output of one run; closing it frees the output vector. */
     record Output(FieldVector vector, TracedRun trace) implements AutoCloseable {
@@ -87,25 +86,44 @@ final class Batches {
         return run(backend, allocator, program, args[0].getValueCount(), args);
     }
 
-    static Output run(OpenClBackend backend, BufferAllocator allocator, KernelProgram program, int rows,
-                      FieldVector... args) {
+    static Output run(
+            OpenClBackend backend, BufferAllocator allocator, KernelProgram program, int rows, FieldVector... args) {
         return run(backend, allocator, program, rows, RowMode.VALID_ROWS, args);
     }
 
-    static Output run(OpenClBackend backend, BufferAllocator allocator, KernelProgram program, int rows, RowMode mode,
-                      FieldVector... args) {
+    static Output run(
+            OpenClBackend backend,
+            BufferAllocator allocator,
+            KernelProgram program,
+            int rows,
+            RowMode mode,
+            FieldVector... args) {
         return run(allocator, program, rows, mode, invocation -> backend.executeTraced(program, invocation), args);
     }
 
     /** As {@link #run(OpenClBackend, BufferAllocator, KernelProgram, FieldVector...)}, calling {@code probes} during the run. */
-    static Output runProbed(OpenClBackend backend, BufferAllocator allocator, KernelProgram program,
-                            RunProbes probes, FieldVector... args) {
-        return run(allocator, program, args[0].getValueCount(), RowMode.VALID_ROWS,
-                invocation -> backend.executeProbed(program, invocation, probes), args);
+    static Output runProbed(
+            OpenClBackend backend,
+            BufferAllocator allocator,
+            KernelProgram program,
+            RunProbes probes,
+            FieldVector... args) {
+        return run(
+                allocator,
+                program,
+                args[0].getValueCount(),
+                RowMode.VALID_ROWS,
+                invocation -> backend.executeProbed(program, invocation, probes),
+                args);
     }
 
-    private static Output run(BufferAllocator allocator, KernelProgram program, int rows, RowMode mode,
-                              java.util.function.Function<KernelInvocation, TracedRun> execute, FieldVector... args) {
+    private static Output run(
+            BufferAllocator allocator,
+            KernelProgram program,
+            int rows,
+            RowMode mode,
+            Function<KernelInvocation, TracedRun> execute,
+            FieldVector... args) {
         BaseFixedWidthVector out = newVector(program.resultType(), allocator);
         try {
             out.allocateNew(rows);
@@ -116,8 +134,12 @@ final class Batches {
                     views.add(VectorView.of(arg));
                 }
                 List<MemorySegment> data = views.stream().map(VectorView::data).toList();
-                ValidityBitmaps.and(outView.validity(), views.stream().map(VectorView::validity).toList(), rows);
-                TracedRun trace = execute.apply(new KernelInvocation(data, outView.validity(), outView.data(), rows, mode));
+                ValidityBitmaps.and(
+                        outView.validity(),
+                        views.stream().map(VectorView::validity).toList(),
+                        rows);
+                TracedRun trace =
+                        execute.apply(new KernelInvocation(data, outView.validity(), outView.data(), rows, mode));
                 return new Output(out, trace);
             } finally {
                 views.forEach(VectorView::close);

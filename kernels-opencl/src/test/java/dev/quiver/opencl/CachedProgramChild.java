@@ -4,16 +4,17 @@ import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.Float8Vector;
-
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.function.IntPredicate;
+import java.util.function.IntToDoubleFunction;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.Float8Vector;
 
 /**
  * Run in a child JVM by {@link ProgramCacheAcrossProcessesTest}: opens a backend on the first
@@ -28,11 +29,11 @@ public final class CachedProgramChild {
     private static final IrNode X = Ir.arg(0, ElementType.FLOAT64);
     private static final IrNode Y = Ir.arg(1, ElementType.FLOAT64);
     /** (x * y + sqrt(|x|)) / (y - 0.75): exact operations, so Java's values are the reference. */
-    static final KernelProgram PROGRAM = new KernelProgram(List.of(ElementType.FLOAT64, ElementType.FLOAT64),
+    static final KernelProgram PROGRAM = new KernelProgram(
+            List.of(ElementType.FLOAT64, ElementType.FLOAT64),
             Ir.div(Ir.add(Ir.mul(X, Y), Ir.sqrt(Ir.abs(X))), Ir.sub(Y, Ir.lit(0.75))));
 
-    private CachedProgramChild() {
-    }
+    private CachedProgramChild() {}
 
     static double x(int i) {
         return (i - ROWS / 2) * 1.25e-3;
@@ -52,7 +53,7 @@ public final class CachedProgramChild {
     }
 
     /** SHA-256 over each row's raw bits, a null row as the marker 1 followed by zeros instead. */
-    static String digest(java.util.function.IntPredicate isNull, java.util.function.IntToDoubleFunction value) {
+    static String digest(IntPredicate isNull, IntToDoubleFunction value) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             ByteBuffer row = ByteBuffer.allocate(9);
@@ -74,7 +75,9 @@ public final class CachedProgramChild {
         String result;
         long bytesLeft;
         try (BufferAllocator allocator = new RootAllocator()) {
-            try (backend; Float8Vector xs = new Float8Vector("x", allocator); Float8Vector ys = new Float8Vector("y", allocator)) {
+            try (backend;
+                    Float8Vector xs = new Float8Vector("x", allocator);
+                    Float8Vector ys = new Float8Vector("y", allocator)) {
                 xs.allocateNew(ROWS);
                 ys.allocateNew(ROWS);
                 for (int i = 0; i < ROWS; i++) {
@@ -96,7 +99,8 @@ public final class CachedProgramChild {
         }
         OpenClBackend.ProgramStats stats = backend.programStats();
         System.out.println("RESULT " + result);
-        System.out.println("STATS " + stats.built() + " " + stats.loaded() + " " + stats.rejected() + " " + stats.stored());
+        System.out.println(
+                "STATS " + stats.built() + " " + stats.loaded() + " " + stats.rejected() + " " + stats.stored());
         System.out.println("LEFT " + backend.liveObjects().total() + " " + bytesLeft);
     }
 }

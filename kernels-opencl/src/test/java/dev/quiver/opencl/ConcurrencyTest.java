@@ -1,25 +1,5 @@
 package dev.quiver.opencl;
 
-import dev.quiver.errors.KernelArithmeticException;
-import dev.quiver.rowfn.ir.Ir;
-import dev.quiver.rowfn.ir.IrNode;
-import dev.quiver.rowfn.ir.KernelProgram;
-import dev.quiver.types.ElementType;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
-
 import static dev.quiver.opencl.Batches.assertFloat64;
 import static dev.quiver.opencl.Batches.assertInt32;
 import static dev.quiver.opencl.Batches.float64;
@@ -30,6 +10,25 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.errors.KernelArithmeticException;
+import dev.quiver.rowfn.ir.Ir;
+import dev.quiver.rowfn.ir.IrNode;
+import dev.quiver.rowfn.ir.KernelProgram;
+import dev.quiver.types.ElementType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
 
 /**
  * Runs from many threads on one backend: right results, one run's division-by-zero flag never
@@ -55,8 +54,8 @@ class ConcurrencyTest extends DeviceTestBase {
                         for (int r = 0; r < RUNS; r++) {
                             int rows = 5_000 + 97 * thread + r;
                             double literal = thread + r / 8.0;
-                            KernelProgram scale = new KernelProgram(List.of(ElementType.FLOAT64),
-                                    Ir.fma(x, Ir.lit(literal), Ir.lit(-literal)));
+                            KernelProgram scale = new KernelProgram(
+                                    List.of(ElementType.FLOAT64), Ir.fma(x, Ir.lit(literal), Ir.lit(-literal)));
                             double[] xs = new double[rows];
                             int[] as = new int[rows];
                             int[] bs = new int[rows];
@@ -66,13 +65,17 @@ class ConcurrencyTest extends DeviceTestBase {
                                 // Odd threads divide by zero in their last row.
                                 bs[i] = (thread % 2 == 1 && i == rows - 1) ? 0 : (i % 13) + 1;
                             }
-                            try (Float8Vector vx = float64(mine, xs); var out = run(backend, mine, scale, vx)) {
+                            try (Float8Vector vx = float64(mine, xs);
+                                    var out = run(backend, mine, scale, vx)) {
                                 assertFloat64(out.vector(), i -> Math.fma(xs[i], literal, -literal), scale.text());
                             }
-                            try (IntVector va = int32(mine, as); IntVector vb = int32(mine, bs)) {
+                            try (IntVector va = int32(mine, as);
+                                    IntVector vb = int32(mine, bs)) {
                                 if (thread % 2 == 1) {
-                                    KernelArithmeticException e = assertThrows(KernelArithmeticException.class,
-                                            () -> run(backend, mine, divide, va, vb).close());
+                                    KernelArithmeticException e = assertThrows(
+                                            KernelArithmeticException.class,
+                                            () -> run(backend, mine, divide, va, vb)
+                                                    .close());
                                     assertEquals(rows - 1, e.row());
                                 } else {
                                     try (var out = run(backend, mine, divide, va, vb)) {
@@ -107,20 +110,22 @@ class ConcurrencyTest extends DeviceTestBase {
                         int rows = 1_000 + 13 * thread + r;
                         double literal = thread - r / 4.0;
                         int intLiteral = thread * 1_000 - r;
-                        KernelProgram scale = new KernelProgram(List.of(ElementType.FLOAT64),
-                                Ir.add(Ir.mul(x, x), Ir.lit(literal)));
-                        KernelProgram shift = new KernelProgram(List.of(ElementType.INT32),
-                                Ir.sub(Ir.mul(a, Ir.lit(intLiteral)), a));
+                        KernelProgram scale =
+                                new KernelProgram(List.of(ElementType.FLOAT64), Ir.add(Ir.mul(x, x), Ir.lit(literal)));
+                        KernelProgram shift =
+                                new KernelProgram(List.of(ElementType.INT32), Ir.sub(Ir.mul(a, Ir.lit(intLiteral)), a));
                         double[] xs = new double[rows];
                         int[] as = new int[rows];
                         for (int i = 0; i < rows; i++) {
                             xs[i] = i * 0.25 - thread;
                             as[i] = i * 7919 - thread;
                         }
-                        try (Float8Vector vx = float64(mine, xs); var out = run(backend, mine, scale, vx)) {
+                        try (Float8Vector vx = float64(mine, xs);
+                                var out = run(backend, mine, scale, vx)) {
                             assertFloat64(out.vector(), i -> xs[i] * xs[i] + literal, scale.text());
                         }
-                        try (IntVector va = int32(mine, as); var out = run(backend, mine, shift, va)) {
+                        try (IntVector va = int32(mine, as);
+                                var out = run(backend, mine, shift, va)) {
                             assertInt32(out.vector(), i -> as[i] * intLiteral - as[i], shift.text());
                         }
                     }
@@ -156,8 +161,8 @@ class ConcurrencyTest extends DeviceTestBase {
                         for (int r = 0; ; r++) {
                             int rows = 2_000 + 31 * thread + r % 50;
                             double literal = thread + r / 16.0;
-                            KernelProgram program = new KernelProgram(List.of(ElementType.FLOAT64),
-                                    Ir.fma(x, Ir.lit(literal), Ir.lit(-literal)));
+                            KernelProgram program = new KernelProgram(
+                                    List.of(ElementType.FLOAT64), Ir.fma(x, Ir.lit(literal), Ir.lit(-literal)));
                             double[] xs = new double[rows];
                             for (int i = 0; i < rows; i++) {
                                 xs[i] = i * 0.37 - thread;
@@ -166,7 +171,8 @@ class ConcurrencyTest extends DeviceTestBase {
                             try (Float8Vector vx = float64(mine, xs)) {
                                 Batches.Output out;
                                 try {
-                                    out = holdThisOne ? runHeld(backend, mine, program, vx, held, heldKernelDone)
+                                    out = holdThisOne
+                                            ? runHeld(backend, mine, program, vx, held, heldKernelDone)
                                             : run(backend, mine, program, vx);
                                 } catch (IllegalStateException e) {
                                     assertFalse(holdThisOne, "the held run began before close");
@@ -175,7 +181,8 @@ class ConcurrencyTest extends DeviceTestBase {
                                     return runs;
                                 }
                                 try (out) {
-                                    assertFloat64(out.vector(), i -> Math.fma(xs[i], literal, -literal), program.text());
+                                    assertFloat64(
+                                            out.vector(), i -> Math.fma(xs[i], literal, -literal), program.text());
                                 }
                             }
                             runs++;
@@ -220,7 +227,9 @@ class ConcurrencyTest extends DeviceTestBase {
             backend.close(); // still idempotent
             try (Float8Vector vx = float64(allocator, 1.0)) {
                 KernelProgram program = new KernelProgram(List.of(ElementType.FLOAT64), Ir.add(x, Ir.lit(1.0)));
-                assertThrows(IllegalStateException.class, () -> run(backend, allocator, program, vx).close());
+                assertThrows(
+                        IllegalStateException.class,
+                        () -> run(backend, allocator, program, vx).close());
             }
         } finally {
             pool.shutdownNow();
@@ -229,16 +238,20 @@ class ConcurrencyTest extends DeviceTestBase {
     }
 
     /** A run whose afterBind probe signals {@code held} and then waits until close has begun. */
-    private static Batches.Output runHeld(OpenClBackend backend, BufferAllocator allocator, KernelProgram program,
-                                          Float8Vector arg, CountDownLatch held, AtomicBoolean kernelDone) {
+    private static Batches.Output runHeld(
+            OpenClBackend backend,
+            BufferAllocator allocator,
+            KernelProgram program,
+            Float8Vector arg,
+            CountDownLatch held,
+            AtomicBoolean kernelDone) {
         Runnable hold = () -> {
             held.countDown();
             while (!backend.closing()) {
                 Thread.onSpinWait();
             }
         };
-        return Batches.runProbed(backend, allocator, program,
-                new RunProbes(hold, () -> kernelDone.set(true)), arg);
+        return Batches.runProbed(backend, allocator, program, new RunProbes(hold, () -> kernelDone.set(true)), arg);
     }
 
     private interface PerThread {

@@ -1,17 +1,5 @@
 package dev.quiver.opencl;
 
-import dev.quiver.rowfn.ir.Ir;
-import dev.quiver.rowfn.ir.IrNode;
-import dev.quiver.rowfn.ir.KernelProgram;
-import dev.quiver.types.ElementType;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.Float4Vector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
-
-import java.util.List;
-import java.util.SplittableRandom;
-
 import static dev.quiver.opencl.Batches.assertFloat32;
 import static dev.quiver.opencl.Batches.assertFloat64;
 import static dev.quiver.opencl.Batches.float32;
@@ -19,6 +7,17 @@ import static dev.quiver.opencl.Batches.float64;
 import static dev.quiver.opencl.Batches.int32;
 import static dev.quiver.opencl.Batches.int64;
 import static dev.quiver.opencl.Batches.run;
+
+import dev.quiver.rowfn.ir.Ir;
+import dev.quiver.rowfn.ir.IrNode;
+import dev.quiver.rowfn.ir.KernelProgram;
+import dev.quiver.types.ElementType;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
 
 /** Widening casts round to nearest even, as Java's do, including inside mixed-type programs. */
 class ConversionTest extends DeviceTestBase {
@@ -47,8 +46,10 @@ class ConversionTest extends DeviceTestBase {
     void int32ToFloat64(OpenClBackend backend) {
         int[] xs = ints();
         IrNode x = Ir.arg(0, ElementType.INT32);
-        KernelProgram program = new KernelProgram(List.of(ElementType.INT32), Ir.mul(Ir.cast(x, ElementType.FLOAT64), Ir.lit(0.1)));
-        try (IntVector a = int32(allocator, xs); var out = run(backend, allocator, program, a)) {
+        KernelProgram program =
+                new KernelProgram(List.of(ElementType.INT32), Ir.mul(Ir.cast(x, ElementType.FLOAT64), Ir.lit(0.1)));
+        try (IntVector a = int32(allocator, xs);
+                var out = run(backend, allocator, program, a)) {
             assertFloat64(out.vector(), i -> (double) xs[i] * 0.1, program.text());
         }
     }
@@ -56,9 +57,10 @@ class ConversionTest extends DeviceTestBase {
     @OnEveryDevice
     void int32ToFloat32(OpenClBackend backend) {
         int[] xs = ints();
-        KernelProgram program = new KernelProgram(List.of(ElementType.INT32),
-                Ir.cast(Ir.arg(0, ElementType.INT32), ElementType.FLOAT32));
-        try (IntVector a = int32(allocator, xs); var out = run(backend, allocator, program, a)) {
+        KernelProgram program = new KernelProgram(
+                List.of(ElementType.INT32), Ir.cast(Ir.arg(0, ElementType.INT32), ElementType.FLOAT32));
+        try (IntVector a = int32(allocator, xs);
+                var out = run(backend, allocator, program, a)) {
             assertFloat32(out.vector(), i -> (float) xs[i], program.text());
         }
     }
@@ -69,8 +71,9 @@ class ConversionTest extends DeviceTestBase {
         IrNode x = Ir.arg(0, ElementType.INT64);
         KernelProgram toFloat = new KernelProgram(List.of(ElementType.INT64), Ir.cast(x, ElementType.FLOAT32));
         KernelProgram toDouble = new KernelProgram(List.of(ElementType.INT64), Ir.cast(x, ElementType.FLOAT64));
-        try (BigIntVector a = int64(allocator, xs); var f = run(backend, allocator, toFloat, a);
-             var d = run(backend, allocator, toDouble, a)) {
+        try (BigIntVector a = int64(allocator, xs);
+                var f = run(backend, allocator, toFloat, a);
+                var d = run(backend, allocator, toDouble, a)) {
             assertFloat32(f.vector(), i -> (float) xs[i], toFloat.text());
             assertFloat64(d.vector(), i -> (double) xs[i], toDouble.text());
         }
@@ -79,9 +82,10 @@ class ConversionTest extends DeviceTestBase {
     @OnEveryDevice
     void float32ToFloat64IsExact(OpenClBackend backend) {
         float[] xs = Hostile.FLOATS;
-        KernelProgram program = new KernelProgram(List.of(ElementType.FLOAT32),
-                Ir.cast(Ir.arg(0, ElementType.FLOAT32), ElementType.FLOAT64));
-        try (Float4Vector a = float32(allocator, xs); var out = run(backend, allocator, program, a)) {
+        KernelProgram program = new KernelProgram(
+                List.of(ElementType.FLOAT32), Ir.cast(Ir.arg(0, ElementType.FLOAT32), ElementType.FLOAT64));
+        try (Float4Vector a = float32(allocator, xs);
+                var out = run(backend, allocator, program, a)) {
             assertFloat64(out.vector(), i -> (double) xs[i], program.text());
         }
     }
@@ -100,9 +104,12 @@ class ConversionTest extends DeviceTestBase {
         IrNode f64 = Ir.arg(2, ElementType.FLOAT64);
         // (int + float) in FLOAT32, then with a double in FLOAT64.
         IrNode node = Ir.add(Ir.mul(i32, f32), f64);
-        KernelProgram program = new KernelProgram(List.of(ElementType.INT32, ElementType.FLOAT32, ElementType.FLOAT64), node);
-        try (IntVector a = int32(allocator, is); Float4Vector b = float32(allocator, fs); Float8Vector c = float64(allocator, ds);
-             var out = run(backend, allocator, program, a, b, c)) {
+        KernelProgram program =
+                new KernelProgram(List.of(ElementType.INT32, ElementType.FLOAT32, ElementType.FLOAT64), node);
+        try (IntVector a = int32(allocator, is);
+                Float4Vector b = float32(allocator, fs);
+                Float8Vector c = float64(allocator, ds);
+                var out = run(backend, allocator, program, a, b, c)) {
             assertFloat64(out.vector(), i -> (double) ((float) is[i] * fs[i]) + ds[i], program.text());
         }
     }

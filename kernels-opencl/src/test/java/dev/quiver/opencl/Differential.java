@@ -1,5 +1,9 @@
 package dev.quiver.opencl;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
 import dev.quiver.backend.RowMode;
@@ -10,7 +14,6 @@ import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowFailure;
 import dev.quiver.rowfn.ir.RowInterpreter;
 import dev.quiver.types.ElementType;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -18,10 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.IntFunction;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * A program run on OpenCL and on the reference ({@link RowInterpreter}) over the same native
@@ -35,18 +34,16 @@ import static org.junit.jupiter.api.Assertions.fail;
 final class Differential {
     /** Row counts with partial bytes of a bitmap and partial work groups. */
     static final int[] ROW_COUNTS = {1, 7, 9, 63, 1000};
+
     private static final byte DIRT = (byte) 0xA5;
 
-    private Differential() {
-    }
+    private Differential() {}
 
     /** The arguments and the validity of one batch, in native memory of {@code arena}. */
-    record Inputs(List<MemorySegment> args, MemorySegment validity, int rows) {
-    }
+    record Inputs(List<MemorySegment> args, MemorySegment validity, int rows) {}
 
     /** What one run did: the output and validity it left, or the failure it raised. */
-    record Outcome(MemorySegment out, MemorySegment validity, long rowsComputed, KernelArithmeticException failure) {
-    }
+    record Outcome(MemorySegment out, MemorySegment validity, long rowsComputed, KernelArithmeticException failure) {}
 
     /** A column of {@code type} holding {@code value(r)} in row r; a Boolean column is a bitmap, dirty past the end. */
     static MemorySegment column(Arena arena, ElementType type, int rows, IntFunction<Number> value) {
@@ -101,7 +98,8 @@ final class Differential {
         if (mode == RowMode.ALL_ROWS) {
             long failing = firstFailingRowOfAll(program, in);
             if (failing >= 0) {
-                return new Outcome(out, validity, -1, RowInterpreter.failureAt(program, in.args(), failing, "reference"));
+                return new Outcome(
+                        out, validity, -1, RowInterpreter.failureAt(program, in.args(), failing, "reference"));
             }
         }
         try {
@@ -116,7 +114,8 @@ final class Differential {
         Number[] row = new Number[program.arity()];
         for (int r = 0; r < in.rows(); r++) {
             for (int k = 0; k < row.length; k++) {
-                row[k] = RowInterpreter.read(in.args().get(k), program.argTypes().get(k), r);
+                row[k] =
+                        RowInterpreter.read(in.args().get(k), program.argTypes().get(k), r);
             }
             try {
                 RowInterpreter.evaluate(program.root(), row);
@@ -133,8 +132,14 @@ final class Differential {
      *
      * @param ulpBound -1 for bit-for-bit values, else the ulp distance allowed (NaN must still be NaN)
      */
-    static long check(OpenClBackend backend, KernelProgram program, Inputs in, RowMode mode, long ulpBound,
-                      Arena arena, String context) {
+    static long check(
+            OpenClBackend backend,
+            KernelProgram program,
+            Inputs in,
+            RowMode mode,
+            long ulpBound,
+            Arena arena,
+            String context) {
         String where = context + ": " + program + " over " + in.rows() + " rows, " + mode + ", on " + backend;
         Outcome want = reference(program, in, mode, arena);
         Outcome got = onDevice(backend, program, in, mode, arena);
@@ -171,7 +176,9 @@ final class Differential {
         if (t.isBitPacked() && in.rows() % 8 != 0) {
             long last = VectorView.validityBytes(in.rows()) - 1;
             int keep = 0xFF << (in.rows() % 8) & 0xFF;
-            assertEquals(DIRT & keep, got.out().get(ValueLayout.JAVA_BYTE, last) & keep,
+            assertEquals(
+                    DIRT & keep,
+                    got.out().get(ValueLayout.JAVA_BYTE, last) & keep,
                     where + ": the result bits past the last row must be left as they were");
         }
         return worst;
@@ -199,7 +206,9 @@ final class Differential {
                 if (Double.isNaN(w) || Double.isNaN(g)) {
                     yield Double.isNaN(w) && Double.isNaN(g) ? 0 : Long.MAX_VALUE;
                 }
-                yield Double.doubleToRawLongBits(w) == Double.doubleToRawLongBits(g) ? 0 : apart(ordinal(w), ordinal(g));
+                yield Double.doubleToRawLongBits(w) == Double.doubleToRawLongBits(g)
+                        ? 0
+                        : apart(ordinal(w), ordinal(g));
             }
             case FLOAT32 -> {
                 float w = want.floatValue(), g = got.floatValue();
@@ -258,8 +267,10 @@ final class Differential {
     private static void assertBytesEqual(MemorySegment want, MemorySegment got, String what) {
         assertEquals(want.byteSize(), got.byteSize(), what);
         long mismatch = want.mismatch(got);
-        assertTrue(mismatch < 0, () -> what + ": byte " + mismatch + " is "
-                + Integer.toBinaryString(got.get(ValueLayout.JAVA_BYTE, mismatch) & 0xFF) + ", want "
-                + Integer.toBinaryString(want.get(ValueLayout.JAVA_BYTE, mismatch) & 0xFF));
+        assertTrue(
+                mismatch < 0,
+                () -> what + ": byte " + mismatch + " is "
+                        + Integer.toBinaryString(got.get(ValueLayout.JAVA_BYTE, mismatch) & 0xFF) + ", want "
+                        + Integer.toBinaryString(want.get(ValueLayout.JAVA_BYTE, mismatch) & 0xFF));
     }
 }

@@ -1,14 +1,13 @@
 package dev.quiver.opencl;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /** Discovery runs once, never throws, and describes each device or says why there is none. */
 class DiscoveryTest {
@@ -52,9 +51,13 @@ class DiscoveryTest {
 
     @Test
     void theReasonJoinsTheProblemsOnlyWhenNoDeviceIsLeft() {
-        OpenClRuntime.Discovery none = new OpenClRuntime.Discovery(List.of(),
-                List.of("OpenCL platform 'A' has no devices", "OpenCL platform 'B' has no devices"));
-        assertEquals("OpenCL platform 'A' has no devices; OpenCL platform 'B' has no devices", none.reason().orElseThrow());
-        assertEquals("no OpenCL device found", new OpenClRuntime.Discovery(List.of(), List.of()).reason().orElseThrow());
+        OpenClRuntime.Discovery none = new OpenClRuntime.Discovery(
+                List.of(), List.of("OpenCL platform 'A' has no devices", "OpenCL platform 'B' has no devices"));
+        assertEquals(
+                "OpenCL platform 'A' has no devices; OpenCL platform 'B' has no devices",
+                none.reason().orElseThrow());
+        assertEquals(
+                "no OpenCL device found",
+                new OpenClRuntime.Discovery(List.of(), List.of()).reason().orElseThrow());
     }
 }

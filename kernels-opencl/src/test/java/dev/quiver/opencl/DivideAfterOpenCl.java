@@ -6,8 +6,7 @@ package dev.quiver.opencl;
  * still throws, {@code NO-THROW <value>} when a driver's signal handler swallowed the trap.
  */
 public final class DivideAfterOpenCl {
-    private DivideAfterOpenCl() {
-    }
+    private DivideAfterOpenCl() {}
 
     public static void main(String[] args) {
         OpenClRuntime.Discovery discovery = OpenClRuntime.discover();

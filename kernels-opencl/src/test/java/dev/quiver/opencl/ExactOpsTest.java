@@ -1,6 +1,10 @@
 package dev.quiver.opencl;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.backend.RowMode;
+import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.rowfn.ir.BinaryOp;
 import dev.quiver.rowfn.ir.CmpOp;
 import dev.quiver.rowfn.ir.Ir;
@@ -8,15 +12,11 @@ import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.UnaryOp;
 import dev.quiver.types.ElementType;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every operation the IR has whose result is exact, on every type it takes, against the
@@ -62,7 +62,8 @@ class ExactOpsTest extends DeviceTestBase {
             }
         } else {
             nodes.add(new IrNode.Select(x, y, z));
-            nodes.add(new IrNode.Binary(BinaryOp.XOR, new IrNode.Unary(UnaryOp.NOT, x), new IrNode.Binary(BinaryOp.AND, y, b)));
+            nodes.add(new IrNode.Binary(
+                    BinaryOp.XOR, new IrNode.Unary(UnaryOp.NOT, x), new IrNode.Binary(BinaryOp.AND, y, b)));
         }
         return nodes;
     }
@@ -110,7 +111,8 @@ class ExactOpsTest extends DeviceTestBase {
             boolean divides = node instanceof IrNode.Binary bin && bin.op().failsOnZeroDivisor() && t.isInteger();
             for (int rows : Differential.ROW_COUNTS) {
                 // Seeded by the node's text, stable across runs (an enum's hashCode is not).
-                SplittableRandom random = new SplittableRandom(SEED * 31 + rows * 7919L + KernelProgram.render(node).hashCode());
+                SplittableRandom random = new SplittableRandom(
+                        SEED * 31 + rows * 7919L + KernelProgram.render(node).hashCode());
                 try (Arena arena = Arena.ofConfined()) {
                     List<MemorySegment> args = new ArrayList<>();
                     Number[][] values = new Number[3][rows];
@@ -127,7 +129,7 @@ class ExactOpsTest extends DeviceTestBase {
                         // Zero divisors behind nulls: VALID_ROWS must not fail (and ALL_ROWS must, at the first).
                         for (int r = 0; r < rows; r++) {
                             if (values[1][r].longValue() == 0) {
-                                dev.quiver.memory.ValidityBitmaps.clear(validity, r);
+                                ValidityBitmaps.clear(validity, r);
                             }
                         }
                     }

@@ -1,20 +1,19 @@
 package dev.quiver.opencl;
 
+import static dev.quiver.opencl.Batches.assertFloat32;
+import static dev.quiver.opencl.Batches.float32;
+import static dev.quiver.opencl.Batches.run;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.rowfn.ir.BinaryOp;
 import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.UnaryOp;
 import dev.quiver.types.ElementType;
-import org.apache.arrow.vector.Float4Vector;
-
 import java.util.List;
 import java.util.function.BinaryOperator;
-
-import static dev.quiver.opencl.Batches.assertFloat32;
-import static dev.quiver.opencl.Batches.float32;
-import static dev.quiver.opencl.Batches.run;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.arrow.vector.Float4Vector;
 
 /** Float32 programs: single rounding per operation, correctly rounded division and square root. */
 class Float32Test extends DeviceTestBase {
@@ -22,8 +21,7 @@ class Float32Test extends DeviceTestBase {
     private static final IrNode Y = Ir.arg(1, ElementType.FLOAT32);
     private static final IrNode Z = Ir.arg(2, ElementType.FLOAT32);
 
-    private record Case(IrNode node, BinaryOperator<Float> java) {
-    }
+    private record Case(IrNode node, BinaryOperator<Float> java) {}
 
     @OnEveryDevice
     void binaryAndUnaryOperations(OpenClBackend backend) {
@@ -49,8 +47,9 @@ class Float32Test extends DeviceTestBase {
                 assertTrue(backend.unsupportedReason(program).orElseThrow().contains("correctly rounded"));
                 continue;
             }
-            try (Float4Vector a = float32(allocator, c[0]); Float4Vector b = float32(allocator, c[1]);
-                 var out = run(backend, allocator, program, a, b)) {
+            try (Float4Vector a = float32(allocator, c[0]);
+                    Float4Vector b = float32(allocator, c[1]);
+                    var out = run(backend, allocator, program, a, b)) {
                 assertFloat32(out.vector(), i -> k.java().apply(c[0][i], c[1][i]), program.text());
             }
         }
@@ -62,9 +61,11 @@ class Float32Test extends DeviceTestBase {
         List<ElementType> types = List.of(ElementType.FLOAT32, ElementType.FLOAT32, ElementType.FLOAT32);
         KernelProgram unfused = new KernelProgram(types, Ir.add(Ir.mul(X, Y), Z));
         KernelProgram fused = new KernelProgram(types, Ir.fma(X, Y, Z));
-        try (Float4Vector a = float32(allocator, c[0]); Float4Vector b = float32(allocator, c[1]);
-             Float4Vector d = float32(allocator, c[2]);
-             var twice = run(backend, allocator, unfused, a, b, d); var once = run(backend, allocator, fused, a, b, d)) {
+        try (Float4Vector a = float32(allocator, c[0]);
+                Float4Vector b = float32(allocator, c[1]);
+                Float4Vector d = float32(allocator, c[2]);
+                var twice = run(backend, allocator, unfused, a, b, d);
+                var once = run(backend, allocator, fused, a, b, d)) {
             assertFloat32(twice.vector(), i -> c[0][i] * c[1][i] + c[2][i], unfused.text());
             assertFloat32(once.vector(), i -> Math.fma(c[0][i], c[1][i], c[2][i]), fused.text());
         }

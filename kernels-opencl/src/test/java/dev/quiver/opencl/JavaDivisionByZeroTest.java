@@ -1,15 +1,14 @@
 package dev.quiver.opencl;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * Loading OpenCL must not change how the rest of the process computes: PoCL installs a SIGFPE
@@ -22,8 +21,12 @@ class JavaDivisionByZeroTest {
     @Test
     void plainJavaStillThrowsOnDivisionByZeroAfterOpenClIsLoaded() throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), DivideAfterOpenCl.class.getName()))
+        ProcessBuilder pb = new ProcessBuilder(List.of(
+                        java,
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        DivideAfterOpenCl.class.getName()))
                 .redirectErrorStream(true);
         pb.environment().remove(NativeEnvironment.POCL_SIGFPE_HANDLER);
         Process p = pb.start();

@@ -1,16 +1,17 @@
 package dev.quiver.opencl;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.rowfn.ir.BinaryOp;
+import dev.quiver.rowfn.ir.CmpOp;
 import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** The generated OpenCL C, read as text (no device needed). */
 class KernelSourceTest {
@@ -19,10 +20,12 @@ class KernelSourceTest {
 
     @Test
     void contractionIsOffAndDoublesAreEnabledOnlyWhenUsed() {
-        String doubles = KernelSource.of(new KernelProgram(List.of(ElementType.FLOAT64), Ir.add(Ir.mul(X, X), X))).text();
+        String doubles = KernelSource.of(new KernelProgram(List.of(ElementType.FLOAT64), Ir.add(Ir.mul(X, X), X)))
+                .text();
         assertTrue(doubles.startsWith("#pragma OPENCL FP_CONTRACT OFF\n"), doubles);
         assertTrue(doubles.contains("#pragma OPENCL EXTENSION cl_khr_fp64 : enable"), doubles);
-        String ints = KernelSource.of(new KernelProgram(List.of(ElementType.INT32), Ir.mul(I, I))).text();
+        String ints = KernelSource.of(new KernelProgram(List.of(ElementType.INT32), Ir.mul(I, I)))
+                .text();
         assertTrue(ints.startsWith("#pragma OPENCL FP_CONTRACT OFF\n"), ints);
         assertFalse(ints.contains("cl_khr_fp64"), ints);
     }
@@ -37,27 +40,33 @@ class KernelSourceTest {
 
     @Test
     void parametersComeInTheDocumentedOrder() {
-        KernelProgram program = new KernelProgram(List.of(ElementType.INT32, ElementType.INT64),
+        KernelProgram program = new KernelProgram(
+                List.of(ElementType.INT32, ElementType.INT64),
                 Ir.add(Ir.div(I, Ir.lit(3)), Ir.mul(Ir.arg(1, ElementType.INT64), Ir.lit(7L))));
         KernelSource source = KernelSource.of(program);
         assertTrue(source.hasStatus());
-        assertTrue(source.text().contains("__kernel void quiver_kernel(\n"
-                + "        const int rows,\n"
-                + "        const int all_rows,\n"
-                + "        __global const int* a0,\n"
-                + "        __global const long* a1,\n"
-                + "        __global long* out,\n"
-                + "        __global const uchar* valid,\n"
-                + "        __global int* status,\n"
-                + "        const int c0,\n"
-                + "        const long c1) {"), source.text());
-        assertFalse(KernelSource.of(new KernelProgram(List.of(ElementType.INT32), Ir.mul(I, I))).hasStatus());
+        assertTrue(
+                source.text()
+                        .contains("__kernel void quiver_kernel(\n"
+                                + "        const int rows,\n"
+                                + "        const int all_rows,\n"
+                                + "        __global const int* a0,\n"
+                                + "        __global const long* a1,\n"
+                                + "        __global long* out,\n"
+                                + "        __global const uchar* valid,\n"
+                                + "        __global int* status,\n"
+                                + "        const int c0,\n"
+                                + "        const long c1) {"),
+                source.text());
+        assertFalse(KernelSource.of(new KernelProgram(List.of(ElementType.INT32), Ir.mul(I, I)))
+                .hasStatus());
     }
 
     @Test
     void signedOverflowIsNeverLeftToC() {
-        String text = KernelSource.of(new KernelProgram(List.of(ElementType.INT32),
-                Ir.fma(Ir.neg(I), Ir.abs(I), Ir.sub(I, I)))).text();
+        String text = KernelSource.of(
+                        new KernelProgram(List.of(ElementType.INT32), Ir.fma(Ir.neg(I), Ir.abs(I), Ir.sub(I, I))))
+                .text();
         assertTrue(text.contains("(uint) a * (uint) b + (uint) c"), text);
         assertTrue(text.contains("(int) ((uint) 0 - (uint) a)"), text);
     }
@@ -65,23 +74,33 @@ class KernelSourceTest {
     @Test
     void booleansAreBitmapsAndBitmapOutputsTakeEightRowsPerWorkItem() {
         IrNode b = Ir.arg(1, ElementType.BOOL);
-        KernelProgram program = new KernelProgram(List.of(ElementType.FLOAT64, ElementType.BOOL),
-                Ir.and(b, Ir.compare(dev.quiver.rowfn.ir.CmpOp.LT, X, Ir.lit(1.0))));
+        KernelProgram program = new KernelProgram(
+                List.of(ElementType.FLOAT64, ElementType.BOOL), Ir.and(b, Ir.compare(CmpOp.LT, X, Ir.lit(1.0))));
         KernelSource source = KernelSource.of(program);
         assertEquals(8, source.rowsPerItem());
         assertFalse(source.hasStatus());
-        assertTrue(source.text().contains("__global const uchar* a1,\n        __global uchar* out,\n"
-                + "        __global const uchar* valid,\n        const double c0) {"), source.text());
+        assertTrue(
+                source.text()
+                        .contains("__global const uchar* a1,\n        __global uchar* out,\n"
+                                + "        __global const uchar* valid,\n        const double c0) {"),
+                source.text());
         assertTrue(source.text().contains("const int x1 = (a1[i >> 3] >> (i & 7)) & 1;"), source.text());
         // Whole bytes, keeping the bits past the last row.
         assertTrue(source.text().contains("out[g] = (uchar) ((out[g] & ~live) | bits);"), source.text());
-        assertEquals(1, KernelSource.of(new KernelProgram(List.of(ElementType.FLOAT64), Ir.mul(X, X))).rowsPerItem());
+        assertEquals(
+                1,
+                KernelSource.of(new KernelProgram(List.of(ElementType.FLOAT64), Ir.mul(X, X)))
+                        .rowsPerItem());
     }
 
     @Test
     void aNullConditionWritesTheValidity() {
-        KernelProgram program = new KernelProgram(List.of(ElementType.FLOAT64), Ir.sqrt(X),
-                Ir.compare(dev.quiver.rowfn.ir.CmpOp.LT, X, Ir.lit(0.0)), true, "sqrt_or_null($0)");
+        KernelProgram program = new KernelProgram(
+                List.of(ElementType.FLOAT64),
+                Ir.sqrt(X),
+                Ir.compare(CmpOp.LT, X, Ir.lit(0.0)),
+                true,
+                "sqrt_or_null($0)");
         KernelSource source = KernelSource.of(program);
         assertEquals(8, source.rowsPerItem());
         assertTrue(source.text().contains("__global uchar* valid,"), source.text());
@@ -91,7 +110,8 @@ class KernelSourceTest {
     @Test
     void equalLiteralsShareOneParameterAndEqualSubtreesOneTemporary() {
         // ($0 * 2.0 + 2.0) / ($0 * 2.0): the literal twice, the product twice (built separately).
-        KernelProgram program = new KernelProgram(List.of(ElementType.FLOAT64),
+        KernelProgram program = new KernelProgram(
+                List.of(ElementType.FLOAT64),
                 Ir.div(Ir.add(Ir.mul(X, Ir.lit(2.0)), Ir.lit(2.0)), Ir.mul(X, Ir.lit(2.0))));
         String text = KernelSource.of(program).text();
         assertTrue(text.contains("const double c0) {"), text);
@@ -102,9 +122,10 @@ class KernelSourceTest {
     @Test
     void failuresAreKeptPerRowAndShiftsAndRemaindersAreJavas() {
         IrNode j = Ir.arg(1, ElementType.INT32);
-        KernelProgram program = new KernelProgram(List.of(ElementType.INT32, ElementType.INT32),
-                new IrNode.Binary(dev.quiver.rowfn.ir.BinaryOp.REM, new IrNode.Binary(dev.quiver.rowfn.ir.BinaryOp.SHL, I, j),
-                        new IrNode.Binary(dev.quiver.rowfn.ir.BinaryOp.SHR, I, j)));
+        KernelProgram program = new KernelProgram(
+                List.of(ElementType.INT32, ElementType.INT32),
+                new IrNode.Binary(
+                        BinaryOp.REM, new IrNode.Binary(BinaryOp.SHL, I, j), new IrNode.Binary(BinaryOp.SHR, I, j)));
         KernelSource source = KernelSource.of(program);
         assertTrue(source.hasStatus());
         String text = source.text();
@@ -116,8 +137,9 @@ class KernelSourceTest {
 
     @Test
     void powHasJavasSpecialCases() {
-        String text = KernelSource.of(new KernelProgram(List.of(ElementType.FLOAT64),
-                new IrNode.Binary(dev.quiver.rowfn.ir.BinaryOp.POW, X, X))).text();
+        String text = KernelSource.of(
+                        new KernelProgram(List.of(ElementType.FLOAT64), new IrNode.Binary(BinaryOp.POW, X, X)))
+                .text();
         assertTrue(text.contains("if (isnan(y))"), text);
         assertTrue(text.contains("if (isinf(y) && fabs(x) == (double) 1)"), text);
     }

@@ -1,5 +1,9 @@
 package dev.quiver.opencl;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import dev.quiver.backend.RowMode;
 import dev.quiver.rowfn.ir.BinaryOp;
 import dev.quiver.rowfn.ir.Ir;
@@ -8,8 +12,6 @@ import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowInterpreter;
 import dev.quiver.rowfn.ir.UnaryOp;
 import dev.quiver.types.ElementType;
-import org.junit.jupiter.api.AfterAll;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -19,10 +21,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.AfterAll;
 
 /**
  * The floating-point functions against the reference (StrictMath, fdlibm): the special cases
@@ -39,19 +38,21 @@ class MathAccuracyTest extends DeviceTestBase {
     /** The OpenCL C full profile's bound (ulp), the same for float and double. */
     static long bound(IrNode node) {
         return switch (node) {
-            case IrNode.Unary u -> switch (u.op()) {
-                case CBRT, LOG1P -> 2;
-                case EXP, EXPM1, LOG, LOG2, LOG10 -> 3;
-                case SIN, COS, ASIN, ACOS, SINH, COSH -> 4;
-                case TAN, TANH, ATAN -> 5;
-                default -> throw new IllegalArgumentException(u.op() + " is exact");
-            };
-            case IrNode.Binary b -> switch (b.op()) {
-                case ATAN2 -> 6;
-                case HYPOT -> 4;
-                case POW -> 16;
-                default -> throw new IllegalArgumentException(b.op() + " is exact");
-            };
+            case IrNode.Unary u ->
+                switch (u.op()) {
+                    case CBRT, LOG1P -> 2;
+                    case EXP, EXPM1, LOG, LOG2, LOG10 -> 3;
+                    case SIN, COS, ASIN, ACOS, SINH, COSH -> 4;
+                    case TAN, TANH, ATAN -> 5;
+                    default -> throw new IllegalArgumentException(u.op() + " is exact");
+                };
+            case IrNode.Binary b ->
+                switch (b.op()) {
+                    case ATAN2 -> 6;
+                    case HYPOT -> 4;
+                    case POW -> 16;
+                    default -> throw new IllegalArgumentException(b.op() + " is exact");
+                };
             default -> throw new IllegalArgumentException(node + " is not a math function");
         };
     }
@@ -72,7 +73,9 @@ class MathAccuracyTest extends DeviceTestBase {
     }
 
     private static String name(IrNode node) {
-        return node instanceof IrNode.Unary u ? u.op().name().toLowerCase() : ((IrNode.Binary) node).op().name().toLowerCase();
+        return node instanceof IrNode.Unary u
+                ? u.op().name().toLowerCase()
+                : ((IrNode.Binary) node).op().name().toLowerCase();
     }
 
     @OnEveryDevice
@@ -101,11 +104,13 @@ class MathAccuracyTest extends DeviceTestBase {
                 long d = Differential.distance(t, oracle(node, row), got);
                 if (d > bound(node)) {
                     fail(t + " " + name(node) + "(" + in[0][r] + (node instanceof IrNode.Binary ? ", " + in[1][r] : "")
-                            + "): want " + oracle(node, row) + ", the device gives " + got + " (" + (d == Long.MAX_VALUE
-                            ? "a different special value" : d + " ulp") + ", bound " + bound(node) + ", on " + backend + ")");
+                            + "): want " + oracle(node, row) + ", the device gives " + got + " ("
+                            + (d == Long.MAX_VALUE ? "a different special value" : d + " ulp") + ", bound "
+                            + bound(node) + ", on " + backend + ")");
                 }
                 worst = Math.max(worst, d);
-                worstVsReference = Math.max(worstVsReference, Differential.distance(t, RowInterpreter.evaluate(node, row), got));
+                worstVsReference =
+                        Math.max(worstVsReference, Differential.distance(t, RowInterpreter.evaluate(node, row), got));
             }
             String key = backend.device().name() + " | " + t + " | " + name(node);
             MEASURED.merge(key, worst, Math::max);
@@ -181,15 +186,21 @@ class MathAccuracyTest extends DeviceTestBase {
             double inf = Double.POSITIVE_INFINITY, nan = Double.NaN;
             double[] xs = {1, 1, -1, -1, 1, -1, 1, nan, nan, 2.5, -2.5, -0.0, 0.0, nan, 7.25, -8};
             double[] ys = {nan, inf, inf, -inf, -inf, nan, 0, 0, -0.0, 1, 1, 1, 1, 1, 1, 1.0 / 3};
-            KernelProgram pow = new KernelProgram(List.of(t, t), new IrNode.Binary(BinaryOp.POW, Ir.arg(0, t), Ir.arg(1, t)));
+            KernelProgram pow =
+                    new KernelProgram(List.of(t, t), new IrNode.Binary(BinaryOp.POW, Ir.arg(0, t), Ir.arg(1, t)));
             double[] device = runOnce(backend, t, pow, new double[][] {xs, ys});
             for (int r = 0; r < xs.length; r++) {
-                double want = t == ElementType.FLOAT64 ? StrictMath.pow(xs[r], ys[r]) : (float) StrictMath.pow(xs[r], ys[r]);
-                assertEquals(Double.doubleToLongBits(want), Double.doubleToLongBits(device[r]),
+                double want =
+                        t == ElementType.FLOAT64 ? StrictMath.pow(xs[r], ys[r]) : (float) StrictMath.pow(xs[r], ys[r]);
+                assertEquals(
+                        Double.doubleToLongBits(want),
+                        Double.doubleToLongBits(device[r]),
                         t + " pow(" + xs[r] + ", " + ys[r] + ") as StrictMath: " + want + ", got " + device[r]);
             }
             // Spelled out: the cases C answers with 1.
-            assertTrue(Double.isNaN(device[0]) && Double.isNaN(device[1]) && Double.isNaN(device[2]), t + " pow(±1, NaN/∞)");
+            assertTrue(
+                    Double.isNaN(device[0]) && Double.isNaN(device[1]) && Double.isNaN(device[2]),
+                    t + " pow(±1, NaN/∞)");
         }
     }
 
@@ -238,7 +249,8 @@ class MathAccuracyTest extends DeviceTestBase {
         KernelProgram program = new KernelProgram(List.of(t, t), node);
         try (Arena arena = Arena.ofConfined()) {
             int rows = in[0].length;
-            Differential.Inputs inputs = inputs(arena, t, in, Differential.validity(arena, rows, new SplittableRandom(1), 0));
+            Differential.Inputs inputs =
+                    inputs(arena, t, in, Differential.validity(arena, rows, new SplittableRandom(1), 0));
             Differential.check(backend, program, inputs, RowMode.ALL_ROWS, -1, arena, "exact " + name(node));
         }
     }
@@ -254,8 +266,11 @@ class MathAccuracyTest extends DeviceTestBase {
             double got = device[r];
             // A zero, infinity or NaN the reference gives is a special case, to match exactly, sign included; a
             // device zero for a tiny reference result is an underflow, one ulp like any other.
-            boolean special = Double.isNaN(want) || Double.isInfinite(want) || want == 0
-                    || Double.isNaN(got) || Double.isInfinite(got);
+            boolean special = Double.isNaN(want)
+                    || Double.isInfinite(want)
+                    || want == 0
+                    || Double.isNaN(got)
+                    || Double.isInfinite(got);
             long d = Differential.distance(t, box(t, want), box(t, got));
             if (special ? d != 0 : d > bound(node)) {
                 fail(t + " " + name(node) + "(" + in[0][r] + (node instanceof IrNode.Binary ? ", " + in[1][r] : "")
@@ -268,7 +283,8 @@ class MathAccuracyTest extends DeviceTestBase {
     private static double[] runOnce(OpenClBackend backend, ElementType t, KernelProgram program, double[][] in) {
         int rows = in[0].length;
         try (Arena arena = Arena.ofConfined()) {
-            Differential.Inputs inputs = inputs(arena, t, in, Differential.validity(arena, rows, new SplittableRandom(1), 0));
+            Differential.Inputs inputs =
+                    inputs(arena, t, in, Differential.validity(arena, rows, new SplittableRandom(1), 0));
             Differential.Outcome got = Differential.onDevice(backend, program, inputs, RowMode.VALID_ROWS, arena);
             double[] out = new double[rows];
             for (int r = 0; r < rows; r++) {
@@ -301,7 +317,8 @@ class MathAccuracyTest extends DeviceTestBase {
                 values.add((double) f);
             }
         }
-        for (double d : new double[] {0.25, -0.25, 0.75, -0.75, 3, -3, 4, -4, 0.5 + 0x1p-20, -1 - 0x1p-20, 1e-8, -1e-8}) {
+        for (double d :
+                new double[] {0.25, -0.25, 0.75, -0.75, 3, -3, 4, -4, 0.5 + 0x1p-20, -1 - 0x1p-20, 1e-8, -1e-8}) {
             values.add(d);
         }
         return values.stream().mapToDouble(Double::doubleValue).toArray();
@@ -311,33 +328,37 @@ class MathAccuracyTest extends DeviceTestBase {
     static double[][] inputs(IrNode node, int rows, SplittableRandom r) {
         boolean f32 = node.type() == ElementType.FLOAT32;
         DoubleSupplier anyBits = () -> f32 ? Float.intBitsToFloat(r.nextInt()) : Double.longBitsToDouble(r.nextLong());
-        DoubleSupplier wide = () -> (r.nextBoolean() ? 1 : -1) * Math.scalb(1 + r.nextDouble(),
-                f32 ? r.nextInt(-149, 128) : r.nextInt(-1074, 1024));
+        DoubleSupplier wide = () -> (r.nextBoolean() ? 1 : -1)
+                * Math.scalb(1 + r.nextDouble(), f32 ? r.nextInt(-149, 128) : r.nextInt(-1074, 1024));
         DoubleSupplier positive = () -> Math.abs(wide.getAsDouble());
         DoubleSupplier nearOne = () -> 1 + (r.nextDouble() - 0.5) * Math.scalb(1.0, -r.nextInt(0, f32 ? 24 : 53));
         DoubleSupplier tiny = () -> (r.nextDouble() - 0.5) * Math.scalb(1.0, -r.nextInt(1, f32 ? 40 : 100));
         double expMax = f32 ? 89 : 710, expMin = f32 ? -104 : -746;
         DoubleSupplier domain = switch (node) {
-            case IrNode.Unary u -> switch (u.op()) {
-                case EXP -> () -> r.nextDouble(expMin, expMax);
-                case EXPM1 -> () -> r.nextBoolean() ? tiny.getAsDouble() : r.nextDouble(-40, expMax);
-                case LOG, LOG2, LOG10 -> () -> r.nextBoolean() ? positive.getAsDouble() : nearOne.getAsDouble();
-                case LOG1P -> () -> switch (r.nextInt(3)) {
-                    case 0 -> tiny.getAsDouble();
-                    case 1 -> -1 + r.nextDouble() * Math.scalb(1.0, -r.nextInt(0, 30));
-                    default -> positive.getAsDouble();
+            case IrNode.Unary u ->
+                switch (u.op()) {
+                    case EXP -> () -> r.nextDouble(expMin, expMax);
+                    case EXPM1 -> () -> r.nextBoolean() ? tiny.getAsDouble() : r.nextDouble(-40, expMax);
+                    case LOG, LOG2, LOG10 -> () -> r.nextBoolean() ? positive.getAsDouble() : nearOne.getAsDouble();
+                    case LOG1P ->
+                        () -> switch (r.nextInt(3)) {
+                            case 0 -> tiny.getAsDouble();
+                            case 1 -> -1 + r.nextDouble() * Math.scalb(1.0, -r.nextInt(0, 30));
+                            default -> positive.getAsDouble();
+                        };
+                    case SIN, COS, TAN ->
+                        () -> switch (r.nextInt(3)) {
+                            case 0 -> r.nextDouble(-10, 10);
+                            case 1 -> r.nextDouble(-1e6, 1e6);
+                            default -> wide.getAsDouble();
+                        };
+                    case ASIN, ACOS -> () -> r.nextBoolean() ? r.nextDouble(-1, 1) : tiny.getAsDouble();
+                    case SINH, COSH ->
+                        () -> r.nextBoolean() ? r.nextDouble(-expMax - 1, expMax + 1) : tiny.getAsDouble();
+                    case TANH -> () -> r.nextBoolean() ? r.nextDouble(-25, 25) : tiny.getAsDouble();
+                    default -> wide;
                 };
-                case SIN, COS, TAN -> () -> switch (r.nextInt(3)) {
-                    case 0 -> r.nextDouble(-10, 10);
-                    case 1 -> r.nextDouble(-1e6, 1e6);
-                    default -> wide.getAsDouble();
-                };
-                case ASIN, ACOS -> () -> r.nextBoolean() ? r.nextDouble(-1, 1) : tiny.getAsDouble();
-                case SINH, COSH -> () -> r.nextBoolean() ? r.nextDouble(-expMax - 1, expMax + 1) : tiny.getAsDouble();
-                case TANH -> () -> r.nextBoolean() ? r.nextDouble(-25, 25) : tiny.getAsDouble();
-                default -> wide;
-            };
-            case IrNode.Binary b -> wide;
+            case IrNode.Binary _ -> wide;
             default -> throw new IllegalArgumentException(node.toString());
         };
         double[][] in = new double[2][rows];
@@ -374,7 +395,9 @@ class MathAccuracyTest extends DeviceTestBase {
             return;
         }
         StringBuilder table = new StringBuilder("Measured max ulp vs StrictMath (device | type | function: ulp):\n");
-        new TreeMap<>(MEASURED).forEach((k, v) -> table.append("  ").append(k).append(": ").append(v).append('\n'));
+        new TreeMap<>(MEASURED)
+                .forEach((k, v) ->
+                        table.append("  ").append(k).append(": ").append(v).append('\n'));
         System.out.print(table);
         MEASURED.clear();
     }

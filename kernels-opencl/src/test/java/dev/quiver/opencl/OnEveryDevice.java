@@ -1,12 +1,11 @@
 package dev.quiver.opencl;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A test that runs once per backend of {@link DeviceTestBase#backends()}. The backends belong to
@@ -17,5 +16,4 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @ParameterizedTest(name = "{0}", autoCloseArguments = false)
 @MethodSource("backends")
-@interface OnEveryDevice {
-}
+@interface OnEveryDevice {}

@@ -1,5 +1,9 @@
 package dev.quiver.opencl;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
 import dev.quiver.backend.RowMode;
@@ -8,16 +12,17 @@ import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
-import org.junit.jupiter.api.Test;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 
 /**
  * The overlapped COPY path (chunks through pinned staging slots on three queues) computes what
@@ -29,6 +34,7 @@ class OverlapTest {
     private static final int CHUNK = OpenClBackend.CHUNK_GRAIN;
     /** Four chunks, the last partial and ending in a partial bitmap byte. */
     private static final int ROWS = 3 * CHUNK + 77;
+
     private static final IrNode X = Ir.arg(0, ElementType.FLOAT64);
     private static final IrNode Y = Ir.arg(1, ElementType.FLOAT64);
     private static final IrNode A = Ir.arg(0, ElementType.INT32);
@@ -41,9 +47,14 @@ class OverlapTest {
                 new KernelProgram(F64, Ir.add(Ir.mul(X, Y), Ir.sqrt(X))),
                 new KernelProgram(F64, Ir.compare(CmpOp.GT, X, Y)),
                 new KernelProgram(I32, Ir.div(A, B)),
-                new KernelProgram(F64, Ir.fma(X, Y, Ir.lit(1.0)), Ir.compare(CmpOp.LT, X, Ir.lit(0.0)), true,
+                new KernelProgram(
+                        F64,
+                        Ir.fma(X, Y, Ir.lit(1.0)),
+                        Ir.compare(CmpOp.LT, X, Ir.lit(0.0)),
+                        true,
                         "fma(x, y, 1) null when x < 0"),
-                new KernelProgram(List.of(ElementType.BOOL, ElementType.FLOAT64),
+                new KernelProgram(
+                        List.of(ElementType.BOOL, ElementType.FLOAT64),
                         Ir.select(Ir.arg(0, ElementType.BOOL), Y, Ir.neg(Y))));
     }
 
@@ -52,10 +63,10 @@ class OverlapTest {
         return OpenClBackend.open(device, TransferMode.COPY).overlapChunkRows(chunkRows);
     }
 
-    private static Differential.Inputs inputs(Arena arena, KernelProgram p, int rows, double nullRate, long seed,
-                                              int zeroAt) {
+    private static Differential.Inputs inputs(
+            Arena arena, KernelProgram p, int rows, double nullRate, long seed, int zeroAt) {
         SplittableRandom r = new SplittableRandom(seed);
-        List<MemorySegment> args = new java.util.ArrayList<>();
+        List<MemorySegment> args = new ArrayList<>();
         for (int i = 0; i < p.arity(); i++) {
             ElementType t = p.argTypes().get(i);
             int arg = i;
@@ -72,16 +83,26 @@ class OverlapTest {
     @Test
     void chunksComputeWhatTheReferenceComputes() {
         TestDevices.require();
-        try (OpenClBackend backend = copyBackend(CHUNK); Arena arena = Arena.ofConfined()) {
+        try (OpenClBackend backend = copyBackend(CHUNK);
+                Arena arena = Arena.ofConfined()) {
             assertTrue(backend.overlaps(ROWS), "a batch of four chunks must overlap");
             assertFalse(backend.overlaps(2L * CHUNK), "two chunks or fewer: one transfer each way");
             long seed = 1;
             for (KernelProgram p : programs()) {
                 for (RowMode mode : RowMode.values()) {
                     for (double nullRate : new double[] {0, 0.1}) {
-                        Differential.check(backend, p, inputs(arena, p, ROWS, nullRate, seed++, -1), mode, -1, arena,
+                        Differential.check(
+                                backend,
+                                p,
+                                inputs(arena, p, ROWS, nullRate, seed++, -1),
+                                mode,
+                                -1,
+                                arena,
                                 "overlapped, nulls " + nullRate);
-                        assertEquals(0, backend.liveObjects().runScoped(), backend.liveObjects().toString());
+                        assertEquals(
+                                0,
+                                backend.liveObjects().runScoped(),
+                                backend.liveObjects().toString());
                     }
                 }
             }
@@ -96,13 +117,17 @@ class OverlapTest {
     void aFailingRowInALaterChunkIsNamedInBatchNumbering() {
         TestDevices.require();
         KernelProgram divide = new KernelProgram(I32, Ir.div(A, B));
-        try (OpenClBackend backend = copyBackend(CHUNK); Arena arena = Arena.ofConfined()) {
+        try (OpenClBackend backend = copyBackend(CHUNK);
+                Arena arena = Arena.ofConfined()) {
             for (int zeroAt : new int[] {2 * CHUNK + 5, ROWS - 1, CHUNK - 1}) {
                 Differential.Inputs in = inputs(arena, divide, ROWS, 0, zeroAt, zeroAt);
                 Differential.check(backend, divide, in, RowMode.ALL_ROWS, -1, arena, "division by zero at " + zeroAt);
                 Differential.Outcome got = Differential.onDevice(backend, divide, in, RowMode.ALL_ROWS, arena);
                 assertEquals(zeroAt, got.failure().row());
-                assertEquals(0, backend.liveObjects().runScoped(), backend.liveObjects().toString());
+                assertEquals(
+                        0,
+                        backend.liveObjects().runScoped(),
+                        backend.liveObjects().toString());
             }
         }
     }
@@ -111,8 +136,9 @@ class OverlapTest {
     void movesTheSameBytesAsOneTransferEachWay() {
         TestDevices.require();
         KernelProgram p = programs().get(3); // writes validity too
-        try (OpenClBackend chunked = copyBackend(CHUNK); OpenClBackend whole = copyBackend(0);
-             Arena arena = Arena.ofConfined()) {
+        try (OpenClBackend chunked = copyBackend(CHUNK);
+                OpenClBackend whole = copyBackend(0);
+                Arena arena = Arena.ofConfined()) {
             assertFalse(whole.overlaps(ROWS));
             Differential.Inputs in = inputs(arena, p, ROWS, 0.1, 7, -1);
             KernelRun a = run(chunked, p, in, arena);
@@ -136,13 +162,19 @@ class OverlapTest {
     void aFailureHalfWayLeavesNothingBehindAndTheNextRunIsRight() {
         TestDevices.require();
         KernelProgram p = programs().getFirst();
-        try (OpenClBackend backend = copyBackend(CHUNK); Arena arena = Arena.ofConfined()) {
+        try (OpenClBackend backend = copyBackend(CHUNK);
+                Arena arena = Arena.ofConfined()) {
             Differential.Inputs in = inputs(arena, p, ROWS, 0.1, 3, -1);
-            for (FaultInjection.Call call : List.of(FaultInjection.Call.ENQUEUE_KERNEL, FaultInjection.Call.READ_BACK,
+            for (FaultInjection.Call call : List.of(
+                    FaultInjection.Call.ENQUEUE_KERNEL,
+                    FaultInjection.Call.READ_BACK,
                     FaultInjection.Call.CREATE_BUFFER)) {
-                try (FaultInjection.Plan plan = FaultInjection.inject(backend, FaultInjection.Fault.of(call).after(2))) {
-                    OpenClException e = org.junit.jupiter.api.Assertions.assertThrows(OpenClException.class,
-                            () -> Differential.onDevice(backend, p, in, RowMode.ALL_ROWS, arena), call.name());
+                try (FaultInjection.Plan plan = FaultInjection.inject(
+                        backend, FaultInjection.Fault.of(call).after(2))) {
+                    OpenClException e = Assertions.assertThrows(
+                            OpenClException.class,
+                            () -> Differential.onDevice(backend, p, in, RowMode.ALL_ROWS, arena),
+                            call.name());
                     assertTrue(e.getMessage().contains("injected"), e.getMessage());
                 }
                 assertEquals(0, backend.liveObjects().runScoped(), call + ": " + backend.liveObjects());
@@ -155,30 +187,33 @@ class OverlapTest {
     void concurrentRunsOnOneBackendStayApart() throws Exception {
         TestDevices.require();
         KernelProgram p = programs().get(3);
-        try (OpenClBackend backend = copyBackend(CHUNK); Arena shared = Arena.ofShared()) {
-            List<Differential.Inputs> inputs = new java.util.ArrayList<>();
+        try (OpenClBackend backend = copyBackend(CHUNK);
+                Arena shared = Arena.ofShared()) {
+            List<Differential.Inputs> inputs = new ArrayList<>();
             for (int t = 0; t < 3; t++) {
                 inputs.add(inputs(shared, p, ROWS + t * 1000, 0.05, 100 + t, -1));
             }
-            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+            ExecutorService pool = Executors.newFixedThreadPool(3);
             try {
-                List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+                List<Future<?>> done = new ArrayList<>();
                 for (Differential.Inputs in : inputs) {
                     done.add(pool.submit(() -> {
                         try (Arena arena = Arena.ofConfined()) {
                             for (int round = 0; round < 2; round++) {
-                                Differential.check(backend, p, in, RowMode.VALID_ROWS, -1, arena, "concurrent " + in.rows());
+                                Differential.check(
+                                        backend, p, in, RowMode.VALID_ROWS, -1, arena, "concurrent " + in.rows());
                             }
                         }
                     }));
                 }
-                for (java.util.concurrent.Future<?> f : done) {
+                for (Future<?> f : done) {
                     f.get();
                 }
             } finally {
                 pool.shutdown();
             }
-            assertEquals(0, backend.liveObjects().runScoped(), backend.liveObjects().toString());
+            assertEquals(
+                    0, backend.liveObjects().runScoped(), backend.liveObjects().toString());
         }
     }
 
@@ -194,7 +229,7 @@ class OverlapTest {
     @Test
     void overlapIsOffByDefaultOnACpuDeviceOnlyAndTheModelSeesWhatIsInEffect() {
         TestDevices.require();
-        org.junit.jupiter.api.Assumptions.assumeTrue(System.getProperty("quiver.opencl.chunkRows") == null);
+        Assumptions.assumeTrue(System.getProperty("quiver.opencl.chunkRows") == null);
         for (OpenClDevice device : OpenClRuntime.discover().devices()) {
             try (OpenClBackend backend = OpenClBackend.open(device, TransferMode.COPY)) {
                 int expected = device.type() == OpenClDevice.Type.CPU ? 0 : OpenClBackend.DEFAULT_CHUNK_ROWS;

@@ -1,9 +1,27 @@
 package dev.quiver.opencl;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.IntToDoubleFunction;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.Float8Vector;
@@ -11,21 +29,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.List;
-import java.util.function.Consumer;
-import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The on-disk {@link ProgramBinaryCache} behind {@link OpenClBackend}: a program built by one
@@ -39,14 +42,17 @@ class ProgramBinaryCacheTest {
     private static final IrNode X = Ir.arg(0, ElementType.FLOAT64);
     private static final IrNode Y = Ir.arg(1, ElementType.FLOAT64);
     /** sqrt(x*x + y*y) * 2.5 + x: exact operations (sqrt is correctly rounded), so Java's values are the reference. */
-    private static final KernelProgram PROGRAM = new KernelProgram(List.of(ElementType.FLOAT64, ElementType.FLOAT64),
+    private static final KernelProgram PROGRAM = new KernelProgram(
+            List.of(ElementType.FLOAT64, ElementType.FLOAT64),
             Ir.add(Ir.mul(Ir.sqrt(Ir.add(Ir.mul(X, X), Ir.mul(Y, Y))), Ir.lit(2.5)), X));
-    private static final KernelProgram OTHER = new KernelProgram(List.of(ElementType.FLOAT64, ElementType.FLOAT64),
-            Ir.sub(Ir.mul(X, Y), Ir.lit(1.0)));
+
+    private static final KernelProgram OTHER =
+            new KernelProgram(List.of(ElementType.FLOAT64, ElementType.FLOAT64), Ir.sub(Ir.mul(X, Y), Ir.lit(1.0)));
     private static final int ROWS = 1000;
 
     @TempDir
     Path dir;
+
     private BufferAllocator allocator;
     private OpenClDevice device;
 
@@ -77,12 +83,17 @@ class ProgramBinaryCacheTest {
      */
     private OpenClBackend.ProgramStats runInNewBackend(ProgramBinaryCache cache, KernelProgram program) {
         OpenClBackend backend = OpenClBackend.open(device, TransferMode.AUTO, cache);
-        try (backend; Float8Vector xs = column("x", ProgramBinaryCacheTest::x); Float8Vector ys = column("y", ProgramBinaryCacheTest::y)) {
+        try (backend;
+                Float8Vector xs = column("x", ProgramBinaryCacheTest::x);
+                Float8Vector ys = column("y", ProgramBinaryCacheTest::y)) {
             Batches.withNulls(xs, 3, 500, ROWS - 1);
             try (Batches.Output out = Batches.run(backend, allocator, program, xs, ys)) {
-                Batches.assertFloat64(out.vector(), program == PROGRAM
-                        ? i -> Math.sqrt(x(i) * x(i) + y(i) * y(i)) * 2.5 + x(i)
-                        : i -> x(i) * y(i) - 1.0, "after " + backend.programStats());
+                Batches.assertFloat64(
+                        out.vector(),
+                        program == PROGRAM
+                                ? i -> Math.sqrt(x(i) * x(i) + y(i) * y(i)) * 2.5 + x(i)
+                                : i -> x(i) * y(i) - 1.0,
+                        "after " + backend.programStats());
                 for (int row : new int[] {3, 500, ROWS - 1}) {
                     assertTrue(out.vector().isNull(row), "row " + row + " is null");
                 }
@@ -93,7 +104,7 @@ class ProgramBinaryCacheTest {
         return backend.programStats();
     }
 
-    private Float8Vector column(String name, java.util.function.IntToDoubleFunction values) {
+    private Float8Vector column(String name, IntToDoubleFunction values) {
         Float8Vector v = new Float8Vector(name, allocator);
         v.allocateNew(ROWS);
         for (int i = 0; i < ROWS; i++) {
@@ -105,7 +116,8 @@ class ProgramBinaryCacheTest {
 
     private List<Path> files() throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(ProgramBinaryCache.SUFFIX)).toList();
+            return s.filter(p -> p.getFileName().toString().endsWith(ProgramBinaryCache.SUFFIX))
+                    .toList();
         }
     }
 
@@ -122,11 +134,18 @@ class ProgramBinaryCacheTest {
         assertEquals(new OpenClBackend.ProgramStats(1, 0, 0, 1), runInNewBackend(cache, PROGRAM));
         Path file = storedFile();
         assertTrue(Files.size(file) > 100, "a header and a binary");
-        assertEquals(new OpenClBackend.ProgramStats(0, 1, 0, 0), runInNewBackend(cache, PROGRAM),
+        assertEquals(
+                new OpenClBackend.ProgramStats(0, 1, 0, 0),
+                runInNewBackend(cache, PROGRAM),
                 "loaded from the disk, not built");
-        assertEquals(new OpenClBackend.ProgramStats(0, 1, 0, 0), runInNewBackend(ProgramBinaryCache.at(dir), PROGRAM),
+        assertEquals(
+                new OpenClBackend.ProgramStats(0, 1, 0, 0),
+                runInNewBackend(ProgramBinaryCache.at(dir), PROGRAM),
                 "another cache object on the same directory reads the same file");
-        assertEquals(new OpenClBackend.ProgramStats(1, 0, 0, 1), runInNewBackend(cache, OTHER), "another shape, another file");
+        assertEquals(
+                new OpenClBackend.ProgramStats(1, 0, 0, 1),
+                runInNewBackend(cache, OTHER),
+                "another shape, another file");
         assertEquals(2, files().size());
         try (Stream<Path> all = Files.list(dir)) {
             assertEquals(2, all.count(), "no temporary file is left behind");
@@ -139,75 +158,88 @@ class ProgramBinaryCacheTest {
         Path file = storedFile();
         long size = Files.size(file);
         damage.accept(file);
-        assertEquals(new OpenClBackend.ProgramStats(1, 0, 1, 1), runInNewBackend(cache, PROGRAM),
+        assertEquals(
+                new OpenClBackend.ProgramStats(1, 0, 1, 1),
+                runInNewBackend(cache, PROGRAM),
                 what + ": rejected, built from source (right results) and stored again");
         assertEquals(file, storedFile());
         assertTrue(Files.size(file) > size / 2, what + ": a whole file again");
-        assertEquals(new OpenClBackend.ProgramStats(0, 1, 0, 0), runInNewBackend(cache, PROGRAM), what + ": loaded again");
+        assertEquals(
+                new OpenClBackend.ProgramStats(0, 1, 0, 0), runInNewBackend(cache, PROGRAM), what + ": loaded again");
     }
 
     @Test
     void aTruncatedFileIsRejectedAndRebuilt() throws IOException {
-        rejectedThenRebuilt(file -> {
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                ch.truncate(ch.size() / 2);
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        }, "truncated to half");
+        rejectedThenRebuilt(
+                file -> {
+                    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                        ch.truncate(ch.size() / 2);
+                    } catch (IOException e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                "truncated to half");
     }
 
     @Test
     void aLinkOrASpecialFileInPlaceOfTheBinaryIsRejectedWithoutBeingRead() throws IOException {
         // A link to /dev/zero would never end; a FIFO would block the build. Neither is followed or read.
-        rejectedThenRebuilt(file -> {
-            try {
-                Files.delete(file);
-                Files.createSymbolicLink(file, Path.of("/dev/zero"));
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        }, "a link to /dev/zero");
-        rejectedThenRebuilt(file -> {
-            try {
-                Files.delete(file);
-                Process p = new ProcessBuilder("mkfifo", file.toString()).start();
-                assertEquals(0, p.waitFor());
-            } catch (IOException | InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }, "a FIFO");
+        rejectedThenRebuilt(
+                file -> {
+                    try {
+                        Files.delete(file);
+                        Files.createSymbolicLink(file, Path.of("/dev/zero"));
+                    } catch (IOException e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                "a link to /dev/zero");
+        rejectedThenRebuilt(
+                file -> {
+                    try {
+                        Files.delete(file);
+                        Process p = new ProcessBuilder("mkfifo", file.toString()).start();
+                        assertEquals(0, p.waitFor());
+                    } catch (IOException | InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                "a FIFO");
     }
 
     @Test
     void theCacheDirectoryIsCreatedForThisUserOnly() throws IOException {
         Path fresh = dir.resolve("new/kernels");
         runInNewBackend(ProgramBinaryCache.at(fresh), PROGRAM);
-        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh)));
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh)));
     }
 
     @Test
     void aFileCutInsideItsHeaderIsRejectedAndRebuilt() throws IOException {
-        rejectedThenRebuilt(file -> overwrite(file, bytes -> java.util.Arrays.copyOf(bytes, 20)), "cut to 20 bytes");
+        rejectedThenRebuilt(file -> overwrite(file, bytes -> Arrays.copyOf(bytes, 20)), "cut to 20 bytes");
     }
 
     @Test
     void flippedBytesInTheBinaryAreRejectedBeforeTheDriverSeesThem() throws IOException {
         // PoCL crashes the process on a corrupt binary: only the checksum stands between it and these bytes.
-        rejectedThenRebuilt(file -> overwrite(file, bytes -> {
-            for (int i = bytes.length - 1; i > bytes.length / 2; i -= 97) {
-                bytes[i] ^= 0x5A;
-            }
-            return bytes;
-        }), "bytes flipped");
+        rejectedThenRebuilt(
+                file -> overwrite(file, bytes -> {
+                    for (int i = bytes.length - 1; i > bytes.length / 2; i -= 97) {
+                        bytes[i] ^= 0x5A;
+                    }
+                    return bytes;
+                }),
+                "bytes flipped");
     }
 
     @Test
     void aFileWithAnotherFormatIsRejectedAndRebuilt() throws IOException {
-        rejectedThenRebuilt(file -> overwrite(file, bytes -> {
-            bytes[11] ^= 0x7; // the format number's last byte, after the 8-byte magic
-            return bytes;
-        }), "format changed");
+        rejectedThenRebuilt(
+                file -> overwrite(file, bytes -> {
+                    bytes[11] ^= 0x7; // the format number's last byte, after the 8-byte magic
+                    return bytes;
+                }),
+                "format changed");
     }
 
     @Test
@@ -223,7 +255,8 @@ class ProgramBinaryCacheTest {
         Files.copy(other, cache.file(key));
         assertEquals(new OpenClBackend.ProgramStats(1, 0, 1, 1), runInNewBackend(cache, PROGRAM));
         assertEquals(new OpenClBackend.ProgramStats(0, 1, 0, 0), runInNewBackend(cache, PROGRAM));
-        assertEquals(new OpenClBackend.ProgramStats(0, 1, 0, 0), runInNewBackend(cache, OTHER), "the other file is intact");
+        assertEquals(
+                new OpenClBackend.ProgramStats(0, 1, 0, 0), runInNewBackend(cache, OTHER), "the other file is intact");
     }
 
     @Test
@@ -245,15 +278,20 @@ class ProgramBinaryCacheTest {
         Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
         ProgramBinaryCache cache = ProgramBinaryCache.at(file.resolve("kernels"));
         assertEquals(new OpenClBackend.ProgramStats(1, 0, 0, 0), runInNewBackend(cache, PROGRAM));
-        assertEquals(new OpenClBackend.ProgramStats(1, 0, 0, 0), runInNewBackend(cache, PROGRAM), "built again: nothing was stored");
+        assertEquals(
+                new OpenClBackend.ProgramStats(1, 0, 0, 0),
+                runInNewBackend(cache, PROGRAM),
+                "built again: nothing was stored");
         assertTrue(Files.isRegularFile(file));
     }
 
     @Test
     void aDisabledCacheBuildsEveryTimeAndWritesNothing() throws IOException {
         assertFalse(ProgramBinaryCache.disabled().enabled());
-        assertEquals(new OpenClBackend.ProgramStats(1, 0, 0, 0), runInNewBackend(ProgramBinaryCache.disabled(), PROGRAM));
-        assertEquals(new OpenClBackend.ProgramStats(1, 0, 0, 0), runInNewBackend(ProgramBinaryCache.disabled(), PROGRAM));
+        assertEquals(
+                new OpenClBackend.ProgramStats(1, 0, 0, 0), runInNewBackend(ProgramBinaryCache.disabled(), PROGRAM));
+        assertEquals(
+                new OpenClBackend.ProgramStats(1, 0, 0, 0), runInNewBackend(ProgramBinaryCache.disabled(), PROGRAM));
         assertEquals(List.of(), files());
     }
 
@@ -267,12 +305,15 @@ class ProgramBinaryCacheTest {
         assertNotEquals(key, ProgramBinaryCache.key(device, source, "-cl-fp32-correctly-rounded-divide-sqrt"));
         // The parts are length-prefixed: moving text from one to the next changes the key.
         assertNotEquals(ProgramBinaryCache.key(device, "ab", "c"), ProgramBinaryCache.key(device, "a", "bc"));
-        assertEquals(KernelSource.of(PROGRAM), KernelSource.of(new KernelProgram(PROGRAM.argTypes(),
-                Ir.add(Ir.mul(Ir.sqrt(Ir.add(Ir.mul(X, X), Ir.mul(Y, Y))), Ir.lit(4.0)), X))),
+        assertEquals(
+                KernelSource.of(PROGRAM),
+                KernelSource.of(new KernelProgram(
+                        PROGRAM.argTypes(),
+                        Ir.add(Ir.mul(Ir.sqrt(Ir.add(Ir.mul(X, X), Ir.mul(Y, Y))), Ir.lit(4.0)), X))),
                 "literals are not in the source: one key serves every literal");
     }
 
-    private static void overwrite(Path file, java.util.function.UnaryOperator<byte[]> change) {
+    private static void overwrite(Path file, UnaryOperator<byte[]> change) {
         try {
             Files.write(file, change.apply(Files.readAllBytes(file)));
         } catch (IOException e) {

@@ -1,7 +1,8 @@
 package dev.quiver.opencl;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -12,10 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The program cache across processes: a first child JVM builds {@link CachedProgramChild#PROGRAM}
@@ -39,14 +38,19 @@ class ProgramCacheAcrossProcessesTest {
         assertEquals("0 0", first.get("LEFT"), "OpenCL objects and Arrow bytes left");
 
         Map<String, String> second = runChild();
-        assertEquals("0 1 0 0", second.get("STATS"), "loaded from the disk cache, nothing built (built loaded rejected stored)");
+        assertEquals(
+                "0 1 0 0",
+                second.get("STATS"),
+                "loaded from the disk cache, nothing built (built loaded rejected stored)");
         assertEquals(expected, second.get("RESULT"), "the loaded program computes the same values");
         assertEquals("0 0", second.get("LEFT"));
     }
 
     /** Runs {@link CachedProgramChild} on {@link #dir} and returns its {@code KEY value} lines. */
     private Map<String, String> runChild() throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command()
+        String java = ProcessHandle.current()
+                .info()
+                .command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> command = new ArrayList<>();
         command.add(java);
@@ -57,12 +61,16 @@ class ProgramCacheAcrossProcessesTest {
                 command.add(option);
             }
         }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), CachedProgramChild.class.getName(),
-                dir.toString()));
+        command.addAll(List.of(
+                "-cp", System.getProperty("java.class.path"), CachedProgramChild.class.getName(), dir.toString()));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         if (System.getenv("LD_PRELOAD") == null) {
             // As surefire does: PoCL's LLVM must not take the JVM's SIGSEGV (README, "OpenCL and the JVM's signals").
-            pb.environment().put("LD_PRELOAD", Path.of(System.getProperty("java.home"), "lib", "libjsig.so").toString());
+            pb.environment()
+                    .put(
+                            "LD_PRELOAD",
+                            Path.of(System.getProperty("java.home"), "lib", "libjsig.so")
+                                    .toString());
         }
         Process p = pb.start();
         // Read while it runs, so a full pipe cannot stall it.
@@ -81,7 +89,8 @@ class ProgramCacheAcrossProcessesTest {
         }
         reader.join();
         assertEquals(0, p.exitValue(), "the child JVM failed: " + command + "\n" + out);
-        Map<String, String> lines = out.toString().lines()
+        Map<String, String> lines = out.toString()
+                .lines()
                 .filter(l -> l.matches("(RESULT|STATS|LEFT) .*"))
                 .collect(Collectors.toMap(l -> l.substring(0, l.indexOf(' ')), l -> l.substring(l.indexOf(' ') + 1)));
         assertTrue(lines.keySet().containsAll(List.of("RESULT", "STATS", "LEFT")), "the child's output:\n" + out);

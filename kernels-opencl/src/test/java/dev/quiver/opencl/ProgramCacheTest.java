@@ -1,16 +1,14 @@
 package dev.quiver.opencl;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import dev.quiver.rowfn.ir.Ir;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.Float8Vector;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -20,11 +18,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import java.util.function.IntConsumer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.Float8Vector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@link ProgramCache} under concurrent first calls and failing builds. The programs are real
@@ -54,7 +54,7 @@ class ProgramCacheTest {
     }
 
     /** Builds for real, counting calls; {@code before} runs first with the call's number (1, 2, ...). */
-    private Function<KernelProgram, CompiledProgram> counting(AtomicInteger calls, java.util.function.IntConsumer before) {
+    private Function<KernelProgram, CompiledProgram> counting(AtomicInteger calls, IntConsumer before) {
         return p -> {
             before.accept(calls.incrementAndGet());
             return backend.compile(KernelSource.of(p));
@@ -133,7 +133,9 @@ class ProgramCacheTest {
                 if (o instanceof CompiledProgram p) {
                     programs.add(p);
                 } else {
-                    assertEquals("first build fails", assertInstanceOf(IllegalStateException.class, o).getMessage());
+                    assertEquals(
+                            "first build fails",
+                            assertInstanceOf(IllegalStateException.class, o).getMessage());
                     failures++;
                 }
             }
@@ -149,7 +151,7 @@ class ProgramCacheTest {
     @Test
     void shapesAreBuiltSeparatelyAndCloseReleasesThemAll() {
         AtomicInteger calls = new AtomicInteger();
-        ProgramCache cache = new ProgramCache(counting(calls, n -> { }));
+        ProgramCache cache = new ProgramCache(counting(calls, n -> {}));
         CompiledProgram add = cache.get(addLiteral(1));
         CompiledProgram mul = cache.get(new KernelProgram(List.of(ElementType.INT32), Ir.mul(X, Ir.lit(3))));
         assertEquals(2, calls.get());

@@ -1,5 +1,9 @@
 package dev.quiver.opencl;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
 import dev.quiver.backend.ResidencyScope;
@@ -10,18 +14,14 @@ import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowInterpreter;
 import dev.quiver.types.ElementType;
-import org.junit.jupiter.api.Test;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 
 /**
  * Resident arguments on the COPY path: a key's memory is uploaded once and reused while the key
@@ -39,7 +39,8 @@ class ResidentTest {
     private static final KernelProgram PRODUCT = new KernelProgram(TWO, Ir.mul(X, Ir.add(Y, Ir.lit(1.0))));
 
     private static OpenClBackend copyBackend() {
-        return OpenClBackend.open(OpenClRuntime.discover().devices().getFirst(), TransferMode.COPY).overlapChunkRows(0);
+        return OpenClBackend.open(OpenClRuntime.discover().devices().getFirst(), TransferMode.COPY)
+                .overlapChunkRows(0);
     }
 
     private static MemorySegment column(Arena arena, int rows, double scale) {
@@ -57,16 +58,25 @@ class ResidentTest {
     }
 
     /** Runs {@code p} and checks every row against the reference; returns the run. */
-    private static KernelRun runAndCheck(OpenClBackend backend, KernelProgram p, MemorySegment x, MemorySegment y,
-                                         List<ResidentKey> keys, Arena arena) {
+    private static KernelRun runAndCheck(
+            OpenClBackend backend,
+            KernelProgram p,
+            MemorySegment x,
+            MemorySegment y,
+            List<ResidentKey> keys,
+            Arena arena) {
         int rows = (int) (x.byteSize() / 8);
         MemorySegment out = arena.allocate(rows * 8L, 8);
-        KernelRun run = backend.execute(p, new KernelInvocation(List.of(x, y), allValid(arena, rows), out, rows,
-                RowMode.ALL_ROWS, keys));
+        KernelRun run = backend.execute(
+                p, new KernelInvocation(List.of(x, y), allValid(arena, rows), out, rows, RowMode.ALL_ROWS, keys));
         for (int r = 0; r < rows; r++) {
-            double want = RowInterpreter.evaluate(p.root(), new Number[] {x.getAtIndex(ValueLayout.JAVA_DOUBLE, r),
-                    y.getAtIndex(ValueLayout.JAVA_DOUBLE, r)}).doubleValue();
-            assertEquals(Double.doubleToRawLongBits(want), Double.doubleToRawLongBits(out.getAtIndex(ValueLayout.JAVA_DOUBLE, r)),
+            double want = RowInterpreter.evaluate(p.root(), new Number[] {
+                        x.getAtIndex(ValueLayout.JAVA_DOUBLE, r), y.getAtIndex(ValueLayout.JAVA_DOUBLE, r)
+                    })
+                    .doubleValue();
+            assertEquals(
+                    Double.doubleToRawLongBits(want),
+                    Double.doubleToRawLongBits(out.getAtIndex(ValueLayout.JAVA_DOUBLE, r)),
                     p + " row " + r);
         }
         return run;
@@ -75,7 +85,8 @@ class ResidentTest {
     @Test
     void aBatchColumnReadByTwoSegmentsIsUploadedOnce() {
         TestDevices.require();
-        try (OpenClBackend backend = copyBackend(); Arena arena = Arena.ofConfined()) {
+        try (OpenClBackend backend = copyBackend();
+                Arena arena = Arena.ofConfined()) {
             MemorySegment x = column(arena, ROWS, 0.5), y = column(arena, ROWS, 3);
             try (ResidencyScope batch = new ResidencyScope()) {
                 List<ResidentKey> keys = Arrays.asList(ResidentKey.inScope(batch, x, BYTES), null);
@@ -88,8 +99,15 @@ class ResidentTest {
                 assertEquals(1, s.hits());
                 assertEquals(1, s.entries());
                 assertEquals(BYTES, s.bytes());
-                assertEquals(BYTES, backend.residentBytes(new KernelInvocation(List.of(x, y), allValid(arena, ROWS),
-                        arena.allocate(BYTES), ROWS, RowMode.ALL_ROWS, keys)));
+                assertEquals(
+                        BYTES,
+                        backend.residentBytes(new KernelInvocation(
+                                List.of(x, y),
+                                allValid(arena, ROWS),
+                                arena.allocate(BYTES),
+                                ROWS,
+                                RowMode.ALL_ROWS,
+                                keys)));
                 assertEquals(1, backend.liveObjects().held());
             }
             // The scope closed: nothing of the batch stays on the device.
@@ -102,11 +120,13 @@ class ResidentTest {
     @Test
     void aKeyOfAClosedScopeIsNotKept() {
         TestDevices.require();
-        try (OpenClBackend backend = copyBackend(); Arena arena = Arena.ofConfined()) {
+        try (OpenClBackend backend = copyBackend();
+                Arena arena = Arena.ofConfined()) {
             MemorySegment x = column(arena, ROWS, 0.5), y = column(arena, ROWS, 3);
             ResidencyScope closed = new ResidencyScope();
             closed.close();
-            KernelRun run = runAndCheck(backend, SUM, x, y, Arrays.asList(ResidentKey.inScope(closed, x, BYTES), null), arena);
+            KernelRun run =
+                    runAndCheck(backend, SUM, x, y, Arrays.asList(ResidentKey.inScope(closed, x, BYTES), null), arena);
             assertEquals(2 * BYTES, run.bytesToDevice());
             assertEquals(0, backend.residentStats().entries());
         }
@@ -115,16 +135,19 @@ class ResidentTest {
     @Test
     void equalContentsAreUploadedOnceAcrossBatches() {
         TestDevices.require();
-        try (OpenClBackend backend = copyBackend(); Arena arena = Arena.ofConfined()) {
+        try (OpenClBackend backend = copyBackend();
+                Arena arena = Arena.ofConfined()) {
             MemorySegment y = column(arena, ROWS, 3);
             for (int batch = 0; batch < 3; batch++) {
                 // A new copy of the same dictionary each batch, at a new address.
                 MemorySegment x = column(arena, ROWS, 0.5);
-                KernelRun run = runAndCheck(backend, SUM, x, y, Arrays.asList(ResidentKey.constant(x, BYTES), null), arena);
+                KernelRun run =
+                        runAndCheck(backend, SUM, x, y, Arrays.asList(ResidentKey.constant(x, BYTES), null), arena);
                 assertEquals(batch == 0 ? 2 * BYTES : BYTES, run.bytesToDevice(), "batch " + batch);
             }
             MemorySegment other = column(arena, ROWS, 0.25);
-            KernelRun run = runAndCheck(backend, SUM, other, y, Arrays.asList(ResidentKey.constant(other, BYTES), null), arena);
+            KernelRun run =
+                    runAndCheck(backend, SUM, other, y, Arrays.asList(ResidentKey.constant(other, BYTES), null), arena);
             assertEquals(2 * BYTES, run.bytesToDevice(), "different contents are a different key");
             ResidentStats s = backend.residentStats();
             assertEquals(2, s.uploads());
@@ -138,7 +161,8 @@ class ResidentTest {
     @Test
     void aSmallBudgetEvictsTheLeastRecentlyUsedAndStaysCorrect() {
         TestDevices.require();
-        try (OpenClBackend backend = copyBackend().residentBudget(BYTES * 5 / 2); Arena arena = Arena.ofConfined()) {
+        try (OpenClBackend backend = copyBackend().residentBudget(BYTES * 5 / 2);
+                Arena arena = Arena.ofConfined()) {
             MemorySegment y = column(arena, ROWS, 3);
             List<MemorySegment> dictionaries = new ArrayList<>();
             for (int d = 0; d < 3; d++) {
@@ -147,8 +171,13 @@ class ResidentTest {
             long uploaded = 0;
             for (int round = 0; round < 4; round++) {
                 for (MemorySegment x : dictionaries) {
-                    KernelRun run = runAndCheck(backend, round % 2 == 0 ? SUM : PRODUCT, x, y,
-                            Arrays.asList(ResidentKey.constant(x, BYTES), null), arena);
+                    KernelRun run = runAndCheck(
+                            backend,
+                            round % 2 == 0 ? SUM : PRODUCT,
+                            x,
+                            y,
+                            Arrays.asList(ResidentKey.constant(x, BYTES), null),
+                            arena);
                     uploaded += run.bytesToDevice() - BYTES;
                     assertTrue(backend.residentStats().bytes() <= backend.residentBudget());
                 }
@@ -170,7 +199,8 @@ class ResidentTest {
     @Test
     void loweringTheBudgetEvictsNowAndZeroKeepsNothing() {
         TestDevices.require();
-        try (OpenClBackend backend = copyBackend(); Arena arena = Arena.ofConfined()) {
+        try (OpenClBackend backend = copyBackend();
+                Arena arena = Arena.ofConfined()) {
             MemorySegment y = column(arena, ROWS, 3);
             for (int d = 0; d < 3; d++) {
                 MemorySegment x = column(arena, ROWS, d + 0.5);
@@ -193,8 +223,9 @@ class ResidentTest {
     void zeroCopyIgnoresKeys() {
         TestDevices.require();
         OpenClDevice device = OpenClRuntime.discover().devices().getFirst();
-        org.junit.jupiter.api.Assumptions.assumeTrue(device.hostUnifiedMemory(), "zero copy needs host-unified memory");
-        try (OpenClBackend backend = OpenClBackend.open(device, TransferMode.ZERO_COPY); Arena arena = Arena.ofConfined()) {
+        Assumptions.assumeTrue(device.hostUnifiedMemory(), "zero copy needs host-unified memory");
+        try (OpenClBackend backend = OpenClBackend.open(device, TransferMode.ZERO_COPY);
+                Arena arena = Arena.ofConfined()) {
             MemorySegment x = column(arena, ROWS, 0.5), y = column(arena, ROWS, 3);
             KernelRun run = runAndCheck(backend, SUM, x, y, Arrays.asList(ResidentKey.constant(x, BYTES), null), arena);
             assertEquals(0, run.bytesToDevice());
@@ -205,10 +236,12 @@ class ResidentTest {
     @Test
     void aFailedUploadKeepsNothing() {
         TestDevices.require();
-        try (OpenClBackend backend = copyBackend(); Arena arena = Arena.ofConfined()) {
+        try (OpenClBackend backend = copyBackend();
+                Arena arena = Arena.ofConfined()) {
             MemorySegment x = column(arena, ROWS, 0.5), y = column(arena, ROWS, 3);
             List<ResidentKey> keys = Arrays.asList(ResidentKey.constant(x, BYTES), null);
-            try (FaultInjection.Plan plan = FaultInjection.inject(backend, FaultInjection.Fault.of(FaultInjection.Call.CREATE_BUFFER))) {
+            try (FaultInjection.Plan plan =
+                    FaultInjection.inject(backend, FaultInjection.Fault.of(FaultInjection.Call.CREATE_BUFFER))) {
                 assertThrows(OpenClException.class, () -> runAndCheck(backend, SUM, x, y, keys, arena));
             }
             assertEquals(0, backend.residentStats().entries());
@@ -224,12 +257,15 @@ class ResidentTest {
         TestDevices.require();
         int rows = 4 * OpenClBackend.CHUNK_GRAIN + 3;
         long bytes = rows * 8L;
-        try (OpenClBackend backend = copyBackend().overlapChunkRows(OpenClBackend.CHUNK_GRAIN); Arena arena = Arena.ofConfined()) {
+        try (OpenClBackend backend = copyBackend().overlapChunkRows(OpenClBackend.CHUNK_GRAIN);
+                Arena arena = Arena.ofConfined()) {
             MemorySegment x = column(arena, rows, 0.5), y = column(arena, rows, 3);
             try (ResidencyScope batch = new ResidencyScope()) {
                 List<ResidentKey> keys = Arrays.asList(ResidentKey.inScope(batch, x, bytes), null);
-                assertEquals(2 * bytes, runAndCheck(backend, SUM, x, y, keys, arena).bytesToDevice());
-                assertEquals(bytes, runAndCheck(backend, PRODUCT, x, y, keys, arena).bytesToDevice());
+                assertEquals(
+                        2 * bytes, runAndCheck(backend, SUM, x, y, keys, arena).bytesToDevice());
+                assertEquals(
+                        bytes, runAndCheck(backend, PRODUCT, x, y, keys, arena).bytesToDevice());
             }
             assertEquals(0, backend.liveObjects().runScoped());
         }

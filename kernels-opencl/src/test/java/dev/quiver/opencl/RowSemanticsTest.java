@@ -1,5 +1,13 @@
 package dev.quiver.opencl;
 
+import static dev.quiver.types.ElementType.BOOL;
+import static dev.quiver.types.ElementType.FLOAT32;
+import static dev.quiver.types.ElementType.FLOAT64;
+import static dev.quiver.types.ElementType.INT32;
+import static dev.quiver.types.ElementType.INT64;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
 import dev.quiver.backend.RowMode;
@@ -12,8 +20,6 @@ import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowInterpreter;
-import dev.quiver.types.ElementType;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -21,14 +27,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.IntFunction;
-
-import static dev.quiver.types.ElementType.BOOL;
-import static dev.quiver.types.ElementType.FLOAT32;
-import static dev.quiver.types.ElementType.FLOAT64;
-import static dev.quiver.types.ElementType.INT32;
-import static dev.quiver.types.ElementType.INT64;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * What a run does besides computing values: failing rows (checks, integer division and
@@ -40,8 +38,11 @@ class RowSemanticsTest extends DeviceTestBase {
     private static final IrNode X = Ir.arg(0, FLOAT64);
     private static final IrNode Y = Ir.arg(1, FLOAT64);
     /** sqrt($0), failing where $0 < 0 and showing $0. */
-    private static final KernelProgram CHECKED_SQRT = new KernelProgram(List.of(FLOAT64),
-            Ir.check(Ir.compare(CmpOp.LT, X, Ir.lit(0.0)), Ir.sqrt(X), "sqrt: negative argument", X), null, true,
+    private static final KernelProgram CHECKED_SQRT = new KernelProgram(
+            List.of(FLOAT64),
+            Ir.check(Ir.compare(CmpOp.LT, X, Ir.lit(0.0)), Ir.sqrt(X), "sqrt: negative argument", X),
+            null,
+            true,
             "checked_sqrt($0)");
 
     /** Inputs of one Float64 column and a validity with the given null rows. */
@@ -50,8 +51,8 @@ class RowSemanticsTest extends DeviceTestBase {
         for (int r : nullRows) {
             ValidityBitmaps.clear(validity, r);
         }
-        return new Differential.Inputs(List.of(Differential.column(arena, FLOAT64, values.length, r -> values[r])),
-                validity, values.length);
+        return new Differential.Inputs(
+                List.of(Differential.column(arena, FLOAT64, values.length, r -> values[r])), validity, values.length);
     }
 
     @OnEveryDevice
@@ -60,19 +61,24 @@ class RowSemanticsTest extends DeviceTestBase {
         for (int i = 0; i < x.length; i++) {
             x[i] = i * 0.5;
         }
-        x[5] = -1;    // null below
-        x[17] = -2;   // the first valid failing row
+        x[5] = -1; // null below
+        x[17] = -2; // the first valid failing row
         x[400] = -3;
         try (Arena arena = Arena.ofConfined()) {
             Differential.Inputs in = doubles(arena, x, 5);
-            KernelArithmeticException valid = Differential.onDevice(backend, CHECKED_SQRT, in, RowMode.VALID_ROWS, arena).failure();
+            KernelArithmeticException valid = Differential.onDevice(
+                            backend, CHECKED_SQRT, in, RowMode.VALID_ROWS, arena)
+                    .failure();
             assertEquals(17, valid.row());
-            assertEquals("sqrt: negative argument (value -2.0) in checked_sqrt($0) at row 17 (on " + backend.name() + ")",
+            assertEquals(
+                    "sqrt: negative argument (value -2.0) in checked_sqrt($0) at row 17 (on " + backend.name() + ")",
                     valid.getMessage());
             // ALL_ROWS computes the null row too, and reports it: the caller decides what that means.
-            KernelArithmeticException all = Differential.onDevice(backend, CHECKED_SQRT, in, RowMode.ALL_ROWS, arena).failure();
+            KernelArithmeticException all = Differential.onDevice(backend, CHECKED_SQRT, in, RowMode.ALL_ROWS, arena)
+                    .failure();
             assertEquals(5, all.row());
-            assertEquals("sqrt: negative argument (value -1.0) in checked_sqrt($0) at row 5 (on " + backend.name() + ")",
+            assertEquals(
+                    "sqrt: negative argument (value -1.0) in checked_sqrt($0) at row 5 (on " + backend.name() + ")",
                     all.getMessage());
         }
         // Masked: the only negative rows are null.
@@ -100,12 +106,20 @@ class RowSemanticsTest extends DeviceTestBase {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment validity = Differential.validity(arena, xs.length, new SplittableRandom(0), 0);
             ValidityBitmaps.clear(validity, 3);
-            Differential.Inputs in = new Differential.Inputs(List.of(
-                    Differential.column(arena, INT64, xs.length, r -> xs[r]),
-                    Differential.column(arena, INT64, xs.length, r -> ys[r])), validity, xs.length);
-            KernelArithmeticException e = Differential.onDevice(backend, rem, in, RowMode.VALID_ROWS, arena).failure();
+            Differential.Inputs in = new Differential.Inputs(
+                    List.of(
+                            Differential.column(arena, INT64, xs.length, r -> xs[r]),
+                            Differential.column(arena, INT64, xs.length, r -> ys[r])),
+                    validity,
+                    xs.length);
+            KernelArithmeticException e = Differential.onDevice(backend, rem, in, RowMode.VALID_ROWS, arena)
+                    .failure();
             assertEquals("integer division by zero in ($0 % $1) at row 4 (on " + backend.name() + ")", e.getMessage());
-            assertEquals(3, Differential.onDevice(backend, rem, in, RowMode.ALL_ROWS, arena).failure().row());
+            assertEquals(
+                    3,
+                    Differential.onDevice(backend, rem, in, RowMode.ALL_ROWS, arena)
+                            .failure()
+                            .row());
         }
     }
 
@@ -113,14 +127,20 @@ class RowSemanticsTest extends DeviceTestBase {
     void bothSidesOfASelectAreComputedAndCanFail(OpenClBackend backend) {
         // select($1 != 0, $0 / $1, 0): the division still runs where $1 == 0, as in the reference.
         IrNode a = Ir.arg(0, INT32), b = Ir.arg(1, INT32);
-        KernelProgram program = new KernelProgram(List.of(INT32, INT32),
-                Ir.select(Ir.compare(CmpOp.NE, b, Ir.lit(0)), Ir.div(a, b), Ir.lit(0)));
+        KernelProgram program = new KernelProgram(
+                List.of(INT32, INT32), Ir.select(Ir.compare(CmpOp.NE, b, Ir.lit(0)), Ir.div(a, b), Ir.lit(0)));
         try (Arena arena = Arena.ofConfined()) {
-            Differential.Inputs in = new Differential.Inputs(List.of(
-                    Differential.column(arena, INT32, 4, r -> 10 + r),
-                    Differential.column(arena, INT32, 4, r -> r == 2 ? 0 : r + 1)),
-                    Differential.validity(arena, 4, new SplittableRandom(0), 0), 4);
-            assertEquals(2, Differential.onDevice(backend, program, in, RowMode.VALID_ROWS, arena).failure().row());
+            Differential.Inputs in = new Differential.Inputs(
+                    List.of(
+                            Differential.column(arena, INT32, 4, r -> 10 + r),
+                            Differential.column(arena, INT32, 4, r -> r == 2 ? 0 : r + 1)),
+                    Differential.validity(arena, 4, new SplittableRandom(0), 0),
+                    4);
+            assertEquals(
+                    2,
+                    Differential.onDevice(backend, program, in, RowMode.VALID_ROWS, arena)
+                            .failure()
+                            .row());
             Differential.check(backend, program, in, RowMode.VALID_ROWS, -1, arena, "select");
         }
     }
@@ -131,24 +151,50 @@ class RowSemanticsTest extends DeviceTestBase {
         IrNode i = Ir.arg(0, INT32), j = Ir.arg(1, INT32), f = Ir.arg(2, FLOAT32);
         List<KernelProgram> programs = List.of(
                 // A check in the value, a remainder, and a check inside the null condition.
-                new KernelProgram(List.of(INT32, INT32, FLOAT32),
-                        Ir.check(Ir.compare(CmpOp.GT, j, Ir.lit(60)), new IrNode.Binary(BinaryOp.REM, i, j), "j too big", j),
-                        Ir.compare(CmpOp.LT, Ir.check(Ir.compare(CmpOp.EQ, f, Ir.lit(2.5f)), f, "f is 2.5", f), Ir.lit(0f)),
-                        true, "p1"),
+                new KernelProgram(
+                        List.of(INT32, INT32, FLOAT32),
+                        Ir.check(
+                                Ir.compare(CmpOp.GT, j, Ir.lit(60)),
+                                new IrNode.Binary(BinaryOp.REM, i, j),
+                                "j too big",
+                                j),
+                        Ir.compare(
+                                CmpOp.LT,
+                                Ir.check(Ir.compare(CmpOp.EQ, f, Ir.lit(2.5f)), f, "f is 2.5", f),
+                                Ir.lit(0f)),
+                        true,
+                        "p1"),
                 // A Boolean result with a fallible division.
-                new KernelProgram(List.of(INT32, INT32, FLOAT32), Ir.compare(CmpOp.GT, Ir.div(i, j), Ir.lit(3)), null, true, "p2"));
+                new KernelProgram(
+                        List.of(INT32, INT32, FLOAT32),
+                        Ir.compare(CmpOp.GT, Ir.div(i, j), Ir.lit(3)),
+                        null,
+                        true,
+                        "p2"));
         for (KernelProgram program : programs) {
             for (int rows : Differential.ROW_COUNTS) {
                 for (double failRate : new double[] {0, 0.002, 0.05}) {
                     SplittableRandom random = new SplittableRandom(SEED + rows * 31L + (long) (failRate * 1000));
                     try (Arena arena = Arena.ofConfined()) {
-                        Differential.Inputs in = new Differential.Inputs(List.of(
-                                Differential.column(arena, INT32, rows, r -> random.nextInt(-1000, 1000)),
-                                Differential.column(arena, INT32, rows, r -> random.nextDouble() < failRate
-                                        ? (random.nextBoolean() ? 0 : 61) : random.nextInt(1, 60)),
-                                Differential.column(arena, FLOAT32, rows, r -> random.nextDouble() < failRate
-                                        ? 2.5f : (float) random.nextGaussian())),
-                                Differential.validity(arena, rows, random, 0.3), rows);
+                        Differential.Inputs in = new Differential.Inputs(
+                                List.of(
+                                        Differential.column(arena, INT32, rows, r -> random.nextInt(-1000, 1000)),
+                                        Differential.column(
+                                                arena,
+                                                INT32,
+                                                rows,
+                                                r -> random.nextDouble() < failRate
+                                                        ? (random.nextBoolean() ? 0 : 61)
+                                                        : random.nextInt(1, 60)),
+                                        Differential.column(
+                                                arena,
+                                                FLOAT32,
+                                                rows,
+                                                r -> random.nextDouble() < failRate
+                                                        ? 2.5f
+                                                        : (float) random.nextGaussian())),
+                                Differential.validity(arena, rows, random, 0.3),
+                                rows);
                         for (RowMode mode : RowMode.values()) {
                             Differential.check(backend, program, in, mode, -1, arena, "failing rows");
                         }
@@ -161,18 +207,32 @@ class RowSemanticsTest extends DeviceTestBase {
     @OnEveryDevice
     void aNullConditionClearsValidityOfComputedRows(OpenClBackend backend) {
         // $0 / $1, null where $1 == 0 (an optional result): numeric and Boolean results, both modes, every row count.
-        KernelProgram divide = new KernelProgram(List.of(FLOAT64, FLOAT64), Ir.div(X, Y),
-                Ir.compare(CmpOp.EQ, Y, Ir.lit(0.0)), true, "safe_divide($0, $1)");
-        KernelProgram positive = new KernelProgram(List.of(FLOAT64, FLOAT64), Ir.compare(CmpOp.GT, Ir.div(X, Y), Ir.lit(0.0)),
-                Ir.or(Ir.compare(CmpOp.EQ, Y, Ir.lit(0.0)), Ir.compare(CmpOp.NE, X, X)), true, "positive_ratio($0, $1)");
+        KernelProgram divide = new KernelProgram(
+                List.of(FLOAT64, FLOAT64),
+                Ir.div(X, Y),
+                Ir.compare(CmpOp.EQ, Y, Ir.lit(0.0)),
+                true,
+                "safe_divide($0, $1)");
+        KernelProgram positive = new KernelProgram(
+                List.of(FLOAT64, FLOAT64),
+                Ir.compare(CmpOp.GT, Ir.div(X, Y), Ir.lit(0.0)),
+                Ir.or(Ir.compare(CmpOp.EQ, Y, Ir.lit(0.0)), Ir.compare(CmpOp.NE, X, X)),
+                true,
+                "positive_ratio($0, $1)");
         for (KernelProgram program : List.of(divide, positive)) {
             for (int rows : Differential.ROW_COUNTS) {
                 SplittableRandom random = new SplittableRandom(SEED ^ rows);
                 try (Arena arena = Arena.ofConfined()) {
-                    Differential.Inputs in = new Differential.Inputs(List.of(
-                            Differential.column(arena, FLOAT64, rows, r -> TestData.any(FLOAT64, random)),
-                            Differential.column(arena, FLOAT64, rows, r -> random.nextInt(4) == 0 ? 0.0 : TestData.any(FLOAT64, random))),
-                            Differential.validity(arena, rows, random, 0.2), rows);
+                    Differential.Inputs in = new Differential.Inputs(
+                            List.of(
+                                    Differential.column(arena, FLOAT64, rows, r -> TestData.any(FLOAT64, random)),
+                                    Differential.column(
+                                            arena,
+                                            FLOAT64,
+                                            rows,
+                                            r -> random.nextInt(4) == 0 ? 0.0 : TestData.any(FLOAT64, random))),
+                            Differential.validity(arena, rows, random, 0.2),
+                            rows);
                     for (RowMode mode : RowMode.values()) {
                         Differential.check(backend, program, in, mode, -1, arena, "null condition");
                     }
@@ -185,9 +245,12 @@ class RowSemanticsTest extends DeviceTestBase {
             MemorySegment validity = Differential.validity(arena, ys.length, new SplittableRandom(0), 0);
             ValidityBitmaps.clear(validity, 2);
             ValidityBitmaps.clear(validity, 3);
-            Differential.Inputs in = new Differential.Inputs(List.of(
-                    Differential.column(arena, FLOAT64, ys.length, r -> 1.0),
-                    Differential.column(arena, FLOAT64, ys.length, r -> ys[r])), validity, ys.length);
+            Differential.Inputs in = new Differential.Inputs(
+                    List.of(
+                            Differential.column(arena, FLOAT64, ys.length, r -> 1.0),
+                            Differential.column(arena, FLOAT64, ys.length, r -> ys[r])),
+                    validity,
+                    ys.length);
             Differential.Outcome out = Differential.onDevice(backend, divide, in, RowMode.VALID_ROWS, arena);
             assertEquals(0b1111_0001, out.validity().get(ValueLayout.JAVA_BYTE, 0) & 0xFF);
             assertEquals(0b1111_1101, out.validity().get(ValueLayout.JAVA_BYTE, 1) & 0xFF, "bits past row 10 are kept");
@@ -199,17 +262,23 @@ class RowSemanticsTest extends DeviceTestBase {
     void aNonStrictProgramDecidesEveryRowsValidity(OpenClBackend backend) {
         // coalesce($0, $2): $1 and $3 are the validity of $0 and $2; null when both are null.
         IrNode a = Ir.arg(0, INT64), aValid = Ir.arg(1, BOOL), b = Ir.arg(2, INT64), bValid = Ir.arg(3, BOOL);
-        KernelProgram coalesce = new KernelProgram(List.of(INT64, BOOL, INT64, BOOL), Ir.select(aValid, a, b),
-                Ir.and(Ir.not(aValid), Ir.not(bValid)), false, "coalesce($0, $2)");
+        KernelProgram coalesce = new KernelProgram(
+                List.of(INT64, BOOL, INT64, BOOL),
+                Ir.select(aValid, a, b),
+                Ir.and(Ir.not(aValid), Ir.not(bValid)),
+                false,
+                "coalesce($0, $2)");
         for (int rows : Differential.ROW_COUNTS) {
             SplittableRandom random = new SplittableRandom(SEED + rows);
             try (Arena arena = Arena.ofConfined()) {
-                Differential.Inputs in = new Differential.Inputs(List.of(
-                        Differential.column(arena, INT64, rows, r -> TestData.any(INT64, random)),
-                        Differential.column(arena, BOOL, rows, r -> random.nextInt(3) == 0 ? 0 : 1),
-                        Differential.column(arena, INT64, rows, r -> TestData.any(INT64, random)),
-                        Differential.column(arena, BOOL, rows, r -> random.nextInt(3) == 0 ? 0 : 1)),
-                        Differential.validity(arena, rows, random, 0), rows); // non-strict: all set
+                Differential.Inputs in = new Differential.Inputs(
+                        List.of(
+                                Differential.column(arena, INT64, rows, r -> TestData.any(INT64, random)),
+                                Differential.column(arena, BOOL, rows, r -> random.nextInt(3) == 0 ? 0 : 1),
+                                Differential.column(arena, INT64, rows, r -> TestData.any(INT64, random)),
+                                Differential.column(arena, BOOL, rows, r -> random.nextInt(3) == 0 ? 0 : 1)),
+                        Differential.validity(arena, rows, random, 0),
+                        rows); // non-strict: all set
                 for (RowMode mode : RowMode.values()) {
                     Differential.check(backend, coalesce, in, mode, -1, arena, "non-strict");
                 }
@@ -224,7 +293,8 @@ class RowSemanticsTest extends DeviceTestBase {
         IrNode fails = Ir.check(Ir.lit(true), X, "always", X);
         List<KernelProgram> programs = List.of(
                 new KernelProgram(List.of(FLOAT64), fails, null, true, "fails($0)"),
-                new KernelProgram(List.of(FLOAT64), Ir.compare(CmpOp.GT, fails, Ir.lit(1.0)), null, true, "fails($0) > 1"));
+                new KernelProgram(
+                        List.of(FLOAT64), Ir.compare(CmpOp.GT, fails, Ir.lit(1.0)), null, true, "fails($0) > 1"));
         for (KernelProgram program : programs) {
             for (int rows : Differential.ROW_COUNTS) {
                 try (Arena arena = Arena.ofConfined()) {
@@ -235,9 +305,17 @@ class RowSemanticsTest extends DeviceTestBase {
                     assertEquals(null, out.failure(), program + " over " + rows);
                     assertEquals(0, out.rowsComputed());
                     for (int r = 0; r < rows; r++) {
-                        assertEquals(0, RowInterpreter.read(out.out(), program.resultType(), r).doubleValue(), "row " + r);
+                        assertEquals(
+                                0,
+                                RowInterpreter.read(out.out(), program.resultType(), r)
+                                        .doubleValue(),
+                                "row " + r);
                     }
-                    assertEquals(0, Differential.onDevice(backend, program, in, RowMode.ALL_ROWS, arena).failure().row());
+                    assertEquals(
+                            0,
+                            Differential.onDevice(backend, program, in, RowMode.ALL_ROWS, arena)
+                                    .failure()
+                                    .row());
                 }
             }
         }
@@ -245,16 +323,19 @@ class RowSemanticsTest extends DeviceTestBase {
         KernelProgram twice = new KernelProgram(List.of(FLOAT64), Ir.add(X, X));
         try (Arena arena = Arena.ofConfined()) {
             int rows = 1000;
-            Differential.Inputs in = new Differential.Inputs(List.of(Differential.column(arena, FLOAT64, rows, r -> r)),
-                    Differential.validity(arena, rows, new SplittableRandom(SEED), 0.4), rows);
+            Differential.Inputs in = new Differential.Inputs(
+                    List.of(Differential.column(arena, FLOAT64, rows, r -> r)),
+                    Differential.validity(arena, rows, new SplittableRandom(SEED), 0.4),
+                    rows);
             long valid = ValidityBitmaps.count(in.validity(), rows);
-            assertEquals(valid, run(backend, twice, in, RowMode.VALID_ROWS, arena).rowsComputed());
+            assertEquals(
+                    valid, run(backend, twice, in, RowMode.VALID_ROWS, arena).rowsComputed());
             assertEquals(rows, run(backend, twice, in, RowMode.ALL_ROWS, arena).rowsComputed());
         }
     }
 
-    private static KernelRun run(OpenClBackend backend, KernelProgram program, Differential.Inputs in, RowMode mode,
-                                 Arena arena) {
+    private static KernelRun run(
+            OpenClBackend backend, KernelProgram program, Differential.Inputs in, RowMode mode, Arena arena) {
         MemorySegment out = arena.allocate(BufferSizes.dataBytes(program.resultType(), in.rows()));
         return backend.execute(program, new KernelInvocation(in.args(), in.validity(), out, in.rows(), mode));
     }
@@ -263,7 +344,8 @@ class RowSemanticsTest extends DeviceTestBase {
     void booleanArgumentsAndResultsAreBitmaps(OpenClBackend backend) {
         // ($0 xor $1) and ($2 < $3): 13 rows, so the last byte is partial.
         IrNode p = Ir.arg(0, BOOL), q = Ir.arg(1, BOOL), f = Ir.arg(2, FLOAT32), g = Ir.arg(3, FLOAT32);
-        KernelProgram program = new KernelProgram(List.of(BOOL, BOOL, FLOAT32, FLOAT32),
+        KernelProgram program = new KernelProgram(
+                List.of(BOOL, BOOL, FLOAT32, FLOAT32),
                 Ir.and(new IrNode.Binary(BinaryOp.XOR, p, q), Ir.compare(CmpOp.LT, f, g)));
         int[] ps = {1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 1, 0, 1};
         int[] qs = {0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0};
@@ -273,12 +355,17 @@ class RowSemanticsTest extends DeviceTestBase {
         // f < g:      1  1  1  0  1  1  0  1  0  0  1  1  1
         int[] want = {1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 1, 1, 1};
         try (Arena arena = Arena.ofConfined()) {
-            Differential.Inputs in = new Differential.Inputs(List.of(
-                    Differential.column(arena, BOOL, 13, r -> ps[r]), Differential.column(arena, BOOL, 13, r -> qs[r]),
-                    Differential.column(arena, FLOAT32, 13, r -> fs[r]), Differential.column(arena, FLOAT32, 13, r -> gs[r])),
-                    Differential.validity(arena, 13, new SplittableRandom(0), 0), 13);
+            Differential.Inputs in = new Differential.Inputs(
+                    List.of(
+                            Differential.column(arena, BOOL, 13, r -> ps[r]),
+                                    Differential.column(arena, BOOL, 13, r -> qs[r]),
+                            Differential.column(arena, FLOAT32, 13, r -> fs[r]),
+                                    Differential.column(arena, FLOAT32, 13, r -> gs[r])),
+                    Differential.validity(arena, 13, new SplittableRandom(0), 0),
+                    13);
             Differential.Outcome out = Differential.onDevice(backend, program, in, RowMode.ALL_ROWS, arena);
-            int bits = (out.out().get(ValueLayout.JAVA_BYTE, 0) & 0xFF) | (out.out().get(ValueLayout.JAVA_BYTE, 1) & 0xFF) << 8;
+            int bits = (out.out().get(ValueLayout.JAVA_BYTE, 0) & 0xFF)
+                    | (out.out().get(ValueLayout.JAVA_BYTE, 1) & 0xFF) << 8;
             int wantBits = 0;
             for (int r = 0; r < 13; r++) {
                 wantBits |= want[r] << r;
@@ -293,12 +380,14 @@ class RowSemanticsTest extends DeviceTestBase {
         try (Arena arena = Arena.ofConfined()) {
             int rows = 100_003;
             SplittableRandom random = new SplittableRandom(SEED);
-            Differential.Inputs in = new Differential.Inputs(List.of(
-                    Differential.column(arena, BOOL, rows, r -> random.nextInt(2)),
-                    Differential.column(arena, BOOL, rows, r -> random.nextInt(2)),
-                    Differential.column(arena, FLOAT32, rows, r -> TestData.any(FLOAT32, random)),
-                    Differential.column(arena, FLOAT32, rows, r -> TestData.any(FLOAT32, random))),
-                    Differential.validity(arena, rows, random, 0.1), rows);
+            Differential.Inputs in = new Differential.Inputs(
+                    List.of(
+                            Differential.column(arena, BOOL, rows, r -> random.nextInt(2)),
+                            Differential.column(arena, BOOL, rows, r -> random.nextInt(2)),
+                            Differential.column(arena, FLOAT32, rows, r -> TestData.any(FLOAT32, random)),
+                            Differential.column(arena, FLOAT32, rows, r -> TestData.any(FLOAT32, random))),
+                    Differential.validity(arena, rows, random, 0.1),
+                    rows);
             for (RowMode mode : RowMode.values()) {
                 Differential.check(backend, program, in, mode, -1, arena, "Booleans, many rows");
             }
@@ -311,7 +400,9 @@ class RowSemanticsTest extends DeviceTestBase {
         IrNode z = Ir.arg(2, FLOAT64);
         IntFunction<IrNode> t = k -> Ir.add(Ir.mul(X, Y), z);
         IrNode checked = Ir.check(Ir.compare(CmpOp.NE, t.apply(0), t.apply(1)), t.apply(2), "t is NaN", t.apply(3));
-        IrNode root = Ir.select(Ir.compare(CmpOp.GT, t.apply(4), Ir.lit(0.0)), Ir.mul(checked, t.apply(5)),
+        IrNode root = Ir.select(
+                Ir.compare(CmpOp.GT, t.apply(4), Ir.lit(0.0)),
+                Ir.mul(checked, t.apply(5)),
                 Ir.sub(checked, Ir.fma(t.apply(6), X, Y)));
         KernelProgram program = new KernelProgram(List.of(FLOAT64, FLOAT64, FLOAT64), root);
         String source = KernelSource.of(program).text();
@@ -324,7 +415,8 @@ class RowSemanticsTest extends DeviceTestBase {
                 for (int k = 0; k < 3; k++) {
                     args.add(Differential.column(arena, FLOAT64, rows, r -> TestData.any(FLOAT64, random)));
                 }
-                Differential.Inputs in = new Differential.Inputs(args, Differential.validity(arena, rows, random, 0.2), rows);
+                Differential.Inputs in =
+                        new Differential.Inputs(args, Differential.validity(arena, rows, random, 0.2), rows);
                 for (RowMode mode : RowMode.values()) {
                     Differential.check(backend, program, in, mode, -1, arena, "DAG");
                 }
@@ -339,10 +431,12 @@ class RowSemanticsTest extends DeviceTestBase {
         assertEquals(12, count(KernelSource.of(deepProgram).text(), " / x1"));
         try (Arena arena = Arena.ofConfined()) {
             SplittableRandom random = new SplittableRandom(SEED);
-            Differential.Inputs in = new Differential.Inputs(List.of(
-                    Differential.column(arena, FLOAT64, 1000, r -> TestData.any(FLOAT64, random)),
-                    Differential.column(arena, FLOAT64, 1000, r -> TestData.any(FLOAT64, random))),
-                    Differential.validity(arena, 1000, random, 0.1), 1000);
+            Differential.Inputs in = new Differential.Inputs(
+                    List.of(
+                            Differential.column(arena, FLOAT64, 1000, r -> TestData.any(FLOAT64, random)),
+                            Differential.column(arena, FLOAT64, 1000, r -> TestData.any(FLOAT64, random))),
+                    Differential.validity(arena, 1000, random, 0.1),
+                    1000);
             Differential.check(backend, deepProgram, in, RowMode.VALID_ROWS, -1, arena, "deep DAG");
         }
     }
@@ -361,10 +455,10 @@ class RowSemanticsTest extends DeviceTestBase {
         double[] ds = {Double.NaN, 1e300, -1e300, 2147483647.9, -2147483648.9, -0.5, 0x1p63, -0x1p63, 9.3e18};
         try (Arena arena = Arena.ofConfined()) {
             Differential.Inputs in = doubles(arena, ds);
-            Differential.Outcome toInt = Differential.onDevice(backend,
-                    new KernelProgram(List.of(FLOAT64), Ir.cast(X, INT32)), in, RowMode.ALL_ROWS, arena);
-            Differential.Outcome toLong = Differential.onDevice(backend,
-                    new KernelProgram(List.of(FLOAT64), Ir.cast(X, INT64)), in, RowMode.ALL_ROWS, arena);
+            Differential.Outcome toInt = Differential.onDevice(
+                    backend, new KernelProgram(List.of(FLOAT64), Ir.cast(X, INT32)), in, RowMode.ALL_ROWS, arena);
+            Differential.Outcome toLong = Differential.onDevice(
+                    backend, new KernelProgram(List.of(FLOAT64), Ir.cast(X, INT64)), in, RowMode.ALL_ROWS, arena);
             for (int r = 0; r < ds.length; r++) {
                 assertEquals((int) ds[r], RowInterpreter.read(toInt.out(), INT32, r), "(int) " + ds[r]);
                 assertEquals((long) ds[r], RowInterpreter.read(toLong.out(), INT64, r), "(long) " + ds[r]);
@@ -372,26 +466,51 @@ class RowSemanticsTest extends DeviceTestBase {
         }
         long[] ls = {Long.MIN_VALUE, Long.MAX_VALUE, 0x1_2345_6789L, -1, (1L << 53) + 1};
         try (Arena arena = Arena.ofConfined()) {
-            Differential.Inputs in = new Differential.Inputs(List.of(Differential.column(arena, INT64, ls.length, r -> ls[r])),
-                    Differential.validity(arena, ls.length, new SplittableRandom(0), 0), ls.length);
-            Differential.Outcome low = Differential.onDevice(backend,
-                    new KernelProgram(List.of(INT64), Ir.cast(Ir.arg(0, INT64), INT32)), in, RowMode.ALL_ROWS, arena);
-            Differential.Outcome toFloat = Differential.onDevice(backend,
-                    new KernelProgram(List.of(INT64), Ir.cast(Ir.arg(0, INT64), FLOAT32)), in, RowMode.ALL_ROWS, arena);
+            Differential.Inputs in = new Differential.Inputs(
+                    List.of(Differential.column(arena, INT64, ls.length, r -> ls[r])),
+                    Differential.validity(arena, ls.length, new SplittableRandom(0), 0),
+                    ls.length);
+            Differential.Outcome low = Differential.onDevice(
+                    backend,
+                    new KernelProgram(List.of(INT64), Ir.cast(Ir.arg(0, INT64), INT32)),
+                    in,
+                    RowMode.ALL_ROWS,
+                    arena);
+            Differential.Outcome toFloat = Differential.onDevice(
+                    backend,
+                    new KernelProgram(List.of(INT64), Ir.cast(Ir.arg(0, INT64), FLOAT32)),
+                    in,
+                    RowMode.ALL_ROWS,
+                    arena);
             for (int r = 0; r < ls.length; r++) {
                 assertEquals((int) ls[r], RowInterpreter.read(low.out(), INT32, r), "(int) " + ls[r]);
                 assertEquals((float) ls[r], RowInterpreter.read(toFloat.out(), FLOAT32, r), "(float) " + ls[r]);
             }
         }
         // Float64 to Float32 rounds to nearest even, overflows to infinity, keeps subnormals.
-        double[] narrow = {1 + 0x1p-24, 1 + 0x1p-24 + 0x1p-50, 1 + 3 * 0x1p-24, 3.5e38, Float.MIN_VALUE / 2.0,
-                Float.MIN_VALUE * 0.75, -0.0, Double.NaN};
+        double[] narrow = {
+            1 + 0x1p-24,
+            1 + 0x1p-24 + 0x1p-50,
+            1 + 3 * 0x1p-24,
+            3.5e38,
+            Float.MIN_VALUE / 2.0,
+            Float.MIN_VALUE * 0.75,
+            -0.0,
+            Double.NaN
+        };
         try (Arena arena = Arena.ofConfined()) {
-            Differential.Outcome out = Differential.onDevice(backend,
-                    new KernelProgram(List.of(FLOAT64), Ir.cast(X, FLOAT32)), doubles(arena, narrow), RowMode.ALL_ROWS, arena);
+            Differential.Outcome out = Differential.onDevice(
+                    backend,
+                    new KernelProgram(List.of(FLOAT64), Ir.cast(X, FLOAT32)),
+                    doubles(arena, narrow),
+                    RowMode.ALL_ROWS,
+                    arena);
             for (int r = 0; r < narrow.length; r++) {
-                assertEquals(Float.floatToIntBits((float) narrow[r]),
-                        Float.floatToIntBits(RowInterpreter.read(out.out(), FLOAT32, r).floatValue()), "(float) " + narrow[r]);
+                assertEquals(
+                        Float.floatToIntBits((float) narrow[r]),
+                        Float.floatToIntBits(
+                                RowInterpreter.read(out.out(), FLOAT32, r).floatValue()),
+                        "(float) " + narrow[r]);
             }
         }
     }
@@ -404,8 +523,10 @@ class RowSemanticsTest extends DeviceTestBase {
             MemorySegment out = arena.allocate(1);
             MemorySegment validity = arena.allocate(2);
             // 9 rows need 2 bytes of bitmap.
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> backend.execute(bool,
-                    new KernelInvocation(List.of(arg), validity, out, 9, RowMode.ALL_ROWS)));
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> backend.execute(
+                            bool, new KernelInvocation(List.of(arg), validity, out, 9, RowMode.ALL_ROWS)));
             assertEquals("argument 0 holds 1 bytes, fewer than the 2 its rows need", e.getMessage());
         }
     }

@@ -1,15 +1,13 @@
 package dev.quiver.opencl;
 
-import org.junit.jupiter.api.Assumptions;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.Assumptions;
 
 /** The OpenCL devices tests run on: all that exist. None fails the build in CI (which has PoCL) and skips elsewhere. */
 final class TestDevices {
-    private TestDevices() {
-    }
+    private TestDevices() {}
 
     static List<OpenClDevice> require() {
         OpenClRuntime.Discovery found = OpenClRuntime.discover();

@@ -83,8 +83,15 @@ public final class AsyncCallMetrics {
     }
 
     synchronized String describe() {
-        return String.format(Locale.ROOT, "calls=%d, rows sent=%d, waiting=%.3f ms, peak in flight=%d, retries=%d, timeouts=%d, failures=%d",
-                calls, rowsSent, (waitNanos + (inFlight > 0 ? System.nanoTime() - waitSince : 0)) / 1e6, peakInFlight, retries, timeouts,
+        return String.format(
+                Locale.ROOT,
+                "calls=%d, rows sent=%d, waiting=%.3f ms, peak in flight=%d, retries=%d, timeouts=%d, failures=%d",
+                calls,
+                rowsSent,
+                (waitNanos + (inFlight > 0 ? System.nanoTime() - waitSince : 0)) / 1e6,
+                peakInFlight,
+                retries,
+                timeouts,
                 failures);
     }
 }

@@ -4,9 +4,8 @@ import dev.quiver.CompiledExpression;
 import dev.quiver.functions.AsyncScalarFunction;
 import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.types.DataType;
-import org.apache.arrow.vector.types.pojo.Field;
-
 import java.util.List;
+import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * One lifted async call of one execution: the function, its arguments compiled over the
@@ -26,8 +25,15 @@ final class AsyncCallSite {
     final ExecutionConfig config;
     final AsyncCallMetrics metrics = new AsyncCallMetrics();
 
-    AsyncCallSite(AsyncScalarFunction function, String text, String column, List<CompiledExpression> args, DataType returnType,
-                  AsyncLimiter limiter, AsyncLimiter.Group group, ExecutionConfig config) {
+    AsyncCallSite(
+            AsyncScalarFunction function,
+            String text,
+            String column,
+            List<CompiledExpression> args,
+            DataType returnType,
+            AsyncLimiter limiter,
+            AsyncLimiter.Group group,
+            ExecutionConfig config) {
         this.function = function;
         this.text = text;
         this.column = column;
@@ -48,7 +54,8 @@ final class AsyncCallSite {
 
     String describe() {
         var ideal = function.idealBatchSize();
-        return text + " AS " + column + " (" + (ideal.isPresent() ? ideal.getAsInt() + " rows per call" : "one call per batch") + ", at most "
+        return text + " AS " + column + " ("
+                + (ideal.isPresent() ? ideal.getAsInt() + " rows per call" : "one call per batch") + ", at most "
                 + Math.min(limiter.permits(), group.limit) + " in flight)";
     }
 }

@@ -1,11 +1,13 @@
 package dev.quiver.stream;
 
+import dev.quiver.errors.EvaluationException;
+
 /**
  * A call of an async function failed (after its retries), timed out, or returned a wrong
  * result: the message names the function and the rows of the operator's input the call
  * covered, counted from the start of the stream; the cause is the function's own failure.
  */
-public class AsyncFunctionException extends dev.quiver.errors.EvaluationException {
+public class AsyncFunctionException extends EvaluationException {
     private final String function;
     private final long firstRow;
     private final long endRow;

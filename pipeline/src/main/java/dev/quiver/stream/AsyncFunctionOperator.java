@@ -2,23 +2,28 @@ package dev.quiver.stream;
 
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
+import dev.quiver.functions.AsyncScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Evaluates lifted async calls and appends their results as columns. Per output batch: the
@@ -42,11 +47,12 @@ final class AsyncFunctionOperator extends Operator {
     private boolean inputDone;
     /** Rows a limit above still needs; negative: no limit. */
     private long fetch;
+
     private long rowsIn;
     /** Batches whose calls are under way (at most {@code batchesInFlight}). */
-    private final java.util.Set<BatchRun> active = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    private final Set<BatchRun> active = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Batches being read and started ahead of the consumer, oldest first; guarded by {@code this}. */
-    private final java.util.ArrayDeque<Ahead> ahead = new java.util.ArrayDeque<>();
+    private final ArrayDeque<Ahead> ahead = new ArrayDeque<>();
     /** Set once a batch read came back empty (the end) or failed: nothing more is read ahead. */
     private volatile boolean ended;
     /** The input's failure: it sticks, so the input is not read again after it. */
@@ -54,9 +60,17 @@ final class AsyncFunctionOperator extends Operator {
     /** The latest batch started: the next one is read after it (reading is sequential); guarded by {@code this}. */
     private CompletableFuture<BatchRun> last;
 
-    AsyncFunctionOperator(BatchStream input, List<AsyncCallSite> sites, Schema schema, AsyncOptions options, long fetch,
-                          Placement placement, BufferAllocator allocator, Outstanding outstanding, Executor executor,
-                          OperatorMetrics metrics) {
+    AsyncFunctionOperator(
+            BatchStream input,
+            List<AsyncCallSite> sites,
+            Schema schema,
+            AsyncOptions options,
+            long fetch,
+            Placement placement,
+            BufferAllocator allocator,
+            Outstanding outstanding,
+            Executor executor,
+            OperatorMetrics metrics) {
         super(schema, executor, metrics);
         this.input = input;
         this.sites = List.copyOf(sites);
@@ -75,7 +89,7 @@ final class AsyncFunctionOperator extends Operator {
      * short; the ideal size itself when it is larger than the batch size (the function asked for
      * bigger calls); the batch size when the ideal sizes have no common multiple up to it.
      */
-    static int batchRows(List<dev.quiver.functions.AsyncScalarFunction> functions, int batchSize) {
+    static int batchRows(List<AsyncScalarFunction> functions, int batchSize) {
         long unit = 1;
         long largest = 0;
         for (var f : functions) {
@@ -117,9 +131,12 @@ final class AsyncFunctionOperator extends Operator {
             }
             while (!closed && !ended && ahead.size() < options.batchesInFlight() - 1) {
                 Ahead b = new Ahead(startAfter(last));
-                outstanding.increment(); // work no consumer has asked for yet: counted until taken, done with or cleaned up
+                outstanding
+                        .increment(); // work no consumer has asked for yet: counted until taken, done with or cleaned
+                // up
                 ahead.add(b);
-                // A read ahead that ends the stream, fails, or whose calls fail holds nothing: it stops counting at once.
+                // A read ahead that ends the stream, fails, or whose calls fail holds nothing: it stops counting at
+                // once.
                 b.run.whenComplete((r, e) -> {
                     if (r == null) {
                         uncount(b);
@@ -158,7 +175,8 @@ final class AsyncFunctionOperator extends Operator {
 
     /** Reads the batch after {@code previous} (once that one has been read and started) and starts its calls. */
     private CompletableFuture<BatchRun> startAfter(CompletableFuture<BatchRun> previous) {
-        CompletableFuture<?> after = previous == null ? CompletableFuture.completedFuture(null) : previous.handle((r, e) -> null);
+        CompletableFuture<?> after =
+                previous == null ? CompletableFuture.completedFuture(null) : previous.handle((r, e) -> null);
         CompletableFuture<BatchRun> next = after.thenComposeAsync(x -> fill(), executor)
                 .thenApplyAsync(batch -> batch == null ? null : run(batch), executor);
         next.whenComplete((r, e) -> {
@@ -225,24 +243,26 @@ final class AsyncFunctionOperator extends Operator {
                 }
                 CompletableFuture<VectorSchemaRoot> next = input.next();
                 if (!next.isDone()) {
-                    next.whenCompleteAsync((b, e) -> {
-                        if (e != null) {
-                            result.completeExceptionally(unwrap(e));
-                            return;
-                        }
-                        try {
-                            accept(b);
-                        } catch (RuntimeException | Error x) {
-                            result.completeExceptionally(x);
-                            return;
-                        }
-                        fillFrom(result);
-                    }, executor);
+                    next.whenCompleteAsync(
+                            (b, e) -> {
+                                if (e != null) {
+                                    result.completeExceptionally(unwrap(e));
+                                    return;
+                                }
+                                try {
+                                    accept(b);
+                                } catch (RuntimeException | Error x) {
+                                    result.completeExceptionally(x);
+                                    return;
+                                }
+                                fillFrom(result);
+                            },
+                            executor);
                     return;
                 }
                 accept(next.join());
             }
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             result.completeExceptionally(unwrap(e));
         } catch (RuntimeException | Error e) {
             result.completeExceptionally(e);
@@ -398,7 +418,10 @@ final class AsyncFunctionOperator extends Operator {
             List<ColumnarValue> out = new ArrayList<>(whole.size());
             try {
                 for (ColumnarValue v : whole) {
-                    out.add(v instanceof ColumnarValue.Array a ? new ColumnarValue.Array(Batches.slice(a.vector(), start, len, allocator)) : v);
+                    out.add(
+                            v instanceof ColumnarValue.Array a
+                                    ? new ColumnarValue.Array(Batches.slice(a.vector(), start, len, allocator))
+                                    : v);
                 }
                 return out;
             } catch (RuntimeException | Error e) {
@@ -443,16 +466,19 @@ final class AsyncFunctionOperator extends Operator {
             }
             if (value instanceof ColumnarValue.Scalar s) {
                 if (!s.dataType().toArrow().equals(site.returnType.toArrow())) {
-                    throw new IllegalStateException("returned a scalar of " + s.dataType() + " but was planned to return " + site.returnType);
+                    throw new IllegalStateException(
+                            "returned a scalar of " + s.dataType() + " but was planned to return " + site.returnType);
                 }
                 return new ColumnarValue.Array(Values.broadcast(s.value(), site.column, chunk.len, allocator));
             }
             ColumnarValue.Array a = (ColumnarValue.Array) value;
             if (a.length() != chunk.len) {
-                throw new IllegalStateException("returned " + a.length() + " rows for a call of " + chunk.len + " rows");
+                throw new IllegalStateException(
+                        "returned " + a.length() + " rows for a call of " + chunk.len + " rows");
             }
             if (!a.vector().getField().getType().equals(site.returnField.getType())) {
-                throw new IllegalStateException("returned " + a.dataType() + " but was planned to return " + site.returnType);
+                throw new IllegalStateException(
+                        "returned " + a.dataType() + " but was planned to return " + site.returnType);
             }
             if (!a.owned() || chunk.isArgument(a)) {
                 // An argument handed back (or some other borrowed array): the chunk frees its arguments after the
@@ -550,16 +576,25 @@ final class AsyncFunctionOperator extends Operator {
                 String fn = chunk.site.function.name();
                 long a = firstRow + chunk.start;
                 long b = a + chunk.len;
-                error = new AsyncFunctionException(fn, a, b, "async function '" + fn + "' failed on input rows [" + a + ", " + b + ") (call "
-                        + (chunk.index + 1) + " of " + chunk.of + " for a batch of " + rows + " rows, after " + chunk.attempts + " attempt"
-                        + (chunk.attempts == 1 ? "" : "s") + ", in " + chunk.site.text + "): " + describe(cause), cause);
+                error = new AsyncFunctionException(
+                        fn,
+                        a,
+                        b,
+                        "async function '" + fn + "' failed on input rows [" + a + ", " + b + ") (call "
+                                + (chunk.index + 1) + " of " + chunk.of + " for a batch of " + rows + " rows, after "
+                                + chunk.attempts + " attempt"
+                                + (chunk.attempts == 1 ? "" : "s") + ", in " + chunk.site.text + "): "
+                                + describe(cause),
+                        cause);
             }
             done.completeExceptionally(error);
         }
 
         private static String describe(Throwable t) {
             Throwable c = RetryPolicy.unwrap(t);
-            return c.getMessage() == null ? c.getClass().getName() : c.getClass().getSimpleName() + ": " + c.getMessage();
+            return c.getMessage() == null
+                    ? c.getClass().getName()
+                    : c.getClass().getSimpleName() + ": " + c.getMessage();
         }
 
         /** One call's rows of one call site. */
@@ -604,17 +639,20 @@ final class AsyncFunctionOperator extends Operator {
                 synchronized (this) {
                     waiter = w;
                 }
-                w.whenCompleteAsync((v, e) -> {
-                    if (e != null) {
-                        return; // cancelled while waiting: no permit was taken
-                    }
-                    call(n);
-                }, executor);
+                w.whenCompleteAsync(
+                        (v, e) -> {
+                            if (e != null) {
+                                return; // cancelled while waiting: no permit was taken
+                            }
+                            call(n);
+                        },
+                        executor);
             }
 
             /** One attempt, holding a permit, which it gives back once the attempt's outcome is settled. */
             private void call(int n) {
-                outstanding.increment(); // the call; counted before the checks, so whenReleased() cannot slip in between
+                outstanding
+                        .increment(); // the call; counted before the checks, so whenReleased() cannot slip in between
                 boolean stop;
                 synchronized (BatchRun.this) {
                     stop = failed || closed;
@@ -636,8 +674,10 @@ final class AsyncFunctionOperator extends Operator {
                 site.metrics.started(len, System.nanoTime());
                 CompletableFuture<ColumnarValue> r;
                 try {
-                    r = Objects.requireNonNull(site.function.invokeAsync(new ScalarFunctionArgs(args, site.argFields, len, site.returnField,
-                            site.config)), "invokeAsync returned null");
+                    r = Objects.requireNonNull(
+                            site.function.invokeAsync(
+                                    new ScalarFunctionArgs(args, site.argFields, len, site.returnField, site.config)),
+                            "invokeAsync returned null");
                 } catch (RuntimeException | Error e) {
                     r = CompletableFuture.failedFuture(e);
                 }
@@ -658,19 +698,23 @@ final class AsyncFunctionOperator extends Operator {
                 outstanding.increment(); // the attempt's outcome
                 // On a worker: a timeout completes the attempt on the JDK's shared timer thread, which must not run
                 // the failure through the operators and into the consumer.
-                attempt.whenCompleteAsync((value, failure) -> {
-                    try {
-                        settle(n, fromFunction, timeout, value, failure);
-                    } finally {
-                        // The permit goes on only now: a batch that failed is marked so first, and a call stuck past
-                        // its timeout does not hold it (a retry, or another query, may go ahead).
-                        site.limiter.release(site.group);
-                        outstanding.decrement();
-                    }
-                }, executor);
+                attempt.whenCompleteAsync(
+                        (value, failure) -> {
+                            try {
+                                settle(n, fromFunction, timeout, value, failure);
+                            } finally {
+                                // The permit goes on only now: a batch that failed is marked so first, and a call stuck
+                                // past
+                                // its timeout does not hold it (a retry, or another query, may go ahead).
+                                site.limiter.release(site.group);
+                                outstanding.decrement();
+                            }
+                        },
+                        executor);
                 fromFunction.whenComplete((value, failure) -> {
                     site.metrics.ended(System.nanoTime());
-                    unref(); // this call reads the arguments no more: a finished chunk frees them before its result moves on
+                    unref(); // this call reads the arguments no more: a finished chunk frees them before its result
+                    // moves on
                     try {
                         if (failure != null) {
                             attempt.completeExceptionally(failure);
@@ -683,8 +727,12 @@ final class AsyncFunctionOperator extends Operator {
                 });
             }
 
-            private void settle(int n, CompletableFuture<ColumnarValue> fromFunction, Duration timeout, ColumnarValue value,
-                                Throwable failure) {
+            private void settle(
+                    int n,
+                    CompletableFuture<ColumnarValue> fromFunction,
+                    Duration timeout,
+                    ColumnarValue value,
+                    Throwable failure) {
                 if (failure == null) {
                     succeeded(this, value);
                     return;
@@ -693,7 +741,8 @@ final class AsyncFunctionOperator extends Operator {
                 if (!fromFunction.isDone()) {
                     if (cause instanceof TimeoutException) {
                         site.metrics.timedOut();
-                        cause = new TimeoutException("the call took longer than the timeout of " + timeout.toMillis() + " ms");
+                        cause = new TimeoutException(
+                                "the call took longer than the timeout of " + timeout.toMillis() + " ms");
                     }
                     fromFunction.cancel(true);
                 }
@@ -707,7 +756,8 @@ final class AsyncFunctionOperator extends Operator {
                 }
                 if (options.retry().retries(n, cause)) {
                     site.metrics.retried();
-                    CompletableFuture.delayedExecutor(options.retry().backoff(n).toNanos(), TimeUnit.NANOSECONDS, executor)
+                    CompletableFuture.delayedExecutor(
+                                    options.retry().backoff(n).toNanos(), TimeUnit.NANOSECONDS, executor)
                             .execute(() -> attempt(n + 1));
                 } else {
                     site.metrics.failed();

@@ -30,8 +30,7 @@ final class AsyncLimiter {
         }
     }
 
-    private record Waiter(CompletableFuture<Void> future, Group group) {
-    }
+    private record Waiter(CompletableFuture<Void> future, Group group) {}
 
     AsyncLimiter(int permits) {
         if (permits < 1) {

@@ -24,7 +24,8 @@ import java.util.Objects;
  *                           the consumer waits for (or works on) the current one; 1 overlaps
  *                           calls only within a batch. It bounds what the operator holds.
  */
-public record AsyncOptions(int batchSize, Duration callTimeout, RetryPolicy retry, int maxConcurrentCalls, int batchesInFlight) {
+public record AsyncOptions(
+        int batchSize, Duration callTimeout, RetryPolicy retry, int maxConcurrentCalls, int batchesInFlight) {
 
     public static final int DEFAULT_BATCH_SIZE = 8192;
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
@@ -39,7 +40,8 @@ public record AsyncOptions(int batchSize, Duration callTimeout, RetryPolicy retr
         }
         Objects.requireNonNull(retry, "retry is null");
         if (maxConcurrentCalls < 0) {
-            throw new IllegalArgumentException("maxConcurrentCalls must be >= 0 (0: no bound of the query's own), got " + maxConcurrentCalls);
+            throw new IllegalArgumentException(
+                    "maxConcurrentCalls must be >= 0 (0: no bound of the query's own), got " + maxConcurrentCalls);
         }
         if (batchesInFlight < 1) {
             throw new IllegalArgumentException("batchesInFlight must be >= 1, got " + batchesInFlight);

@@ -1,15 +1,14 @@
 package dev.quiver.stream;
 
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Schema;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Regroups a stream of record batches of one schema into batches of exactly
@@ -57,6 +56,7 @@ public final class BatchCoalescer implements AutoCloseable {
     private final ArrayDeque<VectorSchemaRoot> pending = new ArrayDeque<>();
     /** Rows of the head of {@link #pending} already handed out. */
     private int headOffset;
+
     private int bufferedRows;
     private boolean closed;
 
@@ -119,13 +119,14 @@ public final class BatchCoalescer implements AutoCloseable {
                 throw new IllegalStateException("the coalescer is closed");
             }
             if (!schema.getFields().equals(batch.getSchema().getFields())) { // metadata aside
-                throw new IllegalArgumentException("batch schema " + batch.getSchema() + " differs from the coalescer's " + schema);
+                throw new IllegalArgumentException(
+                        "batch schema " + batch.getSchema() + " differs from the coalescer's " + schema);
             }
             int rows = batch.getRowCount();
             for (FieldVector v : batch.getFieldVectors()) {
                 if (v.getValueCount() != rows) {
-                    throw new IllegalArgumentException("the batch has " + rows + " rows but its column " + v.getName() + " has "
-                            + v.getValueCount() + " values");
+                    throw new IllegalArgumentException("the batch has " + rows + " rows but its column " + v.getName()
+                            + " has " + v.getValueCount() + " values");
                 }
             }
             if ((long) bufferedRows + rows > Integer.MAX_VALUE) {

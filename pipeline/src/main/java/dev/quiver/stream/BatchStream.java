@@ -1,9 +1,8 @@
 package dev.quiver.stream;
 
+import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A stream of Arrow batches, pulled one at a time: nothing is computed until {@link #next()}

@@ -1,25 +1,26 @@
 package dev.quiver.stream;
 
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.pojo.Schema;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Sources of batches, and ways to consume a stream. */
 public final class BatchStreams {
-    private BatchStreams() {
-    }
+    private BatchStreams() {}
 
     /**
      * A stream of the batches {@code batches} yields, which it hands over: each batch belongs to
@@ -32,21 +33,25 @@ public final class BatchStreams {
     }
 
     /** A stream of {@code count} batches made by {@code make} (batch index in, a new batch out), on demand. */
-    public static BatchStream generate(Schema schema, int count, java.util.function.IntFunction<VectorSchemaRoot> make, Executor executor) {
+    public static BatchStream generate(
+            Schema schema, int count, IntFunction<VectorSchemaRoot> make, Executor executor) {
         Objects.requireNonNull(make, "make is null");
-        return fromIterator(schema, new Iterator<>() {
-            int i;
+        return fromIterator(
+                schema,
+                new Iterator<>() {
+                    int i;
 
-            @Override
-            public boolean hasNext() {
-                return i < count;
-            }
+                    @Override
+                    public boolean hasNext() {
+                        return i < count;
+                    }
 
-            @Override
-            public VectorSchemaRoot next() {
-                return make.apply(i++);
-            }
-        }, executor);
+                    @Override
+                    public VectorSchemaRoot next() {
+                        return make.apply(i++);
+                    }
+                },
+                executor);
     }
 
     /**
@@ -80,7 +85,8 @@ public final class BatchStreams {
      * Handles batches in a loop while the stream answers at once, and from the completion of
      * the first answer that is not there yet: the stack does not grow with the stream.
      */
-    private static void pull(BatchStream stream, Consumer<VectorSchemaRoot> consumer, long rows, CompletableFuture<Long> done) {
+    private static void pull(
+            BatchStream stream, Consumer<VectorSchemaRoot> consumer, long rows, CompletableFuture<Long> done) {
         long n = rows;
         while (true) {
             CompletableFuture<VectorSchemaRoot> next;
@@ -104,7 +110,7 @@ public final class BatchStreams {
             Throwable failure = null;
             try {
                 batch = next.join();
-            } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+            } catch (CompletionException | CancellationException e) {
                 failure = e;
             }
             n = handle(stream, consumer, n, done, batch, failure);
@@ -115,8 +121,13 @@ public final class BatchStreams {
     }
 
     /** One answer of the stream: the rows seen so far, or -1 when {@code done} has been completed. */
-    private static long handle(BatchStream stream, Consumer<VectorSchemaRoot> consumer, long rows, CompletableFuture<Long> done,
-                               VectorSchemaRoot batch, Throwable failure) {
+    private static long handle(
+            BatchStream stream,
+            Consumer<VectorSchemaRoot> consumer,
+            long rows,
+            CompletableFuture<Long> done,
+            VectorSchemaRoot batch,
+            Throwable failure) {
         if (failure != null) {
             finish(stream, done, rows, Operator.unwrap(failure));
             return -1;
@@ -164,7 +175,7 @@ public final class BatchStreams {
     public static long drain(BatchStream stream, Consumer<VectorSchemaRoot> consumer) {
         try {
             return forEach(stream, consumer).join();
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             Throwable c = e.getCause();
             if (c instanceof RuntimeException r) {
                 throw r;
@@ -180,30 +191,36 @@ public final class BatchStreams {
         private final Iterator<VectorSchemaRoot> batches;
 
         IteratorStream(Schema schema, Iterator<VectorSchemaRoot> batches, Executor executor) {
-            super(Objects.requireNonNull(schema, "schema is null"), Objects.requireNonNull(executor, "executor is null"),
+            super(
+                    Objects.requireNonNull(schema, "schema is null"),
+                    Objects.requireNonNull(executor, "executor is null"),
                     new OperatorMetrics());
             this.batches = Objects.requireNonNull(batches, "batches is null");
         }
 
         @Override
         protected CompletableFuture<VectorSchemaRoot> produce() {
-            return CompletableFuture.supplyAsync(() -> {
-                synchronized (batches) {
-                    if (closed) {
-                        throw new CancellationException("the stream was closed");
-                    }
-                    if (!batches.hasNext()) {
-                        return null;
-                    }
-                    VectorSchemaRoot b = Objects.requireNonNull(batches.next(), "the source yielded a null batch");
-                    if (!Operator.sameFields(b.getSchema(), schema)) {
-                        Schema got = b.getSchema();
-                        b.close();
-                        throw new IllegalStateException("the source yielded a batch of schema " + got + ", not " + schema);
-                    }
-                    return b;
-                }
-            }, executor);
+            return CompletableFuture.supplyAsync(
+                    () -> {
+                        synchronized (batches) {
+                            if (closed) {
+                                throw new CancellationException("the stream was closed");
+                            }
+                            if (!batches.hasNext()) {
+                                return null;
+                            }
+                            VectorSchemaRoot b =
+                                    Objects.requireNonNull(batches.next(), "the source yielded a null batch");
+                            if (!Operator.sameFields(b.getSchema(), schema)) {
+                                Schema got = b.getSchema();
+                                b.close();
+                                throw new IllegalStateException(
+                                        "the source yielded a batch of schema " + got + ", not " + schema);
+                            }
+                            return b;
+                        }
+                    },
+                    executor);
         }
 
         @Override
@@ -243,7 +260,7 @@ public final class BatchStreams {
         @Override
         public VectorSchemaRoot next() {
             if (!hasNext()) {
-                throw new java.util.NoSuchElementException();
+                throw new NoSuchElementException();
             }
             loaded = null;
             try {
@@ -254,7 +271,8 @@ public final class BatchStreams {
                     tp.transfer();
                     out.add((FieldVector) tp.getTo());
                 }
-                VectorSchemaRoot b = new VectorSchemaRoot(root.getSchema(), out, root.getRowCount()); // keeps the metadata
+                VectorSchemaRoot b =
+                        new VectorSchemaRoot(root.getSchema(), out, root.getRowCount()); // keeps the metadata
                 return b;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -266,5 +284,4 @@ public final class BatchStreams {
             reader.close();
         }
     }
-
 }

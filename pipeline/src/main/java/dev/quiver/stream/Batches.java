@@ -1,5 +1,12 @@
 package dev.quiver.stream;
 
+import dev.quiver.value.Values;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
@@ -11,13 +18,6 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
 import org.apache.arrow.vector.util.VectorBatchAppender;
-
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.List;
-import java.util.Objects;
-import java.util.Set;
 
 /**
  * Slicing, concatenating and regrouping Arrow record batches ({@link VectorSchemaRoot}) and
@@ -53,8 +53,7 @@ import java.util.Set;
  * {@link NullVector}s.
  */
 public final class Batches {
-    private Batches() {
-    }
+    private Batches() {}
 
     /**
      * Rows {@code [from, from + rows)} of every column of {@code batch}, as a new batch.
@@ -173,8 +172,8 @@ public final class Batches {
                 target.setValueCount(rows);
             }
             if (target.getValueCount() != rows) {
-                throw new IllegalStateException("appending " + parts.size() + " parts of " + rows + " values in all gave "
-                        + target.getValueCount() + " values (" + field + ")");
+                throw new IllegalStateException("appending " + parts.size() + " parts of " + rows
+                        + " values in all gave " + target.getValueCount() + " values (" + field + ")");
             }
             return target;
         } catch (RuntimeException | Error e) {
@@ -207,12 +206,13 @@ public final class Batches {
         for (int i = 0; i < parts.size(); i++) {
             VectorSchemaRoot part = Objects.requireNonNull(parts.get(i), "part " + i + " is null");
             if (!part.getSchema().getFields().equals(schema.getFields())) { // metadata aside
-                throw new IllegalArgumentException("batch " + i + " has schema " + part.getSchema() + ", batch 0 has " + schema);
+                throw new IllegalArgumentException(
+                        "batch " + i + " has schema " + part.getSchema() + ", batch 0 has " + schema);
             }
             for (FieldVector v : part.getFieldVectors()) {
                 if (v.getValueCount() != part.getRowCount()) {
-                    throw new IllegalArgumentException("batch " + i + " has " + part.getRowCount() + " rows but its column "
-                            + v.getName() + " has " + v.getValueCount() + " values");
+                    throw new IllegalArgumentException("batch " + i + " has " + part.getRowCount()
+                            + " rows but its column " + v.getName() + " has " + v.getValueCount() + " values");
                 }
             }
             total += part.getRowCount();
@@ -280,14 +280,15 @@ public final class Batches {
             for (int i = 0; i < extra.size(); i++) {
                 FieldVector v = Objects.requireNonNull(extra.get(i), "extra vector " + i + " is null");
                 if (own.contains(v)) {
-                    throw new IllegalArgumentException("extra vector " + i + " (" + v.getName() + ") is already a column of the batch");
+                    throw new IllegalArgumentException(
+                            "extra vector " + i + " (" + v.getName() + ") is already a column of the batch");
                 }
                 if (identityIndex(extra, v) != i) {
                     throw new IllegalArgumentException("extra vector " + i + " (" + v.getName() + ") is listed twice");
                 }
                 if (v.getValueCount() != rows) {
-                    throw new IllegalArgumentException("extra vector " + i + " (" + v.getName() + ") has " + v.getValueCount()
-                            + " values, the batch has " + rows + " rows");
+                    throw new IllegalArgumentException("extra vector " + i + " (" + v.getName() + ") has "
+                            + v.getValueCount() + " values, the batch has " + rows + " rows");
                 }
             }
             List<Field> fields = new ArrayList<>(batch.getSchema().getFields());
@@ -299,7 +300,8 @@ public final class Batches {
             }
             List<FieldVector> vectors = new ArrayList<>(moved);
             vectors.addAll(extra);
-            VectorSchemaRoot result = new VectorSchemaRoot(new Schema(fields, batch.getSchema().getCustomMetadata()), vectors, rows);
+            VectorSchemaRoot result =
+                    new VectorSchemaRoot(new Schema(fields, batch.getSchema().getCustomMetadata()), vectors, rows);
             batch.close();
             return result;
         } catch (RuntimeException | Error e) {
@@ -332,7 +334,8 @@ public final class Batches {
         for (int i = 0; i < columns.length; i++) {
             int c = columns[i];
             if (c < 0 || c >= n) {
-                throw new IllegalArgumentException("column " + c + " (at " + i + ") is out of range: the batch has " + n + " columns");
+                throw new IllegalArgumentException(
+                        "column " + c + " (at " + i + ") is out of range: the batch has " + n + " columns");
             }
             if (chosen[c]) {
                 throw new IllegalArgumentException("column " + c + " is selected twice");
@@ -346,8 +349,8 @@ public final class Batches {
                 fields.add(batch.getSchema().getFields().get(c));
                 moved.add(transfer(batch.getVector(c)));
             }
-            VectorSchemaRoot result = new VectorSchemaRoot(new Schema(fields, batch.getSchema().getCustomMetadata()), moved,
-                    batch.getRowCount());
+            VectorSchemaRoot result = new VectorSchemaRoot(
+                    new Schema(fields, batch.getSchema().getCustomMetadata()), moved, batch.getRowCount());
             batch.close();
             return result;
         } catch (RuntimeException | Error e) {
@@ -368,7 +371,7 @@ public final class Batches {
         Objects.requireNonNull(batch, "batch is null");
         long sum = 0;
         for (FieldVector v : batch.getFieldVectors()) {
-            sum += dev.quiver.value.Values.bufferBytes(v);
+            sum += Values.bufferBytes(v);
         }
         return sum;
     }
@@ -377,21 +380,22 @@ public final class Batches {
 
     private static void checkRange(int from, int rows, int size) {
         if (from < 0 || rows < 0 || (long) from + rows > size) {
-            throw new IllegalArgumentException("rows [" + from + ", " + ((long) from + rows) + ") are out of range for a batch of "
-                    + size + " rows");
+            throw new IllegalArgumentException("rows [" + from + ", " + ((long) from + rows)
+                    + ") are out of range for a batch of " + size + " rows");
         }
     }
 
     /** The same type, recursively (names and nullability aside), and the same dictionary encoding. */
     private static void checkSameType(int index, Field part, Field field) {
         if (!sameType(part, field) || !Objects.equals(part.getDictionary(), field.getDictionary())) {
-            throw new IllegalArgumentException("part " + index + " has type " + describe(part) + ", expected " + describe(field)
-                    + " (" + field.getName() + ")");
+            throw new IllegalArgumentException("part " + index + " has type " + describe(part) + ", expected "
+                    + describe(field) + " (" + field.getName() + ")");
         }
     }
 
     private static boolean sameType(Field a, Field b) {
-        if (!a.getType().equals(b.getType()) || a.getChildren().size() != b.getChildren().size()) {
+        if (!a.getType().equals(b.getType())
+                || a.getChildren().size() != b.getChildren().size()) {
             return false;
         }
         for (int i = 0; i < a.getChildren().size(); i++) {

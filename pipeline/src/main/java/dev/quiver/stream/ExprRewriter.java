@@ -1,13 +1,12 @@
 package dev.quiver.stream;
 
 import dev.quiver.expr.Expr;
-
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /** Rebuilds an expression with a function applied to each direct child. */
 final class ExprRewriter {
-    private ExprRewriter() {
-    }
+    private ExprRewriter() {}
 
     /**
      * {@code e} with {@code f} applied to its direct children (the same instance when none
@@ -24,13 +23,21 @@ final class ExprRewriter {
             case Expr.Negative n -> new Expr.Negative(f.apply(n.expr()));
             case Expr.Cast c -> new Expr.Cast(f.apply(c.expr()), c.type());
             case Expr.TryCast c -> new Expr.TryCast(f.apply(c.expr()), c.type());
-            case Expr.Case c -> new Expr.Case(c.operand() == null ? null : f.apply(c.operand()),
-                    c.branches().stream().map(w -> new Expr.WhenThen(f.apply(w.when()), f.apply(w.then()))).toList(),
-                    c.otherwise() == null ? null : f.apply(c.otherwise()));
-            case Expr.InList in -> new Expr.InList(f.apply(in.expr()), in.list().stream().map(f).toList(), in.negated());
-            case Expr.Between b -> new Expr.Between(f.apply(b.expr()), f.apply(b.low()), f.apply(b.high()), b.negated());
-            case Expr.Like l -> new Expr.Like(f.apply(l.expr()), f.apply(l.pattern()), l.escape(), l.negated(), l.caseInsensitive());
-            case Expr.Call c -> new Expr.Call(c.function(), c.args().stream().map(f).toList(), c.argNames());
+            case Expr.Case c ->
+                new Expr.Case(
+                        c.operand() == null ? null : f.apply(c.operand()),
+                        c.branches().stream()
+                                .map(w -> new Expr.WhenThen(f.apply(w.when()), f.apply(w.then())))
+                                .toList(),
+                        c.otherwise() == null ? null : f.apply(c.otherwise()));
+            case Expr.InList in ->
+                new Expr.InList(f.apply(in.expr()), in.list().stream().map(f).toList(), in.negated());
+            case Expr.Between b ->
+                new Expr.Between(f.apply(b.expr()), f.apply(b.low()), f.apply(b.high()), b.negated());
+            case Expr.Like l ->
+                new Expr.Like(f.apply(l.expr()), f.apply(l.pattern()), l.escape(), l.negated(), l.caseInsensitive());
+            case Expr.Call c ->
+                new Expr.Call(c.function(), c.args().stream().map(f).toList(), c.argNames());
             case Expr.Alias a -> new Expr.Alias(f.apply(a.expr()), a.name());
         };
     }
@@ -41,7 +48,7 @@ final class ExprRewriter {
     }
 
     /** Whether {@code test} holds for {@code e} or any node below it (not looking into subqueries). */
-    static boolean any(Expr e, java.util.function.Predicate<Expr> test) {
+    static boolean any(Expr e, Predicate<Expr> test) {
         if (test.test(e)) {
             return true;
         }

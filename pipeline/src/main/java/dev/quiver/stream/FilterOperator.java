@@ -2,12 +2,11 @@ package dev.quiver.stream;
 
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 
 /**
  * The rows where the predicate is TRUE, optionally keeping only the first {@code keep} columns
@@ -20,8 +19,15 @@ final class FilterOperator extends Operator {
     private final Placement placement;
     private final BufferAllocator allocator;
 
-    FilterOperator(BatchStream input, CompiledExpression predicate, int keep, Schema schema, Placement placement,
-                   BufferAllocator allocator, Executor executor, OperatorMetrics metrics) {
+    FilterOperator(
+            BatchStream input,
+            CompiledExpression predicate,
+            int keep,
+            Schema schema,
+            Placement placement,
+            BufferAllocator allocator,
+            Executor executor,
+            OperatorMetrics metrics) {
         super(schema, executor, metrics);
         this.input = input;
         this.predicate = predicate;
@@ -50,45 +56,47 @@ final class FilterOperator extends Operator {
             result.completeExceptionally(e);
             return;
         }
-        next.whenCompleteAsync((batch, failure) -> {
-            if (failure != null) {
-                result.completeExceptionally(unwrap(failure));
-                return;
-            }
-            if (batch == null) {
-                result.complete(null);
-                return;
-            }
-            VectorSchemaRoot kept;
-            try (batch) {
-                ensureOpen();
-                long t0 = System.nanoTime();
-                metrics.rowsIn(batch.getRowCount());
-                kept = cancellation.call(() -> predicate.filter(batch, placement, allocator));
-                if (keep < kept.getFieldVectors().size()) {
-                    int[] cols = new int[keep];
-                    for (int i = 0; i < keep; i++) {
-                        cols[i] = i;
+        next.whenCompleteAsync(
+                (batch, failure) -> {
+                    if (failure != null) {
+                        result.completeExceptionally(unwrap(failure));
+                        return;
                     }
-                    try {
-                        kept = Batches.select(kept, cols);
+                    if (batch == null) {
+                        result.complete(null);
+                        return;
+                    }
+                    VectorSchemaRoot kept;
+                    try (batch) {
+                        ensureOpen();
+                        long t0 = System.nanoTime();
+                        metrics.rowsIn(batch.getRowCount());
+                        kept = cancellation.call(() -> predicate.filter(batch, placement, allocator));
+                        if (keep < kept.getFieldVectors().size()) {
+                            int[] cols = new int[keep];
+                            for (int i = 0; i < keep; i++) {
+                                cols[i] = i;
+                            }
+                            try {
+                                kept = Batches.select(kept, cols);
+                            } catch (RuntimeException | Error e) {
+                                kept.close(); // select leaves its input to the caller when it fails
+                                throw e;
+                            }
+                        }
+                        metrics.cpu(System.nanoTime() - t0);
                     } catch (RuntimeException | Error e) {
-                        kept.close(); // select leaves its input to the caller when it fails
-                        throw e;
+                        result.completeExceptionally(e);
+                        return;
                     }
-                }
-                metrics.cpu(System.nanoTime() - t0);
-            } catch (RuntimeException | Error e) {
-                result.completeExceptionally(e);
-                return;
-            }
-            if (kept.getRowCount() == 0) {
-                kept.close();
-                pull(result); // nothing survived: ask for more
-            } else if (!result.complete(kept)) {
-                kept.close();
-            }
-        }, executor);
+                    if (kept.getRowCount() == 0) {
+                        kept.close();
+                        pull(result); // nothing survived: ask for more
+                    } else if (!result.complete(kept)) {
+                        kept.close();
+                    }
+                },
+                executor);
     }
 
     @Override

@@ -1,10 +1,9 @@
 package dev.quiver.stream;
 
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
-
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 
 /** The first {@code limit} rows; once they have passed, the input is closed (cancelling what runs below). */
 final class LimitOperator extends Operator {
@@ -12,7 +11,8 @@ final class LimitOperator extends Operator {
     private final BufferAllocator allocator;
     private long remaining;
 
-    LimitOperator(BatchStream input, long limit, BufferAllocator allocator, Executor executor, OperatorMetrics metrics) {
+    LimitOperator(
+            BatchStream input, long limit, BufferAllocator allocator, Executor executor, OperatorMetrics metrics) {
         super(input.schema(), executor, metrics);
         this.input = input;
         this.remaining = limit;

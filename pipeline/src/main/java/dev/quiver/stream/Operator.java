@@ -1,14 +1,13 @@
 package dev.quiver.stream;
 
 import dev.quiver.cancel.CancelHandle;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Schema;
-
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * The common part of the operators: one outstanding {@link #next()}, closing that cancels it,
@@ -26,6 +25,7 @@ abstract class Operator implements BatchStream {
     protected final CancelHandle cancellation = new CancelHandle();
     /** The execution's count of work in flight, when this operator belongs to one. */
     private volatile Outstanding tracker;
+
     private final AtomicReference<CompletableFuture<VectorSchemaRoot>> pending = new AtomicReference<>();
 
     Operator(Schema schema, Executor executor, OperatorMetrics metrics) {
@@ -46,7 +46,8 @@ abstract class Operator implements BatchStream {
         }
         CompletableFuture<VectorSchemaRoot> result = new CompletableFuture<>();
         if (!pending.compareAndSet(null, result)) {
-            return CompletableFuture.failedFuture(new IllegalStateException("next() called again before the previous batch arrived"));
+            return CompletableFuture.failedFuture(
+                    new IllegalStateException("next() called again before the previous batch arrived"));
         }
         Outstanding t = tracker;
         if (t != null) {

@@ -41,7 +41,12 @@ public final class OperatorMetrics {
     }
 
     String describe() {
-        return String.format(Locale.ROOT, "rows in=%d out=%d, batches out=%d, compute=%.3f ms", rowsIn(), rowsOut(), batchesOut(),
+        return String.format(
+                Locale.ROOT,
+                "rows in=%d out=%d, batches out=%d, compute=%.3f ms",
+                rowsIn(),
+                rowsOut(),
+                batchesOut(),
                 cpuNanos() / 1e6);
     }
 }

@@ -3,14 +3,14 @@ package dev.quiver.stream;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
 import dev.quiver.expr.Expr;
-import org.apache.arrow.vector.types.pojo.Schema;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * A query over a stream of batches: filters, projections and limits, in the order they are
@@ -41,20 +41,15 @@ public final class Pipeline {
     AsyncOptions options = AsyncOptions.defaults();
     Placement placement;
 
-    sealed interface Step permits Filter, Project, Limit {
-    }
+    sealed interface Step permits Filter, Project, Limit {}
 
-    record Filter(Expr predicate) implements Step {
-    }
+    record Filter(Expr predicate) implements Step {}
 
-    record Project(List<Expr> columns) implements Step {
-    }
+    record Project(List<Expr> columns) implements Step {}
 
-    record Limit(long rows) implements Step {
-    }
+    record Limit(long rows) implements Step {}
 
-    record Table(String name, Schema schema, TableSource source) {
-    }
+    record Table(String name, Schema schema, TableSource source) {}
 
     private Pipeline(Schema input) {
         this.input = Objects.requireNonNull(input, "schema is null");
@@ -112,8 +107,12 @@ public final class Pipeline {
     /** A table scalar subqueries can read: {@code (SELECT rate FROM rates WHERE cur = 'EUR')}. */
     public Pipeline table(String name, Schema schema, TableSource source) {
         Objects.requireNonNull(name, "name is null");
-        tables.put(name.toLowerCase(java.util.Locale.ROOT), new Table(name, Objects.requireNonNull(schema, "schema is null"),
-                Objects.requireNonNull(source, "source is null")));
+        tables.put(
+                name.toLowerCase(Locale.ROOT),
+                new Table(
+                        name,
+                        Objects.requireNonNull(schema, "schema is null"),
+                        Objects.requireNonNull(source, "source is null")));
         return this;
     }
 

@@ -11,10 +11,6 @@ import dev.quiver.functions.SignatureResolver;
 import dev.quiver.functions.Volatility;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ScalarValue;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,6 +20,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Predicate;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * A planned {@link Pipeline}: its operators from the source up, with every async call lifted
@@ -50,26 +50,20 @@ public final class PipelinePlan {
     }
 
     /** Appends {@code calls}' columns to {@code in}; reads at most {@code fetch} rows when not negative. */
-    record AsyncOp(List<LiftedCall> calls, Schema in, Schema out, long fetch, boolean readAhead) implements Op {
-    }
+    record AsyncOp(List<LiftedCall> calls, Schema in, Schema out, long fetch, boolean readAhead) implements Op {}
 
     /** Keeps the rows where {@code predicate} holds, and the first {@code keep} columns. */
-    record FilterOp(Expr predicate, int keep, Schema in, Schema out, boolean early) implements Op {
-    }
+    record FilterOp(Expr predicate, int keep, Schema in, Schema out, boolean early) implements Op {}
 
-    record ProjectOp(List<Expr> columns, Schema in, Schema out) implements Op {
-    }
+    record ProjectOp(List<Expr> columns, Schema in, Schema out) implements Op {}
 
-    record LimitOp(long rows, Schema out) implements Op {
-    }
+    record LimitOp(long rows, Schema out) implements Op {}
 
     /** An async call lifted out of its expression: {@code args} are over the async operator's input, cast as its signature wants. */
-    record LiftedCall(AsyncScalarFunction function, Expr call, List<Expr> args, String column, DataType type) {
-    }
+    record LiftedCall(AsyncScalarFunction function, Expr call, List<Expr> args, String column, DataType type) {}
 
     /** A scalar subquery: a plan over its table, whose one column holds the value. */
-    record Subquery(Expr.ScalarSubquery expr, Pipeline.Table table, PipelinePlan plan, DataType type) {
-    }
+    record Subquery(Expr.ScalarSubquery expr, Pipeline.Table table, PipelinePlan plan, DataType type) {}
 
     PipelinePlan(Quiver quiver, Pipeline p) {
         this.quiver = quiver;
@@ -121,7 +115,8 @@ public final class PipelinePlan {
                     for (Expr c : cols) {
                         Field f = check(l.schema(), c, "projection").outputField();
                         if (fields.stream().anyMatch(g -> g.getName().equals(f.getName()))) {
-                            throw new PlanningException("two projected columns are named '" + f.getName() + "': give one an alias (AS ...)");
+                            throw new PlanningException("two projected columns are named '" + f.getName()
+                                    + "': give one an alias (AS ...)");
                         }
                         fields.add(f);
                     }
@@ -190,12 +185,11 @@ public final class PipelinePlan {
                     fetch = fetch < 0 ? l.rows() : Math.min(fetch, l.rows());
                     limited = true;
                 }
-                case ProjectOp ignored -> {
-                }
+                case ProjectOp _ -> {}
                 // Reading ahead under a limit it does not know the reach of (a filter between) could pay for calls
                 // whose rows are never needed; with the limit pushed down it reads only rows that are.
                 case AsyncOp a -> out.set(i, new AsyncOp(a.calls(), a.in(), a.out(), fetch, !cut));
-                case FilterOp ignored -> {
+                case FilterOp _ -> {
                     fetch = -1; // a filter may drop rows: below it, every row may be needed
                     cut |= limited;
                 }
@@ -215,8 +209,11 @@ public final class PipelinePlan {
 
     /** {@code e} with each scalar subquery replaced by a NULL of its type (for checking types at planning). */
     Expr placeholders(Expr e) {
-        return ExprRewriter.transformUp(e, n -> n instanceof Expr.ScalarSubquery s
-                ? new Expr.Literal(ScalarValue.nullOf(subqueries.get(s).type())) : n);
+        return ExprRewriter.transformUp(
+                e,
+                n -> n instanceof Expr.ScalarSubquery s
+                        ? new Expr.Literal(ScalarValue.nullOf(subqueries.get(s).type()))
+                        : n);
     }
 
     /** {@code e} with each scalar subquery replaced by its value. */
@@ -224,7 +221,8 @@ public final class PipelinePlan {
         if (values.isEmpty()) {
             return e;
         }
-        return ExprRewriter.transformUp(e, n -> n instanceof Expr.ScalarSubquery s ? new Expr.Literal(values.get(s)) : n);
+        return ExprRewriter.transformUp(
+                e, n -> n instanceof Expr.ScalarSubquery s ? new Expr.Literal(values.get(s)) : n);
     }
 
     /** Plans every scalar subquery of {@code e}; returns {@code e}. */
@@ -241,9 +239,16 @@ public final class PipelinePlan {
     private Subquery planSubquery(Expr.ScalarSubquery s, Pipeline outer, Schema outerSchema) {
         Pipeline.Table t = outer.tables.get(s.table().toLowerCase(Locale.ROOT));
         if (t == null) {
-            throw new PlanningException("the scalar subquery " + s + " reads table '" + s.table() + "', which the pipeline does not have"
-                    + (outer.tables.isEmpty() ? " (it has no tables: add them with Pipeline.table)"
-                    : "; it has " + String.join(", ", outer.tables.values().stream().map(Pipeline.Table::name).toList())));
+            throw new PlanningException("the scalar subquery " + s + " reads table '" + s.table()
+                    + "', which the pipeline does not have"
+                    + (outer.tables.isEmpty()
+                            ? " (it has no tables: add them with Pipeline.table)"
+                            : "; it has "
+                                    + String.join(
+                                            ", ",
+                                            outer.tables.values().stream()
+                                                    .map(Pipeline.Table::name)
+                                                    .toList())));
         }
         Pipeline sub = Pipeline.from(t.schema()).options(outer.options);
         if (outer.placement != null) {
@@ -261,18 +266,21 @@ public final class PipelinePlan {
             plan = sub.plan(quiver);
         } catch (PlanningException e) {
             String hint = readsOuterColumn(s, t.schema(), outerSchema)
-                    ? " (a subquery reads only the columns of its table: correlated subqueries are not supported)" : "";
+                    ? " (a subquery reads only the columns of its table: correlated subqueries are not supported)"
+                    : "";
             throw new PlanningException("in the scalar subquery " + s + ": " + e.getMessage() + hint, e);
         }
-        return new Subquery(s, t, plan, DataType.fromField(plan.output.getFields().getFirst()));
+        return new Subquery(
+                s, t, plan, DataType.fromField(plan.output.getFields().getFirst()));
     }
 
     /** Whether the subquery names a column its table lacks but the outer input has: a correlated reference. */
     private static boolean readsOuterColumn(Expr.ScalarSubquery s, Schema table, Schema outer) {
-        java.util.function.Predicate<Expr> outerColumn = n -> n instanceof Expr.Column c
+        Predicate<Expr> outerColumn = n -> n instanceof Expr.Column c
                 && table.getFields().stream().noneMatch(f -> f.getName().equalsIgnoreCase(c.name()))
                 && outer.getFields().stream().anyMatch(f -> f.getName().equalsIgnoreCase(c.name()));
-        return ExprRewriter.any(s.select(), outerColumn) || (s.where() != null && ExprRewriter.any(s.where(), outerColumn));
+        return ExprRewriter.any(s.select(), outerColumn)
+                || (s.where() != null && ExprRewriter.any(s.where(), outerColumn));
     }
 
     private boolean callsAsync(Expr e) {
@@ -315,7 +323,8 @@ public final class PipelinePlan {
         }
 
         Expr lift(Expr e) {
-            return ExprRewriter.transformUp(e, n -> n instanceof Expr.Call c && async(c) != null ? liftCall(c, async(c)) : n);
+            return ExprRewriter.transformUp(
+                    e, n -> n instanceof Expr.Call c && async(c) != null ? liftCall(c, async(c)) : n);
         }
 
         private Expr liftCall(Expr.Call c, AsyncScalarFunction fn) {

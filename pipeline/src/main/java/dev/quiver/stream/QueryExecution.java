@@ -2,23 +2,27 @@ package dev.quiver.stream;
 
 import dev.quiver.CompiledExpression;
 import dev.quiver.expr.Expr;
+import dev.quiver.functions.AsyncScalarFunction;
 import dev.quiver.functions.ExecutionConfig;
+import dev.quiver.types.DataType;
+import dev.quiver.types.SqlTypes;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Schema;
-
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * One run of a {@link PipelinePlan}: one query. Its scalar subqueries are computed once, before
@@ -50,8 +54,7 @@ public final class QueryExecution implements AutoCloseable {
     private volatile boolean cancelled;
 
     /** What one execution compiled once its subqueries were known. */
-    private record Prepared(List<Object> perOp) {
-    }
+    private record Prepared(List<Object> perOp) {}
 
     private static final class SubqueryRun {
         final PipelinePlan.Subquery subquery;
@@ -76,7 +79,8 @@ public final class QueryExecution implements AutoCloseable {
             if (!Operator.sameFields(partitions.get(i).schema(), plan.input)) {
                 Schema got = partitions.get(i).schema();
                 partitions.forEach(BatchStream::close);
-                throw new IllegalArgumentException("partition " + i + " has schema " + got + " but the pipeline was planned for " + plan.input);
+                throw new IllegalArgumentException(
+                        "partition " + i + " has schema " + got + " but the pipeline was planned for " + plan.input);
             }
         }
         this.config = new ExecutionConfig(allocator, Instant.now(), true, Map.of());
@@ -201,21 +205,23 @@ public final class QueryExecution implements AutoCloseable {
         ScalarValue[] value = new ScalarValue[1];
         long[] rows = new long[1];
         BatchStreams.forEach(sub.stream(), batch -> {
-            for (int r = 0; r < batch.getRowCount(); r++) {
-                if (++rows[0] > 1) {
-                    throw new IllegalStateException("the scalar subquery " + s.expr() + " returned more than one row");
-                }
-                value[0] = Values.get(batch.getVector(0), r, s.type());
-            }
-        }).whenComplete((n, e) -> {
-            run.nanos = System.nanoTime() - t0;
-            run.rows = rows[0];
-            if (e != null) {
-                run.value.completeExceptionally(Operator.unwrap(e));
-            } else {
-                run.value.complete(rows[0] == 0 ? ScalarValue.nullOf(s.type()) : value[0]);
-            }
-        });
+                    for (int r = 0; r < batch.getRowCount(); r++) {
+                        if (++rows[0] > 1) {
+                            throw new IllegalStateException(
+                                    "the scalar subquery " + s.expr() + " returned more than one row");
+                        }
+                        value[0] = Values.get(batch.getVector(0), r, s.type());
+                    }
+                })
+                .whenComplete((n, e) -> {
+                    run.nanos = System.nanoTime() - t0;
+                    run.rows = rows[0];
+                    if (e != null) {
+                        run.value.completeExceptionally(Operator.unwrap(e));
+                    } else {
+                        run.value.complete(rows[0] == 0 ? ScalarValue.nullOf(s.type()) : value[0]);
+                    }
+                });
     }
 
     private Prepared prepare() {
@@ -223,28 +229,44 @@ public final class QueryExecution implements AutoCloseable {
         subqueries.forEach((k, v) -> values.put(k, v.value.join()));
         List<Object> perOp = new ArrayList<>();
         // One share of each function's runtime-wide limit for the whole query (all its call sites and partitions).
-        Map<dev.quiver.functions.AsyncScalarFunction, AsyncLimiter.Group> groups = new java.util.IdentityHashMap<>();
+        Map<AsyncScalarFunction, AsyncLimiter.Group> groups = new IdentityHashMap<>();
         for (PipelinePlan.Op op : plan.ops) {
-            perOp.add(switch (op) {
-                case PipelinePlan.AsyncOp a -> {
-                    List<AsyncCallSite> sites = new ArrayList<>();
-                    for (PipelinePlan.LiftedCall c : a.calls()) {
-                        List<CompiledExpression> args = new ArrayList<>();
-                        for (Expr arg : c.args()) {
-                            args.add(plan.quiver.compile(a.in(), PipelinePlan.substitute(arg, values)));
+            perOp.add(
+                    switch (op) {
+                        case PipelinePlan.AsyncOp a -> {
+                            List<AsyncCallSite> sites = new ArrayList<>();
+                            for (PipelinePlan.LiftedCall c : a.calls()) {
+                                List<CompiledExpression> args = new ArrayList<>();
+                                for (Expr arg : c.args()) {
+                                    args.add(plan.quiver.compile(a.in(), PipelinePlan.substitute(arg, values)));
+                                }
+                                AsyncLimiter.Group group = groups.computeIfAbsent(
+                                        c.function(),
+                                        f -> new AsyncLimiter.Group(
+                                                plan.options.maxConcurrentCalls() > 0
+                                                        ? plan.options.maxConcurrentCalls()
+                                                        : Integer.MAX_VALUE));
+                                sites.add(new AsyncCallSite(
+                                        c.function(),
+                                        PipelinePlan.substitute(c.call(), values)
+                                                .toString(),
+                                        c.column(),
+                                        args,
+                                        c.type(),
+                                        runtime.limiter(c.function()),
+                                        group,
+                                        config));
+                            }
+                            yield sites;
                         }
-                        AsyncLimiter.Group group = groups.computeIfAbsent(c.function(), f -> new AsyncLimiter.Group(
-                                plan.options.maxConcurrentCalls() > 0 ? plan.options.maxConcurrentCalls() : Integer.MAX_VALUE));
-                        sites.add(new AsyncCallSite(c.function(), PipelinePlan.substitute(c.call(), values).toString(), c.column(), args, c.type(),
-                                runtime.limiter(c.function()), group, config));
-                    }
-                    yield sites;
-                }
-                case PipelinePlan.FilterOp f -> plan.quiver.compile(f.in(), PipelinePlan.substitute(f.predicate(), values));
-                case PipelinePlan.ProjectOp p -> p.columns().stream()
-                        .map(c -> plan.quiver.compile(p.in(), PipelinePlan.substitute(c, values))).toList();
-                case PipelinePlan.LimitOp l -> l;
-            });
+                        case PipelinePlan.FilterOp f ->
+                            plan.quiver.compile(f.in(), PipelinePlan.substitute(f.predicate(), values));
+                        case PipelinePlan.ProjectOp p ->
+                            p.columns().stream()
+                                    .map(c -> plan.quiver.compile(p.in(), PipelinePlan.substitute(c, values)))
+                                    .toList();
+                        case PipelinePlan.LimitOp l -> l;
+                    });
         }
         return new Prepared(perOp);
     }
@@ -260,13 +282,37 @@ public final class QueryExecution implements AutoCloseable {
             PipelinePlan.Op op = plan.ops.get(i);
             Object compiled = p.perOp().get(i);
             s = switch (op) {
-                case PipelinePlan.AsyncOp a -> new AsyncFunctionOperator(s, (List<AsyncCallSite>) compiled, a.out(),
-                        a.readAhead() ? plan.options : plan.options.withBatchesInFlight(1), a.fetch(),
-                        plan.placement, allocator, outstanding, executor, metrics.get(i));
-                case PipelinePlan.FilterOp f -> new FilterOperator(s, (CompiledExpression) compiled, f.keep(), f.out(), plan.placement, allocator,
-                        executor, metrics.get(i));
-                case PipelinePlan.ProjectOp pr -> new ProjectOperator(s, (List<CompiledExpression>) compiled, pr.out(), plan.placement,
-                        allocator, executor, metrics.get(i));
+                case PipelinePlan.AsyncOp a ->
+                    new AsyncFunctionOperator(
+                            s,
+                            (List<AsyncCallSite>) compiled,
+                            a.out(),
+                            a.readAhead() ? plan.options : plan.options.withBatchesInFlight(1),
+                            a.fetch(),
+                            plan.placement,
+                            allocator,
+                            outstanding,
+                            executor,
+                            metrics.get(i));
+                case PipelinePlan.FilterOp f ->
+                    new FilterOperator(
+                            s,
+                            (CompiledExpression) compiled,
+                            f.keep(),
+                            f.out(),
+                            plan.placement,
+                            allocator,
+                            executor,
+                            metrics.get(i));
+                case PipelinePlan.ProjectOp pr ->
+                    new ProjectOperator(
+                            s,
+                            (List<CompiledExpression>) compiled,
+                            pr.out(),
+                            plan.placement,
+                            allocator,
+                            executor,
+                            metrics.get(i));
                 case PipelinePlan.LimitOp l -> new LimitOperator(s, l.rows(), allocator, executor, metrics.get(i));
             };
             ((Operator) s).track(outstanding);
@@ -286,28 +332,52 @@ public final class QueryExecution implements AutoCloseable {
             sb.append(indent);
             switch (op) {
                 case PipelinePlan.AsyncOp a -> {
-                    sb.append("AsyncFunction: batches of ").append(AsyncFunctionOperator.batchRows(
-                            a.calls().stream().map(PipelinePlan.LiftedCall::function).toList(), plan.options.batchSize())).append(" rows");
+                    sb.append("AsyncFunction: batches of ")
+                            .append(AsyncFunctionOperator.batchRows(
+                                    a.calls().stream()
+                                            .map(PipelinePlan.LiftedCall::function)
+                                            .toList(),
+                                    plan.options.batchSize()))
+                            .append(" rows");
                     if (a.fetch() >= 0) {
                         sb.append(" (at most ").append(a.fetch()).append(" rows in all: limit above)");
                     }
                     int inFlight = a.readAhead() ? plan.options.batchesInFlight() : 1;
-                    sb.append(", ").append(inFlight).append(inFlight == 1 ? " batch" : " batches").append(" in flight");
+                    sb.append(", ")
+                            .append(inFlight)
+                            .append(inFlight == 1 ? " batch" : " batches")
+                            .append(" in flight");
                     if (!a.readAhead() && plan.options.batchesInFlight() > 1) {
                         sb.append(" (no reading ahead under a limit)");
                     }
-                    sb.append(", timeout ").append(plan.options.callTimeout().toMillis()).append(" ms, ").append(plan.options.retry()).append('\n');
+                    sb.append(", timeout ")
+                            .append(plan.options.callTimeout().toMillis())
+                            .append(" ms, ")
+                            .append(plan.options.retry())
+                            .append('\n');
                     for (int c = 0; c < a.calls().size(); c++) {
                         PipelinePlan.LiftedCall call = a.calls().get(c);
                         sb.append(indent).append("    ");
                         if (p != null) {
                             @SuppressWarnings("unchecked")
-                            AsyncCallSite site = ((List<AsyncCallSite>) p.perOp().get(i)).get(c);
-                            sb.append(site.describe()).append('\n').append(indent).append("      ").append(site.metrics.describe());
+                            AsyncCallSite site =
+                                    ((List<AsyncCallSite>) p.perOp().get(i)).get(c);
+                            sb.append(site.describe())
+                                    .append('\n')
+                                    .append(indent)
+                                    .append("      ")
+                                    .append(site.metrics.describe());
                         } else {
                             var ideal = call.function().idealBatchSize();
-                            sb.append(call.call()).append(" AS ").append(call.column()).append(" (")
-                                    .append(ideal.isPresent() ? ideal.getAsInt() + " rows per call" : "one call per batch").append(")");
+                            sb.append(call.call())
+                                    .append(" AS ")
+                                    .append(call.column())
+                                    .append(" (")
+                                    .append(
+                                            ideal.isPresent()
+                                                    ? ideal.getAsInt() + " rows per call"
+                                                    : "one call per batch")
+                                    .append(")");
                         }
                         sb.append('\n');
                     }
@@ -322,12 +392,22 @@ public final class QueryExecution implements AutoCloseable {
                     }
                     sb.append('\n');
                 }
-                case PipelinePlan.ProjectOp pr -> sb.append("Project: ").append(String.join(", ", pr.columns().stream().map(QueryExecution::column).toList()))
-                        .append('\n');
-                case PipelinePlan.LimitOp l -> sb.append("Limit: ").append(l.rows()).append('\n');
+                case PipelinePlan.ProjectOp pr ->
+                    sb.append("Project: ")
+                            .append(String.join(
+                                    ", ",
+                                    pr.columns().stream()
+                                            .map(QueryExecution::column)
+                                            .toList()))
+                            .append('\n');
+                case PipelinePlan.LimitOp l ->
+                    sb.append("Limit: ").append(l.rows()).append('\n');
             }
             if (run != null) {
-                sb.append(indent).append("  ").append(run.metrics.get(i).describe()).append('\n');
+                sb.append(indent)
+                        .append("  ")
+                        .append(run.metrics.get(i).describe())
+                        .append('\n');
                 String kernels = p == null ? null : kernels(p.perOp().get(i));
                 if (kernels != null) {
                     sb.append(indent).append("  kernels: ").append(kernels).append('\n');
@@ -349,7 +429,12 @@ public final class QueryExecution implements AutoCloseable {
                     if (r.value.isCompletedExceptionally()) {
                         sb.append(" failed");
                     } else {
-                        sb.append(String.format(Locale.ROOT, " = %s (%d row%s, %.3f ms)", r.value.join().toSql(), r.rows, r.rows == 1 ? "" : "s",
+                        sb.append(String.format(
+                                Locale.ROOT,
+                                " = %s (%d row%s, %.3f ms)",
+                                r.value.join().toSql(),
+                                r.rows,
+                                r.rows == 1 ? "" : "s",
                                 r.nanos / 1e6));
                     }
                 }
@@ -382,10 +467,9 @@ public final class QueryExecution implements AutoCloseable {
                     }
                 }
             }
-            default -> {
-            }
+            default -> {}
         }
-        Map<String, long[]> byDevice = new java.util.TreeMap<>(); // batches, bytes to device, bytes from device
+        Map<String, long[]> byDevice = new TreeMap<>(); // batches, bytes to device, bytes from device
         for (CompiledExpression e : expressions) {
             e.metrics().byDevice().forEach((device, t) -> {
                 long[] sum = byDevice.computeIfAbsent(device, d -> new long[3]);
@@ -397,8 +481,15 @@ public final class QueryExecution implements AutoCloseable {
         List<String> parts = new ArrayList<>();
         byDevice.forEach((device, sum) -> {
             if (sum[0] > 0) {
-                parts.add(String.format(Locale.ROOT, "%s %d batches, %d B to device, %d B from device (per batch %.0f B to, %.0f B from)",
-                        device, sum[0], sum[1], sum[2], sum[1] / (double) sum[0], sum[2] / (double) sum[0]));
+                parts.add(String.format(
+                        Locale.ROOT,
+                        "%s %d batches, %d B to device, %d B from device (per batch %.0f B to, %.0f B from)",
+                        device,
+                        sum[0],
+                        sum[1],
+                        sum[2],
+                        sum[1] / (double) sum[0],
+                        sum[2] / (double) sum[0]));
             }
         });
         return parts.isEmpty() ? null : String.join("; ", parts);
@@ -410,12 +501,17 @@ public final class QueryExecution implements AutoCloseable {
     }
 
     private static String column(Expr e) {
-        return e instanceof Expr.Alias a && a.name().equals(a.expr().toString()) ? a.expr().toString() : e.toString();
+        return e instanceof Expr.Alias a && a.name().equals(a.expr().toString())
+                ? a.expr().toString()
+                : e.toString();
     }
 
     private static String fields(Schema s) {
-        return String.join(", ", s.getFields().stream().map(f -> f.getName() + " " + dev.quiver.types.SqlTypes.sqlName(
-                dev.quiver.types.DataType.fromField(f))).toList());
+        return String.join(
+                ", ",
+                s.getFields().stream()
+                        .map(f -> f.getName() + " " + SqlTypes.sqlName(DataType.fromField(f)))
+                        .toList());
     }
 
     /** A partition's stream before its operators exist (they need the subqueries' values). */

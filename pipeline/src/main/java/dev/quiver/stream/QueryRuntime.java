@@ -1,8 +1,9 @@
 package dev.quiver.stream;
 
 import dev.quiver.functions.AsyncScalarFunction;
-
 import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -22,7 +23,7 @@ public final class QueryRuntime implements AutoCloseable {
     private final ExecutorService workers;
     private final int threads;
     /** Per function (by identity, as functions do not override equals), dropped with the function. */
-    private final Map<AsyncScalarFunction, AsyncLimiter> limiters = new java.util.WeakHashMap<>();
+    private final Map<AsyncScalarFunction, AsyncLimiter> limiters = new WeakHashMap<>();
 
     private QueryRuntime(int threads) {
         if (threads < 1) {
@@ -50,7 +51,7 @@ public final class QueryRuntime implements AutoCloseable {
     }
 
     /** The worker pool. */
-    public java.util.concurrent.Executor executor() {
+    public Executor executor() {
         return workers;
     }
 

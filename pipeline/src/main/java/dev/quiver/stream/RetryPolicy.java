@@ -21,8 +21,12 @@ import java.util.function.Predicate;
  * @param retryOn        which failures are retried (given the cause, unwrapped from
  *                       {@link CompletionException}); by default timeouts and I/O errors
  */
-public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multiplier, Duration maxBackoff,
-                          Predicate<Throwable> retryOn) {
+public record RetryPolicy(
+        int maxAttempts,
+        Duration initialBackoff,
+        double multiplier,
+        Duration maxBackoff,
+        Predicate<Throwable> retryOn) {
 
     /** Timeouts ({@link TimeoutException}, including the per-call timeout) and {@link IOException}s. */
     public static final Predicate<Throwable> TRANSIENT = t -> t instanceof TimeoutException || t instanceof IOException;
@@ -80,7 +84,9 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multi
 
     @Override
     public String toString() {
-        return maxAttempts == 1 ? "no retry" : maxAttempts + " attempts, backoff " + initialBackoff.toMillis() + " ms x" + multiplier
-                + " up to " + maxBackoff.toMillis() + " ms";
+        return maxAttempts == 1
+                ? "no retry"
+                : maxAttempts + " attempts, backoff " + initialBackoff.toMillis() + " ms x" + multiplier + " up to "
+                        + maxBackoff.toMillis() + " ms";
     }
 }

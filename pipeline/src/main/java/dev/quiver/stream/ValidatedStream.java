@@ -2,10 +2,9 @@ package dev.quiver.stream;
 
 import dev.quiver.errors.InputException;
 import dev.quiver.validation.BatchValidation;
+import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A pipeline's source with every batch checked before an operator reads it

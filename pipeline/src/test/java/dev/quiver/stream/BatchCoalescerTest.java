@@ -1,21 +1,5 @@
 package dev.quiver.stream;
 
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.OutOfMemoryException;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-
 import static dev.quiver.stream.TestRows.SCHEMA;
 import static dev.quiver.stream.TestRows.batch;
 import static dev.quiver.stream.TestRows.random;
@@ -27,6 +11,21 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The coalescer regroups random batches into full ones in order, hands out a pushed batch itself
@@ -42,8 +41,7 @@ class BatchCoalescerTest {
     }
 
     /** A pushed batch: its rows and the memory it was allocated. */
-    private record Pushed(int rows, long bytes) {
-    }
+    private record Pushed(int rows, long bytes) {}
 
     @ParameterizedTest
     @ValueSource(ints = {64, 8192})
@@ -81,7 +79,8 @@ class BatchCoalescerTest {
                     bound += pushed.get(p).bytes();
                     left -= pushed.get(p).rows();
                 }
-                assertTrue(allocator.getAllocatedMemory() <= bound,
+                assertTrue(
+                        allocator.getAllocatedMemory() <= bound,
                         "allocated " + allocator.getAllocatedMemory() + " > " + bound + " after batch " + k);
             }
             for (VectorSchemaRoot polled; (polled = c.poll(target)) != null; ) {
@@ -178,7 +177,9 @@ class BatchCoalescerTest {
             List<List<Object>> ref25 = random(random, 0, 25);
             VectorSchemaRoot big = batch(allocator, ref25);
             c.push(big);
-            try (VectorSchemaRoot a = c.pollFull(); VectorSchemaRoot b = c.pollFull(); VectorSchemaRoot d = c.pollFull()) {
+            try (VectorSchemaRoot a = c.pollFull();
+                    VectorSchemaRoot b = c.pollFull();
+                    VectorSchemaRoot d = c.pollFull()) {
                 assertNotSame(big, a);
                 assertEquals(ref25.subList(0, 8), rows(a));
                 assertEquals(ref25.subList(8, 16), rows(b));
@@ -203,8 +204,11 @@ class BatchCoalescerTest {
             assertTrue(e.getMessage().contains("differs"), e.getMessage());
             assertEquals(0, allocator.getAllocatedMemory(), "the rejected batch was closed");
 
-            Schema notNull = new Schema(List.of(Field.notNullable("i", new ArrowType.Int(32, true)),
-                    SCHEMA.getFields().get(1), SCHEMA.getFields().get(2), SCHEMA.getFields().get(3)));
+            Schema notNull = new Schema(List.of(
+                    Field.notNullable("i", new ArrowType.Int(32, true)),
+                    SCHEMA.getFields().get(1),
+                    SCHEMA.getFields().get(2),
+                    SCHEMA.getFields().get(3)));
             VectorSchemaRoot n = VectorSchemaRoot.create(notNull, allocator);
             n.allocateNew();
             n.setRowCount(3);
@@ -272,7 +276,7 @@ class BatchCoalescerTest {
     void aPollThatFailsForMemoryRemovesNothingAndLeavesNothingAllocated() {
         List<List<Object>> ref = random(new Random(7), 0, 35);
         try (BufferAllocator limited = allocator.newChildAllocator("coalescer", 0, 0);
-             BatchCoalescer c = new BatchCoalescer(SCHEMA, 8, limited)) {
+                BatchCoalescer c = new BatchCoalescer(SCHEMA, 8, limited)) {
             c.push(batch(allocator, ref.subList(0, 3)));
             c.push(batch(allocator, ref.subList(3, 8)));
             c.push(batch(allocator, ref.subList(8, 35)));

@@ -1,5 +1,22 @@
 package dev.quiver.stream;
 
+import static dev.quiver.stream.TestRows.SCHEMA;
+import static dev.quiver.stream.TestRows.batch;
+import static dev.quiver.stream.TestRows.column;
+import static dev.quiver.stream.TestRows.random;
+import static dev.quiver.stream.TestRows.rows;
+import static dev.quiver.stream.TestRows.values;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.memory.RootAllocator;
@@ -9,6 +26,7 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.NullVector;
+import org.apache.arrow.vector.SmallIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ViewVarCharVector;
@@ -24,24 +42,6 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-
-import static dev.quiver.stream.TestRows.SCHEMA;
-import static dev.quiver.stream.TestRows.batch;
-import static dev.quiver.stream.TestRows.column;
-import static dev.quiver.stream.TestRows.random;
-import static dev.quiver.stream.TestRows.rows;
-import static dev.quiver.stream.TestRows.values;
-import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Slices, concatenations, withColumns and select against plain-Java reference rows, with a
@@ -74,9 +74,11 @@ class BatchesTest {
                     try (VectorSchemaRoot s = Batches.slice(b, from, len, allocator)) {
                         assertEquals(SCHEMA, s.getSchema());
                         assertEquals(len, s.getRowCount());
-                        assertEquals(ref.subList(from, from + len), rows(s), "rows [" + from + ", " + (from + len) + ")");
+                        assertEquals(
+                                ref.subList(from, from + len), rows(s), "rows [" + from + ", " + (from + len) + ")");
                         for (int c = 0; c < SCHEMA.getFields().size(); c++) {
-                            assertEquals(SCHEMA.getFields().get(c), s.getVector(c).getField());
+                            assertEquals(
+                                    SCHEMA.getFields().get(c), s.getVector(c).getField());
                         }
                     }
                     checked++;
@@ -95,9 +97,12 @@ class BatchesTest {
         try (VectorSchemaRoot b = batch(allocator, ref)) {
             long before = allocator.getAllocatedMemory();
             try (FieldVector i16 = Batches.slice(b.getVector("i"), 16, 40, allocator);
-                 FieldVector d16 = Batches.slice(b.getVector("d"), 16, 40, allocator);
-                 FieldVector b16 = Batches.slice(b.getVector("b"), 16, 40, allocator)) {
-                assertEquals(before, allocator.getAllocatedMemory(), "aligned slices of fixed-width columns allocate nothing");
+                    FieldVector d16 = Batches.slice(b.getVector("d"), 16, 40, allocator);
+                    FieldVector b16 = Batches.slice(b.getVector("b"), 16, 40, allocator)) {
+                assertEquals(
+                        before,
+                        allocator.getAllocatedMemory(),
+                        "aligned slices of fixed-width columns allocate nothing");
                 assertEquals(column(ref, 0).subList(16, 56), values(i16));
                 assertEquals(column(ref, 1).subList(16, 56), values(d16));
                 assertEquals(column(ref, 3).subList(16, 56), values(b16));
@@ -107,13 +112,17 @@ class BatchesTest {
             unaligned = Batches.slice(b, 21, 40, allocator);
             IntVector i = (IntVector) b.getVector("i");
             VarCharVector s = (VarCharVector) b.getVector("s");
-            assertEquals(i.getDataBuffer().memoryAddress() + 16 * 4L,
+            assertEquals(
+                    i.getDataBuffer().memoryAddress() + 16 * 4L,
                     ((IntVector) aligned.getVector("i")).getDataBuffer().memoryAddress());
-            assertEquals(i.getDataBuffer().memoryAddress() + 21 * 4L,
+            assertEquals(
+                    i.getDataBuffer().memoryAddress() + 21 * 4L,
                     ((IntVector) unaligned.getVector("i")).getDataBuffer().memoryAddress());
-            assertEquals(i.getValidityBuffer().memoryAddress() + 2,
+            assertEquals(
+                    i.getValidityBuffer().memoryAddress() + 2,
                     ((IntVector) aligned.getVector("i")).getValidityBuffer().memoryAddress());
-            assertEquals(s.getDataBuffer().memoryAddress() + s.getStartOffset(21),
+            assertEquals(
+                    s.getDataBuffer().memoryAddress() + s.getStartOffset(21),
                     ((VarCharVector) unaligned.getVector("s")).getDataBuffer().memoryAddress());
         }
         assertEquals(ref.subList(16, 56), rows(aligned), "the input is closed, the slice still holds its buffers");
@@ -126,7 +135,8 @@ class BatchesTest {
     void outOfRangeSlicesAreRejectedNamingTheRangeAndTheSize() {
         try (VectorSchemaRoot b = batch(allocator, random(new Random(3), 0, 203))) {
             long before = allocator.getAllocatedMemory();
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Batches.slice(b, 200, 4, allocator));
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> Batches.slice(b, 200, 4, allocator));
             assertTrue(e.getMessage().contains("[200, 204)") && e.getMessage().contains("203"), e.getMessage());
             assertThrows(IllegalArgumentException.class, () -> Batches.slice(b, -1, 1, allocator));
             assertThrows(IllegalArgumentException.class, () -> Batches.slice(b, 0, -1, allocator));
@@ -142,10 +152,10 @@ class BatchesTest {
     void zeroRowSlicesAreEmptyBatchesThatConcatenate() {
         List<List<Object>> ref = random(new Random(4), 0, 20);
         try (VectorSchemaRoot b = batch(allocator, ref);
-             VectorSchemaRoot atEnd = Batches.slice(b, 20, 0, allocator);
-             VectorSchemaRoot inside = Batches.slice(b, 5, 0, allocator);
-             VectorSchemaRoot tail = Batches.slice(b, 13, 7, allocator);
-             VectorSchemaRoot fresh = VectorSchemaRoot.create(SCHEMA, allocator)) {
+                VectorSchemaRoot atEnd = Batches.slice(b, 20, 0, allocator);
+                VectorSchemaRoot inside = Batches.slice(b, 5, 0, allocator);
+                VectorSchemaRoot tail = Batches.slice(b, 13, 7, allocator);
+                VectorSchemaRoot fresh = VectorSchemaRoot.create(SCHEMA, allocator)) {
             assertEquals(0, atEnd.getRowCount());
             assertEquals(SCHEMA, inside.getSchema());
             assertEquals(List.of(), rows(inside));
@@ -161,15 +171,22 @@ class BatchesTest {
 
     @Test
     void slicesAndConcatenationsKeepNullabilityDictionaryEncodingAndMetadata() {
-        Schema schema = new Schema(List.of(
-                new Field("id", new FieldType(false, new ArrowType.Int(32, true), null, Map.of("k", "v")), null),
-                new Field("code", new FieldType(true, new ArrowType.Int(16, true),
-                        new DictionaryEncoding(7L, false, new ArrowType.Int(16, true))), null)),
+        Schema schema = new Schema(
+                List.of(
+                        new Field(
+                                "id", new FieldType(false, new ArrowType.Int(32, true), null, Map.of("k", "v")), null),
+                        new Field(
+                                "code",
+                                new FieldType(
+                                        true,
+                                        new ArrowType.Int(16, true),
+                                        new DictionaryEncoding(7L, false, new ArrowType.Int(16, true))),
+                                null)),
                 Map.of("origin", "test"));
         try (VectorSchemaRoot b = VectorSchemaRoot.create(schema, allocator)) {
             b.allocateNew();
             IntVector id = (IntVector) b.getVector(0);
-            org.apache.arrow.vector.SmallIntVector code = (org.apache.arrow.vector.SmallIntVector) b.getVector(1);
+            SmallIntVector code = (SmallIntVector) b.getVector(1);
             for (int r = 0; r < 30; r++) {
                 id.setSafe(r, r);
                 if (r % 4 == 0) {
@@ -180,8 +197,8 @@ class BatchesTest {
             }
             b.setRowCount(30);
             try (VectorSchemaRoot s1 = Batches.slice(b, 3, 11, allocator);
-                 VectorSchemaRoot s2 = Batches.slice(b, 14, 16, allocator);
-                 VectorSchemaRoot c = Batches.concat(List.of(s1, s2), allocator)) {
+                    VectorSchemaRoot s2 = Batches.slice(b, 14, 16, allocator);
+                    VectorSchemaRoot c = Batches.concat(List.of(s1, s2), allocator)) {
                 assertEquals(schema, s1.getSchema());
                 assertEquals(schema, c.getSchema());
                 for (int col = 0; col < 2; col++) {
@@ -218,7 +235,10 @@ class BatchesTest {
                     column.add(p.getVector(col));
                 }
                 try (FieldVector v = Batches.concat(column, SCHEMA.getFields().get(col), allocator)) {
-                    assertEquals(column(ref, col), values(v), SCHEMA.getFields().get(col).getName());
+                    assertEquals(
+                            column(ref, col),
+                            values(v),
+                            SCHEMA.getFields().get(col).getName());
                 }
             }
             int at = 0;
@@ -293,40 +313,53 @@ class BatchesTest {
 
     @Test
     void aPartOfAnotherTypeIsRejectedNamingTheIndexAndBothTypes() {
-        try (IntVector a = new IntVector("i", allocator); Float8Vector d = new Float8Vector("i", allocator)) {
+        try (IntVector a = new IntVector("i", allocator);
+                Float8Vector d = new Float8Vector("i", allocator)) {
             a.allocateNew(9);
             a.setValueCount(9);
             d.allocateNew(9);
             d.setValueCount(9);
             long before = allocator.getAllocatedMemory();
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> Batches.concat(List.of(a, a, d), INT, allocator));
-            assertTrue(e.getMessage().contains("part 2") && e.getMessage().contains("FloatingPoint(DOUBLE)")
-                    && e.getMessage().contains("Int(32, true)"), e.getMessage());
-            Field encoded = new Field("i", new FieldType(true, new ArrowType.Int(32, true),
-                    new DictionaryEncoding(1L, false, new ArrowType.Int(32, true))), null);
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class, () -> Batches.concat(List.of(a, a, d), INT, allocator));
+            assertTrue(
+                    e.getMessage().contains("part 2")
+                            && e.getMessage().contains("FloatingPoint(DOUBLE)")
+                            && e.getMessage().contains("Int(32, true)"),
+                    e.getMessage());
+            Field encoded = new Field(
+                    "i",
+                    new FieldType(
+                            true,
+                            new ArrowType.Int(32, true),
+                            new DictionaryEncoding(1L, false, new ArrowType.Int(32, true))),
+                    null);
             e = assertThrows(IllegalArgumentException.class, () -> Batches.concat(List.of(a, a), encoded, allocator));
             assertTrue(e.getMessage().contains("part 0"), e.getMessage());
             assertEquals(before, allocator.getAllocatedMemory(), "a rejected concatenation allocates nothing");
         }
-        try (StructVector s1 = StructVector.empty("st", allocator); StructVector s2 = StructVector.empty("st", allocator)) {
+        try (StructVector s1 = StructVector.empty("st", allocator);
+                StructVector s2 = StructVector.empty("st", allocator)) {
             s1.addOrGet("x", FieldType.nullable(new ArrowType.Int(32, true)), IntVector.class);
             s2.addOrGet("x", FieldType.nullable(ArrowType.Utf8.INSTANCE), VarCharVector.class);
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> Batches.concat(List.of(s1, s2), s1.getField(), allocator));
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class, () -> Batches.concat(List.of(s1, s2), s1.getField(), allocator));
             assertTrue(e.getMessage().contains("part 1") && e.getMessage().contains("Utf8"), e.getMessage());
         }
     }
 
     @Test
     void batchesOfAnotherSchemaOrWithShortColumnsAreRejected() {
-        Schema renamed = new Schema(List.of(Field.nullable("j", new ArrowType.Int(32, true)), DOUBLE,
-                SCHEMA.getFields().get(2), SCHEMA.getFields().get(3)));
+        Schema renamed = new Schema(List.of(
+                Field.nullable("j", new ArrowType.Int(32, true)),
+                DOUBLE,
+                SCHEMA.getFields().get(2),
+                SCHEMA.getFields().get(3)));
         try (VectorSchemaRoot a = batch(allocator, random(new Random(7), 0, 10));
-             VectorSchemaRoot other = VectorSchemaRoot.create(renamed, allocator)) {
+                VectorSchemaRoot other = VectorSchemaRoot.create(renamed, allocator)) {
             long before = allocator.getAllocatedMemory();
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> Batches.concat(List.of(a, a, other), allocator));
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> Batches.concat(List.of(a, a, other), allocator));
             assertTrue(e.getMessage().contains("batch 2"), e.getMessage());
             a.getVector(1).setValueCount(9);
             e = assertThrows(IllegalArgumentException.class, () -> Batches.concat(List.of(a), allocator));
@@ -340,12 +373,12 @@ class BatchesTest {
         Random random = new Random(8);
         int n = 77;
         try (ListVector list = ListVector.empty("l", allocator);
-             StructVector struct = StructVector.empty("st", allocator);
-             BitVector bits = new BitVector("bits", allocator);
-             NullVector nulls = new NullVector("n", n);
-             LargeVarCharVector large = new LargeVarCharVector("large", allocator);
-             ViewVarCharVector view = new ViewVarCharVector("view", allocator);
-             FixedSizeListVector pairs = FixedSizeListVector.empty("pairs", 2, allocator)) {
+                StructVector struct = StructVector.empty("st", allocator);
+                BitVector bits = new BitVector("bits", allocator);
+                NullVector nulls = new NullVector("n", n);
+                LargeVarCharVector large = new LargeVarCharVector("large", allocator);
+                ViewVarCharVector view = new ViewVarCharVector("view", allocator);
+                FixedSizeListVector pairs = FixedSizeListVector.empty("pairs", 2, allocator)) {
             UnionListWriter w = list.getWriter();
             for (int r = 0; r < n; r++) {
                 w.setPosition(r);
@@ -385,7 +418,8 @@ class BatchesTest {
             bits.setValueCount(n);
             large.allocateNew();
             view.allocateNew();
-            IntVector pairValues = (IntVector) pairs.addOrGetVector(FieldType.nullable(new ArrowType.Int(32, true))).getVector();
+            IntVector pairValues = (IntVector) pairs.addOrGetVector(FieldType.nullable(new ArrowType.Int(32, true)))
+                    .getVector();
             pairs.allocateNew();
             for (int r = 0; r < n; r++) {
                 if (r % 6 == 1) {
@@ -394,7 +428,8 @@ class BatchesTest {
                     pairs.setNull(r);
                     continue;
                 }
-                byte[] text = ("value " + r + " longer than twelve bytes".repeat(r % 2)).getBytes(StandardCharsets.UTF_8);
+                byte[] text =
+                        ("value " + r + " longer than twelve bytes".repeat(r % 2)).getBytes(StandardCharsets.UTF_8);
                 large.setSafe(r, text);
                 view.setSafe(r, text);
                 pairs.setNotNull(r);
@@ -443,8 +478,8 @@ class BatchesTest {
     void failuresAtEveryPointUnderAMemoryLimitLeaveNothingAllocated() {
         List<List<Object>> ref = random(new Random(9), 0, 1000);
         try (VectorSchemaRoot b = batch(allocator, ref);
-             VectorSchemaRoot s1 = Batches.slice(b, 3, 500, allocator);
-             VectorSchemaRoot s2 = Batches.slice(b, 503, 497, allocator)) {
+                VectorSchemaRoot s1 = Batches.slice(b, 3, 500, allocator);
+                VectorSchemaRoot s2 = Batches.slice(b, 503, 497, allocator)) {
             int concatFailures = 0;
             int sliceFailures = 0;
             boolean concatDone = false;
@@ -496,7 +531,9 @@ class BatchesTest {
         try (VectorSchemaRoot result = Batches.withColumns(b, List.of(k))) {
             assertEquals(before, allocator.getAllocatedMemory(), "nothing is copied");
             assertEquals(37, result.getRowCount());
-            assertEquals(List.of("i", "d", "s", "b", "k"), result.getSchema().getFields().stream().map(Field::getName).toList());
+            assertEquals(
+                    List.of("i", "d", "s", "b", "k"),
+                    result.getSchema().getFields().stream().map(Field::getName).toList());
             assertEquals(k.getField(), result.getSchema().getFields().get(4));
             assertEquals(0, b.getVector(0).getValueCount(), "the old batch is emptied");
             assertDoesNotThrow(b::close, "closing the consumed batch again is harmless");
@@ -523,9 +560,12 @@ class BatchesTest {
             IntVector shortOne = new IntVector("short", allocator);
             shortOne.allocateNew(36);
             shortOne.setValueCount(36);
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> Batches.withColumns(b, List.of(good, shortOne)));
-            assertTrue(e.getMessage().contains("36") && e.getMessage().contains("37") && e.getMessage().contains("short"),
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> Batches.withColumns(b, List.of(good, shortOne)));
+            assertTrue(
+                    e.getMessage().contains("36")
+                            && e.getMessage().contains("37")
+                            && e.getMessage().contains("short"),
                     e.getMessage());
             assertEquals(batchOnly, allocator.getAllocatedMemory(), "the extra vectors were closed");
             assertEquals(ref, rows(b), "the batch is as it was");
@@ -547,11 +587,14 @@ class BatchesTest {
     void selectKeepsTheChosenColumnsInOrderAndFreesTheOthers() {
         List<List<Object>> ref = random(new Random(12), 0, 50);
         VectorSchemaRoot b = batch(allocator, ref);
-        long keep = b.getVector(2).getDataBuffer().capacity() + b.getVector(2).getOffsetBuffer().capacity()
+        long keep = b.getVector(2).getDataBuffer().capacity()
+                + b.getVector(2).getOffsetBuffer().capacity()
                 + b.getVector(2).getValidityBuffer().capacity();
         long before = allocator.getAllocatedMemory();
         try (VectorSchemaRoot result = Batches.select(b, new int[] {2, 0})) {
-            assertEquals(List.of(SCHEMA.getFields().get(2), SCHEMA.getFields().get(0)), result.getSchema().getFields());
+            assertEquals(
+                    List.of(SCHEMA.getFields().get(2), SCHEMA.getFields().get(0)),
+                    result.getSchema().getFields());
             assertEquals(50, result.getRowCount());
             assertEquals(column(ref, 2), values(result.getVector(0)));
             assertEquals(column(ref, 0), values(result.getVector(1)));
@@ -560,7 +603,8 @@ class BatchesTest {
             assertDoesNotThrow(b::close, "closing the consumed batch again is harmless");
             assertEquals(after, allocator.getAllocatedMemory());
         }
-        try (VectorSchemaRoot c = batch(allocator, ref); VectorSchemaRoot none = Batches.select(c, new int[0])) {
+        try (VectorSchemaRoot c = batch(allocator, ref);
+                VectorSchemaRoot none = Batches.select(c, new int[0])) {
             assertEquals(0, none.getFieldVectors().size());
             assertEquals(50, none.getRowCount());
         }
@@ -570,7 +614,8 @@ class BatchesTest {
     void selectRejectsBadIndexesAndLeavesTheBatch() {
         List<List<Object>> ref = random(new Random(13), 0, 20);
         try (VectorSchemaRoot b = batch(allocator, ref)) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Batches.select(b, new int[] {0, 4}));
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> Batches.select(b, new int[] {0, 4}));
             assertTrue(e.getMessage().contains("4") && e.getMessage().contains("4 columns"), e.getMessage());
             assertThrows(IllegalArgumentException.class, () -> Batches.select(b, new int[] {-1}));
             e = assertThrows(IllegalArgumentException.class, () -> Batches.select(b, new int[] {1, 3, 1}));
@@ -582,7 +627,7 @@ class BatchesTest {
     @Test
     void bytesIsTheSumOfTheVectorsBufferSizes() {
         try (VectorSchemaRoot b = batch(allocator, random(new Random(14), 0, 100));
-             VectorSchemaRoot empty = VectorSchemaRoot.create(SCHEMA, allocator)) {
+                VectorSchemaRoot empty = VectorSchemaRoot.create(SCHEMA, allocator)) {
             long sum = 0;
             for (FieldVector v : b.getFieldVectors()) {
                 sum += v.getBufferSize();

@@ -1,5 +1,10 @@
 package dev.quiver.stream;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
@@ -12,12 +17,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Random;
-
 /**
  * Batches of four nullable columns (i Int32, d Float64, s Utf8, b Bool) built from, and read
  * back into, plain Java rows: the independent reference the tests compare Arrow's results with.
@@ -29,8 +28,7 @@ final class TestRows {
             Field.nullable("s", ArrowType.Utf8.INSTANCE),
             Field.nullable("b", ArrowType.Bool.INSTANCE)));
 
-    private TestRows() {
-    }
+    private TestRows() {}
 
     /** A row: {@code [Integer, Double, String, Boolean]}, any of them null. */
     static List<Object> row(Integer i, Double d, String s, Boolean b) {
@@ -100,7 +98,9 @@ final class TestRows {
             throw new AssertionError("schema " + root.getSchema());
         }
         List<List<Object>> out = new ArrayList<>(root.getRowCount());
-        List<Object> i = values(root.getVector(0)), d = values(root.getVector(1)), s = values(root.getVector(2)),
+        List<Object> i = values(root.getVector(0)),
+                d = values(root.getVector(1)),
+                s = values(root.getVector(2)),
                 b = values(root.getVector(3));
         for (int r = 0; r < root.getRowCount(); r++) {
             out.add(row((Integer) i.get(r), (Double) d.get(r), (String) s.get(r), (Boolean) b.get(r)));
@@ -116,13 +116,14 @@ final class TestRows {
                 out.add(null);
                 continue;
             }
-            out.add(switch (v) {
-                case IntVector x -> x.get(r);
-                case Float8Vector x -> x.get(r);
-                case VarCharVector x -> new String(x.get(r), StandardCharsets.UTF_8);
-                case BitVector x -> x.get(r) == 1;
-                default -> throw new AssertionError("unexpected vector " + v.getClass());
-            });
+            out.add(
+                    switch (v) {
+                        case IntVector x -> x.get(r);
+                        case Float8Vector x -> x.get(r);
+                        case VarCharVector x -> new String(x.get(r), StandardCharsets.UTF_8);
+                        case BitVector x -> x.get(r) == 1;
+                        default -> throw new AssertionError("unexpected vector " + v.getClass());
+                    });
         }
         return out;
     }

@@ -1,7 +1,6 @@
 package dev.quiver.placement;
 
 import dev.quiver.cache.CacheDirectory;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,6 +29,7 @@ import java.util.Properties;
 public final class CalibrationCache {
     /** The format of the files; a file of another format is ignored. */
     static final String FORMAT = "1";
+
     private static final int PREFIX_CHARS = 48;
     private static final int HASH_CHARS = 16;
 
@@ -71,7 +71,8 @@ public final class CalibrationCache {
 
     private static String sha256(String s) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e); // every JVM has it
         }
@@ -94,12 +95,20 @@ public final class CalibrationCache {
             if (!FORMAT.equals(p.getProperty("format")) || !identity.equals(p.getProperty("identity"))) {
                 return Optional.empty();
             }
-            return Optional.of(new DeviceFigures(identity,
-                    number(p, "launchNanos"), number(p, "nanosPerByte"), number(p, "parallelNanosPerByte"),
-                    number(p, "transferNanosPerByte"), number(p, "arithmeticNanos"), number(p, "divideNanos"),
-                    number(p, "transcendentalNanos"), Integer.parseInt(required(p, "threads")),
-                    number(p, "parallelEfficiency"), Long.parseLong(required(p, "calibratedAtMillis")),
-                    Long.parseLong(required(p, "calibrationMillis")), DeviceFigures.Source.CACHED));
+            return Optional.of(new DeviceFigures(
+                    identity,
+                    number(p, "launchNanos"),
+                    number(p, "nanosPerByte"),
+                    number(p, "parallelNanosPerByte"),
+                    number(p, "transferNanosPerByte"),
+                    number(p, "arithmeticNanos"),
+                    number(p, "divideNanos"),
+                    number(p, "transcendentalNanos"),
+                    Integer.parseInt(required(p, "threads")),
+                    number(p, "parallelEfficiency"),
+                    Long.parseLong(required(p, "calibratedAtMillis")),
+                    Long.parseLong(required(p, "calibrationMillis")),
+                    DeviceFigures.Source.CACHED));
         } catch (IllegalArgumentException e) { // a missing or malformed field, or figures DeviceFigures rejects
             return Optional.empty();
         }

@@ -11,10 +11,11 @@ import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.UnaryOp;
 import dev.quiver.types.ElementType;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -75,6 +76,7 @@ public final class Calibrator {
     static final int PARALLEL_ROWS = 1 << 18;
     /** Rows of the compute benchmarks on OpenCL: from, to. */
     static final int OPENCL_MIN_COMPUTE_ROWS = 1 << 14;
+
     static final int OPENCL_MAX_COMPUTE_ROWS = 1 << 20;
     static final int LAUNCH_ROWS = 64;
 
@@ -95,8 +97,7 @@ public final class Calibrator {
     /** Memory figures are at least this (ns per byte, 10 TB/s). */
     static final double MIN_BYTE_NANOS = 1e-4;
 
-    private Calibrator() {
-    }
+    private Calibrator() {}
 
     /** Measures {@code device}; the figures carry {@code identity} and source MEASURED. */
     public static DeviceFigures measure(Device device, String identity) {
@@ -129,17 +130,32 @@ public final class Calibrator {
         }
         long millis = Math.max(1, (System.nanoTime() - start) / 1_000_000);
         s.trace("%s: calibrated in %d ms", device.name(), millis);
-        return new DeviceFigures(identity, f.launch, f.perByte, f.parallelPerByte, f.transfer, f.ops.arithmetic,
-                f.ops.divide, f.ops.transcendental, f.threads, f.efficiency, startMillis, millis,
+        return new DeviceFigures(
+                identity,
+                f.launch,
+                f.perByte,
+                f.parallelPerByte,
+                f.transfer,
+                f.ops.arithmetic,
+                f.ops.divide,
+                f.ops.transcendental,
+                f.threads,
+                f.efficiency,
+                startMillis,
+                millis,
                 s.cold ? DeviceFigures.Source.MEASURED_COLD : DeviceFigures.Source.MEASURED);
     }
 
-    private record Figures(double launch, double perByte, double parallelPerByte, double transfer, Ops ops,
-                           int threads, double efficiency) {
-    }
+    private record Figures(
+            double launch,
+            double perByte,
+            double parallelPerByte,
+            double transfer,
+            Ops ops,
+            int threads,
+            double efficiency) {}
 
-    private record Ops(double arithmetic, double divide, double transcendental) {
-    }
+    private record Ops(double arithmetic, double divide, double transcendental) {}
 
     /** A device whose kernels run on the caller's threads (the JVM's CPU device): {@code one} is it on one thread. */
     private static Figures measureCpu(Session s, KernelBackend own, KernelBackend one) {
@@ -169,7 +185,8 @@ public final class Calibrator {
                 long until = System.nanoTime() + RANGE_WARM_NANOS;
                 double fastest = Double.POSITIVE_INFINITY;
                 for (int quiet = 0; quiet < 5 && System.nanoTime() < until; ) {
-                    long t = s.run("warm-up (all threads)", own, Programs.TRANSCENDENTAL, b.invocation(b.args(PARALLEL_ROWS)));
+                    long t = s.run(
+                            "warm-up (all threads)", own, Programs.TRANSCENDENTAL, b.invocation(b.args(PARALLEL_ROWS)));
                     if (t < fastest * 0.95) {
                         fastest = t;
                         quiet = 0;
@@ -177,8 +194,9 @@ public final class Calibrator {
                         quiet++;
                     }
                 }
-                double tn = s.time("transcendental (all threads)", own, Programs.TRANSCENDENTAL, b.args(PARALLEL_ROWS),
-                        40).median;
+                double tn = s.time(
+                                "transcendental (all threads)", own, Programs.TRANSCENDENTAL, b.args(PARALLEL_ROWS), 40)
+                        .median;
                 double t1 = (ops.oneThreadTranscendental - launch) * ((double) PARALLEL_ROWS / CPU_COMPUTE_ROWS);
                 efficiency = Math.clamp(t1 / Math.max(1, tn - launch) / threads, 0.05, 1.0);
                 if (efficiency < 0.3) {
@@ -232,8 +250,7 @@ public final class Calibrator {
         return Math.max(MIN_BYTE_NANOS, (stream.median - launch - memoryNanos) / copied);
     }
 
-    private record Compute(Ops ops, double oneThreadTranscendental) {
-    }
+    private record Compute(Ops ops, double oneThreadTranscendental) {}
 
     /** The three per-operation figures: each chain against the {@code x + y} baseline over the same rows. */
     private static Compute compute(Session s, KernelBackend backend, Buffers b, int rows, double launch) {
@@ -258,8 +275,7 @@ public final class Calibrator {
         static final KernelProgram DIVIDE = divide();
         static final KernelProgram TRANSCENDENTAL = transcendental();
 
-        private Programs() {
-        }
+        private Programs() {}
 
         private static IrNode lit(double v) {
             return Ir.lit(F64, v);
@@ -339,8 +355,12 @@ public final class Calibrator {
 
         KernelInvocation invocation(List<MemorySegment> args) {
             int rows = (int) (args.getFirst().byteSize() / Double.BYTES);
-            return new KernelInvocation(args, validity.asSlice(0, (rows + 7) / 8),
-                    out.asSlice(0, (long) rows * Double.BYTES), rows, RowMode.ALL_ROWS);
+            return new KernelInvocation(
+                    args,
+                    validity.asSlice(0, (rows + 7) / 8),
+                    out.asSlice(0, (long) rows * Double.BYTES),
+                    rows,
+                    RowMode.ALL_ROWS);
         }
 
         @Override
@@ -350,17 +370,16 @@ public final class Calibrator {
     }
 
     /** A program of {@code ops} operations to warm up on a backend, up to {@code rows} rows a run. */
-    private record Warm(KernelBackend backend, KernelProgram program, int ops, int rows) {
-    }
+    private record Warm(KernelBackend backend, KernelProgram program, int ops, int rows) {}
 
     /** The median of a benchmark's last runs, and its last run. */
-    private record Sample(double median, KernelRun run, int runs) {
-    }
+    private record Sample(double median, KernelRun run, int runs) {}
 
     /** One device's calibration: its deadline, its buffers, its trace. */
     private static final class Session {
         /** Runs whose median is taken; more for runs of a few microseconds, which jitter. */
         private static final int WINDOW = 5;
+
         private static final int SHORT_WINDOW = 21;
         private static final long SHORT_RUN_NANOS = 50_000;
         /** Consecutive medians within this of one another are stable. */
@@ -385,6 +404,7 @@ public final class Calibrator {
         private final Consumer<String> trace;
         /** Whether a warm-up program was still not fast when the warm-up ended (the figures may be the JIT's, not the loop's). */
         boolean cold;
+
         private Buffers buffers;
 
         Session(String device, long start, Consumer<String> trace) {
@@ -405,8 +425,10 @@ public final class Calibrator {
                 buffers = new Buffers(rows, valuedRows);
                 return buffers;
             } catch (RuntimeException | OutOfMemoryError e) {
-                throw new IllegalStateException("calibrating device " + device + ": allocating the benchmark columns ("
-                        + 3L * rows * Double.BYTES + " bytes) failed: " + e, e);
+                throw new IllegalStateException(
+                        "calibrating device " + device + ": allocating the benchmark columns ("
+                                + 3L * rows * Double.BYTES + " bytes) failed: " + e,
+                        e);
             }
         }
 
@@ -428,7 +450,7 @@ public final class Calibrator {
             long end = start + WARM_UP_LIMIT_NANOS;
             // "Fast" can be C1's code: the C2 compilation of a large Vector API loop takes a while on a busy machine,
             // so the warm-up also waits until the JIT has been idle for a moment (where the JVM reports its time).
-            java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+            CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
             boolean jitTimed = jit != null && jit.isCompilationTimeMonitoringSupported();
             long jitTotal = jitTimed ? jit.getTotalCompilationTime() : 0;
             long jitChanged = System.nanoTime();
@@ -479,9 +501,16 @@ public final class Calibrator {
                 StringBuilder sb = new StringBuilder();
                 for (int i = 0; i < n; i++) {
                     Warm w = programs.get(i);
-                    sb.append(String.format(Locale.ROOT, "%n    %s on %s: %d runs, up to %d rows%s", w.program().text(),
-                            w.backend().traits().runsOnCaller() ? w.backend().threads() + " thread(s)" : w.backend().name(),
-                            runs[i], rows[i], fast[i] >= 3 ? "" : " (not warm)"));
+                    sb.append(String.format(
+                            Locale.ROOT,
+                            "%n    %s on %s: %d runs, up to %d rows%s",
+                            w.program().text(),
+                            w.backend().traits().runsOnCaller()
+                                    ? w.backend().threads() + " thread(s)"
+                                    : w.backend().name(),
+                            runs[i],
+                            rows[i],
+                            fast[i] >= 3 ? "" : " (not warm)"));
                 }
                 trace("%s: warm-up %.1f ms%s", device, (System.nanoTime() - start) / 1e6, sb);
             }
@@ -491,8 +520,7 @@ public final class Calibrator {
          * One run; an OpenCL backend runs it with one transfer each way, so the figures are the plain
          * transfer rate and the kernel's own cost (the cost model adds the overlap of chunked batches).
          */
-        private static dev.quiver.backend.KernelRun execute(KernelBackend backend, KernelProgram program,
-                                                            KernelInvocation invocation) {
+        private static KernelRun execute(KernelBackend backend, KernelProgram program, KernelInvocation invocation) {
             return backend.executeWithoutOverlap(program, invocation);
         }
 
@@ -506,13 +534,16 @@ public final class Calibrator {
             }
         }
 
-        private IllegalStateException failed(String name, KernelProgram program, KernelInvocation invocation,
-                                             RuntimeException e) {
-            return new IllegalStateException("calibrating device " + device + ": benchmark " + name + " ("
-                    + program.text() + ", " + invocation.rows() + " rows) failed: " + e, e);
+        private IllegalStateException failed(
+                String name, KernelProgram program, KernelInvocation invocation, RuntimeException e) {
+            return new IllegalStateException(
+                    "calibrating device " + device + ": benchmark " + name + " (" + program.text() + ", "
+                            + invocation.rows() + " rows) failed: " + e,
+                    e);
         }
 
-        Sample time(String name, KernelBackend backend, KernelProgram program, List<MemorySegment> args, long sliceMillis) {
+        Sample time(
+                String name, KernelBackend backend, KernelProgram program, List<MemorySegment> args, long sliceMillis) {
             return time(name, backend, program, args, sliceMillis, 3, Integer.MAX_VALUE);
         }
 
@@ -521,8 +552,14 @@ public final class Calibrator {
          * the first run) is spent after at least {@code minRuns}, {@code maxRuns} are done, or the session's
          * deadline has passed (after at least two runs).
          */
-        Sample time(String name, KernelBackend backend, KernelProgram program, List<MemorySegment> args,
-                    long sliceMillis, int minRuns, int maxRuns) {
+        Sample time(
+                String name,
+                KernelBackend backend,
+                KernelProgram program,
+                List<MemorySegment> args,
+                long sliceMillis,
+                int minRuns,
+                int maxRuns) {
             KernelInvocation invocation = buffers.invocation(args);
             List<Long> times = new ArrayList<>();
             List<Double> medians = new ArrayList<>();
@@ -554,8 +591,15 @@ public final class Calibrator {
             }
             List<Long> counted = times.size() > 1 ? times.subList(1, times.size()) : times;
             double m = median(counted, window(counted));
-            trace("%s: %s, %d rows: %d runs, median %.1f us, first %.1f us%s", device, name, invocation.rows(),
-                    times.size(), m / 1e3, times.getFirst() / 1e3, stable(medians) ? "" : " (not stable)");
+            trace(
+                    "%s: %s, %d rows: %d runs, median %.1f us, first %.1f us%s",
+                    device,
+                    name,
+                    invocation.rows(),
+                    times.size(),
+                    m / 1e3,
+                    times.getFirst() / 1e3,
+                    stable(medians) ? "" : " (not stable)");
             return new Sample(m, last, times.size());
         }
 
@@ -590,23 +634,52 @@ public final class Calibrator {
     public static DeviceFigures defaults(Device device, String identity) {
         int threads = device.backend().threads();
         long now = System.currentTimeMillis();
-        Device.Kind kind = device.kind() != Device.Kind.CUSTOM ? device.kind() : switch (device.backend().traits().kind()) {
-            // A device of the user's own, by what its backend says it is.
-            case GPU, ACCELERATOR -> Device.Kind.OPENCL_GPU;
-            case CPU -> device.backend().traits().runsOnCaller() ? Device.Kind.CPU : Device.Kind.OPENCL_CPU;
-            case OTHER -> Device.Kind.OPENCL_OTHER;
-        };
+        Device.Kind kind = device.kind() != Device.Kind.CUSTOM
+                ? device.kind()
+                : switch (device.backend().traits().kind()) {
+                    // A device of the user's own, by what its backend says it is.
+                    case GPU, ACCELERATOR -> Device.Kind.OPENCL_GPU;
+                    case CPU -> device.backend().traits().runsOnCaller() ? Device.Kind.CPU : Device.Kind.OPENCL_CPU;
+                    case OTHER -> Device.Kind.OPENCL_OTHER;
+                };
         return switch (kind) {
             // One core: ~3 us to dispatch a fused loop, ~10 GB/s streaming (about 20 GB/s shared by all cores),
             // per row a vectorized add or multiply ~0.1 ns, a division ~0.5 ns, an exp or sin ~2 ns.
-            case CPU -> new DeviceFigures(identity, 3_000, 0.1, threads == 1 ? 0.1 : 0.05, 0, 0.1, 0.5, 2, threads,
-                    threads == 1 ? 1 : 0.8, now, 0, DeviceFigures.Source.DEFAULT);
+            case CPU ->
+                new DeviceFigures(
+                        identity,
+                        3_000,
+                        0.1,
+                        threads == 1 ? 0.1 : 0.05,
+                        0,
+                        0.1,
+                        0.5,
+                        2,
+                        threads,
+                        threads == 1 ? 1 : 0.8,
+                        now,
+                        0,
+                        DeviceFigures.Source.DEFAULT);
             // A discrete GPU: ~30 us a launch and round trip, ~500 GB/s device memory, ~10 GB/s over PCIe.
-            case OPENCL_GPU -> new DeviceFigures(identity, 30_000, 0.002, 0.002, 0.1, 0.005, 0.02, 0.05, 1, 1,
-                    now, 0, DeviceFigures.Source.DEFAULT);
+            case OPENCL_GPU ->
+                new DeviceFigures(
+                        identity,
+                        30_000,
+                        0.002,
+                        0.002,
+                        0.1,
+                        0.005,
+                        0.02,
+                        0.05,
+                        1,
+                        1,
+                        now,
+                        0,
+                        DeviceFigures.Source.DEFAULT);
             // PoCL and the like: the host's cores behind an OpenCL queue (~100 us a launch), zero copy.
-            case OPENCL_CPU, OPENCL_OTHER, CUSTOM -> new DeviceFigures(identity, 100_000, 0.05, 0.05, 0, 0.1, 0.5, 5, 1, 1,
-                    now, 0, DeviceFigures.Source.DEFAULT);
+            case OPENCL_CPU, OPENCL_OTHER, CUSTOM ->
+                new DeviceFigures(
+                        identity, 100_000, 0.05, 0.05, 0, 0.1, 0.5, 5, 1, 1, now, 0, DeviceFigures.Source.DEFAULT);
         };
     }
 }

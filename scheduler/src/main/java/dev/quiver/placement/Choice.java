@@ -1,7 +1,6 @@
 package dev.quiver.placement;
 
 import dev.quiver.Device;
-
 import java.util.Locale;
 
 /**
@@ -18,8 +17,15 @@ public final class Choice {
     private final boolean probe;
     private final SegmentScheduler segment;
 
-    Choice(DeviceRuntime runtime, Why why, double rawEstimateNanos, double ownNanos, double estimatedNanos,
-           boolean exploration, boolean probe, SegmentScheduler segment) {
+    Choice(
+            DeviceRuntime runtime,
+            Why why,
+            double rawEstimateNanos,
+            double ownNanos,
+            double estimatedNanos,
+            boolean exploration,
+            boolean probe,
+            SegmentScheduler segment) {
         this.runtime = runtime;
         this.why = why;
         this.rawEstimateNanos = rawEstimateNanos;
@@ -48,7 +54,8 @@ public final class Choice {
 
     /** Why this device: the placement, a cpuOnly function, the fastest estimate, an exploration, a probe, a fallback. */
     public String reason() {
-        return why.text + (estimatedNanos > 0 ? String.format(Locale.ROOT, ", estimated %.3f ms", estimatedNanos / 1e6) : "");
+        return why.text
+                + (estimatedNanos > 0 ? String.format(Locale.ROOT, ", estimated %.3f ms", estimatedNanos / 1e6) : "");
     }
 
     /** The estimate with the learnt correction and the device's queue (0 when the device's figures were not needed). */

@@ -25,8 +25,7 @@ import java.util.Locale;
  * total by what it has learnt (see {@code SegmentScheduler}).
  */
 public final class CostModel {
-    private CostModel() {
-    }
+    private CostModel() {}
 
     /**
      * How a batch reaches a device that copies: the bytes of its arguments already on the device
@@ -43,19 +42,33 @@ public final class CostModel {
      * @param hiddenNanos   the part of {@code transferNanos} overlapped with the computation
      * @param residentBytes bytes not transferred because they are on the device already
      */
-    public record Estimate(double queueNanos, double launchNanos, double transferNanos, double computeNanos,
-                           double memoryNanos, int threads, double hiddenNanos, long residentBytes) {
+    public record Estimate(
+            double queueNanos,
+            double launchNanos,
+            double transferNanos,
+            double computeNanos,
+            double memoryNanos,
+            int threads,
+            double hiddenNanos,
+            long residentBytes) {
         public double totalNanos() {
             return queueNanos + launchNanos + transferNanos - hiddenNanos + Math.max(computeNanos, memoryNanos);
         }
 
         public String describe() {
-            return String.format(Locale.ROOT, "%s (launch %s, %s%s%s, memory %s%s)", ms(totalNanos()),
-                    ms(launchNanos), "compute " + ms(computeNanos), threads > 1 ? " on " + threads + " threads" : "",
-                    transferNanos > 0 ? ", transfer " + ms(transferNanos)
-                            + (hiddenNanos > 0 ? " (" + ms(hiddenNanos) + " hidden by overlap)" : "")
+            return String.format(
+                    Locale.ROOT,
+                    "%s (launch %s, %s%s%s, memory %s%s)",
+                    ms(totalNanos()),
+                    ms(launchNanos),
+                    "compute " + ms(computeNanos),
+                    threads > 1 ? " on " + threads + " threads" : "",
+                    transferNanos > 0
+                            ? ", transfer " + ms(transferNanos)
+                                    + (hiddenNanos > 0 ? " (" + ms(hiddenNanos) + " hidden by overlap)" : "")
                             : "",
-                    ms(memoryNanos), (residentBytes > 0 ? ", " + residentBytes + " B resident" : "")
+                    ms(memoryNanos),
+                    (residentBytes > 0 ? ", " + residentBytes + " B resident" : "")
                             + (queueNanos > 0 ? ", queued " + ms(queueNanos) : ""));
         }
     }
@@ -69,7 +82,8 @@ public final class CostModel {
         return estimate(f, p, rows, threads, queueNanos, Path.NONE);
     }
 
-    public static Estimate estimate(DeviceFigures f, SegmentProfile p, long rows, int threads, double queueNanos, Path path) {
+    public static Estimate estimate(
+            DeviceFigures f, SegmentProfile p, long rows, int threads, double queueNanos, Path path) {
         int t = Math.max(1, threads);
         double speedup = t == 1 ? 1 : Math.max(1, t * f.parallelEfficiency());
         double compute = rows * p.opNanos(f) / speedup;
@@ -96,13 +110,16 @@ public final class CostModel {
     }
 
     /** {@link #totalNanos(DeviceFigures, SegmentProfile, long, int, double)} for a batch that reaches the device by {@code path}. */
-    public static double totalNanos(DeviceFigures f, SegmentProfile p, long rows, int threads, double queueNanos, Path path) {
+    public static double totalNanos(
+            DeviceFigures f, SegmentProfile p, long rows, int threads, double queueNanos, Path path) {
         int t = Math.max(1, threads);
         double speedup = t == 1 ? 1 : Math.max(1, t * f.parallelEfficiency());
         double bytes = rows * p.bytesPerRow();
-        double work = Math.max(rows * p.opNanos(f) / speedup, bytes * (t > 1 ? f.parallelNanosPerByte() : f.nanosPerByte()));
+        double work =
+                Math.max(rows * p.opNanos(f) / speedup, bytes * (t > 1 ? f.parallelNanosPerByte() : f.nanosPerByte()));
         double transfer = f.transferNanosPerByte() > 0
-                ? (bytes - Math.min(bytes, path.residentBytes())) * f.transferNanosPerByte() : 0;
+                ? (bytes - Math.min(bytes, path.residentBytes())) * f.transferNanosPerByte()
+                : 0;
         return queueNanos + f.launchNanos() + transfer - hidden(transfer, work, rows, path.overlapChunkRows()) + work;
     }
 }

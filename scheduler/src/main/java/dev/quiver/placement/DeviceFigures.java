@@ -1,5 +1,6 @@
 package dev.quiver.placement;
 
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -34,10 +35,20 @@ import java.util.Objects;
  * @param calibrationMillis    how long measuring took
  * @param source               where these figures came from
  */
-public record DeviceFigures(String identity, double launchNanos, double nanosPerByte, double parallelNanosPerByte,
-                            double transferNanosPerByte, double arithmeticNanos, double divideNanos,
-                            double transcendentalNanos, int threads, double parallelEfficiency,
-                            long calibratedAtMillis, long calibrationMillis, Source source) {
+public record DeviceFigures(
+        String identity,
+        double launchNanos,
+        double nanosPerByte,
+        double parallelNanosPerByte,
+        double transferNanosPerByte,
+        double arithmeticNanos,
+        double divideNanos,
+        double transcendentalNanos,
+        int threads,
+        double parallelEfficiency,
+        long calibratedAtMillis,
+        long calibrationMillis,
+        Source source) {
 
     /** Where a set of figures came from. */
     public enum Source {
@@ -82,22 +93,49 @@ public record DeviceFigures(String identity, double launchNanos, double nanosPer
 
     /** The same figures, from another source (for example CACHED when read back). */
     public DeviceFigures withSource(Source s) {
-        return new DeviceFigures(identity, launchNanos, nanosPerByte, parallelNanosPerByte, transferNanosPerByte,
-                arithmeticNanos, divideNanos, transcendentalNanos, threads, parallelEfficiency, calibratedAtMillis,
-                calibrationMillis, s);
+        return new DeviceFigures(
+                identity,
+                launchNanos,
+                nanosPerByte,
+                parallelNanosPerByte,
+                transferNanosPerByte,
+                arithmeticNanos,
+                divideNanos,
+                transcendentalNanos,
+                threads,
+                parallelEfficiency,
+                calibratedAtMillis,
+                calibrationMillis,
+                s);
     }
 
     /** One line for {@code quiver devices} and EXPLAIN. */
     public String describe() {
-        return String.format(java.util.Locale.ROOT,
+        return String.format(
+                Locale.ROOT,
                 "launch %.1f us, memory %.3f ns/B (%.2f GB/s)%s, per row: arith %.3f ns, divide %.3f ns,"
                         + " transcendental %.3f ns%s [%s]",
-                launchNanos / 1e3, nanosPerByte, nanosPerByte == 0 ? 0 : 1 / nanosPerByte,
-                transferNanosPerByte == 0 ? ", zero copy" : String.format(java.util.Locale.ROOT,
-                        ", transfer %.3f ns/B (%.2f GB/s)", transferNanosPerByte, 1 / transferNanosPerByte),
-                arithmeticNanos, divideNanos, transcendentalNanos,
-                threads == 1 ? "" : String.format(java.util.Locale.ROOT, ", %d threads at %.0f%% efficiency (%.2f GB/s together)",
-                        threads, parallelEfficiency * 100, parallelNanosPerByte == 0 ? 0 : 1 / parallelNanosPerByte),
-                source.name().toLowerCase(java.util.Locale.ROOT));
+                launchNanos / 1e3,
+                nanosPerByte,
+                nanosPerByte == 0 ? 0 : 1 / nanosPerByte,
+                transferNanosPerByte == 0
+                        ? ", zero copy"
+                        : String.format(
+                                Locale.ROOT,
+                                ", transfer %.3f ns/B (%.2f GB/s)",
+                                transferNanosPerByte,
+                                1 / transferNanosPerByte),
+                arithmeticNanos,
+                divideNanos,
+                transcendentalNanos,
+                threads == 1
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                ", %d threads at %.0f%% efficiency (%.2f GB/s together)",
+                                threads,
+                                parallelEfficiency * 100,
+                                parallelNanosPerByte == 0 ? 0 : 1 / parallelNanosPerByte),
+                source.name().toLowerCase(Locale.ROOT));
     }
 }

@@ -1,6 +1,7 @@
 package dev.quiver.placement;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -65,16 +66,29 @@ public final class DeviceHealth {
      * @param fencedForNanos      time left of the current fence (0 unless FENCED)
      * @param lastFailure         the last failure's message, or null
      */
-    public record Snapshot(State state, long failures, long consecutiveFailures, long fences, long probes,
-                           long memoryFallbacks, long fencedForNanos, String lastFailure) {
+    public record Snapshot(
+            State state,
+            long failures,
+            long consecutiveFailures,
+            long fences,
+            long probes,
+            long memoryFallbacks,
+            long fencedForNanos,
+            String lastFailure) {
         public String describe() {
-            StringBuilder sb = new StringBuilder(state.name().toLowerCase(java.util.Locale.ROOT));
+            StringBuilder sb = new StringBuilder(state.name().toLowerCase(Locale.ROOT));
             if (state == State.FENCED) {
-                sb.append(String.format(java.util.Locale.ROOT, " for %.1f s more", fencedForNanos / 1e9));
+                sb.append(String.format(Locale.ROOT, " for %.1f s more", fencedForNanos / 1e9));
             }
             if (failures > 0 || memoryFallbacks > 0) {
-                sb.append(String.format(java.util.Locale.ROOT, "; %d failed batches (recomputed on the cpu), %d fences,"
-                        + " %d probes, %d sent back for memory", failures, fences, probes, memoryFallbacks));
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "; %d failed batches (recomputed on the cpu), %d fences,"
+                                + " %d probes, %d sent back for memory",
+                        failures,
+                        fences,
+                        probes,
+                        memoryFallbacks));
             }
             if (lastFailure != null) {
                 sb.append("; last failure: ").append(lastFailure);
@@ -88,6 +102,7 @@ public final class DeviceHealth {
     private final AtomicInteger consecutive = new AtomicInteger();
     /** 0 when not fenced, else the clock time the fence ends. */
     private volatile long fencedUntil;
+
     private final AtomicBoolean probing = new AtomicBoolean();
     private final AtomicLong currentFence;
     private final LongAdder failures = new LongAdder();
@@ -191,7 +206,14 @@ public final class DeviceHealth {
     public Snapshot snapshot() {
         State s = state();
         long until = fencedUntil;
-        return new Snapshot(s, failures.sum(), consecutive.get(), fences.get(), probes.get(), memoryFallbacks.sum(),
-                s == State.FENCED ? Math.max(0, until - clock.getAsLong()) : 0, lastFailure);
+        return new Snapshot(
+                s,
+                failures.sum(),
+                consecutive.get(),
+                fences.get(),
+                probes.get(),
+                memoryFallbacks.sum(),
+                s == State.FENCED ? Math.max(0, until - clock.getAsLong()) : 0,
+                lastFailure);
     }
 }

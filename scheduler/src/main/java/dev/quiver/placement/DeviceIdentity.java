@@ -21,12 +21,11 @@ import dev.quiver.backend.IdentityText;
  * Each backend writes its own identity; this only adds the version of Quiver.
  */
 public final class DeviceIdentity {
-    private DeviceIdentity() {
-    }
+    private DeviceIdentity() {}
 
     public static String of(Device device) {
-        String base = device.backend().identity()
-                .orElseGet(() -> IdentityText.join(device.name(), device.description()));
+        String base =
+                device.backend().identity().orElseGet(() -> IdentityText.join(device.name(), device.description()));
         return base + " | quiver " + QuiverVersion.get();
     }
 }

@@ -5,7 +5,6 @@ import dev.quiver.backend.DeviceTraits;
 import dev.quiver.backend.KernelBackend;
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.rowfn.ir.KernelProgram;
-
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 
@@ -37,6 +36,7 @@ final class DeviceRuntime {
      * when an allocation fails, grown back by a sixteenth after each batch that ran.
      */
     volatile long memoryBudget;
+
     private final long fullBudget;
     /** The largest single buffer the device takes. */
     final long maxAllocation;
@@ -56,14 +56,20 @@ final class DeviceRuntime {
      * build them inside a batch ({@code Quiver.builder().backgroundCompilation}).
      */
     final boolean buildsInBackground;
+
     private final BiFunction<Device, Boolean, DeviceFigures> calibrate;
     private volatile DeviceFigures figures;
 
     /**
      * @param calibrate the figures of a device, measured when the flag is true even if known
      */
-    DeviceRuntime(Device device, int index, boolean fallback, DeviceHealth health, boolean buildsInBackground,
-                  BiFunction<Device, Boolean, DeviceFigures> calibrate) {
+    DeviceRuntime(
+            Device device,
+            int index,
+            boolean fallback,
+            DeviceHealth health,
+            boolean buildsInBackground,
+            BiFunction<Device, Boolean, DeviceFigures> calibrate) {
         this.device = device;
         this.backend = device.backend();
         this.index = index;
@@ -78,7 +84,8 @@ final class DeviceRuntime {
         this.copies = traits.copies();
         this.maxAllocation = traits.maxAllocationBytes();
         // Batches in flight share 80% of the device's memory with the arguments kept resident (their own budget).
-        this.fullBudget = copies ? Math.max(MIN_BUDGET, (long) (traits.memoryBytes() * 0.8) - backend.residentBudget())
+        this.fullBudget = copies
+                ? Math.max(MIN_BUDGET, (long) (traits.memoryBytes() * 0.8) - backend.residentBudget())
                 : Long.MAX_VALUE;
         this.memoryBudget = fullBudget;
     }

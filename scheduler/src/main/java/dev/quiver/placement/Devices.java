@@ -1,7 +1,6 @@
 package dev.quiver.placement;
 
 import dev.quiver.Device;
-
 import java.util.List;
 import java.util.function.LongSupplier;
 
@@ -29,21 +28,29 @@ public final class Devices {
      * @param explorationShare      the share of measured time AUTO may spend exploring
      * @param openClStatus          how OpenCL discovery went, for EXPLAIN
      */
-    public Devices(List<Device> devices, Device fallback, DeviceHealth.Policy policy, LongSupplier clock,
-                   boolean backgroundCompilation, FigureSource figures, double explorationShare, String openClStatus) {
+    public Devices(
+            List<Device> devices,
+            Device fallback,
+            DeviceHealth.Policy policy,
+            LongSupplier clock,
+            boolean backgroundCompilation,
+            FigureSource figures,
+            double explorationShare,
+            String openClStatus) {
         if (!devices.contains(fallback)) {
             throw new IllegalArgumentException("the fallback device " + fallback.name() + " is not one of the devices");
         }
         if (!fallback.backend().traits().runsOnCaller()) {
-            throw new IllegalArgumentException("the fallback device " + fallback.name() + " must run on the caller's thread");
+            throw new IllegalArgumentException(
+                    "the fallback device " + fallback.name() + " must run on the caller's thread");
         }
         this.runtimes = new DeviceRuntime[devices.size()];
         DeviceRuntime fb = null;
         boolean copies = false;
         for (int i = 0; i < runtimes.length; i++) {
             Device d = devices.get(i);
-            runtimes[i] = new DeviceRuntime(d, i, d.equals(fallback), new DeviceHealth(policy, clock), backgroundCompilation,
-                    figures::figures);
+            runtimes[i] = new DeviceRuntime(
+                    d, i, d.equals(fallback), new DeviceHealth(policy, clock), backgroundCompilation, figures::figures);
             if (runtimes[i].fallback) {
                 fb = runtimes[i];
             }

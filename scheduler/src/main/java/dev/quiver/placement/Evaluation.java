@@ -11,11 +11,10 @@ import dev.quiver.memory.VectorView;
 import dev.quiver.physical.FusedKernelExpr;
 import dev.quiver.physical.KernelExecutor;
 import dev.quiver.rowfn.ir.KernelProgram;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * One evaluation of an expression over one batch, as its kernels see it: the placement (or the
@@ -96,20 +95,29 @@ public final class Evaluation implements KernelExecutor {
     /** Where the evaluation was when it failed: a fused kernel's device, or the host kernels. */
     public String where() {
         if (kernelDevice == null) {
-            return (requested != null ? requested.device : dispatcher.devices().fallback().device).name() + " (host kernels)";
+            return (requested != null ? requested.device : dispatcher.devices().fallback().device).name()
+                    + " (host kernels)";
         }
-        return kernelDevice.name() + (failedDevice == null ? " (fused kernel)"
-                : " (fused kernel, after " + failedDevice.name() + " failed)");
+        return kernelDevice.name()
+                + (failedDevice == null
+                        ? " (fused kernel)"
+                        : " (fused kernel, after " + failedDevice.name() + " failed)");
     }
 
     @Override
-    public Result run(KernelProgram program, List<FieldVector> args, int rows, BufferAllocator allocator, RowMode mode) {
+    public Result run(
+            KernelProgram program, List<FieldVector> args, int rows, BufferAllocator allocator, RowMode mode) {
         return run(null, program, args, rows, allocator, mode);
     }
 
     @Override
-    public Result run(FusedKernelExpr segment, KernelProgram program, List<FieldVector> args, int rows,
-                      BufferAllocator allocator, RowMode mode) {
+    public Result run(
+            FusedKernelExpr segment,
+            KernelProgram program,
+            List<FieldVector> args,
+            int rows,
+            BufferAllocator allocator,
+            RowMode mode) {
         return dispatcher.runKernel(segment, this, program, args, rows, allocator, mode);
     }
 }

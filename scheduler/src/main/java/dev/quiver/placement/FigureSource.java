@@ -1,7 +1,6 @@
 package dev.quiver.placement;
 
 import dev.quiver.Device;
-
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
@@ -18,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class FigureSource {
     /** Figures by device identity, measured or read once per JVM (every Quiver instance shares them). */
     private static final ConcurrentHashMap<String, DeviceFigures> MEASURED_IN_THIS_JVM = new ConcurrentHashMap<>();
+
     private static final Logger LOG = System.getLogger(FigureSource.class.getName());
 
     private final Map<String, DeviceFigures> given;
@@ -58,19 +58,24 @@ public final class FigureSource {
             }
         }
         try {
-            LOG.log(Level.INFO, "calibrating " + device.name() + " for placement (once per device and driver,"
-                    + " about a second; then cached in " + c.directory() + ")");
+            LOG.log(
+                    Level.INFO,
+                    "calibrating " + device.name() + " for placement (once per device and driver,"
+                            + " about a second; then cached in " + c.directory() + ")");
             DeviceFigures measured = Calibrator.measure(device, identity);
-            LOG.log(Level.INFO, "calibrated " + device.name() + " in " + measured.calibrationMillis() + " ms: "
-                    + measured.describe());
+            LOG.log(
+                    Level.INFO,
+                    "calibrated " + device.name() + " in " + measured.calibrationMillis() + " ms: "
+                            + measured.describe());
             if (measured.source() == DeviceFigures.Source.MEASURED) {
                 c.store(measured);
             }
             MEASURED_IN_THIS_JVM.put(identity, measured);
             return measured;
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "calibrating " + device.name() + " failed, placement uses rough defaults: "
-                    + e.getMessage());
+            LOG.log(
+                    Level.WARNING,
+                    "calibrating " + device.name() + " failed, placement uses rough defaults: " + e.getMessage());
             return Calibrator.defaults(device, identity);
         }
     }

@@ -2,7 +2,6 @@ package dev.quiver.placement;
 
 import dev.quiver.Device;
 import dev.quiver.Placement;
-import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
 import dev.quiver.backend.ResidencyScope;
@@ -11,6 +10,7 @@ import dev.quiver.backend.RowMode;
 import dev.quiver.cancel.Cancellation;
 import dev.quiver.errors.CancelledException;
 import dev.quiver.errors.DeviceException;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.errors.ResourceException;
 import dev.quiver.memory.OutputVectors;
 import dev.quiver.memory.ValidityBitmaps;
@@ -23,11 +23,6 @@ import dev.quiver.planning.PhysicalPlan;
 import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.KernelProgram;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
-
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -36,6 +31,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 
 /**
  * The per-batch placement of one compiled expression's fused kernels, end to end: for each kernel
@@ -59,6 +58,7 @@ public final class KernelDispatcher {
     private final ProgramSupport support = new ProgramSupport();
     /** One scheduler per kernel segment of the plan, in plan order (outermost first). */
     private final Map<FusedKernelExpr, SegmentScheduler> segments = new IdentityHashMap<>();
+
     private final List<SegmentScheduler> segmentList = new ArrayList<>();
     /** Schedulers for programs run without their segment (an executor called directly). */
     private final Map<KernelProgram, SegmentScheduler> loose = new ConcurrentHashMap<>();
@@ -91,8 +91,12 @@ public final class KernelDispatcher {
                     cpuOnly.add(r.name());
                 }
             }
-            SegmentScheduler s = new SegmentScheduler(support, f.program().text(), f.program(),
-                    cpuOnly.isEmpty() ? null : String.join(", ", cpuOnly), devices);
+            SegmentScheduler s = new SegmentScheduler(
+                    support,
+                    f.program().text(),
+                    f.program(),
+                    cpuOnly.isEmpty() ? null : String.join(", ", cpuOnly),
+                    devices);
             segments.put(f, s);
             segmentList.add(s);
         }
@@ -153,8 +157,8 @@ public final class KernelDispatcher {
      */
     public Choice choose(Placement placement, int rows) {
         if (segmentList.isEmpty()) {
-            SegmentScheduler none = new SegmentScheduler(support, "(none)", new KernelProgram(List.of(), Ir.lit(0.0)), null,
-                    devices);
+            SegmentScheduler none =
+                    new SegmentScheduler(support, "(none)", new KernelProgram(List.of(), Ir.lit(0.0)), null, devices);
             return none.fallback(rows, Why.NO_KERNEL);
         }
         SegmentScheduler s = segmentList.getFirst();
@@ -166,8 +170,14 @@ public final class KernelDispatcher {
         return segmentList.stream().map(SegmentScheduler::stats).toList();
     }
 
-    KernelExecutor.Result runKernel(FusedKernelExpr fused, Evaluation evaluation, KernelProgram program,
-                                    List<FieldVector> inputs, int rows, BufferAllocator allocator, RowMode mode) {
+    KernelExecutor.Result runKernel(
+            FusedKernelExpr fused,
+            Evaluation evaluation,
+            KernelProgram program,
+            List<FieldVector> inputs,
+            int rows,
+            BufferAllocator allocator,
+            RowMode mode) {
         SegmentScheduler segment = scheduler(fused, program);
         Placement placement = evaluation.placement;
         DeviceRuntime requested = evaluation.requested;
@@ -175,7 +185,8 @@ public final class KernelDispatcher {
         if (placement == Placement.AUTO && requested == null) {
             devices.ensureCalibrated(); // once: calibrating is not the scheduler's time per batch
         }
-        Field field = program == rootProgram ? outputField
+        Field field = program == rootProgram
+                ? outputField
                 : new Field("result", FieldType.nullable(program.resultType().arrowType()), null);
         FieldVector out;
         try {
@@ -205,7 +216,8 @@ public final class KernelDispatcher {
             List<MemorySegment> strictInputs = program.isStrict() ? validities : List.of();
             ValidityBitmaps.and(outView.validity(), strictInputs, rows);
             List<ResidentKey> keys = evaluation.residentKeys(program, inputs, views, rows);
-            KernelInvocation invocation = new KernelInvocation(args, outView.validity(), outView.data(), rows, mode, keys);
+            KernelInvocation invocation =
+                    new KernelInvocation(args, outView.validity(), outView.data(), rows, mode, keys);
             // Everything that can fail before the device runs has run: a probe claimed now always gets a verdict.
             // The scheduler times itself on a sample of runs: two clock reads cost a tenth of a decision.
             boolean timed = ThreadLocalRandom.current().nextInt(RunRecorder.SAMPLE) == 0;
@@ -263,7 +275,8 @@ public final class KernelDispatcher {
             }
             evaluation.kernelDevice = null;
             evaluation.failedDevice = null;
-            return new KernelExecutor.Result(out, run.rowsComputed(), choice.device().name());
+            return new KernelExecutor.Result(
+                    out, run.rowsComputed(), choice.device().name());
         } catch (RuntimeException | Error e) {
             if (choice != null && choice.probe() && !verdict) {
                 choice.runtime().health.releaseProbe();
@@ -281,24 +294,27 @@ public final class KernelDispatcher {
         try {
             return OutputVectors.uninitialized(field, rows, allocator);
         } catch (RuntimeException e) {
-            throw new ResourceException("cannot allocate the " + rows + "-row result of " + outputField.getName()
-                    + " from allocator '" + allocator.getName() + "': " + e.getMessage(), e);
+            throw new ResourceException(
+                    "cannot allocate the " + rows + "-row result of " + outputField.getName() + " from allocator '"
+                            + allocator.getName() + "': " + e.getMessage(),
+                    e);
         }
     }
 
     /** The device a kernel whose output could not be allocated would have run on, as the next batch would see it. */
-    private Device deviceFor(SegmentScheduler segment, Placement placement, DeviceRuntime requested, KernelProgram program,
-                             int rows) {
+    private Device deviceFor(
+            SegmentScheduler segment, Placement placement, DeviceRuntime requested, KernelProgram program, int rows) {
         try {
-            return decide(segment, placement, requested, program, rows, true, null).device();
+            return decide(segment, placement, requested, program, rows, true, null)
+                    .device();
         } catch (RuntimeException e) {
             return devices.fallback().device; // OPENCL with no device that can run it: that error comes later anyway
         }
     }
 
     /** Runs the batch on {@code device}, with its queue, memory in flight and health accounted (none for the fallback). */
-    private static KernelRun execute(DeviceRuntime device, Choice choice, KernelProgram program, KernelInvocation invocation,
-                                     int rows) {
+    private static KernelRun execute(
+            DeviceRuntime device, Choice choice, KernelProgram program, KernelInvocation invocation, int rows) {
         if (device.fallback) {
             return device.backend.execute(program, invocation);
         }
@@ -341,8 +357,14 @@ public final class KernelDispatcher {
      * {@code peek}: no side effects (nothing counted, explored, probed or built), for EXPLAIN and
      * {@link #choose}; {@code resident}: bytes of the batch already on each device, or null.
      */
-    Choice decide(SegmentScheduler s, Placement placement, DeviceRuntime requested, KernelProgram program, int rows,
-                  boolean peek, long[] resident) {
+    Choice decide(
+            SegmentScheduler s,
+            Placement placement,
+            DeviceRuntime requested,
+            KernelProgram program,
+            int rows,
+            boolean peek,
+            long[] resident) {
         if (s.cpuOnly != null) {
             // Even on a requested device: the function's author said it must never leave the CPU.
             return s.fallback(rows, Why.CPU_ONLY);

@@ -3,7 +3,6 @@ package dev.quiver.placement;
 import dev.quiver.Device;
 import dev.quiver.Placement;
 import dev.quiver.rowfn.ir.KernelProgram;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,8 +17,7 @@ import java.util.Optional;
  * what each segment ran where.
  */
 public final class PlacementExplain {
-    private PlacementExplain() {
-    }
+    private PlacementExplain() {}
 
     /** The devices, and what each cannot run of {@code programs}. */
     public static void devices(StringBuilder sb, KernelDispatcher dispatcher, List<KernelProgram> programs) {
@@ -33,8 +31,10 @@ public final class PlacementExplain {
             for (KernelProgram p : programs) {
                 dispatcher.unsupportedOn(d, p).ifPresent(cannot::add);
             }
-            sb.append("  ").append(d.name()).append(": ").append(cannot.isEmpty() ? "can run every kernel" : "cannot run: "
-                    + String.join("; ", cannot));
+            sb.append("  ")
+                    .append(d.name())
+                    .append(": ")
+                    .append(cannot.isEmpty() ? "can run every kernel" : "cannot run: " + String.join("; ", cannot));
             d.transferMode().ifPresent(m -> sb.append("; transfer ").append(m.label()));
             if (!rt.fallback) {
                 sb.append("; ").append(rt.health.snapshot().describe());
@@ -51,7 +51,11 @@ public final class PlacementExplain {
         DeviceRuntime[] runtimes = dispatcher.devices().all();
         sb.append(String.format(Locale.ROOT, "Placement (auto) at %d rows per batch:%n", batchRows));
         for (SegmentScheduler s : dispatcher.segments()) {
-            sb.append("  segment ").append(s.text).append(": ").append(s.profile.describe()).append('\n');
+            sb.append("  segment ")
+                    .append(s.text)
+                    .append(": ")
+                    .append(s.profile.describe())
+                    .append('\n');
             if (s.cpuOnly != null) {
                 sb.append("    runs on the cpu only: ").append(s.cpuOnly).append(" cpuOnly\n");
                 continue;
@@ -74,8 +78,11 @@ public final class PlacementExplain {
             for (int i = 0; i < est.length; i++) {
                 if (est[i] != null && !runtimes[i].fallback) {
                     Optional<Long> x = s.crossover(i);
-                    sb.append("    ").append(runtimes[i].device.name()).append(x.map(r -> " is estimated faster than the cpu from "
-                            + r + " rows per batch").orElse(" is not estimated faster than the cpu below 2^31 rows")).append('\n');
+                    sb.append("    ")
+                            .append(runtimes[i].device.name())
+                            .append(x.map(r -> " is estimated faster than the cpu from " + r + " rows per batch")
+                                    .orElse(" is not estimated faster than the cpu below 2^31 rows"))
+                            .append('\n');
                 }
             }
         }
@@ -88,7 +95,11 @@ public final class PlacementExplain {
             if (st.devices().stream().allMatch(o -> o.batches() == 0 && o.fallbacks() == 0)) {
                 continue;
             }
-            sb.append("  segment ").append(s.text).append(" (").append(st.decisions()).append(" auto decisions):\n");
+            sb.append("  segment ")
+                    .append(s.text)
+                    .append(" (")
+                    .append(st.decisions())
+                    .append(" auto decisions):\n");
             for (SegmentStats.OnDevice o : st.devices()) {
                 if (o.batches() > 0 || o.fallbacks() > 0) {
                     sb.append("    ").append(o.describe()).append('\n');

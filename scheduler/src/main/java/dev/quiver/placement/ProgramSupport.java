@@ -2,7 +2,6 @@ package dev.quiver.placement;
 
 import dev.quiver.Device;
 import dev.quiver.rowfn.ir.KernelProgram;
-
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,6 +21,8 @@ final class ProgramSupport {
             byProgram = unsupported.computeIfAbsent(device, d -> new ConcurrentHashMap<>());
         }
         Optional<String> known = byProgram.get(program);
-        return known != null ? known : byProgram.computeIfAbsent(program, p -> device.backend().unsupportedReason(p));
+        return known != null
+                ? known
+                : byProgram.computeIfAbsent(program, p -> device.backend().unsupportedReason(p));
     }
 }

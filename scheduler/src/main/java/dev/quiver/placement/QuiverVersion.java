@@ -6,8 +6,7 @@ package dev.quiver.placement;
  * the same programs faster or slower, so it calibrates again.
  */
 public final class QuiverVersion {
-    private QuiverVersion() {
-    }
+    private QuiverVersion() {}
 
     /** The version, e.g. {@code 0.1.0-SNAPSHOT}, or {@code dev}. */
     @SuppressWarnings("checkstyle:inlinefqn") // host's QuiverVersion, of the same name as this one

@@ -6,13 +6,12 @@ import dev.quiver.memory.VectorView;
 import dev.quiver.physical.DictionaryDecodeExpr;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.dictionary.Dictionary;
-
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.dictionary.Dictionary;
 
 /**
  * The resident keys of one evaluation's kernel arguments (see {@link ResidentKey}): under which
@@ -101,8 +100,8 @@ final class ResidentKeys {
             try {
                 scope.close();
             } catch (RuntimeException e) {
-                System.getLogger(ResidentKeys.class.getName()).log(Level.WARNING,
-                        "releasing a batch's device copies failed: " + e.getMessage(), e);
+                System.getLogger(ResidentKeys.class.getName())
+                        .log(Level.WARNING, "releasing a batch's device copies failed: " + e.getMessage(), e);
             }
             scope = null;
         }

@@ -5,9 +5,11 @@ import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.UnaryOp;
 import dev.quiver.types.ElementType;
-
+import java.util.ArrayDeque;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.IdentityHashMap;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -23,8 +25,8 @@ import java.util.Set;
  *                        bitmaps' 1/8 per argument
  * @param bytesWrittenPerRow bytes of the result per row plus its validity bitmap's 1/8
  */
-public record SegmentProfile(int arithmetic, int divide, int transcendental, double bytesReadPerRow,
-                             double bytesWrittenPerRow) {
+public record SegmentProfile(
+        int arithmetic, int divide, int transcendental, double bytesReadPerRow, double bytesWrittenPerRow) {
 
     public static SegmentProfile of(KernelProgram program) {
         Set<IrNode> seen = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -45,7 +47,7 @@ public record SegmentProfile(int arithmetic, int divide, int transcendental, dou
 
     /** Counts the operations of {@code root}'s tree, each shared node once, with a stack of its own (the tree may be deep). */
     private static void visit(IrNode root, Set<IrNode> seen, int[] counts) {
-        java.util.Deque<IrNode> todo = new java.util.ArrayDeque<>();
+        Deque<IrNode> todo = new ArrayDeque<>();
         todo.push(root);
         while (!todo.isEmpty()) {
             IrNode n = todo.pop();
@@ -60,13 +62,13 @@ public record SegmentProfile(int arithmetic, int divide, int transcendental, dou
 
     private static void count(IrNode n, int[] counts) {
         switch (n) {
-            case IrNode.Arg a -> { }
-            case IrNode.Const c -> { }
+            case IrNode.Arg _ -> {}
+            case IrNode.Const _ -> {}
             case IrNode.Unary u when u.op() == UnaryOp.SQRT -> counts[1]++;
             case IrNode.Unary u when u.type().isFloatingPoint() && !u.op().isExact() -> counts[2]++;
             case IrNode.Binary b when b.op() == BinaryOp.DIV || b.op() == BinaryOp.REM -> counts[1]++;
             case IrNode.Binary b when b.op().domain() == UnaryOp.Domain.FLOAT -> counts[2]++;
-            case IrNode.Fma f -> counts[0] += 2;
+            case IrNode.Fma _ -> counts[0] += 2;
             default -> counts[0]++;
         }
     }
@@ -82,7 +84,12 @@ public record SegmentProfile(int arithmetic, int divide, int transcendental, dou
     }
 
     public String describe() {
-        return String.format(java.util.Locale.ROOT, "%d arith, %d div, %d transcendental, %.1f B/row", arithmetic,
-                divide, transcendental, bytesPerRow());
+        return String.format(
+                Locale.ROOT,
+                "%d arith, %d div, %d transcendental, %.1f B/row",
+                arithmetic,
+                divide,
+                transcendental,
+                bytesPerRow());
     }
 }

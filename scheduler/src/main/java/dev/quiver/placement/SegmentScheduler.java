@@ -2,10 +2,8 @@ package dev.quiver.placement;
 
 import dev.quiver.errors.DeviceException;
 import dev.quiver.rowfn.ir.KernelProgram;
-
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -56,13 +54,16 @@ final class SegmentScheduler {
     final SegmentProfile profile;
     /** Names of the cpuOnly functions the segment calls, or null. */
     final String cpuOnly;
+
     private final DeviceRuntime[] devices;
     /** The index of the fallback device in {@link #devices}: it always qualifies, and has no health, queue or budget. */
     private final int fallback;
+
     private final Slot[] slots;
     private final ProgramSupport support;
     /** How OpenCL discovery went: what placement OPENCL says when no device can run the segment. */
     private final String openClStatus;
+
     private final double explorationShare;
     private final AtomicLong batches = new AtomicLong();
     private final AtomicLong credit = new AtomicLong();
@@ -93,6 +94,7 @@ final class SegmentScheduler {
         final AtomicLongArray factor = new AtomicLongArray(BUCKETS + 1);
         /** The segment's batch counter when the device last ran a batch of the bucket (0: never). */
         final AtomicLongArray lastRun = new AtomicLongArray(BUCKETS);
+
         volatile boolean warmed;
         /** Whether the device's JIT has had time to compile the segment's loop (see {@link #record}). */
         volatile boolean jitWarm;
@@ -107,8 +109,13 @@ final class SegmentScheduler {
         final ConcurrentHashMap<Object, CompletableFuture<Void>> preparing = new ConcurrentHashMap<>();
         /** The last batch size asked of {@code threadsFor}, packed with its answer: rows << 16 | threads. */
         volatile long lastThreads = -1;
-        final LongAdder batches = new LongAdder(), rows = new LongAdder(), estimated = new LongAdder(),
-                measured = new LongAdder(), explorations = new LongAdder(), fallbacks = new LongAdder(),
+
+        final LongAdder batches = new LongAdder(),
+                rows = new LongAdder(),
+                estimated = new LongAdder(),
+                measured = new LongAdder(),
+                explorations = new LongAdder(),
+                fallbacks = new LongAdder(),
                 probes = new LongAdder();
 
         Slot() {
@@ -142,8 +149,13 @@ final class SegmentScheduler {
         CostModel.Estimate[] out = new CostModel.Estimate[devices.length];
         for (int i = 0; i < devices.length; i++) {
             if (supports(i, program)) {
-                out[i] = CostModel.estimate(devices[i].figures(), profile, rows, devices[i].threadsFor(program, rows),
-                        devices[i].queued(), devices[i].path(0));
+                out[i] = CostModel.estimate(
+                        devices[i].figures(),
+                        profile,
+                        rows,
+                        devices[i].threadsFor(program, rows),
+                        devices[i].queued(),
+                        devices[i].path(0));
             }
         }
         return out;
@@ -161,7 +173,8 @@ final class SegmentScheduler {
         if (p == program) {
             int s = slots[i].supportsBase;
             if (s == 0) {
-                slots[i].supportsBase = s = support.unsupportedOn(devices[i].device, p).isEmpty() ? 1 : 2;
+                slots[i].supportsBase =
+                        s = support.unsupportedOn(devices[i].device, p).isEmpty() ? 1 : 2;
             }
             return s == 1;
         }
@@ -196,7 +209,10 @@ final class SegmentScheduler {
         long n = peek ? batches.get() : batches.incrementAndGet();
         int b = bucket(rows);
         int best = -1, second = -1, building = -1;
-        double bestEst = Double.POSITIVE_INFINITY, bestRaw = 0, secondEst = Double.POSITIVE_INFINITY, secondRaw = 0,
+        double bestEst = Double.POSITIVE_INFINITY,
+                bestRaw = 0,
+                secondEst = Double.POSITIVE_INFINITY,
+                secondRaw = 0,
                 buildingEst = Double.POSITIVE_INFINITY;
         boolean bestProbe = false, secondProbe = false;
         boolean anyMemoryShort = false, anyFenced = false;
@@ -255,7 +271,8 @@ final class SegmentScheduler {
         }
         if (!peek && bestProbe && !devices[best].health.tryProbe()) {
             // Another thread is probing that device: the next best takes this batch (never a second probe).
-            return second >= 0 && !secondProbe ? choice(second, secondRaw, p, rows, Why.FASTEST, false, false)
+            return second >= 0 && !secondProbe
+                    ? choice(second, secondRaw, p, rows, Why.FASTEST, false, false)
                     : choice(fallback, rawOf(fallback, rows), p, rows, Why.FENCED, false, false);
         }
         if (!peek && (second >= 0 || building >= 0) && !bestProbe && explorationShare > 0) {
@@ -269,9 +286,10 @@ final class SegmentScheduler {
                     continue;
                 }
                 double raw = rawOf(i, rows, resident);
-                // A device that never ran the segment pays for its first run (a JIT, or a build when it builds in the batch).
-                double extra = raw * s.factor(b) + devices[i].queued() - bestEst
-                        + (s.warmed ? 0 : devices[i].firstRunNanos);
+                // A device that never ran the segment pays for its first run (a JIT, or a build when it builds in the
+                // batch).
+                double extra =
+                        raw * s.factor(b) + devices[i].queued() - bestEst + (s.warmed ? 0 : devices[i].firstRunNanos);
                 long c = credit.get();
                 if (extra < 0 || extra > c) {
                     continue;
@@ -286,11 +304,15 @@ final class SegmentScheduler {
                 }
             }
         }
-        Why why = bestProbe ? Why.PROBE
-                : buildingWins ? Why.BUILDING
-                : best == fallback && second < 0 && anyFenced ? Why.FENCED
-                : best == fallback && second < 0 && anyMemoryShort ? Why.NO_MEMORY
-                : second < 0 && building < 0 ? Why.ONLY : Why.FASTEST;
+        Why why = bestProbe
+                ? Why.PROBE
+                : buildingWins
+                        ? Why.BUILDING
+                        : best == fallback && second < 0 && anyFenced
+                                ? Why.FENCED
+                                : best == fallback && second < 0 && anyMemoryShort
+                                        ? Why.NO_MEMORY
+                                        : second < 0 && building < 0 ? Why.ONLY : Why.FASTEST;
         return choice(best, bestRaw, p, rows, why, false, bestProbe);
     }
 
@@ -373,7 +395,12 @@ final class SegmentScheduler {
     }
 
     private double rawOf(int i, long rows, long[] resident) {
-        return CostModel.totalNanos(devices[i].figures(), profile, rows, threads(i, rows), 0,
+        return CostModel.totalNanos(
+                devices[i].figures(),
+                profile,
+                rows,
+                threads(i, rows),
+                0,
                 devices[i].path(resident == null ? 0 : resident[i]));
     }
 
@@ -501,9 +528,11 @@ final class SegmentScheduler {
     }
 
     private boolean faster(int i, long rows) {
-        double dev = CostModel.totalNanos(devices[i].figures(), profile, rows, 1, 0, devices[i].path(0)) * correction(i, rows);
+        double dev = CostModel.totalNanos(devices[i].figures(), profile, rows, 1, 0, devices[i].path(0))
+                * correction(i, rows);
         DeviceRuntime f = devices[fallback];
-        double cpu = CostModel.totalNanos(f.figures(), profile, rows, f.threadsFor(program, rows), 0) * correction(fallback, rows);
+        double cpu = CostModel.totalNanos(f.figures(), profile, rows, f.threadsFor(program, rows), 0)
+                * correction(fallback, rows);
         return dev < cpu;
     }
 
@@ -512,11 +541,17 @@ final class SegmentScheduler {
         List<SegmentStats.OnDevice> on = new ArrayList<>();
         for (int i = 0; i < devices.length; i++) {
             Slot s = slots[i];
-            on.add(new SegmentStats.OnDevice(devices[i].device.name(), s.batches.sum(), s.rows.sum(), s.estimated.sum(),
-                    s.measured.sum(), s.explorations.sum(), s.fallbacks.sum(), s.probes.sum(),
+            on.add(new SegmentStats.OnDevice(
+                    devices[i].device.name(),
+                    s.batches.sum(),
+                    s.rows.sum(),
+                    s.estimated.sum(),
+                    s.measured.sum(),
+                    s.explorations.sum(),
+                    s.fallbacks.sum(),
+                    s.probes.sum(),
                     s.factor(BUCKETS)));
         }
         return new SegmentStats(text, profile, batches.get(), List.copyOf(on));
     }
-
 }

@@ -25,17 +25,38 @@ public record SegmentStats(String segment, SegmentProfile profile, long decision
      * @param probes         batches sent to it to test it after a fence
      * @param correction     the learnt factor measured / estimated over all batch sizes (1: none yet)
      */
-    public record OnDevice(String device, long batches, long rows, long estimatedNanos, long measuredNanos,
-                           long explorations, long fallbacks, long probes, double correction) {
+    public record OnDevice(
+            String device,
+            long batches,
+            long rows,
+            long estimatedNanos,
+            long measuredNanos,
+            long explorations,
+            long fallbacks,
+            long probes,
+            double correction) {
         public String describe() {
-            return String.format(Locale.ROOT, "%s: %d batches, %d rows, estimated %s, measured %s, %d explorations,"
-                            + " %d fallbacks, %d probes, correction x%.2f", device, batches, rows,
-                    CostModel.ms(estimatedNanos), CostModel.ms(measuredNanos), explorations, fallbacks, probes, correction);
+            return String.format(
+                    Locale.ROOT,
+                    "%s: %d batches, %d rows, estimated %s, measured %s, %d explorations,"
+                            + " %d fallbacks, %d probes, correction x%.2f",
+                    device,
+                    batches,
+                    rows,
+                    CostModel.ms(estimatedNanos),
+                    CostModel.ms(measuredNanos),
+                    explorations,
+                    fallbacks,
+                    probes,
+                    correction);
         }
     }
 
     /** The entry of {@code device}, or null. */
     public OnDevice on(String device) {
-        return devices.stream().filter(d -> d.device().equals(device)).findFirst().orElse(null);
+        return devices.stream()
+                .filter(d -> d.device().equals(device))
+                .findFirst()
+                .orElse(null);
     }
 }

@@ -1,23 +1,34 @@
 package dev.quiver.placement;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CalibrationCacheTest {
     private static final String ID = "cpu | amd64 | Some CPU @ 3.0GHz | processors 2 | threads 2 | quiver 1.2.3";
 
     private static DeviceFigures figures(String identity) {
-        return new DeviceFigures(identity, 1234.5, 0.0123456789, 0.00617, 0.25, 0.0111, 0.0777, 1.23456789012345,
-                2, 0.875, 1_700_000_000_123L, 321, DeviceFigures.Source.MEASURED);
+        return new DeviceFigures(
+                identity,
+                1234.5,
+                0.0123456789,
+                0.00617,
+                0.25,
+                0.0111,
+                0.0777,
+                1.23456789012345,
+                2,
+                0.875,
+                1_700_000_000_123L,
+                321,
+                DeviceFigures.Source.MEASURED);
     }
 
     @Test
@@ -92,7 +103,9 @@ class CalibrationCacheTest {
             assertEquals(dir, CalibrationCache.defaultDirectory());
             System.clearProperty("quiver.calibration.dir");
             Path d = CalibrationCache.defaultDirectory();
-            assertTrue(d.endsWith(Path.of("quiver", "calibration")) || System.getenv("QUIVER_CALIBRATION_DIR") != null, d::toString);
+            assertTrue(
+                    d.endsWith(Path.of("quiver", "calibration")) || System.getenv("QUIVER_CALIBRATION_DIR") != null,
+                    d::toString);
         } finally {
             if (before == null) {
                 System.clearProperty("quiver.calibration.dir");

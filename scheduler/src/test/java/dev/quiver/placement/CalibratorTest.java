@@ -1,18 +1,17 @@
 package dev.quiver.placement;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.Device;
 import dev.quiver.cpu.CpuBackend;
 import dev.quiver.opencl.OpenClBackend;
 import dev.quiver.opencl.OpenClDevice;
 import dev.quiver.opencl.OpenClRuntime;
 import dev.quiver.opencl.TransferMode;
+import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CalibratorTest {
 
@@ -72,11 +71,14 @@ class CalibratorTest {
         String identity = DeviceIdentity.of(device);
         StringBuilder trace = new StringBuilder();
         long t0 = System.nanoTime();
-        DeviceFigures f = Calibrator.measure(device, identity, line -> trace.append("  ").append(line).append('\n'));
+        DeviceFigures f = Calibrator.measure(
+                device, identity, line -> trace.append("  ").append(line).append('\n'));
         long millis = (System.nanoTime() - t0) / 1_000_000;
         System.out.println(device.name() + " (" + identity + "): " + f.describe() + "\n  calibrated in " + millis
                 + " ms\n" + trace);
-        assertTrue(f.source() == DeviceFigures.Source.MEASURED || f.source() == DeviceFigures.Source.MEASURED_COLD, f::describe);
+        assertTrue(
+                f.source() == DeviceFigures.Source.MEASURED || f.source() == DeviceFigures.Source.MEASURED_COLD,
+                f::describe);
         assertEquals(identity, f.identity());
         assertTrue(millis < 4_000, () -> "calibration took " + millis + " ms");
         assertTrue(f.launchNanos() > 0 && f.launchNanos() < 10_000_000, f::describe);

@@ -1,19 +1,18 @@
 package dev.quiver.placement;
 
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
 /** The circuit breaker: fence after failures in a row, probe when the fence ends, double the fence on a failed probe. */
 class DeviceHealthTest {
     private final AtomicLong now = new AtomicLong(5_000_000_000L);
-    private final DeviceHealth health = new DeviceHealth(new DeviceHealth.Policy(2, Duration.ofSeconds(1), Duration.ofSeconds(3)),
-            now::get);
+    private final DeviceHealth health =
+            new DeviceHealth(new DeviceHealth.Policy(2, Duration.ofSeconds(1), Duration.ofSeconds(3)), now::get);
 
     private void advance(Duration d) {
         now.addAndGet(d.toNanos());

@@ -1,13 +1,13 @@
 package dev.quiver.placement;
 
-import dev.quiver.Device;
-import dev.quiver.cpu.CpuBackend;
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.Device;
+import dev.quiver.cpu.CpuBackend;
+import org.junit.jupiter.api.Test;
 
 class DeviceIdentityTest {
 

@@ -1,15 +1,27 @@
 package dev.quiver.placement;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
 import dev.quiver.backend.DeviceKind;
 import dev.quiver.backend.DeviceTraits;
+import dev.quiver.cpu.CpuBackend;
 import dev.quiver.expr.Expr;
 import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -23,17 +35,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The placement component on its own, with scripted devices that say what they are only through
@@ -49,11 +50,11 @@ class PlacementComponentTest {
     private static final String EXPR = "(x * y + 1) / (y - 0.5)";
     private static final int SMALL = 1_000, LARGE = 1 << 16;
     /** A GPU that copies batches to 8 GiB of its own memory. */
-    private static final DeviceTraits COPYING_GPU = new DeviceTraits(DeviceKind.GPU, DeviceTraits.Memory.COPY, false,
-            1L << 31, 8L << 30, false);
+    private static final DeviceTraits COPYING_GPU =
+            new DeviceTraits(DeviceKind.GPU, DeviceTraits.Memory.COPY, false, 1L << 31, 8L << 30, false);
     /** An accelerator of the user's own, on the host's memory. */
-    private static final DeviceTraits ACCELERATOR = new DeviceTraits(DeviceKind.ACCELERATOR, DeviceTraits.Memory.HOST,
-            false, Long.MAX_VALUE, Long.MAX_VALUE, false);
+    private static final DeviceTraits ACCELERATOR = new DeviceTraits(
+            DeviceKind.ACCELERATOR, DeviceTraits.Memory.HOST, false, Long.MAX_VALUE, Long.MAX_VALUE, false);
 
     private BufferAllocator allocator;
     private final AtomicLong clock = new AtomicLong(1_000_000_000L);
@@ -80,19 +81,35 @@ class PlacementComponentTest {
 
     /** A fast GPU: 50 us per run, copies at 10 GB/s, then 100x the CPU's throughput. */
     static DeviceFigures gpuFigures() {
-        return new DeviceFigures("test gpu", 50_000, 0.01, 0.01, 0.1, 0.01, 0.04, 0.2, 1, 1, 0, 0,
-                DeviceFigures.Source.GIVEN);
+        return new DeviceFigures(
+                "test gpu", 50_000, 0.01, 0.01, 0.1, 0.01, 0.04, 0.2, 1, 1, 0, 0, DeviceFigures.Source.GIVEN);
     }
 
     /** A device no other beats by the figures: a microsecond a batch, on the host's memory. */
     static DeviceFigures instantFigures() {
-        return new DeviceFigures("test instant", 1_000, 0.000_01, 0.000_01, 0, 0.000_01, 0.000_01, 0.000_01, 1, 1, 0, 0,
+        return new DeviceFigures(
+                "test instant",
+                1_000,
+                0.000_01,
+                0.000_01,
+                0,
+                0.000_01,
+                0.000_01,
+                0.000_01,
+                1,
+                1,
+                0,
+                0,
                 DeviceFigures.Source.GIVEN);
     }
 
     private Quiver quiver(Map<Device, DeviceFigures> extra) {
-        Quiver.Builder b = Quiver.builder().allocator(allocator).openCl(false).deviceFigures("cpu", cpuFigures())
-                .explorationShare(0).clock(clock::get)
+        Quiver.Builder b = Quiver.builder()
+                .allocator(allocator)
+                .openCl(false)
+                .deviceFigures("cpu", cpuFigures())
+                .explorationShare(0)
+                .clock(clock::get)
                 .healthPolicy(new DeviceHealth.Policy(3, Duration.ofSeconds(10), Duration.ofSeconds(40)));
         extra.forEach((d, f) -> b.addDevice(d).deviceFigures(d.name(), f));
         Quiver q = b.build();
@@ -124,7 +141,8 @@ class PlacementComponentTest {
 
     /** Evaluates {@code e} over a batch of {@code rows}, checks every row against Java, and says where its kernel ran. */
     private String evaluate(CompiledExpression e, int rows, Placement placement) {
-        try (VectorSchemaRoot b = batch(rows); FieldVector out = e.evaluate(b, placement, allocator)) {
+        try (VectorSchemaRoot b = batch(rows);
+                FieldVector out = e.evaluate(b, placement, allocator)) {
             Float8Vector x = (Float8Vector) b.getVector("x"), y = (Float8Vector) b.getVector("y");
             Float8Vector o = (Float8Vector) out;
             for (int i = 0; i < rows; i++) {
@@ -144,8 +162,10 @@ class PlacementComponentTest {
     /** The device EXPLAIN marks {@code <- auto} for the (only) segment at {@code rows} rows. */
     private static String explainedAuto(CompiledExpression e, int rows) {
         String text = e.explain(false, rows);
-        List<String> marked = text.lines().filter(l -> l.endsWith("<- auto")).map(l -> l.strip().substring(0,
-                l.strip().indexOf(": "))).toList();
+        List<String> marked = text.lines()
+                .filter(l -> l.endsWith("<- auto"))
+                .map(l -> l.strip().substring(0, l.strip().indexOf(": ")))
+                .toList();
         assertEquals(1, marked.size(), text);
         return marked.getFirst();
     }
@@ -181,8 +201,10 @@ class PlacementComponentTest {
         gpu.ready = false;
         Quiver q = quiver(Map.of(new Device("gpu", Device.Kind.OPENCL_GPU, "scripted", gpu), gpuFigures()));
         CompiledExpression e = q.compile(XY, Expr.parse(EXPR));
-        assertEquals("cpu", agreed(e, LARGE), "the GPU would win, but its program is not built: the batch waits for nobody");
-        assertTrue(e.metrics().byDevice().get("cpu").lastReason().contains("building in the background"),
+        assertEquals(
+                "cpu", agreed(e, LARGE), "the GPU would win, but its program is not built: the batch waits for nobody");
+        assertTrue(
+                e.metrics().byDevice().get("cpu").lastReason().contains("building in the background"),
                 e.metrics().byDevice().get("cpu").lastReason());
         assertEquals(1, gpu.prepared.get(), "the build was started once, in the background");
         assertEquals(0, gpu.attempts.get());
@@ -210,7 +232,9 @@ class PlacementComponentTest {
         assertEquals(3, h.failures());
         assertEquals("cpu", agreed(e, LARGE), "fenced: AUTO passes it over");
         assertEquals(3, gpu.attempts.get());
-        assertTrue(e.explain(false, LARGE).contains("gpu: can run every kernel; transfer copy; fenced"), e.explain(false, LARGE));
+        assertTrue(
+                e.explain(false, LARGE).contains("gpu: can run every kernel; transfer copy; fenced"),
+                e.explain(false, LARGE));
         clock.addAndGet(Duration.ofSeconds(11).toNanos());
         gpu.failure = null;
         Choice probe = e.choose(Placement.AUTO, LARGE);
@@ -245,11 +269,13 @@ class PlacementComponentTest {
         ScriptedDevice accel = new ScriptedDevice("accel", ACCELERATOR);
         Device gpuDevice = new Device("gpu", Device.Kind.OPENCL_GPU, "scripted", gpu);
         Device accelDevice = new Device("accel", Device.Kind.CUSTOM, "a scripted accelerator of our own", accel);
-        Map<Device, DeviceFigures> extra = new java.util.LinkedHashMap<>();
+        Map<Device, DeviceFigures> extra = new LinkedHashMap<>();
         extra.put(gpuDevice, gpuFigures());
         extra.put(accelDevice, instantFigures());
         Quiver q = quiver(extra);
-        assertEquals(List.of("cpu", "gpu", "accel"), q.devices().stream().map(Device::name).toList());
+        assertEquals(
+                List.of("cpu", "gpu", "accel"),
+                q.devices().stream().map(Device::name).toList());
         assertEquals(List.of(gpuDevice), q.openClDevices(), "a device of our own is not an OpenCL one");
         assertTrue(accelDevice.transferMode().isEmpty(), "it reads the host's memory");
         CompiledExpression e = q.compile(XY, Expr.parse(EXPR));
@@ -267,14 +293,24 @@ class PlacementComponentTest {
     @Test
     void theFallbackIsFoundByItsRoleNotItsPosition() {
         ScriptedDevice gpu = new ScriptedDevice("gpu", COPYING_GPU);
-        try (dev.quiver.cpu.CpuBackend cpu = new dev.quiver.cpu.CpuBackend(1); gpu) {
+        try (CpuBackend cpu = new CpuBackend(1);
+                gpu) {
             Device cpuDevice = new Device("cpu", Device.Kind.CPU, "the cpu", cpu);
             Device gpuDevice = new Device("gpu", Device.Kind.OPENCL_GPU, "scripted", gpu);
             FigureSource figures = new FigureSource(Map.of("cpu", cpuFigures(), "gpu", gpuFigures()), false, null);
-            Devices devices = new Devices(List.of(gpuDevice, cpuDevice), cpuDevice, DeviceHealth.Policy.DEFAULT, clock::get,
-                    true, figures, 0, "none");
-            KernelProgram p = new KernelProgram(List.of(ElementType.FLOAT64, ElementType.FLOAT64),
-                    Ir.div(Ir.add(Ir.mul(Ir.arg(0, ElementType.FLOAT64), Ir.arg(1, ElementType.FLOAT64)), Ir.lit(1.0)),
+            Devices devices = new Devices(
+                    List.of(gpuDevice, cpuDevice),
+                    cpuDevice,
+                    DeviceHealth.Policy.DEFAULT,
+                    clock::get,
+                    true,
+                    figures,
+                    0,
+                    "none");
+            KernelProgram p = new KernelProgram(
+                    List.of(ElementType.FLOAT64, ElementType.FLOAT64),
+                    Ir.div(
+                            Ir.add(Ir.mul(Ir.arg(0, ElementType.FLOAT64), Ir.arg(1, ElementType.FLOAT64)), Ir.lit(1.0)),
                             Ir.sub(Ir.arg(1, ElementType.FLOAT64), Ir.lit(0.5))));
             SegmentScheduler s = new SegmentScheduler(new ProgramSupport(), "p", p, null, devices);
             assertEquals(cpuDevice, s.auto(p, SMALL, true).device());
@@ -282,8 +318,18 @@ class PlacementComponentTest {
             assertEquals(cpuDevice, s.fallback(LARGE, Why.FALLBACK).device());
             assertFalse(s.crossover(1).isPresent(), "no crossover of the fallback with itself");
             assertTrue(s.crossover(0).isPresent(), "the gpu's crossover, against the fallback wherever it stands");
-            assertThrows(IllegalArgumentException.class, () -> new Devices(List.of(gpuDevice, cpuDevice), gpuDevice,
-                    DeviceHealth.Policy.DEFAULT, clock::get, true, figures, 0, "none"), "a fallback must run on the caller");
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> new Devices(
+                            List.of(gpuDevice, cpuDevice),
+                            gpuDevice,
+                            DeviceHealth.Policy.DEFAULT,
+                            clock::get,
+                            true,
+                            figures,
+                            0,
+                            "none"),
+                    "a fallback must run on the caller");
         }
     }
 }

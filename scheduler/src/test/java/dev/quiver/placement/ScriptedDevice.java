@@ -8,7 +8,6 @@ import dev.quiver.backend.KernelRun;
 import dev.quiver.cpu.CpuBackend;
 import dev.quiver.errors.DeviceException;
 import dev.quiver.rowfn.ir.KernelProgram;
-
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,6 +27,7 @@ final class ScriptedDevice implements KernelBackend {
     final AtomicInteger prepared = new AtomicInteger();
     /** Whether its programs are built; while false, {@link #prepareAsync} returns {@link #build}. */
     volatile boolean ready = true;
+
     volatile CompletableFuture<Void> build = new CompletableFuture<>();
     /** Every run throws this, when set (after scribbling over the output, as a half-finished run would). */
     volatile RuntimeException failure;

@@ -2,15 +2,14 @@ package dev.quiver.spark;
 
 import dev.quiver.spark.arrow.SparkArrowTypes;
 import dev.quiver.spark.exec.QuiverExec;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.spark.sql.catalyst.rules.Rule;
 import org.apache.spark.sql.execution.ColumnarRule;
 import org.apache.spark.sql.execution.RowToColumnarExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.internal.SQLConf;
 import scala.jdk.javaapi.CollectionConverters;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The extension's columnar rule. Before Spark inserts its row/columnar transitions, Quiver nodes
@@ -68,9 +67,13 @@ public final class QuiverColumnarRule extends ColumnarRule {
             changed |= r != c;
             rewritten.add(r);
         }
-        SparkPlan p = changed ? plan.withNewChildren(CollectionConverters.asScala(rewritten).toSeq()) : plan;
-        if (p instanceof QuiverExec q && q.child() instanceof RowToColumnarExec r2c
-                && q.spec().inputTypes().stream().allMatch(t -> SparkArrowTypes.arrowType(t).isPresent())) {
+        SparkPlan p = changed
+                ? plan.withNewChildren(CollectionConverters.asScala(rewritten).toSeq())
+                : plan;
+        if (p instanceof QuiverExec q
+                && q.child() instanceof RowToColumnarExec r2c
+                && q.spec().inputTypes().stream()
+                        .allMatch(t -> SparkArrowTypes.arrowType(t).isPresent())) {
             return q.readingRows(r2c.child());
         }
         return p;

@@ -1,14 +1,25 @@
 package dev.quiver.spark;
 
-import dev.quiver.spark.exec.ExecutorQuivers;
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
 import dev.quiver.functions.PlanningException;
+import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.memory.Resources;
 import dev.quiver.spark.arrow.ArrowExport;
 import dev.quiver.spark.arrow.RowsToArrow;
 import dev.quiver.spark.arrow.SparkArrowTypes;
+import dev.quiver.spark.exec.ExecutorQuivers;
+import java.io.Serial;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -29,17 +40,6 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.util.TaskCompletionListener;
-
-import java.io.Serial;
-import java.io.Serializable;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.NoSuchElementException;
-import java.util.Objects;
-import java.util.Set;
 
 /**
  * Quiver projections over a Spark {@link Dataset}, without a session extension: the given Quiver
@@ -69,8 +69,7 @@ import java.util.Set;
  * rows are converted with the input's and the output's {@link ExpressionEncoder}s.
  */
 public final class QuiverDatasets {
-    private QuiverDatasets() {
-    }
+    private QuiverDatasets() {}
 
     /**
      * How {@link #project(Dataset, Options, String...)} evaluates.
@@ -135,12 +134,13 @@ public final class QuiverDatasets {
         List<Field> readable = new ArrayList<>();
         List<String> unreadable = new ArrayList<>();
         for (StructField f : fields) {
-            SparkArrowTypes.arrowType(f.dataType()).ifPresentOrElse(
-                    t -> readable.add(SparkArrowTypes.field(f.name(), f.dataType(), f.nullable())),
-                    () -> unreadable.add(f.name() + " (" + f.dataType().simpleString() + ")"));
+            SparkArrowTypes.arrowType(f.dataType())
+                    .ifPresentOrElse(
+                            t -> readable.add(SparkArrowTypes.field(f.name(), f.dataType(), f.nullable())),
+                            () -> unreadable.add(f.name() + " (" + f.dataType().simpleString() + ")"));
         }
         Schema arrowSchema = new Schema(readable);
-        Quiver quiver = ExecutorQuivers.quiver(dev.quiver.kernels.ArithmeticMode.CHECKED, java.util.List.of());
+        Quiver quiver = ExecutorQuivers.quiver(ArithmeticMode.CHECKED, List.of());
         List<StructField> output = new ArrayList<>(expressions.length);
         Set<String> read = new LinkedHashSet<>();
         for (String expression : expressions) {
@@ -151,12 +151,14 @@ public final class QuiverDatasets {
                 if (unreadable.isEmpty()) {
                     throw e;
                 }
-                throw new PlanningException(e.getMessage() + " (input columns Quiver cannot read: "
-                        + String.join(", ", unreadable) + ")", e);
+                throw new PlanningException(
+                        e.getMessage() + " (input columns Quiver cannot read: " + String.join(", ", unreadable) + ")",
+                        e);
             }
             Field out = compiled.outputField();
-            DataType type = SparkArrowTypes.sparkType(out.getType()).orElseThrow(() -> new IllegalArgumentException(
-                    "the expression " + expression + " gives Arrow type " + out.getType() + ", which has no Spark type"));
+            DataType type = SparkArrowTypes.sparkType(out.getType())
+                    .orElseThrow(() -> new IllegalArgumentException("the expression " + expression
+                            + " gives Arrow type " + out.getType() + ", which has no Spark type"));
             output.add(DataTypes.createStructField(out.getName(), type, true));
             compiled.inputColumns().forEach(c -> read.add(c.getName()));
         }
@@ -165,8 +167,10 @@ public final class QuiverDatasets {
         Encoder<Row> outputEncoder = Encoders.row(outputSchema);
         ExpressionEncoder<Row> bound = expressionEncoder(outputEncoder);
         bound = bound.resolveAndBind(bound.resolveAndBind$default$1(), bound.resolveAndBind$default$2());
-        return input.mapPartitions(new ProjectPartition(expressions, inputSchema, columns, options,
-                expressionEncoder(input.encoder()), bound), outputEncoder);
+        return input.mapPartitions(
+                new ProjectPartition(
+                        expressions, inputSchema, columns, options, expressionEncoder(input.encoder()), bound),
+                outputEncoder);
     }
 
     /** The ordinals in {@code fields} of the columns named {@code names}, in input order. */
@@ -195,13 +199,19 @@ public final class QuiverDatasets {
         if (e instanceof AgnosticEncoder<Row> a) {
             return ExpressionEncoder.apply(a);
         }
-        throw new IllegalArgumentException("the Dataset's encoder " + e.getClass().getName()
-                + " is not Spark classic's: QuiverDatasets needs classic Spark, not Spark Connect");
+        throw new IllegalArgumentException(
+                "the Dataset's encoder " + e.getClass().getName()
+                        + " is not Spark classic's: QuiverDatasets needs classic Spark, not Spark Connect");
     }
 
     /** What a task needs to project its partition: shipped to the executors, so only strings, the schema and encoders. */
-    private record ProjectPartition(String[] expressions, StructType inputSchema, int[] columns, Options options,
-                                    ExpressionEncoder<Row> inputEncoder, ExpressionEncoder<Row> outputEncoder)
+    private record ProjectPartition(
+            String[] expressions,
+            StructType inputSchema,
+            int[] columns,
+            Options options,
+            ExpressionEncoder<Row> inputEncoder,
+            ExpressionEncoder<Row> outputEncoder)
             implements MapPartitionsFunction<Row, Row> {
         @Serial
         private static final long serialVersionUID = 1L;
@@ -209,8 +219,11 @@ public final class QuiverDatasets {
         @Override
         public Iterator<Row> call(Iterator<Row> rows) {
             TaskContext task = TaskContext.get();
-            String name = "quiver-project" + (task == null ? "" : "-stage-" + task.stageId() + "-partition-"
-                    + task.partitionId() + "-attempt-" + task.taskAttemptId());
+            String name = "quiver-project"
+                    + (task == null
+                            ? ""
+                            : "-stage-" + task.stageId() + "-partition-" + task.partitionId() + "-attempt-"
+                                    + task.taskAttemptId());
             BufferAllocator allocator = ExecutorQuivers.taskAllocator(name);
             ProjectedRows projected;
             try {
@@ -220,7 +233,8 @@ public final class QuiverDatasets {
                 throw e;
             }
             if (task != null) {
-                task.addTaskCompletionListener((TaskCompletionListener) c -> projected.release(c.isFailed() || c.isInterrupted()));
+                task.addTaskCompletionListener(
+                        (TaskCompletionListener) c -> projected.release(c.isFailed() || c.isInterrupted()));
             }
             return projected;
         }
@@ -252,9 +266,12 @@ public final class QuiverDatasets {
                     return toInternal.apply(rows.next());
                 }
             };
-            this.toArrow = new RowsToArrow(p.inputSchema(), p.columns(), allocator, p.options().batchRows());
-            Quiver quiver = ExecutorQuivers.quiver(dev.quiver.kernels.ArithmeticMode.CHECKED, java.util.List.of());
-            this.compiled = Arrays.stream(p.expressions()).map(e -> quiver.compile(toArrow.schema(), e)).toList();
+            this.toArrow = new RowsToArrow(
+                    p.inputSchema(), p.columns(), allocator, p.options().batchRows());
+            Quiver quiver = ExecutorQuivers.quiver(ArithmeticMode.CHECKED, List.of());
+            this.compiled = Arrays.stream(p.expressions())
+                    .map(e -> quiver.compile(toArrow.schema(), e))
+                    .toList();
             this.placement = p.options().placement();
             this.toRow = p.outputEncoder().createDeserializer();
         }
@@ -343,8 +360,9 @@ public final class QuiverDatasets {
                 if (leaked == 0) {
                     allocator.close();
                 } else if (!failed) {
-                    throw new IllegalStateException("Quiver's allocator " + allocator.getName() + " still holds " + leaked
-                            + " bytes after the partition closed everything it allocated:\n" + allocator.toVerboseString());
+                    throw new IllegalStateException("Quiver's allocator " + allocator.getName() + " still holds "
+                            + leaked + " bytes after the partition closed everything it allocated:\n"
+                            + allocator.toVerboseString());
                 }
             }
         }

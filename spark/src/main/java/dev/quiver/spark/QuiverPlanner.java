@@ -8,6 +8,11 @@ import dev.quiver.spark.exec.ExecutorQuivers;
 import dev.quiver.spark.exec.NodeSpec;
 import dev.quiver.spark.exec.QuiverExec;
 import dev.quiver.spark.plan.CatalystTranslator;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -15,38 +20,34 @@ import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Alias$;
 import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.BinaryExpression;
+import org.apache.spark.sql.catalyst.expressions.Concat;
 import org.apache.spark.sql.catalyst.expressions.ConditionalExpression;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.Greatest;
+import org.apache.spark.sql.catalyst.expressions.Least;
 import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.Or;
+import org.apache.spark.sql.catalyst.expressions.TernaryExpression;
 import org.apache.spark.sql.catalyst.expressions.TryEval;
 import org.apache.spark.sql.catalyst.expressions.UnaryExpression;
-import org.apache.spark.sql.catalyst.expressions.BinaryExpression;
-import org.apache.spark.sql.catalyst.expressions.TernaryExpression;
-import org.apache.spark.sql.catalyst.expressions.Greatest;
-import org.apache.spark.sql.catalyst.expressions.Least;
-import org.apache.spark.sql.catalyst.expressions.Concat;
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag;
 import org.apache.spark.sql.execution.CollectTailExec;
 import org.apache.spark.sql.execution.FilterExec;
 import org.apache.spark.sql.execution.LimitExec;
+import org.apache.spark.sql.execution.ProjectExec;
 import org.apache.spark.sql.execution.SortExec;
+import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.adaptive.QueryStageExec;
 import org.apache.spark.sql.execution.aggregate.HashAggregateExec;
 import org.apache.spark.sql.execution.aggregate.ObjectHashAggregateExec;
 import org.apache.spark.sql.execution.exchange.Exchange;
-import org.apache.spark.sql.execution.ProjectExec;
-import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.types.DataType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.jdk.javaapi.CollectionConverters;
-
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Rewrites a physical plan: {@code ProjectExec} and {@code FilterExec} nodes whose expressions
@@ -90,7 +91,9 @@ final class QuiverPlanner {
             changed |= r != c;
             rewritten.add(r);
         }
-        SparkPlan p = changed ? plan.withNewChildren(CollectionConverters.asScala(rewritten).toSeq()) : plan;
+        SparkPlan p = changed
+                ? plan.withNewChildren(CollectionConverters.asScala(rewritten).toSeq())
+                : plan;
         if (p instanceof ProjectExec project) {
             return project(project, partial);
         }
@@ -107,8 +110,11 @@ final class QuiverPlanner {
 
     /** Reads all of its input before it gives its first row, whoever reads it (or a stage already run). */
     private static boolean readsAll(SparkPlan p) {
-        return p instanceof Exchange || p instanceof SortExec || p instanceof HashAggregateExec
-                || p instanceof ObjectHashAggregateExec || p instanceof QueryStageExec;
+        return p instanceof Exchange
+                || p instanceof SortExec
+                || p instanceof HashAggregateExec
+                || p instanceof ObjectHashAggregateExec
+                || p instanceof QueryStageExec;
     }
 
     // ------------------------------------------------------------------------------ projection
@@ -119,13 +125,19 @@ final class QuiverPlanner {
         String filterSql = null;
         List<String> notes = new ArrayList<>();
         // A Quiver filter right below: one node filters, then projects over the rows it keeps.
-        if (child instanceof QuiverExec q && q.spec().filter() != null && !q.rowInput() && !project.projectList().isEmpty()
+        if (child instanceof QuiverExec q
+                && q.spec().filter() != null
+                && !q.rowInput()
+                && !project.projectList().isEmpty()
                 && q.spec().columns().stream().allMatch(NodeSpec.Column::passThrough)) {
             List<Attribute> base = CollectionConverters.asJava(q.child().output());
             List<Attribute> filterInputs = new ArrayList<>();
             for (int i = 0; i < q.spec().referenced(); i++) {
                 long id = q.spec().inputIds().get(i);
-                filterInputs.add(base.stream().filter(a -> a.exprId().id() == id).findFirst().orElseThrow());
+                filterInputs.add(base.stream()
+                        .filter(a -> a.exprId().id() == id)
+                        .findFirst()
+                        .orElseThrow());
             }
             t.seed(filterInputs);
             try {
@@ -186,14 +198,34 @@ final class QuiverPlanner {
         if (quiverColumns == 0 && filterSql == null) {
             return keep(project, notes);
         }
-        return build(project, child, t, filterSql, columns, quiverOutput, passThrough, remainder, sparkList,
-                orderedColumns, orderedOutput, notes);
+        return build(
+                project,
+                child,
+                t,
+                filterSql,
+                columns,
+                quiverOutput,
+                passThrough,
+                remainder,
+                sparkList,
+                orderedColumns,
+                orderedOutput,
+                notes);
     }
 
-    private SparkPlan build(ProjectExec project, SparkPlan child, CatalystTranslator t, String filterSql,
-                            List<NodeSpec.Column> columns, List<Attribute> quiverOutput, Map<Long, Attribute> passThrough,
-                            boolean remainder, List<NamedExpression> sparkList, List<NodeSpec.Column> orderedColumns,
-                            List<Attribute> orderedOutput, List<String> notes) {
+    private SparkPlan build(
+            ProjectExec project,
+            SparkPlan child,
+            CatalystTranslator t,
+            String filterSql,
+            List<NodeSpec.Column> columns,
+            List<Attribute> quiverOutput,
+            Map<Long, Attribute> passThrough,
+            boolean remainder,
+            List<NamedExpression> sparkList,
+            List<NodeSpec.Column> orderedColumns,
+            List<Attribute> orderedOutput,
+            List<String> notes) {
         List<Attribute> inputs = new ArrayList<>(t.inputs());
         int referenced = inputs.size();
         List<NodeSpec.Column> outColumns = new ArrayList<>();
@@ -220,15 +252,24 @@ final class QuiverPlanner {
                 return keep(project, notes);
             }
         }
-        NodeSpec spec = new NodeSpec(ids(inputs), types(inputs), referenced, filterSql, outColumns, t.requiredMode(),
-                t.providers(), placement, notes);
-        QuiverExec node = new QuiverExec(CollectionConverters.asScala(output).toSeq(), spec, child, false,
-                QuiverSparkConf.rowBatchRows(conf));
+        NodeSpec spec = new NodeSpec(
+                ids(inputs),
+                types(inputs),
+                referenced,
+                filterSql,
+                outColumns,
+                t.requiredMode(),
+                t.providers(),
+                placement,
+                notes);
+        QuiverExec node = new QuiverExec(
+                CollectionConverters.asScala(output).toSeq(), spec, child, false, QuiverSparkConf.rowBatchRows(conf));
         log(project, notes);
         if (!remainder) {
             return node;
         }
-        ProjectExec top = new ProjectExec(CollectionConverters.asScala(sparkList).toSeq(), node);
+        ProjectExec top =
+                new ProjectExec(CollectionConverters.asScala(sparkList).toSeq(), node);
         top.setTagValue(FALLBACK, String.join("\n", notes));
         return top;
     }
@@ -249,16 +290,21 @@ final class QuiverPlanner {
      * conditional expressions (CASE, IF, COALESCE, AND, OR, IN) are left alone: Spark evaluates
      * them only on some rows, and Quiver would evaluate them on all.
      */
-    private Expression extract(CatalystTranslator t, Expression e, List<Alias> pulled, List<String> sql, boolean top,
-                               boolean skipped) {
+    private Expression extract(
+            CatalystTranslator t, Expression e, List<Alias> pulled, List<String> sql, boolean top, boolean skipped) {
         if (e instanceof Attribute || e instanceof Literal) {
             return e;
         }
         if (!top && !(e instanceof Alias)) {
             try {
                 String s = translateChecked(t, e, e.dataType(), skipped);
-                Alias alias = Alias$.MODULE$.apply(e, "_quiver" + pulled.size(), Alias$.MODULE$.apply$default$3(e, "x"),
-                        Alias$.MODULE$.apply$default$4(e, "x"), Alias$.MODULE$.apply$default$5(e, "x"), Alias$.MODULE$.apply$default$6(e, "x"));
+                Alias alias = Alias$.MODULE$.apply(
+                        e,
+                        "_quiver" + pulled.size(),
+                        Alias$.MODULE$.apply$default$3(e, "x"),
+                        Alias$.MODULE$.apply$default$4(e, "x"),
+                        Alias$.MODULE$.apply$default$5(e, "x"),
+                        Alias$.MODULE$.apply$default$6(e, "x"));
                 pulled.add(alias);
                 sql.add(s);
                 return alias.toAttribute();
@@ -278,7 +324,9 @@ final class QuiverPlanner {
             changed |= r != c;
             replaced.add(r);
         }
-        return changed ? e.withNewChildren(CollectionConverters.asScala(replaced).toSeq()) : e;
+        return changed
+                ? e.withNewChildren(CollectionConverters.asScala(replaced).toSeq())
+                : e;
     }
 
     /**
@@ -292,8 +340,13 @@ final class QuiverPlanner {
         if (e instanceof ConditionalExpression || e instanceof And || e instanceof Or || e instanceof TryEval) {
             return false;
         }
-        return e instanceof Alias || e instanceof UnaryExpression || e instanceof BinaryExpression
-                || e instanceof TernaryExpression || e instanceof Greatest || e instanceof Least || e instanceof Concat;
+        return e instanceof Alias
+                || e instanceof UnaryExpression
+                || e instanceof BinaryExpression
+                || e instanceof TernaryExpression
+                || e instanceof Greatest
+                || e instanceof Least
+                || e instanceof Concat;
     }
 
     // ------------------------------------------------------------------------------ filter
@@ -315,7 +368,8 @@ final class QuiverPlanner {
                 taken.add(Expr.parse(sql));
             } catch (CatalystTranslator.Unsupported u) {
                 t.reset(mark);
-                notes.add("filter " + c.sql() + (i + 1 < conjuncts.size() ? " and the conjuncts after it" : "") + ": " + u.getMessage());
+                notes.add("filter " + c.sql() + (i + 1 < conjuncts.size() ? " and the conjuncts after it" : "") + ": "
+                        + u.getMessage());
                 break;
             }
         }
@@ -338,9 +392,18 @@ final class QuiverPlanner {
         for (int k = 1; k < taken.size(); k++) {
             condition = condition.and(taken.get(k));
         }
-        NodeSpec spec = new NodeSpec(ids(inputs), types(inputs), referenced, condition.toString(), columns, t.requiredMode(),
-                t.providers(), placement, notes);
-        QuiverExec node = new QuiverExec(filter.child().output(), spec, filter.child(), false, QuiverSparkConf.rowBatchRows(conf));
+        NodeSpec spec = new NodeSpec(
+                ids(inputs),
+                types(inputs),
+                referenced,
+                condition.toString(),
+                columns,
+                t.requiredMode(),
+                t.providers(),
+                placement,
+                notes);
+        QuiverExec node = new QuiverExec(
+                filter.child().output(), spec, filter.child(), false, QuiverSparkConf.rowBatchRows(conf));
         log(filter, notes);
         if (i == conjuncts.size()) {
             return node;
@@ -360,23 +423,28 @@ final class QuiverPlanner {
      * Translates {@code e} and compiles it with the driver's Quiver over the inputs met so far:
      * planning errors and result types other than Spark's become {@link CatalystTranslator.Unsupported}.
      */
-    private static String translateChecked(CatalystTranslator t, Expression e, org.apache.spark.sql.types.DataType sparkType,
-                                           boolean skipped) throws CatalystTranslator.Unsupported {
+    private static String translateChecked(CatalystTranslator t, Expression e, DataType sparkType, boolean skipped)
+            throws CatalystTranslator.Unsupported {
         CatalystTranslator.Mark mark = t.mark();
         Expr expr = t.translate(e, skipped);
         String sql = expr.toString();
         List<Field> fields = new ArrayList<>();
         List<Attribute> inputs = t.inputs();
         for (int i = 0; i < inputs.size(); i++) {
-            java.util.Optional<ArrowType> type = SparkArrowTypes.arrowType(inputs.get(i).dataType());
+            Optional<ArrowType> type = SparkArrowTypes.arrowType(inputs.get(i).dataType());
             if (type.isEmpty()) {
                 t.reset(mark);
-                throw unsupported(e, "input " + inputs.get(i).sql() + " of type " + inputs.get(i).dataType().simpleString());
+                throw unsupported(
+                        e,
+                        "input " + inputs.get(i).sql() + " of type "
+                                + inputs.get(i).dataType().simpleString());
             }
-            fields.add(SparkArrowTypes.field(CatalystTranslator.inputName(i), inputs.get(i).dataType(), true));
+            fields.add(SparkArrowTypes.field(
+                    CatalystTranslator.inputName(i), inputs.get(i).dataType(), true));
         }
         try {
-            CompiledExpression compiled = ExecutorQuivers.validator(t.mode(), t.providers()).compile(new Schema(fields), sql);
+            CompiledExpression compiled =
+                    ExecutorQuivers.validator(t.mode(), t.providers()).compile(new Schema(fields), sql);
             ArrowType expected = SparkArrowTypes.arrowType(sparkType).orElse(null);
             ArrowType got = compiled.outputField().getType();
             if (!got.equals(expected)) {
@@ -397,7 +465,8 @@ final class QuiverPlanner {
     private static String unimportable(List<Attribute> attributes) {
         for (Attribute a : attributes) {
             if (SparkArrowTypes.arrowType(a.dataType()).isEmpty()) {
-                return "column " + a.sql() + " of type " + a.dataType().simpleString() + " cannot pass through a Quiver filter";
+                return "column " + a.sql() + " of type " + a.dataType().simpleString()
+                        + " cannot pass through a Quiver filter";
             }
         }
         return null;
@@ -407,7 +476,7 @@ final class QuiverPlanner {
         return attributes.stream().map(a -> a.exprId().id()).toList();
     }
 
-    private static List<org.apache.spark.sql.types.DataType> types(List<Attribute> attributes) {
+    private static List<DataType> types(List<Attribute> attributes) {
         return attributes.stream().map(Attribute::dataType).toList();
     }
 
@@ -421,8 +490,11 @@ final class QuiverPlanner {
 
     private static void log(SparkPlan node, List<String> notes) {
         for (String note : notes) {
-            LOG.info("Quiver: {} stays with Spark in {}: {}", note.contains(": ") ? note.substring(0, note.indexOf(": ")) : note,
-                    node.nodeName(), note.contains(": ") ? note.substring(note.indexOf(": ") + 2) : note);
+            LOG.info(
+                    "Quiver: {} stays with Spark in {}: {}",
+                    note.contains(": ") ? note.substring(0, note.indexOf(": ")) : note,
+                    node.nodeName(),
+                    note.contains(": ") ? note.substring(note.indexOf(": ") + 2) : note);
         }
     }
 }

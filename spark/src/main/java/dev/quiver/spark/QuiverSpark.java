@@ -2,11 +2,18 @@ package dev.quiver.spark;
 
 import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.RowType;
+import dev.quiver.spark.exec.ExecutorQuivers;
 import dev.quiver.spark.exec.QuiverExec;
 import dev.quiver.spark.functions.FunctionCatalog;
 import dev.quiver.spark.functions.QuiverFunctionCall;
 import dev.quiver.spark.functions.QuiverFunctions;
 import dev.quiver.types.ElementType;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Cast$;
@@ -15,21 +22,17 @@ import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
 import org.apache.spark.sql.execution.adaptive.QueryStageExec;
 import org.apache.spark.sql.types.DataTypes;
+import scala.Option;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 import scala.runtime.AbstractFunction1;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
 
 /**
  * Quiver's entry points for Spark users who enabled {@link QuiverSparkExtension}: registering
  * RowFns as Spark SQL functions, and inspecting what of a query Quiver runs.
  */
 public final class QuiverSpark {
-    private QuiverSpark() {
-    }
+    private QuiverSpark() {}
 
     /**
      * Makes the functions of {@code provider} callable from Spark SQL in {@code session}
@@ -42,11 +45,14 @@ public final class QuiverSpark {
     public static void registerFunctions(SparkSession session, Class<? extends QuiverFunctions> provider) {
         Objects.requireNonNull(session, "session is null");
         String className = Objects.requireNonNull(provider, "provider is null").getName();
-        var registry = ((org.apache.spark.sql.classic.SparkSession) session).sessionState().functionRegistry();
-        dev.quiver.spark.exec.ExecutorQuivers.checkFunctions(className);
+        var registry = ((org.apache.spark.sql.classic.SparkSession) session)
+                .sessionState()
+                .functionRegistry();
+        ExecutorQuivers.checkFunctions(className);
         for (RowFn f : FunctionCatalog.functions(className)) {
             if (f.params().stream().anyMatch(p -> p.type() == RowType.UTF8)) {
-                throw new IllegalArgumentException(f.name() + " takes strings: only numeric RowFns can be registered with Spark");
+                throw new IllegalArgumentException(
+                        f.name() + " takes strings: only numeric RowFns can be registered with Spark");
             }
             List<String> names = new ArrayList<>();
             names.add(f.name());
@@ -59,7 +65,7 @@ public final class QuiverSpark {
     }
 
     /** Builds a call, casting arguments to the types the function's parameters take. */
-    private static final class Builder extends AbstractFunction1<Seq<Expression>, Expression> implements java.io.Serializable {
+    private static final class Builder extends AbstractFunction1<Seq<Expression>, Expression> implements Serializable {
         private static final long serialVersionUID = 1L;
         private final String provider;
         private final transient RowFn function;
@@ -83,9 +89,17 @@ public final class QuiverSpark {
                 ElementType has = QuiverFunctionCall.elementTypeOrNull(a.dataType());
                 if (has == null || !allowed.contains(has)) {
                     if (allowed.contains(ElementType.FLOAT64)) {
-                        a = Cast$.MODULE$.apply(a, DataTypes.DoubleType, Cast$.MODULE$.apply$default$3(), Cast$.MODULE$.apply$default$4());
+                        a = Cast$.MODULE$.apply(
+                                a,
+                                DataTypes.DoubleType,
+                                Cast$.MODULE$.apply$default$3(),
+                                Cast$.MODULE$.apply$default$4());
                     } else if (allowed.contains(ElementType.INT64)) {
-                        a = Cast$.MODULE$.apply(a, DataTypes.LongType, Cast$.MODULE$.apply$default$3(), Cast$.MODULE$.apply$default$4());
+                        a = Cast$.MODULE$.apply(
+                                a,
+                                DataTypes.LongType,
+                                Cast$.MODULE$.apply$default$3(),
+                                Cast$.MODULE$.apply$default$4());
                     }
                 }
                 cast.add(a);
@@ -97,12 +111,20 @@ public final class QuiverSpark {
                 for (int i = 0; i < cast.size(); i++) {
                     Expression a = cast.get(i);
                     RowFn.Param p = params.get(Math.min(i, params.size() - 1));
-                    if (a.dataType().equals(DataTypes.FloatType) && p.type().types().contains(ElementType.FLOAT64)) {
-                        cast.set(i, Cast$.MODULE$.apply(a, DataTypes.DoubleType, Cast$.MODULE$.apply$default$3(), Cast$.MODULE$.apply$default$4()));
+                    if (a.dataType().equals(DataTypes.FloatType)
+                            && p.type().types().contains(ElementType.FLOAT64)) {
+                        cast.set(
+                                i,
+                                Cast$.MODULE$.apply(
+                                        a,
+                                        DataTypes.DoubleType,
+                                        Cast$.MODULE$.apply$default$3(),
+                                        Cast$.MODULE$.apply$default$4()));
                     }
                 }
             }
-            return new QuiverFunctionCall(provider, name, CollectionConverters.asScala(cast).toSeq());
+            return new QuiverFunctionCall(
+                    provider, name, CollectionConverters.asScala(cast).toSeq());
         }
     }
 
@@ -113,7 +135,11 @@ public final class QuiverSpark {
     @SuppressWarnings("checkstyle:inlinefqn") // Spark's classic Dataset, beside the API's imported one
     public static List<SparkPlan> planNodes(Dataset<?> dataset) {
         List<SparkPlan> out = new ArrayList<>();
-        collect(((org.apache.spark.sql.classic.Dataset<?>) dataset).queryExecution().executedPlan(), out);
+        collect(
+                ((org.apache.spark.sql.classic.Dataset<?>) dataset)
+                        .queryExecution()
+                        .executedPlan(),
+                out);
         return out;
     }
 
@@ -146,7 +172,12 @@ public final class QuiverSpark {
     @SuppressWarnings("checkstyle:inlinefqn") // Spark's classic Dataset, beside the API's imported one
     public static String explain(Dataset<?> dataset) {
         StringBuilder sb = new StringBuilder();
-        explain(((org.apache.spark.sql.classic.Dataset<?>) dataset).queryExecution().executedPlan(), 0, sb);
+        explain(
+                ((org.apache.spark.sql.classic.Dataset<?>) dataset)
+                        .queryExecution()
+                        .executedPlan(),
+                0,
+                sb);
         return sb.toString();
     }
 
@@ -157,7 +188,7 @@ public final class QuiverSpark {
         }
         String indent = "  ".repeat(depth);
         sb.append(indent).append(p.simpleString(25)).append('\n');
-        scala.Option<String> tag = p.getTagValue(QuiverPlanner.FALLBACK);
+        Option<String> tag = p.getTagValue(QuiverPlanner.FALLBACK);
         if (tag.isDefined()) {
             for (String line : tag.get().split("\n")) {
                 sb.append(indent).append("  ! stays with Spark: ").append(line).append('\n');
@@ -174,7 +205,10 @@ public final class QuiverSpark {
 
     /** The Quiver nodes of {@code dataset}'s executed plan. */
     public static List<QuiverExec> quiverNodes(Dataset<?> dataset) {
-        return planNodes(dataset).stream().filter(QuiverExec.class::isInstance).map(QuiverExec.class::cast).toList();
+        return planNodes(dataset).stream()
+                .filter(QuiverExec.class::isInstance)
+                .map(QuiverExec.class::cast)
+                .toList();
     }
 
     /**
@@ -182,12 +216,12 @@ public final class QuiverSpark {
      * decision, "expression: reason", also written to the log at INFO when the plan is made.
      */
     public static List<String> fallbacks(Dataset<?> dataset) {
-        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        Set<String> out = new LinkedHashSet<>();
         for (SparkPlan p : planNodes(dataset)) {
             if (p instanceof QuiverExec q) {
                 out.addAll(q.spec().notes());
             } else {
-                scala.Option<String> tag = p.getTagValue(QuiverPlanner.FALLBACK);
+                Option<String> tag = p.getTagValue(QuiverPlanner.FALLBACK);
                 if (tag.isDefined()) {
                     out.addAll(List.of(tag.get().split("\n")));
                 }

@@ -1,9 +1,8 @@
 package dev.quiver.spark;
 
 import dev.quiver.Placement;
-import org.apache.spark.sql.internal.SQLConf;
-
 import java.util.Locale;
+import org.apache.spark.sql.internal.SQLConf;
 
 /**
  * The Spark SQL settings of the Quiver extension ({@code spark.conf.set(...)} at run time, or
@@ -20,8 +19,7 @@ public final class QuiverSparkConf {
     /** {@code true} (default): a Quiver node over a row-producing child writes the rows into Arrow itself, instead of Spark's RowToColumnar followed by a copy. */
     public static final String READ_ROWS = "spark.quiver.readRows";
 
-    private QuiverSparkConf() {
-    }
+    private QuiverSparkConf() {}
 
     static boolean enabled(SQLConf conf) {
         return Boolean.parseBoolean(conf.getConfString(ENABLED, "true").trim());
@@ -32,7 +30,8 @@ public final class QuiverSparkConf {
         try {
             return Placement.valueOf(p);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(PLACEMENT + " is '" + p.toLowerCase(Locale.ROOT) + "': use auto, cpu or opencl");
+            throw new IllegalArgumentException(
+                    PLACEMENT + " is '" + p.toLowerCase(Locale.ROOT) + "': use auto, cpu or opencl");
         }
     }
 

@@ -1,12 +1,12 @@
 package dev.quiver.spark;
 
-import org.apache.spark.sql.Row;
-
-import java.util.Comparator;
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.spark.sql.Row;
 
 /**
  * Row-for-row comparison of two query results. Floating-point values must be equal (NaN equals
@@ -20,12 +20,12 @@ final class Comparison {
     static final int ULPS = 64;
     static final double ABSOLUTE = 1e-13;
 
-    private Comparison() {
-    }
+    private Comparison() {}
 
     static void assertSameRows(List<Row> expected, List<Row> actual, String what) {
         assertEquals(expected.size(), actual.size(), what + ": row count");
-        Comparator<Row> byFirst = Comparator.comparing(r -> r.get(0) == null ? Long.MIN_VALUE : ((Number) r.get(0)).longValue());
+        Comparator<Row> byFirst =
+                Comparator.comparing(r -> r.get(0) == null ? Long.MIN_VALUE : ((Number) r.get(0)).longValue());
         List<Row> e = expected.stream().sorted(byFirst).toList();
         List<Row> a = actual.stream().sorted(byFirst).toList();
         for (int i = 0; i < e.size(); i++) {
@@ -36,7 +36,8 @@ final class Comparison {
                 Object u = x.get(c);
                 Object v = y.get(c);
                 if (!same(u, v)) {
-                    fail(what + ": row " + x + " column " + c + ": Spark " + u + ", Quiver " + v + " (Quiver row " + y + ")");
+                    fail(what + ": row " + x + " column " + c + ": Spark " + u + ", Quiver " + v + " (Quiver row " + y
+                            + ")");
                 }
             }
         }
@@ -57,7 +58,7 @@ final class Comparison {
             return p.floatValue() == q.floatValue() || Math.abs(p - q) <= ULPS * Math.ulp(m);
         }
         if (u instanceof byte[] p && v instanceof byte[] q) {
-            return java.util.Arrays.equals(p, q);
+            return Arrays.equals(p, q);
         }
         return u.equals(v);
     }

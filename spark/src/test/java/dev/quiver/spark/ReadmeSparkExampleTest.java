@@ -1,10 +1,8 @@
 package dev.quiver.spark;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,9 +11,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The README's Spark block compiles as written, against this build and Spark, as a method over a
@@ -63,8 +62,19 @@ class ReadmeSparkExampleTest {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
-        int rc = javac.run(null, null, errors, List.of("-proc:none", "-Xlint:none", "-classpath", classpath, "-d",
-                work.resolve("classes").toString(), file.toString()).toArray(String[]::new));
+        int rc = javac.run(
+                null,
+                null,
+                errors,
+                List.of(
+                                "-proc:none",
+                                "-Xlint:none",
+                                "-classpath",
+                                classpath,
+                                "-d",
+                                work.resolve("classes").toString(),
+                                file.toString())
+                        .toArray(String[]::new));
         assertEquals(0, rc, errors.toString(StandardCharsets.UTF_8) + "\n" + source);
     }
 }

@@ -1,19 +1,12 @@
 package dev.quiver.spark;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.spark.exec.ExecutorQuivers;
 import dev.quiver.spark.exec.QuiverExec;
-import org.apache.logging.log4j.Level;
-import org.apache.logging.log4j.core.config.Configurator;
-import org.apache.spark.SparkThrowable;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,10 +15,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.core.config.Configurator;
+import org.apache.spark.SparkThrowable;
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.parser.ParseException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Seeded random Spark SQL expressions over the {@link TestData} table, each query run with the
@@ -52,11 +53,13 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class SparkDifferentialFuzzTest {
     static SparkSession spark;
+
     @TempDir
     static Path dir;
 
     /** Loggers that print every failed task's stack trace: the queries that fail in both are expected. */
-    static final List<String> TASK_LOGGERS = List.of("org.apache.spark.executor.Executor", "org.apache.spark.scheduler.TaskSetManager");
+    static final List<String> TASK_LOGGERS =
+            List.of("org.apache.spark.executor.Executor", "org.apache.spark.scheduler.TaskSetManager");
 
     @BeforeAll
     static void start() {
@@ -78,17 +81,24 @@ class SparkDifferentialFuzzTest {
         TASK_LOGGERS.forEach(name -> Configurator.setLevel(name, (Level) null));
     }
 
-    enum Use { FULL, PARTIAL, NONE }
+    enum Use {
+        FULL,
+        PARTIAL,
+        NONE
+    }
 
     @Test
     void quiverAgreesWithSparkOnRandomExpressions() {
         long seed = Long.getLong("quiver.spark.fuzz.seed", new SplittableRandom().nextLong());
         int count = Integer.getInteger("quiver.spark.fuzz.count", 120);
         boolean verbose = Boolean.getBoolean("quiver.spark.fuzz.verbose");
-        System.out.println("SparkDifferentialFuzzTest: seed " + seed + ", " + count + " expressions (-Dquiver.spark.fuzz.seed="
-                + seed + " to repeat, -Dquiver.spark.fuzz.verbose=true to list them)");
+        System.out.println(
+                "SparkDifferentialFuzzTest: seed " + seed + ", " + count + " expressions (-Dquiver.spark.fuzz.seed="
+                        + seed + " to repeat, -Dquiver.spark.fuzz.verbose=true to list them)");
         // Some expressions' Quiver nodes run on the OpenCL device (PoCL in CI), where there is one.
-        boolean openCl = !ExecutorQuivers.quiver(ArithmeticMode.CHECKED, List.of()).openClDevices().isEmpty();
+        boolean openCl = !ExecutorQuivers.quiver(ArithmeticMode.CHECKED, List.of())
+                .openClDevices()
+                .isEmpty();
         int openClPercent = Integer.getInteger("quiver.spark.fuzz.openClPercent", 15);
         SplittableRandom master = new SplittableRandom(seed);
         Tally tally = new Tally(verbose);
@@ -122,15 +132,17 @@ class SparkDifferentialFuzzTest {
                 spark.conf().unset(QuiverSparkConf.PLACEMENT);
             }
         }
-        System.out.printf("SparkDifferentialFuzzTest: seed %d, %d expressions in %.1f s: %s%n", seed, count,
-                (System.nanoTime() - started) / 1e9, tally);
+        System.out.printf(
+                "SparkDifferentialFuzzTest: seed %d, %d expressions in %.1f s: %s%n",
+                seed, count, (System.nanoTime() - started) / 1e9, tally);
         if (!tally.disagreements.isEmpty()) {
             fail(tally.disagreements.size() + " disagreement(s) between Quiver and Spark (seed " + seed + "):\n\n"
                     + String.join("\n\n", tally.disagreements));
         }
         int total = tally.queries.values().stream().mapToInt(Integer::intValue).sum();
         int withQuiver = tally.queries.get(Use.FULL) + tally.queries.get(Use.PARTIAL);
-        assertTrue(withQuiver * 100 >= total * 40, "only " + withQuiver + " of " + total + " queries had a Quiver node");
+        assertTrue(
+                withQuiver * 100 >= total * 40, "only " + withQuiver + " of " + total + " queries had a Quiver node");
     }
 
     /** What the queries gave: how much of them Quiver ran, how many failed, the disagreements. */
@@ -138,6 +150,7 @@ class SparkDifferentialFuzzTest {
         final boolean verbose;
         /** Of each expression's first query, its projection. */
         final Map<Use, Integer> projections = new EnumMap<>(Map.of(Use.FULL, 0, Use.PARTIAL, 0, Use.NONE, 0));
+
         final Map<Use, Integer> queries = new EnumMap<>(projections);
         final List<String> disagreements = new ArrayList<>();
         int legacy;
@@ -152,13 +165,15 @@ class SparkDifferentialFuzzTest {
 
         void add(boolean projection, Outcome own, Outcome quiver, String problem, String where) {
             if (verbose) {
-                System.out.println(quiver.use + " " + (own.error == null ? "ok" : condition(own.error) + "/" + condition(quiver.error))
-                        + " " + where);
+                System.out.println(quiver.use + " "
+                        + (own.error == null ? "ok" : condition(own.error) + "/" + condition(quiver.error)) + " "
+                        + where);
             }
             if (problem != null) {
                 disagreements.add(where + "\n  " + problem + "\n  Quiver's plan:\n" + quiver.explain.indent(4));
                 System.out.println("DISAGREEMENT " + disagreements.getLast());
-            } else if (own.error != null && !String.valueOf(condition(own.error)).equals(String.valueOf(condition(quiver.error)))) {
+            } else if (own.error != null
+                    && !String.valueOf(condition(own.error)).equals(String.valueOf(condition(quiver.error)))) {
                 otherErrorFirst++;
                 System.out.println("NOTE both fail, another error first: Spark " + describe(own.error) + "; Quiver "
                         + describe(quiver.error) + "; " + where);
@@ -175,17 +190,28 @@ class SparkDifferentialFuzzTest {
 
         @Override
         public String toString() {
-            return String.format("%d in legacy mode, %d on OpenCL (%d batches); their projections fully in Quiver %d, partially %d, "
+            return String.format(
+                    "%d in legacy mode, %d on OpenCL (%d batches); their projections fully in Quiver %d, partially %d, "
                             + "not at all %d; all %d queries %d / %d / %d; failed in both %d (another of the errors first in Quiver: %d); "
-                            + "disagreements %d", legacy, onOpenCl, openClBatches, projections.get(Use.FULL), projections.get(Use.PARTIAL),
-                    projections.get(Use.NONE), queries.values().stream().mapToInt(Integer::intValue).sum(), queries.get(Use.FULL),
-                    queries.get(Use.PARTIAL), queries.get(Use.NONE), failedBoth, otherErrorFirst, disagreements.size());
+                            + "disagreements %d",
+                    legacy,
+                    onOpenCl,
+                    openClBatches,
+                    projections.get(Use.FULL),
+                    projections.get(Use.PARTIAL),
+                    projections.get(Use.NONE),
+                    queries.values().stream().mapToInt(Integer::intValue).sum(),
+                    queries.get(Use.FULL),
+                    queries.get(Use.PARTIAL),
+                    queries.get(Use.NONE),
+                    failedBoth,
+                    otherErrorFirst,
+                    disagreements.size());
         }
     }
 
     /** A query and the errors it can raise under ANSI mode. */
-    record Query(String sql, int raises) {
-    }
+    record Query(String sql, int raises) {}
 
     /**
      * The queries of one random expression: its projection (first), a filter by it if it is a
@@ -194,8 +220,18 @@ class SparkDifferentialFuzzTest {
      * a Quiver node writes into Arrow itself).
      */
     static List<Query> queries(Generator g) {
-        Type type = g.pick(Type.DOUBLE, Type.DOUBLE, Type.DOUBLE, Type.BOOLEAN, Type.BOOLEAN, Type.BOOLEAN, Type.INT, Type.INT,
-                Type.BIGINT, Type.FLOAT, Type.STRING);
+        Type type = g.pick(
+                Type.DOUBLE,
+                Type.DOUBLE,
+                Type.DOUBLE,
+                Type.BOOLEAN,
+                Type.BOOLEAN,
+                Type.BOOLEAN,
+                Type.INT,
+                Type.INT,
+                Type.BIGINT,
+                Type.FLOAT,
+                Type.STRING);
         E expr = g.top(type, 4);
         String table = g.chance(20) ? "shuffled" : "t";
         List<Query> out = new ArrayList<>();
@@ -205,19 +241,22 @@ class SparkDifferentialFuzzTest {
         }
         if (g.chance(25)) {
             E filter = g.gen(Type.BOOLEAN, 2);
-            out.add(new Query("SELECT id, " + expr.sql() + " AS r, e FROM " + table + " WHERE " + filter.sql(),
+            out.add(new Query(
+                    "SELECT id, " + expr.sql() + " AS r, e FROM " + table + " WHERE " + filter.sql(),
                     expr.raises() | filter.raises()));
         }
         if (g.chance(15)) {
             // Spark evaluates only the rows a limit takes (the Parquet table's are in the same order every time).
             int limit = g.pick(1, 1, 3, 20);
-            out.add(type == Type.BOOLEAN && g.chance(50)
-                    ? new Query("SELECT id, d FROM t WHERE " + expr.sql() + " LIMIT " + limit, expr.raises())
-                    : new Query("SELECT id, " + expr.sql() + " AS r FROM t LIMIT " + limit, expr.raises()));
+            out.add(
+                    type == Type.BOOLEAN && g.chance(50)
+                            ? new Query("SELECT id, d FROM t WHERE " + expr.sql() + " LIMIT " + limit, expr.raises())
+                            : new Query("SELECT id, " + expr.sql() + " AS r FROM t LIMIT " + limit, expr.raises()));
         }
         if (g.chance(20)) {
             E other = g.gen(g.pick(Type.values()), 3);
-            out.add(new Query("SELECT id, s, " + other.sql() + " AS q, " + expr.sql() + " AS r, d FROM " + table,
+            out.add(new Query(
+                    "SELECT id, s, " + other.sql() + " AS q, " + expr.sql() + " AS r, d FROM " + table,
                     expr.raises() | other.raises()));
         }
         return out;
@@ -226,8 +265,7 @@ class SparkDifferentialFuzzTest {
     // ------------------------------------------------------------------------------ running
 
     /** A query's result or error, and how much of it Quiver ran (with the extension on). */
-    record Outcome(List<Row> rows, Throwable error, Use use, String explain, long openClBatches) {
-    }
+    record Outcome(List<Row> rows, Throwable error, Use use, String explain, long openClBatches) {}
 
     static Outcome run(String sql, boolean withQuiver) {
         spark.conf().set(QuiverSparkConf.ENABLED, Boolean.toString(withQuiver));
@@ -265,8 +303,7 @@ class SparkDifferentialFuzzTest {
 
     /** An analysis error: the generator's fault, not a disagreement. */
     static boolean isInvalidSql(Throwable error) {
-        return error instanceof org.apache.spark.sql.AnalysisException
-                || error instanceof org.apache.spark.sql.catalyst.parser.ParseException;
+        return error instanceof AnalysisException || error instanceof ParseException;
     }
 
     /**
@@ -293,7 +330,8 @@ class SparkDifferentialFuzzTest {
         String b = condition(quiver.error);
         boolean bothPossible = (raises & raiseBit(a)) != 0 && (raises & raiseBit(b)) != 0;
         if (a != null && b != null && !a.equals(b) && !bothPossible) {
-            return "both fail, with other conditions: Spark " + describe(own.error) + "; Quiver " + describe(quiver.error);
+            return "both fail, with other conditions: Spark " + describe(own.error) + "; Quiver "
+                    + describe(quiver.error);
         }
         return null;
     }
@@ -331,10 +369,18 @@ class SparkDifferentialFuzzTest {
 
     // ------------------------------------------------------------------------------ generating
 
-    enum Type { DOUBLE, FLOAT, INT, BIGINT, BOOLEAN, STRING }
+    enum Type {
+        DOUBLE,
+        FLOAT,
+        INT,
+        BIGINT,
+        BOOLEAN,
+        STRING
+    }
 
     /** Errors an expression can raise under ANSI mode (bits of {@link E#raises}). */
     static final int OVERFLOW = 1;
+
     static final int DIVIDE = 2;
     static final int REMAINDER = 4;
 
@@ -367,26 +413,109 @@ class SparkDifferentialFuzzTest {
     static final Set<String> EXACT_FUNCTIONS = Set.of("sqrt", "degrees", "radians", "signum");
     /** Functions that keep a small relative error of their argument small. */
     static final Set<String> WELL_CONDITIONED = Set.of("sqrt", "cbrt", "atan", "tanh", "degrees", "radians");
-    static final String[] FUNCTIONS = {"sqrt", "cbrt", "exp", "ln", "log10", "log2", "sin", "cos", "tan", "asin", "acos", "atan",
-            "sinh", "cosh", "tanh", "degrees", "radians", "signum"};
-    static final String[] DOUBLE_LITERALS = {"0.0D", "(-0.0D)", "1.0D", "(-1.0D)", "0.5D", "2.5D", "(-2.5D)", "3.0D", "(-7.25D)",
-            "100.0D", "1.0E300D", "(-1.0E300D)", "4.9E-324D", "0.49999999999999994D", "4503599627370497.0D",
-            "9.2233720368547758E18D", "(-9.2233720368547758E18D)", "double('NaN')", "double('Infinity')", "double('-Infinity')",
-            "CAST(NULL AS DOUBLE)"};
-    static final String[] NONZERO_DOUBLE_LITERALS = {"1.0D", "(-1.0D)", "0.5D", "2.5D", "3.0D", "(-7.25D)", "100.0D", "1.0E-300D",
-            "double('NaN')", "double('Infinity')"};
-    static final String[] FLOAT_LITERALS = {"CAST(0.0D AS FLOAT)", "CAST(-0.0D AS FLOAT)", "CAST(1.5D AS FLOAT)",
-            "CAST(-3.25D AS FLOAT)", "CAST(1.0E30D AS FLOAT)", "float('NaN')", "float('-Infinity')", "CAST(NULL AS FLOAT)"};
+
+    static final String[] FUNCTIONS = {
+        "sqrt", "cbrt", "exp", "ln", "log10", "log2", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+        "tanh", "degrees", "radians", "signum"
+    };
+    static final String[] DOUBLE_LITERALS = {
+        "0.0D",
+        "(-0.0D)",
+        "1.0D",
+        "(-1.0D)",
+        "0.5D",
+        "2.5D",
+        "(-2.5D)",
+        "3.0D",
+        "(-7.25D)",
+        "100.0D",
+        "1.0E300D",
+        "(-1.0E300D)",
+        "4.9E-324D",
+        "0.49999999999999994D",
+        "4503599627370497.0D",
+        "9.2233720368547758E18D",
+        "(-9.2233720368547758E18D)",
+        "double('NaN')",
+        "double('Infinity')",
+        "double('-Infinity')",
+        "CAST(NULL AS DOUBLE)"
+    };
+    static final String[] NONZERO_DOUBLE_LITERALS = {
+        "1.0D",
+        "(-1.0D)",
+        "0.5D",
+        "2.5D",
+        "3.0D",
+        "(-7.25D)",
+        "100.0D",
+        "1.0E-300D",
+        "double('NaN')",
+        "double('Infinity')"
+    };
+    static final String[] FLOAT_LITERALS = {
+        "CAST(0.0D AS FLOAT)",
+        "CAST(-0.0D AS FLOAT)",
+        "CAST(1.5D AS FLOAT)",
+        "CAST(-3.25D AS FLOAT)",
+        "CAST(1.0E30D AS FLOAT)",
+        "float('NaN')",
+        "float('-Infinity')",
+        "CAST(NULL AS FLOAT)"
+    };
     static final String[] INT_LITERALS = {"0", "1", "(-1)", "2", "3", "7", "(-13)", "100", "1000"};
-    static final String[] BOUNDARY_INT_LITERALS = {"2147483647", "CAST(-2147483648 AS INT)", "46341", "65536",
-            "CAST(NULL AS INT)"};
-    static final String[] BIGINT_LITERALS = {"0L", "1L", "(-1L)", "7L", "1000000L", "10000000000L", "9223372036854775807L",
-            "CAST(-9223372036854775808 AS BIGINT)", "3037000500L", "CAST(NULL AS BIGINT)"};
-    static final String[] STRING_LITERALS = {"'apple'", "''", "'a'", "'ap'", "'banana7'", "'Ünïcödé'", "'日本語'", "'it\\'s'",
-            "'x_y'", "'abc%x'", "'zzz'", "'😀'", "'ﬀ'", "'x\\\\y'", "CAST(NULL AS STRING)"};
-    static final String[] LIKE_PATTERNS = {"'a%'", "'%an%'", "'_'", "'%'", "''", "'ap_%'", "'%7'", "'x\\\\_y%'", "'abc\\\\%x%'",
-            "'%日%'", "'Ü%'", "'%a_c%'", "'__'", "'%\\\\%%'", "'x\\\\\\\\y'", "'x/_y%' ESCAPE '/'", "'abc/%%' ESCAPE '/'",
-            "'%//%' ESCAPE '/'"};
+    static final String[] BOUNDARY_INT_LITERALS = {
+        "2147483647", "CAST(-2147483648 AS INT)", "46341", "65536", "CAST(NULL AS INT)"
+    };
+    static final String[] BIGINT_LITERALS = {
+        "0L",
+        "1L",
+        "(-1L)",
+        "7L",
+        "1000000L",
+        "10000000000L",
+        "9223372036854775807L",
+        "CAST(-9223372036854775808 AS BIGINT)",
+        "3037000500L",
+        "CAST(NULL AS BIGINT)"
+    };
+    static final String[] STRING_LITERALS = {
+        "'apple'",
+        "''",
+        "'a'",
+        "'ap'",
+        "'banana7'",
+        "'Ünïcödé'",
+        "'日本語'",
+        "'it\\'s'",
+        "'x_y'",
+        "'abc%x'",
+        "'zzz'",
+        "'😀'",
+        "'ﬀ'",
+        "'x\\\\y'",
+        "CAST(NULL AS STRING)"
+    };
+    static final String[] LIKE_PATTERNS = {
+        "'a%'",
+        "'%an%'",
+        "'_'",
+        "'%'",
+        "''",
+        "'ap_%'",
+        "'%7'",
+        "'x\\\\_y%'",
+        "'abc\\\\%x%'",
+        "'%日%'",
+        "'Ü%'",
+        "'%a_c%'",
+        "'__'",
+        "'%\\\\%%'",
+        "'x\\\\\\\\y'",
+        "'x/_y%' ESCAPE '/'",
+        "'abc/%%' ESCAPE '/'",
+        "'%//%' ESCAPE '/'"
+    };
     static final String[] COMPARISONS = {"=", "<>", "!=", "<", "<=", ">", ">=", "<=>"};
 
     /** Random typed Spark SQL over the table's columns; everything it writes passes Spark's analysis. */
@@ -463,8 +592,10 @@ class SparkDifferentialFuzzTest {
                     case BOOLEAN -> new String[] {"b", "(NOT b)"};
                     case STRING -> new String[] {"s", "IF(b, s, 'z')"};
                 };
-                return of(t, "CASE WHEN k < 100 THEN " + literal(t).sql() + " WHEN k < 200 THEN " + columns[0] + " ELSE " + columns[1]
-                        + " END");
+                return of(
+                        t,
+                        "CASE WHEN k < 100 THEN " + literal(t).sql() + " WHEN k < 200 THEN " + columns[0] + " ELSE "
+                                + columns[1] + " END");
             }
             return switch (t) {
                 case DOUBLE -> chance(70) ? of(t, pick("d", "d", "e")) : literal(t);
@@ -478,22 +609,31 @@ class SparkDifferentialFuzzTest {
 
         E literal(Type t) {
             boolean random = chance(30);
-            return of(t, switch (t) {
-                case DOUBLE -> random ? "(" + r.nextDouble(-1000, 1000) + "D)" : pick(DOUBLE_LITERALS);
-                case FLOAT -> pick(FLOAT_LITERALS);
-                case INT -> random ? "(" + r.nextInt(-1_000_000, 1_000_000) + ")"
-                        : chance(15) ? pick(BOUNDARY_INT_LITERALS) : pick(INT_LITERALS);
-                case BIGINT -> random ? "(" + r.nextLong(-1_000_000_000_000L, 1_000_000_000_000L) + "L)" : pick(BIGINT_LITERALS);
-                case BOOLEAN -> pick("true", "false", "CAST(NULL AS BOOLEAN)");
-                case STRING -> random ? "'" + word() + "'" : pick(STRING_LITERALS);
-            });
+            return of(
+                    t,
+                    switch (t) {
+                        case DOUBLE -> random ? "(" + r.nextDouble(-1000, 1000) + "D)" : pick(DOUBLE_LITERALS);
+                        case FLOAT -> pick(FLOAT_LITERALS);
+                        case INT ->
+                            random
+                                    ? "(" + r.nextInt(-1_000_000, 1_000_000) + ")"
+                                    : chance(15) ? pick(BOUNDARY_INT_LITERALS) : pick(INT_LITERALS);
+                        case BIGINT ->
+                            random
+                                    ? "(" + r.nextLong(-1_000_000_000_000L, 1_000_000_000_000L) + "L)"
+                                    : pick(BIGINT_LITERALS);
+                        case BOOLEAN -> pick("true", "false", "CAST(NULL AS BOOLEAN)");
+                        case STRING -> random ? "'" + word() + "'" : pick(STRING_LITERALS);
+                    });
         }
 
         /** A string like the table's: one of its words, perhaps with a number after it, or a part of one. */
         String word() {
             String w = pick(TestData.WORDS) + (chance(50) ? "" : Integer.toString(r.nextInt(100)));
             int from = chance(70) ? 0 : r.nextInt(w.length() + 1);
-            return w.substring(from, from + r.nextInt(w.length() - from + 1)).replace("\\", "\\\\").replace("'", "\\'");
+            return w.substring(from, from + r.nextInt(w.length() - from + 1))
+                    .replace("\\", "\\\\")
+                    .replace("'", "\\'");
         }
 
         /** A LIKE pattern: characters of the table's words, wildcards and escaped wildcards (escape {@code \\}). */
@@ -517,10 +657,16 @@ class SparkDifferentialFuzzTest {
                 case 0 -> {
                     E w1 = guard(depth);
                     if (chance(50)) {
-                        yield of(t, "CASE WHEN " + w1.sql() + " THEN " + a.sql() + " ELSE " + b.sql() + " END", w1, a, b);
+                        yield of(
+                                t,
+                                "CASE WHEN " + w1.sql() + " THEN " + a.sql() + " ELSE " + b.sql() + " END",
+                                w1,
+                                a,
+                                b);
                     }
                     E w2 = guard(depth);
-                    String branches = "CASE WHEN " + w1.sql() + " THEN " + a.sql() + " WHEN " + w2.sql() + " THEN " + b.sql();
+                    String branches =
+                            "CASE WHEN " + w1.sql() + " THEN " + a.sql() + " WHEN " + w2.sql() + " THEN " + b.sql();
                     if (chance(30)) {
                         yield of(t, branches + " END", w1, w2, a, b);
                     }
@@ -549,12 +695,17 @@ class SparkDifferentialFuzzTest {
         /** greatest or least of 2 or 3 values of {@code t}. */
         E extreme(Type t, int depth) {
             String f = pick("greatest", "least");
-            return chance(40) ? call(t, f, gen(t, depth), gen(t, depth), gen(t, depth)) : call(t, f, gen(t, depth), gen(t, depth));
+            return chance(40)
+                    ? call(t, f, gen(t, depth), gen(t, depth), gen(t, depth))
+                    : call(t, f, gen(t, depth), gen(t, depth));
         }
 
         /** {@code f(args)}. */
         static E call(Type t, String f, E... args) {
-            return of(t, f + "(" + String.join(", ", Arrays.stream(args).map(E::sql).toList()) + ")", args);
+            return of(
+                    t,
+                    f + "(" + String.join(", ", Arrays.stream(args).map(E::sql).toList()) + ")",
+                    args);
         }
 
         static E negate(E a) {
@@ -563,7 +714,8 @@ class SparkDifferentialFuzzTest {
 
         /** a op b or b op a. */
         E binary(Type t, E a, String op, E b) {
-            return chance(50) ? of(t, "(" + a.sql() + " " + op + " " + b.sql() + ")", a, b)
+            return chance(50)
+                    ? of(t, "(" + a.sql() + " " + op + " " + b.sql() + ")", a, b)
                     : of(t, "(" + b.sql() + " " + op + " " + a.sql() + ")", a, b);
         }
 
@@ -644,7 +796,11 @@ class SparkDifferentialFuzzTest {
                     }
                     E a = gen(t, depth);
                     E s = gen(Type.STRING, depth);
-                    return binary(t, a, pick("+", "*"), of(Type.INT, "length(" + pick("upper", "lower") + "(" + s.sql() + "))", s));
+                    return binary(
+                            t,
+                            a,
+                            pick("+", "*"),
+                            of(Type.INT, "length(" + pick("upper", "lower") + "(" + s.sql() + "))", s));
                 }
             }
         }
@@ -719,22 +875,31 @@ class SparkDifferentialFuzzTest {
                         // Raises on a few rows only: k is c on about 2% of them, |i| or |j| near the largest on 3-7%.
                         if (chance(50)) {
                             E x = gen(t, depth);
-                            return of(t, "(" + x.sql() + " % (k - " + r.nextInt(50) + "))", x).raising(REMAINDER);
+                            return of(t, "(" + x.sql() + " % (k - " + r.nextInt(50) + "))", x)
+                                    .raising(REMAINDER);
                         }
-                        return small ? of(t, "(i * " + r.nextInt(2150, 2300) + ")").raising(OVERFLOW)
-                                : of(t, "(j * " + r.nextInt(9_300_000, 10_000_000) + ")").raising(OVERFLOW);
+                        return small
+                                ? of(t, "(i * " + r.nextInt(2150, 2300) + ")").raising(OVERFLOW)
+                                : of(t, "(j * " + r.nextInt(9_300_000, 10_000_000) + ")")
+                                        .raising(OVERFLOW);
                     }
                     // What Spark evaluates only on the rows a condition guards.
                     E x = gen(t, depth);
                     E y = gen(t, depth);
                     String bound = small ? "40000" : "3000000000";
-                    return of(t, pick(
-                            "CASE WHEN " + x.sql() + " BETWEEN -" + bound + " AND " + bound + " THEN " + x.sql() + " * " + x.sql()
-                                    + " ELSE " + y.sql() + " END",
-                            "IF(" + x.sql() + " <> 0, " + y.sql() + " % " + x.sql() + ", " + x.sql() + ")",
-                            "coalesce(" + x.sql() + ", " + y.sql() + " * " + y.sql() + ")",
-                            "IF(" + x.sql() + " > 0 AND " + x.sql() + " < 1000, " + x.sql() + " * 2000000, " + y.sql() + ")"),
-                            x, y).raising(OVERFLOW | REMAINDER);
+                    return of(
+                                    t,
+                                    pick(
+                                            "CASE WHEN " + x.sql() + " BETWEEN -" + bound + " AND " + bound + " THEN "
+                                                    + x.sql() + " * " + x.sql() + " ELSE " + y.sql() + " END",
+                                            "IF(" + x.sql() + " <> 0, " + y.sql() + " % " + x.sql() + ", " + x.sql()
+                                                    + ")",
+                                            "coalesce(" + x.sql() + ", " + y.sql() + " * " + y.sql() + ")",
+                                            "IF(" + x.sql() + " > 0 AND " + x.sql() + " < 1000, " + x.sql()
+                                                    + " * 2000000, " + y.sql() + ")"),
+                                    x,
+                                    y)
+                            .raising(OVERFLOW | REMAINDER);
                 }
                 case 10 -> {
                     if (small) {
@@ -747,11 +912,15 @@ class SparkDifferentialFuzzTest {
                     if (small) {
                         return call(t, "length", gen(Type.STRING, depth));
                     }
-                    return call(t, pick("floor", "ceil"), chance(75) ? exact(Type.DOUBLE, depth) : gen(Type.BIGINT, depth));
+                    return call(
+                            t, pick("floor", "ceil"), chance(75) ? exact(Type.DOUBLE, depth) : gen(Type.BIGINT, depth));
                 }
                 case 12 -> {
                     // NULL instead of an error: Spark's TRY mode, Quiver's try_ functions.
-                    return call(t, pick("try_add", "try_subtract", "try_multiply", "try_mod"), gen(t, depth),
+                    return call(
+                            t,
+                            pick("try_add", "try_subtract", "try_multiply", "try_mod"),
+                            gen(t, depth),
                             gen(small ? t : pick(Type.INT, Type.BIGINT), depth));
                 }
                 default -> {
@@ -759,14 +928,22 @@ class SparkDifferentialFuzzTest {
                     if (!small) {
                         E a = gen(pick(Type.INT, Type.BIGINT), depth);
                         if (chance(50)) {
-                            return of(t, "(" + a.sql() + " div " + pick("7", "(-2)", "1000L") + ")", a).raising(OVERFLOW);
+                            return of(t, "(" + a.sql() + " div " + pick("7", "(-2)", "1000L") + ")", a)
+                                    .raising(OVERFLOW);
                         }
                         E b = gen(Type.INT, depth);
-                        return of(t, "(" + a.sql() + " div " + b.sql() + ")", a, b).raising(OVERFLOW | DIVIDE);
+                        return of(t, "(" + a.sql() + " div " + b.sql() + ")", a, b)
+                                .raising(OVERFLOW | DIVIDE);
                     }
                     E s = gen(Type.STRING, depth);
-                    return of(t, pick("length(upper(" + s.sql() + "))", "length(substring(" + s.sql() + ", 2, 3))",
-                            "length(concat(" + s.sql() + ", 'xy'))", "instr(" + s.sql() + ", 'a')"), s);
+                    return of(
+                            t,
+                            pick(
+                                    "length(upper(" + s.sql() + "))",
+                                    "length(substring(" + s.sql() + ", 2, 3))",
+                                    "length(concat(" + s.sql() + ", 'xy'))",
+                                    "instr(" + s.sql() + ", 'a')"),
+                            s);
                 }
             }
         }
@@ -815,16 +992,26 @@ class SparkDifferentialFuzzTest {
                     for (int k = 0; k < n; k++) {
                         items.add(chance(75) || n > 10 ? literal(u) : exact(u, depth));
                     }
-                    String list = String.join(", ", items.subList(1, items.size()).stream().map(E::sql).toList());
-                    return of(t, "(" + a.sql() + (chance(20) ? " NOT IN (" : " IN (") + list + "))", items.toArray(E[]::new));
+                    String list = String.join(
+                            ", ",
+                            items.subList(1, items.size()).stream().map(E::sql).toList());
+                    return of(
+                            t,
+                            "(" + a.sql() + (chance(20) ? " NOT IN (" : " IN (") + list + "))",
+                            items.toArray(E[]::new));
                 }
                 case 9 -> {
                     Type u = numeric();
                     E a = exact(u, depth);
                     E lo = leaf(u);
                     E hi = exact(u, depth);
-                    return of(t, "(" + a.sql() + (chance(20) ? " NOT BETWEEN " : " BETWEEN ") + lo.sql() + " AND " + hi.sql() + ")",
-                            a, lo, hi);
+                    return of(
+                            t,
+                            "(" + a.sql() + (chance(20) ? " NOT BETWEEN " : " BETWEEN ") + lo.sql() + " AND " + hi.sql()
+                                    + ")",
+                            a,
+                            lo,
+                            hi);
                 }
                 case 10 -> {
                     E a = gen(pick(Type.DOUBLE, Type.FLOAT), depth);
@@ -837,7 +1024,8 @@ class SparkDifferentialFuzzTest {
                 case 12 -> {
                     E s = gen(Type.STRING, depth);
                     E p = chance(70) ? literal(Type.STRING) : gen(Type.STRING, depth);
-                    return of(t, pick("startswith", "endswith", "contains") + "(" + s.sql() + ", " + p.sql() + ")", s, p);
+                    return of(
+                            t, pick("startswith", "endswith", "contains") + "(" + s.sql() + ", " + p.sql() + ")", s, p);
                 }
                 case 13, 14 -> {
                     return conditional(t, depth);
@@ -845,8 +1033,14 @@ class SparkDifferentialFuzzTest {
                 default -> {
                     // Spark only: strings Quiver does not compute, or a pattern that is not a literal.
                     E s = gen(Type.STRING, depth);
-                    return of(t, pick("(upper(" + s.sql() + ") = 'APPLE')", "(substring(" + s.sql() + ", 1, 1) = 'a')",
-                            "(" + s.sql() + " LIKE concat(substring(s, 1, 2), '%'))", "(lower(" + s.sql() + ") < 'b')"), s);
+                    return of(
+                            t,
+                            pick(
+                                    "(upper(" + s.sql() + ") = 'APPLE')",
+                                    "(substring(" + s.sql() + ", 1, 1) = 'a')",
+                                    "(" + s.sql() + " LIKE concat(substring(s, 1, 2), '%'))",
+                                    "(lower(" + s.sql() + ") < 'b')"),
+                            s);
                 }
             }
         }
@@ -859,8 +1053,15 @@ class SparkDifferentialFuzzTest {
             // Spark only.
             E s = gen(t, depth);
             E s2 = gen(t, depth);
-            return of(t, pick("upper(" + s.sql() + ")", "lower(" + s.sql() + ")", "substring(" + s.sql() + ", 2, 3)",
-                    "concat(" + s.sql() + ", " + s2.sql() + ")"), s, s2);
+            return of(
+                    t,
+                    pick(
+                            "upper(" + s.sql() + ")",
+                            "lower(" + s.sql() + ")",
+                            "substring(" + s.sql() + ", 2, 3)",
+                            "concat(" + s.sql() + ", " + s2.sql() + ")"),
+                    s,
+                    s2);
         }
     }
 }

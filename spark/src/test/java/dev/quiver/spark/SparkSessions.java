@@ -4,8 +4,7 @@ import org.apache.spark.sql.SparkSession;
 
 /** One local[2] Spark session per test class, with or without the Quiver extension. */
 final class SparkSessions {
-    private SparkSessions() {
-    }
+    private SparkSessions() {}
 
     static SparkSession start(boolean withQuiver) {
         SparkSession.clearActiveSession();

@@ -1,5 +1,10 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.functions.AsyncScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
 import dev.quiver.functions.Signature;
@@ -14,9 +19,6 @@ import dev.quiver.stream.QueryRuntime;
 import dev.quiver.stream.RetryPolicy;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-import org.apache.arrow.vector.Float8Vector;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
@@ -29,11 +31,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.arrow.vector.Float8Vector;
+import org.junit.jupiter.api.Test;
 
 /**
  * A call that starts while a sibling call of its batch is failing: made deterministic with latches
@@ -43,7 +42,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AsyncFailureRaceTest extends QuiverTestBase {
 
     /** {@code late(x float64) -> float64}, 100 rows per call; each call's result comes from {@code body} (call index in). */
-    private static AsyncScalarFunction function(int maxConcurrentCalls, Function<ScalarFunctionArgs, CompletableFuture<ColumnarValue>> body) {
+    private static AsyncScalarFunction function(
+            int maxConcurrentCalls, Function<ScalarFunctionArgs, CompletableFuture<ColumnarValue>> body) {
         return new AsyncScalarFunction() {
             @Override
             public String name() {
@@ -95,9 +95,14 @@ class AsyncFailureRaceTest extends QuiverTestBase {
     /** Two chunks of 100 rows in one batch of 200. */
     private QueryExecution execute(QueryRuntime runtime, AsyncScalarFunction f, AsyncOptions options) {
         quiver.functions().register(f);
-        PipelinePlan plan = Pipeline.from(AsyncFixtures.SCHEMA).project("id", "late(x) AS y").options(options).plan(quiver);
-        return plan.execute(runtime, BatchStreams.generate(AsyncFixtures.SCHEMA, 1, i -> AsyncFixtures.batch(allocator, 0, 200),
-                runtime.executor()));
+        PipelinePlan plan = Pipeline.from(AsyncFixtures.SCHEMA)
+                .project("id", "late(x) AS y")
+                .options(options)
+                .plan(quiver);
+        return plan.execute(
+                runtime,
+                BatchStreams.generate(
+                        AsyncFixtures.SCHEMA, 1, i -> AsyncFixtures.batch(allocator, 0, 200), runtime.executor()));
     }
 
     /**
@@ -122,8 +127,7 @@ class AsyncFailureRaceTest extends QuiverTestBase {
         AtomicLong bytesAtRelease = new AtomicLong(-1);
         try (QueryRuntime runtime = QueryRuntime.create(2)) {
             try (QueryExecution q = execute(runtime, f, AsyncOptions.defaults())) {
-                CompletableFuture<Long> done = BatchStreams.forEach(q.stream(), b -> {
-                });
+                CompletableFuture<Long> done = BatchStreams.forEach(q.stream(), b -> {});
                 await(bEntered); // B is in flight (counted), its future not yet returned
                 while (a.getNumberOfDependents() == 0) { // A's future is in the operator's hands
                     Thread.onSpinWait();
@@ -132,7 +136,8 @@ class AsyncFailureRaceTest extends QuiverTestBase {
                 ExecutionException e = assertThrows(ExecutionException.class, () -> done.get(10, TimeUnit.SECONDS));
                 assertInstanceOf(AsyncFunctionException.class, e.getCause());
                 // B is still in flight: whenReleased() waits for it; record the allocator the moment it completes.
-                CompletableFuture<Void> released = q.whenReleased().thenRun(() -> bytesAtRelease.set(allocator.getAllocatedMemory()));
+                CompletableFuture<Void> released =
+                        q.whenReleased().thenRun(() -> bytesAtRelease.set(allocator.getAllocatedMemory()));
                 bGo.countDown();
                 released.get(10, TimeUnit.SECONDS);
             }
@@ -173,8 +178,7 @@ class AsyncFailureRaceTest extends QuiverTestBase {
         AsyncOptions options = AsyncOptions.defaults().withRetry(holdTheGap).withCallTimeout(Duration.ofSeconds(60));
         try (QueryRuntime runtime = QueryRuntime.create(2)) {
             try (QueryExecution q = execute(runtime, f, options)) {
-                CompletableFuture<Long> done = BatchStreams.forEach(q.stream(), x -> {
-                });
+                CompletableFuture<Long> done = BatchStreams.forEach(q.stream(), x -> {});
                 while (a.getNumberOfDependents() == 0) {
                     Thread.onSpinWait();
                 }
@@ -188,8 +192,10 @@ class AsyncFailureRaceTest extends QuiverTestBase {
                 } catch (CancellationException expected) {
                     // what should happen
                 } catch (TimeoutException e) {
-                    throw new AssertionError("call B, started as its batch failed, was not cancelled: it runs on until the call"
-                            + " timeout, holding its permit and keeping whenReleased() waiting", e);
+                    throw new AssertionError(
+                            "call B, started as its batch failed, was not cancelled: it runs on until the call"
+                                    + " timeout, holding its permit and keeping whenReleased() waiting",
+                            e);
                 } finally {
                     b.cancel(true); // let it go, so that the execution is released
                     q.whenReleased().get(10, TimeUnit.SECONDS);

@@ -1,5 +1,20 @@
 package dev.quiver.tests;
 
+import static dev.quiver.tests.ProbeFixtures.SCHEMA;
+import static dev.quiver.tests.ProbeFixtures.assertContains;
+import static dev.quiver.tests.ProbeFixtures.assertZeroLeftAfter;
+import static dev.quiver.tests.ProbeFixtures.await;
+import static dev.quiver.tests.ProbeFixtures.causeOf;
+import static dev.quiver.tests.ProbeFixtures.doubles;
+import static dev.quiver.tests.ProbeFixtures.failure;
+import static dev.quiver.tests.ProbeFixtures.longs;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.Placement;
 import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.functions.PlanningException;
@@ -21,6 +36,19 @@ import dev.quiver.tests.ProbeFixtures.StubbornFuture;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.LongStream;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -29,35 +57,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import java.io.IOException;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.LongStream;
-import java.util.Map;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-
-import static dev.quiver.tests.ProbeFixtures.SCHEMA;
-import static dev.quiver.tests.ProbeFixtures.assertContains;
-import static dev.quiver.tests.ProbeFixtures.assertZeroLeftAfter;
-import static dev.quiver.tests.ProbeFixtures.await;
-import static dev.quiver.tests.ProbeFixtures.causeOf;
-import static dev.quiver.tests.ProbeFixtures.doubles;
-import static dev.quiver.tests.ProbeFixtures.failure;
-import static dev.quiver.tests.ProbeFixtures.longs;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Async functions that fail, misbehave, time out, are retried or are cancelled: the query fails
@@ -104,7 +103,8 @@ class AsyncFailureTest extends QuiverTestBase {
             } catch (ExecutionException e) {
                 return ProbeFixtures.unwrap(e);
             } catch (TimeoutException e) {
-                throw new AssertionError("the query neither ended nor failed within " + ProbeFixtures.WAIT_S + " s (it hung)");
+                throw new AssertionError(
+                        "the query neither ended nor failed within " + ProbeFixtures.WAIT_S + " s (it hung)");
             }
             for (int i = 0; i < ids.size(); i++) {
                 assertEquals((long) i, ids.get(i), "row order");
@@ -139,10 +139,11 @@ class AsyncFailureTest extends QuiverTestBase {
             if (c.first() < 1000) {
                 c.complete(v -> v * 10); // the first batch succeeds
             }
-            return c.future;            // the second batch's calls are held
+            return c.future; // the second batch's calls are held
         };
         quiver.functions().register(f);
-        QueryExecution q = plan("flaky(v)", batchOf(1000)).execute(runtime, ProbeFixtures.source(allocator, 2, 1000, runtime.executor()));
+        QueryExecution q = plan("flaky(v)", batchOf(1000))
+                .execute(runtime, ProbeFixtures.source(allocator, 2, 1000, runtime.executor()));
         try {
             BatchStream s = q.stream();
             try (VectorSchemaRoot b = await(s.next(), "first batch")) {
@@ -226,8 +227,11 @@ class AsyncFailureTest extends QuiverTestBase {
     void aResultWithTheWrongNumberOfRowsFailsTheQuery() throws Exception {
         Probe f = new Probe("remote", 100, 4);
         f.respond = c -> {
-            Float8Vector out = ProbeFixtures.vector(c.args.returnField(), c.args.config().allocator(),
-                    c.values.subList(0, c.rows() - (c.first() == 200 ? 1 : 0)), v -> v);
+            Float8Vector out = ProbeFixtures.vector(
+                    c.args.returnField(),
+                    c.args.config().allocator(),
+                    c.values.subList(0, c.rows() - (c.first() == 200 ? 1 : 0)),
+                    v -> v);
             c.future.complete(new ColumnarValue.Array(out));
             return c.future;
         };
@@ -257,9 +261,10 @@ class AsyncFailureTest extends QuiverTestBase {
     @Test
     void aScalarResultIsBroadcastToTheCallsRows() throws Exception {
         Probe f = new Probe("remote", 100, 4);
-        f.respond = c -> CompletableFuture.completedFuture(c.first() == 100
-                ? new ColumnarValue.Scalar(ScalarValue.nullOf(DataType.FLOAT64))
-                : ColumnarValue.scalar(DataType.FLOAT64, 42.5));
+        f.respond = c -> CompletableFuture.completedFuture(
+                c.first() == 100
+                        ? new ColumnarValue.Scalar(ScalarValue.nullOf(DataType.FLOAT64))
+                        : ColumnarValue.scalar(DataType.FLOAT64, 42.5));
         quiver.functions().register(f);
         List<Double> y = values(run(plan("remote(v)", batchOf(1000)), 1, 300));
         for (int r = 0; r < 300; r++) {
@@ -282,7 +287,8 @@ class AsyncFailureTest extends QuiverTestBase {
     @CsvSource({"remote(v), 0, 0", "remote(v), 100, 0", "remote(v + 0.5), 0, 0.5", "remote(v + 0.5), 100, 0.5"})
     void aBorrowedArgumentHandedBackIsCopied(String expr, int ideal, double plus) throws Exception {
         Probe f = new Probe("remote", ideal, 4);
-        f.respond = c -> CompletableFuture.completedFuture(ColumnarValue.Array.borrowed(((ColumnarValue.Array) c.args.arg(0)).vector()));
+        f.respond = c -> CompletableFuture.completedFuture(
+                ColumnarValue.Array.borrowed(((ColumnarValue.Array) c.args.arg(0)).vector()));
         quiver.functions().register(f);
         List<Double> y = values(run(plan(expr, batchOf(1000)), 2, 300));
         for (int r = 0; r < 600; r++) {
@@ -306,7 +312,8 @@ class AsyncFailureTest extends QuiverTestBase {
      */
     @ParameterizedTest(name = "{0}, {1} rows per call")
     @CsvSource({"remote(v), 100, 0", "remote(v + 0.5), 0, 0.5", "remote(v + 0.5), 100, 0.5"})
-    void anOwnedArgumentHandedBackItselfIsEitherCopiedOrAClearError(String expr, int ideal, double plus) throws Exception {
+    void anOwnedArgumentHandedBackItselfIsEitherCopiedOrAClearError(String expr, int ideal, double plus)
+            throws Exception {
         handsBackTheArgumentItself(expr, ideal, plus);
     }
 
@@ -368,7 +375,9 @@ class AsyncFailureTest extends QuiverTestBase {
             AsyncFunctionException e = causeOf(failure(next, "the batch"), AsyncFunctionException.class);
             assertContains(e.getMessage(), "'hang'", "timeout of 100 ms");
             for (Call c : calls) {
-                assertTrue(((StubbornFuture<?>) c.future).cancelAsked.get(), "the call at row " + c.first() + " was not cancelled");
+                assertTrue(
+                        ((StubbornFuture<?>) c.future).cancelAsked.get(),
+                        "the call at row " + c.first() + " was not cancelled");
             }
             assertFalse(q.whenReleased().isDone(), "released while two calls are still outstanding");
         } finally {
@@ -376,7 +385,9 @@ class AsyncFailureTest extends QuiverTestBase {
         }
         assertFalse(q.whenReleased().isDone(), "released while two calls are still outstanding");
         for (Call c : calls) {
-            assertTrue(c.future.complete(new ColumnarValue.Array(c.result(v -> v * 10))), "the stubborn future took its late result");
+            assertTrue(
+                    c.future.complete(new ColumnarValue.Array(c.result(v -> v * 10))),
+                    "the stubborn future took its late result");
         }
         assertZeroLeftAfter(allocator, q.whenReleased());
     }
@@ -391,7 +402,8 @@ class AsyncFailureTest extends QuiverTestBase {
         Probe f = new Probe("hang", 0, 4);
         f.futures = StubbornFuture::new;
         quiver.functions().register(f);
-        QueryExecution q = plan("hang(v)", batchOf(1000)).execute(runtime, ProbeFixtures.source(allocator, 1, 200, runtime.executor()));
+        QueryExecution q = plan("hang(v)", batchOf(1000))
+                .execute(runtime, ProbeFixtures.source(allocator, 1, 200, runtime.executor()));
         CompletableFuture<VectorSchemaRoot> next = q.stream().next();
         Call c = f.takeWired();
         q.close();
@@ -450,8 +462,11 @@ class AsyncFailureTest extends QuiverTestBase {
     void transientFailuresAreRetriedWithBackoff() throws Exception {
         Probe f = failingTwiceOnEvenChunks();
         quiver.functions().register(f);
-        PipelinePlan plan = plan("shaky(v)", batchOf(1000).withRetry(
-                RetryPolicy.attempts(3).withBackoff(Duration.ofMillis(5), 2, Duration.ofMillis(50))));
+        PipelinePlan plan = plan(
+                "shaky(v)",
+                batchOf(1000)
+                        .withRetry(
+                                RetryPolicy.attempts(3).withBackoff(Duration.ofMillis(5), 2, Duration.ofMillis(50))));
         QueryExecution q = plan.execute(runtime, ProbeFixtures.source(allocator, 1, 1000, runtime.executor()));
         try {
             List<Double> y = new ArrayList<>();
@@ -466,7 +481,8 @@ class AsyncFailureTest extends QuiverTestBase {
             assertEquals(2000, m.rowsSent());
             assertEquals(0, m.failures());
             for (int chunk = 0; chunk < 10; chunk++) {
-                assertEquals(chunk % 2 == 0 ? 3 : 1, f.attempts.get(chunk * 100.0).get(), "attempts of chunk " + chunk);
+                assertEquals(
+                        chunk % 2 == 0 ? 3 : 1, f.attempts.get(chunk * 100.0).get(), "attempts of chunk " + chunk);
             }
         } finally {
             q.close();
@@ -484,8 +500,11 @@ class AsyncFailureTest extends QuiverTestBase {
             return c.future;
         };
         quiver.functions().register(f);
-        PipelinePlan plan = plan("sleepy(v)", batchOf(1000).withCallTimeout(Duration.ofMillis(100))
-                .withRetry(RetryPolicy.attempts(2).withBackoff(Duration.ofMillis(1), 1, Duration.ofMillis(1))));
+        PipelinePlan plan = plan(
+                "sleepy(v)",
+                batchOf(1000)
+                        .withCallTimeout(Duration.ofMillis(100))
+                        .withRetry(RetryPolicy.attempts(2).withBackoff(Duration.ofMillis(1), 1, Duration.ofMillis(1))));
         QueryExecution q = plan.execute(runtime, ProbeFixtures.source(allocator, 1, 300, runtime.executor()));
         try {
             List<Double> y = new ArrayList<>();
@@ -510,8 +529,11 @@ class AsyncFailureTest extends QuiverTestBase {
     void tooFewAttemptsFailWithTheLastFailure() throws Exception {
         Probe f = failingTwiceOnEvenChunks();
         quiver.functions().register(f);
-        PipelinePlan plan = plan("shaky(v)", batchOf(1000).withRetry(
-                RetryPolicy.attempts(2).withBackoff(Duration.ofMillis(5), 2, Duration.ofMillis(50))));
+        PipelinePlan plan = plan(
+                "shaky(v)",
+                batchOf(1000)
+                        .withRetry(
+                                RetryPolicy.attempts(2).withBackoff(Duration.ofMillis(5), 2, Duration.ofMillis(50))));
         AsyncFunctionException e = asyncFailure(run(plan, 1, 1000));
         assertContains(e.getMessage(), "'shaky'", "after 2 attempts", "503 on attempt 2");
         assertEquals(0, e.firstRow() % 200, "a failing chunk starts at an even hundred: " + e.firstRow());
@@ -528,8 +550,12 @@ class AsyncFailureTest extends QuiverTestBase {
             return c.future;
         };
         quiver.functions().register(f);
-        QueryExecution q = plan("picky(v)", batchOf(1000).withRetry(RetryPolicy.attempts(3).withBackoff(Duration.ofMillis(1), 1,
-                Duration.ofMillis(1)))).execute(runtime, ProbeFixtures.source(allocator, 1, 300, runtime.executor()));
+        QueryExecution q = plan(
+                        "picky(v)",
+                        batchOf(1000)
+                                .withRetry(RetryPolicy.attempts(3)
+                                        .withBackoff(Duration.ofMillis(1), 1, Duration.ofMillis(1))))
+                .execute(runtime, ProbeFixtures.source(allocator, 1, 300, runtime.executor()));
         try {
             AsyncFunctionException e = causeOf(failure(q.stream().next(), "the batch"), AsyncFunctionException.class);
             assertContains(e.getMessage(), "'picky'", "[0, 300)", "after 1 attempt", "400 bad request");
@@ -550,7 +576,8 @@ class AsyncFailureTest extends QuiverTestBase {
     void cancellingTheQueryCancelsEveryPendingCall() throws Exception {
         Probe f = new Probe("slow", 100, 4); // holds every call; at most 4 in flight
         quiver.functions().register(f);
-        QueryExecution q = plan("slow(v)", batchOf(1000)).execute(runtime, ProbeFixtures.source(allocator, 2, 1000, runtime.executor()));
+        QueryExecution q = plan("slow(v)", batchOf(1000))
+                .execute(runtime, ProbeFixtures.source(allocator, 2, 1000, runtime.executor()));
         CompletableFuture<VectorSchemaRoot> next = q.stream().next();
         List<Call> pending = f.takeWired(4);
         assertNull(f.poll(30), "a fifth call in flight: the limit is 4");
@@ -568,7 +595,8 @@ class AsyncFailureTest extends QuiverTestBase {
         q.close();
 
         // The cancelled calls gave their permits back: a new query on the runtime has 4 calls in flight again.
-        QueryExecution again = plan("slow(v)", batchOf(1000)).execute(runtime, ProbeFixtures.source(allocator, 1, 1000, runtime.executor()));
+        QueryExecution again = plan("slow(v)", batchOf(1000))
+                .execute(runtime, ProbeFixtures.source(allocator, 1, 1000, runtime.executor()));
         try {
             CompletableFuture<VectorSchemaRoot> batch = again.stream().next();
             List<Call> four = f.take(4); // four calls in flight before any is answered: no permit was lost
@@ -604,7 +632,8 @@ class AsyncFailureTest extends QuiverTestBase {
             return c.future;
         };
         quiver.functions().register(f);
-        QueryExecution q = plan("slowstart(v)", batchOf(1000)).execute(runtime, ProbeFixtures.source(allocator, 1, 100, runtime.executor()));
+        QueryExecution q = plan("slowstart(v)", batchOf(1000))
+                .execute(runtime, ProbeFixtures.source(allocator, 1, 100, runtime.executor()));
         CompletableFuture<VectorSchemaRoot> next = q.stream().next();
         Call c = f.take(); // invokeAsync has been entered and has not returned
         try {
@@ -632,7 +661,8 @@ class AsyncFailureTest extends QuiverTestBase {
         quiver.functions().register(f);
         CountingSource source = new CountingSource(allocator, 1000, 5);
         // One batch in flight: nothing is read ahead of the consumer.
-        QueryExecution q = plan("slow(v)", batchOf(1000).withBatchesInFlight(1)).execute(runtime, source.stream(runtime.executor()));
+        QueryExecution q = plan("slow(v)", batchOf(1000).withBatchesInFlight(1))
+                .execute(runtime, source.stream(runtime.executor()));
         try {
             BatchStream s = q.stream();
             try (VectorSchemaRoot b = await(s.next(), "first batch")) {
@@ -679,7 +709,8 @@ class AsyncFailureTest extends QuiverTestBase {
                 assertEquals(1000, b.getRowCount());
                 assertEquals(LongStream.range(0, 1000).boxed().toList(), longs(b, "id"));
             }
-            List<Call> all = f.take(20); // the first batch's calls and the second batch's, read ahead while nobody asked
+            List<Call> all =
+                    f.take(20); // the first batch's calls and the second batch's, read ahead while nobody asked
             assertTrue(all.get(9).first() < 1000);
             List<Call> ahead = new ArrayList<>(all.subList(10, 20));
             for (Call c : ahead) {
@@ -710,12 +741,15 @@ class AsyncFailureTest extends QuiverTestBase {
             PlanningException e = assertThrows(PlanningException.class, () -> quiver.compile(SCHEMA, sql), sql);
             assertContains(e.getMessage(), "'remote'", "pipeline");
         }
-        PlanningException e = assertThrows(PlanningException.class,
-                () -> quiver.compileProjection(SCHEMA, "remote(x) > 1", List.of("id")));
+        PlanningException e = assertThrows(
+                PlanningException.class, () -> quiver.compileProjection(SCHEMA, "remote(x) > 1", List.of("id")));
         assertContains(e.getMessage(), "'remote'", "pipeline");
 
-        ScalarFunctionArgs args = new ScalarFunctionArgs(List.of(ColumnarValue.scalar(DataType.FLOAT64, 1.0)),
-                List.of(DataType.FLOAT64.toField("x", true)), 1, DataType.FLOAT64.toField("y", true),
+        ScalarFunctionArgs args = new ScalarFunctionArgs(
+                List.of(ColumnarValue.scalar(DataType.FLOAT64, 1.0)),
+                List.of(DataType.FLOAT64.toField("x", true)),
+                1,
+                DataType.FLOAT64.toField("y", true),
                 new ExecutionConfig(allocator, Instant.now(), true, Map.of()));
         UnsupportedOperationException u = assertThrows(UnsupportedOperationException.class, () -> f.invoke(args));
         assertContains(u.getMessage(), "'remote'", "invokeAsync");

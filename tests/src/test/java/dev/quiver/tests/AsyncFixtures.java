@@ -6,6 +6,15 @@ import dev.quiver.functions.Signature;
 import dev.quiver.functions.Volatility;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float8Vector;
@@ -16,20 +25,9 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.OptionalInt;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
-
 /** Async functions and batches for the pipeline tests. */
 final class AsyncFixtures {
-    private AsyncFixtures() {
-    }
+    private AsyncFixtures() {}
 
     static final Schema SCHEMA = new Schema(List.of(
             new Field("id", FieldType.nullable(new ArrowType.Int(64, true)), null),
@@ -122,24 +120,26 @@ final class AsyncFixtures {
             RuntimeException fail = failWhen.apply(args);
             BufferAllocator allocator = args.config().allocator();
             Executor later = CompletableFuture.delayedExecutor(delayMs, TimeUnit.MILLISECONDS);
-            return CompletableFuture.supplyAsync(() -> {
-                inFlight.decrementAndGet();
-                if (fail != null) {
-                    throw fail;
-                }
-                Float8Vector out = new Float8Vector(args.returnField(), allocator);
-                out.allocateNew(values.size());
-                for (int i = 0; i < values.size(); i++) {
-                    Double v = values.get(i) == null ? null : body.apply(values.get(i));
-                    if (v == null) {
-                        out.setNull(i);
-                    } else {
-                        out.set(i, v);
-                    }
-                }
-                out.setValueCount(values.size());
-                return (ColumnarValue) new ColumnarValue.Array(out);
-            }, later);
+            return CompletableFuture.supplyAsync(
+                    () -> {
+                        inFlight.decrementAndGet();
+                        if (fail != null) {
+                            throw fail;
+                        }
+                        Float8Vector out = new Float8Vector(args.returnField(), allocator);
+                        out.allocateNew(values.size());
+                        for (int i = 0; i < values.size(); i++) {
+                            Double v = values.get(i) == null ? null : body.apply(values.get(i));
+                            if (v == null) {
+                                out.setNull(i);
+                            } else {
+                                out.set(i, v);
+                            }
+                        }
+                        out.setValueCount(values.size());
+                        return (ColumnarValue) new ColumnarValue.Array(out);
+                    },
+                    later);
         }
     }
 }

@@ -1,5 +1,14 @@
 package dev.quiver.tests;
 
+import static dev.quiver.tests.ProbeFixtures.SCHEMA;
+import static dev.quiver.tests.ProbeFixtures.assertZeroLeftAfter;
+import static dev.quiver.tests.ProbeFixtures.await;
+import static dev.quiver.tests.ProbeFixtures.doubles;
+import static dev.quiver.tests.ProbeFixtures.longs;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.Placement;
 import dev.quiver.stream.AsyncCallMetrics;
 import dev.quiver.stream.AsyncOptions;
@@ -11,23 +20,13 @@ import dev.quiver.stream.QueryExecution;
 import dev.quiver.stream.QueryRuntime;
 import dev.quiver.tests.ProbeFixtures.CountingSource;
 import dev.quiver.tests.ProbeFixtures.Probe;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.LongStream;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.LongStream;
-
-import static dev.quiver.tests.ProbeFixtures.SCHEMA;
-import static dev.quiver.tests.ProbeFixtures.assertZeroLeftAfter;
-import static dev.quiver.tests.ProbeFixtures.await;
-import static dev.quiver.tests.ProbeFixtures.doubles;
-import static dev.quiver.tests.ProbeFixtures.longs;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Limits over async columns stop reading and calling; a slow consumer holds the source back. */
 class AsyncLimitTest extends QuiverTestBase {
@@ -43,16 +42,17 @@ class AsyncLimitTest extends QuiverTestBase {
         runtime.close();
     }
 
-    private record Rows(List<Long> ids, List<Double> ys) {
-    }
+    private record Rows(List<Long> ids, List<Double> ys) {}
 
     private Rows drain(QueryExecution q) throws InterruptedException {
         List<Long> ids = new ArrayList<>();
         List<Double> ys = new ArrayList<>();
-        await(BatchStreams.forEach(q.stream(), b -> {
-            ids.addAll(longs(b, "id"));
-            ys.addAll(doubles(b, "y"));
-        }), "the query");
+        await(
+                BatchStreams.forEach(q.stream(), b -> {
+                    ids.addAll(longs(b, "id"));
+                    ys.addAll(doubles(b, "y"));
+                }),
+                "the query");
         return new Rows(ids, ys);
     }
 
@@ -102,7 +102,8 @@ class AsyncLimitTest extends QuiverTestBase {
         QueryExecution q = plan.execute(runtime, source.stream(runtime.executor()));
         try {
             Rows rows = drain(q);
-            List<Long> expected = LongStream.iterate(0, r -> r + 3).limit(25).boxed().toList();
+            List<Long> expected =
+                    LongStream.iterate(0, r -> r + 3).limit(25).boxed().toList();
             assertEquals(expected, rows.ids());
             assertEquals(expected.stream().map(r -> r * 10.0).toList(), rows.ys());
             assertEquals(25, f.totalRows());
@@ -201,8 +202,12 @@ class AsyncLimitTest extends QuiverTestBase {
             // The consumer stops pulling: nothing may run further ahead of it than the one batch read ahead.
             Thread.sleep(200); // the wait is the test: a source or operator running ahead would fill it
             int made = source.made.get();
-            assertTrue(made >= 10 && made <= 21, "source batches made for one output batch of 1000 rows and one read ahead: " + made);
-            assertTrue(f.totalRows() <= 2000, "the function ran more than one batch ahead of the consumer: " + f.totalRows());
+            assertTrue(
+                    made >= 10 && made <= 21,
+                    "source batches made for one output batch of 1000 rows and one read ahead: " + made);
+            assertTrue(
+                    f.totalRows() <= 2000,
+                    "the function ran more than one batch ahead of the consumer: " + f.totalRows());
             AsyncCallMetrics m = q.asyncMetrics().getFirst();
             assertTrue(m.calls() <= 20, "calls: " + m.calls());
             assertFalse(source.closed.get());

@@ -1,5 +1,8 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.Placement;
 import dev.quiver.stream.AsyncOptions;
 import dev.quiver.stream.BatchStreams;
@@ -7,6 +10,9 @@ import dev.quiver.stream.Pipeline;
 import dev.quiver.stream.PipelinePlan;
 import dev.quiver.stream.QueryExecution;
 import dev.quiver.stream.QueryRuntime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.junit.jupiter.api.AfterEach;
@@ -14,13 +20,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Async functions in pipelines: lifting, batching, order, concurrency. */
 class AsyncPipelineTest extends QuiverTestBase {
@@ -38,13 +37,18 @@ class AsyncPipelineTest extends QuiverTestBase {
 
     private List<long[]> run(PipelinePlan plan, int batches, int rowsPerBatch) throws Exception {
         List<long[]> rows = new ArrayList<>();
-        try (QueryExecution q = plan.execute(runtime, BatchStreams.generate(AsyncFixtures.SCHEMA, batches,
-                i -> AsyncFixtures.batch(allocator, (long) i * rowsPerBatch, rowsPerBatch), runtime.executor()))) {
+        try (QueryExecution q = plan.execute(
+                runtime,
+                BatchStreams.generate(
+                        AsyncFixtures.SCHEMA,
+                        batches,
+                        i -> AsyncFixtures.batch(allocator, (long) i * rowsPerBatch, rowsPerBatch),
+                        runtime.executor()))) {
             BatchStreams.drain(q.stream(), b -> {
                 BigIntVector id = (BigIntVector) b.getVector(0);
                 Float8Vector y = (Float8Vector) b.getVector(1);
                 for (int r = 0; r < b.getRowCount(); r++) {
-                    rows.add(new long[]{id.get(r), y.isNull(r) ? Long.MIN_VALUE : (long) y.get(r)});
+                    rows.add(new long[] {id.get(r), y.isNull(r) ? Long.MIN_VALUE : (long) y.get(r)});
                 }
             });
             q.whenReleased().get(10, TimeUnit.SECONDS);
@@ -94,6 +98,9 @@ class AsyncPipelineTest extends QuiverTestBase {
             }
         }
         assertEquals(expected, rows.stream().map(a -> a[0]).toList(), explain);
-        assertEquals(1000, f.callRows.stream().mapToInt(Integer::intValue).sum(), "only the rows with id % 10 = 0 reach the remote call");
+        assertEquals(
+                1000,
+                f.callRows.stream().mapToInt(Integer::intValue).sum(),
+                "only the rows with id % 10 = 0 reach the remote call");
     }
 }

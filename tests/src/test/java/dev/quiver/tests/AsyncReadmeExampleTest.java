@@ -1,5 +1,8 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.cli.HttpScoreFunction;
 import dev.quiver.stream.BatchStreams;
 import dev.quiver.stream.Pipeline;
@@ -7,22 +10,18 @@ import dev.quiver.stream.PipelinePlan;
 import dev.quiver.stream.QueryExecution;
 import dev.quiver.stream.QueryRuntime;
 import dev.quiver.types.DataType;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.Test;
-
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
 
 /** The README's async example ({@link HttpScoreFunction} and its pipeline), as written there, against a loopback service. */
 class AsyncReadmeExampleTest extends QuiverTestBase {
@@ -35,7 +34,9 @@ class AsyncReadmeExampleTest extends QuiverTestBase {
 
     @Test
     void theReadmeAsyncExampleRunsAsWritten() throws Exception {
-        Schema schema = new Schema(List.of(DataType.INT64.toField("id", true), DataType.UTF8.toField("lang", true),
+        Schema schema = new Schema(List.of(
+                DataType.INT64.toField("id", true),
+                DataType.UTF8.toField("lang", true),
                 DataType.UTF8.toField("review", true)));
         List<VectorSchemaRoot> batches = List.of(batch(schema, 0, 3000), batch(schema, 3000, 2500));
         List<Long> ids = new ArrayList<>();
@@ -54,13 +55,14 @@ class AsyncReadmeExampleTest extends QuiverTestBase {
             // --- as in README.md ---
             quiver.functions().register(new HttpScoreFunction(HttpClient.newHttpClient(), endpoint, 1000, 4));
             PipelinePlan plan = Pipeline.from(schema)
-                    .filter("lang = 'en'")                    // runs first: only English reviews are sent
+                    .filter("lang = 'en'") // runs first: only English reviews are sent
                     .project("id", "score(review) AS score")
                     .plan(quiver);
             try (var runtime = QueryRuntime.create();
-                 QueryExecution q = plan.execute(runtime, BatchStreams.fromIterator(schema, batches.iterator(), runtime.executor()))) {
-                BatchStreams.drain(q.stream(), sink);          // blocks this thread only; the calls wait on no thread
-                explain = q.explain(true);                     // calls, rows sent, time waiting, peak in flight
+                    QueryExecution q = plan.execute(
+                            runtime, BatchStreams.fromIterator(schema, batches.iterator(), runtime.executor()))) {
+                BatchStreams.drain(q.stream(), sink); // blocks this thread only; the calls wait on no thread
+                explain = q.explain(true); // calls, rows sent, time waiting, peak in flight
             }
             // ---
             assertEquals(2750, service.strings(), "the English rows only");
@@ -77,7 +79,9 @@ class AsyncReadmeExampleTest extends QuiverTestBase {
         }
         assertEquals(expectedIds, ids);
         assertEquals(expectedScores, scores);
-        assertTrue(explain.contains("score(review) AS __quiver_async_0 (1000 rows per call, at most 4 in flight)"), explain);
+        assertTrue(
+                explain.contains("score(review) AS __quiver_async_0 (1000 rows per call, at most 4 in flight)"),
+                explain);
         assertTrue(explain.contains("calls=3, rows sent=2750,"), explain);
     }
 

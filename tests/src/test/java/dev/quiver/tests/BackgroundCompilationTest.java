@@ -1,6 +1,11 @@
 package dev.quiver.tests;
 
-import dev.quiver.placement.Choice;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
 import dev.quiver.ExpressionMetrics;
@@ -10,9 +15,18 @@ import dev.quiver.expr.Expr;
 import dev.quiver.opencl.FaultInjection;
 import dev.quiver.opencl.OpenClBackend;
 import dev.quiver.opencl.OpenClRuntime;
+import dev.quiver.placement.Choice;
 import dev.quiver.placement.DeviceFigures;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -23,21 +37,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.UnaryOperator;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Background compilation under AUTO placement, with the first OpenCL device made the fastest by
@@ -50,14 +49,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * on a scripted device whose build the test completes.
  */
 class BackgroundCompilationTest {
-    private static final Schema XY = new Schema(List.of(TestBatches.field("x", ElementType.FLOAT64),
-            TestBatches.field("y", ElementType.FLOAT64)));
+    private static final Schema XY = new Schema(
+            List.of(TestBatches.field("x", ElementType.FLOAT64), TestBatches.field("y", ElementType.FLOAT64)));
     private static final String EXPR = "sqrt(x * x + y * y) * 3 + x / 7";
     private static final int ROWS = 10_000;
     private static final String BUILDING = "auto: the OpenCL kernel is still building in the background";
 
     @TempDir
     Path kernels;
+
     private BufferAllocator allocator;
     private final List<Quiver> opened = new ArrayList<>();
 
@@ -69,8 +69,11 @@ class BackgroundCompilationTest {
     @AfterEach
     void closeAll() {
         for (Quiver q : opened) {
-            List<OpenClBackend> backends = q.openClDevices().stream().map(Device::backend)
-                    .filter(OpenClBackend.class::isInstance).map(OpenClBackend.class::cast).toList();
+            List<OpenClBackend> backends = q.openClDevices().stream()
+                    .map(Device::backend)
+                    .filter(OpenClBackend.class::isInstance)
+                    .map(OpenClBackend.class::cast)
+                    .toList();
             q.close();
             for (OpenClBackend b : backends) {
                 assertEquals(0, b.liveObjects().total(), "OpenCL objects alive after close: " + b.liveObjects());
@@ -82,8 +85,11 @@ class BackgroundCompilationTest {
 
     /** A Quiver whose first OpenCL device wins every AUTO decision (no exploration), its programs cached in {@link #kernels}. */
     private Quiver open(UnaryOperator<Quiver.Builder> more) {
-        Quiver.Builder b = Quiver.builder().allocator(allocator).deviceFigures("cpu", TestFigures.cpu())
-                .explorationShare(0).kernelCacheDirectory(kernels);
+        Quiver.Builder b = Quiver.builder()
+                .allocator(allocator)
+                .deviceFigures("cpu", TestFigures.cpu())
+                .explorationShare(0)
+                .kernelCacheDirectory(kernels);
         boolean first = true;
         for (var d : OpenClRuntime.discover().devices()) {
             b.deviceFigures("opencl:" + d.name(), first ? TestFigures.instantGpu() : TestFigures.cpu());
@@ -129,14 +135,16 @@ class BackgroundCompilationTest {
     /** Evaluates a batch under {@code placement} and checks it against the CPU, bit for bit. */
     private void evaluateAndCompare(CompiledExpression e, CompiledExpression reference, Placement placement, int seed) {
         try (VectorSchemaRoot b = batch(seed);
-             FieldVector got = e.evaluate(b, placement, allocator);
-             FieldVector want = reference.evaluate(b, Placement.CPU, allocator)) {
+                FieldVector got = e.evaluate(b, placement, allocator);
+                FieldVector want = reference.evaluate(b, Placement.CPU, allocator)) {
             assertEquals(ROWS, got.getValueCount());
             for (int i = 0; i < ROWS; i++) {
                 assertEquals(want.isNull(i), got.isNull(i), "null at row " + i);
                 if (!want.isNull(i)) {
-                    assertEquals(Double.doubleToRawLongBits(((Float8Vector) want).get(i)),
-                            Double.doubleToRawLongBits(((Float8Vector) got).get(i)), "row " + i);
+                    assertEquals(
+                            Double.doubleToRawLongBits(((Float8Vector) want).get(i)),
+                            Double.doubleToRawLongBits(((Float8Vector) got).get(i)),
+                            "row " + i);
                 }
             }
         }
@@ -194,7 +202,9 @@ class BackgroundCompilationTest {
         Quiver second = open(b -> b);
         CompiledExpression e2 = second.compile(XY, Expr.parse(EXPR));
         evaluateAndCompare(e2, second.compile(XY, Expr.parse(EXPR)), Placement.AUTO, 2);
-        assertTrue(e2.metrics().byDevice().get("cpu").lastReason().startsWith(BUILDING), "not in this backend's memory yet");
+        assertTrue(
+                e2.metrics().byDevice().get("cpu").lastReason().startsWith(BUILDING),
+                "not in this backend's memory yet");
         awaitReady(backend(second), program(e2));
         assertEquals(new OpenClBackend.ProgramStats(0, 1, 0, 0), backend(second).programStats(), "loaded, not built");
         evaluateAndCompare(e2, second.compile(XY, Expr.parse(EXPR)), Placement.AUTO, 3);
@@ -228,7 +238,9 @@ class BackgroundCompilationTest {
         CompiledExpression e = q.compile(XY, Expr.parse(EXPR));
         evaluateAndCompare(e, q.compile(XY, Expr.parse(EXPR)), Placement.AUTO, 1);
         assertEquals(1, on(e, gpu(q)).batches(), e.explain());
-        assertTrue(on(e, gpu(q)).lastReason().startsWith("auto: fastest estimate"), on(e, gpu(q)).lastReason());
+        assertTrue(
+                on(e, gpu(q)).lastReason().startsWith("auto: fastest estimate"),
+                on(e, gpu(q)).lastReason());
         assertNull(e.metrics().byDevice().get("cpu"));
     }
 
@@ -238,7 +250,8 @@ class BackgroundCompilationTest {
         CompiledExpression e = q.compile(XY, Expr.parse(EXPR));
         CompiledExpression reference = q.compile(XY, Expr.parse(EXPR));
         KernelProgram p = program(e);
-        try (FaultInjection.Plan plan = FaultInjection.inject(backend(q), FaultInjection.Fault.of(FaultInjection.Call.BUILD_PROGRAM))) {
+        try (FaultInjection.Plan plan =
+                FaultInjection.inject(backend(q), FaultInjection.Fault.of(FaultInjection.Call.BUILD_PROGRAM))) {
             evaluateAndCompare(e, reference, Placement.AUTO, 1);
             CompletableFuture<Void> build = backend(q).prepareAsync(p); // the scheduler's build, remembered
             assertThrows(ExecutionException.class, () -> build.get(120, TimeUnit.SECONDS));
@@ -276,15 +289,18 @@ class BackgroundCompilationTest {
     }
 
     /** A Quiver with the scripted device {@code gpu} of the given figures, and an expression with its CPU reference. */
-    private record Scripted(BuildingBackend gpu, CompiledExpression e, CompiledExpression reference) {
-    }
+    private record Scripted(BuildingBackend gpu, CompiledExpression e, CompiledExpression reference) {}
 
     private Scripted scripted(DeviceFigures figures, double explorationShare) {
         BuildingBackend gpu = new BuildingBackend();
-        Quiver q = Quiver.builder().allocator(allocator).openCl(false)
+        Quiver q = Quiver.builder()
+                .allocator(allocator)
+                .openCl(false)
                 .addDevice(new Device(gpu.name(), Device.Kind.OPENCL_GPU, "a scripted device that builds", gpu))
-                .deviceFigures("cpu", TestFigures.cpu()).deviceFigures(gpu.name(), figures)
-                .explorationShare(explorationShare).build();
+                .deviceFigures("cpu", TestFigures.cpu())
+                .deviceFigures(gpu.name(), figures)
+                .explorationShare(explorationShare)
+                .build();
         opened.add(q);
         return new Scripted(gpu, q.compile(XY, Expr.parse(EXPR)), q.compile(XY, Expr.parse(EXPR)));
     }
@@ -346,7 +362,8 @@ class BackgroundCompilationTest {
     void closingWhileAProgramBuildsWaitsForItAndLeavesNothing() {
         Quiver q = open(b -> b.kernelCache(false));
         CompiledExpression e = q.compile(XY, Expr.parse("exp(x / 1000) + cos(y) * x"));
-        try (VectorSchemaRoot b = batch(4); FieldVector out = e.evaluate(b, Placement.AUTO, allocator)) {
+        try (VectorSchemaRoot b = batch(4);
+                FieldVector out = e.evaluate(b, Placement.AUTO, allocator)) {
             assertEquals(ROWS, out.getValueCount());
         }
         assertTrue(e.metrics().byDevice().get("cpu").lastReason().startsWith(BUILDING));

@@ -1,7 +1,14 @@
 package dev.quiver.tests;
 
+import static dev.quiver.tests.ProbeFixtures.assertZeroLeftAfter;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
+import dev.quiver.Quiver;
+import dev.quiver.cancel.CancelHandle;
 import dev.quiver.errors.ErrorKind;
 import dev.quiver.errors.QuiverException;
 import dev.quiver.expr.Expr;
@@ -12,6 +19,7 @@ import dev.quiver.functions.Volatility;
 import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.RowType;
 import dev.quiver.rowfn.Val;
+import dev.quiver.stream.AsyncFunctionException;
 import dev.quiver.stream.AsyncOptions;
 import dev.quiver.stream.Pipeline;
 import dev.quiver.stream.QueryExecution;
@@ -21,20 +29,6 @@ import dev.quiver.types.SqlTypes;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.dictionary.DictionaryProvider;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.DynamicContainer;
-import org.junit.jupiter.api.DynamicNode;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -45,17 +39,41 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import static dev.quiver.tests.ProbeFixtures.assertZeroLeftAfter;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * The bad-input catalogue: malformed expressions, schemas, batches and misbehaving functions,
@@ -82,7 +100,8 @@ class BadInputCatalogueTest extends QuiverTestBase {
     private static final boolean REGENERATE = Boolean.getBoolean("quiver.golden.regenerate");
 
     /** What each case's check evaluates afterwards: x * 2 + length(s) over three rows. */
-    private static final Schema SANITY = new Schema(List.of(DataType.INT64.toField("x", true), DataType.UTF8.toField("s", true)));
+    private static final Schema SANITY =
+            new Schema(List.of(DataType.INT64.toField("x", true), DataType.UTF8.toField("s", true)));
 
     // ------------------------------------------------------------------ the golden files
 
@@ -91,7 +110,8 @@ class BadInputCatalogueTest extends QuiverTestBase {
         registerFixtures();
         List<DynamicNode> files = new ArrayList<>();
         try (Stream<Path> paths = Files.list(goldenDirectory())) {
-            for (Path p : paths.filter(f -> f.toString().endsWith(".txt")).sorted().toList()) {
+            for (Path p :
+                    paths.filter(f -> f.toString().endsWith(".txt")).sorted().toList()) {
                 GoldenFile file = GoldenFile.read(p);
                 List<DynamicNode> tests = new ArrayList<>();
                 for (GoldenCase c : file.cases) {
@@ -123,20 +143,25 @@ class BadInputCatalogueTest extends QuiverTestBase {
             OpenClAvailability.requireOpenCl(quiver); // skips, saying why, only where no OpenCL device exists
         }
         Outcome o = outcome(c, placement);
-        String actualError = o.stage + " " + (o.error == null ? "none" : o.error.getClass().getSimpleName());
+        String actualError =
+                o.stage + " " + (o.error == null ? "none" : o.error.getClass().getSimpleName());
         String actualMessage = o.error == null ? "" : messageOf(o.error);
         String actualKind = kindOf(o.error);
         if (REGENERATE) {
-            file.regenerated.put(c, new String[]{actualError + " " + actualKind, actualMessage});
+            file.regenerated.put(c, new String[] {actualError + " " + actualKind, actualMessage});
         }
         assertEquals(0, allocator.getAllocatedMemory(), c.name + ": bytes leaked after the failure");
         sanityCheck();
         if (o.error == null) {
-            fail(c.name + ": expected " + c.error + " but the expression " + (o.stage.equals("evaluate") ? "evaluated" : o.stage));
+            fail(c.name + ": expected " + c.error + " but the expression "
+                    + (o.stage.equals("evaluate") ? "evaluated" : o.stage));
         }
         if (!REGENERATE) {
-            assertEquals(3, c.error.split(" ").length, c.name + ": the error line says no kind ('error <stage> <Exception> <KIND>');"
-                    + " regenerate with -Dquiver.golden.regenerate=true");
+            assertEquals(
+                    3,
+                    c.error.split(" ").length,
+                    c.name + ": the error line says no kind ('error <stage> <Exception> <KIND>');"
+                            + " regenerate with -Dquiver.golden.regenerate=true");
             assertEquals(c.error, actualError + " " + actualKind, c.name + ": " + o.error);
             assertEquals(c.message, actualMessage, c.name + ": the message");
         }
@@ -158,8 +183,7 @@ class BadInputCatalogueTest extends QuiverTestBase {
     }
 
     /** Where it failed (parse, compile, evaluate; "evaluate" with no error: it did not fail) and with what. */
-    private record Outcome(String stage, Throwable error) {
-    }
+    private record Outcome(String stage, Throwable error) {}
 
     private Outcome outcome(GoldenCase c, Placement placement) {
         Expr expr;
@@ -180,7 +204,10 @@ class BadInputCatalogueTest extends QuiverTestBase {
                 try (FieldVector ignored = compiled.evaluate(batch.root(), placement, results)) {
                     return new Outcome("evaluate", null);
                 } catch (RuntimeException e) {
-                    assertEquals(0, results.getAllocatedMemory(), c.name + ": the failed evaluation left its result allocated");
+                    assertEquals(
+                            0,
+                            results.getAllocatedMemory(),
+                            c.name + ": the failed evaluation left its result allocated");
                     return new Outcome("evaluate", e);
                 }
             }
@@ -190,11 +217,14 @@ class BadInputCatalogueTest extends QuiverTestBase {
     /** After a failure, the same Quiver still compiles and evaluates correctly, and leaks nothing. */
     private void sanityCheck() {
         CompiledExpression e = quiver.compile(SANITY, Expr.parse("x * 2 + length(s)"));
-        try (BigIntVector x = (BigIntVector) TestColumns.of(allocator, "x", DataType.INT64, java.util.Arrays.asList(1L, null, 40L), () -> 7L);
-             FieldVector s = TestColumns.of(allocator, "s", DataType.UTF8, List.of("a", "bc", "déf"), null);
-             VectorSchemaRoot b = new VectorSchemaRoot(List.of(x, s))) {
+        try (BigIntVector x = (BigIntVector)
+                        TestColumns.of(allocator, "x", DataType.INT64, Arrays.asList(1L, null, 40L), () -> 7L);
+                FieldVector s = TestColumns.of(allocator, "s", DataType.UTF8, List.of("a", "bc", "déf"), null);
+                VectorSchemaRoot b = new VectorSchemaRoot(List.of(x, s))) {
             b.setRowCount(3);
-            assertEquals(java.util.Arrays.asList(3L, null, 83L), TestColumns.valuesAndClose(e.evaluate(b, Placement.AUTO)),
+            assertEquals(
+                    Arrays.asList(3L, null, 83L),
+                    TestColumns.valuesAndClose(e.evaluate(b, Placement.AUTO)),
                     "the Quiver no longer evaluates correctly after the failure");
         }
         assertEquals(0, allocator.getAllocatedMemory(), "bytes leaked by the check after the failure");
@@ -205,21 +235,36 @@ class BadInputCatalogueTest extends QuiverTestBase {
     private void registerFixtures() {
         quiver.functions().register(new Udf("udf_short", DataType.INT64, a -> {
             int n = a.numberRows() - 1;
-            return new ColumnarValue.Array(Values.of(DataType.INT64, "udf_short", java.util.Collections.nCopies(n, 1L),
+            return new ColumnarValue.Array(Values.of(
+                    DataType.INT64,
+                    "udf_short",
+                    Collections.nCopies(n, 1L),
                     a.config().allocator()));
         }));
-        quiver.functions().register(new Udf("udf_wrong_type", DataType.INT64, a -> new ColumnarValue.Array(Values.of(DataType.UTF8,
-                "udf_wrong_type", java.util.Collections.nCopies(a.numberRows(), "one"), a.config().allocator()))));
+        quiver.functions()
+                .register(new Udf(
+                        "udf_wrong_type",
+                        DataType.INT64,
+                        a -> new ColumnarValue.Array(Values.of(
+                                DataType.UTF8,
+                                "udf_wrong_type",
+                                Collections.nCopies(a.numberRows(), "one"),
+                                a.config().allocator()))));
         quiver.functions().register(new Udf("udf_throws", DataType.INT64, a -> {
             throw new IllegalStateException("udf_throws: the service is down");
         }));
         quiver.functions().register(new Udf("udf_null_vector", DataType.INT64, a -> null));
-        quiver.functions().register(RowFn.declare("no_negatives").arg("x", RowType.INT64).returns(RowType.INT64).fallible()
-                .body(x -> x.failIf(x.lt(Val.of(0L)), "negative input")));
+        quiver.functions()
+                .register(RowFn.declare("no_negatives")
+                        .arg("x", RowType.INT64)
+                        .returns(RowType.INT64)
+                        .fallible()
+                        .body(x -> x.failIf(x.lt(Val.of(0L)), "negative input")));
     }
 
     /** {@code name(x BIGINT) -> declared}, computed by {@code body}. */
-    private record Udf(String name, DataType declared, Function<ScalarFunctionArgs, ColumnarValue> body) implements ScalarFunction {
+    private record Udf(String name, DataType declared, Function<ScalarFunctionArgs, ColumnarValue> body)
+            implements ScalarFunction {
         @Override
         public Signature signature() {
             return Signature.exact(List.of(DataType.INT64), Volatility.IMMUTABLE);
@@ -238,11 +283,12 @@ class BadInputCatalogueTest extends QuiverTestBase {
 
     // ------------------------------------------------------------------ cases a text file cannot say
 
-    private static final Schema AB = new Schema(List.of(DataType.INT32.toField("a", true), DataType.INT32.toField("b", true)));
+    private static final Schema AB =
+            new Schema(List.of(DataType.INT32.toField("a", true), DataType.INT32.toField("b", true)));
 
     private VectorSchemaRoot ab(int aRows, int bRows, int rowCount) {
-        IntVector a = (IntVector) TestColumns.of(allocator, "a", DataType.INT32, java.util.Collections.nCopies(aRows, 6), null);
-        IntVector b = (IntVector) TestColumns.of(allocator, "b", DataType.INT32, java.util.Collections.nCopies(bRows, 3), null);
+        IntVector a = (IntVector) TestColumns.of(allocator, "a", DataType.INT32, Collections.nCopies(aRows, 6), null);
+        IntVector b = (IntVector) TestColumns.of(allocator, "b", DataType.INT32, Collections.nCopies(bRows, 3), null);
         VectorSchemaRoot root = new VectorSchemaRoot(List.of(a, b));
         root.setRowCount(rowCount);
         a.setValueCount(aRows);
@@ -251,21 +297,21 @@ class BadInputCatalogueTest extends QuiverTestBase {
     }
 
     /** Runs {@code bad}, which must throw a {@link QuiverException} of {@code kind} whose detail is exactly {@code detail}. */
-    private static void rejects(ErrorKind kind, String detail, org.junit.jupiter.api.function.Executable bad) {
-        QuiverException e = org.junit.jupiter.api.Assertions.assertThrows(QuiverException.class, bad);
+    private static void rejects(ErrorKind kind, String detail, Executable bad) {
+        QuiverException e = Assertions.assertThrows(QuiverException.class, bad);
         assertEquals(kind, e.kind(), "the kind of " + e);
         assertEquals(detail, e.detail(), "the detail of " + e);
     }
 
     /** Runs {@code bad}, a misuse of the API (not bad input), which must throw {@code type} with exactly {@code message}. */
-    private static <T extends Throwable> void misuse(Class<T> type, String message, org.junit.jupiter.api.function.Executable bad) {
-        T e = org.junit.jupiter.api.Assertions.assertThrows(type, bad);
+    private static <T extends Throwable> void misuse(Class<T> type, String message, Executable bad) {
+        T e = Assertions.assertThrows(type, bad);
         assertEquals(message, e.getMessage());
     }
 
     @TestFactory
     Stream<DynamicTest> javaCases() {
-        Map<String, org.junit.jupiter.api.function.Executable> cases = new LinkedHashMap<>();
+        Map<String, Executable> cases = new LinkedHashMap<>();
         CompiledExpression sum = quiver.compile(AB, Expr.parse("a / b"));
         cases.put("a column shorter than the batch", () -> {
             try (VectorSchemaRoot b = ab(10, 7, 10)) {
@@ -289,20 +335,26 @@ class BadInputCatalogueTest extends QuiverTestBase {
             }
         });
         cases.put("schema drift: a column changes type between batches", () -> {
-            try (VectorSchemaRoot good = ab(4, 4, 4); FieldVector out = sum.evaluate(good)) {
+            try (VectorSchemaRoot good = ab(4, 4, 4);
+                    FieldVector out = sum.evaluate(good)) {
                 assertEquals(List.of(2, 2, 2, 2), TestColumns.values(out));
             }
             FieldVector a = TestColumns.of(allocator, "a", DataType.INT64, List.of(6L, 6L), null);
             FieldVector b = TestColumns.of(allocator, "b", DataType.INT32, List.of(3, 3), null);
             try (VectorSchemaRoot drifted = TestColumns.batch(2, a, b)) {
-                rejects(ErrorKind.INPUT, "column 'a' is Int(64, true) in the batch but was planned as Int(32, true)",
+                rejects(
+                        ErrorKind.INPUT,
+                        "column 'a' is Int(64, true) in the batch but was planned as Int(32, true)",
                         () -> sum.evaluate(drifted));
             }
         });
         cases.put("schema drift: a column goes missing between batches", () -> {
             FieldVector b = TestColumns.of(allocator, "b", DataType.INT32, List.of(3, 3), null);
             try (VectorSchemaRoot drifted = TestColumns.batch(2, b)) {
-                rejects(ErrorKind.INPUT, "the batch has no column 'a' (it was planned against a schema with it)", () -> sum.evaluate(drifted));
+                rejects(
+                        ErrorKind.INPUT,
+                        "the batch has no column 'a' (it was planned against a schema with it)",
+                        () -> sum.evaluate(drifted));
             }
         });
         cases.put("schema drift: columns swap places between batches", () -> {
@@ -310,11 +362,14 @@ class BadInputCatalogueTest extends QuiverTestBase {
             FieldVector a = TestColumns.of(allocator, "a", DataType.INT32, List.of(6, 6), null);
             try (VectorSchemaRoot swapped = TestColumns.batch(2, b, a)) {
                 // Columns are read by name: 6 / 0, a division by zero, never b / a computed as a / b.
-                rejects(ErrorKind.ARITHMETIC, "division by zero in (a / b) at row 0", () -> sum.evaluate(swapped).close());
+                rejects(
+                        ErrorKind.ARITHMETIC,
+                        "division by zero in (a / b) at row 0",
+                        () -> sum.evaluate(swapped).close());
             }
         });
         cases.put("a closed Quiver's expression", () -> {
-            var q = dev.quiver.Quiver.builder().allocator(allocator).openCl(false).build();
+            var q = Quiver.builder().allocator(allocator).openCl(false).build();
             CompiledExpression e = q.compile(AB, Expr.parse("a + b"));
             q.close();
             try (VectorSchemaRoot b = ab(2, 2, 2)) {
@@ -325,18 +380,18 @@ class BadInputCatalogueTest extends QuiverTestBase {
         dictionaryCases(cases);
         unsupportedTypeCases(cases);
         resourceCases(cases);
-        return cases.entrySet().stream().map(c -> DynamicTest.dynamicTest(c.getKey(), () -> {
-            c.getValue().execute();
-            assertEquals(0, allocator.getAllocatedMemory(), c.getKey() + ": bytes leaked after the failure");
-            sanityCheck();
-        }));
+        return cases.entrySet().stream()
+                .map(c -> DynamicTest.dynamicTest(c.getKey(), () -> {
+                    c.getValue().execute();
+                    assertEquals(0, allocator.getAllocatedMemory(), c.getKey() + ": bytes leaked after the failure");
+                    sanityCheck();
+                }));
     }
 
     /** {@code s}: Utf8 values in dictionary {@code id}, Int32 indices. */
     private static Field encoded(String name, long id) {
-        var indices = new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true);
-        return new Field(name, new org.apache.arrow.vector.types.pojo.FieldType(true, indices,
-                new org.apache.arrow.vector.types.pojo.DictionaryEncoding(id, false, indices)), null);
+        var indices = new ArrowType.Int(32, true);
+        return new Field(name, new FieldType(true, indices, new DictionaryEncoding(id, false, indices)), null);
     }
 
     /** Two rows of dictionary indices 0 and 1 under {@code field}. */
@@ -350,89 +405,117 @@ class BadInputCatalogueTest extends QuiverTestBase {
     }
 
     /** Batches whose dictionary-encoded columns do not fit what was planned, or whose dictionary changed. */
-    private void dictionaryCases(Map<String, org.junit.jupiter.api.function.Executable> cases) {
+    private void dictionaryCases(Map<String, Executable> cases) {
         Schema plain = new Schema(List.of(DataType.UTF8.toField("s", true)));
         cases.put("a dictionary-encoded column planned as plain text", () -> {
             CompiledExpression e = quiver.compile(plain, Expr.parse("upper(s)"));
             try (VectorSchemaRoot b = indices(encoded("s", 3))) {
-                rejects(ErrorKind.INPUT, "column 's' is dictionary-encoded in the batch (indices Int(32, true)) but was planned as Utf8:"
-                        + " decode it first", () -> e.evaluate(b));
+                rejects(
+                        ErrorKind.INPUT,
+                        "column 's' is dictionary-encoded in the batch (indices Int(32, true)) but was planned as Utf8:"
+                                + " decode it first",
+                        () -> e.evaluate(b));
             }
         });
         cases.put("a plain column planned dictionary-encoded", () -> {
             try (FieldVector values = Values.of(DataType.UTF8, "d", List.of("x", "y"), allocator)) {
-                var provider = new org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider(
-                        new org.apache.arrow.vector.dictionary.Dictionary(values, encoded("s", 3).getDictionary()));
-                CompiledExpression e = quiver.compile(new Schema(List.of(encoded("s", 3))), provider, Expr.parse("upper(s)"));
-                try (VectorSchemaRoot b = TestColumns.batch(2, TestColumns.of(allocator, "s", DataType.UTF8, List.of("a", "b"), null))) {
-                    rejects(ErrorKind.INPUT, "column 's' was planned dictionary-encoded with dictionary 3 but the batch's column is not"
-                            + " dictionary-encoded", () -> e.evaluate(b));
+                var provider = new DictionaryProvider.MapDictionaryProvider(
+                        new Dictionary(values, encoded("s", 3).getDictionary()));
+                CompiledExpression e =
+                        quiver.compile(new Schema(List.of(encoded("s", 3))), provider, Expr.parse("upper(s)"));
+                try (VectorSchemaRoot b =
+                        TestColumns.batch(2, TestColumns.of(allocator, "s", DataType.UTF8, List.of("a", "b"), null))) {
+                    rejects(
+                            ErrorKind.INPUT,
+                            "column 's' was planned dictionary-encoded with dictionary 3 but the batch's column is not"
+                                    + " dictionary-encoded",
+                            () -> e.evaluate(b));
                 }
             }
         });
         cases.put("a column encoded with another dictionary than planned", () -> {
             try (FieldVector values = Values.of(DataType.UTF8, "d", List.of("x", "y"), allocator)) {
-                var provider = new org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider(
-                        new org.apache.arrow.vector.dictionary.Dictionary(values, encoded("s", 3).getDictionary()));
-                CompiledExpression e = quiver.compile(new Schema(List.of(encoded("s", 3))), provider, Expr.parse("upper(s)"));
+                var provider = new DictionaryProvider.MapDictionaryProvider(
+                        new Dictionary(values, encoded("s", 3).getDictionary()));
+                CompiledExpression e =
+                        quiver.compile(new Schema(List.of(encoded("s", 3))), provider, Expr.parse("upper(s)"));
                 try (VectorSchemaRoot b = indices(encoded("s", 4))) {
-                    rejects(ErrorKind.INPUT, "column 's' was planned dictionary-encoded with dictionary 3 but the batch's column uses"
-                            + " dictionary 4", () -> e.evaluate(b));
+                    rejects(
+                            ErrorKind.INPUT,
+                            "column 's' was planned dictionary-encoded with dictionary 3 but the batch's column uses"
+                                    + " dictionary 4",
+                            () -> e.evaluate(b));
                 }
             }
         });
         cases.put("a dictionary gone from its provider at evaluation", () -> {
             try (FieldVector values = Values.of(DataType.UTF8, "d", List.of("x", "y"), allocator)) {
                 // The provider is consulted on every batch (an IPC reader's dictionaries change as it reads).
-                SwitchedDictionaries provider = new SwitchedDictionaries(new org.apache.arrow.vector.dictionary.DictionaryProvider
-                        .MapDictionaryProvider(new org.apache.arrow.vector.dictionary.Dictionary(values, encoded("s", 3).getDictionary())));
-                CompiledExpression e = quiver.compile(new Schema(List.of(encoded("s", 3))), provider, Expr.parse("upper(s)"));
+                SwitchedDictionaries provider = new SwitchedDictionaries(new DictionaryProvider.MapDictionaryProvider(
+                        new Dictionary(values, encoded("s", 3).getDictionary())));
+                CompiledExpression e =
+                        quiver.compile(new Schema(List.of(encoded("s", 3))), provider, Expr.parse("upper(s)"));
                 try (VectorSchemaRoot b = indices(encoded("s", 3))) {
                     assertEquals(List.of("X", "Y"), TestColumns.valuesAndClose(e.evaluate(b)));
-                    provider.switchTo(new org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider());
+                    provider.switchTo(new DictionaryProvider.MapDictionaryProvider());
                     rejects(ErrorKind.INPUT, "no dictionary with id 3 for #0 s", () -> e.evaluate(b));
                 }
             }
         });
         cases.put("a dictionary whose values changed type at evaluation", () -> {
             try (FieldVector text = Values.of(DataType.UTF8, "d", List.of("x", "y"), allocator);
-                 FieldVector numbers = Values.of(DataType.INT64, "d", List.of(1L, 2L), allocator)) {
-                SwitchedDictionaries provider = new SwitchedDictionaries(new org.apache.arrow.vector.dictionary.DictionaryProvider
-                        .MapDictionaryProvider(new org.apache.arrow.vector.dictionary.Dictionary(text, encoded("s", 3).getDictionary())));
-                CompiledExpression e = quiver.compile(new Schema(List.of(encoded("s", 3))), provider, Expr.parse("upper(s)"));
-                provider.switchTo(new org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider(
-                        new org.apache.arrow.vector.dictionary.Dictionary(numbers, encoded("s", 3).getDictionary())));
+                    FieldVector numbers = Values.of(DataType.INT64, "d", List.of(1L, 2L), allocator)) {
+                SwitchedDictionaries provider = new SwitchedDictionaries(new DictionaryProvider.MapDictionaryProvider(
+                        new Dictionary(text, encoded("s", 3).getDictionary())));
+                CompiledExpression e =
+                        quiver.compile(new Schema(List.of(encoded("s", 3))), provider, Expr.parse("upper(s)"));
+                provider.switchTo(new DictionaryProvider.MapDictionaryProvider(
+                        new Dictionary(numbers, encoded("s", 3).getDictionary())));
                 try (VectorSchemaRoot b = indices(encoded("s", 3))) {
-                    rejects(ErrorKind.INPUT, "dictionary 3 holds Int64 values, but #0 s was planned with Utf8", () -> e.evaluate(b));
+                    rejects(
+                            ErrorKind.INPUT,
+                            "dictionary 3 holds Int64 values, but #0 s was planned with Utf8",
+                            () -> e.evaluate(b));
                 }
             }
         });
     }
 
     /** Columns of Arrow types Quiver does not read: refused when planning, naming the column and the type. */
-    private void unsupportedTypeCases(Map<String, org.junit.jupiter.api.function.Executable> cases) {
-        String supported = " is not supported (supported: Null, Bool, Int8-64, UInt8-64, Float32/64, Decimal128, Utf8, LargeUtf8, Binary,"
-                + " Date32, Timestamp, Interval, List, Struct, and dictionaries of these)";
+    private void unsupportedTypeCases(Map<String, Executable> cases) {
+        String supported =
+                " is not supported (supported: Null, Bool, Int8-64, UInt8-64, Float32/64, Decimal128, Utf8, LargeUtf8, Binary,"
+                        + " Date32, Timestamp, Interval, List, Struct, and dictionaries of these)";
         Map<String, Field> types = new LinkedHashMap<>();
-        types.put("a half-precision float column", Field.nullable("h",
-                new org.apache.arrow.vector.types.pojo.ArrowType.FloatingPoint(org.apache.arrow.vector.types.FloatingPointPrecision.HALF)));
-        types.put("a large binary column", Field.nullable("h", org.apache.arrow.vector.types.pojo.ArrowType.LargeBinary.INSTANCE));
-        types.put("a date in milliseconds column", Field.nullable("h",
-                new org.apache.arrow.vector.types.pojo.ArrowType.Date(org.apache.arrow.vector.types.DateUnit.MILLISECOND)));
-        types.put("a fixed-size binary column", Field.nullable("h", new org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeBinary(4)));
-        types.put("a time-of-day column", Field.nullable("h",
-                new org.apache.arrow.vector.types.pojo.ArrowType.Time(org.apache.arrow.vector.types.TimeUnit.MILLISECOND, 32)));
-        types.put("a duration column", Field.nullable("h",
-                new org.apache.arrow.vector.types.pojo.ArrowType.Duration(org.apache.arrow.vector.types.TimeUnit.SECOND)));
-        types.put("a large list column", new Field("h", org.apache.arrow.vector.types.pojo.FieldType.nullable(
-                org.apache.arrow.vector.types.pojo.ArrowType.LargeList.INSTANCE), List.of(Field.nullable("item",
-                new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true)))));
-        types.forEach((name, field) -> cases.put(name, () -> rejects(ErrorKind.PLANNING, "column 'h': Arrow type " + field.getType()
-                + supported, () -> quiver.compile(new Schema(List.of(field)), Expr.parse("h IS NULL")))));
-        cases.put("a string view column", () -> rejects(ErrorKind.PLANNING, "column 'h': Arrow type Utf8View (string views) is not supported:"
-                + " Quiver's string kernels read Utf8 and LargeUtf8; convert the column to one of those (docs/strings.md)",
-                () -> quiver.compile(new Schema(List.of(Field.nullable("h", org.apache.arrow.vector.types.pojo.ArrowType.Utf8View.INSTANCE))),
-                        Expr.parse("h IS NULL"))));
+        types.put(
+                "a half-precision float column",
+                Field.nullable("h", new ArrowType.FloatingPoint(FloatingPointPrecision.HALF)));
+        types.put("a large binary column", Field.nullable("h", ArrowType.LargeBinary.INSTANCE));
+        types.put("a date in milliseconds column", Field.nullable("h", new ArrowType.Date(DateUnit.MILLISECOND)));
+        types.put("a fixed-size binary column", Field.nullable("h", new ArrowType.FixedSizeBinary(4)));
+        types.put("a time-of-day column", Field.nullable("h", new ArrowType.Time(TimeUnit.MILLISECOND, 32)));
+        types.put("a duration column", Field.nullable("h", new ArrowType.Duration(TimeUnit.SECOND)));
+        types.put(
+                "a large list column",
+                new Field(
+                        "h",
+                        FieldType.nullable(ArrowType.LargeList.INSTANCE),
+                        List.of(Field.nullable("item", new ArrowType.Int(32, true)))));
+        types.forEach((name, field) -> cases.put(
+                name,
+                () -> rejects(
+                        ErrorKind.PLANNING,
+                        "column 'h': Arrow type " + field.getType() + supported,
+                        () -> quiver.compile(new Schema(List.of(field)), Expr.parse("h IS NULL")))));
+        cases.put(
+                "a string view column",
+                () -> rejects(
+                        ErrorKind.PLANNING,
+                        "column 'h': Arrow type Utf8View (string views) is not supported:"
+                                + " Quiver's string kernels read Utf8 and LargeUtf8; convert the column to one of those (docs/strings.md)",
+                        () -> quiver.compile(
+                                new Schema(List.of(Field.nullable("h", ArrowType.Utf8View.INSTANCE))),
+                                Expr.parse("h IS NULL"))));
     }
 
     /**
@@ -440,69 +523,92 @@ class BadInputCatalogueTest extends QuiverTestBase {
      * was needed; evaluations cancelled (CANCELLED) by a handle or an interrupt; a filter that is not
      * Boolean (PLANNING).
      */
-    private void resourceCases(Map<String, org.junit.jupiter.api.function.Executable> cases) {
+    private void resourceCases(Map<String, Executable> cases) {
         Schema xs = new Schema(List.of(DataType.INT64.toField("x", true), DataType.UTF8.toField("s", true)));
         cases.put("a result larger than its allocator's limit", () -> {
             CompiledExpression e = quiver.compile(xs, Expr.parse("x * 2"));
             try (BufferAllocator tiny = allocator.newChildAllocator("tiny", 0, 512);
-                 VectorSchemaRoot b = TestColumns.batch(1000, TestColumns.of(allocator, "x", DataType.INT64,
-                         java.util.Collections.nCopies(1000, 1L), null), TestColumns.of(allocator, "s", DataType.UTF8,
-                         java.util.Collections.nCopies(1000, "a"), null))) {
-                rejects(ErrorKind.RESOURCE, "out of memory evaluating (x * 2) (needed 8192 bytes; allocator 'tiny' limit 512 bytes,"
-                        + " 0 allocated) at a batch of 1000 rows on cpu (host kernels)", () -> e.evaluate(b, Placement.CPU, tiny));
+                    VectorSchemaRoot b = TestColumns.batch(
+                            1000,
+                            TestColumns.of(allocator, "x", DataType.INT64, Collections.nCopies(1000, 1L), null),
+                            TestColumns.of(allocator, "s", DataType.UTF8, Collections.nCopies(1000, "a"), null))) {
+                rejects(
+                        ErrorKind.RESOURCE,
+                        "out of memory evaluating (x * 2) (needed 8192 bytes; allocator 'tiny' limit 512 bytes,"
+                                + " 0 allocated) at a batch of 1000 rows on cpu (host kernels)",
+                        () -> e.evaluate(b, Placement.CPU, tiny));
             }
         });
         cases.put("text results larger than their allocator's limit", () -> {
             CompiledExpression e = quiver.compile(xs, Expr.parse("repeat(s, 100)"));
             try (BufferAllocator tiny = allocator.newChildAllocator("tiny", 0, 4096);
-                 VectorSchemaRoot b = TestColumns.batch(100, TestColumns.of(allocator, "x", DataType.INT64,
-                         java.util.Collections.nCopies(100, 1L), null), TestColumns.of(allocator, "s", DataType.UTF8,
-                         java.util.Collections.nCopies(100, "abc"), null))) {
-                rejects(ErrorKind.RESOURCE, "out of memory evaluating repeat(s, 100) (needed 4096 bytes; allocator 'tiny' limit 4096 bytes,"
-                        + " 2576 allocated) at a batch of 100 rows on cpu (host kernels)", () -> e.evaluate(b, Placement.CPU, tiny));
+                    VectorSchemaRoot b = TestColumns.batch(
+                            100,
+                            TestColumns.of(allocator, "x", DataType.INT64, Collections.nCopies(100, 1L), null),
+                            TestColumns.of(allocator, "s", DataType.UTF8, Collections.nCopies(100, "abc"), null))) {
+                rejects(
+                        ErrorKind.RESOURCE,
+                        "out of memory evaluating repeat(s, 100) (needed 4096 bytes; allocator 'tiny' limit 4096 bytes,"
+                                + " 2576 allocated) at a batch of 100 rows on cpu (host kernels)",
+                        () -> e.evaluate(b, Placement.CPU, tiny));
             }
         });
         cases.put("an evaluation under a cancelled handle", () -> {
             CompiledExpression e = quiver.compile(xs, Expr.parse("upper(s) || 'x'"));
-            dev.quiver.cancel.CancelHandle cancel = new dev.quiver.cancel.CancelHandle();
+            CancelHandle cancel = new CancelHandle();
             cancel.cancel();
-            try (VectorSchemaRoot b = TestColumns.batch(3, TestColumns.of(allocator, "x", DataType.INT64, List.of(1L, 2L, 3L), null),
+            try (VectorSchemaRoot b = TestColumns.batch(
+                    3,
+                    TestColumns.of(allocator, "x", DataType.INT64, List.of(1L, 2L, 3L), null),
                     TestColumns.of(allocator, "s", DataType.UTF8, List.of("a", "b", "c"), null))) {
-                rejects(ErrorKind.CANCELLED, "evaluation of strict_concat(upper(s), 'x') cancelled by its CancelHandle",
+                rejects(
+                        ErrorKind.CANCELLED,
+                        "evaluation of strict_concat(upper(s), 'x') cancelled by its CancelHandle",
                         () -> cancel.call(() -> e.evaluate(b, Placement.CPU)));
             }
         });
         cases.put("an evaluation on an interrupted thread", () -> {
             CompiledExpression e = quiver.compile(xs, Expr.parse("x * 2 + length(s)"));
-            try (VectorSchemaRoot b = TestColumns.batch(3, TestColumns.of(allocator, "x", DataType.INT64, List.of(1L, 2L, 3L), null),
+            try (VectorSchemaRoot b = TestColumns.batch(
+                    3,
+                    TestColumns.of(allocator, "x", DataType.INT64, List.of(1L, 2L, 3L), null),
                     TestColumns.of(allocator, "s", DataType.UTF8, List.of("a", "b", "c"), null))) {
                 Thread.currentThread().interrupt();
                 try {
-                    rejects(ErrorKind.CANCELLED, "evaluation of ((x * 2) + length(s)) interrupted", () -> e.evaluate(b, Placement.CPU));
+                    rejects(
+                            ErrorKind.CANCELLED,
+                            "evaluation of ((x * 2) + length(s)) interrupted",
+                            () -> e.evaluate(b, Placement.CPU));
                     assertTrue(Thread.currentThread().isInterrupted(), "the interrupt flag stays set");
                 } finally {
                     Thread.interrupted(); // the test's thread goes on
                 }
             }
         });
-        cases.put("a projection whose filter is not Boolean", () -> rejects(ErrorKind.PLANNING, "the filter (x + 1) is Int64, not Boolean",
-                () -> quiver.compileProjection(xs, "x + 1", List.of("s"))));
+        cases.put(
+                "a projection whose filter is not Boolean",
+                () -> rejects(
+                        ErrorKind.PLANNING,
+                        "the filter (x + 1) is Int64, not Boolean",
+                        () -> quiver.compileProjection(xs, "x + 1", List.of("s"))));
     }
 
     private void asyncTimeout() throws Exception {
         ProbeFixtures.Probe hang = new ProbeFixtures.Probe("hang", 0, 4); // holds every call, never answers
         quiver.functions().register(hang);
         try (QueryRuntime runtime = QueryRuntime.create(2)) {
-            QueryExecution q = Pipeline.from(ProbeFixtures.SCHEMA).project("id", "hang(v) AS y")
+            QueryExecution q = Pipeline.from(ProbeFixtures.SCHEMA)
+                    .project("id", "hang(v) AS y")
                     .options(AsyncOptions.defaults().withBatchSize(100).withCallTimeout(Duration.ofMillis(50)))
-                    .placement(Placement.CPU).plan(quiver)
+                    .placement(Placement.CPU)
+                    .plan(quiver)
                     .execute(runtime, ProbeFixtures.source(allocator, 1, 100, runtime.executor()));
             try {
                 Throwable t = ProbeFixtures.failure(q.stream().next(), "the batch");
-                dev.quiver.stream.AsyncFunctionException e = ProbeFixtures.causeOf(t, dev.quiver.stream.AsyncFunctionException.class);
+                AsyncFunctionException e = ProbeFixtures.causeOf(t, AsyncFunctionException.class);
                 assertEquals(ErrorKind.EVALUATION, e.kind(), "the kind of " + e);
                 ProbeFixtures.assertContains(e.getMessage(), "'hang'", "[0, 100)", "timeout of 50 ms");
-                assertTrue(e.getCause() instanceof java.util.concurrent.TimeoutException, String.valueOf(e.getCause()));
+                assertTrue(e.getCause() instanceof TimeoutException, String.valueOf(e.getCause()));
             } finally {
                 q.close();
             }
@@ -520,6 +626,7 @@ class BadInputCatalogueTest extends QuiverTestBase {
         final List<List<String>> rows = new ArrayList<>();
         /** {@code corrupt} lines ({@link BatchCorruption}), applied in order to the batch once built. */
         final List<String> corruptions = new ArrayList<>();
+
         List<Placement> placements = List.of(Placement.CPU);
         String error = "";
         String message = "";
@@ -536,12 +643,14 @@ class BadInputCatalogueTest extends QuiverTestBase {
                     Field f = schema.getFields().get(c);
                     for (int r = 0; r < rows.size(); r++) {
                         if (rows.get(r).size() != schema.getFields().size()) {
-                            throw new IllegalArgumentException(name + ": row " + r + " has " + rows.get(r).size() + " values, the schema "
-                                    + schema.getFields().size() + " columns");
+                            throw new IllegalArgumentException(
+                                    name + ": row " + r + " has " + rows.get(r).size() + " values, the schema "
+                                            + schema.getFields().size() + " columns");
                         }
                     }
                     int column = c;
-                    List<String> texts = rows.stream().map(row -> row.get(column)).toList();
+                    List<String> texts =
+                            rows.stream().map(row -> row.get(column)).toList();
                     if (f.getDictionary() != null) {
                         columns.add(encoded(f, texts, dictionaries, allocator));
                     } else {
@@ -583,8 +692,11 @@ class BadInputCatalogueTest extends QuiverTestBase {
          * A dictionary-encoded column (32-bit indices): its dictionary holds the distinct non-null
          * values in the order they first appear, and is put into {@code dictionaries}.
          */
-        private static FieldVector encoded(Field f, List<String> texts, DictionaryProvider.MapDictionaryProvider dictionaries,
-                                           BufferAllocator allocator) {
+        private static FieldVector encoded(
+                Field f,
+                List<String> texts,
+                DictionaryProvider.MapDictionaryProvider dictionaries,
+                BufferAllocator allocator) {
             DataType valueType = GoldenFile.goldenType(f.getMetadata().get(GoldenFile.DICTIONARY_VALUES));
             List<Object> distinct = new ArrayList<>();
             List<Integer> indices = new ArrayList<>();
@@ -600,7 +712,7 @@ class BadInputCatalogueTest extends QuiverTestBase {
                 indices.add(distinct.indexOf(value));
             }
             FieldVector values = Values.of(valueType, f.getName() + " values", distinct, allocator);
-            dictionaries.put(new org.apache.arrow.vector.dictionary.Dictionary(values, f.getDictionary()));
+            dictionaries.put(new Dictionary(values, f.getDictionary()));
             IntVector v = (IntVector) f.createVector(allocator);
             v.allocateNew(Math.max(1, texts.size()));
             for (int r = 0; r < indices.size(); r++) {
@@ -619,36 +731,44 @@ class BadInputCatalogueTest extends QuiverTestBase {
                 return ScalarValue.nullOf(type);
             }
             Object v = switch (type) {
-                case DataType.Int i when i.signed() -> switch (i.bitWidth()) {
-                    case 8 -> Byte.parseByte(text);
-                    case 16 -> Short.parseShort(text);
-                    case 32 -> Integer.parseInt(text);
-                    default -> Long.parseLong(text);
-                };
-                case DataType.Int i -> switch (i.bitWidth()) {
-                    case 8 -> Short.parseShort(text);
-                    case 16 -> Integer.parseInt(text);
-                    case 32 -> Long.parseLong(text);
-                    default -> new BigInteger(text);
-                };
-                case DataType.FloatingPoint f -> f.bitWidth() == 32 ? (Object) Float.parseFloat(text) : (Object) Double.parseDouble(text);
+                case DataType.Int i
+                when i.signed() ->
+                    switch (i.bitWidth()) {
+                        case 8 -> Byte.parseByte(text);
+                        case 16 -> Short.parseShort(text);
+                        case 32 -> Integer.parseInt(text);
+                        default -> Long.parseLong(text);
+                    };
+                case DataType.Int i ->
+                    switch (i.bitWidth()) {
+                        case 8 -> Short.parseShort(text);
+                        case 16 -> Integer.parseInt(text);
+                        case 32 -> Long.parseLong(text);
+                        default -> new BigInteger(text);
+                    };
+                case DataType.FloatingPoint f ->
+                    f.bitWidth() == 32 ? (Object) Float.parseFloat(text) : (Object) Double.parseDouble(text);
                 case DataType.Decimal d -> new BigDecimal(text).setScale(d.scale());
-                case DataType.Utf8 u -> text.substring(1, text.length() - 1).replace("''", "'");
-                case DataType.Bool b -> Boolean.parseBoolean(text);
-                case DataType.Date32 d -> Integer.parseInt(text);
-                case DataType.Timestamp t -> Long.parseLong(text);
+                case DataType.Utf8 _ -> text.substring(1, text.length() - 1).replace("''", "'");
+                case DataType.Bool _ -> Boolean.parseBoolean(text);
+                case DataType.Date32 _ -> Integer.parseInt(text);
+                case DataType.Timestamp _ -> Long.parseLong(text);
                 case DataType.ListType l -> {
                     List<Object> items = new ArrayList<>();
-                    for (String item : GoldenFile.splitTopLevel(text.substring(1, text.length() - 1).strip())) {
+                    for (String item : GoldenFile.splitTopLevel(
+                            text.substring(1, text.length() - 1).strip())) {
                         items.add(value(l.element(), item).value());
                     }
                     yield items;
                 }
                 case DataType.Struct st -> {
-                    List<String> items = GoldenFile.splitTopLevel(text.substring(1, text.length() - 1).strip());
+                    List<String> items = GoldenFile.splitTopLevel(
+                            text.substring(1, text.length() - 1).strip());
                     Map<String, Object> fields = new LinkedHashMap<>();
                     for (int k = 0; k < st.fields().size(); k++) {
-                        fields.put(st.fields().get(k).name(), value(st.fields().get(k).type(), items.get(k)).value());
+                        fields.put(
+                                st.fields().get(k).name(),
+                                value(st.fields().get(k).type(), items.get(k)).value());
                     }
                     yield fields;
                 }
@@ -659,7 +779,8 @@ class BadInputCatalogueTest extends QuiverTestBase {
     }
 
     /** A case's batch and the dictionaries of its encoded columns; closing it closes both. */
-    record GoldenBatch(VectorSchemaRoot root, DictionaryProvider.MapDictionaryProvider dictionaries) implements AutoCloseable {
+    record GoldenBatch(VectorSchemaRoot root, DictionaryProvider.MapDictionaryProvider dictionaries)
+            implements AutoCloseable {
         @Override
         public void close() {
             root.close();
@@ -699,7 +820,8 @@ class BadInputCatalogueTest extends QuiverTestBase {
                 }
                 String key = line.split(" ", 2)[0];
                 String rest = line.length() > key.length() ? line.substring(key.length() + 1) : "";
-                if (inRows && !List.of("error", "message", "placement", "corrupt").contains(key)) {
+                if (inRows
+                        && !List.of("error", "message", "placement", "corrupt").contains(key)) {
                     c.rows.add(splitRow(line));
                     c.lastLine = i;
                     continue;
@@ -722,8 +844,10 @@ class BadInputCatalogueTest extends QuiverTestBase {
                     }
                     case "expr" -> need(c, where).expr = expand(rest);
                     case "rows" -> inRows = need(c, where) != null;
-                    case "placement" -> need(c, where).placements = java.util.Arrays.stream(rest.strip().split("\\s+"))
-                            .map(Placement::valueOf).toList();
+                    case "placement" ->
+                        need(c, where).placements = Arrays.stream(rest.strip().split("\\s+"))
+                                .map(Placement::valueOf)
+                                .toList();
                     case "corrupt" -> need(c, where).corruptions.add(rest.strip());
                     case "error" -> {
                         need(c, where).error = rest.strip();
@@ -756,8 +880,8 @@ class BadInputCatalogueTest extends QuiverTestBase {
 
         /** {@code {{repeat TEXT N}}} becomes TEXT N times: huge literals without huge files. */
         private static String expand(String expr) {
-            var m = java.util.regex.Pattern.compile("\\{\\{repeat (\\S+) (\\d+)}}").matcher(expr);
-            return m.replaceAll(r -> java.util.regex.Matcher.quoteReplacement(r.group(1).repeat(Integer.parseInt(r.group(2)))));
+            var m = Pattern.compile("\\{\\{repeat (\\S+) (\\d+)}}").matcher(expr);
+            return m.replaceAll(r -> Matcher.quoteReplacement(r.group(1).repeat(Integer.parseInt(r.group(2)))));
         }
 
         /** Values separated by '|' (quoted strings may hold it). */
@@ -815,15 +939,20 @@ class BadInputCatalogueTest extends QuiverTestBase {
          * dictionary-encoded column (32-bit indices, dictionary id = the column's position + 1).
          */
         private static Field goldenField(String name, String type, int position) {
-            var dictionary = java.util.regex.Pattern.compile("(?i)(.*\\S)\\s+DICTIONARY").matcher(type);
+            var dictionary = Pattern.compile("(?i)(.*\\S)\\s+DICTIONARY").matcher(type);
             if (!dictionary.matches()) {
                 return goldenType(type).toField(name, true);
             }
             goldenType(dictionary.group(1)); // a type the format knows
-            org.apache.arrow.vector.types.pojo.ArrowType.Int indices = new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true);
-            return new Field(name, new org.apache.arrow.vector.types.pojo.FieldType(true, indices,
-                    new org.apache.arrow.vector.types.pojo.DictionaryEncoding(position + 1, false, indices),
-                    Map.of(DICTIONARY_VALUES, dictionary.group(1))), null);
+            ArrowType.Int indices = new ArrowType.Int(32, true);
+            return new Field(
+                    name,
+                    new FieldType(
+                            true,
+                            indices,
+                            new DictionaryEncoding(position + 1, false, indices),
+                            Map.of(DICTIONARY_VALUES, dictionary.group(1))),
+                    null);
         }
 
         /** A SQL type name, {@code TYPE[]} (a list of TYPE) or {@code STRUCT(name TYPE, ...)}. */
@@ -871,7 +1000,7 @@ class BadInputCatalogueTest extends QuiverTestBase {
         /** Writes the file back with each case's error and message lines as regenerated. */
         void rewrite() {
             List<String> out = new ArrayList<>(lines);
-            Map<Integer, List<String>> insertAfter = new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
+            Map<Integer, List<String>> insertAfter = new TreeMap<>(Comparator.reverseOrder());
             for (var entry : regenerated.entrySet()) {
                 GoldenCase c = entry.getKey();
                 String error = "error " + entry.getValue()[0];
@@ -892,7 +1021,13 @@ class BadInputCatalogueTest extends QuiverTestBase {
                 }
             }
             insertAfter.forEach((line, added) -> out.addAll(line + 1, added));
-            Path source = Path.of(System.getProperty("user.dir"), "src", "test", "resources", "bad-input", path.getFileName().toString());
+            Path source = Path.of(
+                    System.getProperty("user.dir"),
+                    "src",
+                    "test",
+                    "resources",
+                    "bad-input",
+                    path.getFileName().toString());
             try {
                 Files.write(source, out, StandardCharsets.UTF_8);
             } catch (IOException e) {

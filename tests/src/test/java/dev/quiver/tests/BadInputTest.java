@@ -1,35 +1,40 @@
 package dev.quiver.tests;
 
-import dev.quiver.CompiledExpression;
-import dev.quiver.Placement;
-import dev.quiver.Quiver;
-import dev.quiver.expr.Expr;
-import dev.quiver.types.ElementType;
-import dev.quiver.value.ColumnarValue;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quiver.CompiledExpression;
+import dev.quiver.Placement;
+import dev.quiver.Quiver;
+import dev.quiver.errors.KernelArithmeticException;
+import dev.quiver.errors.QuiverException;
+import dev.quiver.expr.Expr;
+import dev.quiver.types.ElementType;
+import dev.quiver.value.ColumnarValue;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+
 /** Bad input gives an exception that says what is wrong, and leaks nothing. */
 class BadInputTest extends QuiverTestBase {
-    private static final Schema XY = new Schema(List.of(TestBatches.field("x", ElementType.FLOAT64),
+    private static final Schema XY = new Schema(List.of(
+            TestBatches.field("x", ElementType.FLOAT64),
             TestBatches.field("y", ElementType.FLOAT64),
             new Field("name", FieldType.nullable(new ArrowType.Utf8()), null)));
-
 
     private VectorSchemaRoot batch(BufferAllocator a, int xRows, int yRows, int rowCount) {
         VectorSchemaRoot root = VectorSchemaRoot.create(XY, a);
@@ -57,7 +62,7 @@ class BadInputTest extends QuiverTestBase {
                 if (p == Placement.OPENCL && quiver.openClDevices().isEmpty()) {
                     continue;
                 }
-                dev.quiver.errors.QuiverException ex = assertThrows(dev.quiver.errors.QuiverException.class, () -> e.evaluate(b, p));
+                QuiverException ex = assertThrows(QuiverException.class, () -> e.evaluate(b, p));
                 assertEquals("column 'y' has 7 values but the batch has 10 rows", ex.getMessage());
             }
         }
@@ -65,28 +70,32 @@ class BadInputTest extends QuiverTestBase {
 
     @Test
     void anUnsupportedColumnTypeIsRejectedAtPlanning() {
-        dev.quiver.errors.QuiverException ex = assertThrows(dev.quiver.errors.QuiverException.class,
-                () -> quiver.compile(XY, Expr.parse("x + name")));
+        QuiverException ex = assertThrows(QuiverException.class, () -> quiver.compile(XY, Expr.parse("x + name")));
         assertEquals("cannot apply + to Float64 and Utf8 in (x + name)", ex.getMessage());
     }
 
     @Test
     void aMissingColumnIsNamedWithTheColumnsThatExist() {
-        dev.quiver.errors.QuiverException ex = assertThrows(dev.quiver.errors.QuiverException.class,
-                () -> quiver.compile(XY, Expr.parse("sqrt(x*x + z*z)")));
+        QuiverException ex =
+                assertThrows(QuiverException.class, () -> quiver.compile(XY, Expr.parse("sqrt(x*x + z*z)")));
         assertEquals("no column 'z' in the schema (columns: x Float64, y Float64, name Utf8)", ex.getMessage());
     }
 
     @Test
     void unknownFunctionsAndWrongArityAreNamed() {
-        dev.quiver.errors.QuiverException unknown = assertThrows(dev.quiver.errors.QuiverException.class,
-                () -> quiver.compile(XY, Expr.parse("hypto(x, y)")));
-        assertTrue(unknown.getMessage().startsWith("unknown function 'hypto'; did you mean 'hypot'?"), unknown.getMessage());
-        dev.quiver.errors.QuiverException arity = assertThrows(dev.quiver.errors.QuiverException.class,
-                () -> quiver.compile(XY, Expr.parse("sqrt(x, y)")));
-        assertEquals("sqrt takes 1 argument, got 2: sqrt(Float64, Float64); signatures: sqrt(Float64), sqrt(Float32)", arity.getMessage());
-        dev.quiver.errors.QuiverException syntax = assertThrows(dev.quiver.errors.QuiverException.class, () -> Expr.parse("sqrt(x*x + y"));
-        assertTrue(syntax.getMessage().startsWith("syntax error at column 13 in \"sqrt(x*x + y\": expected ')'"), syntax.getMessage());
+        QuiverException unknown =
+                assertThrows(QuiverException.class, () -> quiver.compile(XY, Expr.parse("hypto(x, y)")));
+        assertTrue(
+                unknown.getMessage().startsWith("unknown function 'hypto'; did you mean 'hypot'?"),
+                unknown.getMessage());
+        QuiverException arity = assertThrows(QuiverException.class, () -> quiver.compile(XY, Expr.parse("sqrt(x, y)")));
+        assertEquals(
+                "sqrt takes 1 argument, got 2: sqrt(Float64, Float64); signatures: sqrt(Float64), sqrt(Float32)",
+                arity.getMessage());
+        QuiverException syntax = assertThrows(QuiverException.class, () -> Expr.parse("sqrt(x*x + y"));
+        assertTrue(
+                syntax.getMessage().startsWith("syntax error at column 13 in \"sqrt(x*x + y\": expected ')'"),
+                syntax.getMessage());
     }
 
     @Test
@@ -96,8 +105,10 @@ class BadInputTest extends QuiverTestBase {
         try (VectorSchemaRoot b = VectorSchemaRoot.create(other, allocator)) {
             b.allocateNew();
             b.setRowCount(0);
-            dev.quiver.errors.QuiverException ex = assertThrows(dev.quiver.errors.QuiverException.class, () -> e.evaluate(b, Placement.CPU));
-            assertEquals("column 'x' is Int(64, true) in the batch but was planned as FloatingPoint(DOUBLE)", ex.getMessage());
+            QuiverException ex = assertThrows(QuiverException.class, () -> e.evaluate(b, Placement.CPU));
+            assertEquals(
+                    "column 'x' is Int(64, true) in the batch but was planned as FloatingPoint(DOUBLE)",
+                    ex.getMessage());
         }
     }
 
@@ -107,19 +118,22 @@ class BadInputTest extends QuiverTestBase {
         BufferAllocator child = allocator.newChildAllocator("results", 0, Long.MAX_VALUE);
         child.close();
         try (VectorSchemaRoot b = batch(allocator, 10, 10, 10)) {
-            dev.quiver.errors.QuiverException ex = assertThrows(dev.quiver.errors.QuiverException.class, () -> e.evaluate(b, Placement.CPU, child));
-            assertTrue(ex.getMessage().startsWith("cannot allocate the 10-row result of (x + y) from allocator 'results': "),
+            QuiverException ex = assertThrows(QuiverException.class, () -> e.evaluate(b, Placement.CPU, child));
+            assertTrue(
+                    ex.getMessage()
+                            .startsWith("cannot allocate the 10-row result of (x + y) from allocator 'results': "),
                     ex.getMessage());
         }
     }
 
     @Test
     void integerDivisionByZeroNamesTheExpressionAndRowAndLeaksNothing() {
-        Schema s = new Schema(List.of(TestBatches.field("a", ElementType.INT32), TestBatches.field("b", ElementType.INT32)));
+        Schema s = new Schema(
+                List.of(TestBatches.field("a", ElementType.INT32), TestBatches.field("b", ElementType.INT32)));
         CompiledExpression e = quiver.compile(s, Expr.parse("a / b"));
         try (VectorSchemaRoot root = VectorSchemaRoot.create(s, allocator)) {
-            var a = (org.apache.arrow.vector.IntVector) root.getVector("a");
-            var b = (org.apache.arrow.vector.IntVector) root.getVector("b");
+            var a = (IntVector) root.getVector("a");
+            var b = (IntVector) root.getVector("b");
             a.allocateNew(20);
             b.allocateNew(20);
             for (int i = 0; i < 20; i++) {
@@ -129,23 +143,26 @@ class BadInputTest extends QuiverTestBase {
             a.setValueCount(20);
             b.setValueCount(20);
             root.setRowCount(20);
-            dev.quiver.errors.KernelArithmeticException ex = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> e.evaluate(root, Placement.CPU));
+            KernelArithmeticException ex =
+                    assertThrows(KernelArithmeticException.class, () -> e.evaluate(root, Placement.CPU));
             assertEquals("division by zero in (a / b) at row 13 (on cpu)", ex.getMessage());
             b.setNull(13);
             try (FieldVector out = e.evaluate(root, Placement.CPU)) {
                 assertTrue(out.isNull(13));
-                assertEquals(20, ((org.apache.arrow.vector.IntVector) out).get(12));
+                assertEquals(20, ((IntVector) out).get(12));
             }
         }
     }
 
     @Test
     void placementOpenClWithoutADeviceSaysWhy() {
-        try (Quiver cpuOnly = Quiver.builder().allocator(allocator).openCl(false).build();
-             VectorSchemaRoot b = batch(allocator, 4, 4, 4)) {
+        try (Quiver cpuOnly =
+                        Quiver.builder().allocator(allocator).openCl(false).build();
+                VectorSchemaRoot b = batch(allocator, 4, 4, 4)) {
             CompiledExpression e = cpuOnly.compile(XY, Expr.parse("x + y"));
-            dev.quiver.errors.QuiverException ex = assertThrows(dev.quiver.errors.QuiverException.class, () -> e.evaluate(b, Placement.OPENCL));
-            assertEquals("placement OPENCL, but no OpenCL device can run (x + y): disabled by Quiver.builder().openCl(false)",
+            QuiverException ex = assertThrows(QuiverException.class, () -> e.evaluate(b, Placement.OPENCL));
+            assertEquals(
+                    "placement OPENCL, but no OpenCL device can run (x + y): disabled by Quiver.builder().openCl(false)",
                     ex.getMessage());
             try (FieldVector out = e.evaluate(b, Placement.AUTO)) {
                 assertEquals(9.0, ((Float8Vector) out).get(3));
@@ -153,7 +170,7 @@ class BadInputTest extends QuiverTestBase {
             // Literals only: nothing runs on a device, so OPENCL does not fail for want of one.
             CompiledExpression literal = cpuOnly.compile(XY, Expr.parse("1 + 2"));
             try (FieldVector out = literal.evaluate(b, Placement.OPENCL)) {
-                assertEquals(3, ((org.apache.arrow.vector.IntVector) out).get(3));
+                assertEquals(3, ((IntVector) out).get(3));
             }
         }
     }
@@ -174,22 +191,26 @@ class BadInputTest extends QuiverTestBase {
 
     @Test
     void dictionaryEncodedColumnsWithoutTheirDictionariesAreRejectedNotComputedOnTheirIndices() {
-        var encoding = new org.apache.arrow.vector.types.pojo.DictionaryEncoding(1L, false, new ArrowType.Int(32, true));
+        var encoding = new DictionaryEncoding(1L, false, new ArrowType.Int(32, true));
         Field price = new Field("price", new FieldType(true, new ArrowType.Int(32, true), encoding), null);
         Schema encoded = new Schema(List.of(price));
-        dev.quiver.errors.QuiverException atPlanning = assertThrows(dev.quiver.errors.QuiverException.class,
-                () -> quiver.compile(encoded, Expr.parse("price * 2")));
-        assertEquals("column 'price' is dictionary-encoded (id 1) and no dictionary with that id was given: compile with the "
-                + "reader's dictionaries", atPlanning.getMessage());
+        QuiverException atPlanning =
+                assertThrows(QuiverException.class, () -> quiver.compile(encoded, Expr.parse("price * 2")));
+        assertEquals(
+                "column 'price' is dictionary-encoded (id 1) and no dictionary with that id was given: compile with the "
+                        + "reader's dictionaries",
+                atPlanning.getMessage());
         // Planned as plain Int32, but a batch brings the same column dictionary-encoded.
         Schema plain = new Schema(List.of(TestBatches.field("price", ElementType.INT32)));
         CompiledExpression e = quiver.compile(plain, Expr.parse("price * 2"));
         try (VectorSchemaRoot b = VectorSchemaRoot.create(encoded, allocator)) {
             b.allocateNew();
             b.setRowCount(0);
-            dev.quiver.errors.QuiverException perBatch = assertThrows(dev.quiver.errors.QuiverException.class, () -> e.evaluate(b, Placement.CPU));
-            assertEquals("column 'price' is dictionary-encoded in the batch (indices Int(32, true)) but was planned as "
-                    + "Int(32, true): decode it first", perBatch.getMessage());
+            QuiverException perBatch = assertThrows(QuiverException.class, () -> e.evaluate(b, Placement.CPU));
+            assertEquals(
+                    "column 'price' is dictionary-encoded in the batch (indices Int(32, true)) but was planned as "
+                            + "Int(32, true): decode it first",
+                    perBatch.getMessage());
         }
     }
 
@@ -199,13 +220,13 @@ class BadInputTest extends QuiverTestBase {
         try (VectorSchemaRoot b = batch(allocator, 1000, 1000, 1000)) {
             // Leave set bits in freed memory of the result bitmap's size (125 bytes, rounded to 128),
             // so that reused memory is not zero by luck.
-            List<org.apache.arrow.memory.ArrowBuf> dirty = new java.util.ArrayList<>();
+            List<ArrowBuf> dirty = new ArrayList<>();
             for (int k = 0; k < 64; k++) {
-                org.apache.arrow.memory.ArrowBuf buf = allocator.buffer(128);
+                ArrowBuf buf = allocator.buffer(128);
                 buf.setOne(0, buf.capacity());
                 dirty.add(buf);
             }
-            dirty.forEach(org.apache.arrow.memory.ArrowBuf::close);
+            dirty.forEach(ArrowBuf::close);
             try (FieldVector out = e.evaluate(b, Placement.CPU)) {
                 assertRowsPastTheEndAreNull(out);
             }

@@ -1,16 +1,18 @@
 package dev.quiver.tests;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.BaseListVector;
 import org.apache.arrow.vector.complex.LargeListVector;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Malformed vectors made the way an IPC reader makes every vector: by
@@ -32,8 +34,7 @@ import java.util.List;
  * </ul>
  */
 final class BatchCorruption {
-    private BatchCorruption() {
-    }
+    private BatchCorruption() {}
 
     /** Applies {@code spec} to {@code batch}; replacement buffers come from {@code allocator} and end up owned by the vector. */
     static void apply(VectorSchemaRoot batch, String spec, BufferAllocator allocator) {
@@ -41,7 +42,7 @@ final class BatchCorruption {
         if (w.length < 2) {
             throw new IllegalArgumentException("a corruption is '<column> <what> <arguments>', got '" + spec + "'");
         }
-        java.util.regex.Matcher step = java.util.regex.Pattern.compile("\\[]|[^.\\[]+").matcher(w[0]);
+        Matcher step = Pattern.compile("\\[]|[^.\\[]+").matcher(w[0]);
         FieldVector v = null;
         int depth = 0;
         while (step.find()) {
@@ -49,10 +50,13 @@ final class BatchCorruption {
             FieldVector parent = v;
             if (parent == null) {
                 v = batch.getVector(name);
-            } else if (name.equals("[]") && parent instanceof org.apache.arrow.vector.complex.BaseListVector list) {
+            } else if (name.equals("[]") && parent instanceof BaseListVector list) {
                 v = (FieldVector) list.getChildrenFromFields().getFirst();
             } else {
-                v = parent.getChildrenFromFields().stream().filter(c -> c.getName().equals(name)).findFirst().orElse(null);
+                v = parent.getChildrenFromFields().stream()
+                        .filter(c -> c.getName().equals(name))
+                        .findFirst()
+                        .orElse(null);
             }
             if (v == null) {
                 throw new IllegalArgumentException("no column '" + name + "' to corrupt in '" + spec + "'");
@@ -62,7 +66,10 @@ final class BatchCorruption {
         boolean topLevel = depth == 1;
         switch (w[1]) {
             case "offset" -> setOffset(v, Integer.parseInt(w[2]), Long.parseLong(w[3]));
-            case "index" -> ((BaseFixedWidthVector) v).getDataBuffer().setInt((long) Integer.parseInt(w[2]) * 4, Integer.parseInt(w[3]));
+            case "index" ->
+                ((BaseFixedWidthVector) v)
+                        .getDataBuffer()
+                        .setInt((long) Integer.parseInt(w[2]) * 4, Integer.parseInt(w[3]));
             case "validity-bytes" -> truncate(v, 0, Long.parseLong(w[2]), allocator);
             case "offset-bytes" -> truncate(v, 1, Long.parseLong(w[2]), allocator);
             case "data-bytes" -> truncate(v, v.getFieldBuffers().size() - 1, Long.parseLong(w[2]), allocator);
@@ -105,7 +112,8 @@ final class BatchCorruption {
         int nulls = nullCount(v, v.getValueCount());
         try (ArrowBuf copy = allocator.buffer(Math.max(1, bytes))) {
             copy.setBytes(0, old, 0, Math.min(bytes, old.capacity()));
-            // A slice has exactly the bytes asked for (an allocation is rounded up), as a buffer of an IPC message body has.
+            // A slice has exactly the bytes asked for (an allocation is rounded up), as a buffer of an IPC message body
+            // has.
             buffers.set(which, copy.slice(0, bytes));
             buffers.forEach(b -> b.getReferenceManager().retain());
             try {

@@ -1,5 +1,12 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.CompiledProjection;
 import dev.quiver.Placement;
@@ -15,6 +22,22 @@ import dev.quiver.stream.Pipeline;
 import dev.quiver.stream.QueryExecution;
 import dev.quiver.stream.QueryRuntime;
 import dev.quiver.types.DataType;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import org.apache.arrow.memory.AllocationListener;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -27,24 +50,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
-import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Cancelling an evaluation (a {@link CancelHandle}, or an interrupt of the evaluating thread):
@@ -61,24 +66,29 @@ class CancellationTest extends QuiverTestBase {
     private static final long ENDS_WITHIN_NANOS = TimeUnit.SECONDS.toNanos(5);
     /** Each row of {@code slow_len} spins this long: 1M rows take 20 s. */
     private static final long SPIN_NANOS = 20_000;
+
     private static final int SLOW_ROWS = 1_000_000;
-    private static final Schema SCHEMA = new Schema(List.of(DataType.UTF8.toField("s", true), DataType.FLOAT64.toField("x", true)));
+    private static final Schema SCHEMA =
+            new Schema(List.of(DataType.UTF8.toField("s", true), DataType.FLOAT64.toField("x", true)));
 
     /** Counted down by the first row {@code slow_len} computes: the slow work has started. */
-    private final java.util.concurrent.CountDownLatch slowStarted = new java.util.concurrent.CountDownLatch(1);
+    private final CountDownLatch slowStarted = new CountDownLatch(1);
 
     @BeforeEach
     void registerSlowRowFn() {
         // The length of s in bytes, after spinning SPIN_NANOS: a RowFn the author made slow.
-        quiver.functions().register(RowFn.declare("slow_len").arg("s", RowType.UTF8).returns(RowType.INT64)
-                .perRow((row, out) -> {
-                    slowStarted.countDown();
-                    long until = System.nanoTime() + SPIN_NANOS;
-                    while (System.nanoTime() < until) {
-                        Thread.onSpinWait();
-                    }
-                    out.set(row.utf8(0).length());
-                }));
+        quiver.functions()
+                .register(RowFn.declare("slow_len")
+                        .arg("s", RowType.UTF8)
+                        .returns(RowType.INT64)
+                        .perRow((row, out) -> {
+                            slowStarted.countDown();
+                            long until = System.nanoTime() + SPIN_NANOS;
+                            while (System.nanoTime() < until) {
+                                Thread.onSpinWait();
+                            }
+                            out.set(row.utf8(0).length());
+                        }));
     }
 
     @AfterEach
@@ -94,12 +104,15 @@ class CancellationTest extends QuiverTestBase {
         try (VectorSchemaRoot big = batch(SLOW_ROWS, i -> "r" + (i % 1000))) {
             long before = allocator.getAllocatedMemory();
             CancelHandle handle = new CancelHandle();
-            Ended ended = runThenStop(() -> handle.call(() -> e.evaluate(big, Placement.CPU, allocator)), t -> handle.cancel());
+            Ended ended = runThenStop(
+                    () -> handle.call(() -> e.evaluate(big, Placement.CPU, allocator)), t -> handle.cancel());
             CancelledException c = ended.cancelled();
             assertEquals(ErrorKind.CANCELLED, c.kind());
             assertEquals("(slow_len(s) + 1)", c.expression());
             assertEquals("evaluation of (slow_len(s) + 1) " + Cancellation.CANCELLED, c.detail());
-            assertEquals(Cancellation.CANCELLED, assertInstanceOf(CancelledException.class, c.getCause()).detail(),
+            assertEquals(
+                    Cancellation.CANCELLED,
+                    assertInstanceOf(CancelledException.class, c.getCause()).detail(),
                     "the boundary's own exception is the cause");
             assertFalse(ended.interruptedAfter());
             assertEquals(before, allocator.getAllocatedMemory(), "everything the evaluation allocated is freed");
@@ -131,18 +144,20 @@ class CancellationTest extends QuiverTestBase {
         try (VectorSchemaRoot big = batch(300_000, i -> longText)) {
             long before = allocator.getAllocatedMemory();
             CancelHandle handle = new CancelHandle();
-            Ended ended = runThenStop(() -> handle.call(() -> e.evaluate(big, Placement.CPU, allocator)), t -> handle.cancel());
+            Ended ended = runThenStop(
+                    () -> handle.call(() -> e.evaluate(big, Placement.CPU, allocator)), t -> handle.cancel());
             assertEquals("regexp_matches(s, '(a|b)*c')", ended.cancelled().expression());
             assertEquals(before, allocator.getAllocatedMemory());
         }
         // The next batch: java.util.regex as the reference for this pattern.
         String[] texts = {"abc", "ab", "", "xxabac", "c", "bbbb", null, "ababababc"};
         try (VectorSchemaRoot small = batch(texts.length * 50, i -> texts[i % texts.length]);
-             FieldVector out = e.evaluate(small, Placement.CPU, allocator)) {
+                FieldVector out = e.evaluate(small, Placement.CPU, allocator)) {
             BitVector bits = (BitVector) out;
             for (int i = 0; i < small.getRowCount(); i++) {
                 String t = texts[i % texts.length];
-                assertEquals(t == null ? null : Pattern.compile("(a|b)*c").matcher(t).find(), bits.getObject(i), "row " + i);
+                assertEquals(
+                        t == null ? null : Pattern.compile("(a|b)*c").matcher(t).find(), bits.getObject(i), "row " + i);
             }
         }
     }
@@ -157,7 +172,8 @@ class CancellationTest extends QuiverTestBase {
         try (VectorSchemaRoot big = batch(SLOW_ROWS, i -> "r" + (i % 1000))) {
             long before = allocator.getAllocatedMemory();
             CancelHandle handle = new CancelHandle();
-            Ended ended = runThenStop(() -> handle.call(() -> e.evaluate(big, Placement.OPENCL, allocator)), t -> handle.cancel());
+            Ended ended = runThenStop(
+                    () -> handle.call(() -> e.evaluate(big, Placement.OPENCL, allocator)), t -> handle.cancel());
             assertEquals(ErrorKind.CANCELLED, ended.cancelled().kind());
             assertEquals(before, allocator.getAllocatedMemory());
         }
@@ -172,8 +188,12 @@ class CancellationTest extends QuiverTestBase {
     void cancellingAQueryStopsTheBatchItIsEvaluating() throws Exception {
         VectorSchemaRoot big = batch(SLOW_ROWS, i -> "r" + (i % 1000)); // handed to the query's source
         try (QueryRuntime runtime = QueryRuntime.create()) {
-            QueryExecution q = Pipeline.from(SCHEMA).project("slow_len(s) AS n").plan(quiver)
-                    .execute(runtime, BatchStreams.fromIterator(SCHEMA, List.of(big).iterator(), runtime.executor()));
+            QueryExecution q = Pipeline.from(SCHEMA)
+                    .project("slow_len(s) AS n")
+                    .plan(quiver)
+                    .execute(
+                            runtime,
+                            BatchStreams.fromIterator(SCHEMA, List.of(big).iterator(), runtime.executor()));
             CompletableFuture<VectorSchemaRoot> next = q.stream().next();
             assertTrue(slowStarted.await(60, TimeUnit.SECONDS), "the batch never started");
             Thread.sleep(50);
@@ -182,10 +202,14 @@ class CancellationTest extends QuiverTestBase {
             q.cancel();
             q.whenReleased().get(30, TimeUnit.SECONDS);
             long released = System.nanoTime() - cancelledAt;
-            assertTrue(released < ENDS_WITHIN_NANOS, "the running batch stopped " + released / 1_000_000 + " ms after the cancel");
+            assertTrue(
+                    released < ENDS_WITHIN_NANOS,
+                    "the running batch stopped " + released / 1_000_000 + " ms after the cancel");
             Throwable failed = assertThrows(Throwable.class, () -> next.get(30, TimeUnit.SECONDS));
-            assertInstanceOf(java.util.concurrent.CancellationException.class,
-                    failed instanceof ExecutionException ? failed.getCause() : failed, String.valueOf(failed));
+            assertInstanceOf(
+                    CancellationException.class,
+                    failed instanceof ExecutionException ? failed.getCause() : failed,
+                    String.valueOf(failed));
             q.close();
         }
         assertEquals(0, allocator.getAllocatedMemory(), "the batch and everything computed from it are freed");
@@ -201,16 +225,19 @@ class CancellationTest extends QuiverTestBase {
      */
     @Test
     void aCancellationDuringAKernelIsSeenInsideItsRowLoop() {
-        quiver.functions().register(RowFn.declare("str_len").arg("s", RowType.UTF8).returns(RowType.INT64)
-                .perRow((row, out) -> out.set(row.utf8(0).length())));
+        quiver.functions()
+                .register(RowFn.declare("str_len")
+                        .arg("s", RowType.UTF8)
+                        .returns(RowType.INT64)
+                        .perRow((row, out) -> out.set(row.utf8(0).length())));
         List<String> expressions = List.of(
-                "reverse(s)",                          // strings written row by row (Utf8Output)
+                "reverse(s)", // strings written row by row (Utf8Output)
                 "replace(s, 'é', 'ab')",
                 "lpad(s, 30, 'xé')",
-                "regexp_replace(s, 'é+', 'E', 'g')",   // the regexp functions, row by row
+                "regexp_replace(s, 'é+', 'E', 'g')", // the regexp functions, row by row
                 "regexp_matches(s, 'é.*x')",
-                "s LIKE s",                            // a LIKE whose pattern varies by row (PredicateOutput)
-                "str_len(s)");                         // a per-row RowFn
+                "s LIKE s", // a LIKE whose pattern varies by row (PredicateOutput)
+                "str_len(s)"); // a per-row RowFn
         String[] texts = {"héllo", "éé x", "", "naïve", "日本語x", "é%"};
         try (VectorSchemaRoot b = batch(10_000, i -> i % 97 == 0 ? null : texts[i % texts.length] + i)) {
             for (String text : expressions) {
@@ -221,22 +248,29 @@ class CancellationTest extends QuiverTestBase {
                 }
                 CancelHandle handle = new CancelHandle();
                 AtomicBoolean armed = new AtomicBoolean(true);
-                try (BufferAllocator child = allocator.newChildAllocator("cancel-in-kernel", new AllocationListener() {
-                    @Override
-                    public void onAllocation(long size) {
-                        if (armed.getAndSet(false)) {
-                            handle.cancel(); // the kernel's first allocation: its result
-                        }
-                    }
-                }, 0, Long.MAX_VALUE)) {
-                    CancelledException c = assertThrows(CancelledException.class,
-                            () -> handle.call(() -> e.evaluate(b, Placement.CPU, child)), text);
+                try (BufferAllocator child = allocator.newChildAllocator(
+                        "cancel-in-kernel",
+                        new AllocationListener() {
+                            @Override
+                            public void onAllocation(long size) {
+                                if (armed.getAndSet(false)) {
+                                    handle.cancel(); // the kernel's first allocation: its result
+                                }
+                            }
+                        },
+                        0,
+                        Long.MAX_VALUE)) {
+                    CancelledException c = assertThrows(
+                            CancelledException.class,
+                            () -> handle.call(() -> e.evaluate(b, Placement.CPU, child)),
+                            text);
                     assertEquals(Cancellation.CANCELLED, ((CancelledException) c.getCause()).detail(), text);
                     assertFalse(armed.get(), text + ": the kernel allocated");
                     assertEquals(0, child.getAllocatedMemory(), text + ": the kernel freed its result");
                 }
                 try (FieldVector again = e.evaluate(b, Placement.CPU, allocator)) {
-                    assertEquals(expected, again.toString() + values(again), text + ": the next evaluation is the same");
+                    assertEquals(
+                            expected, again.toString() + values(again), text + ": the next evaluation is the same");
                 }
             }
         }
@@ -251,13 +285,18 @@ class CancellationTest extends QuiverTestBase {
             CancelHandle handle = new CancelHandle();
             handle.cancel();
             AtomicBoolean allocated = new AtomicBoolean();
-            try (BufferAllocator child = allocator.newChildAllocator("before", new AllocationListener() {
-                @Override
-                public void onAllocation(long size) {
-                    allocated.set(true);
-                }
-            }, 0, Long.MAX_VALUE)) {
-                CancelledException c = assertThrows(CancelledException.class, () -> handle.call(() -> e.evaluate(b, Placement.AUTO, child)));
+            try (BufferAllocator child = allocator.newChildAllocator(
+                    "before",
+                    new AllocationListener() {
+                        @Override
+                        public void onAllocation(long size) {
+                            allocated.set(true);
+                        }
+                    },
+                    0,
+                    Long.MAX_VALUE)) {
+                CancelledException c = assertThrows(
+                        CancelledException.class, () -> handle.call(() -> e.evaluate(b, Placement.AUTO, child)));
                 assertEquals(ErrorKind.CANCELLED, c.kind());
                 assertFalse(allocated.get(), "nothing was allocated");
             }
@@ -276,7 +315,10 @@ class CancellationTest extends QuiverTestBase {
             CancelHandle handle = new CancelHandle();
             try (FieldVector out = handle.call(() -> e.evaluate(b, Placement.CPU, allocator))) {
                 handle.cancel();
-                assertEquals("V7x", new String(((VarCharVector) out).get(7), StandardCharsets.UTF_8), "the result is intact");
+                assertEquals(
+                        "V7x",
+                        new String(((VarCharVector) out).get(7), StandardCharsets.UTF_8),
+                        "the result is intact");
             }
             // The handle stays cancelled (a new one per unit of work); the expression is fine.
             assertThrows(CancelledException.class, () -> handle.call(() -> e.evaluate(b, Placement.CPU, allocator)));
@@ -287,20 +329,25 @@ class CancellationTest extends QuiverTestBase {
 
     @Test
     void aCancelledProjectionFreesTheColumnsItHadComputed() {
-        CompiledProjection p = quiver.compileProjection(SCHEMA, List.of("upper(s) AS u", "slow_len(s) AS n", "x * 2 AS y"));
+        CompiledProjection p =
+                quiver.compileProjection(SCHEMA, List.of("upper(s) AS u", "slow_len(s) AS n", "x * 2 AS y"));
         try (VectorSchemaRoot big = batch(SLOW_ROWS, i -> "r" + (i % 1000))) {
             long before = allocator.getAllocatedMemory();
             CancelHandle handle = new CancelHandle();
-            Ended ended = runThenStop(() -> handle.call(() -> p.project(big, Placement.CPU, allocator)), t -> handle.cancel());
+            Ended ended = runThenStop(
+                    () -> handle.call(() -> p.project(big, Placement.CPU, allocator)), t -> handle.cancel());
             assertEquals("slow_len(s) AS n", ended.cancelled().expression());
             assertEquals(before, allocator.getAllocatedMemory(), "the finished column 'u' is freed too");
         }
         try (VectorSchemaRoot small = batch(300, i -> i % 7 == 0 ? null : "r" + i);
-             VectorSchemaRoot out = p.project(small, Placement.CPU, allocator)) {
+                VectorSchemaRoot out = p.project(small, Placement.CPU, allocator)) {
             for (int i = 0; i < 300; i++) {
                 String s = i % 7 == 0 ? null : "r" + i;
-                assertEquals(s == null ? null : s.toUpperCase(java.util.Locale.ROOT),
-                        out.getVector("u").getObject(i) == null ? null : out.getVector("u").getObject(i).toString());
+                assertEquals(
+                        s == null ? null : s.toUpperCase(Locale.ROOT),
+                        out.getVector("u").getObject(i) == null
+                                ? null
+                                : out.getVector("u").getObject(i).toString());
                 assertEquals(s == null ? null : (long) s.length(), ((BigIntVector) out.getVector("n")).getObject(i));
                 assertEquals(i * 0.001 * 2, ((Float8Vector) out.getVector("y")).get(i));
             }
@@ -313,18 +360,17 @@ class CancellationTest extends QuiverTestBase {
     private boolean usesSlowLen = true;
 
     /** How a background evaluation ended after it was stopped. */
-    private record Ended(CancelledException cancelled, boolean interruptedAfter) {
-    }
+    private record Ended(CancelledException cancelled, boolean interruptedAfter) {}
 
     /**
      * Runs {@code work} on a new thread, stops it 50 ms later with {@code stop} (given that thread),
      * and waits for it: it must end with a CancelledException within {@link #ENDS_WITHIN_NANOS}.
      */
-    private Ended runThenStop(Supplier<? extends AutoCloseable> work, java.util.function.Consumer<Thread> stop) {
+    private Ended runThenStop(Supplier<? extends AutoCloseable> work, Consumer<Thread> stop) {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         AtomicReference<AutoCloseable> result = new AtomicReference<>();
         AtomicBoolean interruptedAfter = new AtomicBoolean();
-        java.util.concurrent.atomic.AtomicLong endedAt = new java.util.concurrent.atomic.AtomicLong();
+        AtomicLong endedAt = new AtomicLong();
         Thread t = Thread.ofPlatform().name("evaluating").start(() -> {
             try {
                 result.set(work.get());
@@ -361,17 +407,21 @@ class CancellationTest extends QuiverTestBase {
         if (result.get() != null) {
             fail("the work was not cancelled: it returned a result");
         }
-        return new Ended(assertInstanceOf(CancelledException.class, failure.get(), String.valueOf(failure.get())),
+        return new Ended(
+                assertInstanceOf(CancelledException.class, failure.get(), String.valueOf(failure.get())),
                 interruptedAfter.get());
     }
 
     /** {@code slow_len(s) + 1} (or the CASE around it) over a small batch: each row's byte length plus one. */
     private void assertLengthsPlusOne(CompiledExpression e, Placement placement) {
         try (VectorSchemaRoot small = batch(500, i -> i % 11 == 0 ? null : "é" + i);
-             FieldVector out = e.evaluate(small, placement, allocator)) {
+                FieldVector out = e.evaluate(small, placement, allocator)) {
             BigIntVector n = (BigIntVector) out;
             for (int i = 0; i < 500; i++) {
-                assertEquals(i % 11 == 0 ? null : (long) ("é" + i).getBytes(StandardCharsets.UTF_8).length + 1, n.getObject(i), "row " + i);
+                assertEquals(
+                        i % 11 == 0 ? null : (long) ("é" + i).getBytes(StandardCharsets.UTF_8).length + 1,
+                        n.getObject(i),
+                        "row " + i);
             }
         }
     }
@@ -393,7 +443,7 @@ class CancellationTest extends QuiverTestBase {
     }
 
     /** A batch of {@code rows} rows: {@code s} from {@code text} (null for null), {@code x} = row * 0.001. */
-    private VectorSchemaRoot batch(int rows, java.util.function.IntFunction<String> text) {
+    private VectorSchemaRoot batch(int rows, IntFunction<String> text) {
         VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator);
         try {
             VarCharVector s = (VarCharVector) root.getVector("s");

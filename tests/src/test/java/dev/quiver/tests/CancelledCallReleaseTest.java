@@ -1,5 +1,9 @@
 package dev.quiver.tests;
 
+import static dev.quiver.tests.ProbeFixtures.SCHEMA;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.Placement;
 import dev.quiver.functions.AsyncScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
@@ -14,23 +18,19 @@ import dev.quiver.stream.QueryExecution;
 import dev.quiver.stream.QueryRuntime;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static dev.quiver.tests.ProbeFixtures.SCHEMA;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code whenReleased()} waits for what a function frees when its call is cancelled.
@@ -92,7 +92,8 @@ class CancelledCallReleaseTest extends QuiverTestBase {
         @Override
         public CompletableFuture<ColumnarValue> invokeAsync(ScalarFunctionArgs args) {
             List<Double> values = ProbeFixtures.values(args.arg(0), args.numberRows());
-            Float8Vector r = ProbeFixtures.vector(args.returnField(), args.config().allocator(), values, v -> v * 10);
+            Float8Vector r =
+                    ProbeFixtures.vector(args.returnField(), args.config().allocator(), values, v -> v * 10);
             AtomicBoolean owned = new AtomicBoolean(true);
             CompletableFuture<ColumnarValue> out = new CompletableFuture<>();
             out.whenComplete((v, e) -> {
@@ -126,11 +127,15 @@ class CancelledCallReleaseTest extends QuiverTestBase {
                     f.release.countDown(); // invokeAsync returns at once: the call is pending when the stream closes
                 }
                 quiver.functions().register(f);
-                PipelinePlan plan = Pipeline.from(SCHEMA).project("id", "slow_to_free(v) AS y")
+                PipelinePlan plan = Pipeline.from(SCHEMA)
+                        .project("id", "slow_to_free(v) AS y")
                         .options(AsyncOptions.defaults().withBatchSize(400).withBatchesInFlight(inFlight))
-                        .placement(Placement.CPU).plan(quiver);
-                QueryExecution q = plan.execute(runtime, BatchStreams.generate(SCHEMA, 4,
-                        i -> ProbeFixtures.batch(allocator, i * 300L, 300), runtime.executor()));
+                        .placement(Placement.CPU)
+                        .plan(quiver);
+                QueryExecution q = plan.execute(
+                        runtime,
+                        BatchStreams.generate(
+                                SCHEMA, 4, i -> ProbeFixtures.batch(allocator, i * 300L, 300), runtime.executor()));
                 BatchStream s = q.stream();
                 CompletableFuture<VectorSchemaRoot> n = s.next();
                 assertTrue(f.called.await(10, TimeUnit.SECONDS));
@@ -141,13 +146,16 @@ class CancelledCallReleaseTest extends QuiverTestBase {
                     if (b != null) {
                         b.close();
                     }
-                } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+                } catch (ExecutionException | CancellationException e) {
                     // closed
                 }
                 q.close();
                 q.whenReleased().get(10, TimeUnit.SECONDS);
-                assertEquals(0, allocator.getAllocatedMemory(), "inFlight=" + inFlight + " iteration " + iter
-                        + ": whenReleased() completed before the cancelled call's result was freed");
+                assertEquals(
+                        0,
+                        allocator.getAllocatedMemory(),
+                        "inFlight=" + inFlight + " iteration " + iter
+                                + ": whenReleased() completed before the cancelled call's result was freed");
             }
         }
     }

@@ -1,17 +1,17 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
+import dev.quiver.errors.EvaluationException;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.types.DataType;
 import dev.quiver.types.TypeCoercion;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.Test;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Connection;
@@ -24,10 +24,10 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
 
 /**
  * Every comparison operator over every pair of the kinds of types the planner knows (integers,
@@ -45,12 +45,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 class ComparisonMatrixTest extends QuiverTestBase {
     private static final String[] OPS = {"=", "<>", "<", "<=", ">", ">=", "IS DISTINCT FROM", "IS NOT DISTINCT FROM"};
     private static final DataType.ListType INT_LIST = new DataType.ListType(DataType.INT32, true);
-    private static final DataType.Struct PAIR = new DataType.Struct(List.of(new DataType.StructField("a", DataType.INT32, true),
-            new DataType.StructField("b", DataType.UTF8, true)));
+    private static final DataType.Struct PAIR = new DataType.Struct(List.of(
+            new DataType.StructField("a", DataType.INT32, true), new DataType.StructField("b", DataType.UTF8, true)));
 
     /** A column of the test batch: its name, type, seven values (row 2 NULL in every one) and DuckDB's type name. */
-    private record Kind(String name, DataType type, List<Object> values) {
-    }
+    private record Kind(String name, DataType type, List<Object> values) {}
 
     private static List<Object> rows(Object... v) {
         return Arrays.asList(v);
@@ -67,23 +66,68 @@ class ComparisonMatrixTest extends QuiverTestBase {
             new Kind("i8", DataType.INT8, rows((byte) 1, (byte) -3, null, (byte) 0, (byte) 127, (byte) -128, (byte) 5)),
             new Kind("i32", DataType.INT32, rows(1, 2, null, 0, 100, -128, -7)),
             new Kind("i64", DataType.INT64, rows(1L, -3L, null, Long.MAX_VALUE, 100L, Long.MIN_VALUE, 5L)),
-            new Kind("u64", DataType.UINT64, rows(BigInteger.ONE, new BigInteger("18446744073709551615"), null, BigInteger.ZERO,
-                    BigInteger.valueOf(100), BigInteger.valueOf(3), BigInteger.valueOf(5))),
-            new Kind("f32", DataType.FLOAT32, rows(1.0f, -0.0f, null, Float.NaN, 100.5f, Float.NEGATIVE_INFINITY, 5.0f)),
+            new Kind(
+                    "u64",
+                    DataType.UINT64,
+                    rows(
+                            BigInteger.ONE,
+                            new BigInteger("18446744073709551615"),
+                            null,
+                            BigInteger.ZERO,
+                            BigInteger.valueOf(100),
+                            BigInteger.valueOf(3),
+                            BigInteger.valueOf(5))),
+            new Kind(
+                    "f32", DataType.FLOAT32, rows(1.0f, -0.0f, null, Float.NaN, 100.5f, Float.NEGATIVE_INFINITY, 5.0f)),
             new Kind("f64", DataType.FLOAT64, rows(1.0, 0.0, null, Double.NaN, 100.0, Double.POSITIVE_INFINITY, -7.25)),
-            new Kind("dec", new DataType.Decimal(10, 2), rows(new BigDecimal("1.00"), new BigDecimal("-3.00"), null,
-                    new BigDecimal("0.01"), new BigDecimal("100.00"), new BigDecimal("-128.00"), new BigDecimal("5.50"))),
+            new Kind(
+                    "dec",
+                    new DataType.Decimal(10, 2),
+                    rows(
+                            new BigDecimal("1.00"),
+                            new BigDecimal("-3.00"),
+                            null,
+                            new BigDecimal("0.01"),
+                            new BigDecimal("100.00"),
+                            new BigDecimal("-128.00"),
+                            new BigDecimal("5.50"))),
             new Kind("s", DataType.UTF8, rows("1", "-3", null, "0", "100", "-128", "5")),
-            new Kind("b", DataType.BINARY, rows(new byte[]{1}, new byte[]{}, null, new byte[]{0}, new byte[]{(byte) 0xff},
-                    new byte[]{1, 2}, new byte[]{5})),
+            new Kind(
+                    "b",
+                    DataType.BINARY,
+                    rows(
+                            new byte[] {1},
+                            new byte[] {},
+                            null,
+                            new byte[] {0},
+                            new byte[] {(byte) 0xff},
+                            new byte[] {1, 2},
+                            new byte[] {5})),
             new Kind("flag", DataType.BOOLEAN, rows(true, false, null, false, true, true, false)),
             new Kind("day", DataType.DATE32, rows(0, 1, null, -1, 19_000, -719_162, 5)),
-            new Kind("ts", new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, null),
+            new Kind(
+                    "ts",
+                    new DataType.Timestamp(DataType.TimeUnit.MICROSECOND, null),
                     rows(0L, 86_400_000_000L, null, -1L, 1_700_000_000_000_000L, -62_135_596_800_000_000L, 5_000_000L)),
-            new Kind("ts_s", new DataType.Timestamp(DataType.TimeUnit.SECOND, null),
+            new Kind(
+                    "ts_s",
+                    new DataType.Timestamp(DataType.TimeUnit.SECOND, null),
                     rows(0L, 86_400L, null, -1L, 1_700_000_000L, -62_135_596_800L, 5L)),
-            new Kind("l", INT_LIST, rows(List.of(1, 2), List.of(), null, List.of(0), List.of(1, 2, 3), List.of(-128), List.of(5))),
-            new Kind("st", PAIR, rows(pair(1, "x"), pair(1, "y"), null, pair(0, ""), pair(100, "z"), pair(-128, "x"), pair(5, "5"))));
+            new Kind(
+                    "l",
+                    INT_LIST,
+                    rows(List.of(1, 2), List.of(), null, List.of(0), List.of(1, 2, 3), List.of(-128), List.of(5))),
+            new Kind(
+                    "st",
+                    PAIR,
+                    rows(
+                            pair(1, "x"),
+                            pair(1, "y"),
+                            null,
+                            pair(0, ""),
+                            pair(100, "z"),
+                            pair(-128, "x"),
+                            pair(5, "5"))));
 
     @Test
     void everyOperatorOverEveryTypePairPlansAndMatchesDuckDbOrIsRefused() throws SQLException {
@@ -102,7 +146,7 @@ class ComparisonMatrixTest extends QuiverTestBase {
             throw e;
         }
         try (VectorSchemaRoot batch = TestColumns.batch(7, columns.toArray(FieldVector[]::new));
-             Connection duckDb = DriverManager.getConnection("jdbc:duckdb:")) {
+                Connection duckDb = DriverManager.getConnection("jdbc:duckdb:")) {
             load(duckDb);
             Schema schema = batch.getSchema();
             for (String a : sides) {
@@ -118,7 +162,8 @@ class ComparisonMatrixTest extends QuiverTestBase {
                         } catch (PlanningException e) {
                             refused++;
                             if (a.equals(b)) {
-                                fail(expr + ": a type must compare with itself, but planning refused it: " + e.getMessage());
+                                fail(expr + ": a type must compare with itself, but planning refused it: "
+                                        + e.getMessage());
                             }
                             continue;
                         }
@@ -135,9 +180,10 @@ class ComparisonMatrixTest extends QuiverTestBase {
                         List<Object> got;
                         try (FieldVector out = compiled.evaluate(batch, Placement.CPU, allocator)) {
                             got = TestColumns.values(out);
-                        } catch (dev.quiver.errors.EvaluationException | IllegalArgumentException | ArithmeticException e) {
+                        } catch (EvaluationException | IllegalArgumentException | ArithmeticException e) {
                             if (duckError == null) {
-                                fail(expr + ": Quiver failed (" + e + ") where DuckDB gives " + expected + " for " + duckSql);
+                                fail(expr + ": Quiver failed (" + e + ") where DuckDB gives " + expected + " for "
+                                        + duckSql);
                             }
                             failedInBoth++;
                             continue;
@@ -145,7 +191,8 @@ class ComparisonMatrixTest extends QuiverTestBase {
                             throw new AssertionError(expr + ": planned, then failed with " + e, e);
                         }
                         if (duckError != null) {
-                            fail(expr + ": Quiver gives " + got + " where DuckDB fails for " + duckSql + ": " + duckError);
+                            fail(expr + ": Quiver gives " + got + " where DuckDB fails for " + duckSql + ": "
+                                    + duckError);
                         }
                         assertEquals(expected, got, () -> expr + " vs DuckDB " + duckSql);
                         evaluated++;
@@ -153,15 +200,17 @@ class ComparisonMatrixTest extends QuiverTestBase {
                 }
             }
         }
-        System.out.println("ComparisonMatrixTest: " + evaluated + " comparisons evaluated and equal to DuckDB's, " + failedInBoth
-                + " failed in both at a cast, " + refused + " refused at planning");
+        System.out.println("ComparisonMatrixTest: " + evaluated + " comparisons evaluated and equal to DuckDB's, "
+                + failedInBoth + " failed in both at a cast, " + refused + " refused at planning");
         assertEquals(0, allocator.getAllocatedMemory());
         // 864 when this was written: 108 pairs of kinds times 8 operators; a drop means planning refuses what it took.
         assertTrue(evaluated >= 864, "comparisons evaluated: " + evaluated);
     }
 
     private static DataType typeOf(String side) {
-        return side.equals("NULL") ? DataType.NULL : KINDS.stream().filter(k -> k.name.equals(side)).findFirst().orElseThrow().type;
+        return side.equals("NULL")
+                ? DataType.NULL
+                : KINDS.stream().filter(k -> k.name.equals(side)).findFirst().orElseThrow().type;
     }
 
     private static String side(String name, DataType t) {
@@ -170,27 +219,35 @@ class ComparisonMatrixTest extends QuiverTestBase {
 
     private static String duckType(DataType t) {
         return switch (t) {
-            case DataType.Int i -> (i.signed() ? "" : "U") + switch (i.bitWidth()) {
-                case 8 -> "TINYINT";
-                case 16 -> "SMALLINT";
-                case 32 -> "INTEGER";
-                default -> "BIGINT";
-            };
+            case DataType.Int i ->
+                (i.signed() ? "" : "U")
+                        + switch (i.bitWidth()) {
+                            case 8 -> "TINYINT";
+                            case 16 -> "SMALLINT";
+                            case 32 -> "INTEGER";
+                            default -> "BIGINT";
+                        };
             case DataType.FloatingPoint f -> f.bitWidth() == 32 ? "REAL" : "DOUBLE";
             case DataType.Decimal d -> "DECIMAL(" + d.precision() + ", " + d.scale() + ")";
-            case DataType.Utf8 u -> "VARCHAR";
-            case DataType.Binary b -> "BLOB";
-            case DataType.Bool b -> "BOOLEAN";
-            case DataType.Date32 d -> "DATE";
-            case DataType.Timestamp ts -> switch (ts.unit()) {
-                case SECOND -> "TIMESTAMP_S";
-                case MILLISECOND -> "TIMESTAMP_MS";
-                case MICROSECOND -> "TIMESTAMP";
-                case NANOSECOND -> "TIMESTAMP_NS";
-            };
+            case DataType.Utf8 _ -> "VARCHAR";
+            case DataType.Binary _ -> "BLOB";
+            case DataType.Bool _ -> "BOOLEAN";
+            case DataType.Date32 _ -> "DATE";
+            case DataType.Timestamp ts ->
+                switch (ts.unit()) {
+                    case SECOND -> "TIMESTAMP_S";
+                    case MILLISECOND -> "TIMESTAMP_MS";
+                    case MICROSECOND -> "TIMESTAMP";
+                    case NANOSECOND -> "TIMESTAMP_NS";
+                };
             case DataType.ListType l -> duckType(l.element()) + "[]";
-            case DataType.Struct s -> "STRUCT(" + String.join(", ", s.fields().stream().map(f -> f.name() + " " + duckType(f.type())).toList())
-                    + ")";
+            case DataType.Struct s ->
+                "STRUCT("
+                        + String.join(
+                                ", ",
+                                s.fields().stream()
+                                        .map(f -> f.name() + " " + duckType(f.type()))
+                                        .toList()) + ")";
             default -> throw new IllegalArgumentException("no DuckDB type for " + t);
         };
     }
@@ -220,17 +277,32 @@ class ComparisonMatrixTest extends QuiverTestBase {
             return "NULL";
         }
         return switch (t) {
-            case DataType.ListType l -> "[" + String.join(", ", ((List<?>) v).stream().map(e -> literal(l.element(), e)).toList()) + "]";
-            case DataType.Struct s -> "{" + String.join(", ", s.fields().stream()
-                    .map(f -> "'" + f.name() + "': " + literal(f.type(), ((Map<?, ?>) v).get(f.name()))).toList()) + "}";
-            case DataType.FloatingPoint f -> "CAST('" + v + "' AS " + duckType(t) + ")";
+            case DataType.ListType l ->
+                "["
+                        + String.join(
+                                ", ",
+                                ((List<?>) v)
+                                        .stream()
+                                                .map(e -> literal(l.element(), e))
+                                                .toList()) + "]";
+            case DataType.Struct s ->
+                "{"
+                        + String.join(
+                                ", ",
+                                s.fields().stream()
+                                        .map(f -> "'" + f.name() + "': "
+                                                + literal(f.type(), ((Map<?, ?>) v).get(f.name())))
+                                        .toList())
+                        + "}";
+            case DataType.FloatingPoint _ -> "CAST('" + v + "' AS " + duckType(t) + ")";
             default -> new ScalarValue(t, v).toSql();
         };
     }
 
     private static List<Object> duckDbColumn(Connection duckDb, String expr) throws SQLException {
         List<Object> out = new ArrayList<>();
-        try (Statement st = duckDb.createStatement(); ResultSet rs = st.executeQuery("SELECT " + expr + " FROM t ORDER BY id")) {
+        try (Statement st = duckDb.createStatement();
+                ResultSet rs = st.executeQuery("SELECT " + expr + " FROM t ORDER BY id")) {
             while (rs.next()) {
                 out.add(rs.getObject(1));
             }

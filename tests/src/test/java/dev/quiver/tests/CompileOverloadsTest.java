@@ -1,9 +1,17 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.CompiledProjection;
 import dev.quiver.Placement;
 import dev.quiver.functions.PlanningException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VarCharVector;
@@ -14,16 +22,8 @@ import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.util.Text;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The text forms of {@code compile} and {@code compileProjection}: SQL text against a schema with
@@ -35,7 +35,8 @@ class CompileOverloadsTest extends QuiverTestBase {
     private static final double[] TEMPS = {-3.5, 19.0, 7.25, 0.0, 12.5, -0.5};
 
     /** A batch of {@code city} (dictionary-encoded, id 1) and {@code temp}; the provider holds the dictionary. */
-    private record Encoded(VectorSchemaRoot batch, DictionaryProvider provider, List<AutoCloseable> owned) implements AutoCloseable {
+    private record Encoded(VectorSchemaRoot batch, DictionaryProvider provider, List<AutoCloseable> owned)
+            implements AutoCloseable {
         @Override
         public void close() throws Exception {
             batch.close();
@@ -68,31 +69,44 @@ class CompileOverloadsTest extends QuiverTestBase {
             CompiledExpression upper = quiver.compile(e.batch().getSchema(), e.provider(), "upper(city) || '!'");
             CompiledExpression hot = quiver.compile(e.batch().getSchema(), e.provider(), "city = 'Lima' AND temp > 10");
             for (Placement p : List.of(Placement.CPU, Placement.AUTO)) {
-                assertEquals(Arrays.asList("OSLO!", "LIMA!", null, "OSLO!", "KYIV!", "LIMA!"), values(upper.evaluate(e.batch(), p)), p.name());
-                assertEquals(Arrays.asList(false, true, false, false, false, false), values(hot.evaluate(e.batch(), p)), p.name()); // NULL AND FALSE is FALSE
+                assertEquals(
+                        Arrays.asList("OSLO!", "LIMA!", null, "OSLO!", "KYIV!", "LIMA!"),
+                        values(upper.evaluate(e.batch(), p)),
+                        p.name());
+                assertEquals(
+                        Arrays.asList(false, true, false, false, false, false),
+                        values(hot.evaluate(e.batch(), p)),
+                        p.name()); // NULL AND FALSE is FALSE
             }
             // Without dictionaries (none needed) the three-argument text form is the two-argument one.
             CompiledExpression plain = quiver.compile(e.batch().getSchema(), null, "temp * 2");
-            assertEquals(Arrays.asList(-7.0, 38.0, 14.5, 0.0, 25.0, -1.0), values(plain.evaluate(e.batch(), Placement.CPU)));
-            assertThrows(PlanningException.class, () -> quiver.compile(e.batch().getSchema(), e.provider(), "upper(city"));
+            assertEquals(
+                    Arrays.asList(-7.0, 38.0, 14.5, 0.0, 25.0, -1.0), values(plain.evaluate(e.batch(), Placement.CPU)));
+            assertThrows(
+                    PlanningException.class, () -> quiver.compile(e.batch().getSchema(), e.provider(), "upper(city"));
         }
     }
 
     @Test
     void aProjectionWithoutAFilterNeedsNoNull() throws Exception {
         try (Encoded e = encoded()) {
-            CompiledProjection p = quiver.compileProjection(e.batch().getSchema(), e.provider(), null,
-                    List.of("upper(city) AS c", "temp + 1 AS t"));
+            CompiledProjection p = quiver.compileProjection(
+                    e.batch().getSchema(), e.provider(), null, List.of("upper(city) AS c", "temp + 1 AS t"));
             assertTrue(p.filter().isEmpty());
-            check(p.project(e.batch(), Placement.CPU, allocator), Arrays.asList("OSLO", "LIMA", null, "OSLO", "KYIV", "LIMA"),
+            check(
+                    p.project(e.batch(), Placement.CPU, allocator),
+                    Arrays.asList("OSLO", "LIMA", null, "OSLO", "KYIV", "LIMA"),
                     Arrays.asList(-2.5, 20.0, 8.25, 1.0, 13.5, 0.5));
 
-            CompiledProjection filtered = quiver.compileProjection(e.batch().getSchema(), e.provider(), "temp >= 0",
-                    List.of("upper(city) AS c", "temp + 1 AS t"));
-            check(filtered.project(e.batch(), Placement.CPU, allocator), Arrays.asList("LIMA", null, "OSLO", "KYIV"),
+            CompiledProjection filtered = quiver.compileProjection(
+                    e.batch().getSchema(), e.provider(), "temp >= 0", List.of("upper(city) AS c", "temp + 1 AS t"));
+            check(
+                    filtered.project(e.batch(), Placement.CPU, allocator),
+                    Arrays.asList("LIMA", null, "OSLO", "KYIV"),
                     Arrays.asList(20.0, 8.25, 1.0, 13.5));
         }
-        try (Float8Vector x = new Float8Vector("x", allocator); VectorSchemaRoot batch = new VectorSchemaRoot(List.<FieldVector>of(x))) {
+        try (Float8Vector x = new Float8Vector("x", allocator);
+                VectorSchemaRoot batch = new VectorSchemaRoot(List.<FieldVector>of(x))) {
             x.allocateNew(3);
             x.set(0, 4.0);
             x.setNull(1);
@@ -100,20 +114,27 @@ class CompileOverloadsTest extends QuiverTestBase {
             x.setValueCount(3);
             batch.setRowCount(3);
             CompiledProjection p = quiver.compileProjection(batch.getSchema(), List.of("sqrt(x) AS r", "x * x"));
-            assertEquals(List.of("r", "(x * x)"), p.outputSchema().getFields().stream().map(Field::getName).toList());
+            assertEquals(
+                    List.of("r", "(x * x)"),
+                    p.outputSchema().getFields().stream().map(Field::getName).toList());
             try (VectorSchemaRoot out = p.project(batch, Placement.CPU, allocator)) {
                 assertEquals(3, out.getRowCount());
                 assertEquals(Arrays.asList(2.0, null, 3.0), column(out.getVector("r")));
                 assertEquals(Arrays.asList(16.0, null, 81.0), column(out.getVector("(x * x)")));
             }
-            assertThrows(IllegalArgumentException.class, () -> quiver.compileProjection(batch.getSchema(), List.of()), "no expressions: a misuse of the API");
-            assertThrows(PlanningException.class, () -> quiver.compileProjection(batch.getSchema(), List.of("nope + 1")));
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> quiver.compileProjection(batch.getSchema(), List.of()),
+                    "no expressions: a misuse of the API");
+            assertThrows(
+                    PlanningException.class, () -> quiver.compileProjection(batch.getSchema(), List.of("nope + 1")));
         }
     }
 
     @Test
     void aProjectionExplainsItselfWithOrWithoutWhatHasRunAndForAnyBatchSize() {
-        try (Float8Vector x = new Float8Vector("x", allocator); VectorSchemaRoot batch = new VectorSchemaRoot(List.<FieldVector>of(x))) {
+        try (Float8Vector x = new Float8Vector("x", allocator);
+                VectorSchemaRoot batch = new VectorSchemaRoot(List.<FieldVector>of(x))) {
             x.allocateNew(5);
             for (int i = 0; i < 5; i++) {
                 x.set(i, i);
@@ -126,11 +147,20 @@ class CompileOverloadsTest extends QuiverTestBase {
             }
             CompiledExpression filter = p.filter().orElseThrow();
             CompiledExpression y = p.columns().getFirst();
-            assertEquals("Filter:\n" + filter.explain(false).indent(2) + "Column 'y':\n" + y.explain(false).indent(2), p.explain(false));
-            assertEquals("Filter:\n" + filter.explain(true).indent(2) + "Column 'y':\n" + y.explain(true).indent(2), p.explain(true));
+            assertEquals(
+                    "Filter:\n" + filter.explain(false).indent(2) + "Column 'y':\n"
+                            + y.explain(false).indent(2),
+                    p.explain(false));
+            assertEquals(
+                    "Filter:\n" + filter.explain(true).indent(2) + "Column 'y':\n"
+                            + y.explain(true).indent(2),
+                    p.explain(true));
             assertEquals(p.explain(true), p.explain());
             String at1024 = p.explain(true, 1024);
-            assertEquals("Filter:\n" + filter.explain(true, 1024).indent(2) + "Column 'y':\n" + y.explain(true, 1024).indent(2), at1024);
+            assertEquals(
+                    "Filter:\n" + filter.explain(true, 1024).indent(2) + "Column 'y':\n"
+                            + y.explain(true, 1024).indent(2),
+                    at1024);
             assertTrue(at1024.contains("at 1024 rows per batch"), at1024);
             assertTrue(p.explain(true).contains("ran on cpu: 1 batches, 3 rows"), p.explain(true));
             assertTrue(!p.explain(false).contains("ran on cpu"), p.explain(false));
@@ -170,7 +200,7 @@ class CompileOverloadsTest extends QuiverTestBase {
         List<Object> out = new ArrayList<>();
         for (int i = 0; i < v.getValueCount(); i++) {
             Object o = v.getObject(i);
-            out.add(o instanceof org.apache.arrow.vector.util.Text t ? t.toString() : o);
+            out.add(o instanceof Text t ? t.toString() : o);
         }
         return out;
     }

@@ -1,15 +1,16 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.Test;
-
+import dev.quiver.QuiverOutOfMemoryException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Queue;
@@ -18,10 +19,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.Test;
 
 /**
  * Many threads, one Quiver (one runtime: device schedulers, health, program caches, RowFn stats):
@@ -45,8 +46,7 @@ class ConcurrencyStressTest extends QuiverTestBase {
     private static final int POOL = 40;
 
     /** The single-threaded answer for one (expression, batch): a result, or an exception's class and message. */
-    private record Expected(FieldVector result, String failure) {
-    }
+    private record Expected(FieldVector result, String failure) {}
 
     @Test
     void threadsSharingOneQuiverGetTheSingleThreadedResults() throws Exception {
@@ -54,7 +54,8 @@ class ConcurrencyStressTest extends QuiverTestBase {
         System.out.println("ConcurrencyStressTest: " + THREADS + " threads x " + BATCHES + " batches, seed " + SEED
                 + " (-Dquiver.stress.threads/batches/seed), OpenCL devices: " + quiver.openClDevices());
         List<String> sqls = StressFixtures.EXPRESSIONS;
-        List<CompiledExpression> exprs = sqls.stream().map(s -> quiver.compile(StressFixtures.SCHEMA, s)).toList();
+        List<CompiledExpression> exprs =
+                sqls.stream().map(s -> quiver.compile(StressFixtures.SCHEMA, s)).toList();
         List<Placement> placements = StressFixtures.placements(quiver);
         Random setup = new Random(SEED);
         List<VectorSchemaRoot> batches = new ArrayList<>();
@@ -62,7 +63,8 @@ class ConcurrencyStressTest extends QuiverTestBase {
         try {
             for (int b = 0; b < POOL; b++) {
                 int rows = (int) Math.round(Math.exp(Math.log(64) + setup.nextDouble() * Math.log(4096.0 / 64)));
-                batches.add(StressFixtures.batch(allocator, b == 0 ? 4096 : rows, setup.nextLong(), setup.nextInt(4) == 0));
+                batches.add(
+                        StressFixtures.batch(allocator, b == 0 ? 4096 : rows, setup.nextLong(), setup.nextInt(4) == 0));
             }
             for (int e = 0; e < exprs.size(); e++) {
                 for (int b = 0; b < POOL; b++) {
@@ -70,8 +72,10 @@ class ConcurrencyStressTest extends QuiverTestBase {
                 }
             }
 
-            long failing = java.util.Arrays.stream(expected).flatMap(java.util.Arrays::stream)
-                    .filter(x -> x.failure() != null).count();
+            long failing = Arrays.stream(expected)
+                    .flatMap(Arrays::stream)
+                    .filter(x -> x.failure() != null)
+                    .count();
             assertTrue(failing > 0 && failing < (long) POOL * exprs.size() / 4, failing + " pairs fail");
 
             AtomicLong evaluated = new AtomicLong();
@@ -81,14 +85,15 @@ class ConcurrencyStressTest extends QuiverTestBase {
             for (int t = 0; t < THREADS; t++) {
                 long seed = SEED * 31 + t;
                 threads.add(Thread.ofPlatform().name("stress-" + t).start(() -> {
-                    try (BufferAllocator mine = allocator.newChildAllocator(Thread.currentThread().getName(), 0, Long.MAX_VALUE)) {
+                    try (BufferAllocator mine =
+                            allocator.newChildAllocator(Thread.currentThread().getName(), 0, Long.MAX_VALUE)) {
                         start.await();
                         Random r = new Random(seed);
                         for (int k = 0; k < BATCHES && failures.size() < 20; k++) {
                             int e = r.nextInt(exprs.size()), b = r.nextInt(POOL);
                             Placement p = placements.get(r.nextInt(placements.size()));
-                            String where = sqls.get(e) + " on " + p + ", batch " + b + " (" + batches.get(b).getRowCount()
-                                    + " rows), thread seed " + seed + ", step " + k;
+                            String where = sqls.get(e) + " on " + p + ", batch " + b + " ("
+                                    + batches.get(b).getRowCount() + " rows), thread seed " + seed + ", step " + k;
                             boolean tight = r.nextInt(40) == 0;
                             Expected got;
                             if (tight) {
@@ -102,7 +107,8 @@ class ConcurrencyStressTest extends QuiverTestBase {
                                         kept.close();
                                     }
                                     if (tiny.getAllocatedMemory() != 0) {
-                                        failures.add(where + ": " + tiny.getAllocatedMemory() + " bytes left under a tight limit");
+                                        failures.add(where + ": " + tiny.getAllocatedMemory()
+                                                + " bytes left under a tight limit");
                                     }
                                 }
                                 if (got.failure() != null && got.failure().startsWith(OOM)) {
@@ -123,7 +129,8 @@ class ConcurrencyStressTest extends QuiverTestBase {
                                 }
                             }
                             if (mine.getAllocatedMemory() != 0) {
-                                failures.add(where + ": " + mine.getAllocatedMemory() + " bytes left in the thread's allocator");
+                                failures.add(where + ": " + mine.getAllocatedMemory()
+                                        + " bytes left in the thread's allocator");
                                 break;
                             }
                             evaluated.incrementAndGet();
@@ -141,7 +148,8 @@ class ConcurrencyStressTest extends QuiverTestBase {
                     fail(t.getName() + " did not finish in time (deadlock?); threads:\n" + threadDump());
                 }
             }
-            assertTrue(failures.isEmpty(), failures.size() + " failures, the first ones:\n" + String.join("\n", failures));
+            assertTrue(
+                    failures.isEmpty(), failures.size() + " failures, the first ones:\n" + String.join("\n", failures));
             assertEquals((long) THREADS * BATCHES, evaluated.get());
         } finally {
             for (Expected[] row : expected) {
@@ -155,7 +163,7 @@ class ConcurrencyStressTest extends QuiverTestBase {
         }
     }
 
-    private static final String OOM = dev.quiver.QuiverOutOfMemoryException.class.getName() + ": out of memory evaluating ";
+    private static final String OOM = QuiverOutOfMemoryException.class.getName() + ": out of memory evaluating ";
 
     private static FieldVector copyInto(FieldVector v, BufferAllocator allocator) {
         FieldVector copy = v.getField().createVector(allocator);
@@ -172,7 +180,8 @@ class ConcurrencyStressTest extends QuiverTestBase {
         }
     }
 
-    private static Expected evaluate(CompiledExpression e, VectorSchemaRoot batch, Placement p, BufferAllocator allocator) {
+    private static Expected evaluate(
+            CompiledExpression e, VectorSchemaRoot batch, Placement p, BufferAllocator allocator) {
         try {
             return new Expected(e.evaluate(batch, p, allocator), null);
         } catch (RuntimeException x) {
@@ -183,16 +192,20 @@ class ConcurrencyStressTest extends QuiverTestBase {
     /** Null when equal, else what differs. */
     private static String compare(Expected want, Expected got) {
         if (want.failure() != null || got.failure() != null) {
-            return Objects.equals(want.failure(), got.failure()) ? null
+            return Objects.equals(want.failure(), got.failure())
+                    ? null
                     : "expected " + (want.failure() != null ? want.failure() : "a result") + " but got "
-                    + (got.failure() != null ? got.failure() : "a result");
+                            + (got.failure() != null ? got.failure() : "a result");
         }
         if (!want.result().getField().equals(got.result().getField())) {
-            return "field " + got.result().getField() + ", expected " + want.result().getField();
+            return "field " + got.result().getField() + ", expected "
+                    + want.result().getField();
         }
         int row = StressFixtures.firstDifference(want.result(), got.result());
-        return row < 0 ? null : "row " + row + ": " + StressFixtures.describe(got.result(), row) + ", expected "
-                + StressFixtures.describe(want.result(), row);
+        return row < 0
+                ? null
+                : "row " + row + ": " + StressFixtures.describe(got.result(), row) + ", expected "
+                        + StressFixtures.describe(want.result(), row);
     }
 
     private static String threadDump() {

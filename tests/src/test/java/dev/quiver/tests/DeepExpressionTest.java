@@ -1,16 +1,41 @@
 package dev.quiver.tests;
 
+import static dev.quiver.expr.Expr.call;
+import static dev.quiver.expr.Expr.col;
+import static dev.quiver.expr.Expr.lit;
+import static dev.quiver.expr.Expr.when;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
+import dev.quiver.Quiver;
 import dev.quiver.SmallStack;
+import dev.quiver.cancel.CancelHandle;
+import dev.quiver.cancel.Cancellation;
+import dev.quiver.errors.CancelledException;
+import dev.quiver.errors.DeviceException;
 import dev.quiver.expr.Expr;
 import dev.quiver.expr.ExprText;
+import dev.quiver.functions.ArrayFunctions;
 import dev.quiver.functions.PlanningException;
+import dev.quiver.functions.Signature;
+import dev.quiver.functions.Volatility;
 import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.RowType;
 import dev.quiver.rowfn.Val;
+import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.DataType;
 import dev.quiver.value.Values;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
@@ -19,20 +44,6 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.IntFunction;
-import java.util.function.UnaryOperator;
-
-import static dev.quiver.expr.Expr.call;
-import static dev.quiver.expr.Expr.col;
-import static dev.quiver.expr.Expr.lit;
-import static dev.quiver.expr.Expr.when;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Deep and large expressions end to end: every kind of node nested as deep as the default limit
@@ -44,8 +55,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DeepExpressionTest extends QuiverTestBase {
     private static final int LIMIT = 1_000;
 
-    private static final Schema SCHEMA = new Schema(List.of(DataType.FLOAT64.toField("f", true), DataType.INT32.toField("i", true),
-            DataType.BOOLEAN.toField("b", true), DataType.BOOLEAN.toField("c", true), DataType.UTF8.toField("s", true)));
+    private static final Schema SCHEMA = new Schema(List.of(
+            DataType.FLOAT64.toField("f", true),
+            DataType.INT32.toField("i", true),
+            DataType.BOOLEAN.toField("b", true),
+            DataType.BOOLEAN.toField("c", true),
+            DataType.UTF8.toField("s", true)));
     private static final Double[] F = {1.5, -0.0, Double.NaN, null, 1e300, -2.25, 0.1};
     private static final Integer[] I = {1, -2, null, 0, 7, 998, -1};
     private static final Boolean[] B = {true, false, null, true, null, false, true};
@@ -106,19 +121,22 @@ class DeepExpressionTest extends QuiverTestBase {
     }
 
     /** A kind of node nested {@code depth} levels deep, and its value in each row, computed by hand. */
-    private record Deep(String name, IntFunction<Expr> tree, IntFunction<IntFunction<Object>> expected) {
-    }
+    private record Deep(String name, IntFunction<Expr> tree, IntFunction<IntFunction<Object>> expected) {}
 
     private static Boolean not(Boolean v) {
         return v == null ? null : !v;
     }
 
     private static Boolean and(Boolean a, Boolean b) {
-        return Boolean.FALSE.equals(a) || Boolean.FALSE.equals(b) ? Boolean.FALSE : a == null || b == null ? null : Boolean.TRUE;
+        return Boolean.FALSE.equals(a) || Boolean.FALSE.equals(b)
+                ? Boolean.FALSE
+                : a == null || b == null ? null : Boolean.TRUE;
     }
 
     private static Boolean or(Boolean a, Boolean b) {
-        return Boolean.TRUE.equals(a) || Boolean.TRUE.equals(b) ? Boolean.TRUE : a == null || b == null ? null : Boolean.FALSE;
+        return Boolean.TRUE.equals(a) || Boolean.TRUE.equals(b)
+                ? Boolean.TRUE
+                : a == null || b == null ? null : Boolean.FALSE;
     }
 
     private static Boolean eq(Boolean a, Boolean b) {
@@ -128,30 +146,55 @@ class DeepExpressionTest extends QuiverTestBase {
     private static List<Deep> kinds() {
         List<Deep> out = new ArrayList<>();
         out.add(new Deep("NOT", d -> chain(col("b"), d, Expr::not), d -> r -> (d - 1) % 2 == 0 ? B[r] : not(B[r])));
-        out.add(new Deep("minus, Float64 (fused)", d -> chain(col("f"), d, Expr::neg),
+        out.add(new Deep(
+                "minus, Float64 (fused)",
+                d -> chain(col("f"), d, Expr::neg),
                 d -> r -> F[r] == null ? null : (d - 1) % 2 == 0 ? F[r] : -F[r]));
-        out.add(new Deep("minus, Int32 (checked)", d -> chain(col("i"), d, Expr::neg),
+        out.add(new Deep(
+                "minus, Int32 (checked)",
+                d -> chain(col("i"), d, Expr::neg),
                 d -> r -> I[r] == null ? null : (d - 1) % 2 == 0 ? I[r] : -I[r]));
-        out.add(new Deep("IS NULL", d -> chain(col("b"), d, Expr::isNull), d -> r -> d == 2 ? B[r] == null : d == 1 ? B[r] : false));
-        out.add(new Deep("CAST Int32 <-> Int64", d -> chainAlternating(col("i"), d, DataType.INT64, DataType.INT32, false),
+        out.add(new Deep(
+                "IS NULL",
+                d -> chain(col("b"), d, Expr::isNull),
+                d -> r -> d == 2 ? B[r] == null : d == 1 ? B[r] : false));
+        out.add(new Deep(
+                "CAST Int32 <-> Int64",
+                d -> chainAlternating(col("i"), d, DataType.INT64, DataType.INT32, false),
                 d -> r -> I[r] == null ? null : (d - 1) % 2 == 1 ? (Object) (long) I[r] : (Object) I[r]));
         // The first cast to Float32 rounds (and refuses 1e300, which TRY_CAST makes NULL); the others are exact.
-        out.add(new Deep("TRY_CAST Float64 <-> Float32", d -> chainAlternating(col("f"), d, DataType.FLOAT32, DataType.FLOAT64, true),
-                d -> r -> F[r] == null || (Double.isFinite(F[r]) && Float.isInfinite((float) (double) F[r])) ? null
+        out.add(new Deep(
+                "TRY_CAST Float64 <-> Float32",
+                d -> chainAlternating(col("f"), d, DataType.FLOAT32, DataType.FLOAT64, true),
+                d -> r -> F[r] == null || (Double.isFinite(F[r]) && Float.isInfinite((float) (double) F[r]))
+                        ? null
                         : (d - 1) % 2 == 1 ? (Object) (float) (double) F[r] : (Object) (double) (float) (double) F[r]));
         // CASE WHEN i = k THEN 10 k ELSE <the next level> END for k = 0 .. d - 3, ELSE -1 at the bottom.
-        out.add(new Deep("CASE in ELSE", DeepExpressionTest::caseChain,
+        out.add(new Deep(
+                "CASE in ELSE",
+                DeepExpressionTest::caseChain,
                 d -> r -> I[r] != null && I[r] >= 0 && I[r] < d - 2 ? I[r] * 10 : -1));
-        out.add(new Deep("CASE in WHEN", d -> chain(col("b"), d, e -> when(e, lit(true)).otherwise(lit(false))),
+        out.add(new Deep(
+                "CASE in WHEN",
+                d -> chain(col("b"), d, e -> when(e, lit(true)).otherwise(lit(false))),
                 d -> r -> d == 1 ? B[r] : Boolean.TRUE.equals(B[r])));
-        out.add(new Deep("abs (a fused RowFn)", d -> chain(col("f"), d, e -> call("abs", e)),
+        out.add(new Deep(
+                "abs (a fused RowFn)",
+                d -> chain(col("f"), d, e -> call("abs", e)),
                 d -> r -> F[r] == null ? null : d == 1 ? F[r] : Math.abs(F[r])));
         // lower, upper, lower, ...: the outermost decides.
-        out.add(new Deep("upper and lower", d -> chainAlternatingCalls(col("s"), d),
-                d -> r -> S[r] == null ? null : d == 1 ? S[r] : (d - 1) % 2 == 1 ? S[r].toLowerCase(java.util.Locale.ROOT)
-                        : S[r].toUpperCase(java.util.Locale.ROOT)));
+        out.add(new Deep(
+                "upper and lower",
+                d -> chainAlternatingCalls(col("s"), d),
+                d -> r -> S[r] == null
+                        ? null
+                        : d == 1
+                                ? S[r]
+                                : (d - 1) % 2 == 1 ? S[r].toLowerCase(Locale.ROOT) : S[r].toUpperCase(Locale.ROOT)));
         // ((b AND c) OR c) AND c ...: never two of one operator in a row, so nothing is balanced.
-        out.add(new Deep("AND and OR", d -> chainSteps(col("b"), d, (e, k) -> k % 2 == 1 ? e.and(col("c")) : e.or(col("c"))),
+        out.add(new Deep(
+                "AND and OR",
+                d -> chainSteps(col("b"), d, (e, k) -> k % 2 == 1 ? e.and(col("c")) : e.or(col("c"))),
                 d -> r -> {
                     Boolean v = B[r];
                     for (int k = 1; k < d; k++) {
@@ -166,8 +209,13 @@ class DeepExpressionTest extends QuiverTestBase {
             }
             return v;
         }));
-        out.add(new Deep("* - / of Float64 (fused)", d -> chainSteps(col("f"), d, (e, k) -> k % 3 == 1 ? e.mul(lit(1.5))
-                : k % 3 == 2 ? e.sub(col("f")) : e.div(lit(2.0))), d -> r -> {
+        out.add(new Deep(
+                "* - / of Float64 (fused)",
+                d -> chainSteps(
+                        col("f"),
+                        d,
+                        (e, k) -> k % 3 == 1 ? e.mul(lit(1.5)) : k % 3 == 2 ? e.sub(col("f")) : e.div(lit(2.0))),
+                d -> r -> {
                     if (F[r] == null) {
                         return null;
                     }
@@ -177,7 +225,9 @@ class DeepExpressionTest extends QuiverTestBase {
                     }
                     return v;
                 }));
-        out.add(new Deep("+ of Int32 (checked)", d -> chain(col("i"), d, e -> e.add(col("i"))),
+        out.add(new Deep(
+                "+ of Int32 (checked)",
+                d -> chain(col("i"), d, e -> e.add(col("i"))),
                 d -> r -> I[r] == null ? null : I[r] * d));
         return out;
     }
@@ -226,9 +276,19 @@ class DeepExpressionTest extends QuiverTestBase {
         List<Object> out = new ArrayList<>();
         for (int r = 0; r < v.getValueCount(); r++) {
             Object x = Values.get(v, r).value();
-            out.add(x instanceof Double d ? (Object) Double.doubleToLongBits(d) : x instanceof Float f
-                    ? (Object) Float.floatToIntBits(f) : x == null ? null : x instanceof String || x instanceof Boolean
-                    || x instanceof Integer || x instanceof Long ? x : x.toString());
+            out.add(
+                    x instanceof Double d
+                            ? (Object) Double.doubleToLongBits(d)
+                            : x instanceof Float f
+                                    ? (Object) Float.floatToIntBits(f)
+                                    : x == null
+                                            ? null
+                                            : x instanceof String
+                                                            || x instanceof Boolean
+                                                            || x instanceof Integer
+                                                            || x instanceof Long
+                                                    ? x
+                                                    : x.toString());
         }
         return out;
     }
@@ -237,8 +297,10 @@ class DeepExpressionTest extends QuiverTestBase {
         List<Object> out = new ArrayList<>();
         for (int r = 0; r < F.length; r++) {
             Object x = row.apply(r);
-            out.add(x instanceof Double d ? (Object) Double.doubleToLongBits(d) : x instanceof Float f
-                    ? (Object) Float.floatToIntBits(f) : x);
+            out.add(
+                    x instanceof Double d
+                            ? (Object) Double.doubleToLongBits(d)
+                            : x instanceof Float f ? (Object) Float.floatToIntBits(f) : x);
         }
         return out;
     }
@@ -268,7 +330,8 @@ class DeepExpressionTest extends QuiverTestBase {
             });
             SmallStack.run(() -> {
                 Expr deeper = k.tree().apply(LIMIT + 2);
-                PlanningException ex = assertThrows(PlanningException.class, () -> quiver.compile(SCHEMA, deeper), k.name());
+                PlanningException ex =
+                        assertThrows(PlanningException.class, () -> quiver.compile(SCHEMA, deeper), k.name());
                 assertEquals(depthError(deeper, depthOf(deeper)), ex.getMessage(), k.name());
             });
         }
@@ -277,8 +340,8 @@ class DeepExpressionTest extends QuiverTestBase {
     /** The depth the planner measures: a chain of more than 64 ANDs or ORs counts balanced (none here is). */
     private static int depthOf(Expr e) {
         int deepest = 0;
-        java.util.Deque<Expr> nodes = new java.util.ArrayDeque<>();
-        java.util.Deque<Integer> depths = new java.util.ArrayDeque<>();
+        Deque<Expr> nodes = new ArrayDeque<>();
+        Deque<Integer> depths = new ArrayDeque<>();
         nodes.push(e);
         depths.push(1);
         while (!nodes.isEmpty()) {
@@ -296,15 +359,18 @@ class DeepExpressionTest extends QuiverTestBase {
     @Test
     void aRowFnBodyAsDeepAsAProgramMayBeRunsEverywhere() {
         OpenClAvailability.requireOpenCl(quiver);
-        int levels = dev.quiver.rowfn.ir.KernelProgram.MAX_DEPTH - 1;
-        quiver.functions().register(RowFn.declare("deep_body").arg("x", RowType.FLOAT64).returns(RowType.FLOAT64)
-                .body(x -> {
-                    Val v = x;
-                    for (int k = 0; k < levels - 1; k++) {
-                        v = k % 2 == 0 ? v.add(x) : v.mul(Val.of(0.5));
-                    }
-                    return v;
-                }));
+        int levels = KernelProgram.MAX_DEPTH - 1;
+        quiver.functions()
+                .register(RowFn.declare("deep_body")
+                        .arg("x", RowType.FLOAT64)
+                        .returns(RowType.FLOAT64)
+                        .body(x -> {
+                            Val v = x;
+                            for (int k = 0; k < levels - 1; k++) {
+                                v = k % 2 == 0 ? v.add(x) : v.mul(Val.of(0.5));
+                            }
+                            return v;
+                        }));
         List<Object> want = expected(r -> {
             if (F[r] == null) {
                 return null;
@@ -315,17 +381,24 @@ class DeepExpressionTest extends QuiverTestBase {
             }
             return v;
         });
-        SmallStack.run(() -> evaluateEverywhere(quiver.compile(SCHEMA, call("deep_body", col("f"))), want, "deep_body"));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RowFn.declare("too_deep")
-                .arg("x", RowType.FLOAT64).returns(RowType.FLOAT64).body(x -> {
-                    Val v = x;
-                    for (int k = 0; k < 5_000; k++) {
-                        v = v.add(x);
-                    }
-                    return v;
-                }));
-        assertEquals("RowFn too_deep(x Float64): the body is nested more than 4096 levels deep, the most a kernel program may be"
-                + " (its code is generated by walking the tree; docs/expressions.md#limits)", e.getMessage());
+        SmallStack.run(() ->
+                evaluateEverywhere(quiver.compile(SCHEMA, call("deep_body", col("f"))), want, "deep_body"));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> RowFn.declare("too_deep")
+                        .arg("x", RowType.FLOAT64)
+                        .returns(RowType.FLOAT64)
+                        .body(x -> {
+                            Val v = x;
+                            for (int k = 0; k < 5_000; k++) {
+                                v = v.add(x);
+                            }
+                            return v;
+                        }));
+        assertEquals(
+                "RowFn too_deep(x Float64): the body is nested more than 4096 levels deep, the most a kernel program may be"
+                        + " (its code is generated by walking the tree; docs/expressions.md#limits)",
+                e.getMessage());
     }
 
     @Test
@@ -353,16 +426,22 @@ class DeepExpressionTest extends QuiverTestBase {
                 c = c.when(col("i").eq(lit(k - 3)), col("f").mul(lit((double) k)));
             }
             Expr bigCase = c.otherwise(lit(-1.0));
-            evaluateEverywhere(quiver.compile(SCHEMA, bigCase), expected(r -> I[r] == null ? (Object) (-1.0) : F[r] == null ? null
-                    : (Object) (F[r] * (double) (I[r] + 3))), "2,000-branch CASE");
-            // A 1,000-argument call, of a function that fuses (greatest over Float64) and of one that does not (concat).
+            evaluateEverywhere(
+                    quiver.compile(SCHEMA, bigCase),
+                    expected(r -> I[r] == null
+                            ? (Object) (-1.0)
+                            : F[r] == null ? null : (Object) (F[r] * (double) (I[r] + 3))),
+                    "2,000-branch CASE");
+            // A 1,000-argument call, of a function that fuses (greatest over Float64) and of one that does not
+            // (concat).
             List<Expr> numbers = new ArrayList<>();
             List<Expr> strings = new ArrayList<>();
             for (int k = 0; k < 1_000; k++) {
                 numbers.add(col("f").add(lit((double) (k % 100))));
                 strings.add(k % 2 == 0 ? col("s") : lit("."));
             }
-            // greatest skips NULLs, so its program reads each argument's validity too: 2,000 kernel arguments, more than an
+            // greatest skips NULLs, so its program reads each argument's validity too: 2,000 kernel arguments, more
+            // than an
             // OpenCL kernel takes. Placed on OpenCL explicitly, that is the error; AUTO runs it on the CPU.
             CompiledExpression greatest = quiver.compile(SCHEMA, call("greatest", numbers));
             List<Object> most = expected(r -> F[r] == null ? null : Double.isNaN(F[r]) ? Double.NaN : F[r] + 99.0);
@@ -373,16 +452,21 @@ class DeepExpressionTest extends QuiverTestBase {
                 try (FieldVector out = greatest.evaluate(b, Placement.AUTO)) {
                     assertEquals(most, values(out), "greatest of 1,000, placed by AUTO");
                 }
-                dev.quiver.errors.DeviceException tooMany = assertThrows(dev.quiver.errors.DeviceException.class,
-                        () -> greatest.evaluate(b, Placement.OPENCL));
-                assertTrue(tooMany.getMessage().contains("bytes of kernel arguments (2000 columns, 0 literals)"), tooMany.getMessage());
+                DeviceException tooMany =
+                        assertThrows(DeviceException.class, () -> greatest.evaluate(b, Placement.OPENCL));
+                assertTrue(
+                        tooMany.getMessage().contains("bytes of kernel arguments (2000 columns, 0 literals)"),
+                        tooMany.getMessage());
             }
-            evaluateEverywhere(quiver.compile(SCHEMA, call("concat", strings)),
-                    expected(r -> S[r] == null ? ".".repeat(500) : (S[r] + ".").repeat(500)), "concat of 1,000");
+            evaluateEverywhere(
+                    quiver.compile(SCHEMA, call("concat", strings)),
+                    expected(r -> S[r] == null ? ".".repeat(500) : (S[r] + ".").repeat(500)),
+                    "concat of 1,000");
             // Deeply parenthesized text: refused before the parser runs, past the nesting limit (1,000 by default).
             String parens = "(".repeat(5_000) + "f" + ")".repeat(5_000);
             PlanningException p = assertThrows(PlanningException.class, () -> quiver.compile(SCHEMA, parens));
-            assertTrue(p.getMessage().startsWith("the expression text is nested deeper than 1000 levels"), p.getMessage());
+            assertTrue(
+                    p.getMessage().startsWith("the expression text is nested deeper than 1000 levels"), p.getMessage());
         });
     }
 
@@ -394,56 +478,64 @@ class DeepExpressionTest extends QuiverTestBase {
      */
     @Test
     void aDeepPlanIsCancelledByTheCallersHandleOrInterrupt() {
-        dev.quiver.cancel.CancelHandle[] handle = new dev.quiver.cancel.CancelHandle[1];
+        CancelHandle[] handle = new CancelHandle[1];
         Thread[] caller = new Thread[1];
         boolean[] interrupt = new boolean[1];
-        quiver.functions().register(dev.quiver.functions.ArrayFunctions.adapt("stop",
-                dev.quiver.functions.Signature.uniform(1, List.of(DataType.INT32), dev.quiver.functions.Volatility.VOLATILE),
-                types -> DataType.INT32, (arrays, call) -> {
-                    if (interrupt[0]) {
-                        caller[0].interrupt();
-                        // The caller, waiting for this thread, passes its interrupt on: wait for it to arrive (a hang guard).
-                        long deadline = System.nanoTime() + 60_000_000_000L;
-                        while (!Thread.currentThread().isInterrupted() && System.nanoTime() < deadline) {
-                            Thread.onSpinWait();
-                        }
-                    } else {
-                        handle[0].cancel();
-                    }
-                    IntVector in = (IntVector) arrays.getFirst();
-                    IntVector out = new IntVector("stop", call.config().allocator());
-                    out.allocateNew(call.numberRows());
-                    for (int r = 0; r < call.numberRows(); r++) {
-                        if (in.isNull(r)) {
-                            out.setNull(r);
-                        } else {
-                            out.set(r, in.get(r));
-                        }
-                    }
-                    out.setValueCount(call.numberRows());
-                    return out;
-                }));
+        quiver.functions()
+                .register(ArrayFunctions.adapt(
+                        "stop",
+                        Signature.uniform(1, List.of(DataType.INT32), Volatility.VOLATILE),
+                        types -> DataType.INT32,
+                        (arrays, call) -> {
+                            if (interrupt[0]) {
+                                caller[0].interrupt();
+                                // The caller, waiting for this thread, passes its interrupt on: wait for it to arrive
+                                // (a hang guard).
+                                long deadline = System.nanoTime() + 60_000_000_000L;
+                                while (!Thread.currentThread().isInterrupted() && System.nanoTime() < deadline) {
+                                    Thread.onSpinWait();
+                                }
+                            } else {
+                                handle[0].cancel();
+                            }
+                            IntVector in = (IntVector) arrays.getFirst();
+                            IntVector out = new IntVector("stop", call.config().allocator());
+                            out.allocateNew(call.numberRows());
+                            for (int r = 0; r < call.numberRows(); r++) {
+                                if (in.isNull(r)) {
+                                    out.setNull(r);
+                                } else {
+                                    out.set(r, in.get(r));
+                                }
+                            }
+                            out.setValueCount(call.numberRows());
+                            return out;
+                        }));
         CompiledExpression e = quiver.compile(SCHEMA, chain(call("stop", col("i")), 300, x -> x.add(col("i").neg())));
-        for (boolean byInterrupt : new boolean[]{false, true}) {
+        for (boolean byInterrupt : new boolean[] {false, true}) {
             interrupt[0] = byInterrupt;
-            handle[0] = new dev.quiver.cancel.CancelHandle();
+            handle[0] = new CancelHandle();
             SmallStack.run(() -> {
                 caller[0] = Thread.currentThread();
                 try (VectorSchemaRoot b = batch()) {
                     long before = allocator.getAllocatedMemory();
-                    dev.quiver.errors.CancelledException c = assertThrows(dev.quiver.errors.CancelledException.class,
+                    CancelledException c = assertThrows(
+                            CancelledException.class,
                             () -> handle[0].call(() -> e.evaluate(b, Placement.CPU, allocator)));
-                    assertTrue(c.detail().endsWith(byInterrupt ? dev.quiver.cancel.Cancellation.INTERRUPTED
-                            : dev.quiver.cancel.Cancellation.CANCELLED), c.detail());
+                    assertTrue(
+                            c.detail().endsWith(byInterrupt ? Cancellation.INTERRUPTED : Cancellation.CANCELLED),
+                            c.detail());
                     assertEquals(byInterrupt, Thread.interrupted(), "the caller's interrupt flag is kept");
-                    assertEquals(before, allocator.getAllocatedMemory(), "everything the evaluation allocated is freed");
+                    assertEquals(
+                            before, allocator.getAllocatedMemory(), "everything the evaluation allocated is freed");
                 }
             });
         }
         // Not cancelled: i - 299 i.
-        try (VectorSchemaRoot b = batch(); FieldVector out = e.evaluate(b, Placement.CPU, allocator)) {
+        try (VectorSchemaRoot b = batch();
+                FieldVector out = e.evaluate(b, Placement.CPU, allocator)) {
             interrupt[0] = false;
-            handle[0] = new dev.quiver.cancel.CancelHandle();
+            handle[0] = new CancelHandle();
             assertEquals(expected(r -> I[r] == null ? null : I[r] - 299 * I[r]), values(out));
         }
     }
@@ -451,15 +543,22 @@ class DeepExpressionTest extends QuiverTestBase {
     /** A limit raised to 5,000 levels: planning and evaluation take a thread with a stack of their own for it. */
     @Test
     void aRaisedLimitTakesItsOwnThreadsWhateverTheCallersStack() {
-        try (var q = dev.quiver.Quiver.builder().allocator(allocator).openCl(false).maxExpressionDepth(5_000).build()) {
+        try (var q = Quiver.builder()
+                .allocator(allocator)
+                .openCl(false)
+                .maxExpressionDepth(5_000)
+                .build()) {
             SmallStack.run(() -> {
                 Expr e = chain(col("b"), 5_000, Expr::not);
-                try (VectorSchemaRoot b = batch(); FieldVector out = q.compile(SCHEMA, e).evaluate(b, Placement.CPU)) {
+                try (VectorSchemaRoot b = batch();
+                        FieldVector out = q.compile(SCHEMA, e).evaluate(b, Placement.CPU)) {
                     assertEquals(expected(r -> not(B[r])), values(out));
                 }
                 Expr deeper = chain(col("b"), 5_001, Expr::not);
                 PlanningException ex = assertThrows(PlanningException.class, () -> q.compile(SCHEMA, deeper));
-                assertTrue(ex.getMessage().startsWith("the expression is nested 5001 levels deep, more than the limit of 5000"),
+                assertTrue(
+                        ex.getMessage()
+                                .startsWith("the expression is nested 5001 levels deep, more than the limit of 5000"),
                         ex.getMessage());
             });
         }

@@ -1,16 +1,27 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
 import dev.quiver.ExpressionMetrics;
 import dev.quiver.Quiver;
-import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.expr.Expr;
+import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.memory.VectorView;
 import dev.quiver.opencl.TransferMode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowInterpreter;
 import dev.quiver.types.ElementType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -21,18 +32,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-import java.util.Set;
-import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The scalar reference interpreter, the fused CPU loop and every OpenCL device must give the
@@ -47,12 +46,39 @@ import static org.junit.jupiter.api.Assertions.fail;
 class DifferentialTest {
     static final long SEED = Long.getLong("quiver.seed", System.nanoTime());
     static final List<String> EXPRESSIONS = List.of(
-            "f1*f2+f3", "sqrt(f1*f1+f2*f2)", "fma(f1, f2, f3)", "min(f1, f2)", "max(f1, -f2)", "abs(f1)/f2",
-            "(f1 - 2.5) / -f2", "f1 + 0.1 * f2 - f3 * 3",
-            "i1*i2+i1", "i1 - i2*7", "-l1 + l2*l1", "min(i1, i2)", "max(l1, l2)", "abs(i1)", "abs(l2)", "fma(i1, i2, i1)",
-            "fma(l1, l2, 3)", "i1 / di", "l1 / dl", "i2 / di + l1 / dl",
-            "i1 + f1", "l1 * f1", "g1 + i1", "g1 + l1", "i1 + l1", "sqrt(i1)", "sqrt(l1) + f2",
-            "g1*g2+g1", "sqrt(abs(g1))", "g1 / g2", "fma(g1, g2, g1)", "min(g1, g2)", "max(g1, CAST(-0.0 AS REAL))");
+            "f1*f2+f3",
+            "sqrt(f1*f1+f2*f2)",
+            "fma(f1, f2, f3)",
+            "min(f1, f2)",
+            "max(f1, -f2)",
+            "abs(f1)/f2",
+            "(f1 - 2.5) / -f2",
+            "f1 + 0.1 * f2 - f3 * 3",
+            "i1*i2+i1",
+            "i1 - i2*7",
+            "-l1 + l2*l1",
+            "min(i1, i2)",
+            "max(l1, l2)",
+            "abs(i1)",
+            "abs(l2)",
+            "fma(i1, i2, i1)",
+            "fma(l1, l2, 3)",
+            "i1 / di",
+            "l1 / dl",
+            "i2 / di + l1 / dl",
+            "i1 + f1",
+            "l1 * f1",
+            "g1 + i1",
+            "g1 + l1",
+            "i1 + l1",
+            "sqrt(i1)",
+            "sqrt(l1) + f2",
+            "g1*g2+g1",
+            "sqrt(abs(g1))",
+            "g1 / g2",
+            "fma(g1, g2, g1)",
+            "min(g1, g2)",
+            "max(g1, CAST(-0.0 AS REAL))");
     static final int[] LENGTHS = {0, 1, 3, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000, 4097, 100_003};
 
     private BufferAllocator allocator;
@@ -64,10 +90,17 @@ class DifferentialTest {
     void open() {
         allocator = new RootAllocator();
         // The suite compares fused kernels across devices: integer arithmetic is fused when it wraps.
-        quiver = Quiver.builder().allocator(allocator).arithmetic(ArithmeticMode.WRAPPING).build();
-        boolean allZeroCopy = quiver.openClDevices().stream().allMatch(d -> d.transferMode().orElseThrow() == TransferMode.ZERO_COPY);
-        otherMode = Quiver.builder().allocator(allocator).arithmetic(ArithmeticMode.WRAPPING)
-                .transferMode(allZeroCopy ? TransferMode.COPY : TransferMode.ZERO_COPY).build();
+        quiver = Quiver.builder()
+                .allocator(allocator)
+                .arithmetic(ArithmeticMode.WRAPPING)
+                .build();
+        boolean allZeroCopy =
+                quiver.openClDevices().stream().allMatch(d -> d.transferMode().orElseThrow() == TransferMode.ZERO_COPY);
+        otherMode = Quiver.builder()
+                .allocator(allocator)
+                .arithmetic(ArithmeticMode.WRAPPING)
+                .transferMode(allZeroCopy ? TransferMode.COPY : TransferMode.ZERO_COPY)
+                .build();
     }
 
     @AfterAll
@@ -105,8 +138,8 @@ class DifferentialTest {
             return; // said so in explain(); checked in OpenClBackendTest
         }
         int rows = batch.getRowCount();
-        String what = text + " on " + device.name() + device.transferMode().map(m -> " [" + m + "]").orElse("") + ", " + rows
-                + " rows, seed " + SEED;
+        String what = text + " on " + device.name()
+                + device.transferMode().map(m -> " [" + m + "]").orElse("") + ", " + rows + " rows, seed " + SEED;
         try (FieldVector actual = expr.evaluate(batch, device, allocator)) {
             assertMatchesReference(expr, batch, actual, what);
         }
@@ -133,10 +166,13 @@ class DifferentialTest {
         OpenClAvailability.requireOpenCl(quiver);
         assertEquals(quiver.openClDevices().size(), otherMode.openClDevices().size());
         for (int i = 0; i < quiver.openClDevices().size(); i++) {
-            Device d = quiver.openClDevices().get(i), o = otherMode.openClDevices().get(i);
+            Device d = quiver.openClDevices().get(i),
+                    o = otherMode.openClDevices().get(i);
             assertEquals(d.name(), o.name());
-            assertEquals(Set.of(TransferMode.ZERO_COPY, TransferMode.COPY), Set.of(d.transferMode().orElseThrow(),
-                    o.transferMode().orElseThrow()), d.name());
+            assertEquals(
+                    Set.of(TransferMode.ZERO_COPY, TransferMode.COPY),
+                    Set.of(d.transferMode().orElseThrow(), o.transferMode().orElseThrow()),
+                    d.name());
         }
     }
 
@@ -149,7 +185,8 @@ class DifferentialTest {
                 continue;
             }
             CompiledExpression expr = quiver.compile(TestBatches.SCHEMA, Expr.parse(text));
-            boolean any = quiver.openClDevices().stream().anyMatch(d -> d.backend().unsupportedReason(expr.program()).isEmpty());
+            boolean any = quiver.openClDevices().stream()
+                    .anyMatch(d -> d.backend().unsupportedReason(expr.program()).isEmpty());
             if (!any) {
                 fail("no OpenCL device can run " + text + ":\n" + expr.explain());
             }
@@ -160,9 +197,11 @@ class DifferentialTest {
      * Checks validity against the columns' own null flags, and values against the interpreter
      * run row by row over the same Arrow memory.
      */
-    static void assertMatchesReference(CompiledExpression expr, VectorSchemaRoot batch, FieldVector actual, String what) {
+    static void assertMatchesReference(
+            CompiledExpression expr, VectorSchemaRoot batch, FieldVector actual, String what) {
         KernelProgram program = expr.program();
-        List<String> columns = expr.inputColumns().stream().map(f -> f.getName()).toList();
+        List<String> columns =
+                expr.inputColumns().stream().map(f -> f.getName()).toList();
         int rows = batch.getRowCount();
         assertEquals(rows, actual.getValueCount(), what);
         ElementType rt = program.resultType();

@@ -1,19 +1,18 @@
 package dev.quiver.tests;
 
-import dev.quiver.kernels.ArithmeticMode;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.quiver.kernels.ArithmeticMode;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.Test;
 
 /**
  * Differential expression fuzzing: random well-typed expressions ({@link FuzzGenerator}) over
@@ -32,6 +31,7 @@ class ExpressionFuzzTest {
     static final int EXPRESSIONS_PER_BATCH = 25;
     /** Batches each expression runs on ({@code -Dquiver.fuzz.batches}): a soak raises it so OpenCL builds, one per expression, weigh less. */
     static final int BATCHES_PER_ROUND = Integer.getInteger("quiver.fuzz.batches", 4);
+
     static final int MAX_DEPTH = 4;
     /** In a soak, how many disagreements are minimised and printed (the rest are only counted). */
     static final int MAX_REPORTED = 20;
@@ -51,9 +51,14 @@ class ExpressionFuzzTest {
         long cases = 0;
         long started = System.nanoTime();
         BufferAllocator allocator = new RootAllocator();
-        try (FuzzHarness checked = new FuzzHarness(allocator); FuzzHarness wrapping = new FuzzHarness(allocator, ArithmeticMode.WRAPPING)) {
-            System.out.println("  devices: " + checked.quiver.devices().stream().map(d -> d.name()
-                    + d.transferMode().map(m -> " [" + m + "]").orElse("")).toList() + ", and every OpenCL device ["
+        try (FuzzHarness checked = new FuzzHarness(allocator);
+                FuzzHarness wrapping = new FuzzHarness(allocator, ArithmeticMode.WRAPPING)) {
+            System.out.println("  devices: "
+                    + checked.quiver.devices().stream()
+                            .map(d -> d.name()
+                                    + d.transferMode().map(m -> " [" + m + "]").orElse(""))
+                            .toList()
+                    + ", and every OpenCL device ["
                     + checked.otherModeName() + "] on one expression in " + FuzzHarness.OTHER_MODE_EVERY);
             int batchNumber = 0;
             long lastProgress = 0;
@@ -68,8 +73,9 @@ class ExpressionFuzzTest {
                 long done = checked.evaluations + wrapping.evaluations;
                 if (soak > 0 && done / 100_000 > lastProgress) {
                     lastProgress = done / 100_000;
-                    System.out.printf("  soak: %d of %d evaluations, %d expressions, %d shapes, %d mismatches, %.0f s%n", done, soak, cases,
-                            shapes.size(), mismatches, (System.nanoTime() - started) / 1e9);
+                    System.out.printf(
+                            "  soak: %d of %d evaluations, %d expressions, %d shapes, %d mismatches, %.0f s%n",
+                            done, soak, cases, shapes.size(), mismatches, (System.nanoTime() - started) / 1e9);
                 }
                 for (int k = 0; k < EXPRESSIONS_PER_BATCH; k++) {
                     FuzzExpr expr = generator.any();
@@ -92,10 +98,13 @@ class ExpressionFuzzTest {
                     mismatches++;
                     if (reports.size() < MAX_REPORTED) {
                         FuzzHarness.Minimised min = harness.minimise(expr, batch, m, true, new Random(seed));
-                        String report = "seed " + seed + ", round " + batchNumber + " (" + harness.mode + ")" + " (" + batch.rows() + " rows), expression " + k
+                        String report = "seed " + seed + ", round " + batchNumber + " (" + harness.mode + ")" + " ("
+                                + batch.rows() + " rows), expression " + k
                                 + ":\n  " + expr.sql() + "\n  " + m.kind() + ": " + m.detail()
-                                + "\nminimised to " + min.batch().rows() + " rows:\n  " + min.expr().sql() + "\n  "
-                                + min.mismatch().kind() + ": " + min.mismatch().detail() + "\n" + min.batch().describe();
+                                + "\nminimised to " + min.batch().rows() + " rows:\n  "
+                                + min.expr().sql() + "\n  "
+                                + min.mismatch().kind() + ": " + min.mismatch().detail() + "\n"
+                                + min.batch().describe();
                         System.out.println("MISMATCH " + report);
                         reports.add(report);
                     }
@@ -109,25 +118,43 @@ class ExpressionFuzzTest {
             }
             double seconds = (System.nanoTime() - started) / 1e9;
             FuzzHarness.Totals totals = checked.plus(wrapping);
-            System.out.printf("ExpressionFuzzTest: %d evaluations of %d expressions (%d rejected at planning), %d distinct shapes,"
+            System.out.printf(
+                    "ExpressionFuzzTest: %d evaluations of %d expressions (%d rejected at planning), %d distinct shapes,"
                             + " %d raised (alike everywhere), %d compared with DuckDB, %d inexact trees compared on the CPU only, %d OpenCL-unsupported skips,"
                             + " %d in the other transfer mode (%s), %d mismatches, %.1f s (seed %d)%n",
-                    totals.evaluations(), cases, totals.rejected(), shapes.size(), totals.raised(), totals.duckDbCompared(),
-                    totals.inexactCpuOnly(), totals.openClSkippedUnsupported(), totals.otherModeEvaluations(), checked.otherModeName(),
-                    mismatches, seconds, seed);
-            System.out.printf("  DuckDB raised on a failing constant it folds eagerly, Quiver lazily (documented, not counted): %d%n",
+                    totals.evaluations(),
+                    cases,
+                    totals.rejected(),
+                    shapes.size(),
+                    totals.raised(),
+                    totals.duckDbCompared(),
+                    totals.inexactCpuOnly(),
+                    totals.openClSkippedUnsupported(),
+                    totals.otherModeEvaluations(),
+                    checked.otherModeName(),
+                    mismatches,
+                    seconds,
+                    seed);
+            System.out.printf(
+                    "  DuckDB raised on a failing constant it folds eagerly, Quiver lazily (documented, not counted): %d%n",
                     checked.duckDbEagerConstantErrors + wrapping.duckDbEagerConstantErrors);
-            System.out.printf("  DuckDB raised in a row an AND/OR's left operand decides, Quiver skips it (documented, agreed with"
-                    + " DuckDB's lazy CASE form, not counted): %d%n", checked.duckDbEagerLogicErrors + wrapping.duckDbEagerLogicErrors);
+            System.out.printf(
+                    "  DuckDB raised in a row an AND/OR's left operand decides, Quiver skips it (documented, agreed with"
+                            + " DuckDB's lazy CASE form, not counted): %d%n",
+                    checked.duckDbEagerLogicErrors + wrapping.duckDbEagerLogicErrors);
             long[] nanos = totals.nanos();
-            System.out.printf("  seconds in: compile %.1f, CPU %.1f, OpenCL %.1f, AUTO %.1f, DuckDB %.1f%n", nanos[0] / 1e9,
-                    nanos[1] / 1e9, nanos[2] / 1e9, nanos[3] / 1e9, nanos[4] / 1e9);
+            System.out.printf(
+                    "  seconds in: compile %.1f, CPU %.1f, OpenCL %.1f, AUTO %.1f, DuckDB %.1f%n",
+                    nanos[0] / 1e9, nanos[1] / 1e9, nanos[2] / 1e9, nanos[3] / 1e9, nanos[4] / 1e9);
             totals.rejections().stream().limit(10).forEach(r -> System.out.println("  rejected: " + r));
             // The generator writes well-typed trees: planning rejects few.
-            assertTrue(totals.rejected() * 20 <= cases, totals.rejected() + " of " + cases + " expressions did not plan: "
-                    + totals.rejections());
-            // Where there is an OpenCL device, both transfer modes ran (so the copy path is not left to the unit tests).
-            assertTrue(checked.quiver.openClDevices().isEmpty() || totals.otherModeEvaluations() > 0,
+            assertTrue(
+                    totals.rejected() * 20 <= cases,
+                    totals.rejected() + " of " + cases + " expressions did not plan: " + totals.rejections());
+            // Where there is an OpenCL device, both transfer modes ran (so the copy path is not left to the unit
+            // tests).
+            assertTrue(
+                    checked.quiver.openClDevices().isEmpty() || totals.otherModeEvaluations() > 0,
                     "no evaluation in the other transfer mode");
         }
         assertEquals(0, allocator.getAllocatedMemory(), "bytes leaked");

@@ -1,5 +1,8 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
 import dev.quiver.Placement;
@@ -8,6 +11,11 @@ import dev.quiver.errors.ErrorKind;
 import dev.quiver.errors.QuiverException;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.tests.FuzzTally.Observation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -15,14 +23,6 @@ import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-import java.util.stream.IntStream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Mutated expression text ({@link ExpressionTexts}: from the grammar, from random tokens, deeply
@@ -74,50 +74,78 @@ class ExpressionTextFuzzTest {
         Device reference = ScalarReferenceBackend.device();
         // The Quiver's own memory (folded constants) apart from the cases', so each can be checked.
         BufferAllocator quiverMemory = root.newChildAllocator("the Quiver", 0, Long.MAX_VALUE);
-        try (Quiver quiver = Quiver.builder().allocator(quiverMemory).openCl(false).addDevice(reference).build()) {
+        try (Quiver quiver = Quiver.builder()
+                .allocator(quiverMemory)
+                .openCl(false)
+                .addDevice(reference)
+                .build()) {
             quiver.functions().register(FuzzHarness.lerp());
             quiver.functions().register(FuzzHarness.imod());
-            Device referenceDevice = quiver.devices().stream().filter(d -> d.name().equals(reference.name())).findFirst().orElseThrow();
-            for (long k = only != null ? only : 0; k < (only != null ? only + 1 : cases) && !runner.tooManyHangs(); k++) {
+            Device referenceDevice = quiver.devices().stream()
+                    .filter(d -> d.name().equals(reference.name()))
+                    .findFirst()
+                    .orElseThrow();
+            for (long k = only != null ? only : 0;
+                    k < (only != null ? only + 1 : cases) && !runner.tooManyHangs();
+                    k++) {
                 tally.cases++;
                 Random r = FuzzCases.caseRandom(seed, k);
-                ExpressionTexts.Text text = ExpressionTexts.random(r, new FuzzGenerator(r, ExpressionFuzzTest.MAX_DEPTH));
+                ExpressionTexts.Text text =
+                        ExpressionTexts.random(r, new FuzzGenerator(r, ExpressionFuzzTest.MAX_DEPTH));
                 FuzzBatch full = FuzzBatch.random(r);
-                FuzzBatch batch = full.select(IntStream.range(0, Math.min(full.rows(), MAX_ROWS)).boxed().toList());
+                FuzzBatch batch = full.select(IntStream.range(0, Math.min(full.rows(), MAX_ROWS))
+                        .boxed()
+                        .toList());
                 tally.count("source: " + text.source());
-                String what = "seed " + seed + ", case " + k + " (-Dquiver.fuzz.text.seed=" + seed + " -Dquiver.fuzz.text.case=" + k + "): "
-                        + text.source() + ", " + text.description() + ":\n  " + ExpressionTexts.abbreviate(text.sql().replace("\n", "\\n"))
-                        .indent(2).strip();
+                String what = "seed " + seed + ", case " + k + " (-Dquiver.fuzz.text.seed=" + seed
+                        + " -Dquiver.fuzz.text.case=" + k + "): "
+                        + text.source() + ", " + text.description() + ":\n  "
+                        + ExpressionTexts.abbreviate(text.sql().replace("\n", "\\n"))
+                                .indent(2)
+                                .strip();
                 BufferAllocator allocator = root.newChildAllocator("case " + k, 0, 256L << 20);
-                // Parsing is linear in the text (about 2 s for a megabyte on a loaded machine): 10 ms more per kilobyte.
+                // Parsing is linear in the text (about 2 s for a megabyte on a loaded machine): 10 ms more per
+                // kilobyte.
                 long limit = FuzzCases.LIMIT_SECONDS * 1000 + text.sql().length() / 100;
-                FuzzCases.Timed<List<Observation>> timed = runner.run(k,
-                        () -> run(quiver, schema, provider, dictionary, referenceDevice, text.sql(), batch, allocator), () -> false, limit);
+                FuzzCases.Timed<List<Observation>> timed = runner.run(
+                        k,
+                        () -> run(quiver, schema, provider, dictionary, referenceDevice, text.sql(), batch, allocator),
+                        () -> false,
+                        limit);
                 if (timed.hung()) {
                     tally.hangs++;
                     tally.fail("a hang (" + text.source() + ")", what + "\n" + timed.hang());
                     continue;
                 }
                 if (timed.thrown() != null) {
-                    tally.fail("the case raised " + timed.thrown().getClass().getName() + " (" + text.source() + ")",
+                    tally.fail(
+                            "the case raised " + timed.thrown().getClass().getName() + " (" + text.source() + ")",
                             what + "\n" + FuzzTally.stack(timed.thrown()));
                 } else {
                     // A failure's category names the source: deep nesting, large, grammar, tokens.
-                    timed.value().forEach(o -> tally.add(o.failure() == null ? o
-                            : Observation.failed(o.failure() + " (" + text.source() + ")", o.report()), what));
+                    timed.value()
+                            .forEach(o -> tally.add(
+                                    o.failure() == null
+                                            ? o
+                                            : Observation.failed(o.failure() + " (" + text.source() + ")", o.report()),
+                                    what));
                 }
                 long left = allocator.getAllocatedMemory(), quivers = quiverMemory.getAllocatedMemory();
                 // A hung case may still be planning: the Quiver's memory is checked only while none has hung.
                 if (left != 0 || quivers != 0 && runner.hangs() == 0) {
                     tally.leaks++;
-                    tally.fail("a leak", what + "\n" + left + " bytes left in the case's allocator, " + quivers + " in the Quiver's");
+                    tally.fail(
+                            "a leak",
+                            what + "\n" + left + " bytes left in the case's allocator, " + quivers
+                                    + " in the Quiver's");
                 }
                 if (left == 0) {
                     allocator.close();
                 }
                 if (soak > 0 && (k + 1) % 10_000 == 0) {
-                    System.out.printf("  soak: %d of %d cases, %d failures, %.0f s%n", k + 1, soak, tally.failureCount(),
-                            (System.nanoTime() - started) / 1e9);
+                    System.out.printf(
+                            "  soak: %d of %d cases, %d failures, %.0f s%n",
+                            k + 1, soak, tally.failureCount(), (System.nanoTime() - started) / 1e9);
                 }
             }
         }
@@ -137,18 +165,28 @@ class ExpressionTextFuzzTest {
         root.close();
     }
 
-    private static List<Observation> run(Quiver quiver, Schema schema, DictionaryProvider provider, Dictionary dictionary,
-                                         Device reference, String text, FuzzBatch batch, BufferAllocator allocator) {
+    private static List<Observation> run(
+            Quiver quiver,
+            Schema schema,
+            DictionaryProvider provider,
+            Dictionary dictionary,
+            Device reference,
+            String text,
+            FuzzBatch batch,
+            BufferAllocator allocator) {
         List<Observation> out = new ArrayList<>();
         CompiledExpression compiled;
         try {
             compiled = quiver.compile(schema, provider, text);
         } catch (PlanningException e) {
-            out.add(e.kind() != ErrorKind.PLANNING ? Observation.failed("a PlanningException of kind " + e.kind(), FuzzTally.stack(e))
-                    : Observation.ok("plan: PlanningException (PLANNING)"));
+            out.add(
+                    e.kind() != ErrorKind.PLANNING
+                            ? Observation.failed("a PlanningException of kind " + e.kind(), FuzzTally.stack(e))
+                            : Observation.ok("plan: PlanningException (PLANNING)"));
             return out;
         } catch (Throwable e) {
-            out.add(Observation.failed("planning raised " + e.getClass().getName() + ", not a PlanningException", FuzzTally.stack(e)));
+            out.add(Observation.failed(
+                    "planning raised " + e.getClass().getName() + ", not a PlanningException", FuzzTally.stack(e)));
             return out;
         }
         try (FuzzBatch.Arrow arrow = batch.toArrow(allocator, dictionary)) {
@@ -164,15 +202,19 @@ class ExpressionTextFuzzTest {
             } else if (cpu.error() instanceof QuiverException q && q.kind() != ErrorKind.PLANNING) {
                 out.add(Observation.ok("evaluate: " + q.getClass().getSimpleName() + " (" + q.kind() + ")"));
             } else {
-                out.add(Observation.failed("evaluation raised " + cpu.error().getClass().getName()
-                        + (cpu.error() instanceof QuiverException q ? " (" + q.kind() + ")" : ""), "on " + rows + " rows: " + cpu.describe()));
+                out.add(Observation.failed(
+                        "evaluation raised " + cpu.error().getClass().getName()
+                                + (cpu.error() instanceof QuiverException q ? " (" + q.kind() + ")" : ""),
+                        "on " + rows + " rows: " + cpu.describe()));
                 return out;
             }
             if (exact(text)) {
                 FuzzResult ref = FuzzResult.of(() -> compiled.evaluate(root, reference, allocator), compiled, rows);
                 if (!cpu.same(ref)) {
-                    out.add(Observation.failed("the CPU and the scalar reference differ", "on " + rows + " rows\n  CPU: "
-                            + cpu.describe() + "\n  reference: " + ref.describe() + "\n" + batch.describe()));
+                    out.add(Observation.failed(
+                            "the CPU and the scalar reference differ",
+                            "on " + rows + " rows\n  CPU: " + cpu.describe() + "\n  reference: " + ref.describe() + "\n"
+                                    + batch.describe()));
                 }
             }
         }
@@ -190,7 +232,7 @@ class ExpressionTextFuzzTest {
             while (start > 0 && (Character.isLetterOrDigit(text.charAt(start - 1)) || text.charAt(start - 1) == '_')) {
                 start--;
             }
-            String name = text.substring(start, end).toLowerCase(java.util.Locale.ROOT);
+            String name = text.substring(start, end).toLowerCase(Locale.ROOT);
             MathLibraryTest.Bound b = MathLibraryTest.BOUNDS.get(name.equals("power") ? "pow" : name);
             if (b != null && (b.cpu() > 0 || b.openCl() > 0)) {
                 return false;

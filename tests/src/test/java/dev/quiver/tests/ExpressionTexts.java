@@ -1,5 +1,6 @@
 package dev.quiver.tests;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
@@ -15,54 +16,287 @@ import java.util.Random;
 final class ExpressionTexts {
     static final int MAX_DEPTH = 5_000;
 
-    private static final List<String> KEYWORDS = List.of("SELECT", "FROM", "WHERE", "CASE", "WHEN", "THEN", "ELSE", "END", "AND",
-            "OR", "NOT", "IS", "NULL", "TRUE", "FALSE", "IN", "BETWEEN", "LIKE", "ILIKE", "SIMILAR TO", "ESCAPE", "CAST", "TRY_CAST", "AS",
-            "DISTINCT", "INTERVAL", "DATE", "TIMESTAMP", "TIME", "EXISTS", "ARRAY", "STRUCT", "ROW", "OVER", "PARTITION BY", "ORDER BY",
-            "LIMIT", "UNION", "ALL", "ANY", "EXTRACT", "YEAR", "POSITION", "SUBSTRING", "TRIM", "LEADING", "COLLATE", "AT TIME ZONE",
-            "IS DISTINCT FROM", "IS NOT DISTINCT FROM", "UNKNOWN", "DEFAULT", "VALUES", "WITH", "RECURSIVE");
-    private static final List<String> TYPES = List.of("INTEGER", "BIGINT", "DOUBLE", "REAL", "VARCHAR", "BOOLEAN", "DECIMAL(38, 0)",
-            "DECIMAL(10, 2)", "DECIMAL(39, 0)", "DECIMAL(0, 0)", "DECIMAL(5, 9)", "DATE", "TIMESTAMP", "BINARY", "INT[]", "SMALLINT",
-            "TINYINT", "TEXT", "BYTEA", "VARCHAR(3)", "NOTATYPE", "TIMESTAMP WITH TIME ZONE");
-    private static final List<String> OPERATORS = List.of("+", "-", "*", "/", "%", "||", "=", "==", "<>", "!=", "<", "<=", ">", ">=",
-            "::", "(", ")", "(", ")", "[", "]", "{", "}", ",", ".", ";", "?", ":", "@", "#", "$", "^", "&", "|", "~", "!", "->", "->>",
-            "<=>", "<<", ">>", "**", "'", "\"", "`", "\\");
-    private static final List<String> LITERALS = List.of("0", "1", "-1", "2", "2147483647", "2147483648", "-2147483649",
-            "9223372036854775807", "9223372036854775808", "-9223372036854775809", "1e308", "1e309", "-1e400", "1e-400", "0.0", "-0.0",
-            "NaN", "'NaN'", "'Infinity'", "1.5", ".5", "5.", "1e", "0x1F", "0b101", "00012", "1_000", "'abc'", "''", "'it''s'",
-            "'unterminated", "'a\\'", "E'\\n'", "X'00FF'", "X'0'", "B'0101'", "N'x'", "$$x$$", "'%'", "'_'", "'\\%'", "'日本語'", "'é'",
-            "'\u0000'", "'\uD800'", "'\u202E'", "DATE '2020-02-30'", "DATE '1970-01-01'", "TIMESTAMP '2020-01-01 25:00:00'",
-            "TIMESTAMP '9999-12-31 23:59:59'", "INTERVAL '1' DAY", "INTERVAL 'x' MONTH", "99999999999999999999999999999999999999",
-            "999999999999999999999999999999999999999", "0.000000000000000000000000000000000000001", "[1, 2]", "{'a': 1}");
-    private static final List<String> IDENTIFIERS = List.of("i32", "j32", "i64", "f64", "g64", "f32", "b", "s", "ds", "nope", "\"i32\"",
-            "\"I32\"", "\"quoted \"\"x\"\"\"", "`i32`", "[i32]", "_x", "\"日本\"", "é", "ñ", "\"\"", "I32", "S", "s.x", "t.s",
-            "\"s\".\"x\"", "$1", "?", ":x", "@x");
-    private static final List<String> FUNCTIONS = List.of("upper", "lower", "length", "octet_length", "substring", "substr",
-            "regexp_matches", "regexp_like", "regexp_replace", "repeat", "concat", "abs", "sqrt", "ln", "exp", "pow", "make_array",
-            "array_element", "array_length", "cardinality", "array_contains", "named_struct", "struct", "get_field", "fz_lerp", "fz_imod",
-            "round", "trunc", "coalesce", "nullif", "greatest", "least", "lpad", "rpad", "strpos", "split_part", "now", "random",
-            "try_add", "try_divide", "gcd", "mod", "left", "right", "reverse", "replace", "trim", "starts_with", "contains",
-            "nonexistent_function", "count", "sum", "max");
-    private static final List<String> UNICODE = List.of("\u0000", "\uD800", "\uDC00", "\u202E", "\uFEFF", "\u200B", "\uD83D\uDE00",
-            "e\u0301", "\uFF08", "\uFF0B", "\u00A0", "\t", "\n", "\r", "\u2028", "\u0085", "\u001B", "\u007F", "ǅ", "İ", "ß");
-    private static final List<String> PATTERNS = List.of("'(a+)+b'", "'(.*a){20}x'", "'(a|aa)*c'", "'['", "'(?<n>a)\\\\k<n>'",
-            "'a{1000000}'", "'\\\\'", "'(?i)A'", "'^$'", "'((((((((((a))))))))))'", "'(?=a)'", "'\\\\p{Greek}'");
+    private static final List<String> KEYWORDS = List.of(
+            "SELECT",
+            "FROM",
+            "WHERE",
+            "CASE",
+            "WHEN",
+            "THEN",
+            "ELSE",
+            "END",
+            "AND",
+            "OR",
+            "NOT",
+            "IS",
+            "NULL",
+            "TRUE",
+            "FALSE",
+            "IN",
+            "BETWEEN",
+            "LIKE",
+            "ILIKE",
+            "SIMILAR TO",
+            "ESCAPE",
+            "CAST",
+            "TRY_CAST",
+            "AS",
+            "DISTINCT",
+            "INTERVAL",
+            "DATE",
+            "TIMESTAMP",
+            "TIME",
+            "EXISTS",
+            "ARRAY",
+            "STRUCT",
+            "ROW",
+            "OVER",
+            "PARTITION BY",
+            "ORDER BY",
+            "LIMIT",
+            "UNION",
+            "ALL",
+            "ANY",
+            "EXTRACT",
+            "YEAR",
+            "POSITION",
+            "SUBSTRING",
+            "TRIM",
+            "LEADING",
+            "COLLATE",
+            "AT TIME ZONE",
+            "IS DISTINCT FROM",
+            "IS NOT DISTINCT FROM",
+            "UNKNOWN",
+            "DEFAULT",
+            "VALUES",
+            "WITH",
+            "RECURSIVE");
+    private static final List<String> TYPES = List.of(
+            "INTEGER",
+            "BIGINT",
+            "DOUBLE",
+            "REAL",
+            "VARCHAR",
+            "BOOLEAN",
+            "DECIMAL(38, 0)",
+            "DECIMAL(10, 2)",
+            "DECIMAL(39, 0)",
+            "DECIMAL(0, 0)",
+            "DECIMAL(5, 9)",
+            "DATE",
+            "TIMESTAMP",
+            "BINARY",
+            "INT[]",
+            "SMALLINT",
+            "TINYINT",
+            "TEXT",
+            "BYTEA",
+            "VARCHAR(3)",
+            "NOTATYPE",
+            "TIMESTAMP WITH TIME ZONE");
+    private static final List<String> OPERATORS = List.of(
+            "+", "-", "*", "/", "%", "||", "=", "==", "<>", "!=", "<", "<=", ">", ">=", "::", "(", ")", "(", ")", "[",
+            "]", "{", "}", ",", ".", ";", "?", ":", "@", "#", "$", "^", "&", "|", "~", "!", "->", "->>", "<=>", "<<",
+            ">>", "**", "'", "\"", "`", "\\");
+    private static final List<String> LITERALS = List.of(
+            "0",
+            "1",
+            "-1",
+            "2",
+            "2147483647",
+            "2147483648",
+            "-2147483649",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775809",
+            "1e308",
+            "1e309",
+            "-1e400",
+            "1e-400",
+            "0.0",
+            "-0.0",
+            "NaN",
+            "'NaN'",
+            "'Infinity'",
+            "1.5",
+            ".5",
+            "5.",
+            "1e",
+            "0x1F",
+            "0b101",
+            "00012",
+            "1_000",
+            "'abc'",
+            "''",
+            "'it''s'",
+            "'unterminated",
+            "'a\\'",
+            "E'\\n'",
+            "X'00FF'",
+            "X'0'",
+            "B'0101'",
+            "N'x'",
+            "$$x$$",
+            "'%'",
+            "'_'",
+            "'\\%'",
+            "'日本語'",
+            "'é'",
+            "'\u0000'",
+            "'\uD800'",
+            "'\u202E'",
+            "DATE '2020-02-30'",
+            "DATE '1970-01-01'",
+            "TIMESTAMP '2020-01-01 25:00:00'",
+            "TIMESTAMP '9999-12-31 23:59:59'",
+            "INTERVAL '1' DAY",
+            "INTERVAL 'x' MONTH",
+            "99999999999999999999999999999999999999",
+            "999999999999999999999999999999999999999",
+            "0.000000000000000000000000000000000000001",
+            "[1, 2]",
+            "{'a': 1}");
+    private static final List<String> IDENTIFIERS = List.of(
+            "i32",
+            "j32",
+            "i64",
+            "f64",
+            "g64",
+            "f32",
+            "b",
+            "s",
+            "ds",
+            "nope",
+            "\"i32\"",
+            "\"I32\"",
+            "\"quoted \"\"x\"\"\"",
+            "`i32`",
+            "[i32]",
+            "_x",
+            "\"日本\"",
+            "é",
+            "ñ",
+            "\"\"",
+            "I32",
+            "S",
+            "s.x",
+            "t.s",
+            "\"s\".\"x\"",
+            "$1",
+            "?",
+            ":x",
+            "@x");
+    private static final List<String> FUNCTIONS = List.of(
+            "upper",
+            "lower",
+            "length",
+            "octet_length",
+            "substring",
+            "substr",
+            "regexp_matches",
+            "regexp_like",
+            "regexp_replace",
+            "repeat",
+            "concat",
+            "abs",
+            "sqrt",
+            "ln",
+            "exp",
+            "pow",
+            "make_array",
+            "array_element",
+            "array_length",
+            "cardinality",
+            "array_contains",
+            "named_struct",
+            "struct",
+            "get_field",
+            "fz_lerp",
+            "fz_imod",
+            "round",
+            "trunc",
+            "coalesce",
+            "nullif",
+            "greatest",
+            "least",
+            "lpad",
+            "rpad",
+            "strpos",
+            "split_part",
+            "now",
+            "random",
+            "try_add",
+            "try_divide",
+            "gcd",
+            "mod",
+            "left",
+            "right",
+            "reverse",
+            "replace",
+            "trim",
+            "starts_with",
+            "contains",
+            "nonexistent_function",
+            "count",
+            "sum",
+            "max");
+    private static final List<String> UNICODE = List.of(
+            "\u0000",
+            "\uD800",
+            "\uDC00",
+            "\u202E",
+            "\uFEFF",
+            "\u200B",
+            "\uD83D\uDE00",
+            "e\u0301",
+            "\uFF08",
+            "\uFF0B",
+            "\u00A0",
+            "\t",
+            "\n",
+            "\r",
+            "\u2028",
+            "\u0085",
+            "\u001B",
+            "\u007F",
+            "ǅ",
+            "İ",
+            "ß");
+    private static final List<String> PATTERNS = List.of(
+            "'(a+)+b'",
+            "'(.*a){20}x'",
+            "'(a|aa)*c'",
+            "'['",
+            "'(?<n>a)\\\\k<n>'",
+            "'a{1000000}'",
+            "'\\\\'",
+            "'(?i)A'",
+            "'^$'",
+            "'((((((((((a))))))))))'",
+            "'(?=a)'",
+            "'\\\\p{Greek}'");
 
-    private ExpressionTexts() {
-    }
+    private ExpressionTexts() {}
 
     /** Where a text came from, for the report and the summary. */
-    enum Source { GRAMMAR, TOKENS, DEEP, LARGE }
+    enum Source {
+        GRAMMAR,
+        TOKENS,
+        DEEP,
+        LARGE
+    }
 
     /** The characters a mutation inserts besides unicode ones: punctuation, a space, a digit, letters. */
     private static final String PUNCTUATION = "()'\",.;[]{}|-+*/%=<>!?:@#$^&~`\\ 0aZ_";
 
-    record Text(Source source, String sql, String description) {
-    }
+    record Text(Source source, String sql, String description) {}
 
     /** A text from one of the sources, then mutated (a grammar text is sometimes left valid). */
     static Text random(Random r, FuzzGenerator grammar) {
         int pick = r.nextInt(20);
-        Text t = pick < 9 ? new Text(Source.GRAMMAR, grammar.any().sql(), "from the grammar")
+        Text t = pick < 9
+                ? new Text(Source.GRAMMAR, grammar.any().sql(), "from the grammar")
                 : pick < 14 ? tokens(r) : pick < 18 ? deep(r) : large(r);
         int mutations = t.source == Source.GRAMMAR ? r.nextInt(4) : r.nextInt(3);
         if (mutations == 0) {
@@ -146,8 +380,7 @@ final class ExpressionTexts {
         return new Text(Source.LARGE, sql, "large (" + sql.length() + " characters)");
     }
 
-    private record Mutation(String sql, String what) {
-    }
+    private record Mutation(String sql, String what) {}
 
     private static Mutation mutate(String sql, Random r) {
         List<int[]> tokens = tokenize(sql);
@@ -159,43 +392,63 @@ final class ExpressionTexts {
         int[] b = tokens.get(r.nextInt(tokens.size()));
         int p = r.nextInt(sql.length());
         return switch (r.nextInt(9)) {
-            case 0 -> new Mutation(sql.substring(0, a[0]) + sql.substring(a[1]), "token '" + abbreviate(sql.substring(a[0], a[1])) + "' deleted");
+            case 0 ->
+                new Mutation(
+                        sql.substring(0, a[0]) + sql.substring(a[1]),
+                        "token '" + abbreviate(sql.substring(a[0], a[1])) + "' deleted");
             case 1 -> {
                 String t = token(r);
-                yield new Mutation(sql.substring(0, a[0]) + t + " " + sql.substring(a[0]), "token '" + abbreviate(t) + "' inserted at " + a[0]);
+                yield new Mutation(
+                        sql.substring(0, a[0]) + t + " " + sql.substring(a[0]),
+                        "token '" + abbreviate(t) + "' inserted at " + a[0]);
             }
             case 2 -> {
                 int[] first = a[0] <= b[0] ? a : b, second = a[0] <= b[0] ? b : a;
                 if (first[1] > second[0]) {
                     yield new Mutation(sql, "no swap");
                 }
-                yield new Mutation(sql.substring(0, first[0]) + sql.substring(second[0], second[1]) + sql.substring(first[1], second[0])
-                        + sql.substring(first[0], first[1]) + sql.substring(second[1]), "tokens at " + first[0] + " and " + second[0] + " swapped");
+                yield new Mutation(
+                        sql.substring(0, first[0])
+                                + sql.substring(second[0], second[1])
+                                + sql.substring(first[1], second[0])
+                                + sql.substring(first[0], first[1])
+                                + sql.substring(second[1]),
+                        "tokens at " + first[0] + " and " + second[0] + " swapped");
             }
             case 3 -> {
                 int end = Math.min(sql.length(), p + 1 + r.nextInt(40));
-                yield new Mutation(sql.substring(0, end) + sql.substring(p, end) + sql.substring(end), "characters " + p + ".." + end + " duplicated");
+                yield new Mutation(
+                        sql.substring(0, end) + sql.substring(p, end) + sql.substring(end),
+                        "characters " + p + ".." + end + " duplicated");
             }
             case 4 -> new Mutation(sql.substring(0, p) + sql.substring(p + 1), "character " + p + " deleted");
             case 5 -> {
-                String c = r.nextBoolean() ? pick(r, UNICODE) : String.valueOf(PUNCTUATION.charAt(r.nextInt(PUNCTUATION.length())));
-                yield new Mutation(sql.substring(0, p) + c + sql.substring(p), "character U+" + Integer.toHexString(c.codePointAt(0)) + " inserted at " + p);
+                String c = r.nextBoolean()
+                        ? pick(r, UNICODE)
+                        : String.valueOf(PUNCTUATION.charAt(r.nextInt(PUNCTUATION.length())));
+                yield new Mutation(
+                        sql.substring(0, p) + c + sql.substring(p),
+                        "character U+" + Integer.toHexString(c.codePointAt(0)) + " inserted at " + p);
             }
             case 6 -> {
                 char c = (char) (r.nextBoolean() ? 32 + r.nextInt(95) : r.nextInt(0x3000));
-                yield new Mutation(sql.substring(0, p) + c + sql.substring(p + 1), "character " + p + " replaced by U+" + Integer.toHexString(c));
+                yield new Mutation(
+                        sql.substring(0, p) + c + sql.substring(p + 1),
+                        "character " + p + " replaced by U+" + Integer.toHexString(c));
             }
             case 7 -> new Mutation(sql.substring(0, p), "cut at " + p);
             default -> {
                 String t = pick(r, LITERALS);
-                yield new Mutation(sql.substring(0, a[0]) + t + sql.substring(a[1]), "token at " + a[0] + " replaced by " + abbreviate(t));
+                yield new Mutation(
+                        sql.substring(0, a[0]) + t + sql.substring(a[1]),
+                        "token at " + a[0] + " replaced by " + abbreviate(t));
             }
         };
     }
 
     /** Rough tokens, as [start, end) pairs: words, numbers, quoted strings, single characters. */
     private static List<int[]> tokenize(String sql) {
-        List<int[]> out = new java.util.ArrayList<>();
+        List<int[]> out = new ArrayList<>();
         int i = 0;
         while (i < sql.length() && out.size() < 10_000) {
             char c = sql.charAt(i);
@@ -205,7 +458,8 @@ final class ExpressionTexts {
                 continue;
             }
             if (Character.isLetterOrDigit(c) || c == '_') {
-                while (i < sql.length() && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_' || sql.charAt(i) == '.')) {
+                while (i < sql.length()
+                        && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_' || sql.charAt(i) == '.')) {
                     i++;
                 }
             } else if (c == '\'' || c == '"') {

@@ -1,7 +1,6 @@
 package dev.quiver.tests;
 
 import com.google.flatbuffers.Table;
-
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 

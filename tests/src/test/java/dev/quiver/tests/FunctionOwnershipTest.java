@@ -1,18 +1,18 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
 import dev.quiver.functions.ArrayFunctions;
 import dev.quiver.functions.Signature;
 import dev.quiver.functions.Volatility;
 import dev.quiver.types.DataType;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.Test;
-
 import java.util.Arrays;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.Test;
 
 /**
  * A function body that hands back its own argument: the argument's owner changes hands exactly
@@ -28,21 +28,27 @@ class FunctionOwnershipTest extends QuiverTestBase {
 
     @Test
     void anIdentityBodyOverAComputedArgumentFreesItOnce() {
-        quiver.functions().register(ArrayFunctions.adapt("ident", Signature.uniform(1, List.of(DataType.BOOLEAN), Volatility.IMMUTABLE),
-                t -> DataType.BOOLEAN, (arrays, call) -> arrays.get(0)));
-        try (VectorSchemaRoot b = TestColumns.batch(3, TestColumns.of(allocator, "x", DataType.FLOAT64, Arrays.asList(0.1, 0.9, null), null))) {
+        quiver.functions()
+                .register(ArrayFunctions.adapt(
+                        "ident",
+                        Signature.uniform(1, List.of(DataType.BOOLEAN), Volatility.IMMUTABLE),
+                        t -> DataType.BOOLEAN,
+                        (arrays, call) -> arrays.get(0)));
+        try (VectorSchemaRoot b = TestColumns.batch(
+                3, TestColumns.of(allocator, "x", DataType.FLOAT64, Arrays.asList(0.1, 0.9, null), null))) {
             assertEquals(Arrays.asList(false, true, null), eval(b, "ident(x > 0.5)"));
             // Inside an AND chain the result may be written over in place: it must be the call's own vector.
             assertEquals(Arrays.asList(false, false, null), eval(b, "NOT ident(x > 0.5) AND x > 0.5"));
         }
-        try (VectorSchemaRoot b = TestColumns.batch(3, TestColumns.of(allocator, "f", DataType.BOOLEAN, Arrays.asList(true, false, null), null))) {
+        try (VectorSchemaRoot b = TestColumns.batch(
+                3, TestColumns.of(allocator, "f", DataType.BOOLEAN, Arrays.asList(true, false, null), null))) {
             // Over a batch column: the batch's vector is never written over or freed.
             assertEquals(Arrays.asList(false, true, null), eval(b, "NOT ident(f)"));
             assertEquals(Arrays.asList(true, false, null), TestColumns.valuesAndClose(copy(b)));
         }
     }
 
-    private org.apache.arrow.vector.FieldVector copy(VectorSchemaRoot b) {
+    private FieldVector copy(VectorSchemaRoot b) {
         return quiver.compile(b.getSchema(), "f").evaluate(b, Placement.CPU, allocator);
     }
 }

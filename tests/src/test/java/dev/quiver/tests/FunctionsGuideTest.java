@@ -1,5 +1,8 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
 import dev.quiver.functions.ArrayFunctions;
@@ -9,6 +12,9 @@ import dev.quiver.functions.Volatility;
 import dev.quiver.physical.LiteralExpr;
 import dev.quiver.types.DataType;
 import dev.quiver.value.Values;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
@@ -16,22 +22,19 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-
 /** The example of docs/functions.md, as written there. */
 class FunctionsGuideTest extends QuiverTestBase {
 
     static ScalarFunction clamp() {
-        return ArrayFunctions.adapt("clamp",
-                Signature.uniform(3, List.of(DataType.FLOAT64), Volatility.IMMUTABLE).withParameterNames("x", "lo", "hi"),
+        return ArrayFunctions.adapt(
+                "clamp",
+                Signature.uniform(3, List.of(DataType.FLOAT64), Volatility.IMMUTABLE)
+                        .withParameterNames("x", "lo", "hi"),
                 argTypes -> DataType.FLOAT64,
                 (arrays, call) -> {
-                    Float8Vector x = (Float8Vector) arrays.get(0), lo = (Float8Vector) arrays.get(1), hi = (Float8Vector) arrays.get(2);
+                    Float8Vector x = (Float8Vector) arrays.get(0),
+                            lo = (Float8Vector) arrays.get(1),
+                            hi = (Float8Vector) arrays.get(2);
                     int n = x.getValueCount();
                     Float8Vector out = new Float8Vector("clamp", call.config().allocator());
                     out.allocateNew(n);

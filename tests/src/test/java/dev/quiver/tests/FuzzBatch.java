@@ -1,21 +1,6 @@
 package dev.quiver.tests;
 
 import dev.quiver.tests.FuzzExpr.Type;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float4Vector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.dictionary.Dictionary;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
-
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -24,6 +9,21 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 
 /**
  * A hostile batch for {@link ExpressionFuzzTest}, kept as rows so it can be shrunk: each cell
@@ -34,13 +34,17 @@ import java.util.Random;
  */
 final class FuzzBatch {
     static final List<String> NAMES = List.of("i32", "j32", "i64", "f64", "g64", "f32", "b", "s", "ds");
-    static final List<Type> TYPES = List.of(Type.I32, Type.I32, Type.I64, Type.F64, Type.F64, Type.F32, Type.BOOL, Type.STR, Type.STR);
+    static final List<Type> TYPES =
+            List.of(Type.I32, Type.I32, Type.I64, Type.F64, Type.F64, Type.F32, Type.BOOL, Type.STR, Type.STR);
     /** The dictionary of {@code ds}: index i is DICTIONARY[i]. */
     static final List<String> DICTIONARY = List.of("", "a", "abc", "ABC", "héllo", "日本語", "a%b", "xyz ");
+
     static final long DICTIONARY_ID = 7L;
     static final int[] LENGTHS = {0, 1, 7, 8, 9, 63, 64, 65, 127, 128, 129};
-    static final String[] STRINGS = {"", "a", "A", "b", "abc", "ABC", "aBc", "a%b", "a_b", "_", "%", "héllo", "HÉLLO", "日本語",
-        "5", "-3", "abc ", " abc", "zz", "ab", "éa", "bab"};
+    static final String[] STRINGS = {
+        "", "a", "A", "b", "abc", "ABC", "aBc", "a%b", "a_b", "_", "%", "héllo", "HÉLLO", "日本語", "5", "-3", "abc ",
+        " abc", "zz", "ab", "éa", "bab"
+    };
     static final byte[] GARBAGE_BYTES = {(byte) 0xFF, (byte) 0xC3, 'x', (byte) 0x80};
 
     final Object[][] values;
@@ -67,7 +71,8 @@ final class FuzzBatch {
 
     static FuzzBatch random(Random r) {
         // Now and then a batch the CPU splits between threads (from 2 * 16,384 rows, for costly rows).
-        int n = r.nextInt(60) == 0 ? 32_768 + r.nextInt(8_000)
+        int n = r.nextInt(60) == 0
+                ? 32_768 + r.nextInt(8_000)
                 : r.nextInt(4) == 0 ? 1 + r.nextInt(400) : LENGTHS[r.nextInt(LENGTHS.length)];
         double nullFraction = switch (r.nextInt(4)) {
             case 0 -> 0.0;
@@ -91,15 +96,38 @@ final class FuzzBatch {
     private static Object draw(Random r, int c) {
         boolean special = r.nextInt(3) == 0;
         return switch (NAMES.get(c)) {
-            case "i32" -> special ? new int[] {0, 1, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, 46341, -46341, 65536}[r.nextInt(8)]
-                    : r.nextInt(2) == 0 ? r.nextInt() : r.nextInt(2001) - 1000;
-            case "j32" -> special ? new int[] {0, 0, -1, Integer.MIN_VALUE, Integer.MAX_VALUE}[r.nextInt(5)] : r.nextInt(21) - 10;
-            case "i64" -> special ? new long[] {0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE, Integer.MIN_VALUE, Integer.MAX_VALUE,
-                3037000500L}[r.nextInt(8)] : r.nextInt(2) == 0 ? r.nextLong() : (long) (r.nextInt(2001) - 1000);
-            case "f64", "g64" -> special ? DuckDbSemanticsTest.SPECIAL_DOUBLES[r.nextInt(DuckDbSemanticsTest.SPECIAL_DOUBLES.length)]
-                    : r.nextInt(2) == 0 ? r.nextGaussian() * 1e3 : Math.scalb(r.nextDouble() - 0.5, r.nextInt(200) - 100);
-            case "f32" -> special ? (float) DuckDbSemanticsTest.SPECIAL_DOUBLES[r.nextInt(DuckDbSemanticsTest.SPECIAL_DOUBLES.length)]
-                    : (float) (r.nextGaussian() * 100);
+            case "i32" ->
+                special
+                        ? new int[] {0, 1, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, 46341, -46341, 65536}[r.nextInt(8)]
+                        : r.nextInt(2) == 0 ? r.nextInt() : r.nextInt(2001) - 1000;
+            case "j32" ->
+                special ? new int[] {0, 0, -1, Integer.MIN_VALUE, Integer.MAX_VALUE}[r.nextInt(5)] : r.nextInt(21) - 10;
+            case "i64" ->
+                special
+                        ? new long[] {
+                                    0,
+                                    1,
+                                    -1,
+                                    Long.MIN_VALUE,
+                                    Long.MAX_VALUE,
+                                    Integer.MIN_VALUE,
+                                    Integer.MAX_VALUE,
+                                    3037000500L
+                                }
+                                [r.nextInt(8)]
+                        : r.nextInt(2) == 0 ? r.nextLong() : (long) (r.nextInt(2001) - 1000);
+            case "f64", "g64" ->
+                special
+                        ? DuckDbSemanticsTest.SPECIAL_DOUBLES[r.nextInt(DuckDbSemanticsTest.SPECIAL_DOUBLES.length)]
+                        : r.nextInt(2) == 0
+                                ? r.nextGaussian() * 1e3
+                                : Math.scalb(r.nextDouble() - 0.5, r.nextInt(200) - 100);
+            case "f32" ->
+                special
+                        ? (float)
+                                DuckDbSemanticsTest.SPECIAL_DOUBLES[
+                                        r.nextInt(DuckDbSemanticsTest.SPECIAL_DOUBLES.length)]
+                        : (float) (r.nextGaussian() * 100);
             case "b" -> r.nextBoolean();
             case "s" -> STRINGS[r.nextInt(STRINGS.length)];
             // A garbage index behind a null may lie outside the dictionary.
@@ -135,8 +163,10 @@ final class FuzzBatch {
             sb.append("  row ").append(i).append(": ");
             for (int c = 0; c < NAMES.size(); c++) {
                 Object v = cell(i, c);
-                sb.append(NAMES.get(c)).append('=').append(v instanceof String s ? "'" + s + "'" : v == null ? "NULL" : v);
-                if (v instanceof Float f) {
+                sb.append(NAMES.get(c))
+                        .append('=')
+                        .append(v instanceof String s ? "'" + s + "'" : v == null ? "NULL" : v);
+                if (v instanceof Float) {
                     sb.append('f');
                 }
                 sb.append(c + 1 < NAMES.size() ? ", " : "\n");
@@ -178,8 +208,13 @@ final class FuzzBatch {
                     case "f32" -> new Float4Vector(name, allocator);
                     case "b" -> new BitVector(name, allocator);
                     case "s" -> new VarCharVector(name, allocator);
-                    case "ds" -> new IntVector(new Field(name, new FieldType(true, new ArrowType.Int(32, true),
-                            dictionary.getEncoding()), null), allocator);
+                    case "ds" ->
+                        new IntVector(
+                                new Field(
+                                        name,
+                                        new FieldType(true, new ArrowType.Int(32, true), dictionary.getEncoding()),
+                                        null),
+                                allocator);
                     default -> throw new IllegalStateException(name);
                 };
                 vectors.add(v);
@@ -207,7 +242,7 @@ final class FuzzBatch {
                     }
                     if (nulls[i][c]) {
                         // The value stays behind the null.
-                        org.apache.arrow.vector.BitVectorHelper.unsetBit(v.getValidityBuffer(), i);
+                        BitVectorHelper.unsetBit(v.getValidityBuffer(), i);
                     }
                 }
                 v.setValueCount(n);

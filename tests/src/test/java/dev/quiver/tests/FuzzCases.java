@@ -3,6 +3,7 @@ package dev.quiver.tests;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -57,21 +58,26 @@ final class FuzzCases {
      * limit while {@code outsideQuiver} says it is in code that is not Quiver's (Arrow's reader)
      * gets {@link #GRACE_SECONDS} more, and is {@code late} rather than hung if it ends in them.
      */
-    <T> Timed<T> run(long number, Callable<T> task, java.util.function.BooleanSupplier outsideQuiver) throws InterruptedException {
+    <T> Timed<T> run(long number, Callable<T> task, BooleanSupplier outsideQuiver) throws InterruptedException {
         return run(number, task, outsideQuiver, LIMIT_SECONDS * 1000);
     }
 
     /** As {@link #run(long, Callable, java.util.function.BooleanSupplier)} with a limit of {@code limitMillis} for this case. */
-    <T> Timed<T> run(long number, Callable<T> task, java.util.function.BooleanSupplier outsideQuiver, long limitMillis)
+    <T> Timed<T> run(long number, Callable<T> task, BooleanSupplier outsideQuiver, long limitMillis)
             throws InterruptedException {
         Object[] result = new Object[2];
-        Thread t = new Thread(null, () -> {
-            try {
-                result[0] = task.call();
-            } catch (Throwable e) { // an Error too: the fuzzer reports it as a failure, it must not kill the run
-                result[1] = e;
-            }
-        }, name + " case " + number, 0);
+        Thread t = new Thread(
+                null,
+                () -> {
+                    try {
+                        result[0] = task.call();
+                    } catch (
+                            Throwable e) { // an Error too: the fuzzer reports it as a failure, it must not kill the run
+                        result[1] = e;
+                    }
+                },
+                name + " case " + number,
+                0);
         t.setDaemon(true);
         t.start();
         t.join(limitMillis);
@@ -84,8 +90,12 @@ final class FuzzCases {
             hangs++;
             String where = where(t);
             t.interrupt();
-            return new Timed<>(null, null, "still running after " + limitMillis / 1000.0 + " s" + (late != null ? " and " + GRACE_SECONDS
-                    + " s more" : "") + ", at:\n" + where, late);
+            return new Timed<>(
+                    null,
+                    null,
+                    "still running after " + limitMillis / 1000.0 + " s"
+                            + (late != null ? " and " + GRACE_SECONDS + " s more" : "") + ", at:\n" + where,
+                    late);
         }
         @SuppressWarnings("unchecked")
         T value = (T) result[0];

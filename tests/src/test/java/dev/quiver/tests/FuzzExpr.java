@@ -21,12 +21,18 @@ import java.util.function.Consumer;
  *                 "Where Quiver differs from DuckDB"): the whole tree goes to DuckDB only if every node does
  * @param inexact  the transcendental function this node calls ({@link MathLibraryTest#BOUNDS}), or null when exact
  */
-record FuzzExpr(String template, FuzzExpr.Type type, List<FuzzExpr> kids, boolean literal, boolean duckDb, String inexact) {
+record FuzzExpr(
+        String template, FuzzExpr.Type type, List<FuzzExpr> kids, boolean literal, boolean duckDb, String inexact) {
     static final char HOLE = '\u0001';
 
     /** The generator's types and their SQL names. */
     enum Type {
-        I32("INTEGER"), I64("BIGINT"), F64("DOUBLE"), F32("REAL"), BOOL("BOOLEAN"), STR("VARCHAR");
+        I32("INTEGER"),
+        I64("BIGINT"),
+        F64("DOUBLE"),
+        F32("REAL"),
+        BOOL("BOOLEAN"),
+        STR("VARCHAR");
 
         final String sql;
 
@@ -95,8 +101,19 @@ record FuzzExpr(String template, FuzzExpr.Type type, List<FuzzExpr> kids, boolea
             kids.get(0).renderLazy(a);
             kids.get(1).renderLazy(b);
             String decided = op.equals("AND") ? "FALSE" : "TRUE";
-            sb.append("(CASE WHEN (").append(a).append(") IS ").append(decided).append(" THEN ").append(decided)
-                    .append(" ELSE ((").append(a).append(") ").append(op).append(" (").append(b).append(")) END)");
+            sb.append("(CASE WHEN (")
+                    .append(a)
+                    .append(") IS ")
+                    .append(decided)
+                    .append(" THEN ")
+                    .append(decided)
+                    .append(" ELSE ((")
+                    .append(a)
+                    .append(") ")
+                    .append(op)
+                    .append(" (")
+                    .append(b)
+                    .append(")) END)");
             return;
         }
         int k = 0;

@@ -1,12 +1,11 @@
 package dev.quiver.tests;
 
-import dev.quiver.tests.FuzzExpr.Type;
+import static dev.quiver.tests.FuzzExpr.HOLE;
 
+import dev.quiver.tests.FuzzExpr.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import static dev.quiver.tests.FuzzExpr.HOLE;
 
 /**
  * Random well-typed expression trees over the columns of {@link FuzzBatch}, depth-bounded, from
@@ -69,19 +68,95 @@ final class FuzzGenerator {
             return FuzzExpr.leaf("CAST(NULL AS " + t.sql + ")", t, true);
         }
         String sql = switch (t) {
-            case I32 -> simple ? "1" : pick(random, "0", "1", "-1", "2", "7", "-3", "100", "2147483647",
-                    "CAST(-2147483648 AS INTEGER)", "65536", "46341");
-            case I64 -> "CAST(" + (simple ? "1" : pick(random, "0", "1", "-1", "3", "9223372036854775807", "-9223372036854775808",
-                    "4294967296", "2147483648", "-2147483649", "3037000500")) + " AS BIGINT)";
+            case I32 ->
+                simple
+                        ? "1"
+                        : pick(
+                                random,
+                                "0",
+                                "1",
+                                "-1",
+                                "2",
+                                "7",
+                                "-3",
+                                "100",
+                                "2147483647",
+                                "CAST(-2147483648 AS INTEGER)",
+                                "65536",
+                                "46341");
+            case I64 ->
+                "CAST("
+                        + (simple
+                                ? "1"
+                                : pick(
+                                        random,
+                                        "0",
+                                        "1",
+                                        "-1",
+                                        "3",
+                                        "9223372036854775807",
+                                        "-9223372036854775808",
+                                        "4294967296",
+                                        "2147483648",
+                                        "-2147483649",
+                                        "3037000500"))
+                        + " AS BIGINT)";
             // Float literals are cast from text: -0.0 and 2.5 are DECIMALs in DuckDB (0 and 2.5), Float64 in Quiver.
-            case F64 -> "CAST('" + (simple ? "1.0" : pick(random, "0.0", "-0.0", "1.0", "-1.0", "0.5", "2.5", "-2.5", "1e308", "-1e308",
-                    "4.9e-324", "2.2250738585072014e-308", "1e-310", "3.0", "NaN", "Infinity", "-Infinity", "9007199254740993.0",
-                    "1e20", "0.1")) + "' AS DOUBLE)";
-            case F32 -> "CAST('" + (simple ? "1.0" : pick(random, "0.0", "-0.0", "1.0", "-1.5", "0.5", "3.4e38", "1e-45", "1e-40",
-                    "NaN", "Infinity", "-Infinity", "16777217.0", "0.1")) + "' AS REAL)";
+            case F64 ->
+                "CAST('"
+                        + (simple
+                                ? "1.0"
+                                : pick(
+                                        random,
+                                        "0.0",
+                                        "-0.0",
+                                        "1.0",
+                                        "-1.0",
+                                        "0.5",
+                                        "2.5",
+                                        "-2.5",
+                                        "1e308",
+                                        "-1e308",
+                                        "4.9e-324",
+                                        "2.2250738585072014e-308",
+                                        "1e-310",
+                                        "3.0",
+                                        "NaN",
+                                        "Infinity",
+                                        "-Infinity",
+                                        "9007199254740993.0",
+                                        "1e20",
+                                        "0.1"))
+                        + "' AS DOUBLE)";
+            case F32 ->
+                "CAST('"
+                        + (simple
+                                ? "1.0"
+                                : pick(
+                                        random,
+                                        "0.0",
+                                        "-0.0",
+                                        "1.0",
+                                        "-1.5",
+                                        "0.5",
+                                        "3.4e38",
+                                        "1e-45",
+                                        "1e-40",
+                                        "NaN",
+                                        "Infinity",
+                                        "-Infinity",
+                                        "16777217.0",
+                                        "0.1"))
+                        + "' AS REAL)";
             case BOOL -> simple ? "TRUE" : pick(random, "TRUE", "FALSE");
-            case STR -> "'" + (simple ? "a" : pick(random, "", "a", "A", "abc", "ABC", "b", "a%", "_", "héllo", "HÉLLO", "日本語",
-                    "xyz", "ab", "5", " a ")) + "'";
+            case STR ->
+                "'"
+                        + (simple
+                                ? "a"
+                                : pick(
+                                        random, "", "a", "A", "abc", "ABC", "b", "a%", "_", "héllo", "HÉLLO", "日本語",
+                                        "xyz", "ab", "5", " a "))
+                        + "'";
         };
         return FuzzExpr.leaf(sql, t, true);
     }
@@ -99,11 +174,23 @@ final class FuzzGenerator {
         Type other = t == Type.I64 && random.nextBoolean() ? Type.I32 : t;
         switch (random.nextInt(21)) {
             case 0, 1, 2 -> {
-                return node("(" + H + " " + pick(random, "+", "-", "*") + " " + H + ")", t, true, null, gen(t, d), gen(other, d));
+                return node(
+                        "(" + H + " " + pick(random, "+", "-", "*") + " " + H + ")",
+                        t,
+                        true,
+                        null,
+                        gen(t, d),
+                        gen(other, d));
             }
             case 3 -> {
                 // Integer division is the SQL standard's, not DuckDB's float division; by zero it raises.
-                return node("(" + H + " " + pick(random, "/", "%") + " " + H + ")", t, false, null, gen(t, d), gen(other, d));
+                return node(
+                        "(" + H + " " + pick(random, "/", "%") + " " + H + ")",
+                        t,
+                        false,
+                        null,
+                        gen(t, d),
+                        gen(other, d));
             }
             case 4 -> {
                 return node("-(" + H + ")", t, true, null, gen(t, d)); // JSqlParser reads -(-3) but not - -3
@@ -113,7 +200,13 @@ final class FuzzGenerator {
                 return node("abs(" + H + ")", t, false, null, gen(t, d));
             }
             case 6 -> {
-                return node(pick(random, "least", "greatest") + "(" + H + ", " + H + ")", t, agreesOnZeroSign(t), null, gen(t, d), gen(t, d));
+                return node(
+                        pick(random, "least", "greatest") + "(" + H + ", " + H + ")",
+                        t,
+                        agreesOnZeroSign(t),
+                        null,
+                        gen(t, d),
+                        gen(t, d));
             }
             case 7 -> {
                 Type from = pick(random, Type.values(), Type.I32, Type.I64, Type.F64, Type.F32);
@@ -121,8 +214,14 @@ final class FuzzGenerator {
                 return node("CAST(" + H + " AS " + sql + ")", t, widen, null, gen(from, d));
             }
             case 8 -> {
-                return node(pick(random, "try_add", "try_subtract", "try_multiply", "try_divide", "try_mod") + "(" + H + ", " + H + ")",
-                        t, false, null, gen(t, d), gen(t, d));
+                return node(
+                        pick(random, "try_add", "try_subtract", "try_multiply", "try_divide", "try_mod") + "(" + H
+                                + ", " + H + ")",
+                        t,
+                        false,
+                        null,
+                        gen(t, d),
+                        gen(t, d));
             }
             case 9, 10 -> {
                 return caseWhen(t, d);
@@ -131,13 +230,22 @@ final class FuzzGenerator {
                 return node("fz_imod(" + H + ", " + H + ")", t, false, null, gen(t, d), gen(t, d));
             }
             case 12 -> {
-                return node(pick(random, "mod", "gcd") + "(" + H + ", " + H + ")", t, false, null, gen(t, d), gen(t, d));
+                return node(
+                        pick(random, "mod", "gcd") + "(" + H + ", " + H + ")", t, false, null, gen(t, d), gen(t, d));
             }
             case 13 -> {
                 // make_array, array_element: DuckDB spells them list_value, list_element.
                 boolean duck = random.nextBoolean();
-                return node((duck ? "list_element(list_value(" : "array_element(make_array(") + H + ", " + H + ", " + H + "), " + H + ")",
-                        t, duck, null, gen(t, d), gen(t, d), gen(t, d), gen(Type.I32, d));
+                return node(
+                        (duck ? "list_element(list_value(" : "array_element(make_array(") + H + ", " + H + ", " + H
+                                + "), " + H + ")",
+                        t,
+                        duck,
+                        null,
+                        gen(t, d),
+                        gen(t, d),
+                        gen(t, d),
+                        gen(Type.I32, d));
             }
             case 14 -> {
                 if (t == Type.I64) {
@@ -155,15 +263,24 @@ final class FuzzGenerator {
                 return node("TRY_CAST(" + H + " AS INTEGER)", t, false, null, gen(Type.STR, d));
             }
             case 17 -> {
-                return node("TRY_CAST(" + H + " AS " + t.sql + ")", t, false, null,
+                return node(
+                        "TRY_CAST(" + H + " AS " + t.sql + ")",
+                        t,
+                        false,
+                        null,
                         gen(pick(random, Type.values(), Type.F64, Type.F32, Type.I64, Type.I32), d));
             }
             case 15 -> {
                 if (t == Type.I64) {
                     boolean duck = random.nextBoolean();
                     Type element = pick(random, Type.values(), Type.I32, Type.STR, Type.F64);
-                    return node((duck ? "array_length(list_value(" : "array_length(make_array(") + H + ", " + H + "))", t, duck, null,
-                            gen(element, d), gen(element, d));
+                    return node(
+                            (duck ? "array_length(list_value(" : "array_length(make_array(") + H + ", " + H + "))",
+                            t,
+                            duck,
+                            null,
+                            gen(element, d),
+                            gen(element, d));
                 }
                 return node(pick(random, "sign", "floor", "ceil", "trunc") + "(" + H + ")", t, false, null, gen(t, d));
             }
@@ -182,7 +299,13 @@ final class FuzzGenerator {
                 if (a != Type.F64 && b != Type.F64) {
                     a = Type.F64;
                 }
-                return node("(" + H + " " + pick(random, "+", "-", "*", "/", "%") + " " + H + ")", t, true, null, gen(a, d), gen(b, d));
+                return node(
+                        "(" + H + " " + pick(random, "+", "-", "*", "/", "%") + " " + H + ")",
+                        t,
+                        true,
+                        null,
+                        gen(a, d),
+                        gen(b, d));
             }
             case 4 -> {
                 return node("-(" + H + ")", t, true, null, gen(t, d)); // JSqlParser reads -(-3) but not - -3
@@ -191,7 +314,8 @@ final class FuzzGenerator {
                 return node(pick(random, "abs", "floor", "ceil", "round") + "(" + H + ")", t, true, null, gen(t, d));
             }
             case 7 -> {
-                // Where x * 10^digits has no fraction left Quiver returns x, DuckDB divides back (a documented difference).
+                // Where x * 10^digits has no fraction left Quiver returns x, DuckDB divides back (a documented
+                // difference).
                 return node("round(" + H + ", " + pick(random, "0", "1", "2", "3") + ")", t, false, null, gen(t, d));
             }
             case 8 -> {
@@ -206,11 +330,18 @@ final class FuzzGenerator {
                 return node("hypot(" + H + ", " + H + ")", t, false, "hypot", gen(t, d), gen(t, d));
             }
             case 11 -> {
-                return random.nextBoolean() ? node("pow(" + H + ", " + H + ")", t, false, "pow", gen(t, d), gen(t, d))
+                return random.nextBoolean()
+                        ? node("pow(" + H + ", " + H + ")", t, false, "pow", gen(t, d), gen(t, d))
                         : node("fma(" + H + ", " + H + ", " + H + ")", t, false, null, gen(t, d), gen(t, d), gen(t, d));
             }
             case 12 -> {
-                return node(pick(random, "least", "greatest") + "(" + H + ", " + H + ")", t, agreesOnZeroSign(t), null, gen(t, d), gen(t, d));
+                return node(
+                        pick(random, "least", "greatest") + "(" + H + ", " + H + ")",
+                        t,
+                        agreesOnZeroSign(t),
+                        null,
+                        gen(t, d),
+                        gen(t, d));
             }
             case 13 -> {
                 Type from = pick(random, Type.values(), Type.I32, Type.I64, Type.F32);
@@ -224,14 +355,23 @@ final class FuzzGenerator {
             }
             case 17 -> {
                 boolean duck = random.nextBoolean();
-                return node((duck ? "list_element(list_value(" : "array_element(make_array(") + H + ", " + H + "), " + H + ")",
-                        t, duck, null, gen(t, d), gen(t, d), gen(Type.I32, d));
+                return node(
+                        (duck ? "list_element(list_value(" : "array_element(make_array(") + H + ", " + H + "), " + H
+                                + ")",
+                        t,
+                        duck,
+                        null,
+                        gen(t, d),
+                        gen(t, d),
+                        gen(Type.I32, d));
             }
             case 18 -> {
-                return node(pick(random, "sign", "trunc", "degrees", "radians") + "(" + H + ")", t, false, null, gen(t, d));
+                return node(
+                        pick(random, "sign", "trunc", "degrees", "radians") + "(" + H + ")", t, false, null, gen(t, d));
             }
             case 19 -> {
-                return node(pick(random, "min", "max") + "(" + H + ", " + H + ")", t, false, null, gen(t, d), gen(t, d));
+                return node(
+                        pick(random, "min", "max") + "(" + H + ", " + H + ")", t, false, null, gen(t, d), gen(t, d));
             }
             default -> {
                 return gen(t, d);
@@ -243,7 +383,13 @@ final class FuzzGenerator {
         Type t = Type.F32;
         switch (random.nextInt(10)) {
             case 0, 1, 2 -> {
-                return node("(" + H + " " + pick(random, "+", "-", "*", "/") + " " + H + ")", t, true, null, gen(t, d), gen(t, d));
+                return node(
+                        "(" + H + " " + pick(random, "+", "-", "*", "/") + " " + H + ")",
+                        t,
+                        true,
+                        null,
+                        gen(t, d),
+                        gen(t, d));
             }
             case 3 -> {
                 return node(pick(random, "abs", "floor", "ceil", "-") + "(" + H + ")", t, true, null, gen(t, d));
@@ -254,20 +400,32 @@ final class FuzzGenerator {
             }
             case 5 -> {
                 if (random.nextBoolean()) {
-                    return node("fma(" + H + ", " + H + ", " + H + ")", t, false, null, gen(t, d), gen(t, d), gen(t, d));
+                    return node(
+                            "fma(" + H + ", " + H + ", " + H + ")", t, false, null, gen(t, d), gen(t, d), gen(t, d));
                 }
                 String f = pick(random, "exp", "sin", "ln");
                 return node(f + "(" + H + ")", t, false, f, gen(t, d));
             }
             case 6 -> {
                 // DuckDB raises where a double is beyond the float range; Java rounds to Infinity.
-                return node("CAST(" + H + " AS REAL)", t, false, null, gen(pick(random, Type.values(), Type.F64, Type.I32, Type.I64), d));
+                return node(
+                        "CAST(" + H + " AS REAL)",
+                        t,
+                        false,
+                        null,
+                        gen(pick(random, Type.values(), Type.F64, Type.I32, Type.I64), d));
             }
             case 7, 8 -> {
                 return caseWhen(t, d);
             }
             default -> {
-                return node(pick(random, "least", "greatest") + "(" + H + ", " + H + ")", t, agreesOnZeroSign(t), null, gen(t, d), gen(t, d));
+                return node(
+                        pick(random, "least", "greatest") + "(" + H + ", " + H + ")",
+                        t,
+                        agreesOnZeroSign(t),
+                        null,
+                        gen(t, d),
+                        gen(t, d));
             }
         }
     }
@@ -278,11 +436,28 @@ final class FuzzGenerator {
             case 0, 1, 2 -> {
                 Type a = pick(random, Type.values(), Type.I32, Type.I64, Type.F64, Type.F32, Type.STR, Type.BOOL);
                 Type b = a.numeric() ? pick(random, Type.values(), a, a, Type.I32, Type.F64) : a;
-                return node("(" + H + " " + pick(random, "=", "<>", "<", "<=", ">", ">=", "IS DISTINCT FROM", "IS NOT DISTINCT FROM")
-                        + " " + H + ")", t, true, null, gen(a, d), gen(b, d));
+                return node(
+                        "(" + H + " "
+                                + pick(
+                                        random,
+                                        "=",
+                                        "<>",
+                                        "<",
+                                        "<=",
+                                        ">",
+                                        ">=",
+                                        "IS DISTINCT FROM",
+                                        "IS NOT DISTINCT FROM")
+                                + " " + H + ")",
+                        t,
+                        true,
+                        null,
+                        gen(a, d),
+                        gen(b, d));
             }
             case 3, 4 -> {
-                return node("(" + H + " " + pick(random, "AND", "OR") + " " + H + ")", t, true, null, gen(t, d), gen(t, d));
+                return node(
+                        "(" + H + " " + pick(random, "AND", "OR") + " " + H + ")", t, true, null, gen(t, d), gen(t, d));
             }
             case 5 -> {
                 return node("(NOT " + H + ")", t, true, null, gen(t, d));
@@ -307,22 +482,40 @@ final class FuzzGenerator {
                 Type a = pick(random, Type.values(), Type.I32, Type.I64, Type.F64, Type.STR);
                 // Bounds are columns or literals: JSqlParser 5.3 rejects a call of two or more arguments
                 // with a non-trivial argument as a BETWEEN bound (x BETWEEN a AND gcd(j, CAST(2 AS INTEGER))).
-                return node("(" + H + pick(random, " BETWEEN ", " NOT BETWEEN ") + H + " AND " + H + ")", t, true, null,
-                        gen(a, d), leaf(a), leaf(a));
+                return node(
+                        "(" + H + pick(random, " BETWEEN ", " NOT BETWEEN ") + H + " AND " + H + ")",
+                        t,
+                        true,
+                        null,
+                        gen(a, d),
+                        leaf(a),
+                        leaf(a));
             }
             case 9 -> {
-                String p = pick(random, "a%", "%a", "%b%", "_", "a_c", "%", "", "h_llo", "%é%", "A%", "%日%", "a\\%", "%c");
-                return node("(" + H + pick(random, " LIKE '", " NOT LIKE '") + p + "')", t, true, null, gen(Type.STR, d));
+                String p =
+                        pick(random, "a%", "%a", "%b%", "_", "a_c", "%", "", "h_llo", "%é%", "A%", "%日%", "a\\%", "%c");
+                return node(
+                        "(" + H + pick(random, " LIKE '", " NOT LIKE '") + p + "')", t, true, null, gen(Type.STR, d));
             }
             case 10 -> {
-                return node(pick(random, "contains", "starts_with", "ends_with") + "(" + H + ", " + H + ")", t, true, null,
-                        gen(Type.STR, d), random.nextBoolean() ? literal(Type.STR, random, false) : gen(Type.STR, d));
+                return node(
+                        pick(random, "contains", "starts_with", "ends_with") + "(" + H + ", " + H + ")",
+                        t,
+                        true,
+                        null,
+                        gen(Type.STR, d),
+                        random.nextBoolean() ? literal(Type.STR, random, false) : gen(Type.STR, d));
             }
             case 11, 12 -> {
                 return caseWhen(t, d);
             }
             case 13 -> {
-                return node("(" + H + " ILIKE '" + pick(random, "a%", "%É%", "h_llo", "%B%") + "')", t, true, null, gen(Type.STR, d));
+                return node(
+                        "(" + H + " ILIKE '" + pick(random, "a%", "%É%", "h_llo", "%B%") + "')",
+                        t,
+                        true,
+                        null,
+                        gen(Type.STR, d));
             }
             default -> {
                 return gen(t, d);
@@ -337,7 +530,12 @@ final class FuzzGenerator {
                 return node(pick(random, "upper", "lower") + "(" + H + ")", t, true, null, gen(t, d));
             }
             case 2 -> {
-                return node("substring(" + H + ", " + (1 + random.nextInt(4)) + ", " + random.nextInt(5) + ")", t, true, null, gen(t, d));
+                return node(
+                        "substring(" + H + ", " + (1 + random.nextInt(4)) + ", " + random.nextInt(5) + ")",
+                        t,
+                        true,
+                        null,
+                        gen(t, d));
             }
             case 3 -> {
                 return node("concat(" + H + ", " + H + ")", t, true, null, gen(t, d), gen(t, d));
@@ -346,37 +544,82 @@ final class FuzzGenerator {
                 return node("(" + H + " || " + H + ")", t, true, null, gen(t, d), gen(t, d));
             }
             case 5 -> {
-                return node("replace(" + H + ", '" + pick(random, "a", "b", "é", "ab", "A") + "', '" + pick(random, "", "x", "ZZ", "ü")
-                        + "')", t, true, null, gen(t, d));
+                return node(
+                        "replace(" + H + ", '" + pick(random, "a", "b", "é", "ab", "A") + "', '"
+                                + pick(random, "", "x", "ZZ", "ü") + "')",
+                        t,
+                        true,
+                        null,
+                        gen(t, d));
             }
             case 6, 7 -> {
                 return caseWhen(t, d);
             }
             case 8 -> {
                 // Integer text is the same in both; float text is not.
-                return node("CAST(" + H + " AS VARCHAR)", t, true, null, gen(pick(random, Type.values(), Type.I32, Type.I64), d));
+                return node(
+                        "CAST(" + H + " AS VARCHAR)",
+                        t,
+                        true,
+                        null,
+                        gen(pick(random, Type.values(), Type.I32, Type.I64), d));
             }
             case 9 -> {
                 boolean duck = random.nextBoolean();
-                return node((duck ? "list_element(list_value(" : "array_element(make_array(") + H + ", " + H + "), " + H + ")",
-                        t, duck, null, gen(t, d), gen(t, d), gen(Type.I32, d));
+                return node(
+                        (duck ? "list_element(list_value(" : "array_element(make_array(") + H + ", " + H + "), " + H
+                                + ")",
+                        t,
+                        duck,
+                        null,
+                        gen(t, d),
+                        gen(t, d),
+                        gen(Type.I32, d));
             }
             case 10 -> {
                 // Quiver only: these agree with DuckDB in most rows but not all (reverse by grapheme, lpad forms...).
-                return node(pick(random, "trim(", "ltrim(", "rtrim(", "reverse(", "left(", "right(", "lpad(", "rpad(", "repeat(")
-                        .transform(f -> switch (f) {
-                            case "left(", "right(", "repeat(" -> f + H + ", " + pick(random, "0", "1", "2", "-1", "3") + ")";
-                            case "lpad(", "rpad(" -> f + H + ", " + pick(random, "0", "3", "5") + pick(random, "", ", 'é'", ", 'xy'") + ")";
-                            default -> f + H + ")";
-                        }), t, false, null, gen(t, d));
+                return node(
+                        pick(
+                                        random,
+                                        "trim(",
+                                        "ltrim(",
+                                        "rtrim(",
+                                        "reverse(",
+                                        "left(",
+                                        "right(",
+                                        "lpad(",
+                                        "rpad(",
+                                        "repeat(")
+                                .transform(f -> switch (f) {
+                                    case "left(", "right(", "repeat(" ->
+                                        f + H + ", " + pick(random, "0", "1", "2", "-1", "3") + ")";
+                                    case "lpad(", "rpad(" ->
+                                        f + H + ", " + pick(random, "0", "3", "5") + pick(random, "", ", 'é'", ", 'xy'")
+                                                + ")";
+                                    default -> f + H + ")";
+                                }),
+                        t,
+                        false,
+                        null,
+                        gen(t, d));
             }
             case 11 -> {
                 // Float text is Quiver's own (Java's shortest repr), not DuckDB's.
-                return node("CAST(" + H + " AS VARCHAR)", t, false, null, gen(pick(random, Type.values(), Type.F64, Type.F32, Type.BOOL), d));
+                return node(
+                        "CAST(" + H + " AS VARCHAR)",
+                        t,
+                        false,
+                        null,
+                        gen(pick(random, Type.values(), Type.F64, Type.F32, Type.BOOL), d));
             }
             case 12 -> {
-                return node("split_part(" + H + ", '" + pick(random, "a", "b", "é", ",") + "', " + pick(random, "1", "2", "-1") + ")",
-                        t, false, null, gen(t, d));
+                return node(
+                        "split_part(" + H + ", '" + pick(random, "a", "b", "é", ",") + "', "
+                                + pick(random, "1", "2", "-1") + ")",
+                        t,
+                        false,
+                        null,
+                        gen(t, d));
             }
             default -> {
                 return gen(t, d);
@@ -397,7 +640,10 @@ final class FuzzGenerator {
         }
         for (int i = 0; i < n; i++) {
             tpl.append(" WHEN ").append(H).append(" THEN ").append(H);
-            kids.add(subject == null ? gen(Type.BOOL, d) : (random.nextBoolean() ? literal(subject, random, false) : gen(subject, d)));
+            kids.add(
+                    subject == null
+                            ? gen(Type.BOOL, d)
+                            : (random.nextBoolean() ? literal(subject, random, false) : gen(subject, d)));
             kids.add(gen(t, d));
         }
         if (random.nextBoolean()) {

@@ -5,16 +5,16 @@ import dev.quiver.Device;
 import dev.quiver.ExpressionMetrics;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
+import dev.quiver.errors.QuiverException;
 import dev.quiver.expr.Expr;
+import dev.quiver.functions.PlanningException;
 import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.opencl.TransferMode;
 import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.RowType;
 import dev.quiver.types.DataType;
 import dev.quiver.value.Values;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-
+import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -22,9 +22,18 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.Text;
 
 /**
  * Evaluates one {@link FuzzExpr} over one {@link FuzzBatch} on every Quiver placement (CPU,
@@ -47,13 +56,21 @@ import java.util.Random;
 final class FuzzHarness implements AutoCloseable {
     /** Two simple RowFns: one float, one fallible integer function. */
     static RowFn lerp() {
-        return RowFn.declare("fz_lerp").arg("x", RowType.FLOAT64).arg("y", RowType.FLOAT64).returns(RowType.FLOAT64)
-                .description("x * 0.75 + y * 0.25").body((x, y) -> x.mul(0.75).add(y.mul(0.25)));
+        return RowFn.declare("fz_lerp")
+                .arg("x", RowType.FLOAT64)
+                .arg("y", RowType.FLOAT64)
+                .returns(RowType.FLOAT64)
+                .description("x * 0.75 + y * 0.25")
+                .body((x, y) -> x.mul(0.75).add(y.mul(0.25)));
     }
 
     static RowFn imod() {
-        return RowFn.declare("fz_imod").arg("a", RowType.INTEGER).arg("b", RowType.INTEGER).returns(RowType.SAME_AS_ARGS)
-                .fallible().description("a % b, failing for b = 0")
+        return RowFn.declare("fz_imod")
+                .arg("a", RowType.INTEGER)
+                .arg("b", RowType.INTEGER)
+                .returns(RowType.SAME_AS_ARGS)
+                .fallible()
+                .description("a % b, failing for b = 0")
                 .body((a, b) -> a.rem(b.eq(0).choose(b.mul(0).add(1), b)).failIf(b.eq(0), "division by zero"));
     }
 
@@ -64,10 +81,12 @@ final class FuzzHarness implements AutoCloseable {
     final Quiver quiver;
     /** The same OpenCL devices in the transfer mode {@link #quiver} does not use. */
     final Quiver otherMode;
+
     final ArithmeticMode mode;
     private Connection duckDb;
     /** The batches loaded in DuckDB, each in a table of its own: t0, t1, ... */
-    private final java.util.Map<FuzzBatch, String> duckDbTables = new java.util.IdentityHashMap<>();
+    private final Map<FuzzBatch, String> duckDbTables = new IdentityHashMap<>();
+
     long evaluations;
     long openClSkippedUnsupported;
     long inexactCpuOnly;
@@ -78,11 +97,12 @@ final class FuzzHarness implements AutoCloseable {
     long duckDbEagerLogicErrors;
     /** Checks whose CPU run raised (an error that every placement must raise alike). */
     long raised;
+
     long rejected;
     final List<String> rejections = new ArrayList<>();
 
-    private final org.apache.arrow.vector.dictionary.Dictionary dictionary;
-    private final org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider provider;
+    private final Dictionary dictionary;
+    private final DictionaryProvider.MapDictionaryProvider provider;
     private String compiledSql;
     private CompiledExpression compiled;
     private CompiledExpression compiledOtherMode; // null unless this expression runs in the other mode too
@@ -91,6 +111,7 @@ final class FuzzHarness implements AutoCloseable {
     private boolean allInOtherMode;
     /** Evaluations on a device in the other transfer mode. */
     long otherModeEvaluations;
+
     final long[] nanos = new long[5]; // compile, CPU, OpenCL, AUTO, DuckDB
 
     FuzzHarness(BufferAllocator allocator) {
@@ -106,15 +127,22 @@ final class FuzzHarness implements AutoCloseable {
         this.allocator = allocator;
         this.mode = mode;
         this.dictionary = FuzzBatch.dictionary(allocator);
-        this.provider = new org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider(dictionary);
+        this.provider = new DictionaryProvider.MapDictionaryProvider(dictionary);
         // The scalar reference joins as a device of its own: every fused segment computed by RowInterpreter.
-        this.quiver = Quiver.builder().allocator(allocator).arithmetic(mode).addDevice(ScalarReferenceBackend.device()).build();
+        this.quiver = Quiver.builder()
+                .allocator(allocator)
+                .arithmetic(mode)
+                .addDevice(ScalarReferenceBackend.device())
+                .build();
         quiver.functions().register(lerp());
         quiver.functions().register(imod());
         boolean allZeroCopy = quiver.openClDevices().stream()
                 .allMatch(d -> d.transferMode().orElse(TransferMode.ZERO_COPY) == TransferMode.ZERO_COPY);
-        this.otherMode = Quiver.builder().allocator(allocator).arithmetic(mode)
-                .transferMode(allZeroCopy ? TransferMode.COPY : TransferMode.ZERO_COPY).build();
+        this.otherMode = Quiver.builder()
+                .allocator(allocator)
+                .arithmetic(mode)
+                .transferMode(allZeroCopy ? TransferMode.COPY : TransferMode.ZERO_COPY)
+                .build();
         otherMode.functions().register(lerp());
         otherMode.functions().register(imod());
     }
@@ -125,9 +153,16 @@ final class FuzzHarness implements AutoCloseable {
     }
 
     /** The counters of two harnesses together. */
-    record Totals(long evaluations, long rejected, long raised, long duckDbCompared, long inexactCpuOnly,
-                  long openClSkippedUnsupported, long otherModeEvaluations, long[] nanos, List<String> rejections) {
-    }
+    record Totals(
+            long evaluations,
+            long rejected,
+            long raised,
+            long duckDbCompared,
+            long inexactCpuOnly,
+            long openClSkippedUnsupported,
+            long otherModeEvaluations,
+            long[] nanos,
+            List<String> rejections) {}
 
     Totals plus(FuzzHarness o) {
         long[] n = new long[nanos.length];
@@ -136,9 +171,16 @@ final class FuzzHarness implements AutoCloseable {
         }
         List<String> r = new ArrayList<>(rejections);
         r.addAll(o.rejections);
-        return new Totals(evaluations + o.evaluations, rejected + o.rejected, raised + o.raised, duckDbCompared + o.duckDbCompared,
-                inexactCpuOnly + o.inexactCpuOnly, openClSkippedUnsupported + o.openClSkippedUnsupported,
-                otherModeEvaluations + o.otherModeEvaluations, n, r);
+        return new Totals(
+                evaluations + o.evaluations,
+                rejected + o.rejected,
+                raised + o.raised,
+                duckDbCompared + o.duckDbCompared,
+                inexactCpuOnly + o.inexactCpuOnly,
+                openClSkippedUnsupported + o.openClSkippedUnsupported,
+                otherModeEvaluations + o.otherModeEvaluations,
+                n,
+                r);
     }
 
     /** What one placement gave: a type and rows, or an error. */
@@ -149,7 +191,7 @@ final class FuzzHarness implements AutoCloseable {
             }
             // The device is data on the exception, not part of what is compared: detail() is the
             // message without it, the same text on every device.
-            if (error instanceof dev.quiver.errors.QuiverException q) {
+            if (error instanceof QuiverException q) {
                 return q.getClass().getSimpleName() + " " + q.kind() + ": " + q.detail()
                         + (q.row() >= 0 ? " [row " + q.row() + "]" : "");
             }
@@ -158,7 +200,13 @@ final class FuzzHarness implements AutoCloseable {
 
         /** The same outcome with integers as Long, as DuckDB's are compared. */
         Outcome withRowsNormalised() {
-            return rows == null ? this : new Outcome(where, type, rows.stream().map(FuzzHarness::normalise).toList(), error);
+            return rows == null
+                    ? this
+                    : new Outcome(
+                            where,
+                            type,
+                            rows.stream().map(FuzzHarness::normalise).toList(),
+                            error);
         }
 
         @Override
@@ -171,8 +219,7 @@ final class FuzzHarness implements AutoCloseable {
     }
 
     /** A disagreement: which two sides (the kind, kept while shrinking) and how. */
-    record Mismatch(String kind, String detail) {
-    }
+    record Mismatch(String kind, String detail) {}
 
     /** The expression did not plan: the generator's fault, not a disagreement. */
     static final class Rejected extends Exception {
@@ -191,10 +238,11 @@ final class FuzzHarness implements AutoCloseable {
                     compiledSql = null;
                     compiled = quiver.compile(arrow.root().getSchema(), provider, Expr.parse(sql));
                     compiledOtherMode = allInOtherMode || expressionsCompiled++ % OTHER_MODE_EVERY == 0
-                            ? otherMode.compile(arrow.root().getSchema(), provider, Expr.parse(sql)) : null;
+                            ? otherMode.compile(arrow.root().getSchema(), provider, Expr.parse(sql))
+                            : null;
                     compiledSql = sql;
                 }
-            } catch (dev.quiver.functions.PlanningException e) {
+            } catch (PlanningException e) {
                 rejected++;
                 if (rejections.size() < 20) {
                     rejections.add(sql + ": " + e.getMessage());
@@ -213,27 +261,36 @@ final class FuzzHarness implements AutoCloseable {
             }
             if (compareDevices) {
                 for (Device device : quiver.openClDevices()) {
-                    if (compiled.programs().stream().anyMatch(p -> device.backend().unsupportedReason(p).isPresent())) {
+                    if (compiled.programs().stream()
+                            .anyMatch(p -> device.backend().unsupportedReason(p).isPresent())) {
                         openClSkippedUnsupported++;
                         continue;
                     }
                     Outcome o = run(device.name(), compiled, arrow, null, device);
                     others.add(o);
-                    String wrong = transferMismatch(o, compiled, device, arrow.root().getRowCount());
+                    String wrong =
+                            transferMismatch(o, compiled, device, arrow.root().getRowCount());
                     if (wrong != null) {
                         return new Mismatch("transfer accounting", wrong);
                     }
                 }
                 if (compiledOtherMode != null) {
                     for (Device device : otherMode.openClDevices()) {
-                        if (compiledOtherMode.programs().stream().anyMatch(p -> device.backend().unsupportedReason(p).isPresent())) {
+                        if (compiledOtherMode.programs().stream()
+                                .anyMatch(p ->
+                                        device.backend().unsupportedReason(p).isPresent())) {
                             continue;
                         }
                         otherModeEvaluations++;
-                        Outcome o = run(device.name() + " [" + device.transferMode().orElseThrow() + "]", compiledOtherMode,
-                                arrow, null, device);
+                        Outcome o = run(
+                                device.name() + " [" + device.transferMode().orElseThrow() + "]",
+                                compiledOtherMode,
+                                arrow,
+                                null,
+                                device);
                         others.add(o);
-                        String wrong = transferMismatch(o, compiledOtherMode, device, arrow.root().getRowCount());
+                        String wrong = transferMismatch(
+                                o, compiledOtherMode, device, arrow.root().getRowCount());
                         if (wrong != null) {
                             return new Mismatch("transfer accounting", wrong);
                         }
@@ -258,12 +315,23 @@ final class FuzzHarness implements AutoCloseable {
                 }
                 String diff = differ(cpu, o, ulps);
                 if (diff != null) {
-                    return new Mismatch("CPU vs " + (o.where().equals("AUTO") ? "AUTO"
-                            : o.where().equals(ScalarReferenceBackend.NAME) ? "the scalar reference"
-                            : o.where().endsWith("]") ? "OpenCL in the other transfer mode" : "OpenCL"), diff);
+                    return new Mismatch(
+                            "CPU vs "
+                                    + (o.where().equals("AUTO")
+                                            ? "AUTO"
+                                            : o.where().equals(ScalarReferenceBackend.NAME)
+                                                    ? "the scalar reference"
+                                                    : o.where().endsWith("]")
+                                                            ? "OpenCL in the other transfer mode"
+                                                            : "OpenCL"),
+                            diff);
                 }
             }
-            if (withDuckDb && mode == ArithmeticMode.CHECKED && !inexact && expr.duckDbAgrees() && cpu.error() == null) {
+            if (withDuckDb
+                    && mode == ArithmeticMode.CHECKED
+                    && !inexact
+                    && expr.duckDbAgrees()
+                    && cpu.error() == null) {
                 duckDbCompared++;
                 long t1 = System.nanoTime();
                 Outcome duck = duckDb(sql, batch);
@@ -323,12 +391,13 @@ final class FuzzHarness implements AutoCloseable {
     /** Whether a column-free, non-literal subtree of {@code e} raises when Quiver evaluates it on its own. */
     boolean constantSubtreeRaises(FuzzExpr e) {
         if (!e.literal() && !e.kids().isEmpty() && columnFree(e)) {
-            try (org.apache.arrow.vector.VectorSchemaRoot one = org.apache.arrow.vector.VectorSchemaRoot.create(
-                    new org.apache.arrow.vector.types.pojo.Schema(List.of()), allocator)) {
+            try (VectorSchemaRoot one = VectorSchemaRoot.create(new Schema(List.of()), allocator)) {
                 one.setRowCount(1);
-                quiver.compile(one.getSchema(), Expr.parse(e.sql())).evaluateValue(one, Placement.CPU, allocator).close();
+                quiver.compile(one.getSchema(), Expr.parse(e.sql()))
+                        .evaluateValue(one, Placement.CPU, allocator)
+                        .close();
                 return false;
-            } catch (dev.quiver.errors.QuiverException | ArithmeticException | IllegalArgumentException | IllegalStateException x) {
+            } catch (QuiverException | ArithmeticException | IllegalArgumentException | IllegalStateException x) {
                 return true;
             }
         }
@@ -347,7 +416,8 @@ final class FuzzHarness implements AutoCloseable {
         return e.kids().stream().allMatch(FuzzHarness::columnFree);
     }
 
-    private Outcome run(String where, CompiledExpression compiled, FuzzBatch.Arrow arrow, Placement placement, Device device) {
+    private Outcome run(
+            String where, CompiledExpression compiled, FuzzBatch.Arrow arrow, Placement placement, Device device) {
         evaluations++;
         long t0 = System.nanoTime();
         try {
@@ -357,13 +427,19 @@ final class FuzzHarness implements AutoCloseable {
         }
     }
 
-    private Outcome runTimed(String where, CompiledExpression compiled, FuzzBatch.Arrow arrow, Placement placement, Device device) {
-        try (FieldVector out = placement != null ? compiled.evaluate(arrow.root(), placement, allocator)
+    private Outcome runTimed(
+            String where, CompiledExpression compiled, FuzzBatch.Arrow arrow, Placement placement, Device device) {
+        try (FieldVector out = placement != null
+                ? compiled.evaluate(arrow.root(), placement, allocator)
                 : compiled.evaluate(arrow.root(), device, allocator)) {
             DataType t = DataType.fromField(out.getField());
             int n = arrow.root().getRowCount();
             if (out.getValueCount() != n) {
-                return new Outcome(where, t, null, new IllegalStateException("result has " + out.getValueCount() + " rows for " + n));
+                return new Outcome(
+                        where,
+                        t,
+                        null,
+                        new IllegalStateException("result has " + out.getValueCount() + " rows for " + n));
             }
             List<Object> rows = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
@@ -380,9 +456,14 @@ final class FuzzHarness implements AutoCloseable {
         if (e == null) {
             return false;
         }
-        return e instanceof Error || e instanceof NullPointerException || e instanceof IndexOutOfBoundsException
-                || e instanceof ClassCastException || e instanceof IllegalStateException || e instanceof UnsupportedOperationException
-                || e instanceof NegativeArraySizeException || e instanceof ArrayStoreException;
+        return e instanceof Error
+                || e instanceof NullPointerException
+                || e instanceof IndexOutOfBoundsException
+                || e instanceof ClassCastException
+                || e instanceof IllegalStateException
+                || e instanceof UnsupportedOperationException
+                || e instanceof NegativeArraySizeException
+                || e instanceof ArrayStoreException;
     }
 
     static String describe(Throwable e) {
@@ -400,26 +481,31 @@ final class FuzzHarness implements AutoCloseable {
             if (Objects.equals(a.errorKey(), b.errorKey())) {
                 return null;
             }
-            return a.where() + (a.error() != null ? " raised " + a.errorKey() : " returned rows")
-                    + " but " + b.where() + (b.error() != null ? " raised " + b.errorKey() : " returned rows");
+            return a.where() + (a.error() != null ? " raised " + a.errorKey() : " returned rows") + " but " + b.where()
+                    + (b.error() != null ? " raised " + b.errorKey() : " returned rows");
         }
         if (!b.where().equals("DuckDB") && !a.type().equals(b.type())) {
             return a.where() + " typed " + a.type() + " but " + b.where() + " " + b.type();
         }
         if (a.rows().size() != b.rows().size()) {
-            return a.where() + " gave " + a.rows().size() + " rows, " + b.where() + " " + b.rows().size();
+            return a.where() + " gave " + a.rows().size() + " rows, " + b.where() + " "
+                    + b.rows().size();
         }
         for (int i = 0; i < a.rows().size(); i++) {
             if (!same(a.rows().get(i), b.rows().get(i), ulps)) {
-                return "row " + i + ": " + a.where() + " " + show(a.rows().get(i)) + " but " + b.where() + " " + show(b.rows().get(i))
-                        + (ulps > 0 ? " (bound " + ulps + " ulps)" : "");
+                return "row " + i + ": " + a.where() + " " + show(a.rows().get(i)) + " but " + b.where() + " "
+                        + show(b.rows().get(i)) + (ulps > 0 ? " (bound " + ulps + " ulps)" : "");
             }
         }
         return null;
     }
 
     static String show(Object v) {
-        return v == null ? "NULL" : v instanceof String s ? "'" + s + "'" : v + " (" + v.getClass().getSimpleName() + ")";
+        return v == null
+                ? "NULL"
+                : v instanceof String s
+                        ? "'" + s + "'"
+                        : v + " (" + v.getClass().getSimpleName() + ")";
     }
 
     static boolean same(Object a, Object b, int ulps) {
@@ -429,14 +515,22 @@ final class FuzzHarness implements AutoCloseable {
         if (a instanceof Double x && b instanceof Double y) {
             long bx = Double.doubleToLongBits(x);
             long by = Double.doubleToLongBits(y);
-            return bx == by || ulps > 0 && Double.isFinite(x) && Double.isFinite(y) && Math.signum(x) == Math.signum(y)
-                    && Math.abs(bx - by) <= ulps;
+            return bx == by
+                    || ulps > 0
+                            && Double.isFinite(x)
+                            && Double.isFinite(y)
+                            && Math.signum(x) == Math.signum(y)
+                            && Math.abs(bx - by) <= ulps;
         }
         if (a instanceof Float x && b instanceof Float y) {
             int bx = Float.floatToIntBits(x);
             int by = Float.floatToIntBits(y);
-            return bx == by || ulps > 0 && Float.isFinite(x) && Float.isFinite(y) && Math.signum(x) == Math.signum(y)
-                    && Math.abs(bx - by) <= ulps;
+            return bx == by
+                    || ulps > 0
+                            && Float.isFinite(x)
+                            && Float.isFinite(y)
+                            && Math.signum(x) == Math.signum(y)
+                            && Math.abs(bx - by) <= ulps;
         }
         if (a instanceof List<?> x && b instanceof List<?> y) {
             if (x.size() != y.size()) {
@@ -459,8 +553,8 @@ final class FuzzHarness implements AutoCloseable {
             case Byte b -> (long) b;
             case Short s -> (long) s;
             case Integer i -> (long) i;
-            case java.math.BigInteger b -> b.longValue();
-            case org.apache.arrow.vector.util.Text t -> t.toString();
+            case BigInteger b -> b.longValue();
+            case Text t -> t.toString();
             case Double d when d == 0.0 -> 0.0;
             case Float f when f == 0.0f -> 0.0f;
             default -> v;
@@ -483,7 +577,7 @@ final class FuzzHarness implements AutoCloseable {
             }
             List<Object> rows = new ArrayList<>();
             try (Statement s = duckDb.createStatement();
-                 ResultSet r = s.executeQuery("SELECT " + sql + " FROM " + table + " ORDER BY id")) {
+                    ResultSet r = s.executeQuery("SELECT " + sql + " FROM " + table + " ORDER BY id")) {
                 while (r.next()) {
                     rows.add(normalise(r.getObject(1)));
                 }
@@ -495,8 +589,7 @@ final class FuzzHarness implements AutoCloseable {
     }
 
     /** The minimised case: a smaller tree and fewer rows with a disagreement of the same kind. */
-    record Minimised(FuzzExpr expr, FuzzBatch batch, Mismatch mismatch) {
-    }
+    record Minimised(FuzzExpr expr, FuzzBatch batch, Mismatch mismatch) {}
 
     Minimised minimise(FuzzExpr expr, FuzzBatch batch, Mismatch first, boolean withDuckDb, Random random) {
         allInOtherMode = true;

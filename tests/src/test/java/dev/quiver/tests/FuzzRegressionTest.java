@@ -1,23 +1,25 @@
 package dev.quiver.tests;
 
-import dev.quiver.Placement;
-import dev.quiver.errors.KernelArithmeticException;
-import dev.quiver.tests.FuzzExpr.Type;
-import dev.quiver.value.Values;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.Placement;
+import dev.quiver.errors.KernelArithmeticException;
+import dev.quiver.expr.Expr;
+import dev.quiver.tests.FuzzExpr.Type;
+import dev.quiver.value.Values;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.junit.jupiter.api.Test;
 
 /**
  * The minimised cases {@link ExpressionFuzzTest} found, once fixed: each an expression, a batch
@@ -26,21 +28,34 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class FuzzRegressionTest {
     /** An expression over rows of one column (the other columns hold zeros, empty strings, false), and its rows or error. */
-    record Case(String sql, String column, Object[] values, List<Object> expected, String error, String found) {
-    }
+    record Case(String sql, String column, Object[] values, List<Object> expected, String error, String found) {}
 
     static final List<Case> CASES = List.of(
             // The fused CPU loop of two nested Int64 gcds was ~97 KB of bytecode, over the JVM's 64 KiB method limit:
             // the CPU raised IllegalArgumentException "Code length 97482 is outside the allowed range"; such a program
             // runs row by row through the reference (since log2 is a call, this one fits; LoopTooLargeTest nests four).
-            new Case("gcd(gcd(i64, i64), i64)", "i64", new Object[] {12L, null, -18L, 0L, Long.MAX_VALUE},
-                    Arrays.asList(12L, null, 18L, 0L, Long.MAX_VALUE), null, "seed 20261130, minimised from"
-                    + " (gcd(gcd(i64, i64), mod(i64, i64)) / least(i64, (i64 - i32)))"),
-            new Case("gcd(gcd(i64, i64 * 2), i64 * 3)", "i64", new Object[] {6L, 5L, -7L},
-                    Arrays.asList(6L, 5L, 7L), null, "the same loop with literals"),
+            new Case(
+                    "gcd(gcd(i64, i64), i64)",
+                    "i64",
+                    new Object[] {12L, null, -18L, 0L, Long.MAX_VALUE},
+                    Arrays.asList(12L, null, 18L, 0L, Long.MAX_VALUE),
+                    null,
+                    "seed 20261130, minimised from" + " (gcd(gcd(i64, i64), mod(i64, i64)) / least(i64, (i64 - i32)))"),
+            new Case(
+                    "gcd(gcd(i64, i64 * 2), i64 * 3)",
+                    "i64",
+                    new Object[] {6L, 5L, -7L},
+                    Arrays.asList(6L, 5L, 7L),
+                    null,
+                    "the same loop with literals"),
             // The row-by-row path raises the loop's error at the loop's row.
-            new Case("gcd(gcd(i64, i64), i64)", "i64", new Object[] {4L, null, Long.MIN_VALUE, Long.MIN_VALUE},
-                    null, "integer overflow", "gcd of MIN_VALUE is 2^63"));
+            new Case(
+                    "gcd(gcd(i64, i64), i64)",
+                    "i64",
+                    new Object[] {4L, null, Long.MIN_VALUE, Long.MIN_VALUE},
+                    null,
+                    "integer overflow",
+                    "gcd of MIN_VALUE is 2^63"));
 
     @Test
     void fixedCasesGiveTheirRowsOnEveryPlacement() throws Exception {
@@ -51,14 +66,18 @@ class FuzzRegressionTest {
                 Type type = FuzzBatch.TYPES.get(FuzzBatch.NAMES.indexOf(c.column()));
                 FuzzExpr expr = FuzzExpr.leaf(c.sql(), type, false);
                 assertNull(harness.check(expr, batch, true), c.sql() + " (" + c.found() + ")");
-                org.apache.arrow.vector.dictionary.Dictionary dictionary = FuzzBatch.dictionary(allocator);
+                Dictionary dictionary = FuzzBatch.dictionary(allocator);
                 try (FuzzBatch.Arrow arrow = batch.toArrow(allocator, dictionary)) {
-                    var compiled = harness.quiver.compile(arrow.root().getSchema(),
-                            new org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider(dictionary),
-                            dev.quiver.expr.Expr.parse(c.sql()));
+                    var compiled = harness.quiver.compile(
+                            arrow.root().getSchema(),
+                            new DictionaryProvider.MapDictionaryProvider(dictionary),
+                            Expr.parse(c.sql()));
                     if (c.error() != null) {
-                        KernelArithmeticException e = assertThrows(KernelArithmeticException.class,
-                                () -> compiled.evaluate(arrow.root(), Placement.CPU, allocator).close(), c.sql());
+                        KernelArithmeticException e = assertThrows(
+                                KernelArithmeticException.class,
+                                () -> compiled.evaluate(arrow.root(), Placement.CPU, allocator)
+                                        .close(),
+                                c.sql());
                         assertTrue(e.getMessage().contains(c.error()), e.getMessage());
                         continue;
                     }
@@ -89,15 +108,26 @@ class FuzzRegressionTest {
     @Test
     void anErrorInARowThatAndsLeftOperandDecidesIsDuckDbsEagerLogicNotAMismatch() throws Exception {
         char h = FuzzExpr.HOLE;
-        FuzzExpr like = new FuzzExpr("(" + h + " LIKE '%b%')", Type.BOOL, List.of(FuzzExpr.leaf("ds", Type.STR, false)),
-                false, true, null);
-        FuzzExpr sum = new FuzzExpr("(" + h + " + " + h + ")", Type.I64,
-                List.of(FuzzExpr.leaf("i64", Type.I64, false), FuzzExpr.leaf("46341", Type.I64, true)), false, true, null);
-        FuzzExpr le = new FuzzExpr("(" + h + " <= " + h + ")", Type.BOOL, List.of(sum, FuzzExpr.leaf("i64", Type.I64, false)),
-                false, true, null);
+        FuzzExpr like = new FuzzExpr(
+                "(" + h + " LIKE '%b%')", Type.BOOL, List.of(FuzzExpr.leaf("ds", Type.STR, false)), false, true, null);
+        FuzzExpr sum = new FuzzExpr(
+                "(" + h + " + " + h + ")",
+                Type.I64,
+                List.of(FuzzExpr.leaf("i64", Type.I64, false), FuzzExpr.leaf("46341", Type.I64, true)),
+                false,
+                true,
+                null);
+        FuzzExpr le = new FuzzExpr(
+                "(" + h + " <= " + h + ")",
+                Type.BOOL,
+                List.of(sum, FuzzExpr.leaf("i64", Type.I64, false)),
+                false,
+                true,
+                null);
         FuzzExpr and = new FuzzExpr("(" + h + " AND " + h + ")", Type.BOOL, List.of(like, le), false, true, null);
         assertTrue(and.hasLogic());
-        assertEquals("(CASE WHEN ((ds LIKE '%b%')) IS FALSE THEN FALSE ELSE (((ds LIKE '%b%')) AND (((i64 + 46341) <= i64))) END)",
+        assertEquals(
+                "(CASE WHEN ((ds LIKE '%b%')) IS FALSE THEN FALSE ELSE (((ds LIKE '%b%')) AND (((i64 + 46341) <= i64))) END)",
                 and.lazyLogicSql());
         BufferAllocator allocator = new RootAllocator();
         try (FuzzHarness harness = new FuzzHarness(allocator)) {
@@ -129,8 +159,10 @@ class FuzzRegressionTest {
         BufferAllocator allocator = new RootAllocator();
         try (FuzzHarness harness = new FuzzHarness(allocator)) {
             for (boolean sentToDuckDb : new boolean[] {true, false}) {
-                FuzzExpr least = new FuzzExpr("least(" + h + ", " + h + ")", Type.F32, List.of(f32, f32), false, sentToDuckDb, null);
-                FuzzExpr div = new FuzzExpr("(" + h + " / CAST(" + h + " AS DOUBLE))", Type.F64, List.of(one, least), false, true, null);
+                FuzzExpr least = new FuzzExpr(
+                        "least(" + h + ", " + h + ")", Type.F32, List.of(f32, f32), false, sentToDuckDb, null);
+                FuzzExpr div = new FuzzExpr(
+                        "(" + h + " / CAST(" + h + " AS DOUBLE))", Type.F64, List.of(one, least), false, true, null);
                 FuzzHarness.Mismatch m = harness.check(div, negativeZero, true);
                 if (sentToDuckDb) {
                     assertTrue(m != null && m.toString().contains("-Infinity"), "DuckDB loses the sign of zero: " + m);
@@ -138,12 +170,27 @@ class FuzzRegressionTest {
                     assertNull(m, "not sent to DuckDB; CPU, OpenCL and the reference agree");
                 }
             }
-            FuzzExpr sub = new FuzzExpr("(" + h + " - " + h + ")", Type.I64,
-                    List.of(FuzzExpr.leaf("i64", Type.I64, false), FuzzExpr.leaf("j32", Type.I32, false)), false, true, null);
-            FuzzExpr lt = new FuzzExpr("(" + h + " < " + h + ")", Type.BOOL,
-                    List.of(sub, FuzzExpr.leaf("CAST(-9223372036854775808 AS BIGINT)", Type.I64, true)), false, true, null);
-            FuzzExpr and = new FuzzExpr("(" + h + " AND " + h + ")", Type.BOOL, List.of(FuzzExpr.leaf("b", Type.BOOL, false), lt),
-                    false, true, null);
+            FuzzExpr sub = new FuzzExpr(
+                    "(" + h + " - " + h + ")",
+                    Type.I64,
+                    List.of(FuzzExpr.leaf("i64", Type.I64, false), FuzzExpr.leaf("j32", Type.I32, false)),
+                    false,
+                    true,
+                    null);
+            FuzzExpr lt = new FuzzExpr(
+                    "(" + h + " < " + h + ")",
+                    Type.BOOL,
+                    List.of(sub, FuzzExpr.leaf("CAST(-9223372036854775808 AS BIGINT)", Type.I64, true)),
+                    false,
+                    true,
+                    null);
+            FuzzExpr and = new FuzzExpr(
+                    "(" + h + " AND " + h + ")",
+                    Type.BOOL,
+                    List.of(FuzzExpr.leaf("b", Type.BOOL, false), lt),
+                    false,
+                    true,
+                    null);
             Object[][] row = {{46341, -1, Long.MAX_VALUE, 0.0, 0.0, 0.0f, false, "A", 0}};
             assertNull(harness.check(and, new FuzzBatch(row, new boolean[1][FuzzBatch.NAMES.size()]), true));
             assertEquals(1, harness.duckDbEagerLogicErrors);
@@ -161,12 +208,27 @@ class FuzzRegressionTest {
     @Test
     void aFailingConstantThatNoRowNeedsIsDuckDbsEagerFoldingNotAMismatch() throws Exception {
         char h = FuzzExpr.HOLE;
-        FuzzExpr min = new FuzzExpr("-(" + h + ")", Type.I32, List.of(FuzzExpr.leaf("CAST(-2147483648 AS INTEGER)", Type.I32, true)),
-                false, true, null);
-        FuzzExpr between = new FuzzExpr(h + " BETWEEN 100 AND " + h, Type.BOOL, List.of(min, FuzzExpr.leaf("j32", Type.I32, false)),
-                false, true, null);
-        FuzzExpr or = new FuzzExpr("(" + h + " OR " + h + ")", Type.BOOL, List.of(FuzzExpr.leaf("b", Type.BOOL, false), between),
-                false, true, null);
+        FuzzExpr min = new FuzzExpr(
+                "-(" + h + ")",
+                Type.I32,
+                List.of(FuzzExpr.leaf("CAST(-2147483648 AS INTEGER)", Type.I32, true)),
+                false,
+                true,
+                null);
+        FuzzExpr between = new FuzzExpr(
+                h + " BETWEEN 100 AND " + h,
+                Type.BOOL,
+                List.of(min, FuzzExpr.leaf("j32", Type.I32, false)),
+                false,
+                true,
+                null);
+        FuzzExpr or = new FuzzExpr(
+                "(" + h + " OR " + h + ")",
+                Type.BOOL,
+                List.of(FuzzExpr.leaf("b", Type.BOOL, false), between),
+                false,
+                true,
+                null);
         BufferAllocator allocator = new RootAllocator();
         try (FuzzHarness harness = new FuzzHarness(allocator)) {
             assertTrue(harness.constantSubtreeRaises(or));

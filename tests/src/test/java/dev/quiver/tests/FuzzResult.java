@@ -3,16 +3,17 @@ package dev.quiver.tests;
 import dev.quiver.CompiledExpression;
 import dev.quiver.errors.QuiverException;
 import dev.quiver.value.Values;
-import org.apache.arrow.vector.DecimalVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.util.ValueVectorUtility;
-
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.util.ValueVectorUtility;
 
 /**
  * What one evaluation in a fuzzer gave, with the result vector already checked and closed: its
@@ -35,8 +36,12 @@ record FuzzResult(List<Object> values, Throwable error, String malformed, String
                 return new FuzzResult(null, null, result.getValueCount() + " values for " + rows + " rows", null);
             }
             if (!result.getField().getType().equals(compiled.outputField().getType())) {
-                return new FuzzResult(null, null, "type " + result.getField().getType() + ", planned "
-                        + compiled.outputField().getType(), null);
+                return new FuzzResult(
+                        null,
+                        null,
+                        "type " + result.getField().getType() + ", planned "
+                                + compiled.outputField().getType(),
+                        null);
             }
             ValueVectorUtility.validate(result);
             String beyond = null;
@@ -119,7 +124,9 @@ record FuzzResult(List<Object> values, Throwable error, String malformed, String
         if (malformed != null) {
             return "a malformed result: " + malformed;
         }
-        String s = values.stream().map(v -> v instanceof byte[] b ? java.util.HexFormat.of().formatHex(b) : String.valueOf(v)).toList()
+        String s = values.stream()
+                .map(v -> v instanceof byte[] b ? HexFormat.of().formatHex(b) : String.valueOf(v))
+                .toList()
                 .toString();
         return "a result of " + values.size() + " rows: " + (s.length() > 300 ? s.substring(0, 300) + "..." : s)
                 + (beyondPrecision != null ? " (" + beyondPrecision + ")" : "");
@@ -129,9 +136,11 @@ record FuzzResult(List<Object> values, Throwable error, String malformed, String
     static String digitsBeyondPrecision(DecimalVector v) {
         for (int i = 0; i < v.getValueCount(); i++) {
             if (!v.isNull(i)) {
-                java.math.BigDecimal value = v.getObject(i);
-                if (value.scale() != v.getScale() || value.unscaledValue().abs().toString().length() > v.getPrecision()) {
-                    return "value " + value + " at row " + i + " does not fit in DECIMAL(" + v.getPrecision() + ", " + v.getScale() + ")";
+                BigDecimal value = v.getObject(i);
+                if (value.scale() != v.getScale()
+                        || value.unscaledValue().abs().toString().length() > v.getPrecision()) {
+                    return "value " + value + " at row " + i + " does not fit in DECIMAL(" + v.getPrecision() + ", "
+                            + v.getScale() + ")";
                 }
             }
         }

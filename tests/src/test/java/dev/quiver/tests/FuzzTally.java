@@ -82,8 +82,9 @@ final class FuzzTally {
     /** The counts, then the kept reports of each failure category. */
     String summary(String name, long seed, double seconds) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format("%s: %d cases, %d failures (%d hangs, %d leaks), %.1f s (seed %d)%n", name, cases, failureCount(),
-                hangs, leaks, seconds, seed));
+        sb.append(String.format(
+                "%s: %d cases, %d failures (%d hangs, %d leaks), %.1f s (seed %d)%n",
+                name, cases, failureCount(), hangs, leaks, seconds, seed));
         outcomes.forEach((k, v) -> sb.append(String.format("  %9d  %s%n", v, k)));
         failures.forEach((k, v) -> sb.append(String.format("  %9d  FAILURE %s%n", v, k)));
         reports.forEach((k, list) -> {

@@ -1,5 +1,9 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
 import dev.quiver.expr.Expr;
@@ -7,6 +11,20 @@ import dev.quiver.types.DataType;
 import dev.quiver.types.SqlTypes;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -17,24 +35,6 @@ import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Golden results: per topic, a plain-text file in {@code src/test/resources/golden/} of
@@ -55,7 +55,8 @@ class GoldenExpressionTest extends QuiverTestBase {
     Stream<DynamicNode> goldenFiles() throws IOException {
         List<DynamicNode> files = new ArrayList<>();
         try (Stream<Path> paths = Files.list(directory())) {
-            for (Path p : paths.filter(f -> f.toString().endsWith(".txt")).sorted().toList()) {
+            for (Path p :
+                    paths.filter(f -> f.toString().endsWith(".txt")).sorted().toList()) {
                 GoldenFile file = GoldenFile.read(p);
                 List<DynamicNode> tests = new ArrayList<>();
                 for (GoldenCase c : file.cases) {
@@ -100,18 +101,22 @@ class GoldenExpressionTest extends QuiverTestBase {
         assertEquals(c.expected, o.values, c.name);
         // The same rows and one more of non-ASCII strings: the decoding path must agree.
         List<List<String>> more = new ArrayList<>(c.rows);
-        more.add(c.schema.getFields().stream().map(f -> DataType.fromField(f) instanceof DataType.Utf8 ? "'é'" : "NULL").toList());
+        more.add(c.schema.getFields().stream()
+                .map(f -> DataType.fromField(f) instanceof DataType.Utf8 ? "'é'" : "NULL")
+                .toList());
         Outcome decoded = outcome(c, more);
         assertEquals(0, allocator.getAllocatedMemory(), c.name + ": bytes left allocated (non-ASCII batch)");
         if (decoded.error != null) {
             throw new AssertionError(c.name + ": the batch with a non-ASCII row failed", decoded.error);
         }
-        assertEquals(c.expected, decoded.values.subList(0, c.rows.size()), c.name + " (with a non-ASCII row, the decoding path)");
+        assertEquals(
+                c.expected,
+                decoded.values.subList(0, c.rows.size()),
+                c.name + " (with a non-ASCII row, the decoding path)");
     }
 
     /** Where it failed (compile or evaluate; null: it did not) and with what, or the values it gave, printed. */
-    private record Outcome(String stage, Throwable error, List<String> values) {
-    }
+    private record Outcome(String stage, Throwable error, List<String> values) {}
 
     private Outcome outcome(GoldenCase c, List<List<String>> rows) {
         CompiledExpression compiled;
@@ -121,7 +126,7 @@ class GoldenExpressionTest extends QuiverTestBase {
             return new Outcome("compile", e, null);
         }
         try (BufferAllocator results = allocator.newChildAllocator("results of " + c.name, 0, Long.MAX_VALUE);
-             VectorSchemaRoot batch = batch(c, rows, allocator)) {
+                VectorSchemaRoot batch = batch(c, rows, allocator)) {
             try (FieldVector out = compiled.evaluate(batch, Placement.CPU, results)) {
                 List<String> values = new ArrayList<>();
                 for (int r = 0; r < out.getValueCount(); r++) {
@@ -129,7 +134,8 @@ class GoldenExpressionTest extends QuiverTestBase {
                 }
                 return new Outcome(null, null, values);
             } catch (RuntimeException e) {
-                assertEquals(0, results.getAllocatedMemory(), c.name + ": the failed evaluation left its result allocated");
+                assertEquals(
+                        0, results.getAllocatedMemory(), c.name + ": the failed evaluation left its result allocated");
                 return new Outcome("evaluate", e, null);
             }
         }
@@ -147,7 +153,9 @@ class GoldenExpressionTest extends QuiverTestBase {
         }
         if (v instanceof String s) {
             boolean control = s.chars().anyMatch(ch -> ch < 0x20 || ch == 0x7F);
-            return control ? "x'" + HexFormat.of().formatHex(s.getBytes(StandardCharsets.UTF_8)) + "'" : "'" + s.replace("'", "''") + "'";
+            return control
+                    ? "x'" + HexFormat.of().formatHex(s.getBytes(StandardCharsets.UTF_8)) + "'"
+                    : "'" + s.replace("'", "''") + "'";
         }
         return v.toString();
     }
@@ -163,8 +171,8 @@ class GoldenExpressionTest extends QuiverTestBase {
                 for (int r = 0; r < rows.size(); r++) {
                     List<String> row = rows.get(r);
                     if (row.size() != c.schema.getFields().size()) {
-                        throw new IllegalArgumentException(c.name + ": row " + r + " has " + row.size() + " values, the schema "
-                                + c.schema.getFields().size() + " columns");
+                        throw new IllegalArgumentException(c.name + ": row " + r + " has " + row.size()
+                                + " values, the schema " + c.schema.getFields().size() + " columns");
                     }
                     String text = row.get(k);
                     if (text.regionMatches(true, 0, "x'", 0, 2)) {
@@ -193,8 +201,8 @@ class GoldenExpressionTest extends QuiverTestBase {
             case DataType.Int i when i.bitWidth() == 64 -> Long.parseLong(text);
             case DataType.FloatingPoint f when f.bitWidth() == 64 -> Double.parseDouble(text);
             case DataType.Decimal d -> new BigDecimal(text).setScale(d.scale());
-            case DataType.Utf8 u -> text.substring(1, text.length() - 1).replace("''", "'");
-            case DataType.Bool b -> Boolean.parseBoolean(text);
+            case DataType.Utf8 _ -> text.substring(1, text.length() - 1).replace("''", "'");
+            case DataType.Bool _ -> Boolean.parseBoolean(text);
             default -> throw new IllegalArgumentException("the golden format has no values of type " + type);
         };
         return new ScalarValue(type, v);
@@ -210,6 +218,7 @@ class GoldenExpressionTest extends QuiverTestBase {
         final List<String> expected = new ArrayList<>();
         /** Per row, the file's line of that row, and its values as written there. */
         final List<Integer> rowLines = new ArrayList<>();
+
         final List<String> rawRows = new ArrayList<>();
         String error;
         String message = "";
@@ -247,7 +256,10 @@ class GoldenExpressionTest extends QuiverTestBase {
                 if (inRows && !List.of("error", "message").contains(key)) {
                     List<String> values = splitRow(line);
                     int arrow = values.indexOf(ARROW);
-                    c.rawRows.add(arrow < 0 ? line.strip() : line.substring(0, arrowAt(line)).strip());
+                    c.rawRows.add(
+                            arrow < 0
+                                    ? line.strip()
+                                    : line.substring(0, arrowAt(line)).strip());
                     if (arrow >= 0) {
                         if (arrow != values.size() - 2) {
                             throw new IllegalArgumentException(where + ": a row is 'v | v -> expected'");
@@ -294,10 +306,12 @@ class GoldenExpressionTest extends QuiverTestBase {
             }
             for (GoldenCase k : file.cases) {
                 if (k.expr == null || k.rows.isEmpty() && k.error == null) {
-                    throw new IllegalArgumentException(path.getFileName() + ": case " + k.name + " needs an expr and rows or an error");
+                    throw new IllegalArgumentException(
+                            path.getFileName() + ": case " + k.name + " needs an expr and rows or an error");
                 }
                 if (k.error == null && k.expected.size() != k.rows.size() && !REGENERATE) {
-                    throw new IllegalArgumentException(path.getFileName() + ": case " + k.name + ": every row needs '-> expected'");
+                    throw new IllegalArgumentException(
+                            path.getFileName() + ": case " + k.name + ": every row needs '-> expected'");
                 }
             }
             return file;
@@ -320,7 +334,8 @@ class GoldenExpressionTest extends QuiverTestBase {
                 if (close < 0) {
                     return out.append(text, i, text.length()).toString();
                 }
-                String[] parts = text.substring(open + "{{repeat ".length(), close).split(" ");
+                String[] parts =
+                        text.substring(open + "{{repeat ".length(), close).split(" ");
                 out.append(text, i, open).append(parts[0].repeat(Integer.parseInt(parts[1])));
                 i = close + 2;
             }
@@ -399,17 +414,20 @@ class GoldenExpressionTest extends QuiverTestBase {
 
         /** Writes the file back with each row's value and each error as regenerated. */
         void rewrite() {
-            Map<Integer, List<String>> replaced = new java.util.HashMap<>();
-            Map<Integer, List<String>> after = new java.util.HashMap<>();
+            Map<Integer, List<String>> replaced = new HashMap<>();
+            Map<Integer, List<String>> after = new HashMap<>();
             for (var entry : regenerated.entrySet()) {
                 GoldenCase c = entry.getKey();
                 Outcome o = entry.getValue();
                 for (int r = 0; r < c.rowLines.size(); r++) {
                     String input = c.rawRows.get(r);
-                    replaced.put(c.rowLines.get(r), List.of(o.error == null ? input + " " + ARROW + " " + compress(o.values.get(r)) : input));
+                    replaced.put(
+                            c.rowLines.get(r),
+                            List.of(o.error == null ? input + " " + ARROW + " " + compress(o.values.get(r)) : input));
                 }
                 List<String> error = o.error == null ? List.of() : List.of("error " + errorLine(o));
-                List<String> message = o.error == null ? List.of() : List.of("message " + BadInputCatalogueTest.messageOf(o.error));
+                List<String> message =
+                        o.error == null ? List.of() : List.of("message " + BadInputCatalogueTest.messageOf(o.error));
                 List<String> missing = new ArrayList<>();
                 if (c.errorLine >= 0) {
                     replaced.put(c.errorLine, error);
@@ -428,7 +446,13 @@ class GoldenExpressionTest extends QuiverTestBase {
                 out.addAll(replaced.getOrDefault(i, List.of(lines.get(i))));
                 out.addAll(after.getOrDefault(i, List.of()));
             }
-            Path source = Path.of(System.getProperty("user.dir"), "src", "test", "resources", "golden", path.getFileName().toString());
+            Path source = Path.of(
+                    System.getProperty("user.dir"),
+                    "src",
+                    "test",
+                    "resources",
+                    "golden",
+                    path.getFileName().toString());
             try {
                 Files.write(source, out, StandardCharsets.UTF_8);
             } catch (IOException e) {

@@ -22,11 +22,12 @@ record GrammarCase(String expr, String outcome, String plan, int line) {
             char c = s.charAt(i);
             if (c == '\\' && i + 1 < s.length()) {
                 char n = s.charAt(++i);
-                out.append(switch (n) {
-                    case 'n' -> '\n';
-                    case 't' -> '\t';
-                    default -> n;
-                });
+                out.append(
+                        switch (n) {
+                            case 'n' -> '\n';
+                            case 't' -> '\t';
+                            default -> n;
+                        });
             } else {
                 out.append(c);
             }
@@ -59,8 +60,10 @@ record GrammarCase(String expr, String outcome, String plan, int line) {
                 String outcome = null;
                 String plan = null;
                 int at = i + 1;
-                while (i + 1 < lines.size() && (lines.get(i + 1).startsWith("tree ") || lines.get(i + 1).startsWith("error ")
-                        || lines.get(i + 1).startsWith("plan "))) {
+                while (i + 1 < lines.size()
+                        && (lines.get(i + 1).startsWith("tree ")
+                                || lines.get(i + 1).startsWith("error ")
+                                || lines.get(i + 1).startsWith("plan "))) {
                     String next = lines.get(++i);
                     if (next.startsWith("plan ")) {
                         plan = next.substring(5);

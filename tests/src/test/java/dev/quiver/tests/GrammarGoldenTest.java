@@ -1,11 +1,22 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Quiver;
 import dev.quiver.errors.QuiverException;
 import dev.quiver.expr.Expr;
 import dev.quiver.types.DataType;
 import dev.quiver.types.SqlTypes;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -17,18 +28,6 @@ import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
-
-import java.io.IOException;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The grammar's golden files, one per topic in {@code src/test/resources/grammar/*.txt}: each case is an
@@ -73,7 +72,9 @@ class GrammarGoldenTest {
     void theFilesHoldAtLeastFourHundredCases() throws IOException, URISyntaxException {
         int n = 0;
         for (Path p : files()) {
-            n += GrammarCase.File.parse(Files.readAllLines(p, StandardCharsets.UTF_8)).cases().size();
+            n += GrammarCase.File.parse(Files.readAllLines(p, StandardCharsets.UTF_8))
+                    .cases()
+                    .size();
         }
         assertTrue(n >= 400, "grammar golden cases: " + n);
     }
@@ -90,7 +91,8 @@ class GrammarGoldenTest {
                     Outcome o = run(c.expr(), schema);
                     now.add(new GrammarCase(c.expr(), o.outcome(), o.plan(), c.line()));
                 }
-                Files.write(p, new GrammarCase.File(file.header(), file.schema(), now).render(), StandardCharsets.UTF_8);
+                Files.write(
+                        p, new GrammarCase.File(file.header(), file.schema(), now).render(), StandardCharsets.UTF_8);
                 continue;
             }
             List<DynamicTest> tests = new ArrayList<>();
@@ -101,7 +103,10 @@ class GrammarGoldenTest {
                     assertEquals(c.outcome(), o.outcome(), where);
                     assertEquals(c.plan(), o.plan(), where + " (plan)");
                     if (o.tree() != null) {
-                        assertEquals(o.tree(), Expr.parse(o.tree().toString()), where + " (read back from " + o.tree() + ")");
+                        assertEquals(
+                                o.tree(),
+                                Expr.parse(o.tree().toString()),
+                                where + " (read back from " + o.tree() + ")");
                     }
                 }));
             }
@@ -110,8 +115,7 @@ class GrammarGoldenTest {
         return files.stream();
     }
 
-    private record Outcome(String outcome, String plan, Expr tree) {
-    }
+    private record Outcome(String outcome, String plan, Expr tree) {}
 
     private static Outcome run(String text, Schema schema) {
         Expr tree;

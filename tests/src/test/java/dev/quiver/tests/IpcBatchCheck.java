@@ -1,16 +1,20 @@
 package dev.quiver.tests;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.BaseLargeVariableWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.util.ValueVectorUtility;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The reference of {@link IpcFuzzTest}, independent of Quiver: whether a batch as Arrow's reader
@@ -24,8 +28,7 @@ import java.util.List;
  * aligned, zero behind the nulls, with nothing shared.
  */
 final class IpcBatchCheck {
-    private IpcBatchCheck() {
-    }
+    private IpcBatchCheck() {}
 
     /**
      * What is wrong with a column: its buffers ({@code values == false}: the column is malformed),
@@ -33,8 +36,7 @@ final class IpcBatchCheck {
      * string that is not valid UTF-8, which Arrow's validation rejects but which is a value, not a
      * buffer that cannot be read).
      */
-    record Problem(String description, boolean values) {
-    }
+    record Problem(String description, boolean values) {}
 
     /** What is wrong with column {@code column} of {@code batch}, or null when it is well-formed. */
     static Problem problem(VectorSchemaRoot batch, int column, DictionaryProvider dictionaries) {
@@ -43,7 +45,8 @@ final class IpcBatchCheck {
             return new Problem("is in a batch of " + batch.getRowCount() + " rows", false);
         }
         if (v.getValueCount() != batch.getRowCount()) {
-            return new Problem("has " + v.getValueCount() + " values in a batch of " + batch.getRowCount() + " rows", false);
+            return new Problem(
+                    "has " + v.getValueCount() + " values in a batch of " + batch.getRowCount() + " rows", false);
         }
         try {
             ValueVectorUtility.validate(v);
@@ -59,8 +62,7 @@ final class IpcBatchCheck {
         } catch (RuntimeException e) {
             // The full check adds what values hold to the buffers' checks: a decimal within its precision, a string
             // that is valid UTF-8. Quiver checks buffers before it computes and values where it reads them.
-            return new Problem("is malformed (" + e.getMessage() + ")", v instanceof org.apache.arrow.vector.DecimalVector
-                    || isUtf8(e));
+            return new Problem("is malformed (" + e.getMessage() + ")", v instanceof DecimalVector || isUtf8(e));
         }
         if (v.getField().getDictionary() == null) {
             return null;
@@ -88,7 +90,8 @@ final class IpcBatchCheck {
             if (!v.isNull(i)) {
                 long index = indices.getValueAsLong(i);
                 if (index < 0 || index >= size) {
-                    return new Problem("has index " + index + " at row " + i + " outside its dictionary of " + size, false);
+                    return new Problem(
+                            "has index " + index + " at row " + i + " outside its dictionary of " + size, false);
                 }
             }
         }
@@ -107,9 +110,9 @@ final class IpcBatchCheck {
     private static String negativeFirstOffset(FieldVector v) {
         if (v.getValueCount() > 0) {
             long first = switch (v) {
-                case org.apache.arrow.vector.BaseVariableWidthVector w -> w.getOffsetBuffer().getInt(0);
-                case org.apache.arrow.vector.BaseLargeVariableWidthVector w -> w.getOffsetBuffer().getLong(0);
-                case org.apache.arrow.vector.complex.ListVector l -> l.getOffsetBuffer().getInt(0);
+                case BaseVariableWidthVector w -> w.getOffsetBuffer().getInt(0);
+                case BaseLargeVariableWidthVector w -> w.getOffsetBuffer().getLong(0);
+                case ListVector l -> l.getOffsetBuffer().getInt(0);
                 default -> 0;
             };
             if (first < 0) {
@@ -142,7 +145,8 @@ final class IpcBatchCheck {
      * expression that does not read a column cannot depend on it), and every other dictionary an
      * empty one.
      */
-    static Copy copy(VectorSchemaRoot batch, DictionaryProvider dictionaries, java.util.Set<Integer> read, BufferAllocator allocator) {
+    static Copy copy(
+            VectorSchemaRoot batch, DictionaryProvider dictionaries, Set<Integer> read, BufferAllocator allocator) {
         List<FieldVector> columns = new ArrayList<>();
         DictionaryProvider.MapDictionaryProvider copied = new DictionaryProvider.MapDictionaryProvider();
         try {
@@ -155,8 +159,12 @@ final class IpcBatchCheck {
                 var encoding = vectors.get(c).getField().getDictionary();
                 if (encoding != null && copied.lookup(encoding.getId()) == null) {
                     Dictionary d = dictionaries.lookup(encoding.getId());
-                    boolean used = read.stream().anyMatch(k -> encoding.equals(vectors.get(k).getField().getDictionary()));
-                    copied.put(new Dictionary(used ? copyOf(d.getVector(), allocator) : nulls(d.getVector(), 0, allocator), d.getEncoding()));
+                    boolean used = read.stream()
+                            .anyMatch(k ->
+                                    encoding.equals(vectors.get(k).getField().getDictionary()));
+                    copied.put(new Dictionary(
+                            used ? copyOf(d.getVector(), allocator) : nulls(d.getVector(), 0, allocator),
+                            d.getEncoding()));
                 }
             }
             return new Copy(new VectorSchemaRoot(batch.getSchema().getFields(), columns, batch.getRowCount()), copied);

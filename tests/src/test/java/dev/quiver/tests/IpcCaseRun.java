@@ -3,19 +3,12 @@ package dev.quiver.tests;
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
+import dev.quiver.QuiverOutOfMemoryException;
 import dev.quiver.errors.ErrorKind;
 import dev.quiver.errors.QuiverException;
 import dev.quiver.expr.Expr;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.tests.FuzzTally.Observation;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowFileReader;
-import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.ArrowStreamReader;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel;
-
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +16,16 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel;
 
 /**
  * One case of {@link IpcFuzzTest}: a (mutated) IPC file read as {@code quiver eval} reads its
@@ -59,7 +62,10 @@ final class IpcCaseRun {
     static final int MAX_BATCHES = 8;
 
     /** How the input is read: as a seekable file (IPC file or stream, by its magic), or as a pipe (a stream, an IPC file through its stream). */
-    enum ReadPath { SEEKABLE, PIPE }
+    enum ReadPath {
+        SEEKABLE,
+        PIPE
+    }
 
     private static final byte[] MAGIC = "ARROW1".getBytes(StandardCharsets.US_ASCII);
 
@@ -119,7 +125,8 @@ final class IpcCaseRun {
      */
     private void readFailure(Throwable e) {
         String what = e instanceof Error ? "raised an Error (" : "refused the input (";
-        observations.add(Observation.ok("read: Arrow's reader " + what + e.getClass().getName() + ")"));
+        observations.add(
+                Observation.ok("read: Arrow's reader " + what + e.getClass().getName() + ")"));
     }
 
     private void read(byte[] bytes, ReadPath path) {
@@ -147,18 +154,18 @@ final class IpcCaseRun {
         }
     }
 
-    private record Compiled(IpcExpressions.Text text, CompiledExpression compiled) {
-    }
+    private record Compiled(IpcExpressions.Text text, CompiledExpression compiled) {}
 
     /** Parsing or planning: the value, or null once a PlanningException is counted (anything else is a failure). */
-    private <T> T plan(java.util.function.Supplier<T> step, String sql, Schema schema) {
+    private <T> T plan(Supplier<T> step, String sql, Schema schema) {
         long t0 = System.nanoTime();
         try {
             return step.get();
         } catch (PlanningException e) {
             observations.add(Observation.ok("plan: PlanningException (PLANNING)"));
         } catch (Throwable e) {
-            observations.add(Observation.failed("planning raised " + e.getClass().getName() + ", not a PlanningException",
+            observations.add(Observation.failed(
+                    "planning raised " + e.getClass().getName() + ", not a PlanningException",
                     sql + " over " + schema + ":\n" + FuzzTally.stack(e)));
         } finally {
             nanos[0] += System.nanoTime() - t0;
@@ -187,7 +194,7 @@ final class IpcCaseRun {
             String text = texts.get(c);
             Expr e = plan(() -> IpcExpressions.parse(text), text, schema);
             if (e != null) {
-                parsed.add(new IpcExpressions.Text(text, e, java.util.Set.of(c)));
+                parsed.add(new IpcExpressions.Text(text, e, Set.of(c)));
             }
         }
         IpcExpressions.Text every = IpcExpressions.everyColumn(parsed);
@@ -213,7 +220,8 @@ final class IpcCaseRun {
             } finally {
                 reading = false;
             }
-            IpcBatchCheck.Problem[] problems = new IpcBatchCheck.Problem[schema.getFields().size()];
+            IpcBatchCheck.Problem[] problems =
+                    new IpcBatchCheck.Problem[schema.getFields().size()];
             for (int c = 0; c < problems.length; c++) {
                 problems[c] = IpcBatchCheck.problem(root, c, reader);
             }
@@ -227,8 +235,13 @@ final class IpcCaseRun {
         return FuzzResult.of(() -> e.evaluate(batch, placement, allocator), e, batch.getRowCount());
     }
 
-    private void judge(Compiled c, VectorSchemaRoot batch, ArrowReader reader, SwitchedDictionaries dictionaries,
-                       IpcBatchCheck.Problem[] problems, int index) {
+    private void judge(
+            Compiled c,
+            VectorSchemaRoot batch,
+            ArrowReader reader,
+            SwitchedDictionaries dictionaries,
+            IpcBatchCheck.Problem[] problems,
+            int index) {
         String problem = null, values = null, elsewhere = null;
         for (int column = 0; column < problems.length; column++) {
             IpcBatchCheck.Problem p = problems[column];
@@ -253,12 +266,15 @@ final class IpcCaseRun {
             if (got.error() instanceof QuiverException q && q.kind() == ErrorKind.INPUT) {
                 observations.add(Observation.ok("evaluate: InputException (INPUT) on a malformed batch"));
             } else if (got.error() == null) {
-                observations.add(Observation.failed("a malformed batch evaluated to a result (validation)", where + ", where " + problem
-                        + ", gave " + got.describe()));
+                observations.add(Observation.failed(
+                        "a malformed batch evaluated to a result (validation)",
+                        where + ", where " + problem + ", gave " + got.describe()));
             } else {
-                String what = got.error() instanceof QuiverException q ? q.getClass().getSimpleName() + " (" + q.kind() + ")"
+                String what = got.error() instanceof QuiverException q
+                        ? q.getClass().getSimpleName() + " (" + q.kind() + ")"
                         : got.error().getClass().getName();
-                observations.add(Observation.failed("a malformed batch raised " + what + ", not an InputException (validation)",
+                observations.add(Observation.failed(
+                        "a malformed batch raised " + what + ", not an InputException (validation)",
                         where + ", where " + problem + ", raised " + got.describe()));
             }
             return;
@@ -269,7 +285,8 @@ final class IpcCaseRun {
         }
         if (elsewhere != null && got.error() instanceof QuiverException q && q.kind() == ErrorKind.INPUT) {
             // Validation may check the whole batch, not only what the expression reads.
-            observations.add(Observation.ok("evaluate: InputException (INPUT) for another column of the batch, malformed"));
+            observations.add(
+                    Observation.ok("evaluate: InputException (INPUT) for another column of the batch, malformed"));
             return;
         }
         FuzzResult expected;
@@ -277,43 +294,53 @@ final class IpcCaseRun {
             // The same plan (the copy has the batch's schema) over the copy's columns and dictionaries.
             dictionaries.switchTo(copy.dictionaries());
             expected = evaluate(c.compiled, copy.root());
-        } catch (org.apache.arrow.memory.OutOfMemoryException e) {
+        } catch (OutOfMemoryException e) {
             // A mutated length can make a well-formed batch of millions of rows: its copy may not fit in
             // the case's memory next to the batch. Quiver's own outcome is still judged by its kind.
             if (got.error() == null || got.error() instanceof QuiverException) {
-                observations.add(Observation.ok("evaluate: " + (got.error() == null ? "a result" : "a " + got.error().getClass()
-                        .getSimpleName()) + "; the canonical copy does not fit in the case's memory (not compared)"));
+                observations.add(Observation.ok("evaluate: "
+                        + (got.error() == null
+                                ? "a result"
+                                : "a " + got.error().getClass().getSimpleName())
+                        + "; the canonical copy does not fit in the case's memory (not compared)"));
             } else {
-                observations.add(Observation.failed("a well-formed batch raised " + got.error().getClass().getName()
-                        + ", not a QuiverException", where + ": " + got.describe()));
+                observations.add(Observation.failed(
+                        "a well-formed batch raised " + got.error().getClass().getName() + ", not a QuiverException",
+                        where + ": " + got.describe()));
             }
             return;
         } finally {
             dictionaries.switchTo(reader);
             nanos[2] += System.nanoTime() - t1;
         }
-        String inputs = values != null ? " (" + values + ": values the buffers' checks do not judge, computed as values)" : "";
+        String inputs =
+                values != null ? " (" + values + ": values the buffers' checks do not judge, computed as values)" : "";
         if (!got.same(expected) && (outOfMemory(got) || outOfMemory(expected))) {
             // The batch and its copy share the case's memory limit: which of the two runs out depends on what the
             // other holds at the time. Out of memory is a documented outcome (RESOURCE); nothing else differed.
-            observations.add(Observation.ok("evaluate: out of the case's memory on one side (QuiverOutOfMemoryException,"
-                    + " RESOURCE), not compared"));
+            observations.add(
+                    Observation.ok("evaluate: out of the case's memory on one side (QuiverOutOfMemoryException,"
+                            + " RESOURCE), not compared"));
         } else if (!got.same(expected)) {
-            observations.add(Observation.failed("a well-formed batch gave another outcome than its canonical copy",
+            observations.add(Observation.failed(
+                    "a well-formed batch gave another outcome than its canonical copy",
                     where + inputs + " gave " + got.describe() + "\n  its canonical copy gave " + expected.describe()));
         } else if (got.error() == null) {
-            observations.add(Observation.ok("evaluate: a result, equal to the canonical copy's" + (values != null
-                    ? " (decimals beyond their precision or strings not UTF-8)" : "")));
+            observations.add(Observation.ok("evaluate: a result, equal to the canonical copy's"
+                    + (values != null ? " (decimals beyond their precision or strings not UTF-8)" : "")));
         } else if (got.error() instanceof QuiverException q) {
-            observations.add(Observation.ok("evaluate: " + q.getClass().getSimpleName() + " (" + q.kind() + "), alike on the canonical copy"));
+            observations.add(Observation.ok(
+                    "evaluate: " + q.getClass().getSimpleName() + " (" + q.kind() + "), alike on the canonical copy"));
         } else {
-            observations.add(Observation.failed("a well-formed batch raised " + got.error().getClass().getName()
-                    + " (so does its canonical copy), not a QuiverException", where + inputs + ": " + got.describe()));
+            observations.add(Observation.failed(
+                    "a well-formed batch raised " + got.error().getClass().getName()
+                            + " (so does its canonical copy), not a QuiverException",
+                    where + inputs + ": " + got.describe()));
         }
     }
 
     /** Whether {@code r} is Quiver running out of the memory it was given (kind RESOURCE). */
     private static boolean outOfMemory(FuzzResult r) {
-        return r.error() instanceof dev.quiver.QuiverOutOfMemoryException;
+        return r.error() instanceof QuiverOutOfMemoryException;
     }
 }

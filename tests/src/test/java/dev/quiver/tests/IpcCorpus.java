@@ -3,6 +3,18 @@ package dev.quiver.tests;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseIntVector;
@@ -26,19 +38,6 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.nio.channels.Channels;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-
 /**
  * Valid Arrow IPC files and streams, written by Arrow Java's own writers, that {@link IpcFuzzTest}
  * mutates: one to four columns (now and then every kind at once) of every type Quiver reads,
@@ -48,25 +47,36 @@ import java.util.Random;
  * ends of the timestamp range).
  */
 final class IpcCorpus {
-    private IpcCorpus() {
-    }
+    private IpcCorpus() {}
 
     /** A column kind: its Arrow type (for a dictionary, the index type and the values' type). */
     enum Kind {
-        INT8(new ArrowType.Int(8, true)), INT16(new ArrowType.Int(16, true)), INT32(new ArrowType.Int(32, true)),
-        INT64(new ArrowType.Int(64, true)), UINT8(new ArrowType.Int(8, false)), UINT16(new ArrowType.Int(16, false)),
-        UINT32(new ArrowType.Int(32, false)), UINT64(new ArrowType.Int(64, false)),
+        INT8(new ArrowType.Int(8, true)),
+        INT16(new ArrowType.Int(16, true)),
+        INT32(new ArrowType.Int(32, true)),
+        INT64(new ArrowType.Int(64, true)),
+        UINT8(new ArrowType.Int(8, false)),
+        UINT16(new ArrowType.Int(16, false)),
+        UINT32(new ArrowType.Int(32, false)),
+        UINT64(new ArrowType.Int(64, false)),
         FLOAT32(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
         FLOAT64(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
-        DECIMAL_10_2(new ArrowType.Decimal(10, 2, 128)), DECIMAL_38_6(new ArrowType.Decimal(38, 6, 128)),
-        BOOL(ArrowType.Bool.INSTANCE), UTF8(ArrowType.Utf8.INSTANCE), LARGE_UTF8(ArrowType.LargeUtf8.INSTANCE),
-        BINARY(ArrowType.Binary.INSTANCE), DATE32(new ArrowType.Date(DateUnit.DAY)),
+        DECIMAL_10_2(new ArrowType.Decimal(10, 2, 128)),
+        DECIMAL_38_6(new ArrowType.Decimal(38, 6, 128)),
+        BOOL(ArrowType.Bool.INSTANCE),
+        UTF8(ArrowType.Utf8.INSTANCE),
+        LARGE_UTF8(ArrowType.LargeUtf8.INSTANCE),
+        BINARY(ArrowType.Binary.INSTANCE),
+        DATE32(new ArrowType.Date(DateUnit.DAY)),
         TIMESTAMP_S(new ArrowType.Timestamp(TimeUnit.SECOND, null)),
         TIMESTAMP_MS_UTC(new ArrowType.Timestamp(TimeUnit.MILLISECOND, "UTC")),
         TIMESTAMP_US(new ArrowType.Timestamp(TimeUnit.MICROSECOND, null)),
         TIMESTAMP_NS_TZ(new ArrowType.Timestamp(TimeUnit.NANOSECOND, "Europe/Paris")),
-        LIST_INT32(ArrowType.List.INSTANCE), LIST_UTF8(ArrowType.List.INSTANCE), STRUCT(ArrowType.Struct.INSTANCE),
-        DICTIONARY_UTF8(new ArrowType.Int(32, true)), DICTIONARY_UTF8_INT8(new ArrowType.Int(8, true)),
+        LIST_INT32(ArrowType.List.INSTANCE),
+        LIST_UTF8(ArrowType.List.INSTANCE),
+        STRUCT(ArrowType.Struct.INSTANCE),
+        DICTIONARY_UTF8(new ArrowType.Int(32, true)),
+        DICTIONARY_UTF8_INT8(new ArrowType.Int(8, true)),
         NULL(ArrowType.Null.INSTANCE);
 
         final ArrowType type;
@@ -88,7 +98,9 @@ final class IpcCorpus {
     }
 
     static final int[] ROWS = {0, 1, 2, 7, 8, 9, 63, 64, 65, 200};
-    static final String[] STRINGS = {"", "a", "abc", "ABC", "héllo", "日本語", "a%b", "xyz ", "ß", "\uD83D\uDE00", "  ", "aaaaaaaaaaaaaaaaaaaa"};
+    static final String[] STRINGS = {
+        "", "a", "abc", "ABC", "héllo", "日本語", "a%b", "xyz ", "ß", "\uD83D\uDE00", "  ", "aaaaaaaaaaaaaaaaaaaa"
+    };
 
     /** A random valid file or stream (both formats equally often), written from {@code allocator} (nothing stays allocated). */
     static Item random(Random r, BufferAllocator allocator) {
@@ -136,8 +148,9 @@ final class IpcCorpus {
             Schema schema = new Schema(fields);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
-                 ArrowWriter writer = file ? new ArrowFileWriter(root, provider, Channels.newChannel(out))
-                         : new ArrowStreamWriter(root, provider, Channels.newChannel(out))) {
+                    ArrowWriter writer = file
+                            ? new ArrowFileWriter(root, provider, Channels.newChannel(out))
+                            : new ArrowStreamWriter(root, provider, Channels.newChannel(out))) {
                 writer.start();
                 StringBuilder rowCounts = new StringBuilder();
                 for (int b = 0; b < batches; b++) {
@@ -145,8 +158,11 @@ final class IpcCorpus {
                     rowCounts.append(b == 0 ? "" : ", ").append(rows);
                     for (int c = 0; c < columns.size(); c++) {
                         Field f = fields.get(c);
-                        int dictionarySize = f.getDictionary() == null ? 0 : dictionarySizes.get(f.getDictionary().getId());
-                        try (FieldVector v = column(f, columns.get(c), rows, nulls, edges, dictionarySize, r, allocator)) {
+                        int dictionarySize = f.getDictionary() == null
+                                ? 0
+                                : dictionarySizes.get(f.getDictionary().getId());
+                        try (FieldVector v =
+                                column(f, columns.get(c), rows, nulls, edges, dictionarySize, r, allocator)) {
                             v.makeTransferPair(root.getVector(c)).transfer();
                         }
                     }
@@ -154,8 +170,8 @@ final class IpcCorpus {
                     writer.writeBatch();
                 }
                 writer.end();
-                String description = (file ? "file" : "stream") + " of " + columns + ", batches of " + rowCounts + " rows, nulls "
-                        + nulls + (edges ? ", edge values" : "");
+                String description = (file ? "file" : "stream") + " of " + columns + ", batches of " + rowCounts
+                        + " rows, nulls " + nulls + (edges ? ", edge values" : "");
                 return new Item(out.toByteArray(), file, schema, dictionaryValues, description);
             }
         } catch (IOException e) {
@@ -169,17 +185,32 @@ final class IpcCorpus {
 
     private static Field field(String name, Kind k) {
         return switch (k) {
-            case LIST_INT32 -> new Field(name, FieldType.nullable(k.type), List.of(Field.nullable("item", new ArrowType.Int(32, true))));
-            case LIST_UTF8 -> new Field(name, FieldType.nullable(k.type), List.of(Field.nullable("item", ArrowType.Utf8.INSTANCE)));
-            case STRUCT -> new Field(name, FieldType.nullable(k.type), List.of(Field.nullable("a", new ArrowType.Int(32, true)),
-                    Field.nullable("b", ArrowType.Utf8.INSTANCE)));
+            case LIST_INT32 ->
+                new Field(
+                        name, FieldType.nullable(k.type), List.of(Field.nullable("item", new ArrowType.Int(32, true))));
+            case LIST_UTF8 ->
+                new Field(name, FieldType.nullable(k.type), List.of(Field.nullable("item", ArrowType.Utf8.INSTANCE)));
+            case STRUCT ->
+                new Field(
+                        name,
+                        FieldType.nullable(k.type),
+                        List.of(
+                                Field.nullable("a", new ArrowType.Int(32, true)),
+                                Field.nullable("b", ArrowType.Utf8.INSTANCE)));
             default -> Field.nullable(name, k.type);
         };
     }
 
     /** A column of {@code rows} rows of kind {@code k}; the caller closes it. */
-    private static FieldVector column(Field f, Kind k, int rows, double nulls, boolean edges, int dictionarySize, Random r,
-                                      BufferAllocator allocator) {
+    private static FieldVector column(
+            Field f,
+            Kind k,
+            int rows,
+            double nulls,
+            boolean edges,
+            int dictionarySize,
+            Random r,
+            BufferAllocator allocator) {
         FieldVector v = f.createVector(allocator);
         try {
             v.setInitialCapacity(Math.max(rows, 1));
@@ -187,17 +218,29 @@ final class IpcCorpus {
             for (int i = 0; i < rows; i++) {
                 boolean isNull = r.nextDouble() < nulls;
                 switch (v) {
-                    case VarCharVector s -> s.setSafe(i, isNull ? garbage(r) : STRINGS[r.nextInt(STRINGS.length)].getBytes(StandardCharsets.UTF_8));
-                    case LargeVarCharVector s -> s.setSafe(i, isNull ? garbage(r) : STRINGS[r.nextInt(STRINGS.length)].getBytes(StandardCharsets.UTF_8));
+                    case VarCharVector s ->
+                        s.setSafe(
+                                i,
+                                isNull
+                                        ? garbage(r)
+                                        : STRINGS[r.nextInt(STRINGS.length)].getBytes(StandardCharsets.UTF_8));
+                    case LargeVarCharVector s ->
+                        s.setSafe(
+                                i,
+                                isNull
+                                        ? garbage(r)
+                                        : STRINGS[r.nextInt(STRINGS.length)].getBytes(StandardCharsets.UTF_8));
                     case VarBinaryVector b -> {
                         byte[] bytes = new byte[r.nextInt(12)];
                         r.nextBytes(bytes);
                         b.setSafe(i, bytes);
                     }
-                    case BaseIntVector index when k.dictionary() -> {
+                    case BaseIntVector index
+                    when k.dictionary() -> {
                         // Behind a null, an index that may lie outside the dictionary; else one inside.
                         long garbage = r.nextInt(4) == 0 ? 100 + r.nextInt(20) : r.nextInt(Math.max(1, dictionarySize));
-                        index.setWithPossibleTruncate(i, isNull || dictionarySize == 0 ? garbage : r.nextInt(dictionarySize));
+                        index.setWithPossibleTruncate(
+                                i, isNull || dictionarySize == 0 ? garbage : r.nextInt(dictionarySize));
                         isNull |= dictionarySize == 0;
                     }
                     default -> {
@@ -207,7 +250,9 @@ final class IpcCorpus {
                     }
                 }
                 if (isNull && k != Kind.NULL) {
-                    if (v instanceof BaseFixedWidthVector || v instanceof VarCharVector || v instanceof LargeVarCharVector
+                    if (v instanceof BaseFixedWidthVector
+                            || v instanceof VarCharVector
+                            || v instanceof LargeVarCharVector
                             || v instanceof VarBinaryVector) {
                         BitVectorHelper.unsetBit(v.getValidityBuffer(), i); // the value stays behind the null
                     } else {
@@ -235,32 +280,49 @@ final class IpcCorpus {
     private static Object value(Kind k, boolean edges, Random r) {
         boolean edge = edges && r.nextInt(3) == 0;
         return switch (k) {
-            case INT8 -> (byte) (edge ? new int[] {Byte.MIN_VALUE, Byte.MAX_VALUE, 0, -1}[r.nextInt(4)] : r.nextInt(256) - 128);
-            case INT16 -> (short) (edge ? new int[] {Short.MIN_VALUE, Short.MAX_VALUE, 0}[r.nextInt(3)] : r.nextInt(2001) - 1000);
-            case INT32 -> edge ? new int[] {Integer.MIN_VALUE, Integer.MAX_VALUE, 0}[r.nextInt(3)] : r.nextInt(2001) - 1000;
-            case INT64 -> edge ? new long[] {Long.MIN_VALUE, Long.MAX_VALUE, 0}[r.nextInt(3)] : r.nextLong() >> r.nextInt(64);
+            case INT8 ->
+                (byte) (edge ? new int[] {Byte.MIN_VALUE, Byte.MAX_VALUE, 0, -1}[r.nextInt(4)] : r.nextInt(256) - 128);
+            case INT16 ->
+                (short) (edge ? new int[] {Short.MIN_VALUE, Short.MAX_VALUE, 0}[r.nextInt(3)] : r.nextInt(2001) - 1000);
+            case INT32 ->
+                edge ? new int[] {Integer.MIN_VALUE, Integer.MAX_VALUE, 0}[r.nextInt(3)] : r.nextInt(2001) - 1000;
+            case INT64 ->
+                edge ? new long[] {Long.MIN_VALUE, Long.MAX_VALUE, 0}[r.nextInt(3)] : r.nextLong() >> r.nextInt(64);
             case UINT8 -> (short) (edge ? 255 : r.nextInt(256));
             case UINT16 -> edge ? 65535 : r.nextInt(65536);
             case UINT32 -> edge ? 4294967295L : (long) r.nextInt(100_000);
             case UINT64 -> edge ? new BigInteger("18446744073709551615") : BigInteger.valueOf(r.nextInt(100_000));
-            case FLOAT32 -> edge ? new float[] {Float.NaN, Float.POSITIVE_INFINITY, -0.0f, Float.MIN_VALUE, Float.MAX_VALUE}[r.nextInt(5)]
-                    : (float) (r.nextGaussian() * 100);
-            case FLOAT64 -> edge ? new double[] {Double.NaN, Double.NEGATIVE_INFINITY, -0.0, Double.MIN_VALUE, Double.MAX_VALUE}[r.nextInt(5)]
-                    : r.nextGaussian() * 1e3;
-            case DECIMAL_10_2 -> edge ? new BigDecimal(r.nextBoolean() ? "99999999.99" : "-99999999.99")
-                    : BigDecimal.valueOf(r.nextInt(2_000_001) - 1_000_000, 2);
-            case DECIMAL_38_6 -> edge ? new BigDecimal((r.nextBoolean() ? "" : "-") + "9".repeat(32) + "." + "9".repeat(6))
-                    : BigDecimal.valueOf(r.nextLong() >> r.nextInt(64), 6);
+            case FLOAT32 ->
+                edge
+                        ? new float[] {Float.NaN, Float.POSITIVE_INFINITY, -0.0f, Float.MIN_VALUE, Float.MAX_VALUE}
+                                [r.nextInt(5)]
+                        : (float) (r.nextGaussian() * 100);
+            case FLOAT64 ->
+                edge
+                        ? new double[] {Double.NaN, Double.NEGATIVE_INFINITY, -0.0, Double.MIN_VALUE, Double.MAX_VALUE}
+                                [r.nextInt(5)]
+                        : r.nextGaussian() * 1e3;
+            case DECIMAL_10_2 ->
+                edge
+                        ? new BigDecimal(r.nextBoolean() ? "99999999.99" : "-99999999.99")
+                        : BigDecimal.valueOf(r.nextInt(2_000_001) - 1_000_000, 2);
+            case DECIMAL_38_6 ->
+                edge
+                        ? new BigDecimal((r.nextBoolean() ? "" : "-") + "9".repeat(32) + "." + "9".repeat(6))
+                        : BigDecimal.valueOf(r.nextLong() >> r.nextInt(64), 6);
             case BOOL -> r.nextBoolean();
-            case DATE32 -> edge ? new int[] {Integer.MIN_VALUE, Integer.MAX_VALUE, 0}[r.nextInt(3)] : r.nextInt(40_000) - 10_000;
+            case DATE32 ->
+                edge ? new int[] {Integer.MIN_VALUE, Integer.MAX_VALUE, 0}[r.nextInt(3)] : r.nextInt(40_000) - 10_000;
             case TIMESTAMP_S, TIMESTAMP_MS_UTC, TIMESTAMP_US, TIMESTAMP_NS_TZ ->
-                    edge ? new long[] {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1}[r.nextInt(4)]
-                            : (r.nextLong() % 2_000_000_000L) * switch (k) {
-                                case TIMESTAMP_S -> 1L;
-                                case TIMESTAMP_MS_UTC -> 1_000L;
-                                case TIMESTAMP_US -> 1_000_000L;
-                                default -> 1_000_000_000L / 8;
-                            };
+                edge
+                        ? new long[] {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1}[r.nextInt(4)]
+                        : (r.nextLong() % 2_000_000_000L)
+                                * switch (k) {
+                                    case TIMESTAMP_S -> 1L;
+                                    case TIMESTAMP_MS_UTC -> 1_000L;
+                                    case TIMESTAMP_US -> 1_000_000L;
+                                    default -> 1_000_000_000L / 8;
+                                };
             case LIST_INT32 -> {
                 List<Object> items = new ArrayList<>();
                 for (int n = r.nextInt(5); items.size() < n; ) {

@@ -1,18 +1,18 @@
 package dev.quiver.tests;
 
 import dev.quiver.expr.Expr;
-import org.apache.arrow.vector.dictionary.Dictionary;
-import org.apache.arrow.vector.dictionary.DictionaryProvider;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * The expressions {@link IpcFuzzTest} evaluates over a file's batches, chosen by the types of
@@ -22,12 +22,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * that reads every column at once.
  */
 final class IpcExpressions {
-    private IpcExpressions() {
-    }
+    private IpcExpressions() {}
 
     /** An expression: its SQL text (for the report), the tree, and the columns (positions in the schema) it reads. */
-    record Text(String sql, Expr expr, Set<Integer> columns) {
-    }
+    record Text(String sql, Expr expr, Set<Integer> columns) {}
 
     /** Parsed texts: the same few come back case after case, and parsing costs more than planning. */
     private static final Map<String, Expr> PARSED = new ConcurrentHashMap<>();
@@ -59,7 +57,7 @@ final class IpcExpressions {
             return null;
         }
         Expr all = null;
-        Set<Integer> columns = new java.util.TreeSet<>();
+        Set<Integer> columns = new TreeSet<>();
         for (Text t : each) {
             Expr counted = Expr.when(t.expr().isNull(), Expr.lit(0)).otherwise(Expr.lit(1));
             all = all == null ? counted : all.add(counted);
@@ -76,7 +74,9 @@ final class IpcExpressions {
     /** An expression over {@code ref}, a value of {@code f}'s type, that reads its values. */
     static String forField(Field f, String ref, DictionaryProvider dictionaries, Random r) {
         if (f.getDictionary() != null) {
-            Dictionary d = dictionaries == null ? null : dictionaries.lookup(f.getDictionary().getId());
+            Dictionary d = dictionaries == null
+                    ? null
+                    : dictionaries.lookup(f.getDictionary().getId());
             // The values' type decides; a dictionary that is not there is the planner's to refuse.
             return d == null ? "length(" + ref + ")" : forType(d.getVector().getField(), ref, dictionaries, r);
         }
@@ -85,27 +85,33 @@ final class IpcExpressions {
 
     private static String forType(Field f, String ref, DictionaryProvider dictionaries, Random r) {
         return switch (f.getType()) {
-            case ArrowType.Int i -> pick(r, "(" + ref + " + 1)", "CAST(" + ref + " AS VARCHAR)", "(" + ref + " > 0)");
-            case ArrowType.FloatingPoint fp -> pick(r, "(" + ref + " * 2)", "CAST(" + ref + " AS VARCHAR)", "(" + ref + " < 0.5)");
-            case ArrowType.Decimal d -> pick(r, "(" + ref + " + " + ref + ")", "CAST(" + ref + " AS VARCHAR)", "CAST(" + ref + " AS DOUBLE)");
-            case ArrowType.Bool b -> pick(r, "(NOT " + ref + ")", "CAST(" + ref + " AS VARCHAR)");
-            case ArrowType.Utf8 u -> string(ref, r);
-            case ArrowType.LargeUtf8 u -> string(ref, r);
-            case ArrowType.Binary b -> pick(r, "CAST(" + ref + " AS VARCHAR)", "(" + ref + " = " + ref + ")");
-            case ArrowType.Date d -> pick(r, "CAST(" + ref + " AS VARCHAR)", "(" + ref + " + 1)", "(" + ref + " < DATE '2000-01-01')");
-            case ArrowType.Timestamp t -> pick(r, "CAST(" + ref + " AS VARCHAR)", "(" + ref + " < TIMESTAMP '2000-01-01 00:00:00')");
-            case ArrowType.List l -> {
+            case ArrowType.Int _ -> pick(r, "(" + ref + " + 1)", "CAST(" + ref + " AS VARCHAR)", "(" + ref + " > 0)");
+            case ArrowType.FloatingPoint _ ->
+                pick(r, "(" + ref + " * 2)", "CAST(" + ref + " AS VARCHAR)", "(" + ref + " < 0.5)");
+            case ArrowType.Decimal _ ->
+                pick(r, "(" + ref + " + " + ref + ")", "CAST(" + ref + " AS VARCHAR)", "CAST(" + ref + " AS DOUBLE)");
+            case ArrowType.Bool _ -> pick(r, "(NOT " + ref + ")", "CAST(" + ref + " AS VARCHAR)");
+            case ArrowType.Utf8 _ -> string(ref, r);
+            case ArrowType.LargeUtf8 _ -> string(ref, r);
+            case ArrowType.Binary _ -> pick(r, "CAST(" + ref + " AS VARCHAR)", "(" + ref + " = " + ref + ")");
+            case ArrowType.Date _ ->
+                pick(r, "CAST(" + ref + " AS VARCHAR)", "(" + ref + " + 1)", "(" + ref + " < DATE '2000-01-01')");
+            case ArrowType.Timestamp _ ->
+                pick(r, "CAST(" + ref + " AS VARCHAR)", "(" + ref + " < TIMESTAMP '2000-01-01 00:00:00')");
+            case ArrowType.List _ -> {
                 Field item = f.getChildren().isEmpty() ? null : f.getChildren().getFirst();
                 if (item != null && item.getType() instanceof ArrowType.Int) {
                     yield pick(r, "array_contains(" + ref + ", 3)", "array_element(" + ref + ", 2)");
                 }
-                yield item == null ? "array_length(" + ref + ")"
+                yield item == null
+                        ? "array_length(" + ref + ")"
                         : forType(item, "array_element(" + ref + ", " + (1 + r.nextInt(3)) + ")", dictionaries, r);
             }
-            case ArrowType.Struct s -> {
+            case ArrowType.Struct _ -> {
                 List<String> parts = new ArrayList<>();
                 for (Field child : f.getChildren()) {
-                    parts.add("CASE WHEN (" + forType(child, ref + "['" + child.getName().replace("'", "''") + "']", dictionaries, r)
+                    parts.add("CASE WHEN ("
+                            + forType(child, ref + "['" + child.getName().replace("'", "''") + "']", dictionaries, r)
                             + ") IS NULL THEN 0 ELSE 1 END");
                 }
                 yield parts.isEmpty() ? "(" + ref + " IS NULL)" : "(" + String.join(" + ", parts) + ")";
@@ -115,7 +121,12 @@ final class IpcExpressions {
     }
 
     private static String string(String ref, Random r) {
-        return pick(r, "length(" + ref + ")", "upper(" + ref + ")", "(" + ref + " LIKE '%a%')", "octet_length(" + ref + ")",
+        return pick(
+                r,
+                "length(" + ref + ")",
+                "upper(" + ref + ")",
+                "(" + ref + " LIKE '%a%')",
+                "octet_length(" + ref + ")",
                 "concat(" + ref + ", 'x')");
     }
 

@@ -1,16 +1,16 @@
 package dev.quiver.tests;
 
-import dev.quiver.Placement;
-import dev.quiver.Quiver;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Random;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.quiver.Placement;
+import dev.quiver.Quiver;
+import java.util.List;
+import java.util.Random;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.junit.jupiter.api.Test;
 
 /**
  * Mutated Arrow IPC files: valid files and streams of every type Quiver reads
@@ -58,19 +58,27 @@ class IpcFuzzTest {
         RootAllocator root = new RootAllocator();
         // The Quiver's own memory (folded constants, device state) apart from the cases', so each can be checked.
         BufferAllocator quiverMemory = root.newChildAllocator("the Quiver", 0, Long.MAX_VALUE);
-        try (Quiver quiver = Quiver.builder().allocator(quiverMemory).openCl(OPENCL_EVERY > 0).build()) {
+        try (Quiver quiver = Quiver.builder()
+                .allocator(quiverMemory)
+                .openCl(OPENCL_EVERY > 0)
+                .build()) {
             boolean openCl = !quiver.openClDevices().isEmpty();
-            for (long k = only != null ? only : 0; k < (only != null ? only + 1 : cases) && !runner.tooManyHangs(); k++) {
+            for (long k = only != null ? only : 0;
+                    k < (only != null ? only + 1 : cases) && !runner.tooManyHangs();
+                    k++) {
                 Random r = FuzzCases.caseRandom(seed, k);
                 runCase(quiver, root, runner, tally, seed, k, r, openCl);
                 if (quiverMemory.getAllocatedMemory() != 0 && runner.hangs() == 0) { // a hung case may still hold some
                     tally.leaks++;
-                    tally.fail("a leak", "seed " + seed + ", case " + k + ": " + quiverMemory.getAllocatedMemory()
-                            + " bytes left in the Quiver's own allocator");
+                    tally.fail(
+                            "a leak",
+                            "seed " + seed + ", case " + k + ": " + quiverMemory.getAllocatedMemory()
+                                    + " bytes left in the Quiver's own allocator");
                 }
                 if (soak > 0 && (k + 1) % 10_000 == 0) {
-                    System.out.printf("  soak: %d of %d cases, %d failures, %.0f s%n", k + 1, soak, tally.failureCount(),
-                            (System.nanoTime() - started) / 1e9);
+                    System.out.printf(
+                            "  soak: %d of %d cases, %d failures, %.0f s%n",
+                            k + 1, soak, tally.failureCount(), (System.nanoTime() - started) / 1e9);
                 }
             }
         }
@@ -78,8 +86,9 @@ class IpcFuzzTest {
             quiverMemory.close();
         }
         String summary = tally.summary("IpcFuzzTest", seed, (System.nanoTime() - started) / 1e9)
-                + String.format("  seconds in: planning %.1f, evaluating %.1f, the reference %.1f, writing and mutating files %.1f%n",
-                nanos[0] / 1e9, nanos[1] / 1e9, nanos[2] / 1e9, nanos[3] / 1e9);
+                + String.format(
+                        "  seconds in: planning %.1f, evaluating %.1f, the reference %.1f, writing and mutating files %.1f%n",
+                        nanos[0] / 1e9, nanos[1] / 1e9, nanos[2] / 1e9, nanos[3] / 1e9);
         System.out.print(summary);
         if (runner.tooManyHangs()) {
             fail("stopped after " + FuzzCases.MAX_HANGS + " hangs (seed " + seed + ")\n" + summary);
@@ -94,26 +103,37 @@ class IpcFuzzTest {
         }
     }
 
-    private void runCase(Quiver quiver, RootAllocator root, FuzzCases runner, FuzzTally tally, long seed, long k, Random r,
-                                boolean openCl) throws InterruptedException {
+    private void runCase(
+            Quiver quiver,
+            RootAllocator root,
+            FuzzCases runner,
+            FuzzTally tally,
+            long seed,
+            long k,
+            Random r,
+            boolean openCl)
+            throws InterruptedException {
         tally.cases++;
         long t0 = System.nanoTime();
         IpcCorpus.Item item;
         try (BufferAllocator writing = root.newChildAllocator("writing case " + k, 0, Long.MAX_VALUE)) {
             item = IpcCorpus.random(r, writing);
         }
-        IpcMutator.Mutated mutated = k % UNMUTATED_EVERY == 0 ? new IpcMutator.Mutated(item.bytes(), "unmutated")
+        IpcMutator.Mutated mutated = k % UNMUTATED_EVERY == 0
+                ? new IpcMutator.Mutated(item.bytes(), "unmutated")
                 : IpcMutator.mutate(item.layout(), r);
         nanos[3] += System.nanoTime() - t0;
         IpcCaseRun.ReadPath path = r.nextInt(4) == 0 ? IpcCaseRun.ReadPath.PIPE : IpcCaseRun.ReadPath.SEEKABLE;
         int draw = r.nextInt(840); // drawn whatever the flags say, so a case replays alike
         Placement placement = openCl && OPENCL_EVERY > 0 && draw % OPENCL_EVERY == 0 ? Placement.OPENCL : Placement.CPU;
-        String what = "seed " + seed + ", case " + k + " (-Dquiver.fuzz.ipc.seed=" + seed + " -Dquiver.fuzz.ipc.case=" + k + "): "
-                + item.description() + ", read " + path + " on " + placement + "; mutation: " + mutated.description();
+        String what = "seed " + seed + ", case " + k + " (-Dquiver.fuzz.ipc.seed=" + seed + " -Dquiver.fuzz.ipc.case="
+                + k + "): " + item.description() + ", read " + path + " on " + placement + "; mutation: "
+                + mutated.description();
         BufferAllocator allocator = root.newChildAllocator("case " + k, 0, CASE_MEMORY_LIMIT);
         Random evaluation = new Random(r.nextLong());
         IpcCaseRun run = IpcCaseRun.of(quiver, placement, evaluation, allocator, nanos);
-        FuzzCases.Timed<List<FuzzTally.Observation>> timed = runner.run(k, () -> run.run(mutated.bytes(), path), run::reading);
+        FuzzCases.Timed<List<FuzzTally.Observation>> timed =
+                runner.run(k, () -> run.run(mutated.bytes(), path), run::reading);
         if (timed.late() != null && !timed.hung()) {
             // Arrow's reader allocates on the heap what a length says (4 bytes of 'ARRO' read as a length: 1.3 GB).
             tally.count("read: Arrow's reader took longer than the limit (then ended)");
@@ -124,7 +144,9 @@ class IpcFuzzTest {
             return; // the stuck thread still holds the allocator
         }
         if (timed.thrown() != null) {
-            tally.fail("the case raised " + timed.thrown().getClass().getName(), what + "\n" + FuzzTally.stack(timed.thrown()));
+            tally.fail(
+                    "the case raised " + timed.thrown().getClass().getName(),
+                    what + "\n" + FuzzTally.stack(timed.thrown()));
         } else {
             timed.value().forEach(o -> tally.add(o, what));
         }
@@ -145,14 +167,16 @@ class IpcFuzzTest {
             tally.count("read: Arrow's reader leaked (reading alone, without Quiver, leaves as many bytes)");
         } else {
             tally.leaks++;
-            tally.fail("a leak", what + "\n" + left + " bytes left (reading alone leaves " + readerAlone + "):\n"
-                    + allocator.toVerboseString());
+            tally.fail(
+                    "a leak",
+                    what + "\n" + left + " bytes left (reading alone leaves " + readerAlone + "):\n"
+                            + allocator.toVerboseString());
         }
     }
 
     /** Reads every batch (up to {@link IpcCaseRun#MAX_BATCHES}) and closes the reader; the bytes left in {@code allocator}. */
     static long readAlone(byte[] bytes, IpcCaseRun.ReadPath path, BufferAllocator allocator) {
-        try (org.apache.arrow.vector.ipc.ArrowReader reader = IpcCaseRun.open(bytes, path, allocator)) {
+        try (ArrowReader reader = IpcCaseRun.open(bytes, path, allocator)) {
             reader.getVectorSchemaRoot();
             for (int b = 0; b < IpcCaseRun.MAX_BATCHES && reader.loadNextBatch(); b++) {
                 // only reading

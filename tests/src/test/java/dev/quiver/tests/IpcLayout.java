@@ -1,17 +1,16 @@
 package dev.quiver.tests;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.apache.arrow.flatbuf.MessageHeader;
 import org.apache.arrow.flatbuf.Type;
 import org.apache.arrow.vector.BufferLayout;
 import org.apache.arrow.vector.TypeLayout;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Where everything lies in a valid Arrow IPC file or stream, for {@link IpcMutator}: the
@@ -29,28 +28,38 @@ import java.util.Map;
  */
 final class IpcLayout {
     /** One message: [start, end) in the file, its metadata [metadataStart, +metadataLength) and body. */
-    record Message(int start, int end, int metadataStart, int metadataLength, int bodyStart, int bodyLength, byte headerType) {
-    }
+    record Message(
+            int start,
+            int end,
+            int metadataStart,
+            int metadataLength,
+            int bodyStart,
+            int bodyLength,
+            byte headerType) {}
 
     /** A scalar of the metadata: {@code width} bytes (1, 2, 4 or 8, little-endian) at {@code position}. */
-    record Slot(int position, int width, String name) {
-    }
+    record Slot(int position, int width, String name) {}
 
     /** What a body buffer holds. */
-    enum Role { VALIDITY, OFFSETS, DICTIONARY_INDICES, DATA }
+    enum Role {
+        VALIDITY,
+        OFFSETS,
+        DICTIONARY_INDICES,
+        DATA
+    }
 
     /**
      * One buffer of a body: [start, start + length) in the file, holding {@code role} of
      * {@code column}; {@code width} is the bytes of one element (offsets: 4 or 8; indices: the
      * index width; validity: 0).
      */
-    record Region(int start, int length, Role role, int width, String column) {
-    }
+    record Region(int start, int length, Role role, int width, String column) {}
 
     final byte[] bytes;
     final boolean file;
     /** Where the stream of messages starts: 0, or 8 in a file. */
     final int streamStart;
+
     final List<Message> messages = new ArrayList<>();
     final List<Slot> slots = new ArrayList<>();
     final List<Region> regions = new ArrayList<>();
@@ -94,7 +103,8 @@ final class IpcLayout {
             byte header = m.byteAt(1, MessageHeader.NONE);
             int bodyLength = (int) m.longAt(3, 0);
             int bodyStart = metadataStart + metadataLength;
-            Message message = new Message(p, bodyStart + bodyLength, metadataStart, metadataLength, bodyStart, bodyLength, header);
+            Message message = new Message(
+                    p, bodyStart + bodyLength, metadataStart, metadataLength, bodyStart, bodyLength, header);
             messages.add(message);
             String where = "message " + (messages.size() - 1) + " (" + MessageHeader.name(header) + ")";
             slot(m, 0, 2, where + " version");
@@ -114,8 +124,7 @@ final class IpcLayout {
                             recordBatch(data, message, List.of(values), where);
                         }
                     }
-                    default -> {
-                    }
+                    default -> {}
                 }
             }
             p = message.end;
@@ -189,8 +198,7 @@ final class IpcLayout {
                     slot(type, 0, 2, where + " timestamp unit");
                     vectorLength(type, 1, where + " timezone");
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
         FlatTable dictionary = f.table(4);
@@ -231,7 +239,8 @@ final class IpcLayout {
                 Region r = roles.get(j);
                 long offset = rb.longAtPosition(b), length = rb.longAtPosition(b + 8);
                 if (length > 0) {
-                    regions.add(new Region((int) (message.bodyStart + offset), (int) length, r.role, r.width, r.column));
+                    regions.add(
+                            new Region((int) (message.bodyStart + offset), (int) length, r.role, r.width, r.column));
                 }
             }
         }

@@ -1,7 +1,16 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.types.DataType;
 import dev.quiver.value.Values;
+import java.io.ByteArrayOutputStream;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.arrow.flatbuf.MessageHeader;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -19,15 +28,6 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import java.io.ByteArrayOutputStream;
-import java.nio.channels.Channels;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link IpcLayout} finds what {@link IpcMutator} aims at: in a file written with known values,
@@ -51,11 +51,12 @@ class IpcLayoutTest {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             Field dictionaryField;
             try (FieldVector values = Values.of(DataType.UTF8, "d_values", DICTIONARY, allocator);
-                 VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+                    VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
                 dictionaryField = values.getField();
-                DictionaryProvider.MapDictionaryProvider provider = new DictionaryProvider.MapDictionaryProvider(
-                        new Dictionary(values, encoding));
-                try (ArrowWriter writer = file ? new ArrowFileWriter(root, provider, Channels.newChannel(out))
+                DictionaryProvider.MapDictionaryProvider provider =
+                        new DictionaryProvider.MapDictionaryProvider(new Dictionary(values, encoding));
+                try (ArrowWriter writer = file
+                        ? new ArrowFileWriter(root, provider, Channels.newChannel(out))
                         : new ArrowStreamWriter(root, provider, Channels.newChannel(out))) {
                     writer.start();
                     try (FieldVector text = Values.of(DataType.UTF8, "s", TEXT, allocator)) {
@@ -75,34 +76,53 @@ class IpcLayoutTest {
             byte[] bytes = out.toByteArray();
             IpcLayout layout = IpcLayout.of(bytes, file, schema, Map.of(7L, dictionaryField));
 
-            assertEquals(List.of(MessageHeader.Schema, MessageHeader.DictionaryBatch, MessageHeader.RecordBatch),
+            assertEquals(
+                    List.of(MessageHeader.Schema, MessageHeader.DictionaryBatch, MessageHeader.RecordBatch),
                     layout.messages.stream().map(IpcLayout.Message::headerType).toList());
-            IpcLayout.Slot length = layout.slots.stream().filter(x -> x.name().equals("message 2 (RecordBatch) length")).findFirst()
+            IpcLayout.Slot length = layout.slots.stream()
+                    .filter(x -> x.name().equals("message 2 (RecordBatch) length"))
+                    .findFirst()
                     .orElseThrow();
             assertEquals(3, IpcMutator.read(bytes, length.position(), length.width()));
             if (file) {
-                assertTrue(layout.slots.stream().anyMatch(x -> x.name().equals("footer record batch block 0 offset")
-                        && IpcMutator.read(bytes, x.position(), 8) == layout.messages.get(2).start()), "the footer's block points at the batch");
+                assertTrue(
+                        layout.slots.stream()
+                                .anyMatch(x -> x.name().equals("footer record batch block 0 offset")
+                                        && IpcMutator.read(bytes, x.position(), 8)
+                                                == layout.messages.get(2).start()),
+                        "the footer's block points at the batch");
             }
 
             // The dictionary batch: the values' validity, offsets 0, 1, 3 and text "xyz"; the record batch:
             // the strings' validity, offsets 0, 2, 2, 5 and text "abcde", the indices' validity and 1, 0, 1.
             List<IpcLayout.Region> regions = layout.regions;
-            assertEquals(List.of(IpcLayout.Role.VALIDITY, IpcLayout.Role.OFFSETS, IpcLayout.Role.DATA, IpcLayout.Role.VALIDITY,
-                    IpcLayout.Role.OFFSETS, IpcLayout.Role.DATA, IpcLayout.Role.VALIDITY, IpcLayout.Role.DICTIONARY_INDICES),
+            assertEquals(
+                    List.of(
+                            IpcLayout.Role.VALIDITY,
+                            IpcLayout.Role.OFFSETS,
+                            IpcLayout.Role.DATA,
+                            IpcLayout.Role.VALIDITY,
+                            IpcLayout.Role.OFFSETS,
+                            IpcLayout.Role.DATA,
+                            IpcLayout.Role.VALIDITY,
+                            IpcLayout.Role.DICTIONARY_INDICES),
                     regions.stream().map(IpcLayout.Region::role).toList());
             assertEquals(List.of(0L, 1L, 3L), ints(bytes, regions.get(1), 3));
             assertEquals("xyz", text(bytes, regions.get(2), 3));
             assertEquals(List.of(0L, 2L, 2L, 5L), ints(bytes, regions.get(4), 4));
             assertEquals("abcde", text(bytes, regions.get(5), 5));
             assertEquals(List.of(1L, 0L, 1L), ints(bytes, regions.get(7), 3));
-            assertEquals(List.of("s", "s", "s", "d", "d"), regions.subList(3, 8).stream().map(IpcLayout.Region::column).toList());
+            assertEquals(
+                    List.of("s", "s", "s", "d", "d"),
+                    regions.subList(3, 8).stream().map(IpcLayout.Region::column).toList());
         }
     }
 
     private static List<Long> ints(byte[] bytes, IpcLayout.Region r, int n) {
         assertEquals(4, r.width());
-        return java.util.stream.IntStream.range(0, n).mapToObj(i -> IpcMutator.read(bytes, r.start() + 4 * i, 4)).toList();
+        return IntStream.range(0, n)
+                .mapToObj(i -> IpcMutator.read(bytes, r.start() + 4 * i, 4))
+                .toList();
     }
 
     private static String text(byte[] bytes, IpcLayout.Region r, int n) {

@@ -30,12 +30,10 @@ import java.util.Random;
  * the schema message included; in a file the footer then points at the old places).
  */
 final class IpcMutator {
-    private IpcMutator() {
-    }
+    private IpcMutator() {}
 
     /** The mutated bytes and what was done, for the report. */
-    record Mutated(byte[] bytes, String description) {
-    }
+    record Mutated(byte[] bytes, String description) {}
 
     static Mutated mutate(IpcLayout layout, Random r) {
         byte[] b = layout.bytes.clone();
@@ -101,12 +99,12 @@ final class IpcMutator {
                 long old = read(b, region.start() + k * region.width(), region.width());
                 long last = read(b, region.start() + (entries - 1) * region.width(), region.width());
                 long v = switch (r.nextInt(6)) {
-                    case 0 -> old - 1 - r.nextInt(8);          // decreasing
-                    case 1 -> last + 1 + r.nextInt(64);         // past the data
-                    case 2 -> -1 - r.nextInt(1000);             // negative
+                    case 0 -> old - 1 - r.nextInt(8); // decreasing
+                    case 1 -> last + 1 + r.nextInt(64); // past the data
+                    case 2 -> -1 - r.nextInt(1000); // negative
                     case 3 -> region.width() == 4 ? Integer.MAX_VALUE : Long.MAX_VALUE;
-                    case 4 -> old + 1 + r.nextInt(4);           // into the next value
-                    default -> 1L << (20 + r.nextInt(10));      // far beyond
+                    case 4 -> old + 1 + r.nextInt(4); // into the next value
+                    default -> 1L << (20 + r.nextInt(10)); // far beyond
                 };
                 write(b, region.start() + k * region.width(), region.width(), v);
                 return "offset " + k + " of " + region.column() + " " + old + " -> " + v;
@@ -152,7 +150,9 @@ final class IpcMutator {
     }
 
     private static List<IpcLayout.Region> regions(IpcLayout layout, IpcLayout.Role role) {
-        return layout.regions.stream().filter(x -> x.role() == role && (x.width() == 0 || x.length() >= x.width())).toList();
+        return layout.regions.stream()
+                .filter(x -> x.role() == role && (x.width() == 0 || x.length() >= x.width()))
+                .toList();
     }
 
     private static Mutated truncate(IpcLayout layout, byte[] b, Random r, List<String> done) {
@@ -200,7 +200,9 @@ final class IpcMutator {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(b, 0, layout.streamStart);
         parts.forEach(out::writeBytes);
-        int tail = layout.messages.isEmpty() ? layout.streamStart : layout.messages.getLast().end();
+        int tail = layout.messages.isEmpty()
+                ? layout.streamStart
+                : layout.messages.getLast().end();
         out.write(b, tail, b.length - tail); // end of stream, and in a file the footer (now pointing at the old places)
         done.add(what);
         return new Mutated(out.toByteArray(), String.join("; ", done));

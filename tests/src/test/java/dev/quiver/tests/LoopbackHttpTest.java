@@ -1,12 +1,18 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.cli.HttpScoreFunction;
 import dev.quiver.functions.AsyncScalarFunction;
 import dev.quiver.functions.Signature;
 import dev.quiver.functions.Volatility;
 import dev.quiver.stream.AsyncCallMetrics;
-import dev.quiver.stream.AsyncOptions;
 import dev.quiver.stream.AsyncFunctionException;
+import dev.quiver.stream.AsyncOptions;
 import dev.quiver.stream.BatchStream;
 import dev.quiver.stream.BatchStreams;
 import dev.quiver.stream.Pipeline;
@@ -14,17 +20,6 @@ import dev.quiver.stream.PipelinePlan;
 import dev.quiver.stream.QueryExecution;
 import dev.quiver.stream.QueryRuntime;
 import dev.quiver.types.DataType;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -37,12 +32,16 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
 
 /** Async functions against a real HTTP service on the loopback interface ({@link LoopbackScoreService}). */
 class LoopbackHttpTest extends QuiverTestBase {
@@ -52,6 +51,7 @@ class LoopbackHttpTest extends QuiverTestBase {
             new Field("text", FieldType.nullable(ArrowType.Utf8.INSTANCE), null)));
     /** The repeated unit of each row's text, and its length in code points (two-, three- and four-byte UTF-8 included). */
     private static final String[] UNITS = {"a", "é", "日本", "😀", "ß"};
+
     private static final int[] UNIT_CODE_POINTS = {1, 1, 2, 1, 1};
 
     /** Row r's text: null when r % 13 == 7, else UNITS[r % 5] repeated r % 9 times (the empty string included). */
@@ -87,12 +87,14 @@ class LoopbackHttpTest extends QuiverTestBase {
     /** Rows [0, rows) in source batches of 3000 (the last one shorter). */
     private BatchStream source(QueryRuntime runtime, int rows) {
         int per = 3000;
-        return BatchStreams.generate(SCHEMA, (rows + per - 1) / per, i -> batch(allocator, (long) i * per, Math.min(per, rows - i * per)),
+        return BatchStreams.generate(
+                SCHEMA,
+                (rows + per - 1) / per,
+                i -> batch(allocator, (long) i * per, Math.min(per, rows - i * per)),
                 runtime.executor());
     }
 
-    record Row(long id, Double s) {
-    }
+    record Row(long id, Double s) {}
 
     /** Adds each row's id and column {@code s} to {@code into}. */
     private static void collect(VectorSchemaRoot b, List<Row> into) {
@@ -115,7 +117,10 @@ class LoopbackHttpTest extends QuiverTestBase {
     }
 
     private PipelinePlan scorePlan(AsyncOptions options) {
-        return Pipeline.from(SCHEMA).project("id", "score(text) AS s").options(options).plan(quiver);
+        return Pipeline.from(SCHEMA)
+                .project("id", "score(text) AS s")
+                .options(options)
+                .plan(quiver);
     }
 
     /**
@@ -125,7 +130,8 @@ class LoopbackHttpTest extends QuiverTestBase {
     private String hundredThousandRows(LoopbackScoreService service, int batchSize) throws Exception {
         quiver.functions().register(new HttpScoreFunction(HttpClient.newHttpClient(), service.endpoint(), 1000, 4));
         try (QueryRuntime runtime = QueryRuntime.create(4);
-             QueryExecution q = scorePlan(AsyncOptions.defaults().withBatchSize(batchSize)).execute(runtime, source(runtime, 100_000))) {
+                QueryExecution q = scorePlan(AsyncOptions.defaults().withBatchSize(batchSize))
+                        .execute(runtime, source(runtime, 100_000))) {
             List<Row> rows = new ArrayList<>();
             BatchStreams.drain(q.stream(), b -> collect(b, rows));
             q.whenReleased().get(10, TimeUnit.SECONDS);
@@ -165,9 +171,12 @@ class LoopbackHttpTest extends QuiverTestBase {
     @Test
     void theCheapConjunctRunsFirstSoOnlyItsRowsReachTheService() throws Exception {
         try (var service = new LoopbackScoreService();
-             QueryRuntime runtime = QueryRuntime.create(2)) {
+                QueryRuntime runtime = QueryRuntime.create(2)) {
             quiver.functions().register(new HttpScoreFunction(HttpClient.newHttpClient(), service.endpoint(), 1000, 4));
-            PipelinePlan plan = Pipeline.from(SCHEMA).filter("id % 4 = 0 AND score(text) > 3").project("id", "text").plan(quiver);
+            PipelinePlan plan = Pipeline.from(SCHEMA)
+                    .filter("id % 4 = 0 AND score(text) > 3")
+                    .project("id", "text")
+                    .plan(quiver);
             List<Long> ids = new ArrayList<>();
             List<String> texts = new ArrayList<>();
             try (QueryExecution q = plan.execute(runtime, source(runtime, 20_000))) {
@@ -196,16 +205,19 @@ class LoopbackHttpTest extends QuiverTestBase {
     @Test
     void aScalarArgumentIsSentForEveryRow() throws Exception {
         try (var service = new LoopbackScoreService();
-             QueryRuntime runtime = QueryRuntime.create(2)) {
+                QueryRuntime runtime = QueryRuntime.create(2)) {
             quiver.functions().register(new HttpScoreFunction(HttpClient.newHttpClient(), service.endpoint(), 1000, 4));
-            PipelinePlan plan = Pipeline.from(SCHEMA).project("id", "score('日本語😀') AS s").plan(quiver);
+            PipelinePlan plan =
+                    Pipeline.from(SCHEMA).project("id", "score('日本語😀') AS s").plan(quiver);
             List<Row> rows = new ArrayList<>();
             try (QueryExecution q = plan.execute(runtime, source(runtime, 2500))) {
                 BatchStreams.drain(q.stream(), b -> collect(b, rows));
                 q.whenReleased().get(10, TimeUnit.SECONDS);
             }
             assertEquals(2500, rows.size());
-            assertTrue(rows.stream().allMatch(r -> Objects.equals(r.s(), 4.0)), rows.getFirst().toString());
+            assertTrue(
+                    rows.stream().allMatch(r -> Objects.equals(r.s(), 4.0)),
+                    rows.getFirst().toString());
             assertEquals(2500, service.strings());
             assertEquals(3, service.requests());
         }
@@ -214,13 +226,15 @@ class LoopbackHttpTest extends QuiverTestBase {
     @Test
     void theServiceNeverSeesMoreThanTheFunctionsConcurrencyLimit() throws Exception {
         try (var service = new LoopbackScoreService().delay(5).hold();
-             QueryRuntime runtime = QueryRuntime.create(2)) {
+                QueryRuntime runtime = QueryRuntime.create(2)) {
             quiver.functions().register(new HttpScoreFunction(HttpClient.newHttpClient(), service.endpoint(), 100, 3));
             List<Row> rows = new ArrayList<>();
             try (QueryExecution q = scorePlan().execute(runtime, source(runtime, 2000))) {
                 CompletableFuture<Long> done = BatchStreams.forEach(q.stream(), b -> collect(b, rows));
                 // The first answers are held until three requests are in hand at once: concurrency, proven.
-                assertTrue(service.awaitActive(3, GUARD), "the service never had 3 requests at once; it had " + service.active());
+                assertTrue(
+                        service.awaitActive(3, GUARD),
+                        "the service never had 3 requests at once; it had " + service.active());
                 service.release();
                 assertEquals(2000, done.get(10, TimeUnit.SECONDS));
                 q.whenReleased().get(10, TimeUnit.SECONDS);
@@ -244,13 +258,21 @@ class LoopbackHttpTest extends QuiverTestBase {
     @Test
     void aBlockingClientOnVirtualThreadsDoesNotStallACpuQueryEither() throws Exception {
         try (var service = new LoopbackScoreService();
-             HttpClient http = HttpClient.newHttpClient()) {
+                HttpClient http = HttpClient.newHttpClient()) {
             URI endpoint = service.endpoint();
-            AsyncScalarFunction blocking = AsyncScalarFunction.onVirtualThreads("score",
-                    Signature.exact(List.of(DataType.UTF8), Volatility.STABLE), types -> DataType.FLOAT64, 1000, 2, args -> {
-                        HttpRequest request = HttpRequest.newBuilder(endpoint).header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofString(HttpScoreFunction.requestBody(args))).build();
-                        HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray()); // blocks
+            AsyncScalarFunction blocking = AsyncScalarFunction.onVirtualThreads(
+                    "score",
+                    Signature.exact(List.of(DataType.UTF8), Volatility.STABLE),
+                    types -> DataType.FLOAT64,
+                    1000,
+                    2,
+                    args -> {
+                        HttpRequest request = HttpRequest.newBuilder(endpoint)
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(HttpScoreFunction.requestBody(args)))
+                                .build();
+                        HttpResponse<byte[]> response =
+                                http.send(request, HttpResponse.BodyHandlers.ofByteArray()); // blocks
                         return HttpScoreFunction.scores(args, response.statusCode(), response.body());
                     });
             neverBlocks(service, blocking);
@@ -270,17 +292,27 @@ class LoopbackHttpTest extends QuiverTestBase {
                 CompletableFuture<Long> slowDone = BatchStreams.forEach(slow.stream(), b -> collect(b, slowRows));
                 assertTrue(service.awaitRequests(1, GUARD), "no request reached the service");
 
-                PipelinePlan cpu = Pipeline.from(AsyncFixtures.SCHEMA).project("id", "x * 2 AS y").plan(quiver);
+                PipelinePlan cpu = Pipeline.from(AsyncFixtures.SCHEMA)
+                        .project("id", "x * 2 AS y")
+                        .plan(quiver);
                 List<Double> ys = new ArrayList<>();
-                try (QueryExecution q = cpu.execute(runtime, BatchStreams.generate(AsyncFixtures.SCHEMA, 5,
-                        i -> AsyncFixtures.batch(allocator, i * 1000L, 1000), runtime.executor()))) {
+                try (QueryExecution q = cpu.execute(
+                        runtime,
+                        BatchStreams.generate(
+                                AsyncFixtures.SCHEMA,
+                                5,
+                                i -> AsyncFixtures.batch(allocator, i * 1000L, 1000),
+                                runtime.executor()))) {
                     CompletableFuture<Long> cpuDone = BatchStreams.forEach(q.stream(), b -> {
                         Float8Vector y = (Float8Vector) b.getVector("y");
                         for (int r = 0; r < b.getRowCount(); r++) {
                             ys.add(y.isNull(r) ? null : y.get(r));
                         }
                     });
-                    assertEquals(5000, cpuDone.get(GUARD.toSeconds(), TimeUnit.SECONDS), "the CPU query finished while the call was held");
+                    assertEquals(
+                            5000,
+                            cpuDone.get(GUARD.toSeconds(), TimeUnit.SECONDS),
+                            "the CPU query finished while the call was held");
                 }
                 for (int r = 0; r < 5000; r++) {
                     Double x = AsyncFixtures.x(r);
@@ -309,8 +341,7 @@ class LoopbackHttpTest extends QuiverTestBase {
             QueryExecution q = scorePlan().execute(runtime, source(runtime, rows));
             AsyncFunctionException e;
             try (q) {
-                e = assertThrows(AsyncFunctionException.class, () -> BatchStreams.drain(q.stream(), b -> {
-                }));
+                e = assertThrows(AsyncFunctionException.class, () -> BatchStreams.drain(q.stream(), b -> {}));
             }
             q.whenReleased().get(10, TimeUnit.SECONDS);
             assertEquals(0, allocator.getAllocatedMemory(), "bytes leaked");

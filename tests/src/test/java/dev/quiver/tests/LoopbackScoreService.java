@@ -3,7 +3,6 @@ package dev.quiver.tests;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-
 import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -34,8 +33,7 @@ import java.util.function.BooleanSupplier;
 final class LoopbackScoreService implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private record Answer(int status, String body) {
-    }
+    private record Answer(int status, String body) {}
 
     private final HttpServer server;
     private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
@@ -62,7 +60,9 @@ final class LoopbackScoreService implements AutoCloseable {
     /** {@code http://127.0.0.1:<port>/score}. */
     URI endpoint() {
         InetSocketAddress a = server.getAddress();
-        String host = a.getAddress() instanceof Inet6Address ? "[" + a.getAddress().getHostAddress() + "]" : a.getAddress().getHostAddress();
+        String host = a.getAddress() instanceof Inet6Address
+                ? "[" + a.getAddress().getHostAddress() + "]"
+                : a.getAddress().getHostAddress();
         return URI.create("http://" + host + ":" + a.getPort() + "/score");
     }
 

@@ -1,5 +1,10 @@
 package dev.quiver.tests;
 
+import static dev.quiver.tests.ProbeFixtures.assertZeroLeftAfter;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.CompiledProjection;
 import dev.quiver.Placement;
@@ -12,6 +17,13 @@ import dev.quiver.stream.Pipeline;
 import dev.quiver.stream.QueryExecution;
 import dev.quiver.stream.QueryRuntime;
 import dev.quiver.types.DataType;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
@@ -30,19 +42,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-
-import static dev.quiver.tests.ProbeFixtures.assertZeroLeftAfter;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
  * Malformed batches beyond what a golden file says (the golden cases are in
  * {@code bad-input/batches.txt}): valid but unusual batches evaluate to hand-computed results
@@ -50,7 +49,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * copies; a pipeline's source; and a malformed file as Arrow's IPC reader really reads it.
  */
 class MalformedBatchTest extends QuiverTestBase {
-    private static final Schema XS = new Schema(List.of(DataType.INT32.toField("x", true), DataType.UTF8.toField("s", true)));
+    private static final Schema XS =
+            new Schema(List.of(DataType.INT32.toField("x", true), DataType.UTF8.toField("s", true)));
 
     private List<Placement> placements() {
         List<Placement> out = new ArrayList<>(List.of(Placement.CPU));
@@ -62,7 +62,9 @@ class MalformedBatchTest extends QuiverTestBase {
     }
 
     private VectorSchemaRoot xs(List<Integer> x, List<String> s) {
-        return TestColumns.batch(x.size(), TestColumns.of(allocator, "x", DataType.INT32, x, () -> 99),
+        return TestColumns.batch(
+                x.size(),
+                TestColumns.of(allocator, "x", DataType.INT32, x, () -> 99),
                 TestColumns.of(allocator, "s", DataType.UTF8, s, null));
     }
 
@@ -74,7 +76,10 @@ class MalformedBatchTest extends QuiverTestBase {
             // Nulls with garbage behind them, empty strings, multi-byte characters.
             try (VectorSchemaRoot b = xs(Arrays.asList(1, null, 3, 4), Arrays.asList("héllo", "", null, "ab"))) {
                 CompiledExpression e = quiver.compile(XS, Expr.parse("x * 10 + length(s)"));
-                assertEquals(Arrays.asList(15L, null, null, 42L), TestColumns.valuesAndClose(e.evaluate(b, p)), p.toString());
+                assertEquals(
+                        Arrays.asList(15L, null, null, 42L),
+                        TestColumns.valuesAndClose(e.evaluate(b, p)),
+                        p.toString());
             }
             // A string column whose offsets start past 0 (a slice of a longer buffer, as IPC producers write them).
             try (VectorSchemaRoot b = xs(List.of(1, 2), List.of("zzab", "cde"))) {
@@ -104,8 +109,8 @@ class MalformedBatchTest extends QuiverTestBase {
         Field field = new Field("p", new FieldType(true, new ArrowType.Int(32, true), encoding), null);
         Schema schema = new Schema(List.of(field));
         try (FieldVector values = TestColumns.of(allocator, "p values", DataType.FLOAT64, List.of(1.5, 2.5), null);
-             IntVector indices = (IntVector) field.createVector(allocator);
-             VectorSchemaRoot b = new VectorSchemaRoot(List.of(field), List.of(indices), 5)) {
+                IntVector indices = (IntVector) field.createVector(allocator);
+                VectorSchemaRoot b = new VectorSchemaRoot(List.of(field), List.of(indices), 5)) {
             DictionaryProvider.MapDictionaryProvider dictionaries = new DictionaryProvider.MapDictionaryProvider();
             dictionaries.put(new Dictionary(values, encoding));
             indices.allocateNew(5);
@@ -118,12 +123,18 @@ class MalformedBatchTest extends QuiverTestBase {
             indices.setValueCount(5);
             CompiledExpression e = quiver.compile(schema, dictionaries, Expr.parse("p * 2 + 1"));
             for (Placement p : placements()) {
-                assertEquals(Arrays.asList(6.0, null, 4.0, null, 6.0), TestColumns.valuesAndClose(e.evaluate(b, p)), p.toString());
+                assertEquals(
+                        Arrays.asList(6.0, null, 4.0, null, 6.0),
+                        TestColumns.valuesAndClose(e.evaluate(b, p)),
+                        p.toString());
                 // and one valid index moved out of range is refused, naming the row
                 indices.set(4, 2);
-                InputException bad = assertThrows(InputException.class, () -> e.evaluate(b, p).close());
-                assertEquals("column 'p' is malformed: dictionary index 2 at row 4 is outside its dictionary of 2 values"
-                        + " (indices 0 to 1)", bad.detail());
+                InputException bad = assertThrows(
+                        InputException.class, () -> e.evaluate(b, p).close());
+                assertEquals(
+                        "column 'p' is malformed: dictionary index 2 at row 4 is outside its dictionary of 2 values"
+                                + " (indices 0 to 1)",
+                        bad.detail());
                 assertEquals(4, bad.row());
                 assertEquals("p", bad.column());
                 indices.set(4, 1);
@@ -135,12 +146,17 @@ class MalformedBatchTest extends QuiverTestBase {
 
     @Test
     void repeatedNamesTheExpressionDoesNotReadAreHarmless() {
-        Schema schema = new Schema(List.of(DataType.INT32.toField("a", true), DataType.INT32.toField("a", true),
-                DataType.UTF8.toField("b", true), DataType.INT32.toField("a", true)));
+        Schema schema = new Schema(List.of(
+                DataType.INT32.toField("a", true),
+                DataType.INT32.toField("a", true),
+                DataType.UTF8.toField("b", true),
+                DataType.INT32.toField("a", true)));
         CompiledExpression e = quiver.compile(schema, Expr.parse("length(b) * 2"));
         assertTrue(e.plan().explain().contains("#0 = column 2 'b'"), e.plan().explain());
         for (Placement p : placements()) {
-            try (VectorSchemaRoot batch = TestColumns.batch(2, TestColumns.of(allocator, "a", DataType.INT32, List.of(1, 2), null),
+            try (VectorSchemaRoot batch = TestColumns.batch(
+                    2,
+                    TestColumns.of(allocator, "a", DataType.INT32, List.of(1, 2), null),
                     TestColumns.of(allocator, "a", DataType.INT32, List.of(3, 4), null),
                     TestColumns.of(allocator, "b", DataType.UTF8, List.of("abc", "d"), null),
                     TestColumns.of(allocator, "a", DataType.INT32, List.of(5, 6), null))) {
@@ -151,12 +167,16 @@ class MalformedBatchTest extends QuiverTestBase {
 
     @Test
     void aReferenceToARepeatedNameIsAPlanningErrorNamingBothPositions() {
-        Schema schema = new Schema(List.of(DataType.INT32.toField("a", true), DataType.INT64.toField("b", true),
+        Schema schema = new Schema(List.of(
+                DataType.INT32.toField("a", true),
+                DataType.INT64.toField("b", true),
                 DataType.INT32.toField("a", true)));
         PlanningException e = assertThrows(PlanningException.class, () -> quiver.compile(schema, Expr.parse("a + b")));
         assertEquals(ErrorKind.PLANNING, e.kind());
-        assertEquals("column 'a' is ambiguous: the schema has 2 columns of that name, at positions 0 and 2 (counted from 0);"
-                + " rename all but one of them", e.detail());
+        assertEquals(
+                "column 'a' is ambiguous: the schema has 2 columns of that name, at positions 0 and 2 (counted from 0);"
+                        + " rename all but one of them",
+                e.detail());
     }
 
     @Test
@@ -164,18 +184,26 @@ class MalformedBatchTest extends QuiverTestBase {
         Schema ab = new Schema(List.of(DataType.INT32.toField("a", true), DataType.INT32.toField("b", true)));
         CompiledExpression sum = quiver.compile(ab, Expr.parse("a + b"));
         // The batch repeats 'a' after the planned columns: the planned position (0) is read, not a later 'a'.
-        try (VectorSchemaRoot batch = TestColumns.batch(2, TestColumns.of(allocator, "a", DataType.INT32, List.of(1, 2), null),
+        try (VectorSchemaRoot batch = TestColumns.batch(
+                2,
+                TestColumns.of(allocator, "a", DataType.INT32, List.of(1, 2), null),
                 TestColumns.of(allocator, "b", DataType.INT32, List.of(10, 20), null),
                 TestColumns.of(allocator, "a", DataType.INT32, List.of(100, 200), null))) {
             assertEquals(List.of(11, 22), TestColumns.valuesAndClose(sum.evaluate(batch, Placement.CPU)));
         }
         // Columns moved: read by name, but two 'a's and none where it was planned is ambiguous.
-        try (VectorSchemaRoot batch = TestColumns.batch(2, TestColumns.of(allocator, "b", DataType.INT32, List.of(10, 20), null),
+        try (VectorSchemaRoot batch = TestColumns.batch(
+                2,
+                TestColumns.of(allocator, "b", DataType.INT32, List.of(10, 20), null),
                 TestColumns.of(allocator, "a", DataType.INT32, List.of(1, 2), null),
                 TestColumns.of(allocator, "a", DataType.INT32, List.of(100, 200), null))) {
-            InputException e = assertThrows(InputException.class, () -> sum.evaluate(batch, Placement.CPU).close());
-            assertEquals("the batch has several columns named 'a' and none at position 0, where it was planned: which one to read"
-                    + " is ambiguous", e.detail());
+            InputException e = assertThrows(
+                    InputException.class,
+                    () -> sum.evaluate(batch, Placement.CPU).close());
+            assertEquals(
+                    "the batch has several columns named 'a' and none at position 0, where it was planned: which one to read"
+                            + " is ambiguous",
+                    e.detail());
             assertEquals("a", e.column());
         }
         assertEquals(0, allocator.getAllocatedMemory());
@@ -190,11 +218,14 @@ class MalformedBatchTest extends QuiverTestBase {
         for (Placement p : placements()) {
             try (VectorSchemaRoot b = xs(List.of(1, 2, 3), List.of("abc", "de", "fgh"))) {
                 BatchCorruption.apply(b, "s offset 2 1", allocator);
-                InputException e = assertThrows(InputException.class, () -> keep.filter(b, p, allocator).close());
+                InputException e = assertThrows(
+                        InputException.class, () -> keep.filter(b, p, allocator).close());
                 assertEquals("column 's' is malformed: its offsets decrease at row 1 (from 3 to 1)", e.detail());
                 assertEquals(1, e.row());
                 assertEquals("(x > 1)", e.expression());
-                InputException viaProjection = assertThrows(InputException.class, () -> projection.project(b, p, allocator).close());
+                InputException viaProjection = assertThrows(
+                        InputException.class,
+                        () -> projection.project(b, p, allocator).close());
                 assertEquals(e.detail(), viaProjection.detail());
                 // evaluate reads only x: the malformed s is none of its business
                 assertEquals(Arrays.asList(false, true, true), TestColumns.valuesAndClose(keep.evaluate(b, p)));
@@ -206,21 +237,35 @@ class MalformedBatchTest extends QuiverTestBase {
     @Test
     void aPipelineNamesTheMalformedBatchOfItsSource() throws Exception {
         try (QueryRuntime runtime = QueryRuntime.create(2)) {
-            QueryExecution q = Pipeline.from(XS).project("x + 1 AS y").placement(Placement.CPU).plan(quiver)
-                    .execute(runtime, BatchStreams.generate(XS, 3, i -> {
-                        VectorSchemaRoot b = xs(List.of(i, i), List.of("ab", "cd"));
-                        if (i == 1) {
-                            BatchCorruption.apply(b, "s offset 0 -4", allocator); // not read by y, passed by the source
-                        }
-                        return b;
-                    }, runtime.executor()));
+            QueryExecution q = Pipeline.from(XS)
+                    .project("x + 1 AS y")
+                    .placement(Placement.CPU)
+                    .plan(quiver)
+                    .execute(
+                            runtime,
+                            BatchStreams.generate(
+                                    XS,
+                                    3,
+                                    i -> {
+                                        VectorSchemaRoot b = xs(List.of(i, i), List.of("ab", "cd"));
+                                        if (i == 1) {
+                                            BatchCorruption.apply(
+                                                    b,
+                                                    "s offset 0 -4",
+                                                    allocator); // not read by y, passed by the source
+                                        }
+                                        return b;
+                                    },
+                                    runtime.executor()));
             try {
                 List<Long> seen = new ArrayList<>();
-                Throwable t = assertThrows(Throwable.class, () -> BatchStreams.drain(q.stream(), batch -> {
-                    for (Object y : TestColumns.values(batch.getVector("y"))) {
-                        seen.add(((Number) y).longValue());
-                    }
-                }));
+                Throwable t = assertThrows(
+                        Throwable.class,
+                        () -> BatchStreams.drain(q.stream(), batch -> {
+                            for (Object y : TestColumns.values(batch.getVector("y"))) {
+                                seen.add(((Number) y).longValue());
+                            }
+                        }));
                 InputException e = ProbeFixtures.causeOf(t, InputException.class);
                 assertEquals(List.of(1L, 1L), seen, "batch 0 went through");
                 assertEquals(1, e.batch());
@@ -241,8 +286,8 @@ class MalformedBatchTest extends QuiverTestBase {
     void aFileWithDecreasingOffsetsIsRefusedAsItIsRead(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("decreasing.arrow");
         try (VectorSchemaRoot b = xs(List.of(1, 2, 3), List.of("abc", "de", "fgh"));
-             FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             ArrowFileWriter writer = new ArrowFileWriter(b, new DictionaryProvider.MapDictionaryProvider(), out)) {
+                FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                ArrowFileWriter writer = new ArrowFileWriter(b, new DictionaryProvider.MapDictionaryProvider(), out)) {
             // The bytes a buggy producer writes: row 1 "ends" before it starts (length(s) was -3 before the check).
             BatchCorruption.apply(b, "s offset 2 0", allocator);
             writer.start();
@@ -254,7 +299,9 @@ class MalformedBatchTest extends QuiverTestBase {
             assertTrue(reader.loadNextBatch());
             VectorSchemaRoot batch = reader.getVectorSchemaRoot();
             for (Placement p : placements()) {
-                InputException e = assertThrows(InputException.class, () -> length.evaluate(batch, p, allocator).close());
+                InputException e = assertThrows(
+                        InputException.class,
+                        () -> length.evaluate(batch, p, allocator).close());
                 assertEquals("column 's' is malformed: its offsets decrease at row 1 (from 3 to 0)", e.detail());
                 assertEquals(1, e.row());
             }

@@ -1,9 +1,16 @@
 package dev.quiver.tests;
 
+import static java.util.Map.entry;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.SignatureResolver;
 import dev.quiver.rowfn.RowFn;
@@ -15,6 +22,14 @@ import dev.quiver.types.DataType;
 import dev.quiver.types.ElementType;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Function;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -26,21 +41,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.function.Function;
-import java.util.stream.Stream;
-
-import static java.util.Map.entry;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The math library (docs/math.md) through the public API: each function's SQL compiled by
@@ -87,15 +87,38 @@ class MathLibraryTest {
      * a division.
      */
     static final Map<String, Bound> BOUNDS = Map.ofEntries(
-            entry("abs", exact()), entry("sign", exact()), entry("floor", exact()), entry("ceil", exact()),
-            entry("trunc", exact()), entry("round", exact()), entry("degrees", exact()), entry("radians", exact()),
-            entry("pi", exact()), entry("sqrt", exact()), entry("mod", exact()), entry("gcd", exact()),
-            entry("greatest", exact()), entry("least", exact()),
-            entry("cbrt", openClWithin(3)), entry("exp", openClWithin(4)), entry("ln", openClWithin(4)), entry("log2", openClWithin(5)),
-            entry("log10", openClWithin(4)), entry("log", openClWithin(10)), entry("pow", openClWithin(17)), entry("sin", openClWithin(5)),
-            entry("cos", openClWithin(5)), entry("tan", openClWithin(5)), entry("asin", openClWithin(5)), entry("acos", openClWithin(5)),
-            entry("atan", openClWithin(6)), entry("atan2", openClWithin(7)), entry("sinh", openClWithin(5)), entry("cosh", openClWithin(5)),
-            entry("tanh", openClWithin(6)), entry("hypot", openClWithin(5)));
+            entry("abs", exact()),
+            entry("sign", exact()),
+            entry("floor", exact()),
+            entry("ceil", exact()),
+            entry("trunc", exact()),
+            entry("round", exact()),
+            entry("degrees", exact()),
+            entry("radians", exact()),
+            entry("pi", exact()),
+            entry("sqrt", exact()),
+            entry("mod", exact()),
+            entry("gcd", exact()),
+            entry("greatest", exact()),
+            entry("least", exact()),
+            entry("cbrt", openClWithin(3)),
+            entry("exp", openClWithin(4)),
+            entry("ln", openClWithin(4)),
+            entry("log2", openClWithin(5)),
+            entry("log10", openClWithin(4)),
+            entry("log", openClWithin(10)),
+            entry("pow", openClWithin(17)),
+            entry("sin", openClWithin(5)),
+            entry("cos", openClWithin(5)),
+            entry("tan", openClWithin(5)),
+            entry("asin", openClWithin(5)),
+            entry("acos", openClWithin(5)),
+            entry("atan", openClWithin(6)),
+            entry("atan2", openClWithin(7)),
+            entry("sinh", openClWithin(5)),
+            entry("cosh", openClWithin(5)),
+            entry("tanh", openClWithin(6)),
+            entry("hypot", openClWithin(5)));
 
     /** The bound of a function by any of its names ({@code power} is {@code pow}). */
     static Bound bound(String function) {
@@ -127,52 +150,230 @@ class MathLibraryTest {
 
     /** Every function, over each type it takes (integers read as Float64 included), with literals where it takes them. */
     static final List<Case> CASES = List.of(
-            c("abs", "i32"), c("abs", "i64"), c("abs", "f32"), c("abs", "f64"),
-            c("sign", "i32"), c("sign", "i64"), c("sign", "f32"), c("sign", "f64"),
-            c("sqrt", "f64"), c("sqrt", "f32"), c("sqrt", "i32"), c("sqrt", "h64"),
-            c("cbrt", "f64"), c("cbrt", "f32"), c("cbrt", "i64"),
-            c("exp", "h64"), c("exp", "f64"), c("exp", "h32"), c("exp", "i32"),
-            c("ln", "f64"), c("ln", "f32"), c("ln", "i64"), c("ln", "h64"),
-            c("log2", "f64"), c("log2", "f32"), c("log2", "i32"),
-            c("log10", "f64"), c("log10", "h32"),
-            c("log", "f64"), c("log", "f32"), c("log", "h64", "f64"), c("log", "f32", "h32"), c("log", "2", "h64"), c("log", "10", "i32"),
-            c("pow", "h64", "h64"), c("pow", "f64", "2"), c("pow", "f64", "h64"), c("power", "f32", "h32"), c("pow", "f32", "2"),
+            c("abs", "i32"),
+            c("abs", "i64"),
+            c("abs", "f32"),
+            c("abs", "f64"),
+            c("sign", "i32"),
+            c("sign", "i64"),
+            c("sign", "f32"),
+            c("sign", "f64"),
+            c("sqrt", "f64"),
+            c("sqrt", "f32"),
+            c("sqrt", "i32"),
+            c("sqrt", "h64"),
+            c("cbrt", "f64"),
+            c("cbrt", "f32"),
+            c("cbrt", "i64"),
+            c("exp", "h64"),
+            c("exp", "f64"),
+            c("exp", "h32"),
+            c("exp", "i32"),
+            c("ln", "f64"),
+            c("ln", "f32"),
+            c("ln", "i64"),
+            c("ln", "h64"),
+            c("log2", "f64"),
+            c("log2", "f32"),
+            c("log2", "i32"),
+            c("log10", "f64"),
+            c("log10", "h32"),
+            c("log", "f64"),
+            c("log", "f32"),
+            c("log", "h64", "f64"),
+            c("log", "f32", "h32"),
+            c("log", "2", "h64"),
+            c("log", "10", "i32"),
+            c("pow", "h64", "h64"),
+            c("pow", "f64", "2"),
+            c("pow", "f64", "h64"),
+            c("power", "f32", "h32"),
+            c("pow", "f32", "2"),
             c("pow", "i32", "u64"),
-            c("sin", "f64"), c("sin", "h64"), c("sin", "f32"), c("cos", "f64"), c("cos", "h32"), c("tan", "h64"), c("tan", "f32"),
-            c("asin", "u64"), c("asin", "f64"), c("asin", "u32"), c("acos", "u64"), c("acos", "u32"), c("atan", "f64"), c("atan", "f32"),
-            c("atan2", "h64", "f64"), c("atan2", "f32", "h32"), c("atan2", "i32", "i64"),
-            c("sinh", "h64"), c("sinh", "h32"), c("cosh", "h64"), c("cosh", "f32"), c("tanh", "h64"), c("tanh", "f32"),
-            c("floor", "f64"), c("floor", "f32"), c("floor", "i32"), c("floor", "i64"),
-            c("ceil", "f64"), c("ceil", "h32"), c("ceil", "i64"),
-            c("trunc", "h64"), c("trunc", "f32"), c("trunc", "i32"),
-            c("round", "f64"), c("round", "h64"), c("round", "f32"), c("round", "i32"), c("round", "h64", "2"), c("round", "f64", "-2"),
-            c("round", "h64", "0"), c("round", "f32", "1"), c("round", "h32", "-1"), c("round", "f64", "400"), c("round", "h64", "-400"),
-            c("degrees", "f64"), c("degrees", "f32"), c("radians", "h64"), c("radians", "h32"),
+            c("sin", "f64"),
+            c("sin", "h64"),
+            c("sin", "f32"),
+            c("cos", "f64"),
+            c("cos", "h32"),
+            c("tan", "h64"),
+            c("tan", "f32"),
+            c("asin", "u64"),
+            c("asin", "f64"),
+            c("asin", "u32"),
+            c("acos", "u64"),
+            c("acos", "u32"),
+            c("atan", "f64"),
+            c("atan", "f32"),
+            c("atan2", "h64", "f64"),
+            c("atan2", "f32", "h32"),
+            c("atan2", "i32", "i64"),
+            c("sinh", "h64"),
+            c("sinh", "h32"),
+            c("cosh", "h64"),
+            c("cosh", "f32"),
+            c("tanh", "h64"),
+            c("tanh", "f32"),
+            c("floor", "f64"),
+            c("floor", "f32"),
+            c("floor", "i32"),
+            c("floor", "i64"),
+            c("ceil", "f64"),
+            c("ceil", "h32"),
+            c("ceil", "i64"),
+            c("trunc", "h64"),
+            c("trunc", "f32"),
+            c("trunc", "i32"),
+            c("round", "f64"),
+            c("round", "h64"),
+            c("round", "f32"),
+            c("round", "i32"),
+            c("round", "h64", "2"),
+            c("round", "f64", "-2"),
+            c("round", "h64", "0"),
+            c("round", "f32", "1"),
+            c("round", "h32", "-1"),
+            c("round", "f64", "400"),
+            c("round", "h64", "-400"),
+            c("degrees", "f64"),
+            c("degrees", "f32"),
+            c("radians", "h64"),
+            c("radians", "h32"),
             c("pi"),
-            c("hypot", "f64", "h64"), c("hypot", "f32", "h32"), c("hypot", "i32", "f64"),
-            c("greatest", "f64", "h64"), c("greatest", "i32", "j32", "i32"), c("greatest", "i64"), c("greatest", "f32", "h32", "f32", "h32", "f32"),
-            c("greatest", "i64", "j64", "d64"), c("least", "f64", "h64", "f64"), c("least", "i32", "j32"), c("least", "f32", "h32"),
-            c("least", "i64", "j64"), c("least", "h64", "i32"),
-            c("mod", "i32", "d32"), c("mod", "i64", "d64"), c("mod", "i64", "d32"), c("mod", "j32", "7"),
-            c("gcd", "i32", "d32"), c("gcd", "i64", "d64"), c("gcd", "j32", "d64"), c("gcd", "j32", "d32"), c("gcd", "j64", "12"));
+            c("hypot", "f64", "h64"),
+            c("hypot", "f32", "h32"),
+            c("hypot", "i32", "f64"),
+            c("greatest", "f64", "h64"),
+            c("greatest", "i32", "j32", "i32"),
+            c("greatest", "i64"),
+            c("greatest", "f32", "h32", "f32", "h32", "f32"),
+            c("greatest", "i64", "j64", "d64"),
+            c("least", "f64", "h64", "f64"),
+            c("least", "i32", "j32"),
+            c("least", "f32", "h32"),
+            c("least", "i64", "j64"),
+            c("least", "h64", "i32"),
+            c("mod", "i32", "d32"),
+            c("mod", "i64", "d64"),
+            c("mod", "i64", "d32"),
+            c("mod", "j32", "7"),
+            c("gcd", "i32", "d32"),
+            c("gcd", "i64", "d64"),
+            c("gcd", "j32", "d64"),
+            c("gcd", "j32", "d32"),
+            c("gcd", "j64", "12"));
 
     // ---- the batch ------------------------------------------------------------------------
 
-    static final double[] SPECIAL_DOUBLES = {0.0, -0.0, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1.0, -1.0,
-            0.5, -0.5, 1.5, 2.5, -2.5, 0.49999999999999994, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MIN_NORMAL, 1e-310,
-            Double.MAX_VALUE, -Double.MAX_VALUE, 0x1p52, 0x1p51 + 0.5, 0x1p53, Math.PI, Math.PI / 2, 709.78, 710, -745.2, 1e300,
-            1e-300, 0.1, 1e22, -1e20, 418.15, 1.0000000000000002, 0.9999999999999999, 2.0, 1024.0, Float.MAX_VALUE, 1e-40};
-    static final float[] SPECIAL_FLOATS = {0f, -0f, Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 1f, -1f, 0.5f,
-            -0.5f, 2.5f, -2.5f, 0.49999997f, Float.MIN_VALUE, -Float.MIN_VALUE, Float.MIN_NORMAL, 1e-40f, Float.MAX_VALUE,
-            -Float.MAX_VALUE, 0x1p23f, 0x1p22f + 0.5f, (float) Math.PI, 88.72f, 89f, -103.9f, 1.0000001f, 0.99999994f, 2f, 0.1f};
-    static final long[] SPECIAL_LONGS = {0, 1, -1, 2, 3, 12, 18, Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE + 1,
-            Integer.MIN_VALUE, Integer.MAX_VALUE, 1L << 62, 7_540_113_804_746_346_429L, 4_660_046_610_375_530_309L, 97, 1L << 40};
-    static final int[] SPECIAL_INTS = {0, 1, -1, 2, 3, 12, 18, Integer.MIN_VALUE, Integer.MAX_VALUE, Integer.MIN_VALUE + 1,
-            1 << 30, 1_836_311_903, 1_134_903_170, 97, 1 << 16};
+    static final double[] SPECIAL_DOUBLES = {
+        0.0,
+        -0.0,
+        Double.NaN,
+        Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        1.5,
+        2.5,
+        -2.5,
+        0.49999999999999994,
+        Double.MIN_VALUE,
+        -Double.MIN_VALUE,
+        Double.MIN_NORMAL,
+        1e-310,
+        Double.MAX_VALUE,
+        -Double.MAX_VALUE,
+        0x1p52,
+        0x1p51 + 0.5,
+        0x1p53,
+        Math.PI,
+        Math.PI / 2,
+        709.78,
+        710,
+        -745.2,
+        1e300,
+        1e-300,
+        0.1,
+        1e22,
+        -1e20,
+        418.15,
+        1.0000000000000002,
+        0.9999999999999999,
+        2.0,
+        1024.0,
+        Float.MAX_VALUE,
+        1e-40
+    };
+    static final float[] SPECIAL_FLOATS = {
+        0f,
+        -0f,
+        Float.NaN,
+        Float.POSITIVE_INFINITY,
+        Float.NEGATIVE_INFINITY,
+        1f,
+        -1f,
+        0.5f,
+        -0.5f,
+        2.5f,
+        -2.5f,
+        0.49999997f,
+        Float.MIN_VALUE,
+        -Float.MIN_VALUE,
+        Float.MIN_NORMAL,
+        1e-40f,
+        Float.MAX_VALUE,
+        -Float.MAX_VALUE,
+        0x1p23f,
+        0x1p22f + 0.5f,
+        (float) Math.PI,
+        88.72f,
+        89f,
+        -103.9f,
+        1.0000001f,
+        0.99999994f,
+        2f,
+        0.1f
+    };
+    static final long[] SPECIAL_LONGS = {
+        0,
+        1,
+        -1,
+        2,
+        3,
+        12,
+        18,
+        Long.MIN_VALUE,
+        Long.MAX_VALUE,
+        Long.MIN_VALUE + 1,
+        Integer.MIN_VALUE,
+        Integer.MAX_VALUE,
+        1L << 62,
+        7_540_113_804_746_346_429L,
+        4_660_046_610_375_530_309L,
+        97,
+        1L << 40
+    };
+    static final int[] SPECIAL_INTS = {
+        0,
+        1,
+        -1,
+        2,
+        3,
+        12,
+        18,
+        Integer.MIN_VALUE,
+        Integer.MAX_VALUE,
+        Integer.MIN_VALUE + 1,
+        1 << 30,
+        1_836_311_903,
+        1_134_903_170,
+        97,
+        1 << 16
+    };
 
     /** A column: its name, its type, and how to draw a (non-null) value. */
-    record Column(String name, DataType type, Function<Random, Object> draw) {
-    }
+    record Column(String name, DataType type, Function<Random, Object> draw) {}
 
     private static Object pick(Random r, Object usual, Object special) {
         return r.nextInt(3) == 0 ? special : usual;
@@ -185,29 +386,72 @@ class MathLibraryTest {
      * that are never 0 or MIN_VALUE (so mod and gcd never fail); z32, m64: zeros and MIN_VALUE, for the failures.
      */
     static final List<Column> COLUMNS = List.of(
-            new Column("f64", DataType.FLOAT64, r -> pick(r, switch (r.nextInt(3)) {
-                case 0 -> r.nextGaussian() * Math.pow(10, r.nextInt(41) - 20);
-                case 1 -> Double.longBitsToDouble(r.nextLong());
-                default -> r.nextGaussian() * 1e6;
-            }, SPECIAL_DOUBLES[r.nextInt(SPECIAL_DOUBLES.length)])),
-            new Column("h64", DataType.FLOAT64, r -> pick(r, Math.scalb(r.nextDouble() - 0.5, r.nextInt(80) - 40),
-                    SPECIAL_DOUBLES[r.nextInt(SPECIAL_DOUBLES.length)])),
-            new Column("u64", DataType.FLOAT64, r -> pick(r, (r.nextDouble() - 0.5) * 2.5,
-                    new double[]{1.0, -1.0, 0.0, -0.0, Double.NaN, 0.9999999999999999, -1.0000000000000002, 0.5}[r.nextInt(8)])),
-            new Column("f32", DataType.FLOAT32, r -> pick(r, switch (r.nextInt(3)) {
-                case 0 -> (float) (r.nextGaussian() * Math.pow(10, r.nextInt(21) - 10));
-                case 1 -> Float.intBitsToFloat(r.nextInt());
-                default -> (float) (r.nextGaussian() * 1e3);
-            }, SPECIAL_FLOATS[r.nextInt(SPECIAL_FLOATS.length)])),
-            new Column("h32", DataType.FLOAT32, r -> pick(r, (float) Math.scalb(r.nextDouble() - 0.5, r.nextInt(40) - 20),
-                    SPECIAL_FLOATS[r.nextInt(SPECIAL_FLOATS.length)])),
-            new Column("u32", DataType.FLOAT32, r -> pick(r, (float) ((r.nextDouble() - 0.5) * 2.5),
-                    new float[]{1f, -1f, 0f, -0f, Float.NaN, 0.99999994f, -1.0000001f}[r.nextInt(7)])),
+            new Column(
+                    "f64",
+                    DataType.FLOAT64,
+                    r -> pick(
+                            r,
+                            switch (r.nextInt(3)) {
+                                case 0 -> r.nextGaussian() * Math.pow(10, r.nextInt(41) - 20);
+                                case 1 -> Double.longBitsToDouble(r.nextLong());
+                                default -> r.nextGaussian() * 1e6;
+                            },
+                            SPECIAL_DOUBLES[r.nextInt(SPECIAL_DOUBLES.length)])),
+            new Column(
+                    "h64",
+                    DataType.FLOAT64,
+                    r -> pick(
+                            r,
+                            Math.scalb(r.nextDouble() - 0.5, r.nextInt(80) - 40),
+                            SPECIAL_DOUBLES[r.nextInt(SPECIAL_DOUBLES.length)])),
+            new Column(
+                    "u64",
+                    DataType.FLOAT64,
+                    r -> pick(
+                            r,
+                            (r.nextDouble() - 0.5) * 2.5,
+                            new double[] {1.0, -1.0, 0.0, -0.0, Double.NaN, 0.9999999999999999, -1.0000000000000002, 0.5
+                                    }
+                                    [r.nextInt(8)])),
+            new Column(
+                    "f32",
+                    DataType.FLOAT32,
+                    r -> pick(
+                            r,
+                            switch (r.nextInt(3)) {
+                                case 0 -> (float) (r.nextGaussian() * Math.pow(10, r.nextInt(21) - 10));
+                                case 1 -> Float.intBitsToFloat(r.nextInt());
+                                default -> (float) (r.nextGaussian() * 1e3);
+                            },
+                            SPECIAL_FLOATS[r.nextInt(SPECIAL_FLOATS.length)])),
+            new Column(
+                    "h32",
+                    DataType.FLOAT32,
+                    r -> pick(
+                            r,
+                            (float) Math.scalb(r.nextDouble() - 0.5, r.nextInt(40) - 20),
+                            SPECIAL_FLOATS[r.nextInt(SPECIAL_FLOATS.length)])),
+            new Column(
+                    "u32",
+                    DataType.FLOAT32,
+                    r -> pick(
+                            r,
+                            (float) ((r.nextDouble() - 0.5) * 2.5),
+                            new float[] {1f, -1f, 0f, -0f, Float.NaN, 0.99999994f, -1.0000001f}[r.nextInt(7)])),
             new Column("i32", DataType.INT32, r -> pick(r, r.nextInt(), SPECIAL_INTS[r.nextInt(SPECIAL_INTS.length)])),
-            new Column("j32", DataType.INT32, r -> pick(r, r.nextInt(2001) - 1000, SPECIAL_INTS[r.nextInt(SPECIAL_INTS.length)])),
-            new Column("i64", DataType.INT64, r -> pick(r, r.nextLong(), SPECIAL_LONGS[r.nextInt(SPECIAL_LONGS.length)])),
-            new Column("j64", DataType.INT64, r -> pick(r, (r.nextLong() >> r.nextInt(64)) << r.nextInt(8),
-                    SPECIAL_LONGS[r.nextInt(SPECIAL_LONGS.length)])),
+            new Column(
+                    "j32",
+                    DataType.INT32,
+                    r -> pick(r, r.nextInt(2001) - 1000, SPECIAL_INTS[r.nextInt(SPECIAL_INTS.length)])),
+            new Column(
+                    "i64", DataType.INT64, r -> pick(r, r.nextLong(), SPECIAL_LONGS[r.nextInt(SPECIAL_LONGS.length)])),
+            new Column(
+                    "j64",
+                    DataType.INT64,
+                    r -> pick(
+                            r,
+                            (r.nextLong() >> r.nextInt(64)) << r.nextInt(8),
+                            SPECIAL_LONGS[r.nextInt(SPECIAL_LONGS.length)])),
             new Column("d32", DataType.INT32, r -> {
                 int v = (Integer) pick(r, r.nextInt() >> r.nextInt(32), SPECIAL_INTS[r.nextInt(SPECIAL_INTS.length)]);
                 return v == 0 || v == Integer.MIN_VALUE ? -1 : v;
@@ -217,10 +461,11 @@ class MathLibraryTest {
                 return v == 0 || v == Long.MIN_VALUE ? 1L : v;
             }),
             // For the failing rows: zeros and MIN_VALUE, often.
-            new Column("z32", DataType.INT32, r -> new int[]{0, 1, -1, 5, Integer.MIN_VALUE}[r.nextInt(5)]),
-            new Column("m64", DataType.INT64, r -> new long[]{0, Long.MIN_VALUE, 4, -6}[r.nextInt(4)]));
+            new Column("z32", DataType.INT32, r -> new int[] {0, 1, -1, 5, Integer.MIN_VALUE}[r.nextInt(5)]),
+            new Column("m64", DataType.INT64, r -> new long[] {0, Long.MIN_VALUE, 4, -6}[r.nextInt(4)]));
 
-    static final Schema SCHEMA = new Schema(COLUMNS.stream().map(c -> c.type().toField(c.name(), true)).toList());
+    static final Schema SCHEMA = new Schema(
+            COLUMNS.stream().map(c -> c.type().toField(c.name(), true)).toList());
     static final int[] LENGTHS = {0, 1, 7, 65, 4_099};
 
     private BufferAllocator allocator;
@@ -284,7 +529,11 @@ class MathLibraryTest {
         if (arg.matches("-?[0-9]*\\.[0-9]+")) {
             return DataType.FLOAT64;
         }
-        return COLUMNS.stream().filter(c -> c.name().equals(arg)).findFirst().orElseThrow().type();
+        return COLUMNS.stream()
+                .filter(c -> c.name().equals(arg))
+                .findFirst()
+                .orElseThrow()
+                .type();
     }
 
     static Number literal(String arg) {
@@ -342,11 +591,18 @@ class MathLibraryTest {
     Reference reference(Case k) {
         ScalarFunction fn = quiver.functions().lookup(k.function());
         List<DataType> given = k.args().stream().map(MathLibraryTest::typeOf).toList();
-        List<DataType> planned = SignatureResolver.resolve(fn, given).stream().map(DataType::valueType).toList();
-        RowFn rowFn = RowFnSource.of(fn, planned).orElseThrow(() -> new AssertionError(k + ": " + fn.name() + " is not a RowFn for " + planned));
-        List<ElementType> types = planned.stream().map(t -> t.elementType().orElseThrow()).toList();
+        List<DataType> planned = SignatureResolver.resolve(fn, given).stream()
+                .map(DataType::valueType)
+                .toList();
+        RowFn rowFn = RowFnSource.of(fn, planned)
+                .orElseThrow(() -> new AssertionError(k + ": " + fn.name() + " is not a RowFn for " + planned));
+        List<ElementType> types =
+                planned.stream().map(t -> t.elementType().orElseThrow()).toList();
         RowFn.Instance inst = rowFn.instance(types);
-        return new Reference(rowFn, types, new KernelProgram(inst.irArgTypes(), inst.value(), inst.nullWhen(), inst.strict(), k.sql()));
+        return new Reference(
+                rowFn,
+                types,
+                new KernelProgram(inst.irArgTypes(), inst.value(), inst.nullWhen(), inst.strict(), k.sql()));
     }
 
     // ---- comparing ------------------------------------------------------------------------------
@@ -365,7 +621,9 @@ class MathLibraryTest {
             }
             return Math.abs((long) ordered(Float.floatToRawIntBits(e)) - ordered(Float.floatToRawIntBits(a)));
         }
-        return expected.getClass() == actual.getClass() && expected.longValue() == actual.longValue() ? 0 : Long.MAX_VALUE;
+        return expected.getClass() == actual.getClass() && expected.longValue() == actual.longValue()
+                ? 0
+                : Long.MAX_VALUE;
     }
 
     /** Float bits as integers in the order of the values: -0.0 just below +0.0, a negative value's magnitude reversed. */
@@ -395,7 +653,8 @@ class MathLibraryTest {
             for (int r = 0; r < rows; r++) {
                 Object o = ref.row(k, batch, r);
                 if (o instanceof RowFailure f) {
-                    fail(k + " fails at row " + r + " in the reference (" + f.getMessage() + "): the columns should not make it fail");
+                    fail(k + " fails at row " + r + " in the reference (" + f.getMessage()
+                            + "): the columns should not make it fail");
                 }
                 expected.add(o);
             }
@@ -403,7 +662,8 @@ class MathLibraryTest {
             try {
                 results.put(quiver.cpu(), e.evaluate(batch, Placement.CPU, allocator));
                 for (Device d : quiver.openClDevices()) {
-                    if (e.programs().stream().anyMatch(p -> d.backend().unsupportedReason(p).isPresent())) {
+                    if (e.programs().stream()
+                            .anyMatch(p -> d.backend().unsupportedReason(p).isPresent())) {
                         continue; // said so in explain(); openClRunsTheWholeLibrary checks that some device runs it
                     }
                     results.put(d, e.evaluate(batch, d, allocator));
@@ -418,7 +678,8 @@ class MathLibraryTest {
         }
     }
 
-    private void compare(Case k, int ulps, List<Object> expected, FieldVector actual, String device, VectorSchemaRoot batch) {
+    private void compare(
+            Case k, int ulps, List<Object> expected, FieldVector actual, String device, VectorSchemaRoot batch) {
         int rows = expected.size();
         assertEquals(rows, actual.getValueCount(), k + " on " + device);
         List<String> bad = new ArrayList<>();
@@ -435,16 +696,17 @@ class MathLibraryTest {
             long d = ulpDistance((Number) want, (Number) got);
             worst = Math.max(worst, d);
             if (d > ulps) {
-                bad.add("row " + r + ": " + got + ", expected " + want + " (" + (d == Long.MAX_VALUE ? "NaN or type mismatch" : d + " ulp")
-                        + ")" + inputs(k, batch, r));
+                bad.add("row " + r + ": " + got + ", expected " + want + " ("
+                        + (d == Long.MAX_VALUE ? "NaN or type mismatch" : d + " ulp") + ")" + inputs(k, batch, r));
             }
         }
         if (!bad.isEmpty()) {
-            fail(k + " on " + device + ": " + bad.size() + " of " + rows + " rows beyond " + ulps + " ulp (seed " + SEED + "):\n"
-                    + String.join("\n", bad.subList(0, Math.min(10, bad.size()))));
+            fail(k + " on " + device + ": " + bad.size() + " of " + rows + " rows beyond " + ulps + " ulp (seed " + SEED
+                    + "):\n" + String.join("\n", bad.subList(0, Math.min(10, bad.size()))));
         }
         if (worst > 0 && rows > 1000) {
-            System.out.println("MathLibraryTest: " + k + " on " + device + ": worst " + worst + " ulp (bound " + ulps + ")");
+            System.out.println(
+                    "MathLibraryTest: " + k + " on " + device + ": worst " + worst + " ulp (bound " + ulps + ")");
         }
     }
 
@@ -462,24 +724,36 @@ class MathLibraryTest {
 
     @Test
     void everyFunctionIsCoveredAndBounded() {
-        List<String> names = CASES.stream().map(k -> k.function().equals("power") ? "pow" : k.function()).distinct().sorted().toList();
-        assertEquals(BOUNDS.keySet().stream().sorted().toList(), names, "one bound per function, every function a case");
+        List<String> names = CASES.stream()
+                .map(k -> k.function().equals("power") ? "pow" : k.function())
+                .distinct()
+                .sorted()
+                .toList();
+        assertEquals(
+                BOUNDS.keySet().stream().sorted().toList(), names, "one bound per function, every function a case");
     }
 
     @Test
     void aZeroDivisorOrAGcdOfTwoToTheSixtyThreeFailsTheBatchOnEveryDevice() {
         VectorSchemaRoot batch = batches.getLast();
-        Object[][] failing = {{"mod(i32, z32)", "division by zero"}, {"mod(i64, z32)", "division by zero"},
-                {"gcd(m64, m64)", "integer overflow"}, {"gcd(z32, z32)", "integer overflow"}};
+        Object[][] failing = {
+            {"mod(i32, z32)", "division by zero"},
+            {"mod(i64, z32)", "division by zero"},
+            {"gcd(m64, m64)", "integer overflow"},
+            {"gcd(z32, z32)", "integer overflow"}
+        };
         for (Object[] f : failing) {
             CompiledExpression e = quiver.compile(SCHEMA, (String) f[0]);
             List<Device> devices = new ArrayList<>(List.of(quiver.cpu()));
             devices.addAll(quiver.openClDevices());
             for (Device d : devices) {
-                if (e.programs().stream().anyMatch(p -> d.backend().unsupportedReason(p).isPresent())) {
+                if (e.programs().stream()
+                        .anyMatch(p -> d.backend().unsupportedReason(p).isPresent())) {
                     continue;
                 }
-                dev.quiver.errors.KernelArithmeticException x = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> e.evaluate(batch, d, allocator).close(),
+                KernelArithmeticException x = assertThrows(
+                        KernelArithmeticException.class,
+                        () -> e.evaluate(batch, d, allocator).close(),
                         f[0] + " on " + d.name());
                 assertTrue(x.getMessage().contains((String) f[1]), f[0] + " on " + d.name() + ": " + x.getMessage());
             }
@@ -493,7 +767,8 @@ class MathLibraryTest {
         for (Case k : CASES) {
             CompiledExpression e = quiver.compile(SCHEMA, k.sql());
             boolean any = quiver.openClDevices().stream()
-                    .anyMatch(d -> e.programs().stream().allMatch(p -> d.backend().unsupportedReason(p).isEmpty()));
+                    .anyMatch(d -> e.programs().stream()
+                            .allMatch(p -> d.backend().unsupportedReason(p).isEmpty()));
             if (!any) {
                 none.add(k + ":\n" + e.explain());
             }
@@ -504,12 +779,20 @@ class MathLibraryTest {
     @Test
     void theSameFunctionsFoldAtPlanning() {
         // All-literal calls fold with the reference: what the devices must agree with.
-        for (String sql : List.of("pi()", "gcd(12, 18)", "round(2.5)", "log(10, 1000)", "greatest(1, NULL, 3)", "mod(-7, 2)", "sign(-0.0)")) {
+        for (String sql : List.of(
+                "pi()",
+                "gcd(12, 18)",
+                "round(2.5)",
+                "log(10, 1000)",
+                "greatest(1, NULL, 3)",
+                "mod(-7, 2)",
+                "sign(-0.0)")) {
             CompiledExpression e = quiver.compile(SCHEMA, sql);
             assertTrue(e.programs().isEmpty(), sql + " should fold:\n" + e.explain());
         }
         try (VectorSchemaRoot one = batch(1, 0, new Random(1));
-             FieldVector out = quiver.compile(SCHEMA, "log(10, 1000) + gcd(12, 18) + round(2.5)").evaluate(one, Placement.CPU, allocator)) {
+                FieldVector out = quiver.compile(SCHEMA, "log(10, 1000) + gcd(12, 18) + round(2.5)")
+                        .evaluate(one, Placement.CPU, allocator)) {
             assertEquals(Arrays.asList(12.0), List.of(Values.get(out, 0).value()));
         }
     }

@@ -1,14 +1,11 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.quiver.Placement;
 import dev.quiver.types.DataType;
 import dev.quiver.value.Values;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -19,8 +16,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import java.util.function.Supplier;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.duckdb.DuckDBStruct;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The nested functions against DuckDB (embedded): the same generated table in both, each
@@ -82,7 +84,8 @@ class NestedDuckDbTest extends QuiverTestBase {
             insert.append(')');
         }
         try (Statement st = duckDb.createStatement()) {
-            st.execute("CREATE TABLE t (id INTEGER, x INTEGER, y INTEGER, d DOUBLE, s VARCHAR, i INTEGER, l INTEGER[], ls VARCHAR[])");
+            st.execute(
+                    "CREATE TABLE t (id INTEGER, x INTEGER, y INTEGER, d DOUBLE, s VARCHAR, i INTEGER, l INTEGER[], ls VARCHAR[])");
             st.execute(insert.toString());
         }
         // The load itself is checked.
@@ -101,7 +104,7 @@ class NestedDuckDbTest extends QuiverTestBase {
         }
     }
 
-    private static List<Object> randomList(Random r, java.util.function.Supplier<Object> element) {
+    private static List<Object> randomList(Random r, Supplier<Object> element) {
         int n = r.nextInt(5);
         List<Object> out = new ArrayList<>();
         for (int k = 0; k < n; k++) {
@@ -127,7 +130,8 @@ class NestedDuckDbTest extends QuiverTestBase {
 
     private List<Object> duckDbColumn(String expr) throws SQLException {
         List<Object> out = new ArrayList<>();
-        try (Statement st = duckDb.createStatement(); ResultSet rs = st.executeQuery("SELECT " + expr + " FROM t ORDER BY id")) {
+        try (Statement st = duckDb.createStatement();
+                ResultSet rs = st.executeQuery("SELECT " + expr + " FROM t ORDER BY id")) {
             while (rs.next()) {
                 out.add(normalize(rs.getObject(1)));
             }
@@ -136,14 +140,14 @@ class NestedDuckDbTest extends QuiverTestBase {
     }
 
     private static Object normalize(Object o) throws SQLException {
-        if (o instanceof java.sql.Array a) {
+        if (o instanceof Array a) {
             List<Object> out = new ArrayList<>();
             for (Object e : (Object[]) a.getArray()) {
                 out.add(normalize(e));
             }
             return out;
         }
-        if (o instanceof org.duckdb.DuckDBStruct s) {
+        if (o instanceof DuckDBStruct s) {
             Map<String, Object> out = new LinkedHashMap<>();
             for (Map.Entry<String, Object> e : s.getMap().entrySet()) {
                 out.put(e.getKey(), normalize(e.getValue()));
@@ -161,7 +165,10 @@ class NestedDuckDbTest extends QuiverTestBase {
         }
         for (int k = 0; k < ROWS; k++) {
             int row = k;
-            assertEquals(expected.get(k), got.get(k), () -> quiverSql + " vs DuckDB " + duckDbSql + " at row " + row + " (seed " + seed + ")");
+            assertEquals(
+                    expected.get(k),
+                    got.get(k),
+                    () -> quiverSql + " vs DuckDB " + duckDbSql + " at row " + row + " (seed " + seed + ")");
         }
     }
 
@@ -213,6 +220,9 @@ class NestedDuckDbTest extends QuiverTestBase {
         List<Object> l = TestColumns.values(batch.getVector("l"));
         assertEquals(true, l.contains(null), "a NULL list (seed " + seed + ")");
         assertEquals(true, l.contains(List.of()), "an empty list (seed " + seed + ")");
-        assertEquals(true, l.stream().anyMatch(v -> v instanceof List<?> e && e.contains(null)), "a NULL element (seed " + seed + ")");
+        assertEquals(
+                true,
+                l.stream().anyMatch(v -> v instanceof List<?> e && e.contains(null)),
+                "a NULL element (seed " + seed + ")");
     }
 }

@@ -1,26 +1,24 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.types.DataType;
 import dev.quiver.value.Values;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.complex.StructVector;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.StructVector;
+import org.junit.jupiter.api.Test;
 
 /**
  * Lists and structs: make_array against a per-row reference, the zero copy of named_struct,
@@ -41,8 +39,9 @@ class NestedFunctionsTest extends QuiverTestBase {
     }
 
     private FieldVector column(String name, DataType type, List<?> values) {
-        Object garbage = type.equals(DataType.INT32) ? (Object) 99 : type.equals(DataType.INT64) ? (Object) 99L
-                : type.equals(DataType.FLOAT64) ? (Object) 99.0 : null;
+        Object garbage = type.equals(DataType.INT32)
+                ? (Object) 99
+                : type.equals(DataType.INT64) ? (Object) 99L : type.equals(DataType.FLOAT64) ? (Object) 99.0 : null;
         return TestColumns.of(allocator, name, type, values, garbage == null ? null : () -> garbage);
     }
 
@@ -62,19 +61,21 @@ class NestedFunctionsTest extends QuiverTestBase {
 
     @Test
     void makeArrayMatchesAPerRowReference() {
-        record Kind(DataType type, IntFunction<Object> value) {
-        }
-        List<Kind> kinds = List.of(new Kind(DataType.INT32, i -> i * 7 - 100), new Kind(DataType.FLOAT64, i -> i / 4.0 - 3),
-                new Kind(DataType.UTF8, i -> i % 5 == 0 ? "" : "s" + i + "é"), new Kind(DataType.BOOLEAN, i -> i % 2 == 0),
+        record Kind(DataType type, IntFunction<Object> value) {}
+        List<Kind> kinds = List.of(
+                new Kind(DataType.INT32, i -> i * 7 - 100),
+                new Kind(DataType.FLOAT64, i -> i / 4.0 - 3),
+                new Kind(DataType.UTF8, i -> i % 5 == 0 ? "" : "s" + i + "é"),
+                new Kind(DataType.BOOLEAN, i -> i % 2 == 0),
                 new Kind(DataType.INT64, i -> (long) i << 33));
-        for (int rows : new int[]{0, 1, 63, 64, 65, 1000}) {
+        for (int rows : new int[] {0, 1, 63, 64, 65, 1000}) {
             for (Kind k : kinds) {
                 for (String nulls : List.of("all", "none", "mixed")) {
                     List<Object> a = values(rows, nulls, k.value());
                     List<Object> b = values(rows, "mixed", i -> k.value().apply(i + 1));
                     List<Object> c = values(rows, "none", i -> k.value().apply(i * 3));
-                    try (VectorSchemaRoot batch = TestColumns.batch(rows, column("a", k.type(), a), column("b", k.type(), b),
-                            column("c", k.type(), c))) {
+                    try (VectorSchemaRoot batch = TestColumns.batch(
+                            rows, column("a", k.type(), a), column("b", k.type(), b), column("c", k.type(), c))) {
                         List<Object> expected = new ArrayList<>();
                         for (int i = 0; i < rows; i++) {
                             expected.add(Arrays.asList(a.get(i), b.get(i), c.get(i)));
@@ -94,28 +95,40 @@ class NestedFunctionsTest extends QuiverTestBase {
 
     @Test
     void makeArrayBroadcastsScalarsAndCoercesToACommonType() {
-        try (VectorSchemaRoot b = TestColumns.batch(3, column("x", DataType.INT32, Arrays.asList(1, null, 3)),
+        try (VectorSchemaRoot b = TestColumns.batch(
+                3,
+                column("x", DataType.INT32, Arrays.asList(1, null, 3)),
                 column("d", DataType.FLOAT64, Arrays.asList(0.5, 1.5, null)))) {
-            assertEquals(List.of(Arrays.asList(1, 7, null), Arrays.asList(null, 7, null), Arrays.asList(3, 7, null)),
+            assertEquals(
+                    List.of(Arrays.asList(1, 7, null), Arrays.asList(null, 7, null), Arrays.asList(3, 7, null)),
                     eval(b, "make_array(x, 7, CAST(NULL AS INT))"));
-            assertEquals(List.of(Arrays.asList(1.0, 0.5), Arrays.asList(null, 1.5), Arrays.asList(3.0, null)), eval(b, "make_array(x, d)"));
+            assertEquals(
+                    List.of(Arrays.asList(1.0, 0.5), Arrays.asList(null, 1.5), Arrays.asList(3.0, null)),
+                    eval(b, "make_array(x, d)"));
             assertEquals(List.of(List.of(1, 2), List.of(1, 2), List.of(1, 2)), eval(b, "make_array(1, 2)"));
             assertEquals(List.of(List.of(1, 2), List.of(1, 2), List.of(1, 2)), eval(b, "[1, 2]"));
             assertEquals(List.of(List.of(1, 2), List.of(1, 2), List.of(1, 2)), eval(b, "ARRAY[1, 2]"));
             // Lists of lists go through the per-element copy.
-            assertEquals(List.of(List.of(Arrays.asList(1, 1), List.of(2)), List.of(Arrays.asList(null, null), List.of(2)),
-                    List.of(Arrays.asList(3, 3), List.of(2))), eval(b, "make_array(make_array(x, x), make_array(2))"));
+            assertEquals(
+                    List.of(
+                            List.of(Arrays.asList(1, 1), List.of(2)),
+                            List.of(Arrays.asList(null, null), List.of(2)),
+                            List.of(Arrays.asList(3, 3), List.of(2))),
+                    eval(b, "make_array(make_array(x, x), make_array(2))"));
         }
     }
 
     @Test
     void namedStructWrapsItsArgumentsWithoutCopying() {
-        for (boolean argumentsFirst : new boolean[]{true, false}) {
-            VectorSchemaRoot b = TestColumns.batch(4, column("x", DataType.INT32, Arrays.asList(1, null, 3, 4)),
+        for (boolean argumentsFirst : new boolean[] {true, false}) {
+            VectorSchemaRoot b = TestColumns.batch(
+                    4,
+                    column("x", DataType.INT32, Arrays.asList(1, null, 3, 4)),
                     column("s", DataType.UTF8, Arrays.asList("p", "q", null, "rr")));
             FieldVector out;
             try {
-                out = quiver.compile(b.getSchema(), "named_struct('a', x, 'b', s, 'k', 5)").evaluate(b, Placement.CPU, allocator);
+                out = quiver.compile(b.getSchema(), "named_struct('a', x, 'b', s, 'k', 5)")
+                        .evaluate(b, Placement.CPU, allocator);
             } catch (RuntimeException e) {
                 b.close();
                 throw e;
@@ -125,13 +138,26 @@ class NestedFunctionsTest extends QuiverTestBase {
             FieldVector s = b.getVector("s");
             FieldVector a = (FieldVector) sv.getChild("a");
             FieldVector bs = (FieldVector) sv.getChild("b");
-            assertEquals(x.getDataBuffer().memoryAddress(), a.getDataBuffer().memoryAddress(), "child a shares x's values");
-            assertEquals(x.getValidityBuffer().memoryAddress(), a.getValidityBuffer().memoryAddress(), "child a shares x's validity");
-            assertEquals(s.getOffsetBuffer().memoryAddress(), bs.getOffsetBuffer().memoryAddress(), "child b shares s's offsets");
-            assertEquals(s.getDataBuffer().memoryAddress(), bs.getDataBuffer().memoryAddress(), "child b shares s's bytes");
+            assertEquals(
+                    x.getDataBuffer().memoryAddress(), a.getDataBuffer().memoryAddress(), "child a shares x's values");
+            assertEquals(
+                    x.getValidityBuffer().memoryAddress(),
+                    a.getValidityBuffer().memoryAddress(),
+                    "child a shares x's validity");
+            assertEquals(
+                    s.getOffsetBuffer().memoryAddress(),
+                    bs.getOffsetBuffer().memoryAddress(),
+                    "child b shares s's offsets");
+            assertEquals(
+                    s.getDataBuffer().memoryAddress(), bs.getDataBuffer().memoryAddress(), "child b shares s's bytes");
             assertEquals(0, sv.getNullCount());
-            assertEquals(List.of(map("a", 1, "b", "p", "k", 5), map("a", null, "b", "q", "k", 5), map("a", 3, "b", null, "k", 5),
-                    map("a", 4, "b", "rr", "k", 5)), TestColumns.values(out));
+            assertEquals(
+                    List.of(
+                            map("a", 1, "b", "p", "k", 5),
+                            map("a", null, "b", "q", "k", 5),
+                            map("a", 3, "b", null, "k", 5),
+                            map("a", 4, "b", "rr", "k", 5)),
+                    TestColumns.values(out));
             if (argumentsFirst) {
                 b.close();
                 // The values are still there after the batch is gone.
@@ -142,7 +168,10 @@ class NestedFunctionsTest extends QuiverTestBase {
                 assertEquals(Arrays.asList(1, null, 3, 4), TestColumns.values(x));
                 b.close();
             }
-            assertEquals(0, allocator.getAllocatedMemory(), "freed exactly once, batch " + (argumentsFirst ? "first" : "last"));
+            assertEquals(
+                    0,
+                    allocator.getAllocatedMemory(),
+                    "freed exactly once, batch " + (argumentsFirst ? "first" : "last"));
         }
     }
 
@@ -179,18 +208,28 @@ class NestedFunctionsTest extends QuiverTestBase {
             StructVector st = (StructVector) b.getVector("st");
             try (FieldVector out = quiver.compile(b.getSchema(), "st['b']").evaluate(b, Placement.CPU, allocator)) {
                 FieldVector child = (FieldVector) st.getChild("b");
-                assertEquals(child.getDataBuffer().memoryAddress(), out.getDataBuffer().memoryAddress());
-                assertEquals(child.getOffsetBuffer().memoryAddress(), out.getOffsetBuffer().memoryAddress());
+                assertEquals(
+                        child.getDataBuffer().memoryAddress(),
+                        out.getDataBuffer().memoryAddress());
+                assertEquals(
+                        child.getOffsetBuffer().memoryAddress(),
+                        out.getOffsetBuffer().memoryAddress());
             }
             // Without NULL structs, the validity is shared too.
-            try (FieldVector out = quiver.compile(b.getSchema(), "named_struct('z', st['a'])['z']").evaluate(b, Placement.CPU, allocator)) {
+            try (FieldVector out = quiver.compile(b.getSchema(), "named_struct('z', st['a'])['z']")
+                    .evaluate(b, Placement.CPU, allocator)) {
                 assertEquals(Arrays.asList(1, null, null, 4, null, 6), TestColumns.values(out));
             }
         }
         try (VectorSchemaRoot b = TestColumns.batch(3, column("x", DataType.INT32, Arrays.asList(1, null, 3)))) {
-            try (FieldVector out = quiver.compile(b.getSchema(), "named_struct('a', x)['a']").evaluate(b, Placement.CPU, allocator)) {
-                assertEquals(b.getVector("x").getDataBuffer().memoryAddress(), out.getDataBuffer().memoryAddress());
-                assertEquals(b.getVector("x").getValidityBuffer().memoryAddress(), out.getValidityBuffer().memoryAddress());
+            try (FieldVector out =
+                    quiver.compile(b.getSchema(), "named_struct('a', x)['a']").evaluate(b, Placement.CPU, allocator)) {
+                assertEquals(
+                        b.getVector("x").getDataBuffer().memoryAddress(),
+                        out.getDataBuffer().memoryAddress());
+                assertEquals(
+                        b.getVector("x").getValidityBuffer().memoryAddress(),
+                        out.getValidityBuffer().memoryAddress());
                 assertEquals(Arrays.asList(1, null, 3), TestColumns.values(out));
             }
         }
@@ -198,7 +237,9 @@ class NestedFunctionsTest extends QuiverTestBase {
 
     private VectorSchemaRoot listBatch() {
         List<Object> lists = Arrays.asList(List.of(1, 2, 3), null, List.of(), Arrays.asList(null, 5), List.of(7));
-        return TestColumns.batch(lists.size(), Values.of(INT_LIST, "l", lists, allocator),
+        return TestColumns.batch(
+                lists.size(),
+                Values.of(INT_LIST, "l", lists, allocator),
                 column("i", DataType.INT32, Arrays.asList(1, 2, null, -2, 0)));
     }
 
@@ -238,9 +279,13 @@ class NestedFunctionsTest extends QuiverTestBase {
 
     @Test
     void planningErrorsNameTheArgument() {
-        try (VectorSchemaRoot b = structBatch(); VectorSchemaRoot l = listBatch()) {
+        try (VectorSchemaRoot b = structBatch();
+                VectorSchemaRoot l = listBatch()) {
             assertError(l, "named_struct(CAST(i AS VARCHAR), i)", "argument 1 of named_struct must be a literal");
-            assertError(l, "named_struct('a', i, 'a', l)", "field name 'a' of named_struct is given twice (arguments 1 and 3)");
+            assertError(
+                    l,
+                    "named_struct('a', i, 'a', l)",
+                    "field name 'a' of named_struct is given twice (arguments 1 and 3)");
             assertError(l, "named_struct('a', i, 'b')", "named_struct takes pairs");
             assertError(l, "named_struct('a', i, 1, l)", "argument 3 of named_struct is a field name");
             assertError(l, "named_struct(CAST(NULL AS VARCHAR), i)", "(a field name) is NULL");
@@ -258,7 +303,8 @@ class NestedFunctionsTest extends QuiverTestBase {
     @Test
     void allScalarCallsFold() {
         try (VectorSchemaRoot b = TestColumns.batch(2, column("x", DataType.INT32, Arrays.asList(1, 2)))) {
-            assertEquals(List.of(map("a", 1, "b", List.of(1, 2)), map("a", 1, "b", List.of(1, 2))),
+            assertEquals(
+                    List.of(map("a", 1, "b", List.of(1, 2)), map("a", 1, "b", List.of(1, 2))),
                     eval(b, "named_struct('a', 1, 'b', [1, 2])"));
             assertEquals(Arrays.asList(2, 2), eval(b, "named_struct('a', 1, 'b', [1, 2])['b'][-1]"));
             assertEquals(Arrays.asList(null, null), eval(b, "[1, 2][3]"));

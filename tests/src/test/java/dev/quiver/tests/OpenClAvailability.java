@@ -10,8 +10,7 @@ import org.junit.jupiter.api.Assumptions;
  * is a failure, so OpenCL tests can never silently stop running.
  */
 final class OpenClAvailability {
-    private OpenClAvailability() {
-    }
+    private OpenClAvailability() {}
 
     static void requireOpenCl(Quiver quiver) {
         if (!quiver.openClDevices().isEmpty()) {

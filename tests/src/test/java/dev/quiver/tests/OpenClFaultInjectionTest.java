@@ -1,36 +1,39 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
 import dev.quiver.ExpressionMetrics;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
+import dev.quiver.kernels.ArithmeticMode;
+import dev.quiver.opencl.ClErrorCodes;
 import dev.quiver.opencl.FaultInjection;
 import dev.quiver.opencl.FaultInjection.Call;
 import dev.quiver.opencl.FaultInjection.Fault;
 import dev.quiver.opencl.OpenClBackend;
 import dev.quiver.opencl.OpenClRuntime;
 import dev.quiver.opencl.TransferMode;
-import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.placement.DeviceHealth;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import dev.quiver.opencl.ClErrorCodes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import java.time.Duration;
-import java.util.Random;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Real OpenCL calls made to fail ({@link FaultInjection}) under a fused numeric expression, on
@@ -48,6 +51,7 @@ class OpenClFaultInjectionTest {
      * the divisor {@code dl} is zero only behind nulls.
      */
     private static final String FALLIBLE = "l1 / dl + l2 * 3";
+
     private static final int ROWS = 3_000;
     private static final Duration FENCE = Duration.ofSeconds(10);
 
@@ -68,10 +72,14 @@ class OpenClFaultInjectionTest {
      */
     private void open(int failuresToFence, TransferMode mode) {
         allocator = new RootAllocator();
-        Quiver.Builder b = Quiver.builder().allocator(allocator)
+        Quiver.Builder b = Quiver.builder()
+                .allocator(allocator)
                 .deviceFigures("cpu", TestFigures.cpu())
                 .healthPolicy(new DeviceHealth.Policy(failuresToFence, FENCE, Duration.ofSeconds(40)))
-                .clock(clock::get).explorationShare(0).arithmetic(ArithmeticMode.WRAPPING).backgroundCompilation(false);
+                .clock(clock::get)
+                .explorationShare(0)
+                .arithmetic(ArithmeticMode.WRAPPING)
+                .backgroundCompilation(false);
         var devices = OpenClRuntime.discover().devices();
         boolean first = true;
         for (var d : devices) {
@@ -80,7 +88,8 @@ class OpenClFaultInjectionTest {
         }
         if (mode == TransferMode.COPY && !devices.isEmpty()) {
             OpenClBackend copying = OpenClBackend.open(devices.getFirst(), TransferMode.COPY);
-            b.openCl(false).addDevice(new Device(copying.name(), Device.Kind.OPENCL_GPU, "explicit transfers", copying));
+            b.openCl(false)
+                    .addDevice(new Device(copying.name(), Device.Kind.OPENCL_GPU, "explicit transfers", copying));
         }
         quiver = b.build();
         OpenClAvailability.requireOpenCl(quiver);
@@ -91,8 +100,9 @@ class OpenClFaultInjectionTest {
 
     /** Each case under OPENCL and AUTO placement, on the device as Quiver opens it and with explicit transfers. */
     private static Stream<Arguments> everywhere(Stream<Arguments> cases) {
-        return cases.flatMap(a -> Stream.of(Placement.OPENCL, Placement.AUTO).flatMap(p ->
-                Stream.of(TransferMode.AUTO, TransferMode.COPY).map(m -> Arguments.of(a.get()[0], a.get()[1], p, m))));
+        return cases.flatMap(a -> Stream.of(Placement.OPENCL, Placement.AUTO)
+                .flatMap(p -> Stream.of(TransferMode.AUTO, TransferMode.COPY)
+                        .map(m -> Arguments.of(a.get()[0], a.get()[1], p, m))));
     }
 
     @AfterEach
@@ -100,7 +110,8 @@ class OpenClFaultInjectionTest {
         if (quiver != null) {
             quiver.close();
             if (backend != null) {
-                assertEquals(0, backend.liveObjects().total(), "OpenCL objects alive after close: " + backend.liveObjects());
+                assertEquals(
+                        0, backend.liveObjects().total(), "OpenCL objects alive after close: " + backend.liveObjects());
             }
         }
         if (allocator != null) {
@@ -113,9 +124,15 @@ class OpenClFaultInjectionTest {
         return everywhere(Stream.of(
                 Arguments.of("program build", Fault.of(Call.BUILD_PROGRAM)),
                 // The second buffer of the first run fails: the first one, already created, is released.
-                Arguments.of("buffer creation", Fault.of(Call.CREATE_BUFFER).withError(ClErrorCodes.OUT_OF_RESOURCES).after(1)),
+                Arguments.of(
+                        "buffer creation",
+                        Fault.of(Call.CREATE_BUFFER)
+                                .withError(ClErrorCodes.OUT_OF_RESOURCES)
+                                .after(1)),
                 Arguments.of("kernel launch", Fault.of(Call.ENQUEUE_KERNEL)),
-                Arguments.of("out of resources on a launch", Fault.of(Call.ENQUEUE_KERNEL).withError(ClErrorCodes.OUT_OF_RESOURCES)),
+                Arguments.of(
+                        "out of resources on a launch",
+                        Fault.of(Call.ENQUEUE_KERNEL).withError(ClErrorCodes.OUT_OF_RESOURCES)),
                 Arguments.of("read back", Fault.of(Call.READ_BACK)),
                 // Gone after the first command (zero copy: the kernel ran; with transfers: the first write); the
                 // run's clFinish fails as well.
@@ -124,8 +141,8 @@ class OpenClFaultInjectionTest {
 
     @ParameterizedTest(name = "{0} under {2}, transfers {3}")
     @MethodSource("deviceFaults")
-    void aFailingDeviceLosesNoBatchIsFencedThenProbedAndLeaksNothing(String what, Fault fault, Placement placement,
-                                                                     TransferMode mode) {
+    void aFailingDeviceLosesNoBatchIsFencedThenProbedAndLeaksNothing(
+            String what, Fault fault, Placement placement, TransferMode mode) {
         open(3, mode);
         CompiledExpression e = quiver.compile(TestBatches.SCHEMA, EXPR);
         try (FaultInjection.Plan plan = FaultInjection.inject(backend, fault.always())) {
@@ -172,16 +189,21 @@ class OpenClFaultInjectionTest {
         assertEquals(4, e.placementStats().getFirst().on(gpu.name()).fallbacks(), "the segment's stats count them too");
 
         OpenClBackend.LiveObjects live = backend.liveObjects();
-        assertEquals(new OpenClBackend.LiveObjects(1, 1, 1, 0, 0), live,
+        assertEquals(
+                new OpenClBackend.LiveObjects(1, 1, 1, 0, 0),
+                live,
                 "the context, the queue and the one program built; no kernel or buffer of any run");
     }
 
     static Stream<Arguments> memoryFaults() {
         return everywhere(Stream.of(
                 Arguments.of("buffer allocation failure", Fault.of(Call.CREATE_BUFFER)),
-                Arguments.of("device memory exhausted on a launch",
+                Arguments.of(
+                        "device memory exhausted on a launch",
                         Fault.of(Call.ENQUEUE_KERNEL).withError(ClErrorCodes.MEM_OBJECT_ALLOCATION_FAILURE)),
-                Arguments.of("host memory exhausted reading back", Fault.of(Call.READ_BACK).withError(ClErrorCodes.OUT_OF_HOST_MEMORY))));
+                Arguments.of(
+                        "host memory exhausted reading back",
+                        Fault.of(Call.READ_BACK).withError(ClErrorCodes.OUT_OF_HOST_MEMORY))));
     }
 
     @ParameterizedTest(name = "{0} under {2}, transfers {3}")
@@ -214,7 +236,8 @@ class OpenClFaultInjectionTest {
     void aProbeThatRunsOutOfMemoryLeavesTheProbeForTheNextBatch(Placement placement, TransferMode mode) {
         open(3, mode);
         CompiledExpression e = quiver.compile(TestBatches.SCHEMA, EXPR);
-        try (FaultInjection.Plan plan = FaultInjection.inject(backend, Fault.of(Call.ENQUEUE_KERNEL).times(3))) {
+        try (FaultInjection.Plan plan =
+                FaultInjection.inject(backend, Fault.of(Call.ENQUEUE_KERNEL).times(3))) {
             for (int i = 0; i < 3; i++) {
                 evaluateAndCompare(e, placement, "failure " + i);
             }
@@ -231,14 +254,17 @@ class OpenClFaultInjectionTest {
         assertEquals(1, h.memoryFallbacks());
         assertEquals(1, h.fences());
         evaluateAndCompare(e, placement, "probe");
-        assertEquals(DeviceHealth.State.HEALTHY, quiver.health(gpu).state(), quiver.health(gpu).describe());
+        assertEquals(
+                DeviceHealth.State.HEALTHY,
+                quiver.health(gpu).state(),
+                quiver.health(gpu).describe());
         assertEquals(2, quiver.health(gpu).probes());
         assertEquals(1, gpuBatches(e));
     }
 
     static Stream<Arguments> placementsAndModes() {
-        return Stream.of(Placement.OPENCL, Placement.AUTO).flatMap(p ->
-                Stream.of(TransferMode.AUTO, TransferMode.COPY).map(m -> Arguments.of(p, m)));
+        return Stream.of(Placement.OPENCL, Placement.AUTO)
+                .flatMap(p -> Stream.of(TransferMode.AUTO, TransferMode.COPY).map(m -> Arguments.of(p, m)));
     }
 
     @ParameterizedTest(name = "{0}, transfers {1}")
@@ -252,12 +278,15 @@ class OpenClFaultInjectionTest {
         // transfers, it follows the write of the validity: f1 and f2 are batch columns, uploaded as resident arguments
         // when their buffers are created, which is no queue command); the second fault never fires, it counts launches.
         long before = backend.transferMode() == TransferMode.ZERO_COPY ? 1 : 2;
-        try (FaultInjection.Plan plan = FaultInjection.inject(backend, Fault.of(Call.DEVICE_LOST).after(before),
+        try (FaultInjection.Plan plan = FaultInjection.inject(
+                backend,
+                Fault.of(Call.DEVICE_LOST).after(before),
                 Fault.of(Call.ENQUEUE_KERNEL).after(Long.MAX_VALUE - 1))) {
             evaluateAndCompare(e, placement, "lost");
             assertEquals(1, plan.fired(0), plan.toString());
             assertEquals(1, plan.seen(1), "the kernel was enqueued before the device was lost");
-            assertEquals(0, backend.liveObjects().runScoped(), backend.liveObjects().toString());
+            assertEquals(
+                    0, backend.liveObjects().runScoped(), backend.liveObjects().toString());
         }
         DeviceHealth.Snapshot h = quiver.health(gpu);
         assertEquals(1, h.failures(), h.describe());
@@ -282,13 +311,21 @@ class OpenClFaultInjectionTest {
                 + " (replay with -Dquiver.seed=" + seed + ")");
         CompiledExpression e = quiver.compile(TestBatches.SCHEMA, EXPR);
         CompiledExpression fallible = quiver.compile(TestBatches.SCHEMA, FALLIBLE);
-        assertTrue(fallible.explain().contains("kernel segment ((l1 / dl) + (l2 * BIGINT '3')) as"), fallible.explain());
+        assertTrue(
+                fallible.explain().contains("kernel segment ((l1 / dl) + (l2 * BIGINT '3')) as"), fallible.explain());
         int batches = 24;
-        try (FaultInjection.Plan plan = FaultInjection.inject(backend,
+        try (FaultInjection.Plan plan = FaultInjection.inject(
+                backend,
                 Fault.of(Call.BUILD_PROGRAM).withProbability(0.2, seed).always(),
                 Fault.of(Call.CREATE_BUFFER).withProbability(0.05, seed + 1).always(),
-                Fault.of(Call.CREATE_BUFFER).withError(ClErrorCodes.OUT_OF_RESOURCES).withProbability(0.05, seed + 2).always(),
-                Fault.of(Call.ENQUEUE_KERNEL).withError(ClErrorCodes.OUT_OF_RESOURCES).withProbability(0.1, seed + 3).always(),
+                Fault.of(Call.CREATE_BUFFER)
+                        .withError(ClErrorCodes.OUT_OF_RESOURCES)
+                        .withProbability(0.05, seed + 2)
+                        .always(),
+                Fault.of(Call.ENQUEUE_KERNEL)
+                        .withError(ClErrorCodes.OUT_OF_RESOURCES)
+                        .withProbability(0.1, seed + 3)
+                        .always(),
                 Fault.of(Call.READ_BACK).withProbability(0.1, seed + 4).always(),
                 Fault.of(Call.DEVICE_LOST).withProbability(0.05, seed + 5).always())) {
             for (int i = 0; i < batches; i++) {
@@ -300,13 +337,18 @@ class OpenClFaultInjectionTest {
             }
             DeviceHealth.Snapshot h = quiver.health(gpu);
             // One failure per failed batch, whichever call failed first.
-            assertEquals(e.metrics().fallbacks() + fallible.metrics().fallbacks(), h.failures() + h.memoryFallbacks(),
+            assertEquals(
+                    e.metrics().fallbacks() + fallible.metrics().fallbacks(),
+                    h.failures() + h.memoryFallbacks(),
                     h.describe() + ", " + plan);
             // AUTO may also choose the CPU by itself (it learns that PoCL is slower than its given figures).
-            assertEquals(2L * batches, e.metrics().decisions(),
+            assertEquals(
+                    2L * batches,
+                    e.metrics().decisions(),
                     "each batch (and its CPU reference) recorded once, on the device that computed it");
             assertTrue(batches - gpuBatches(e) >= e.metrics().fallbacks(), plan + ", seed " + seed);
-            assertTrue(plan.fired() >= e.metrics().fallbacks() + fallible.metrics().fallbacks(), plan + ", seed " + seed);
+            assertTrue(
+                    plan.fired() >= e.metrics().fallbacks() + fallible.metrics().fallbacks(), plan + ", seed " + seed);
             assertEquals(2L * batches, fallible.metrics().decisions());
         }
     }
@@ -325,14 +367,21 @@ class OpenClFaultInjectionTest {
         CompiledExpression e = quiver.compile(TestBatches.SCHEMA, EXPR);
         CompiledExpression fallible = quiver.compile(TestBatches.SCHEMA, FALLIBLE);
         int threads = 4, batches = 8;
-        var pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
-        try (FaultInjection.Plan plan = FaultInjection.inject(backend,
-                Fault.of(Call.CREATE_BUFFER).withError(ClErrorCodes.OUT_OF_RESOURCES).withProbability(0.05, seed).always(),
+        var pool = Executors.newFixedThreadPool(threads);
+        try (FaultInjection.Plan plan = FaultInjection.inject(
+                backend,
+                Fault.of(Call.CREATE_BUFFER)
+                        .withError(ClErrorCodes.OUT_OF_RESOURCES)
+                        .withProbability(0.05, seed)
+                        .always(),
                 Fault.of(Call.CREATE_BUFFER).withProbability(0.05, seed + 1).always(),
-                Fault.of(Call.ENQUEUE_KERNEL).withError(ClErrorCodes.OUT_OF_RESOURCES).withProbability(0.15, seed + 2).always(),
+                Fault.of(Call.ENQUEUE_KERNEL)
+                        .withError(ClErrorCodes.OUT_OF_RESOURCES)
+                        .withProbability(0.15, seed + 2)
+                        .always(),
                 Fault.of(Call.READ_BACK).withProbability(0.1, seed + 3).always(),
                 Fault.of(Call.DEVICE_LOST).withProbability(0.05, seed + 4).always())) {
-            var futures = new java.util.ArrayList<java.util.concurrent.Future<?>>();
+            var futures = new ArrayList<Future<?>>();
             for (int t = 0; t < threads; t++) {
                 long threadSeed = seed + 100 * t;
                 futures.add(pool.submit(() -> {
@@ -341,17 +390,23 @@ class OpenClFaultInjectionTest {
                         CompiledExpression which = i % 2 == 0 ? e : fallible;
                         Placement placement = r.nextBoolean() ? Placement.OPENCL : Placement.AUTO;
                         try (VectorSchemaRoot batch = TestBatches.hostile(allocator, ROWS, 0.2, r)) {
-                            compare(which, batch, placement, "seed " + seed + ", thread seed " + threadSeed + ", batch " + i);
+                            compare(
+                                    which,
+                                    batch,
+                                    placement,
+                                    "seed " + seed + ", thread seed " + threadSeed + ", batch " + i);
                         }
                     }
                     return null;
                 }));
             }
             for (var f : futures) {
-                f.get(2, java.util.concurrent.TimeUnit.MINUTES);
+                f.get(2, TimeUnit.MINUTES);
             }
             DeviceHealth.Snapshot h = quiver.health(gpu);
-            assertEquals(e.metrics().fallbacks() + fallible.metrics().fallbacks(), h.failures() + h.memoryFallbacks(),
+            assertEquals(
+                    e.metrics().fallbacks() + fallible.metrics().fallbacks(),
+                    h.failures() + h.memoryFallbacks(),
                     h.describe() + ", " + plan + ", seed " + seed);
             assertTrue(plan.fired() >= h.failures() + h.memoryFallbacks(), plan + ", seed " + seed);
         } finally {
@@ -366,8 +421,12 @@ class OpenClFaultInjectionTest {
         CompiledExpression e = quiver.compile(TestBatches.SCHEMA, EXPR);
         long[] fired = new long[2];
         for (int run = 0; run < 2; run++) {
-            try (FaultInjection.Plan plan = FaultInjection.inject(backend,
-                    Fault.of(Call.ENQUEUE_KERNEL).withError(ClErrorCodes.OUT_OF_RESOURCES).withProbability(0.5, 42).always())) {
+            try (FaultInjection.Plan plan = FaultInjection.inject(
+                    backend,
+                    Fault.of(Call.ENQUEUE_KERNEL)
+                            .withError(ClErrorCodes.OUT_OF_RESOURCES)
+                            .withProbability(0.5, 42)
+                            .always())) {
                 for (int i = 0; i < 8; i++) {
                     evaluateAndCompare(e, Placement.OPENCL, "run " + run + ", batch " + i);
                 }
@@ -382,7 +441,9 @@ class OpenClFaultInjectionTest {
 
     /** Fixed by default, as the other randomized tests: {@code -Dquiver.seed=random} (or a number) explores. */
     private static long seed() {
-        return "random".equals(System.getProperty("quiver.seed")) ? System.nanoTime() : Long.getLong("quiver.seed", 20261130L);
+        return "random".equals(System.getProperty("quiver.seed"))
+                ? System.nanoTime()
+                : Long.getLong("quiver.seed", 20261130L);
     }
 
     private long gpuBatches(CompiledExpression e) {
@@ -400,14 +461,15 @@ class OpenClFaultInjectionTest {
 
     private void compare(CompiledExpression e, VectorSchemaRoot batch, Placement placement, String what) {
         try (FieldVector got = e.evaluate(batch, placement, allocator);
-             FieldVector want = e.evaluate(batch, Placement.CPU, allocator)) {
+                FieldVector want = e.evaluate(batch, Placement.CPU, allocator)) {
             // Float64 or Int64: 8 bytes a row, compared as raw bits.
             assertEquals(want.getField().getType(), got.getField().getType(), what);
             assertEquals(want.getValueCount(), got.getValueCount(), what);
             for (int i = 0; i < ROWS; i++) {
                 assertEquals(want.isNull(i), got.isNull(i), what + ": null at row " + i);
                 if (!want.isNull(i)) {
-                    long wb = want.getDataBuffer().getLong(8L * i), gb = got.getDataBuffer().getLong(8L * i);
+                    long wb = want.getDataBuffer().getLong(8L * i),
+                            gb = got.getDataBuffer().getLong(8L * i);
                     if (wb != gb) {
                         assertEquals(want.getObject(i), got.getObject(i), what + ": row " + i);
                         assertEquals(wb, gb, what + ": bits of row " + i);

@@ -1,27 +1,5 @@
 package dev.quiver.tests;
 
-import dev.quiver.Placement;
-import dev.quiver.stream.AsyncCallMetrics;
-import dev.quiver.stream.AsyncOptions;
-import dev.quiver.stream.BatchStreams;
-import dev.quiver.stream.Pipeline;
-import dev.quiver.stream.PipelinePlan;
-import dev.quiver.stream.QueryExecution;
-import dev.quiver.stream.QueryRuntime;
-import dev.quiver.tests.ProbeFixtures.Call;
-import dev.quiver.tests.ProbeFixtures.Probe;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
 import static dev.quiver.tests.ProbeFixtures.SCHEMA;
 import static dev.quiver.tests.ProbeFixtures.assertContains;
 import static dev.quiver.tests.ProbeFixtures.assertZeroLeftAfter;
@@ -32,6 +10,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.Placement;
+import dev.quiver.stream.AsyncCallMetrics;
+import dev.quiver.stream.AsyncOptions;
+import dev.quiver.stream.BatchStreams;
+import dev.quiver.stream.Pipeline;
+import dev.quiver.stream.PipelinePlan;
+import dev.quiver.stream.QueryExecution;
+import dev.quiver.stream.QueryRuntime;
+import dev.quiver.tests.ProbeFixtures.Call;
+import dev.quiver.tests.ProbeFixtures.Probe;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /** What plan.explain() and execution.explain(true) show of the lifted async calls, and the values of lifted shapes. */
 class PipelineExplainTest extends QuiverTestBase {
@@ -55,8 +54,7 @@ class PipelineExplainTest extends QuiverTestBase {
         return n;
     }
 
-    private record Rows(List<Long> ids, List<List<Double>> columns) {
-    }
+    private record Rows(List<Long> ids, List<List<Double>> columns) {}
 
     /** Runs over {@code batches} batches of {@code rows} rows and collects id and the named double columns. */
     private Rows run(PipelinePlan plan, int batches, int rows, String... columns) throws Exception {
@@ -64,15 +62,17 @@ class PipelineExplainTest extends QuiverTestBase {
         try {
             List<Long> ids = new ArrayList<>();
             List<List<Double>> cols = new ArrayList<>();
-            for (String ignored : columns) {
+            for (String _ : columns) {
                 cols.add(new ArrayList<>());
             }
-            await(BatchStreams.forEach(q.stream(), b -> {
-                ids.addAll(longs(b, "id"));
-                for (int c = 0; c < columns.length; c++) {
-                    cols.get(c).addAll(doubles(b, columns[c]));
-                }
-            }), "the query");
+            await(
+                    BatchStreams.forEach(q.stream(), b -> {
+                        ids.addAll(longs(b, "id"));
+                        for (int c = 0; c < columns.length; c++) {
+                            cols.get(c).addAll(doubles(b, columns[c]));
+                        }
+                    }),
+                    "the query");
             return new Rows(ids, cols);
         } finally {
             q.close();
@@ -92,10 +92,14 @@ class PipelineExplainTest extends QuiverTestBase {
                 .placement(Placement.CPU)
                 .plan(quiver);
         String explain = plan.explain();
-        assertEquals(List.of("sentiment(x) AS __quiver_async_0", "sentiment(x) AS __quiver_async_1"), plan.asyncCalls(), explain);
+        assertEquals(
+                List.of("sentiment(x) AS __quiver_async_0", "sentiment(x) AS __quiver_async_1"),
+                plan.asyncCalls(),
+                explain);
         // 512 rows rounded down to a multiple of the 100 rows per call: no short call but the last
         assertEquals(2, count(explain, "AsyncFunction: batches of 500 rows"), explain);
-        assertContains(explain,
+        assertContains(
+                explain,
                 "Pipeline -> id BIGINT, score DOUBLE",
                 "Limit: 5",
                 "(at most 5 rows in all: limit above)",
@@ -106,7 +110,10 @@ class PipelineExplainTest extends QuiverTestBase {
                 "Source: id BIGINT, x DOUBLE, v DOUBLE");
         // Output first: the limit on top, the source at the bottom, the early filter below the async operator it feeds.
         assertTrue(explain.indexOf("Limit: 5") < explain.indexOf("Project:"), explain);
-        assertTrue(explain.indexOf("(drops the async columns)") < explain.indexOf("(the conjuncts without async calls, first)"), explain);
+        assertTrue(
+                explain.indexOf("(drops the async columns)")
+                        < explain.indexOf("(the conjuncts without async calls, first)"),
+                explain);
         int early = explain.indexOf("(the conjuncts without async calls, first)");
         assertTrue(explain.lastIndexOf("AsyncFunction", early) > explain.indexOf("(drops the async columns)"), explain);
         assertTrue(explain.indexOf("Source:") > early, explain);
@@ -153,9 +160,12 @@ class PipelineExplainTest extends QuiverTestBase {
             assertEquals(0, m.inFlight());
             assertTrue(m.waitNanos() > 0, "waiting " + m.waitNanos());
             String explain = q.explain(true);
-            assertContains(explain,
+            assertContains(
+                    explain,
                     "remote(v) AS __quiver_async_0 (100 rows per call, at most 4 in flight)",
-                    String.format(Locale.ROOT, "calls=10, rows sent=1000, waiting=%.3f ms, peak in flight=4, retries=0, timeouts=0, failures=0",
+                    String.format(
+                            Locale.ROOT,
+                            "calls=10, rows sent=1000, waiting=%.3f ms, peak in flight=4, retries=0, timeouts=0, failures=0",
                             m.waitNanos() / 1e6),
                     "rows in=1000 out=1000, batches out=1",
                     "(1 partition)");
@@ -165,7 +175,8 @@ class PipelineExplainTest extends QuiverTestBase {
             assertTrue(waitingMs > 0, explain);
             Matcher elapsed = Pattern.compile("Elapsed: ([0-9.]+) ms").matcher(explain);
             assertTrue(elapsed.find(), explain);
-            assertTrue(waitingMs <= Double.parseDouble(elapsed.group(1)), "waiting longer than the query ran: " + explain);
+            assertTrue(
+                    waitingMs <= Double.parseDouble(elapsed.group(1)), "waiting longer than the query ran: " + explain);
         } finally {
             q.close();
         }
@@ -185,14 +196,16 @@ class PipelineExplainTest extends QuiverTestBase {
                 .plan(quiver);
         String explain = plan.explain();
         assertEquals(1, count(explain, "AsyncFunction:"), explain);
-        assertEquals(List.of("ften(x) AS __quiver_async_0", "gplus(v) AS __quiver_async_1"), plan.asyncCalls(), explain);
+        assertEquals(
+                List.of("ften(x) AS __quiver_async_0", "gplus(v) AS __quiver_async_1"), plan.asyncCalls(), explain);
         Rows rows = run(plan, 2, 500, "a", "b");
         assertEquals(1000, rows.ids().size());
         for (int r = 0; r < 1000; r++) {
             assertEquals(r, rows.ids().get(r));
             Double x = ProbeFixtures.x(r);
             assertEquals(x == null ? null : x * 10, rows.columns().get(0).get(r), "a at row " + r);
-            assertEquals(x == null ? null : r + 1 - x * 10, rows.columns().get(1).get(r), "b at row " + r);
+            assertEquals(
+                    x == null ? null : r + 1 - x * 10, rows.columns().get(1).get(r), "b at row " + r);
         }
         assertEquals(1000, f.totalRows(), "ften is called once per row, though used twice");
         assertEquals(1000, g.totalRows());
@@ -213,19 +226,28 @@ class PipelineExplainTest extends QuiverTestBase {
                 .plan(quiver);
         String explain = plan.explain();
         assertEquals(2, count(explain, "AsyncFunction:"), explain);
-        assertEquals(List.of("gplus(x) AS __quiver_async_0", "ften(__quiver_async_0) AS __quiver_async_1"), plan.asyncCalls(), explain);
+        assertEquals(
+                List.of("gplus(x) AS __quiver_async_0", "ften(__quiver_async_0) AS __quiver_async_1"),
+                plan.asyncCalls(),
+                explain);
         // The outer call's operator is above the inner one's.
         assertTrue(explain.indexOf("ften(__quiver_async_0)") < explain.indexOf("gplus(x) AS"), explain);
         Rows rows = run(plan, 3, 300, "y");
         for (int r = 0; r < 900; r++) {
             assertEquals(r, rows.ids().get(r));
             Double x = ProbeFixtures.x(r);
-            assertEquals(x == null ? null : (x + 1) * 10, rows.columns().getFirst().get(r), "row " + r);
+            assertEquals(
+                    x == null ? null : (x + 1) * 10, rows.columns().getFirst().get(r), "row " + r);
         }
         assertEquals(900, f.totalRows());
         assertEquals(900, g.totalRows());
         // ften saw gplus's results, not x.
-        List<Double> seen = f.calls.stream().flatMap(c -> c.values.stream()).filter(v -> v != null).sorted().distinct().toList();
+        List<Double> seen = f.calls.stream()
+                .flatMap(c -> c.values.stream())
+                .filter(v -> v != null)
+                .sorted()
+                .distinct()
+                .toList();
         assertEquals(1.0, seen.getFirst());
         assertEquals(100.0, seen.getLast());
     }
@@ -241,9 +263,14 @@ class PipelineExplainTest extends QuiverTestBase {
                 .placement(Placement.CPU)
                 .plan(quiver);
         String explain = plan.explain();
-        assertEquals(List.of("ften(x) AS __quiver_async_0", "ften(x) AS __quiver_async_1"), plan.asyncCalls(),
+        assertEquals(
+                List.of("ften(x) AS __quiver_async_0", "ften(x) AS __quiver_async_1"),
+                plan.asyncCalls(),
                 "one call site per step: " + explain);
-        assertContains(explain, "Filter: ((__quiver_async_0 + __quiver_async_0) > 100)", "(__quiver_async_1 + __quiver_async_1) AS y");
+        assertContains(
+                explain,
+                "Filter: ((__quiver_async_0 + __quiver_async_0) > 100)",
+                "(__quiver_async_1 + __quiver_async_1) AS y");
         assertFalse(explain.contains("__quiver_async_2"), explain);
         Rows rows = run(plan, 2, 500, "y");
         List<Long> expectedIds = new ArrayList<>();
@@ -254,7 +281,9 @@ class PipelineExplainTest extends QuiverTestBase {
             }
         }
         assertEquals(expectedIds, rows.ids());
-        assertEquals(expectedIds.stream().map(r -> ProbeFixtures.x(r) * 20).toList(), rows.columns().getFirst());
+        assertEquals(
+                expectedIds.stream().map(r -> ProbeFixtures.x(r) * 20).toList(),
+                rows.columns().getFirst());
         // Once per row for the filter, once per surviving row for the projection.
         assertEquals(1000 + expectedIds.size(), f.totalRows());
     }

@@ -1,10 +1,20 @@
 package dev.quiver.tests;
 
+import static dev.quiver.tests.ProbeFixtures.SCHEMA;
+import static dev.quiver.tests.ProbeFixtures.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import dev.quiver.Placement;
+import dev.quiver.functions.AsyncScalarFunction;
+import dev.quiver.functions.PlanningException;
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
 import dev.quiver.functions.Signature;
 import dev.quiver.functions.Volatility;
+import dev.quiver.stream.AsyncFunctionException;
 import dev.quiver.stream.AsyncOptions;
 import dev.quiver.stream.BatchStream;
 import dev.quiver.stream.BatchStreams;
@@ -12,33 +22,42 @@ import dev.quiver.stream.Pipeline;
 import dev.quiver.stream.PipelinePlan;
 import dev.quiver.stream.QueryExecution;
 import dev.quiver.stream.QueryRuntime;
+import dev.quiver.stream.RetryPolicy;
 import dev.quiver.tests.ProbeFixtures.Call;
 import dev.quiver.tests.ProbeFixtures.Probe;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Random;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static dev.quiver.tests.ProbeFixtures.SCHEMA;
-import static dev.quiver.tests.ProbeFixtures.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /** Pipelines at their edges (schema metadata, close failures, long streams, stuck calls, shared call limits): regressions found in review, each asserting the documented behaviour. */
 class PipelineRobustnessTest extends QuiverTestBase {
@@ -68,13 +87,17 @@ class PipelineRobustnessTest extends QuiverTestBase {
                 .filter("id % 2 = 0 AND times_ten(v) > 10")
                 .placement(Placement.CPU)
                 .plan(quiver);
-        BatchStream source = BatchStreams.generate(withMeta, 2, i -> {
-            VectorSchemaRoot b = ProbeFixtures.batch(allocator, i * 100L, 100);
-            VectorSchemaRoot m = new VectorSchemaRoot(withMeta, b.getFieldVectors(), b.getRowCount());
-            return m;
-        }, runtime.executor());
+        BatchStream source = BatchStreams.generate(
+                withMeta,
+                2,
+                i -> {
+                    VectorSchemaRoot b = ProbeFixtures.batch(allocator, i * 100L, 100);
+                    VectorSchemaRoot m = new VectorSchemaRoot(withMeta, b.getFieldVectors(), b.getRowCount());
+                    return m;
+                },
+                runtime.executor());
         try (QueryExecution q = plan.execute(runtime, source)) {
-            long rows = await(BatchStreams.forEach(q.stream(), b -> { }), "the query");
+            long rows = await(BatchStreams.forEach(q.stream(), b -> {}), "the query");
             assertEquals(99, rows); // even ids in [0, 200) with v*10 > 10: 0 fails, 2..198 pass
         }
     }
@@ -90,23 +113,27 @@ class PipelineRobustnessTest extends QuiverTestBase {
                 .project("id", "times_ten(times_ten(v)) AS y")
                 .placement(Placement.CPU)
                 .plan(quiver);
-        BatchStream source = BatchStreams.generate(withMeta, 1, i -> {
-            VectorSchemaRoot b = ProbeFixtures.batch(allocator, 0, 100);
-            return new VectorSchemaRoot(withMeta, b.getFieldVectors(), b.getRowCount());
-        }, runtime.executor());
+        BatchStream source = BatchStreams.generate(
+                withMeta,
+                1,
+                i -> {
+                    VectorSchemaRoot b = ProbeFixtures.batch(allocator, 0, 100);
+                    return new VectorSchemaRoot(withMeta, b.getFieldVectors(), b.getRowCount());
+                },
+                runtime.executor());
         try (QueryExecution q = plan.execute(runtime, source)) {
-            long rows = await(BatchStreams.forEach(q.stream(), b -> { }), "the query");
+            long rows = await(BatchStreams.forEach(q.stream(), b -> {}), "the query");
             assertEquals(100, rows);
         }
     }
 
     /** An iterator source whose close() throws (as an ArrowReader whose channel fails to close). */
     static final class ThrowingCloseSource implements Iterator<VectorSchemaRoot>, AutoCloseable {
-        final org.apache.arrow.memory.BufferAllocator allocator;
+        final BufferAllocator allocator;
         final int count;
         int i;
 
-        ThrowingCloseSource(org.apache.arrow.memory.BufferAllocator allocator, int count) {
+        ThrowingCloseSource(BufferAllocator allocator, int count) {
             this.allocator = allocator;
             this.count = count;
         }
@@ -123,21 +150,23 @@ class PipelineRobustnessTest extends QuiverTestBase {
 
         @Override
         public void close() throws Exception {
-            throw new java.io.IOException("close failed");
+            throw new IOException("close failed");
         }
     }
 
     /** Regression (found in review): BatchStreams.pull calls stream.close() before completing `done`; a close that throws loses the completion. */
     @Test
     void forEachCompletesEvenWhenClosingTheStreamThrows() throws Exception {
-        PipelinePlan plan = Pipeline.from(SCHEMA).project("id").placement(Placement.CPU).plan(quiver);
-        QueryExecution q = plan.execute(runtime, BatchStreams.fromIterator(SCHEMA, new ThrowingCloseSource(allocator, 3), runtime.executor()));
-        CompletableFuture<Long> done = BatchStreams.forEach(q.stream(), b -> { });
+        PipelinePlan plan =
+                Pipeline.from(SCHEMA).project("id").placement(Placement.CPU).plan(quiver);
+        QueryExecution q = plan.execute(
+                runtime, BatchStreams.fromIterator(SCHEMA, new ThrowingCloseSource(allocator, 3), runtime.executor()));
+        CompletableFuture<Long> done = BatchStreams.forEach(q.stream(), b -> {});
         try {
             done.get(5, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
             fail("forEach never completed: the end of the stream was lost when close() threw");
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             // failing is fine; hanging is not
         }
     }
@@ -145,13 +174,15 @@ class PipelineRobustnessTest extends QuiverTestBase {
     /** Regression (found in review): LimitOperator closes its input before handing the batch on; a close that throws leaks the batch. */
     @Test
     void limitLeaksItsBatchWhenClosingTheInputThrows() throws Exception {
-        PipelinePlan plan = Pipeline.from(SCHEMA).limit(100).placement(Placement.CPU).plan(quiver);
-        QueryExecution q = plan.execute(runtime, BatchStreams.fromIterator(SCHEMA, new ThrowingCloseSource(allocator, 3), runtime.executor()));
+        PipelinePlan plan =
+                Pipeline.from(SCHEMA).limit(100).placement(Placement.CPU).plan(quiver);
+        QueryExecution q = plan.execute(
+                runtime, BatchStreams.fromIterator(SCHEMA, new ThrowingCloseSource(allocator, 3), runtime.executor()));
         CompletableFuture<VectorSchemaRoot> next = q.stream().next();
         try {
             VectorSchemaRoot b = next.get(5, TimeUnit.SECONDS);
             b.close();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             // the close failure surfaces as the batch's failure; the batch itself must not leak
         }
         q.close();
@@ -187,7 +218,8 @@ class PipelineRobustnessTest extends QuiverTestBase {
                 Thread.currentThread().interrupt();
             }
             int n = args.numberRows();
-            Float8Vector out = new Float8Vector(args.returnField(), args.config().allocator());
+            Float8Vector out =
+                    new Float8Vector(args.returnField(), args.config().allocator());
             out.allocateNew(n);
             for (int i = 0; i < n; i++) {
                 out.set(i, i);
@@ -206,7 +238,10 @@ class PipelineRobustnessTest extends QuiverTestBase {
     void whenReleasedWaitsForCpuWorkInFlight() throws Exception {
         Blocking slow = new Blocking();
         quiver.functions().register(slow);
-        PipelinePlan plan = Pipeline.from(SCHEMA).project("x + 1 AS a", "slow_cpu(v) AS b").placement(Placement.CPU).plan(quiver);
+        PipelinePlan plan = Pipeline.from(SCHEMA)
+                .project("x + 1 AS a", "slow_cpu(v) AS b")
+                .placement(Placement.CPU)
+                .plan(quiver);
         QueryExecution q = plan.execute(runtime, ProbeFixtures.source(allocator, 1, 1000, runtime.executor()));
         CompletableFuture<VectorSchemaRoot> next = q.stream().next();
         assertTrue(slow.entered.await(10, TimeUnit.SECONDS));
@@ -233,19 +268,26 @@ class PipelineRobustnessTest extends QuiverTestBase {
     void theCallBoundHoldsAcrossQueriesOfTheRuntime() throws Exception {
         Probe f = new Probe("held", 10, 2); // its own bound: 2 in flight
         quiver.functions().register(f);
-        PipelinePlan a = Pipeline.from(SCHEMA).project("held(v) AS y").placement(Placement.CPU).plan(quiver);
-        PipelinePlan b = Pipeline.from(SCHEMA).project("held(v) AS y")
+        PipelinePlan a = Pipeline.from(SCHEMA)
+                .project("held(v) AS y")
+                .placement(Placement.CPU)
+                .plan(quiver);
+        PipelinePlan b = Pipeline.from(SCHEMA)
+                .project("held(v) AS y")
                 .options(AsyncOptions.defaults().withMaxConcurrentCalls(2)) // the same bound, spelled out...
-                .placement(Placement.CPU).plan(quiver);
-        PipelinePlan c = Pipeline.from(SCHEMA).project("held(v) AS y")
+                .placement(Placement.CPU)
+                .plan(quiver);
+        PipelinePlan c = Pipeline.from(SCHEMA)
+                .project("held(v) AS y")
                 .options(AsyncOptions.defaults().withMaxConcurrentCalls(3)) // ...and a query that asks for 3
-                .placement(Placement.CPU).plan(quiver);
+                .placement(Placement.CPU)
+                .plan(quiver);
         List<QueryExecution> qs = new ArrayList<>();
         List<CompletableFuture<Long>> runs = new ArrayList<>();
         for (PipelinePlan p : List.of(a, b, c)) {
             QueryExecution q = p.execute(runtime, ProbeFixtures.source(allocator, 1, 100, runtime.executor()));
             qs.add(q);
-            runs.add(BatchStreams.forEach(q.stream(), x -> { }));
+            runs.add(BatchStreams.forEach(q.stream(), x -> {}));
         }
         List<Call> held = new ArrayList<>();
         Call call;
@@ -274,24 +316,27 @@ class PipelineRobustnessTest extends QuiverTestBase {
     void forEachOverASynchronousStreamDoesNotHang() throws Exception {
         AtomicInteger made = new AtomicInteger();
         int count = 200_000;
-        org.apache.arrow.vector.types.pojo.Schema s = SCHEMA;
+        Schema s = SCHEMA;
         VectorSchemaRoot empty = VectorSchemaRoot.create(s, allocator);
         empty.close();
-        BatchStream sync = BatchStreams.fromIterator(s, new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return made.get() < count;
-            }
+        BatchStream sync = BatchStreams.fromIterator(
+                s,
+                new Iterator<>() {
+                    @Override
+                    public boolean hasNext() {
+                        return made.get() < count;
+                    }
 
-            @Override
-            public VectorSchemaRoot next() {
-                made.incrementAndGet();
-                VectorSchemaRoot b = VectorSchemaRoot.create(s, allocator);
-                b.setRowCount(0);
-                return b;
-            }
-        }, Runnable::run);
-        CompletableFuture<Long> done = BatchStreams.forEach(sync, b -> { });
+                    @Override
+                    public VectorSchemaRoot next() {
+                        made.incrementAndGet();
+                        VectorSchemaRoot b = VectorSchemaRoot.create(s, allocator);
+                        b.setRowCount(0);
+                        return b;
+                    }
+                },
+                Runnable::run);
+        CompletableFuture<Long> done = BatchStreams.forEach(sync, b -> {});
         try {
             assertEquals(0L, done.get(20, TimeUnit.SECONDS));
         } catch (TimeoutException e) {
@@ -304,7 +349,7 @@ class PipelineRobustnessTest extends QuiverTestBase {
     void aNonBooleanFilterIsAPlanningError() {
         try {
             Pipeline.from(SCHEMA).filter("x + 1").placement(Placement.CPU).plan(quiver);
-        } catch (dev.quiver.functions.PlanningException expected) {
+        } catch (PlanningException expected) {
             return;
         }
         fail("plan() accepted filter(\"x + 1\")");
@@ -359,9 +404,10 @@ class PipelineRobustnessTest extends QuiverTestBase {
                 return ProbeFixtures.batch(allocator, i == n2 ? 0 : -1000, 1);
             }
         };
-        PipelinePlan plan = Pipeline.from(SCHEMA).filter("id >= 0").placement(Placement.CPU).plan(quiver);
+        PipelinePlan plan =
+                Pipeline.from(SCHEMA).filter("id >= 0").placement(Placement.CPU).plan(quiver);
         QueryExecution q = plan.execute(runtime, BatchStreams.fromIterator(SCHEMA, it, runtime.executor()));
-        CompletableFuture<Long> done = BatchStreams.forEach(q.stream(), b -> { });
+        CompletableFuture<Long> done = BatchStreams.forEach(q.stream(), b -> {});
         assertTrue(at1.await(60, TimeUnit.SECONDS));
         long h1 = usedHeapAfterGc();
         go1.countDown();
@@ -371,30 +417,46 @@ class PipelineRobustnessTest extends QuiverTestBase {
         assertEquals(1L, done.get(60, TimeUnit.SECONDS));
         q.close();
         long grown = h2 - h1;
-        System.out.println("heap grown over " + (n2 - n1) + " empty filter outputs: " + grown + " bytes (" + (grown / (double) (n2 - n1)) + " per batch)");
-        assertTrue(grown < 4_000_000, "heap grew by " + grown + " bytes over " + (n2 - n1) + " batches with no surviving row");
+        System.out.println("heap grown over " + (n2 - n1) + " empty filter outputs: " + grown + " bytes ("
+                + (grown / (double) (n2 - n1)) + " per batch)");
+        assertTrue(
+                grown < 4_000_000,
+                "heap grew by " + grown + " bytes over " + (n2 - n1) + " batches with no surviving row");
     }
 
     @Test
     void outputBatchesHaveTheDeclaredSchema() throws Exception {
         Schema nn = new Schema(List.of(
-                new org.apache.arrow.vector.types.pojo.Field("id", org.apache.arrow.vector.types.pojo.FieldType.notNullable(new org.apache.arrow.vector.types.pojo.ArrowType.Int(64, true)), null),
-                SCHEMA.getFields().get(1), SCHEMA.getFields().get(2)));
+                new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
+                SCHEMA.getFields().get(1),
+                SCHEMA.getFields().get(2)));
         Probe f = new Probe("times_ten", 0, 4).answering(v -> v * 10);
         quiver.functions().register(f);
-        for (String[] cols : List.of(new String[]{"id", "v"}, new String[]{"id", "v", "times_ten(v) AS y"}, new String[]{"id + 1 AS z", "v"})) {
-            PipelinePlan plan = Pipeline.from(nn).project(cols).project("times_ten(v) AS w", cols[0].contains(" AS ") ? "z" : "id")
-                    .placement(Placement.CPU).plan(quiver);
-            BatchStream source = BatchStreams.generate(nn, 1, i -> {
-                VectorSchemaRoot b = ProbeFixtures.batch(allocator, 0, 10);
-                org.apache.arrow.vector.BigIntVector id = new org.apache.arrow.vector.BigIntVector(nn.getFields().get(0), allocator);
-                b.getVector(0).makeTransferPair(id).transfer();
-                b.getVector(0).close();
-                return new VectorSchemaRoot(nn.getFields(), List.of(id, b.getVector(1), b.getVector(2)), 10);
-            }, runtime.executor());
+        for (String[] cols :
+                List.of(new String[] {"id", "v"}, new String[] {"id", "v", "times_ten(v) AS y"}, new String[] {
+                    "id + 1 AS z", "v"
+                })) {
+            PipelinePlan plan = Pipeline.from(nn)
+                    .project(cols)
+                    .project("times_ten(v) AS w", cols[0].contains(" AS ") ? "z" : "id")
+                    .placement(Placement.CPU)
+                    .plan(quiver);
+            BatchStream source = BatchStreams.generate(
+                    nn,
+                    1,
+                    i -> {
+                        VectorSchemaRoot b = ProbeFixtures.batch(allocator, 0, 10);
+                        BigIntVector id = new BigIntVector(nn.getFields().get(0), allocator);
+                        b.getVector(0).makeTransferPair(id).transfer();
+                        b.getVector(0).close();
+                        return new VectorSchemaRoot(nn.getFields(), List.of(id, b.getVector(1), b.getVector(2)), 10);
+                    },
+                    runtime.executor());
             try (QueryExecution q = plan.execute(runtime, source)) {
                 List<Schema> seen = new ArrayList<>();
-                await(BatchStreams.forEach(q.stream(), b -> seen.add(b.getSchema())), "the query " + String.join(",", cols));
+                await(
+                        BatchStreams.forEach(q.stream(), b -> seen.add(b.getSchema())),
+                        "the query " + String.join(",", cols));
                 for (Schema got : seen) {
                     assertEquals(q.schema(), got, "for " + String.join(", ", cols));
                 }
@@ -411,7 +473,10 @@ class PipelineRobustnessTest extends QuiverTestBase {
     void aCallCancelledByTheClientFailsTheQueryNamingTheFunction() throws Exception {
         Probe f = new Probe("remote", 100, 4);
         quiver.functions().register(f);
-        PipelinePlan plan = Pipeline.from(SCHEMA).project("id", "remote(v) AS y").placement(Placement.CPU).plan(quiver);
+        PipelinePlan plan = Pipeline.from(SCHEMA)
+                .project("id", "remote(v) AS y")
+                .placement(Placement.CPU)
+                .plan(quiver);
         QueryExecution q = plan.execute(runtime, ProbeFixtures.source(allocator, 1, 200, runtime.executor()));
         try {
             CompletableFuture<VectorSchemaRoot> next = q.stream().next();
@@ -419,7 +484,7 @@ class PipelineRobustnessTest extends QuiverTestBase {
             calls.get(0).complete(v -> v);
             calls.get(1).future.cancel(false); // the client library gave up on this exchange
             Throwable t = ProbeFixtures.failure(next, "the batch");
-            ProbeFixtures.causeOf(t, dev.quiver.stream.AsyncFunctionException.class);
+            ProbeFixtures.causeOf(t, AsyncFunctionException.class);
         } finally {
             q.close();
         }
@@ -429,15 +494,17 @@ class PipelineRobustnessTest extends QuiverTestBase {
     private List<List<Object>> rows(PipelinePlan plan, BatchStream source) throws Exception {
         List<List<Object>> out = new ArrayList<>();
         try (QueryExecution q = plan.execute(runtime, source)) {
-            await(BatchStreams.forEach(q.stream(), b -> {
-                for (int r = 0; r < b.getRowCount(); r++) {
-                    List<Object> row = new ArrayList<>();
-                    for (var v : b.getFieldVectors()) {
-                        row.add(v.getObject(r));
-                    }
-                    out.add(row);
-                }
-            }), "the query");
+            await(
+                    BatchStreams.forEach(q.stream(), b -> {
+                        for (int r = 0; r < b.getRowCount(); r++) {
+                            List<Object> row = new ArrayList<>();
+                            for (var v : b.getFieldVectors()) {
+                                row.add(v.getObject(r));
+                            }
+                            out.add(row);
+                        }
+                    }),
+                    "the query");
             q.close();
             ProbeFixtures.assertZeroLeftAfter(allocator, q.whenReleased());
         }
@@ -451,25 +518,36 @@ class PipelineRobustnessTest extends QuiverTestBase {
         quiver.functions().register(t10);
         quiver.functions().register(p1);
         // an input column that looks like a lifted column
-        Schema clash = new Schema(List.of(SCHEMA.getFields().get(0), SCHEMA.getFields().get(1),
-                new org.apache.arrow.vector.types.pojo.Field("__quiver_async_0", SCHEMA.getFields().get(2).getFieldType(), null)));
+        Schema clash = new Schema(List.of(
+                SCHEMA.getFields().get(0),
+                SCHEMA.getFields().get(1),
+                new Field("__quiver_async_0", SCHEMA.getFields().get(2).getFieldType(), null)));
         PipelinePlan plan = Pipeline.from(clash)
-                .filter("id % 3 <> 1 AND plus_one(times_ten(__quiver_async_0)) > 20 AND times_ten(__quiver_async_0) < 900")
-                .project("id", "__quiver_async_0 AS raw", "plus_one(times_ten(__quiver_async_0)) + times_ten(__quiver_async_0) AS s")
+                .filter(
+                        "id % 3 <> 1 AND plus_one(times_ten(__quiver_async_0)) > 20 AND times_ten(__quiver_async_0) < 900")
+                .project(
+                        "id",
+                        "__quiver_async_0 AS raw",
+                        "plus_one(times_ten(__quiver_async_0)) + times_ten(__quiver_async_0) AS s")
                 .limit(17)
                 .project("id", "raw", "s", "plus_one(s) AS t")
                 .options(AsyncOptions.defaults().withBatchSize(11))
-                .placement(Placement.CPU).plan(quiver);
-        BatchStream src = BatchStreams.generate(clash, 13, i -> {
-            VectorSchemaRoot b = ProbeFixtures.batch(allocator, i * 9L, 9);
-            VectorSchemaRoot c = VectorSchemaRoot.create(clash, allocator);
-            for (int k = 0; k < 3; k++) {
-                b.getVector(k).makeTransferPair(c.getVector(k)).transfer();
-            }
-            c.setRowCount(9);
-            b.close();
-            return c;
-        }, runtime.executor());
+                .placement(Placement.CPU)
+                .plan(quiver);
+        BatchStream src = BatchStreams.generate(
+                clash,
+                13,
+                i -> {
+                    VectorSchemaRoot b = ProbeFixtures.batch(allocator, i * 9L, 9);
+                    VectorSchemaRoot c = VectorSchemaRoot.create(clash, allocator);
+                    for (int k = 0; k < 3; k++) {
+                        b.getVector(k).makeTransferPair(c.getVector(k)).transfer();
+                    }
+                    c.setRowCount(9);
+                    b.close();
+                    return c;
+                },
+                runtime.executor());
         List<List<Object>> got = rows(plan, src);
         List<List<Object>> want = new ArrayList<>();
         for (long r = 0; r < 13 * 9 && want.size() < 17; r++) {
@@ -486,29 +564,53 @@ class PipelineRobustnessTest extends QuiverTestBase {
     void limitZeroAndEmptySourceBatches() throws Exception {
         Probe t10 = new Probe("times_ten", 0, 3).answering(v -> v * 10);
         quiver.functions().register(t10);
-        PipelinePlan zero = Pipeline.from(SCHEMA).project("id", "times_ten(v) AS y").limit(0).placement(Placement.CPU).plan(quiver);
+        PipelinePlan zero = Pipeline.from(SCHEMA)
+                .project("id", "times_ten(v) AS y")
+                .limit(0)
+                .placement(Placement.CPU)
+                .plan(quiver);
         assertEquals(List.of(), rows(zero, ProbeFixtures.source(allocator, 3, 10, runtime.executor())));
         assertEquals(0, t10.calls.size());
-        PipelinePlan p = Pipeline.from(SCHEMA).project("id", "times_ten(v) AS y").limit(5).placement(Placement.CPU).plan(quiver);
-        BatchStream src = BatchStreams.generate(SCHEMA, 6, i -> ProbeFixtures.batch(allocator, i, i % 2 == 0 ? 0 : 1), runtime.executor());
+        PipelinePlan p = Pipeline.from(SCHEMA)
+                .project("id", "times_ten(v) AS y")
+                .limit(5)
+                .placement(Placement.CPU)
+                .plan(quiver);
+        BatchStream src = BatchStreams.generate(
+                SCHEMA, 6, i -> ProbeFixtures.batch(allocator, i, i % 2 == 0 ? 0 : 1), runtime.executor());
         assertEquals(List.of(List.of(1L, 10.0), List.of(3L, 30.0), List.of(5L, 50.0)), rows(p, src));
     }
 
     @Test
     void randomCancellationStress() throws Exception {
-        java.util.Random rnd = new java.util.Random(42);
+        Random rnd = new Random(42);
         // random delay per call, sometimes failing
-        dev.quiver.functions.AsyncScalarFunction g = new dev.quiver.functions.AsyncScalarFunction() {
-            public String name() { return "jit"; }
-            public Signature signature() { return Signature.exact(List.of(DataType.FLOAT64), Volatility.IMMUTABLE); }
-            public DataType returnType(List<DataType> a) { return DataType.FLOAT64; }
-            public java.util.OptionalInt idealBatchSize() { return java.util.OptionalInt.of(10); }
-            public int maxConcurrentCalls() { return 3; }
+        AsyncScalarFunction g = new AsyncScalarFunction() {
+            public String name() {
+                return "jit";
+            }
+
+            public Signature signature() {
+                return Signature.exact(List.of(DataType.FLOAT64), Volatility.IMMUTABLE);
+            }
+
+            public DataType returnType(List<DataType> a) {
+                return DataType.FLOAT64;
+            }
+
+            public OptionalInt idealBatchSize() {
+                return OptionalInt.of(10);
+            }
+
+            public int maxConcurrentCalls() {
+                return 3;
+            }
+
             public CompletableFuture<ColumnarValue> invokeAsync(ScalarFunctionArgs args) {
                 int n = args.numberRows();
                 List<Double> vals = ProbeFixtures.values(args.arg(0), n);
-                long d = java.util.concurrent.ThreadLocalRandom.current().nextInt(3);
-                boolean failIt = java.util.concurrent.ThreadLocalRandom.current().nextInt(200) == 0;
+                long d = ThreadLocalRandom.current().nextInt(3);
+                boolean failIt = ThreadLocalRandom.current().nextInt(200) == 0;
                 // Not supplyAsync: it drops (leaks) its value when the future is cancelled while the supplier runs.
                 CompletableFuture<ColumnarValue> out = new CompletableFuture<>();
                 CompletableFuture.delayedExecutor(d, TimeUnit.MILLISECONDS).execute(() -> {
@@ -519,7 +621,8 @@ class PipelineRobustnessTest extends QuiverTestBase {
                         out.completeExceptionally(new RuntimeException("boom"));
                         return;
                     }
-                    ColumnarValue v = new ColumnarValue.Array(ProbeFixtures.vector(args.returnField(), args.config().allocator(), vals, x -> x * 2));
+                    ColumnarValue v = new ColumnarValue.Array(ProbeFixtures.vector(
+                            args.returnField(), args.config().allocator(), vals, x -> x * 2));
                     if (!out.complete(v)) {
                         v.close();
                     }
@@ -528,10 +631,17 @@ class PipelineRobustnessTest extends QuiverTestBase {
             }
         };
         quiver.functions().register(g);
-        PipelinePlan plan = Pipeline.from(SCHEMA).filter("id % 5 <> 0 AND jit(v) > 3").project("id", "jit(v) + jit(x) AS y").limit(500)
-                .options(AsyncOptions.defaults().withBatchSize(64).withRetry(dev.quiver.stream.RetryPolicy.attempts(2).retryingOn(t -> true)
-                        .withBackoff(java.time.Duration.ofMillis(1), 1, java.time.Duration.ofMillis(1))))
-                .placement(Placement.CPU).plan(quiver);
+        PipelinePlan plan = Pipeline.from(SCHEMA)
+                .filter("id % 5 <> 0 AND jit(v) > 3")
+                .project("id", "jit(v) + jit(x) AS y")
+                .limit(500)
+                .options(AsyncOptions.defaults()
+                        .withBatchSize(64)
+                        .withRetry(RetryPolicy.attempts(2)
+                                .retryingOn(t -> true)
+                                .withBackoff(Duration.ofMillis(1), 1, Duration.ofMillis(1))))
+                .placement(Placement.CPU)
+                .plan(quiver);
         for (int iter = 0; iter < 300; iter++) {
             List<BatchStream> parts = new ArrayList<>();
             for (int p = 0; p < 3; p++) {
@@ -555,7 +665,7 @@ class PipelineRobustnessTest extends QuiverTestBase {
             for (CompletableFuture<Long> r : runs) {
                 try {
                     r.get(10, TimeUnit.SECONDS);
-                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CancellationException e) {
+                } catch (ExecutionException | CancellationException e) {
                     // fine
                 } catch (TimeoutException e) {
                     fail("iteration " + iter + ": a partition hung");
@@ -581,10 +691,14 @@ class PipelineRobustnessTest extends QuiverTestBase {
         Probe f = new Probe("stuck", 0, 1);
         f.futures = ProbeFixtures.StubbornFuture::new;
         quiver.functions().register(f);
-        PipelinePlan plan = Pipeline.from(SCHEMA).project("stuck(v) AS y")
-                .options(AsyncOptions.defaults().withCallTimeout(java.time.Duration.ofMillis(100))
-                        .withRetry(dev.quiver.stream.RetryPolicy.attempts(2).withBackoff(java.time.Duration.ofMillis(10), 1, java.time.Duration.ofMillis(10))))
-                .placement(Placement.CPU).plan(quiver);
+        PipelinePlan plan = Pipeline.from(SCHEMA)
+                .project("stuck(v) AS y")
+                .options(AsyncOptions.defaults()
+                        .withCallTimeout(Duration.ofMillis(100))
+                        .withRetry(
+                                RetryPolicy.attempts(2).withBackoff(Duration.ofMillis(10), 1, Duration.ofMillis(10))))
+                .placement(Placement.CPU)
+                .plan(quiver);
         QueryExecution q = plan.execute(runtime, ProbeFixtures.source(allocator, 1, 10, runtime.executor()));
         try {
             CompletableFuture<VectorSchemaRoot> next = q.stream().next();
@@ -592,11 +706,12 @@ class PipelineRobustnessTest extends QuiverTestBase {
             try {
                 next.get(5, TimeUnit.SECONDS);
                 fail("expected a failure");
-            } catch (java.util.concurrent.ExecutionException expected) {
+            } catch (ExecutionException expected) {
                 // the retry ran or the query failed: fine
             } catch (TimeoutException e) {
-                fail("neither the retry nor a failure within 5 s of a 100 ms timeout: the retry waits for the stuck call's permit ("
-                        + f.calls.size() + " call(s) made)");
+                fail(
+                        "neither the retry nor a failure within 5 s of a 100 ms timeout: the retry waits for the stuck call's permit ("
+                                + f.calls.size() + " call(s) made)");
             }
         } finally {
             q.close();
@@ -615,9 +730,9 @@ class PipelineRobustnessTest extends QuiverTestBase {
     @Test
     void fromReaderReadsAFileWhoseSchemaHasMetadata() throws Exception {
         Schema withMeta = new Schema(SCHEMA.getFields(), Map.of("pandas", "{}"));
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (VectorSchemaRoot root = VectorSchemaRoot.create(withMeta, allocator);
-             var writer = new org.apache.arrow.vector.ipc.ArrowStreamWriter(root, null, bytes)) {
+                var writer = new ArrowStreamWriter(root, null, bytes)) {
             writer.start();
             VectorSchemaRoot b = ProbeFixtures.batch(allocator, 0, 10);
             for (int k = 0; k < 3; k++) {
@@ -628,10 +743,11 @@ class PipelineRobustnessTest extends QuiverTestBase {
             writer.writeBatch();
             writer.end();
         }
-        var reader = new org.apache.arrow.vector.ipc.ArrowStreamReader(new java.io.ByteArrayInputStream(bytes.toByteArray()), allocator);
-        PipelinePlan plan = Pipeline.from(withMeta).project("id").placement(Placement.CPU).plan(quiver);
+        var reader = new ArrowStreamReader(new ByteArrayInputStream(bytes.toByteArray()), allocator);
+        PipelinePlan plan =
+                Pipeline.from(withMeta).project("id").placement(Placement.CPU).plan(quiver);
         try (QueryExecution q = plan.execute(runtime, BatchStreams.fromReader(reader, runtime.executor()))) {
-            assertEquals(10L, await(BatchStreams.forEach(q.stream(), b -> { }), "the query"));
+            assertEquals(10L, await(BatchStreams.forEach(q.stream(), b -> {}), "the query"));
         }
     }
 }

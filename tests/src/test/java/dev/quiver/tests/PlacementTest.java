@@ -1,6 +1,11 @@
 package dev.quiver.tests;
 
-import dev.quiver.placement.Choice;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
 import dev.quiver.ExpressionMetrics;
@@ -10,23 +15,18 @@ import dev.quiver.backend.KernelBackend;
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
 import dev.quiver.cpu.CpuBackend;
+import dev.quiver.errors.QuiverException;
 import dev.quiver.expr.Expr;
+import dev.quiver.opencl.ClErrorCodes;
 import dev.quiver.opencl.OpenClException;
+import dev.quiver.placement.Choice;
+import dev.quiver.placement.DeviceFigures;
 import dev.quiver.placement.DeviceHealth;
 import dev.quiver.placement.SegmentStats;
 import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.RowType;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ElementType;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Schema;
-import dev.quiver.opencl.ClErrorCodes;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,12 +36,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
 
 /**
  * The placement decisions that must hold on any machine, with real devices where the answer does
@@ -51,8 +51,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * failed batches on the CPU with the same result, fences a failing device and probes it again.
  */
 class PlacementTest extends QuiverTestBase {
-    private static final Schema XY = new Schema(List.of(TestBatches.field("x", ElementType.FLOAT64),
-            TestBatches.field("y", ElementType.FLOAT64)));
+    private static final Schema XY = new Schema(
+            List.of(TestBatches.field("x", ElementType.FLOAT64), TestBatches.field("y", ElementType.FLOAT64)));
     private static final String GPU = "opencl:scripted-gpu";
 
     /** A device that computes with a CPU backend, optionally slowly or failing, counting what it was asked. */
@@ -119,13 +119,17 @@ class PlacementTest extends QuiverTestBase {
         return scripted(gpu, clock, explorationShare, TestFigures.fastGpu());
     }
 
-    private Quiver scripted(ScriptedBackend gpu, ManualClock clock, double explorationShare,
-                            dev.quiver.placement.DeviceFigures gpuFigures) {
-        return Quiver.builder().allocator(allocator).openCl(false)
+    private Quiver scripted(ScriptedBackend gpu, ManualClock clock, double explorationShare, DeviceFigures gpuFigures) {
+        return Quiver.builder()
+                .allocator(allocator)
+                .openCl(false)
                 .addDevice(new Device(GPU, Device.Kind.OPENCL_GPU, "a scripted test GPU", gpu))
-                .deviceFigures("cpu", TestFigures.cpu()).deviceFigures(GPU, gpuFigures)
+                .deviceFigures("cpu", TestFigures.cpu())
+                .deviceFigures(GPU, gpuFigures)
                 .healthPolicy(new DeviceHealth.Policy(3, Duration.ofSeconds(10), Duration.ofSeconds(40)))
-                .clock(clock::get).explorationShare(explorationShare).build();
+                .clock(clock::get)
+                .explorationShare(explorationShare)
+                .build();
     }
 
     private VectorSchemaRoot batch(int rows) {
@@ -182,10 +186,16 @@ class PlacementTest extends QuiverTestBase {
         assertTrue(explain.contains("Placement (auto) at 1048576 rows per batch:"), explain);
         assertTrue(explain.contains("3 arith, 1 div, 0 transcendental"), explain);
         assertTrue(explain.matches("(?s).*" + GPU + ": [0-9.]+ ms \\(launch 0\\.050 ms.*<- auto.*"), explain);
-        assertTrue(explain.matches("(?s).*" + GPU + " is estimated faster than the cpu from [0-9]+ rows per batch.*"), explain);
+        assertTrue(
+                explain.matches("(?s).*" + GPU + " is estimated faster than the cpu from [0-9]+ rows per batch.*"),
+                explain);
         long crossover = Long.parseLong(explain.replaceAll("(?s).*faster than the cpu from ([0-9]+) rows.*", "$1"));
         assertTrue(crossover > 1000 && crossover < 1 << 20, explain);
-        assertEquals("cpu", e.choose(Placement.AUTO, (int) (crossover - crossover / 32 - 1)).device().name());
+        assertEquals(
+                "cpu",
+                e.choose(Placement.AUTO, (int) (crossover - crossover / 32 - 1))
+                        .device()
+                        .name());
         assertEquals(GPU, e.choose(Placement.AUTO, (int) crossover + 1).device().name());
         try (VectorSchemaRoot b = batch(1 << 16)) {
             try (FieldVector out = e.evaluate(b, Placement.AUTO)) {
@@ -227,8 +237,10 @@ class PlacementTest extends QuiverTestBase {
             // Exploration retries the slow device now and then (every 32 batches at most, as its credit allows).
             assertTrue(onGpu.explorations() >= 1 && onGpu.explorations() <= batches / 32 + 1, e.explain());
             String analyze = e.explain(true);
-            assertTrue(analyze.matches("(?s).*segment .* \\([0-9]+ auto decisions\\):.*" + GPU + ": [0-9]+ batches.*"
-                    + "[1-9][0-9]* explorations.*correction x[0-9.]+.*"), analyze);
+            assertTrue(
+                    analyze.matches("(?s).*segment .* \\([0-9]+ auto decisions\\):.*" + GPU + ": [0-9]+ batches.*"
+                            + "[1-9][0-9]* explorations.*correction x[0-9.]+.*"),
+                    analyze);
             assertTrue(analyze.contains("scheduler: " + batches + " kernel runs placed"), analyze);
         }
     }
@@ -321,7 +333,12 @@ class PlacementTest extends QuiverTestBase {
                 assertReference(b, out, "opencl failed, recomputed on the cpu");
             }
             assertEquals(1, e.metrics().fallbacks());
-            assertTrue(e.metrics().byDevice().get("cpu").lastReason().startsWith("recomputed on the cpu after the device failed"),
+            assertTrue(
+                    e.metrics()
+                            .byDevice()
+                            .get("cpu")
+                            .lastReason()
+                            .startsWith("recomputed on the cpu after the device failed"),
                     e.metrics().byDevice().get("cpu").lastReason());
             // A requested device gets no fallback: the caller asked for that device.
             Device device = quiver.device(GPU).orElseThrow();
@@ -355,8 +372,12 @@ class PlacementTest extends QuiverTestBase {
         ScriptedBackend gpu = new ScriptedBackend();
         quiver.close();
         quiver = scripted(gpu, new ManualClock(), 0);
-        RowFn exact = RowFn.declare("exact_ratio").arg("x", RowType.FLOAT64).arg("y", RowType.FLOAT64)
-                .returns(RowType.FLOAT64).cpuOnly().body((x, y) -> x.mul(y).add(1).div(y.sub(0.5)));
+        RowFn exact = RowFn.declare("exact_ratio")
+                .arg("x", RowType.FLOAT64)
+                .arg("y", RowType.FLOAT64)
+                .returns(RowType.FLOAT64)
+                .cpuOnly()
+                .body((x, y) -> x.mul(y).add(1).div(y.sub(0.5)));
         quiver.functions().register(exact);
         CompiledExpression e = quiver.compile(XY, Expr.parse("exact_ratio(x, y)"));
         assertEquals("cpu", e.choose(Placement.AUTO, 1 << 20).device().name());
@@ -368,7 +389,8 @@ class PlacementTest extends QuiverTestBase {
                 }
             }
         }
-        try (VectorSchemaRoot b = batch(1000); FieldVector out = e.evaluate(b, quiver.device(GPU).orElseThrow(), allocator)) {
+        try (VectorSchemaRoot b = batch(1000);
+                FieldVector out = e.evaluate(b, quiver.device(GPU).orElseThrow(), allocator)) {
             assertReference(b, out, "requested device, cpuOnly function");
         }
         assertEquals(0, gpu.attempts.get());
@@ -408,10 +430,14 @@ class PlacementTest extends QuiverTestBase {
             }
         };
         quiver.close();
-        quiver = Quiver.builder().allocator(allocator).openCl(false)
+        quiver = Quiver.builder()
+                .allocator(allocator)
+                .openCl(false)
                 .addDevice(new Device(GPU, Device.Kind.OPENCL_GPU, "a scripted test GPU", gpu))
-                .deviceFigures("cpu", TestFigures.cpu()).deviceFigures(GPU, TestFigures.fastGpu())
-                .healthPolicy(new DeviceHealth.Policy(1000, Duration.ofSeconds(10), Duration.ofSeconds(40))).build();
+                .deviceFigures("cpu", TestFigures.cpu())
+                .deviceFigures(GPU, TestFigures.fastGpu())
+                .healthPolicy(new DeviceHealth.Policy(1000, Duration.ofSeconds(10), Duration.ofSeconds(40)))
+                .build();
         CompiledExpression e = quiver.compile(XY, Expr.parse(EXPR));
         int threads = 6, batches = 12;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -421,7 +447,7 @@ class PlacementTest extends QuiverTestBase {
                 int rows = t % 2 == 0 ? 1 << 20 : 1000 + t;
                 done.add(pool.submit(() -> {
                     try (BufferAllocator child = allocator.newChildAllocator("thread", 0, Long.MAX_VALUE);
-                         VectorSchemaRoot b = batchIn(child, rows)) {
+                            VectorSchemaRoot b = batchIn(child, rows)) {
                         for (int i = 0; i < batches; i++) {
                             for (Placement p : Placement.values()) {
                                 try (FieldVector out = e.evaluate(b, p, child)) {
@@ -439,7 +465,9 @@ class PlacementTest extends QuiverTestBase {
         } finally {
             pool.shutdownNow();
         }
-        long ran = e.metrics().byDevice().values().stream().mapToLong(ExpressionMetrics.DeviceTotals::batches).sum();
+        long ran = e.metrics().byDevice().values().stream()
+                .mapToLong(ExpressionMetrics.DeviceTotals::batches)
+                .sum();
         assertEquals((long) threads * batches * Placement.values().length, ran, e.explain());
         assertEquals(e.metrics().fallbacks(), gpu.attempts.get() - gpu.runs.get());
         assertNotEquals(0, e.metrics().fallbacks());
@@ -501,9 +529,12 @@ class PlacementTest extends QuiverTestBase {
             gpu.failWith = 0;
             // The result cannot be allocated: the batch fails before any device runs it.
             try (BufferAllocator tiny = allocator.newChildAllocator("tiny", 0, 1024)) {
-                assertThrows(dev.quiver.errors.QuiverException.class, () -> e.evaluate(b, Placement.AUTO, tiny));
+                assertThrows(QuiverException.class, () -> e.evaluate(b, Placement.AUTO, tiny));
             }
-            assertEquals(DeviceHealth.State.PROBE_DUE, quiver.health(device).state(), quiver.health(device).describe());
+            assertEquals(
+                    DeviceHealth.State.PROBE_DUE,
+                    quiver.health(device).state(),
+                    quiver.health(device).describe());
             try (FieldVector out = e.evaluate(b, Placement.AUTO)) {
                 assertReference(b, out, "the probe");
             }
@@ -527,14 +558,16 @@ class PlacementTest extends QuiverTestBase {
                 y.set(i, 10);
             }
             b.setRowCount(3);
-            try (FieldVector a = e.evaluate(b, Placement.OPENCL); FieldVector c = e.evaluate(b, Placement.CPU)) {
+            try (FieldVector a = e.evaluate(b, Placement.OPENCL);
+                    FieldVector c = e.evaluate(b, Placement.CPU)) {
                 assertEquals(21.0, ((Float8Vector) a).get(2));
                 assertEquals(21.0, ((Float8Vector) c).get(2));
             }
         }
         assertEquals(1, e.metrics().byDevice().get(chosen.name()).batches());
         assertEquals(1, e.metrics().byDevice().get("cpu").batches());
-        assertEquals("placement OPENCL", e.metrics().byDevice().get(chosen.name()).lastReason());
+        assertEquals(
+                "placement OPENCL", e.metrics().byDevice().get(chosen.name()).lastReason());
         String explain = e.explain();
         assertTrue(explain.contains("kernel segment ((x * y) + 1.0) as (($0 * $1) + 1.0) [dense] -> Float64"), explain);
         assertTrue(explain.contains("ran on " + chosen.name() + ": 1 batches, 3 rows"), explain);

@@ -1,12 +1,22 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
+import dev.quiver.errors.QuiverException;
+import dev.quiver.expr.Expr;
 import dev.quiver.functions.ArrayFunctions;
 import dev.quiver.functions.Signature;
 import dev.quiver.functions.Volatility;
 import dev.quiver.types.DataType;
 import dev.quiver.value.Values;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
@@ -24,24 +34,18 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /** Cases an independent review of the planner found wrong; each failed before its fix. */
 class PlanningRegressionTest extends QuiverTestBase {
 
     private VectorSchemaRoot yg(double[] y, float[] g) {
-        Schema schema = new Schema(List.of(DataType.FLOAT64.toField("y", true), DataType.FLOAT32.toField("g", true),
+        Schema schema = new Schema(List.of(
+                DataType.FLOAT64.toField("y", true),
+                DataType.FLOAT32.toField("g", true),
                 DataType.INT64.toField("l", true)));
         VectorSchemaRoot b = VectorSchemaRoot.create(schema, allocator);
         Float8Vector vy = (Float8Vector) b.getVector("y");
         Float4Vector vg = (Float4Vector) b.getVector("g");
-        org.apache.arrow.vector.BigIntVector vl = (org.apache.arrow.vector.BigIntVector) b.getVector("l");
+        BigIntVector vl = (BigIntVector) b.getVector("l");
         vy.allocateNew(y.length);
         vg.allocateNew(y.length);
         vl.allocateNew(y.length);
@@ -66,7 +70,7 @@ class PlanningRegressionTest extends QuiverTestBase {
 
     @Test
     void hypotOfADoubleAndARealSquaresInDouble() {
-        try (VectorSchemaRoot b = yg(new double[]{1.0, 2.0}, new float[]{3e19f, 1e20f})) {
+        try (VectorSchemaRoot b = yg(new double[] {1.0, 2.0}, new float[] {3e19f, 1e20f})) {
             CompiledExpression e = quiver.compile(b.getSchema(), "hypot(y, g)");
             List<Object> got = values(e.evaluate(b, Placement.CPU));
             assertEquals(List.of(Math.hypot(1.0, 3e19f), Math.hypot(2.0, 1e20f)), got, e.explain());
@@ -75,7 +79,7 @@ class PlanningRegressionTest extends QuiverTestBase {
 
     @Test
     void aBigintMeetsARealInDoubleNotInFloat() {
-        try (VectorSchemaRoot b = yg(new double[]{1.0}, new float[]{1e10f})) {
+        try (VectorSchemaRoot b = yg(new double[] {1.0}, new float[] {1e10f})) {
             CompiledExpression e = quiver.compile(b.getSchema(), "min(l, g)");
             assertEquals(DataType.FLOAT64, e.plan().outputType());
             assertEquals(List.of(16_777_217.0), values(e.evaluate(b, Placement.CPU)));
@@ -84,11 +88,19 @@ class PlanningRegressionTest extends QuiverTestBase {
 
     @Test
     void anArrayFunctionReturningItsInputLeavesTheBatchIntact() {
-        quiver.functions().register(ArrayFunctions.adapt("ident", Signature.any(1, Volatility.IMMUTABLE), t -> t.getFirst(),
-                (arrays, call) -> arrays.getFirst()));
-        quiver.functions().register(ArrayFunctions.adapt("second", Signature.any(2, Volatility.IMMUTABLE), t -> t.get(1),
-                (arrays, call) -> arrays.get(1)));
-        try (VectorSchemaRoot b = yg(new double[]{1.5, 2.5}, new float[]{1f, 2f})) {
+        quiver.functions()
+                .register(ArrayFunctions.adapt(
+                        "ident",
+                        Signature.any(1, Volatility.IMMUTABLE),
+                        t -> t.getFirst(),
+                        (arrays, call) -> arrays.getFirst()));
+        quiver.functions()
+                .register(ArrayFunctions.adapt(
+                        "second",
+                        Signature.any(2, Volatility.IMMUTABLE),
+                        t -> t.get(1),
+                        (arrays, call) -> arrays.get(1)));
+        try (VectorSchemaRoot b = yg(new double[] {1.5, 2.5}, new float[] {1f, 2f})) {
             CompiledExpression ident = quiver.compile(b.getSchema(), "ident(y)");
             for (int round = 0; round < 2; round++) {
                 assertEquals(List.of(1.5, 2.5), values(ident.evaluate(b, Placement.CPU)));
@@ -102,7 +114,8 @@ class PlanningRegressionTest extends QuiverTestBase {
 
     @Test
     void explainNamesTheValueTypeOfDictionaryColumnsAndABatchWithoutTheDictionaryIsRefused() {
-        try (VarCharVector dict = new VarCharVector("d", allocator); VarCharVector plain = new VarCharVector("dn", allocator)) {
+        try (VarCharVector dict = new VarCharVector("d", allocator);
+                VarCharVector plain = new VarCharVector("dn", allocator)) {
             dict.allocateNew(2);
             dict.setSafe(0, "a".getBytes(StandardCharsets.UTF_8));
             dict.setSafe(1, "b".getBytes(StandardCharsets.UTF_8));
@@ -112,21 +125,25 @@ class PlanningRegressionTest extends QuiverTestBase {
             plain.setSafe(1, "a".getBytes(StandardCharsets.UTF_8));
             plain.setValueCount(2);
             Dictionary d = new Dictionary(dict, new DictionaryEncoding(7L, false, new ArrowType.Int(32, true)));
-            try (FieldVector enc = (FieldVector) DictionaryEncoder.encode(plain, d); VectorSchemaRoot b = new VectorSchemaRoot(List.of(enc))) {
+            try (FieldVector enc = (FieldVector) DictionaryEncoder.encode(plain, d);
+                    VectorSchemaRoot b = new VectorSchemaRoot(List.of(enc))) {
                 b.setRowCount(2);
-                CompiledExpression e = quiver.compile(b.getSchema(), new DictionaryProvider.MapDictionaryProvider(d),
-                        dev.quiver.expr.Expr.parse("upper(dn)"));
+                CompiledExpression e = quiver.compile(
+                        b.getSchema(), new DictionaryProvider.MapDictionaryProvider(d), Expr.parse("upper(dn)"));
                 String explain = e.explain();
                 assertTrue(explain.contains("#0 = column 0 'dn' Dictionary(Int32, Utf8)"), explain);
                 assertEquals(List.of("B", "A"), values(e.evaluate(b, Placement.CPU)));
                 // The same column as plain integers: its values are not indices of that dictionary.
-                Schema ints = new Schema(List.of(new Field("dn", FieldType.nullable(new ArrowType.Int(32, true)), null)));
+                Schema ints =
+                        new Schema(List.of(new Field("dn", FieldType.nullable(new ArrowType.Int(32, true)), null)));
                 try (VectorSchemaRoot p = VectorSchemaRoot.create(ints, allocator)) {
                     ((IntVector) p.getVector(0)).allocateNew(1);
                     p.setRowCount(0);
-                    dev.quiver.errors.QuiverException ex = assertThrows(dev.quiver.errors.QuiverException.class, () -> e.evaluate(p, Placement.CPU));
-                    assertEquals("column 'dn' was planned dictionary-encoded with dictionary 7 but the batch's column is not "
-                            + "dictionary-encoded", ex.getMessage());
+                    QuiverException ex = assertThrows(QuiverException.class, () -> e.evaluate(p, Placement.CPU));
+                    assertEquals(
+                            "column 'dn' was planned dictionary-encoded with dictionary 7 but the batch's column is not "
+                                    + "dictionary-encoded",
+                            ex.getMessage());
                 }
             }
         }
@@ -134,7 +151,8 @@ class PlanningRegressionTest extends QuiverTestBase {
 
     @Test
     void aNullColumnAloneEvaluatesToNulls() {
-        try (NullVector n = new NullVector("n", 3); VectorSchemaRoot b = new VectorSchemaRoot(List.of((FieldVector) n))) {
+        try (NullVector n = new NullVector("n", 3);
+                VectorSchemaRoot b = new VectorSchemaRoot(List.of((FieldVector) n))) {
             b.setRowCount(3);
             CompiledExpression e = quiver.compile(b.getSchema(), "n");
             try (FieldVector out = e.evaluate(b, Placement.CPU)) {

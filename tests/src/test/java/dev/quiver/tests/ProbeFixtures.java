@@ -1,5 +1,10 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import dev.quiver.functions.AsyncScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
 import dev.quiver.functions.Signature;
@@ -8,24 +13,16 @@ import dev.quiver.stream.BatchStream;
 import dev.quiver.stream.BatchStreams;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.arrow.vector.types.pojo.Schema;
-
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -38,11 +35,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.DoubleUnaryOperator;
 import java.util.function.Function;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import java.util.function.Supplier;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Fixtures of the failure, limit, subquery and explain tests: an async function whose calls the
@@ -53,8 +56,7 @@ final class ProbeFixtures {
     /** How long a test waits for something that should happen (a guard, never an ordering device). */
     static final long WAIT_S = 10;
 
-    private ProbeFixtures() {
-    }
+    private ProbeFixtures() {}
 
     /** id BIGINT, x DOUBLE (null on every 7th row), v DOUBLE (the row number, never null). */
     static final Schema SCHEMA = new Schema(List.of(
@@ -183,7 +185,9 @@ final class ProbeFixtures {
          */
         Call awaitWired() throws InterruptedException {
             if (future instanceof WiredFuture<?> w) {
-                assertTrue(w.wired.await(WAIT_S, TimeUnit.SECONDS), "the pipeline never took the future of the call at " + first());
+                assertTrue(
+                        w.wired.await(WAIT_S, TimeUnit.SECONDS),
+                        "the pipeline never took the future of the call at " + first());
             }
             return this;
         }
@@ -253,9 +257,9 @@ final class ProbeFixtures {
         /** What invokeAsync returns for a call; null: the call's future, held. */
         volatile Function<Call, CompletableFuture<ColumnarValue>> respond;
         /** Makes each call's future. */
-        volatile java.util.function.Supplier<CompletableFuture<ColumnarValue>> futures = WiredFuture::new;
+        volatile Supplier<CompletableFuture<ColumnarValue>> futures = WiredFuture::new;
         /** Attempts per first row, for functions that fail some attempts. */
-        final java.util.Map<Double, AtomicInteger> attempts = new java.util.concurrent.ConcurrentHashMap<>();
+        final Map<Double, AtomicInteger> attempts = new ConcurrentHashMap<>();
 
         Probe(String name, int ideal, int limit) {
             this.name = name;
@@ -301,8 +305,10 @@ final class ProbeFixtures {
         public CompletableFuture<ColumnarValue> invokeAsync(ScalarFunctionArgs args) {
             List<Double> values = values(args.arg(0), args.numberRows());
             rowsSeen.addAndGet(args.numberRows());
-            int attempt = values.isEmpty() || values.getFirst() == null ? 1
-                    : attempts.computeIfAbsent(values.getFirst(), k -> new AtomicInteger()).incrementAndGet();
+            int attempt = values.isEmpty() || values.getFirst() == null
+                    ? 1
+                    : attempts.computeIfAbsent(values.getFirst(), k -> new AtomicInteger())
+                            .incrementAndGet();
             CompletableFuture<ColumnarValue> future = futures.get();
             Call c = new Call(args, values, future, attempt);
             calls.add(c);
@@ -314,7 +320,8 @@ final class ProbeFixtures {
         /** The next call made, waiting at most {@link #WAIT_S}. */
         Call take() throws InterruptedException {
             Call c = queue.poll(WAIT_S, TimeUnit.SECONDS);
-            assertNotNull(c, "no call of " + name + " arrived within " + WAIT_S + " s (calls so far: " + calls.size() + ")");
+            assertNotNull(
+                    c, "no call of " + name + " arrived within " + WAIT_S + " s (calls so far: " + calls.size() + ")");
             return c;
         }
 
@@ -324,7 +331,7 @@ final class ProbeFixtures {
             for (int i = 0; i < n; i++) {
                 out.add(take());
             }
-            out.sort(java.util.Comparator.comparingDouble(Call::first));
+            out.sort(Comparator.comparingDouble(Call::first));
             return out;
         }
 
@@ -441,7 +448,8 @@ final class ProbeFixtures {
     }
 
     /** Awaits {@code released} (an execution's whenReleased()), then asserts that nothing is left allocated. */
-    static void assertZeroLeftAfter(BufferAllocator allocator, CompletableFuture<Void> released) throws InterruptedException {
+    static void assertZeroLeftAfter(BufferAllocator allocator, CompletableFuture<Void> released)
+            throws InterruptedException {
         await(released, "whenReleased");
         assertEquals(0, allocator.getAllocatedMemory(), "bytes still allocated once every call has ended");
     }

@@ -1,12 +1,12 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.quiver.Quiver;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** A fresh allocator and Quiver per test; the allocator must end at zero bytes. */
 abstract class QuiverTestBase {

@@ -1,5 +1,14 @@
 package dev.quiver.tests;
 
+import static dev.quiver.tests.ProbeFixtures.SCHEMA;
+import static dev.quiver.tests.ProbeFixtures.assertZeroLeftAfter;
+import static dev.quiver.tests.ProbeFixtures.await;
+import static dev.quiver.tests.ProbeFixtures.longs;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import dev.quiver.Placement;
 import dev.quiver.functions.AsyncScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
@@ -12,36 +21,32 @@ import dev.quiver.stream.Pipeline;
 import dev.quiver.stream.PipelinePlan;
 import dev.quiver.stream.QueryExecution;
 import dev.quiver.stream.QueryRuntime;
+import dev.quiver.stream.RetryPolicy;
 import dev.quiver.tests.ProbeFixtures.Call;
 import dev.quiver.tests.ProbeFixtures.CountingSource;
 import dev.quiver.tests.ProbeFixtures.Probe;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.Random;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-import java.util.OptionalInt;
-import java.util.Random;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import static dev.quiver.tests.ProbeFixtures.SCHEMA;
-import static dev.quiver.tests.ProbeFixtures.assertZeroLeftAfter;
-import static dev.quiver.tests.ProbeFixtures.await;
-import static dev.quiver.tests.ProbeFixtures.longs;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /** An async operator with batches read ahead (AsyncOptions.batchesInFlight): order, limits, failures, whenReleased and leaks under random closes. */
 class ReadAheadTest extends QuiverTestBase {
@@ -89,14 +94,16 @@ class ReadAheadTest extends QuiverTestBase {
             if (two != null) {
                 calls.add(two);
             }
-            calls.sort(java.util.Comparator.comparingDouble(Call::first));
+            calls.sort(Comparator.comparingDouble(Call::first));
             calls.forEach(c -> c.complete(v -> v));
             try (VectorSchemaRoot b = await(first, "first batch")) {
                 assertEquals(10, b.getRowCount());
                 assertEquals(0L, longs(b, "id").getFirst());
             }
-            assertNull(two, "a call for rows " + (two == null ? "" : calls.getLast().first()) + "+ went out ahead of the consumer, under LIMIT 10"
-                    + " beyond a filter");
+            assertNull(
+                    two,
+                    "a call for rows " + (two == null ? "" : calls.getLast().first())
+                            + "+ went out ahead of the consumer, under LIMIT 10" + " beyond a filter");
         } finally {
             q.close();
             assertZeroLeftAfter(allocator, q.whenReleased());
@@ -105,10 +112,10 @@ class ReadAheadTest extends QuiverTestBase {
 
     /** Source: batch 0, then a failing read, then batches again; counts reads. */
     private static final class FailingOnceSource implements Iterator<VectorSchemaRoot>, AutoCloseable {
-        final org.apache.arrow.memory.BufferAllocator allocator;
+        final BufferAllocator allocator;
         final AtomicInteger reads = new AtomicInteger();
 
-        FailingOnceSource(org.apache.arrow.memory.BufferAllocator allocator) {
+        FailingOnceSource(BufferAllocator allocator) {
             this.allocator = allocator;
         }
 
@@ -127,8 +134,7 @@ class ReadAheadTest extends QuiverTestBase {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     /**
@@ -140,7 +146,11 @@ class ReadAheadTest extends QuiverTestBase {
     void aFailedInputIsNotReadAgainAhead() throws Exception {
         Probe f = new Probe("f", 0, 4).answering(v -> v);
         quiver.functions().register(f);
-        PipelinePlan plan = Pipeline.from(SCHEMA).project("id", "f(v) AS y").options(batchOf(1000)).placement(Placement.CPU).plan(quiver);
+        PipelinePlan plan = Pipeline.from(SCHEMA)
+                .project("id", "f(v) AS y")
+                .options(batchOf(1000))
+                .placement(Placement.CPU)
+                .plan(quiver);
         FailingOnceSource source = new FailingOnceSource(allocator);
         QueryExecution q = plan.execute(runtime, BatchStreams.fromIterator(SCHEMA, source, runtime.executor()));
         try {
@@ -151,7 +161,8 @@ class ReadAheadTest extends QuiverTestBase {
             Throwable t = ProbeFixtures.failure(s.next(), "second batch");
             assertTrue(String.valueOf(t.getMessage()).contains("read failed"), String.valueOf(t));
             Thread.sleep(300); // the wait is the test: an operator reading on after the failure fills it
-            assertEquals(2, source.reads.get(), "reads of the source (the third is after its failure, nobody asked for it)");
+            assertEquals(
+                    2, source.reads.get(), "reads of the source (the third is after its failure, nobody asked for it)");
             assertEquals(1000, f.totalRows(), "rows sent to the function (beyond 1000: rows after the failure)");
         } finally {
             q.close();
@@ -176,15 +187,19 @@ class ReadAheadTest extends QuiverTestBase {
         for (int inFlight : new int[] {1, 2}) {
             Probe f = new Probe("f" + inFlight, 0, 4).answering(v -> v);
             quiver.functions().register(f);
-            PipelinePlan plan = Pipeline.from(SCHEMA).project("id", "f" + inFlight + "(v) AS y")
-                    .options(batchOf(1000).withBatchesInFlight(inFlight)).placement(Placement.CPU).plan(quiver);
+            PipelinePlan plan = Pipeline.from(SCHEMA)
+                    .project("id", "f" + inFlight + "(v) AS y")
+                    .options(batchOf(1000).withBatchesInFlight(inFlight))
+                    .placement(Placement.CPU)
+                    .plan(quiver);
             QueryExecution q = plan.execute(runtime, ProbeFixtures.source(allocator, 3, 1000, runtime.executor()));
             try {
                 drainWithoutClosing(q.stream());
                 try {
                     q.whenReleased().get(2, TimeUnit.SECONDS);
                 } catch (TimeoutException e) {
-                    fail("batchesInFlight=" + inFlight + ": the stream has ended, nothing runs, yet whenReleased() does not complete");
+                    fail("batchesInFlight=" + inFlight
+                            + ": the stream has ended, nothing runs, yet whenReleased() does not complete");
                 }
             } finally {
                 q.close();
@@ -240,8 +255,11 @@ class ReadAheadTest extends QuiverTestBase {
             // synchronously with the cancellation (so before whenReleased() can complete). No flag may decide it
             // ahead of the completion: a completer that claimed the result and then lost the race to complete the
             // future would free it after whenReleased() (the rare "EARLY" failure of closeRightAfterFirstNext).
-            boolean failIt = values.stream().anyMatch(v -> v != null && v.longValue() <= failAt && failAt < v.longValue() + 1);
-            Float8Vector r = failIt ? null : ProbeFixtures.vector(args.returnField(), args.config().allocator(), values, v -> v * 10);
+            boolean failIt =
+                    values.stream().anyMatch(v -> v != null && v.longValue() <= failAt && failAt < v.longValue() + 1);
+            Float8Vector r = failIt
+                    ? null
+                    : ProbeFixtures.vector(args.returnField(), args.config().allocator(), values, v -> v * 10);
             out.whenComplete((v, e) -> {
                 if (e != null && r != null) {
                     r.close(); // cancelled: nobody else will ever see it
@@ -277,14 +295,25 @@ class ReadAheadTest extends QuiverTestBase {
             int shape = r.nextInt(4);
             Pipeline p = switch (shape) {
                 case 0 -> Pipeline.from(SCHEMA).project("id", "d(v) AS y");
-                case 1 -> Pipeline.from(SCHEMA).project("id", "v", "d(v) AS y").limit(5000).project("id", "d(v) + y AS y");
-                case 2 -> Pipeline.from(SCHEMA).filter("v >= 0").project("id", "v", "d(v) AS w").filter("w >= 0").project("id", "d(w / 10) AS y");
+                case 1 ->
+                    Pipeline.from(SCHEMA)
+                            .project("id", "v", "d(v) AS y")
+                            .limit(5000)
+                            .project("id", "d(v) + y AS y");
+                case 2 ->
+                    Pipeline.from(SCHEMA)
+                            .filter("v >= 0")
+                            .project("id", "v", "d(v) AS w")
+                            .filter("w >= 0")
+                            .project("id", "d(w / 10) AS y");
                 default -> Pipeline.from(SCHEMA).project("id", "d(d(v) / 10) AS y");
             };
             if (withLimit) {
                 p = p.limit(limit);
             }
-            PipelinePlan plan = p.options(batchOf(300 + r.nextInt(800)).withBatchesInFlight(inFlight)).placement(Placement.CPU).plan(quiver);
+            PipelinePlan plan = p.options(batchOf(300 + r.nextInt(800)).withBatchesInFlight(inFlight))
+                    .placement(Placement.CPU)
+                    .plan(quiver);
             int batches = 1 + r.nextInt(8);
             int[] sizes = new int[batches];
             long[] starts = new long[batches];
@@ -295,10 +324,17 @@ class ReadAheadTest extends QuiverTestBase {
                 total += sizes[i];
             }
             long expectTotal = withLimit ? Math.min(total, limit) : total;
-            QueryExecution q = plan.execute(runtime, BatchStreams.generate(SCHEMA, batches, i -> ProbeFixtures.batch(allocator, starts[i], sizes[i]),
-                    runtime.executor()));
-            String what = "iteration " + iter + " seed " + seed + " inFlight=" + inFlight + " failAt=" + failAt + " stopAfter=" + stopAfter
-                    + " closeWhilePending=" + closeWhilePending + " limit=" + (withLimit ? limit : -1) + " total=" + total + " batches=" + batches
+            QueryExecution q = plan.execute(
+                    runtime,
+                    BatchStreams.generate(
+                            SCHEMA,
+                            batches,
+                            i -> ProbeFixtures.batch(allocator, starts[i], sizes[i]),
+                            runtime.executor()));
+            String what = "iteration " + iter + " seed " + seed + " inFlight=" + inFlight + " failAt=" + failAt
+                    + " stopAfter=" + stopAfter
+                    + " closeWhilePending=" + closeWhilePending + " limit=" + (withLimit ? limit : -1) + " total="
+                    + total + " batches=" + batches
                     + " plan=" + plan.explain();
             try {
                 BatchStream s = q.stream();
@@ -315,7 +351,7 @@ class ReadAheadTest extends QuiverTestBase {
                     VectorSchemaRoot b;
                     try {
                         b = n.get(10, TimeUnit.SECONDS);
-                    } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+                    } catch (ExecutionException | CancellationException e) {
                         failed = true;
                         break;
                     }
@@ -336,7 +372,10 @@ class ReadAheadTest extends QuiverTestBase {
             } finally {
                 q.close();
                 await(q.whenReleased(), what + ": whenReleased");
-                assertEquals(0, allocator.getAllocatedMemory(), what + ": bytes still allocated when whenReleased() completed");
+                assertEquals(
+                        0,
+                        allocator.getAllocatedMemory(),
+                        what + ": bytes still allocated when whenReleased() completed");
             }
         }
     }
@@ -351,10 +390,15 @@ class ReadAheadTest extends QuiverTestBase {
         Random r = new Random(3);
         int early = 0;
         for (int iter = 0; iter < Integer.getInteger("quiver.readAheadIterations", 100) * 5; iter++) {
-            PipelinePlan plan = Pipeline.from(SCHEMA).project("id", "d(v) AS y").options(batchOf(400).withBatchesInFlight(inFlight))
-                    .placement(Placement.CPU).plan(quiver);
-            QueryExecution q = plan.execute(runtime, BatchStreams.generate(SCHEMA, 8, i -> ProbeFixtures.batch(allocator, i * 300L, 300),
-                    runtime.executor()));
+            PipelinePlan plan = Pipeline.from(SCHEMA)
+                    .project("id", "d(v) AS y")
+                    .options(batchOf(400).withBatchesInFlight(inFlight))
+                    .placement(Placement.CPU)
+                    .plan(quiver);
+            QueryExecution q = plan.execute(
+                    runtime,
+                    BatchStreams.generate(
+                            SCHEMA, 8, i -> ProbeFixtures.batch(allocator, i * 300L, 300), runtime.executor()));
             BatchStream s = q.stream();
             CompletableFuture<VectorSchemaRoot> n = s.next();
             int sleep = r.nextInt(3);
@@ -367,7 +411,7 @@ class ReadAheadTest extends QuiverTestBase {
                 if (b != null) {
                     b.close();
                 }
-            } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+            } catch (ExecutionException | CancellationException e) {
                 // closed
             }
             q.close();
@@ -378,31 +422,50 @@ class ReadAheadTest extends QuiverTestBase {
                 long after = allocator.getAllocatedMemory();
                 if (after == 0) {
                     early++;
-                    System.out.println("EARLY sleep=" + sleep + " atRelease=" + atRelease + " asyncMetricsEmpty=" + q.asyncMetrics().isEmpty());
+                    System.out.println("EARLY sleep=" + sleep + " atRelease=" + atRelease + " asyncMetricsEmpty="
+                            + q.asyncMetrics().isEmpty());
                 } else {
-                    System.out.println("iteration " + iter + ": leaked " + after + " bytes; " + allocator.toVerboseString());
-                    fail("inFlight=" + inFlight + " iteration " + iter + ": " + after + " bytes never freed (" + atRelease + " at whenReleased)");
+                    System.out.println(
+                            "iteration " + iter + ": leaked " + after + " bytes; " + allocator.toVerboseString());
+                    fail("inFlight=" + inFlight + " iteration " + iter + ": " + after + " bytes never freed ("
+                            + atRelease + " at whenReleased)");
                 }
             }
         }
-        assertEquals(0, early, "inFlight=" + inFlight + ": times whenReleased() completed before every buffer was freed");
+        assertEquals(
+                0, early, "inFlight=" + inFlight + ": times whenReleased() completed before every buffer was freed");
     }
 
     /** PipelineRobustnessTest.randomCancellationStress with a function that never drops a value it made. */
     @Test
     void randomCancellationStressWithATidyFunction() throws Exception {
-        java.util.Random rnd = new java.util.Random(Long.getLong("seed", 42));
+        Random rnd = new Random(Long.getLong("seed", 42));
         AsyncScalarFunction g = new AsyncScalarFunction() {
-            public String name() { return "jit"; }
-            public Signature signature() { return Signature.exact(List.of(DataType.FLOAT64), Volatility.IMMUTABLE); }
-            public DataType returnType(List<DataType> a) { return DataType.FLOAT64; }
-            public OptionalInt idealBatchSize() { return OptionalInt.of(10); }
-            public int maxConcurrentCalls() { return 3; }
+            public String name() {
+                return "jit";
+            }
+
+            public Signature signature() {
+                return Signature.exact(List.of(DataType.FLOAT64), Volatility.IMMUTABLE);
+            }
+
+            public DataType returnType(List<DataType> a) {
+                return DataType.FLOAT64;
+            }
+
+            public OptionalInt idealBatchSize() {
+                return OptionalInt.of(10);
+            }
+
+            public int maxConcurrentCalls() {
+                return 3;
+            }
+
             public CompletableFuture<ColumnarValue> invokeAsync(ScalarFunctionArgs args) {
                 int n = args.numberRows();
                 List<Double> vals = ProbeFixtures.values(args.arg(0), n);
-                long d = java.util.concurrent.ThreadLocalRandom.current().nextInt(3);
-                boolean failIt = java.util.concurrent.ThreadLocalRandom.current().nextInt(200) == 0;
+                long d = ThreadLocalRandom.current().nextInt(3);
+                boolean failIt = ThreadLocalRandom.current().nextInt(200) == 0;
                 CompletableFuture<ColumnarValue> out = new CompletableFuture<>();
                 CompletableFuture.delayedExecutor(d, TimeUnit.MILLISECONDS).execute(() -> {
                     if (out.isDone()) {
@@ -412,7 +475,8 @@ class ReadAheadTest extends QuiverTestBase {
                         out.completeExceptionally(new RuntimeException("boom"));
                         return;
                     }
-                    Float8Vector v = ProbeFixtures.vector(args.returnField(), args.config().allocator(), vals, x -> x * 2);
+                    Float8Vector v = ProbeFixtures.vector(
+                            args.returnField(), args.config().allocator(), vals, x -> x * 2);
                     if (!out.complete(new ColumnarValue.Array(v))) {
                         v.close(); // cancelled meanwhile: the value is ours to free
                     }
@@ -422,11 +486,18 @@ class ReadAheadTest extends QuiverTestBase {
         };
         quiver.functions().register(g);
         int inFlight = Integer.getInteger("inFlight", 2);
-        PipelinePlan plan = Pipeline.from(SCHEMA).filter("id % 5 <> 0 AND jit(v) > 3").project("id", "jit(v) + jit(x) AS y").limit(500)
-                .options(AsyncOptions.defaults().withBatchSize(64).withBatchesInFlight(inFlight)
-                        .withRetry(dev.quiver.stream.RetryPolicy.attempts(2).retryingOn(t -> true)
-                        .withBackoff(java.time.Duration.ofMillis(1), 1, java.time.Duration.ofMillis(1))))
-                .placement(Placement.CPU).plan(quiver);
+        PipelinePlan plan = Pipeline.from(SCHEMA)
+                .filter("id % 5 <> 0 AND jit(v) > 3")
+                .project("id", "jit(v) + jit(x) AS y")
+                .limit(500)
+                .options(AsyncOptions.defaults()
+                        .withBatchSize(64)
+                        .withBatchesInFlight(inFlight)
+                        .withRetry(RetryPolicy.attempts(2)
+                                .retryingOn(t -> true)
+                                .withBackoff(Duration.ofMillis(1), 1, Duration.ofMillis(1))))
+                .placement(Placement.CPU)
+                .plan(quiver);
         for (int iter = 0; iter < Integer.getInteger("quiver.readAheadIterations", 100); iter++) {
             List<BatchStream> parts = new ArrayList<>();
             for (int p = 0; p < 3; p++) {
@@ -451,7 +522,7 @@ class ReadAheadTest extends QuiverTestBase {
             for (CompletableFuture<Long> r : runs) {
                 try {
                     r.get(10, TimeUnit.SECONDS);
-                } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+                } catch (ExecutionException | CancellationException e) {
                     // fine
                 } catch (TimeoutException e) {
                     fail("iteration " + iter + ": a partition hung");
@@ -464,20 +535,26 @@ class ReadAheadTest extends QuiverTestBase {
             boolean dumped = false;
             while (allocator.getAllocatedMemory() != 0 && System.nanoTime() < deadline) {
                 Thread.sleep(5);
-                if (!dumped && System.nanoTime() - t0 > TimeUnit.MILLISECONDS.toNanos(300) && allocator.getAllocatedMemory() != 0) {
+                if (!dumped
+                        && System.nanoTime() - t0 > TimeUnit.MILLISECONDS.toNanos(300)
+                        && allocator.getAllocatedMemory() != 0) {
                     dumped = true;
-                    System.out.println("HELD 300ms after whenReleased, iteration " + iter + " stopAfter=" + stopAfter + " cancel=" + cancel + "\n"
-                            + allocator.toVerboseString());
+                    System.out.println("HELD 300ms after whenReleased, iteration " + iter + " stopAfter=" + stopAfter
+                            + " cancel=" + cancel + "\n" + allocator.toVerboseString());
                 }
             }
             if (dumped) {
-                System.out.println("HELD-END iteration " + iter + " freed after " + (System.nanoTime() - t0) / 1_000_000 + " ms: "
-                        + (allocator.getAllocatedMemory() == 0));
+                System.out.println("HELD-END iteration " + iter + " freed after " + (System.nanoTime() - t0) / 1_000_000
+                        + " ms: " + (allocator.getAllocatedMemory() == 0));
             }
             if (allocator.getAllocatedMemory() != 0) {
-                System.out.println("LEAK iteration " + iter + " stopAfter=" + stopAfter + " cancel=" + cancel + "\n" + allocator.toVerboseString());
+                System.out.println("LEAK iteration " + iter + " stopAfter=" + stopAfter + " cancel=" + cancel + "\n"
+                        + allocator.toVerboseString());
             }
-            assertEquals(0, allocator.getAllocatedMemory(), "iteration " + iter + " leaked (stopAfter=" + stopAfter + ", cancel=" + cancel + ")");
+            assertEquals(
+                    0,
+                    allocator.getAllocatedMemory(),
+                    "iteration " + iter + " leaked (stopAfter=" + stopAfter + ", cancel=" + cancel + ")");
         }
     }
 
@@ -499,8 +576,11 @@ class ReadAheadTest extends QuiverTestBase {
                 return c.future;
             };
             quiver.functions().register(f);
-            PipelinePlan plan = Pipeline.from(SCHEMA).project("id", "g" + inFlight + "(v) AS y")
-                    .options(batchOf(1000).withBatchesInFlight(inFlight)).placement(Placement.CPU).plan(quiver);
+            PipelinePlan plan = Pipeline.from(SCHEMA)
+                    .project("id", "g" + inFlight + "(v) AS y")
+                    .options(batchOf(1000).withBatchesInFlight(inFlight))
+                    .placement(Placement.CPU)
+                    .plan(quiver);
             QueryExecution q = plan.execute(runtime, ProbeFixtures.source(allocator, 3, 1000, runtime.executor()));
             try {
                 ProbeFixtures.failure(q.stream().next(), "first batch");

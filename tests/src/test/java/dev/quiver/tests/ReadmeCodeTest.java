@@ -1,26 +1,26 @@
 package dev.quiver.tests;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every {@code ```java} block of README.md compiles as written, against this build, with the
@@ -53,12 +53,15 @@ class ReadmeCodeTest {
 
     static {
         CONTEXTS.put("QuiverSpark.registerFunctions", null);
-        CONTEXTS.put("final class HttpScoreFunction", "Quiver quiver, Schema schema, List<VectorSchemaRoot> batches, "
-                + "Consumer<VectorSchemaRoot> sink");
-        CONTEXTS.put("Quiver.builder().allocator(allocator).build()", "Schema schema, List<VectorSchemaRoot> batches, "
-                + "Consumer<FieldVector> sink");
-        CONTEXTS.put("quiver.compileProjection(schema, List.of(", "Quiver quiver, Schema schema, VectorSchemaRoot batch, "
-                + "BufferAllocator allocator");
+        CONTEXTS.put(
+                "final class HttpScoreFunction",
+                "Quiver quiver, Schema schema, List<VectorSchemaRoot> batches, " + "Consumer<VectorSchemaRoot> sink");
+        CONTEXTS.put(
+                "Quiver.builder().allocator(allocator).build()",
+                "Schema schema, List<VectorSchemaRoot> batches, " + "Consumer<FieldVector> sink");
+        CONTEXTS.put(
+                "quiver.compileProjection(schema, List.of(",
+                "Quiver quiver, Schema schema, VectorSchemaRoot batch, " + "BufferAllocator allocator");
         CONTEXTS.put("RowFn.declare(\"my_hypot\")", "Quiver quiver, Schema schema");
         CONTEXTS.put("RowFn.declare(\"word_count\")", "");
     }
@@ -71,7 +74,8 @@ class ReadmeCodeTest {
         while (m.find()) {
             blocks.add(m.group(1));
         }
-        List<String> importBlocks = blocks.stream().filter(ReadmeCodeTest::isImports).toList();
+        List<String> importBlocks =
+                blocks.stream().filter(ReadmeCodeTest::isImports).toList();
         assertEquals(1, importBlocks.size(), "README.md has one block of imports (\"Use it from Maven\")");
         String imports = importBlocks.getFirst();
 
@@ -81,8 +85,11 @@ class ReadmeCodeTest {
             if (isImports(block)) {
                 continue;
             }
-            String key = CONTEXTS.keySet().stream().filter(block::contains).findFirst()
-                    .orElseGet(() -> fail("a java block of README.md has no context in ReadmeCodeTest.CONTEXTS:\n" + block));
+            String key = CONTEXTS.keySet().stream()
+                    .filter(block::contains)
+                    .findFirst()
+                    .orElseGet(() ->
+                            fail("a java block of README.md has no context in ReadmeCodeTest.CONTEXTS:\n" + block));
             seen.add(key);
             String params = CONTEXTS.get(key);
             if (params == null) {
@@ -94,12 +101,19 @@ class ReadmeCodeTest {
             sources.add(file);
         }
         assertEquals(CONTEXTS.size(), seen.size(), "each context matches one block: " + seen);
-        assertEquals(new java.util.HashSet<>(CONTEXTS.keySet()), new java.util.HashSet<>(seen), "each context matches one block");
+        assertEquals(new HashSet<>(CONTEXTS.keySet()), new HashSet<>(seen), "each context matches one block");
 
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> args = new ArrayList<>(List.of("-proc:none", "-Xlint:none", "--add-modules", "jdk.incubator.vector",
-                "-classpath", classpath, "-d", work.resolve("classes").toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "-proc:none",
+                "-Xlint:none",
+                "--add-modules",
+                "jdk.incubator.vector",
+                "-classpath",
+                classpath,
+                "-d",
+                work.resolve("classes").toString()));
         sources.forEach(s -> args.add(s.toString()));
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
         int rc = javac.run(null, null, errors, args.toArray(String[]::new));
@@ -124,7 +138,10 @@ class ReadmeCodeTest {
         StringBuilder classes = new StringBuilder();
         boolean inClass = false;
         for (String line : block.split("\n", -1)) {
-            if (!inClass && (line.startsWith("final class ") || line.startsWith("class ") || line.startsWith("public final class "))) {
+            if (!inClass
+                    && (line.startsWith("final class ")
+                            || line.startsWith("class ")
+                            || line.startsWith("public final class "))) {
                 inClass = true;
             }
             (inClass ? classes : statements).append(line).append('\n');
@@ -135,8 +152,12 @@ class ReadmeCodeTest {
         assertFalse(inClass, "a class of the block does not end with a '}' at column 0:\n" + block);
         StringBuilder out = new StringBuilder(imports);
         MORE_IMPORTS.forEach(i -> out.append(i).append('\n'));
-        out.append("\npublic class ").append(name).append(" {\n")
-                .append("    static void example(").append(params).append(") throws Exception {\n")
+        out.append("\npublic class ")
+                .append(name)
+                .append(" {\n")
+                .append("    static void example(")
+                .append(params)
+                .append(") throws Exception {\n")
                 .append(statements.toString().indent(8))
                 .append("    }\n}\n\n")
                 .append(classes);

@@ -1,6 +1,9 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.quiver.CompiledExpression;
+import dev.quiver.CompiledProjection;
 import dev.quiver.Device;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
@@ -10,6 +13,7 @@ import dev.quiver.opencl.OpenClDevice;
 import dev.quiver.opencl.OpenClRuntime;
 import dev.quiver.opencl.ResidentStats;
 import dev.quiver.opencl.TransferMode;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -21,12 +25,9 @@ import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Resident arguments end to end, on an OpenCL device in COPY mode: a batch column read by two
@@ -43,11 +44,16 @@ class ResidentBatchTest {
     @BeforeEach
     void open() {
         List<OpenClDevice> found = OpenClRuntime.discover().devices();
-        org.junit.jupiter.api.Assumptions.assumeFalse(found.isEmpty() && System.getenv("CI") == null, "no OpenCL device");
+        Assumptions.assumeFalse(found.isEmpty() && System.getenv("CI") == null, "no OpenCL device");
         allocator = new RootAllocator();
         copying = OpenClBackend.open(found.getFirst(), TransferMode.COPY);
         device = new Device("opencl-copy", Device.Kind.OPENCL_CPU, "the first OpenCL device, copying", copying);
-        quiver = Quiver.builder().allocator(allocator).openCl(false).addDevice(device).calibration(false).build();
+        quiver = Quiver.builder()
+                .allocator(allocator)
+                .openCl(false)
+                .addDevice(device)
+                .calibration(false)
+                .build();
     }
 
     @AfterEach
@@ -71,15 +77,18 @@ class ResidentBatchTest {
     @Test
     void aColumnReadByTwoSegmentsGoesUpOncePerBatch() {
         int rows = 20_000;
-        try (Float8Vector x = column("x", rows, 0.01); Float8Vector y = column("y", rows, 0.5);
-             VectorSchemaRoot batch = new VectorSchemaRoot(List.<FieldVector>of(x, y))) {
+        try (Float8Vector x = column("x", rows, 0.01);
+                Float8Vector y = column("y", rows, 0.5);
+                VectorSchemaRoot batch = new VectorSchemaRoot(List.<FieldVector>of(x, y))) {
             batch.setRowCount(rows);
-            // Two fused segments, sqrt(abs(x)) and x * y + 1 (exact operations: equal on every device), joined by a string operator that stays on the host.
-            CompiledExpression e = quiver.compile(batch.getSchema(),
+            // Two fused segments, sqrt(abs(x)) and x * y + 1 (exact operations: equal on every device), joined by a
+            // string operator that stays on the host.
+            CompiledExpression e = quiver.compile(
+                    batch.getSchema(),
                     Expr.parse("CAST(sqrt(abs(x)) AS VARCHAR) || '/' || CAST(x * y + 1 AS VARCHAR)"));
             for (int round = 1; round <= 3; round++) {
                 try (FieldVector cpu = e.evaluate(batch, Placement.CPU);
-                     FieldVector ocl = e.evaluate(batch, device, allocator)) {
+                        FieldVector ocl = e.evaluate(batch, device, allocator)) {
                     for (int r = 0; r < rows; r++) {
                         assertEquals(String.valueOf(cpu.getObject(r)), String.valueOf(ocl.getObject(r)), "row " + r);
                     }
@@ -100,12 +109,13 @@ class ResidentBatchTest {
     @Test
     void aProjectionsExpressionsShareOneUploadOfAColumn() {
         int rows = 10_000;
-        try (Float8Vector x = column("x", rows, 0.01); VectorSchemaRoot batch = new VectorSchemaRoot(List.<FieldVector>of(x))) {
+        try (Float8Vector x = column("x", rows, 0.01);
+                VectorSchemaRoot batch = new VectorSchemaRoot(List.<FieldVector>of(x))) {
             batch.setRowCount(rows);
-            dev.quiver.CompiledProjection q = quiver.compileProjection(batch.getSchema(), null,
-                    List.of("sqrt(abs(x)) AS a", "x * 2 + 1 AS b"));
+            CompiledProjection q =
+                    quiver.compileProjection(batch.getSchema(), null, List.of("sqrt(abs(x)) AS a", "x * 2 + 1 AS b"));
             try (VectorSchemaRoot cpu = q.project(batch, Placement.CPU, allocator);
-                 VectorSchemaRoot ocl = q.project(batch, Placement.OPENCL, allocator)) {
+                    VectorSchemaRoot ocl = q.project(batch, Placement.OPENCL, allocator)) {
                 assertEquals(cpu.contentToTSVString(), ocl.contentToTSVString());
             }
             ResidentStats s = copying.residentStats();
@@ -118,8 +128,10 @@ class ResidentBatchTest {
     @Test
     void aDictionaryGoesUpOnceForEveryBatchThatBringsIt() {
         int rows = 4_096;
-        try (Float8Vector dictValues = column("price_dict", 64, 1.25); Float8Vector plain = new Float8Vector("price", allocator)) {
-            Dictionary dict = new Dictionary(dictValues, new DictionaryEncoding(7L, false, new ArrowType.Int(32, true)));
+        try (Float8Vector dictValues = column("price_dict", 64, 1.25);
+                Float8Vector plain = new Float8Vector("price", allocator)) {
+            Dictionary dict =
+                    new Dictionary(dictValues, new DictionaryEncoding(7L, false, new ArrowType.Int(32, true)));
             DictionaryProvider.MapDictionaryProvider provider = new DictionaryProvider.MapDictionaryProvider(dict);
             plain.allocateNew(rows);
             for (int r = 0; r < rows; r++) {
@@ -127,12 +139,13 @@ class ResidentBatchTest {
             }
             plain.setValueCount(rows);
             try (FieldVector encoded = (FieldVector) DictionaryEncoder.encode(plain, dict);
-                 VectorSchemaRoot batch = new VectorSchemaRoot(List.of(encoded))) {
+                    VectorSchemaRoot batch = new VectorSchemaRoot(List.of(encoded))) {
                 batch.setRowCount(rows);
-                CompiledExpression e = quiver.compile(batch.getSchema(), provider, Expr.parse("sqrt(price + 1000) * 2 + 1"));
+                CompiledExpression e =
+                        quiver.compile(batch.getSchema(), provider, Expr.parse("sqrt(price + 1000) * 2 + 1"));
                 for (int round = 1; round <= 3; round++) {
                     try (FieldVector cpu = e.evaluate(batch, Placement.CPU);
-                         FieldVector ocl = e.evaluate(batch, device, allocator)) {
+                            FieldVector ocl = e.evaluate(batch, device, allocator)) {
                         for (int r = 0; r < rows; r++) {
                             assertEquals(cpu.getObject(r), ocl.getObject(r), "row " + r);
                         }

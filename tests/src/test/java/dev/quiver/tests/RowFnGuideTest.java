@@ -1,19 +1,12 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
 import dev.quiver.rowfn.RowFn;
 import dev.quiver.types.DataType;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float4Vector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.Test;
-
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import java.io.ByteArrayOutputStream;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -25,9 +18,16 @@ import java.util.List;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The functions of docs/rowfn.md, compiled from the guide's own code block and run on every device. */
 class RowFnGuideTest extends QuiverTestBase {
@@ -55,15 +55,16 @@ class RowFnGuideTest extends QuiverTestBase {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
-        int rc = javac.run(null, null, errors, "-proc:none", "-classpath", classpath, "-d", work.toString(), file.toString());
+        int rc = javac.run(
+                null, null, errors, "-proc:none", "-classpath", classpath, "-d", work.toString(), file.toString());
         assertEquals(0, rc, "the guide's code does not compile:\n" + errors.toString(StandardCharsets.UTF_8));
-        URLClassLoader loader = new URLClassLoader(new URL[] {work.toUri().toURL()}, RowFnGuideTest.class.getClassLoader());
+        URLClassLoader loader =
+                new URLClassLoader(new URL[] {work.toUri().toURL()}, RowFnGuideTest.class.getClassLoader());
         return loader.loadClass(name);
     }
 
     @Test
-    void theGuidesHypotAndHaversineCompileFromTheDocAndComputeOnEveryDevice(@org.junit.jupiter.api.io.TempDir Path work)
-            throws Exception {
+    void theGuidesHypotAndHaversineCompileFromTheDocAndComputeOnEveryDevice(@TempDir Path work) throws Exception {
         Class<?> guide = guideClass(work);
         RowFn hypot = (RowFn) guide.getMethod("hypot").invoke(null);
         RowFn haversine = (RowFn) guide.getMethod("haversine").invoke(null);
@@ -72,8 +73,11 @@ class RowFnGuideTest extends QuiverTestBase {
 
         int rows = 3000;
         Random r = new Random(11);
-        Schema schema = new Schema(List.of(DataType.FLOAT64.toField("lat", true), DataType.FLOAT64.toField("lon", true),
-                DataType.FLOAT32.toField("fx", true), DataType.FLOAT32.toField("fy", true)));
+        Schema schema = new Schema(List.of(
+                DataType.FLOAT64.toField("lat", true),
+                DataType.FLOAT64.toField("lon", true),
+                DataType.FLOAT32.toField("fx", true),
+                DataType.FLOAT32.toField("fy", true)));
         List<Placement> placements = new ArrayList<>(List.of(Placement.CPU));
         if (!quiver.openClDevices().isEmpty()) {
             placements.add(Placement.OPENCL);
@@ -97,8 +101,12 @@ class RowFnGuideTest extends QuiverTestBase {
             for (Placement p : placements) {
                 CompiledExpression distance = quiver.compile(schema, "haversine(lat, lon, 51.4779, -0.0015)");
                 CompiledExpression near = quiver.compile(schema, "haversine(lat, lon, 51.4779, -0.0015) < 1000");
-                assertTrue(near.explain().contains("kernel segment") && near.explain().contains("[RowFn haversine]"), near.explain());
-                try (FieldVector d = distance.evaluate(batch, p); FieldVector n = near.evaluate(batch, p)) {
+                assertTrue(
+                        near.explain().contains("kernel segment")
+                                && near.explain().contains("[RowFn haversine]"),
+                        near.explain());
+                try (FieldVector d = distance.evaluate(batch, p);
+                        FieldVector n = near.evaluate(batch, p)) {
                     for (int i = 0; i < rows; i++) {
                         if (lat.isNull(i)) {
                             assertTrue(d.isNull(i) && n.isNull(i), "row " + i);
@@ -116,16 +124,24 @@ class RowFnGuideTest extends QuiverTestBase {
                     assertTrue(h instanceof Float4Vector, "a Float32 call stays Float32: " + h.getField());
                     for (int i = 0; i < rows; i++) {
                         float x = fx.get(i), y = fy.get(i);
-                        assertEquals((float) Math.sqrt((double) (x * x + y * y)), ((Float4Vector) h).get(i), p + " row " + i);
+                        assertEquals(
+                                (float) Math.sqrt((double) (x * x + y * y)),
+                                ((Float4Vector) h).get(i),
+                                p + " row " + i);
                     }
                 }
             }
         }
         assertTrue(haversine.stats().bodyRows() > 0, haversine.stats().toString());
-        String explain = quiver.compile(new Schema(List.of(DataType.FLOAT64.toField("lat", true))),
-                "haversine(lat, 0.0, 51.4779, -0.0015)").explain();
-        assertTrue(explain.contains("RowFns (counted since each was declared") && explain.contains("haversine: rows computed "
-                + haversine.stats().bodyRows()), explain);
+        String explain = quiver.compile(
+                        new Schema(List.of(DataType.FLOAT64.toField("lat", true))),
+                        "haversine(lat, 0.0, 51.4779, -0.0015)")
+                .explain();
+        assertTrue(
+                explain.contains("RowFns (counted since each was declared")
+                        && explain.contains(
+                                "haversine: rows computed " + haversine.stats().bodyRows()),
+                explain);
     }
 
     /** The textbook formula, independently of Quiver. */

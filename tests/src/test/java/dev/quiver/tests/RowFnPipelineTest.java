@@ -1,7 +1,13 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
@@ -12,9 +18,14 @@ import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.RowType;
 import dev.quiver.rowfn.Strategy;
 import dev.quiver.rowfn.Val;
+import dev.quiver.sql.SqlParser;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
@@ -27,19 +38,12 @@ import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.TransferPair;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Random;
-import java.util.concurrent.atomic.AtomicReference;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The RowFn pipeline, proven by counting what the body computed ({@link RowFn#stats()}): constants
@@ -50,27 +54,43 @@ class RowFnPipelineTest extends QuiverTestBase {
     /** Rows per batch: many vector steps, and not a multiple of any lane count. */
     static final int ROWS = 4099;
 
-    enum Where { CPU, OPENCL }
+    enum Where {
+        CPU,
+        OPENCL
+    }
 
     /** {@code x * exp(cos(k))}: the part over {@code k} is what constant folding must compute once. */
     static RowFn weird() {
-        return RowFn.declare("weird").arg("x", RowType.FLOAT64).arg("k", RowType.FLOAT64).returns(RowType.FLOAT64)
+        return RowFn.declare("weird")
+                .arg("x", RowType.FLOAT64)
+                .arg("k", RowType.FLOAT64)
+                .returns(RowType.FLOAT64)
                 .body((x, k) -> x.mul(k.cos().exp()));
     }
 
     /** Integer division that fails on a zero divisor, naming itself. */
     static RowFn safeDiv() {
-        return RowFn.declare("safe_div").arg("a", RowType.INT64).arg("b", RowType.INT64).returns(RowType.INT64).fallible()
+        return RowFn.declare("safe_div")
+                .arg("a", RowType.INT64)
+                .arg("b", RowType.INT64)
+                .returns(RowType.INT64)
+                .fallible()
                 .body((a, b) -> a.div(Val.select(b.eq(0), Val.of(1L), b)).failIf(b.eq(0), "division by zero", b));
     }
 
     static RowFn inBox() {
-        return RowFn.declare("in_box").arg("x", RowType.FLOAT64).arg("y", RowType.FLOAT64).returns(RowType.BOOLEAN)
+        return RowFn.declare("in_box")
+                .arg("x", RowType.FLOAT64)
+                .arg("y", RowType.FLOAT64)
+                .returns(RowType.BOOLEAN)
                 .body((x, y) -> x.abs().le(1.0).and(y.abs().le(1.0)));
     }
 
     static RowFn safeLn() {
-        return RowFn.declare("safe_ln").arg("x", RowType.FLOATING).returns(RowType.SAME_AS_ARGS).optionalOutput()
+        return RowFn.declare("safe_ln")
+                .arg("x", RowType.FLOATING)
+                .returns(RowType.SAME_AS_ARGS)
+                .optionalOutput()
                 .body(x -> x.ln().nullIf(x.le(0)));
     }
 
@@ -148,7 +168,7 @@ class RowFnPipelineTest extends QuiverTestBase {
         for (double k : ks) {
             param.value.set(k);
             try (VectorSchemaRoot batch = TestColumns.batch(ROWS, doubles("x", ROWS, 1, 0.1));
-                 FieldVector out = e.evaluate(batch, p)) {
+                    FieldVector out = e.evaluate(batch, p)) {
                 Float8Vector x = (Float8Vector) batch.getVector(0);
                 for (int i = 0; i < ROWS; i++) {
                     if (x.isNull(i)) {
@@ -184,21 +204,26 @@ class RowFnPipelineTest extends QuiverTestBase {
         CompiledExpression nullConstant = quiver.compile(s, "weird(x, nothing())");
         try (VectorSchemaRoot batch = TestColumns.batch(ROWS, doubles("x", ROWS, 2, 0))) {
             try (FieldVector out = literal.evaluate(batch, p)) {
-                assertEquals(((Float8Vector) batch.getVector(0)).get(7) * StrictMath.exp(StrictMath.cos(2.0)),
-                        ((Float8Vector) out).get(7), 1e-12);
+                assertEquals(
+                        ((Float8Vector) batch.getVector(0)).get(7) * StrictMath.exp(StrictMath.cos(2.0)),
+                        ((Float8Vector) out).get(7),
+                        1e-12);
             }
-            assertEquals(0, weird.stats().constantEvaluations(), "exp(cos(2.0)) was folded at planning: " + weird.stats());
+            assertEquals(
+                    0, weird.stats().constantEvaluations(), "exp(cos(2.0)) was folded at planning: " + weird.stats());
             try (FieldVector out = allConstant.evaluate(batch, p)) {
                 double expected = 2.0 * StrictMath.exp(StrictMath.cos(2.0));
                 for (int i = 0; i < ROWS; i += 1000) {
                     assertEquals(expected, ((Float8Vector) out).get(i));
                 }
             }
-            assertEquals(1, weird.stats().batches(Strategy.CONSTANT), weird.stats().toString());
+            assertEquals(
+                    1, weird.stats().batches(Strategy.CONSTANT), weird.stats().toString());
             try (FieldVector out = nullConstant.evaluate(batch, p)) {
                 assertEquals(ROWS, out.getNullCount());
             }
-            assertEquals(1, weird.stats().batches(Strategy.ALL_NULL), weird.stats().toString());
+            assertEquals(
+                    1, weird.stats().batches(Strategy.ALL_NULL), weird.stats().toString());
             assertEquals(ROWS, weird.stats().bodyRows(), "only the literal call computed rows: " + weird.stats());
         }
     }
@@ -234,8 +259,8 @@ class RowFnPipelineTest extends QuiverTestBase {
         Placement p = placement(where);
         RowFn div = safeDiv();
         quiver.functions().register(div);
-        CompiledExpression e = quiver.compile(schema(DataType.INT64.toField("a", true), DataType.INT64.toField("b", true)),
-                "safe_div(a, b)");
+        CompiledExpression e = quiver.compile(
+                schema(DataType.INT64.toField("a", true), DataType.INT64.toField("b", true)), "safe_div(a, b)");
         long[] a = new long[ROWS];
         long[] b = new long[ROWS];
         for (int i = 0; i < ROWS; i++) {
@@ -278,9 +303,10 @@ class RowFnPipelineTest extends QuiverTestBase {
         assertEquals(ROWS, div.stats().bodyRows());
     }
 
-    private void runStrategy(CompiledExpression e, Placement p, long[] a, long[] b, boolean[] nulls, RowFn fn, Strategy expected) {
+    private void runStrategy(
+            CompiledExpression e, Placement p, long[] a, long[] b, boolean[] nulls, RowFn fn, Strategy expected) {
         try (VectorSchemaRoot batch = TestColumns.batch(a.length, longs("a", a, null), longs("b", b, nulls));
-             FieldVector out = e.evaluate(batch, p)) {
+                FieldVector out = e.evaluate(batch, p)) {
             assertQuotients((BigIntVector) batch.getVector(0), (BigIntVector) batch.getVector(1), out);
         }
         assertEquals(1, fn.stats().batches(expected), fn.stats().toString());
@@ -291,18 +317,22 @@ class RowFnPipelineTest extends QuiverTestBase {
     void aFailureNamesTheFunctionTheRowAndTheValueInEveryStrategy(Where where) {
         Placement p = placement(where);
         quiver.functions().register(safeDiv());
-        CompiledExpression e = quiver.compile(schema(DataType.INT64.toField("a", true), DataType.INT64.toField("b", true)),
-                "safe_div(a, b)");
+        CompiledExpression e = quiver.compile(
+                schema(DataType.INT64.toField("a", true), DataType.INT64.toField("b", true)), "safe_div(a, b)");
         long[] a = new long[ROWS];
         long[] b = new long[ROWS];
-        java.util.Arrays.fill(b, 3);
+        Arrays.fill(b, 3);
         b[2500] = 0;
         b[3000] = 0;
         boolean[][] nullPatterns = {null, halfNull(), everyButMultiplesOf(50)};
         for (boolean[] nulls : nullPatterns) {
             try (VectorSchemaRoot batch = TestColumns.batch(ROWS, longs("a", a, null), longs("b", b, nulls))) {
-                dev.quiver.errors.KernelArithmeticException x = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> e.evaluate(batch, p).close());
-                assertTrue(x.getMessage().startsWith("safe_div: division by zero (value 0) in safe_div(a, b) at row 2500 (on "),
+                KernelArithmeticException x = assertThrows(
+                        KernelArithmeticException.class,
+                        () -> e.evaluate(batch, p).close());
+                assertTrue(
+                        x.getMessage()
+                                .startsWith("safe_div: division by zero (value 0) in safe_div(a, b) at row 2500 (on "),
                         x.getMessage());
             }
         }
@@ -331,7 +361,8 @@ class RowFnPipelineTest extends QuiverTestBase {
         RowFn weird = weird();
         quiver.functions().register(weird);
         double[] dictValues = {0.5, -1.25, 3.0, 7.5, -0.0};
-        try (Float8Vector dict = new Float8Vector("dict", allocator); Float8Vector plain = doubles("x", ROWS, 3, 0.1)) {
+        try (Float8Vector dict = new Float8Vector("dict", allocator);
+                Float8Vector plain = doubles("x", ROWS, 3, 0.1)) {
             dict.allocateNew(dictValues.length);
             for (int i = 0; i < dictValues.length; i++) {
                 dict.set(i, dictValues[i]);
@@ -346,10 +377,10 @@ class RowFnPipelineTest extends QuiverTestBase {
             Dictionary d = new Dictionary(dict, new DictionaryEncoding(9L, false, new ArrowType.Int(16, true)));
             DictionaryProvider.MapDictionaryProvider provider = new DictionaryProvider.MapDictionaryProvider(d);
             try (FieldVector encoded = (FieldVector) DictionaryEncoder.encode(plain, d);
-                 VectorSchemaRoot batch = new VectorSchemaRoot(List.of(encoded))) {
+                    VectorSchemaRoot batch = new VectorSchemaRoot(List.of(encoded))) {
                 batch.setRowCount(ROWS);
-                CompiledExpression e = quiver.compile(batch.getSchema(), provider,
-                        dev.quiver.sql.SqlParser.parse("weird(x, 2.0) + 1"));
+                CompiledExpression e =
+                        quiver.compile(batch.getSchema(), provider, SqlParser.parse("weird(x, 2.0) + 1"));
                 assertTrue(e.explain().contains("once per dictionary value"), e.explain());
                 try (FieldVector out = e.evaluate(batch, p)) {
                     double f = StrictMath.exp(StrictMath.cos(2.0));
@@ -363,7 +394,8 @@ class RowFnPipelineTest extends QuiverTestBase {
                 }
             }
         }
-        assertEquals(1, weird.stats().batches(Strategy.DICTIONARY), weird.stats().toString());
+        assertEquals(
+                1, weird.stats().batches(Strategy.DICTIONARY), weird.stats().toString());
         assertEquals(dictValues.length, weird.stats().bodyRows(), weird.stats().toString());
     }
 
@@ -392,7 +424,11 @@ class RowFnPipelineTest extends QuiverTestBase {
                     if (x.isNull(i) || x.get(i) <= 0) {
                         assertTrue(ln.isNull(i), "row " + i);
                     } else {
-                        assertEquals(StrictMath.log(x.get(i)), ln.get(i), Math.ulp(StrictMath.log(x.get(i))) * 4, "row " + i);
+                        assertEquals(
+                                StrictMath.log(x.get(i)),
+                                ln.get(i),
+                                Math.ulp(StrictMath.log(x.get(i))) * 4,
+                                "row " + i);
                     }
                 }
             }
@@ -409,31 +445,38 @@ class RowFnPipelineTest extends QuiverTestBase {
         quiver.functions().register(GuideHypot.fn());
         Schema s = schema(DataType.FLOAT64.toField("x", true), DataType.FLOAT64.toField("y", true));
         CompiledExpression fused = quiver.compile(s, "guide_hypot(weird(x, 2.0), y) * 2 + 1 > 1.5");
-        FusedKernelExpr root = assertInstanceOf(FusedKernelExpr.class, fused.plan().root(), fused.explain());
-        assertEquals(List.of("guide_hypot", "weird"), root.rowFns().stream().map(RowFn::name).sorted().toList());
-        assertTrue(fused.explain().contains("[RowFn guide_hypot, weird]") || fused.explain().contains("[RowFn weird, guide_hypot]"),
+        FusedKernelExpr root =
+                assertInstanceOf(FusedKernelExpr.class, fused.plan().root(), fused.explain());
+        assertEquals(
+                List.of("guide_hypot", "weird"),
+                root.rowFns().stream().map(RowFn::name).sorted().toList());
+        assertTrue(
+                fused.explain().contains("[RowFn guide_hypot, weird]")
+                        || fused.explain().contains("[RowFn weird, guide_hypot]"),
                 fused.explain());
         try (VectorSchemaRoot batch = TestColumns.batch(ROWS, doubles("x", ROWS, 7, 0.1), doubles("y", ROWS, 8, 0.1));
-             FieldVector out = fused.evaluate(batch, p)) {
+                FieldVector out = fused.evaluate(batch, p)) {
             // The unfused tree: each step its own expression, its result a column of the next batch.
             try (FieldVector w = quiver.compile(s, "weird(x, 2.0)").evaluate(batch, p);
-                 VectorSchemaRoot step1 = TestColumns.batch(ROWS, renamed(w, "w"), copy(batch.getVector(1)));
-                 FieldVector h = quiver.compile(step1.getSchema(), "guide_hypot(w, y)").evaluate(step1, p);
-                 VectorSchemaRoot step2 = TestColumns.batch(ROWS, renamed(h, "h"));
-                 FieldVector expected = quiver.compile(step2.getSchema(), "h * 2 + 1 > 1.5").evaluate(step2, p)) {
+                    VectorSchemaRoot step1 = TestColumns.batch(ROWS, renamed(w, "w"), copy(batch.getVector(1)));
+                    FieldVector h = quiver.compile(step1.getSchema(), "guide_hypot(w, y)")
+                            .evaluate(step1, p);
+                    VectorSchemaRoot step2 = TestColumns.batch(ROWS, renamed(h, "h"));
+                    FieldVector expected =
+                            quiver.compile(step2.getSchema(), "h * 2 + 1 > 1.5").evaluate(step2, p)) {
                 assertEquals(TestColumns.values(expected), TestColumns.values(out));
             }
         }
     }
 
     private FieldVector renamed(FieldVector v, String name) {
-        org.apache.arrow.vector.util.TransferPair tp = v.getTransferPair(name, allocator);
+        TransferPair tp = v.getTransferPair(name, allocator);
         tp.transfer();
         return (FieldVector) tp.getTo();
     }
 
     private FieldVector copy(FieldVector v) {
-        org.apache.arrow.vector.util.TransferPair tp = v.getTransferPair(v.getName(), allocator);
+        TransferPair tp = v.getTransferPair(v.getName(), allocator);
         tp.splitAndTransfer(0, v.getValueCount());
         return (FieldVector) tp.getTo();
     }
@@ -441,34 +484,60 @@ class RowFnPipelineTest extends QuiverTestBase {
     /** A generic hypot like the guide's, under its own name. */
     static final class GuideHypot {
         static RowFn fn() {
-            return RowFn.declare("guide_hypot").arg("x", RowType.FLOATING).arg("y", RowType.FLOATING)
-                    .returns(RowType.SAME_AS_ARGS).body((x, y) -> x.mul(x).add(y.mul(y)).sqrt());
+            return RowFn.declare("guide_hypot")
+                    .arg("x", RowType.FLOATING)
+                    .arg("y", RowType.FLOATING)
+                    .returns(RowType.SAME_AS_ARGS)
+                    .body((x, y) -> x.mul(x).add(y.mul(y)).sqrt());
         }
     }
 
     @Test
     void badBodiesAreRejectedAtDeclarationAndBadCallsAtPlanning() {
-        IllegalArgumentException wrongType = assertThrows(IllegalArgumentException.class, () -> RowFn.declare("f")
-                .arg("x", RowType.FLOAT64).arg("y", RowType.FLOAT64).body((x, y) -> x.and(y)));
-        assertTrue(wrongType.getMessage().contains("RowFn f(x Float64, y Float64)") && wrongType.getMessage().contains("Float64"),
+        IllegalArgumentException wrongType = assertThrows(
+                IllegalArgumentException.class,
+                () -> RowFn.declare("f")
+                        .arg("x", RowType.FLOAT64)
+                        .arg("y", RowType.FLOAT64)
+                        .body((x, y) -> x.and(y)));
+        assertTrue(
+                wrongType.getMessage().contains("RowFn f(x Float64, y Float64)")
+                        && wrongType.getMessage().contains("Float64"),
                 wrongType.getMessage());
-        IllegalArgumentException declared = assertThrows(IllegalArgumentException.class, () -> RowFn.declare("g")
-                .arg("x", RowType.INT32).returns(RowType.FLOAT64).body(x -> x.add(1)));
-        assertTrue(declared.getMessage().contains("declared to return Float64 but its body gives Int32"), declared.getMessage());
-        IllegalArgumentException fallible = assertThrows(IllegalArgumentException.class, () -> RowFn.declare("h")
-                .arg("x", RowType.INT64).arg("y", RowType.INT64).body((x, y) -> x.div(y)));
+        IllegalArgumentException declared = assertThrows(
+                IllegalArgumentException.class,
+                () -> RowFn.declare("g")
+                        .arg("x", RowType.INT32)
+                        .returns(RowType.FLOAT64)
+                        .body(x -> x.add(1)));
+        assertTrue(
+                declared.getMessage().contains("declared to return Float64 but its body gives Int32"),
+                declared.getMessage());
+        IllegalArgumentException fallible = assertThrows(
+                IllegalArgumentException.class,
+                () -> RowFn.declare("h")
+                        .arg("x", RowType.INT64)
+                        .arg("y", RowType.INT64)
+                        .body((x, y) -> x.div(y)));
         assertTrue(fallible.getMessage().contains("call fallible()"), fallible.getMessage());
-        IllegalArgumentException optional = assertThrows(IllegalArgumentException.class, () -> RowFn.declare("k")
-                .arg("x", RowType.FLOAT64).body(x -> x.nullIf(x.lt(0))));
+        IllegalArgumentException optional = assertThrows(
+                IllegalArgumentException.class,
+                () -> RowFn.declare("k").arg("x", RowType.FLOAT64).body(x -> x.nullIf(x.lt(0))));
         assertTrue(optional.getMessage().contains("optionalOutput()"), optional.getMessage());
 
-        quiver.functions().register(RowFn.declare("scale_by").arg("x", RowType.FLOAT64).constantArg("k", RowType.INT32)
-                .body((x, k) -> x.mul(k)));
+        quiver.functions()
+                .register(RowFn.declare("scale_by")
+                        .arg("x", RowType.FLOAT64)
+                        .constantArg("k", RowType.INT32)
+                        .body((x, k) -> x.mul(k)));
         Schema s = schema(DataType.FLOAT64.toField("x", true), DataType.INT32.toField("n", true));
         PlanningException notLiteral = assertThrows(PlanningException.class, () -> quiver.compile(s, "scale_by(x, n)"));
-        assertTrue(notLiteral.getMessage().contains("argument 2 (k) of scale_by must be a literal")
-                || notLiteral.getMessage().contains("must be a literal"), notLiteral.getMessage());
-        PlanningException noSignature = assertThrows(PlanningException.class, () -> quiver.compile(s, "scale_by('a', 2)"));
+        assertTrue(
+                notLiteral.getMessage().contains("argument 2 (k) of scale_by must be a literal")
+                        || notLiteral.getMessage().contains("must be a literal"),
+                notLiteral.getMessage());
+        PlanningException noSignature =
+                assertThrows(PlanningException.class, () -> quiver.compile(s, "scale_by('a', 2)"));
         assertTrue(noSignature.getMessage().contains("scale_by"), noSignature.getMessage());
     }
 
@@ -483,16 +552,24 @@ class RowFnPipelineTest extends QuiverTestBase {
         quiver.functions().register(nothing);
         quiver.functions().register(param);
         Schema s = schema(DataType.FLOAT64.toField("x", true));
-        try (VectorSchemaRoot batch = TestColumns.batch(4, TestColumns.of(allocator, "x", DataType.FLOAT64,
-                java.util.Arrays.asList(1.0, null, 9.0, null), () -> -7.0))) {
-            assertEquals(java.util.Arrays.asList(5.0, 5.0, 9.0, 5.0),
-                    TestColumns.valuesAndClose(quiver.compile(s, "greatest(x, 5.0)").evaluate(batch, p)));
-            assertEquals(java.util.Arrays.asList(5.0, 5.0, 9.0, 5.0),
-                    TestColumns.valuesAndClose(quiver.compile(s, "greatest(x, param())").evaluate(batch, p)));
-            assertEquals(java.util.Arrays.asList(1.0, null, 9.0, null),
-                    TestColumns.valuesAndClose(quiver.compile(s, "greatest(x, nothing())").evaluate(batch, p)));
-            assertEquals(java.util.Arrays.asList(1.0, 5.0, 5.0, 5.0),
-                    TestColumns.valuesAndClose(quiver.compile(s, "least(x, param())").evaluate(batch, p)));
+        try (VectorSchemaRoot batch = TestColumns.batch(
+                4, TestColumns.of(allocator, "x", DataType.FLOAT64, Arrays.asList(1.0, null, 9.0, null), () -> -7.0))) {
+            assertEquals(
+                    Arrays.asList(5.0, 5.0, 9.0, 5.0),
+                    TestColumns.valuesAndClose(
+                            quiver.compile(s, "greatest(x, 5.0)").evaluate(batch, p)));
+            assertEquals(
+                    Arrays.asList(5.0, 5.0, 9.0, 5.0),
+                    TestColumns.valuesAndClose(
+                            quiver.compile(s, "greatest(x, param())").evaluate(batch, p)));
+            assertEquals(
+                    Arrays.asList(1.0, null, 9.0, null),
+                    TestColumns.valuesAndClose(
+                            quiver.compile(s, "greatest(x, nothing())").evaluate(batch, p)));
+            assertEquals(
+                    Arrays.asList(1.0, 5.0, 5.0, 5.0),
+                    TestColumns.valuesAndClose(
+                            quiver.compile(s, "least(x, param())").evaluate(batch, p)));
         }
     }
 
@@ -505,8 +582,9 @@ class RowFnPipelineTest extends QuiverTestBase {
             DictionaryProvider.MapDictionaryProvider provider = new DictionaryProvider.MapDictionaryProvider(d);
             int rows = 64;
             for (int failing : new int[] {-1, 41}) {
-                IntVector indices = new IntVector(new Field("b", new org.apache.arrow.vector.types.pojo.FieldType(true,
-                        new ArrowType.Int(32, true), d.getEncoding()), null), allocator);
+                IntVector indices = new IntVector(
+                        new Field("b", new FieldType(true, new ArrowType.Int(32, true), d.getEncoding()), null),
+                        allocator);
                 indices.allocateNew(rows);
                 for (int i = 0; i < rows; i++) {
                     indices.set(i, i == failing ? 0 : 1);
@@ -517,7 +595,7 @@ class RowFnPipelineTest extends QuiverTestBase {
                 indices.setValueCount(rows);
                 try (VectorSchemaRoot batch = new VectorSchemaRoot(List.of((FieldVector) indices))) {
                     batch.setRowCount(rows);
-                    CompiledExpression e = quiver.compile(batch.getSchema(), provider, dev.quiver.sql.SqlParser.parse("mod(100, b)"));
+                    CompiledExpression e = quiver.compile(batch.getSchema(), provider, SqlParser.parse("mod(100, b)"));
                     if (failing < 0) {
                         try (FieldVector out = e.evaluate(batch, p)) {
                             for (int i = 0; i < rows; i++) {
@@ -529,8 +607,13 @@ class RowFnPipelineTest extends QuiverTestBase {
                             }
                         }
                     } else {
-                        dev.quiver.errors.KernelArithmeticException x = assertThrows(dev.quiver.errors.KernelArithmeticException.class, () -> e.evaluate(batch, p).close());
-                        assertTrue(x.getMessage().contains("mod: division by zero") && x.getMessage().contains("at row 41 "), x.getMessage());
+                        KernelArithmeticException x = assertThrows(
+                                KernelArithmeticException.class,
+                                () -> e.evaluate(batch, p).close());
+                        assertTrue(
+                                x.getMessage().contains("mod: division by zero")
+                                        && x.getMessage().contains("at row 41 "),
+                                x.getMessage());
                     }
                 }
             }

@@ -7,7 +7,6 @@ import dev.quiver.backend.KernelRun;
 import dev.quiver.backend.RowMode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.RowInterpreter;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Optional;
@@ -29,7 +28,11 @@ final class ScalarReferenceBackend implements KernelBackend {
 
     /** The device to add with {@code Quiver.builder().addDevice(...)}. */
     static Device device() {
-        return new Device(NAME, Device.Kind.OPENCL_OTHER, "the scalar reference (RowInterpreter), row by row", new ScalarReferenceBackend());
+        return new Device(
+                NAME,
+                Device.Kind.OPENCL_OTHER,
+                "the scalar reference (RowInterpreter), row by row",
+                new ScalarReferenceBackend());
     }
 
     @Override
@@ -62,6 +65,5 @@ final class ScalarReferenceBackend implements KernelBackend {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

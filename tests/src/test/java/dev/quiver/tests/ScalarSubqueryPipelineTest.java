@@ -1,45 +1,5 @@
 package dev.quiver.tests;
 
-import dev.quiver.Placement;
-import dev.quiver.expr.Expr;
-import dev.quiver.stream.AsyncFunctionException;
-import dev.quiver.functions.PlanningException;
-import dev.quiver.stream.BatchStream;
-import dev.quiver.stream.BatchStreams;
-import dev.quiver.stream.Pipeline;
-import dev.quiver.stream.PipelinePlan;
-import dev.quiver.stream.QueryExecution;
-import dev.quiver.stream.QueryRuntime;
-import dev.quiver.tests.ProbeFixtures.Probe;
-import dev.quiver.types.DataType;
-import dev.quiver.value.ScalarValue;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import static dev.quiver.tests.ProbeFixtures.SCHEMA;
 import static dev.quiver.tests.ProbeFixtures.assertContains;
 import static dev.quiver.tests.ProbeFixtures.assertZeroLeftAfter;
@@ -54,6 +14,45 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.Placement;
+import dev.quiver.expr.Expr;
+import dev.quiver.functions.PlanningException;
+import dev.quiver.stream.AsyncFunctionException;
+import dev.quiver.stream.BatchStream;
+import dev.quiver.stream.BatchStreams;
+import dev.quiver.stream.Pipeline;
+import dev.quiver.stream.PipelinePlan;
+import dev.quiver.stream.QueryExecution;
+import dev.quiver.stream.QueryRuntime;
+import dev.quiver.tests.ProbeFixtures.Probe;
+import dev.quiver.types.DataType;
+import dev.quiver.value.ScalarValue;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /** Uncorrelated scalar subqueries in pipelines: computed once per query, SQL's NULL and one-row rules. */
 class ScalarSubqueryPipelineTest extends QuiverTestBase {
@@ -82,10 +81,14 @@ class ScalarSubqueryPipelineTest extends QuiverTestBase {
         return Pipeline.from(SCHEMA)
                 .table("rates", RATES, executor -> {
                     opened.incrementAndGet();
-                    return BatchStreams.generate(RATES, 2, i -> {
-                        ratesBatches.incrementAndGet();
-                        return rates(2 * i, 2);
-                    }, executor);
+                    return BatchStreams.generate(
+                            RATES,
+                            2,
+                            i -> {
+                                ratesBatches.incrementAndGet();
+                                return rates(2 * i, 2);
+                            },
+                            executor);
                 })
                 .placement(Placement.CPU);
     }
@@ -109,13 +112,15 @@ class ScalarSubqueryPipelineTest extends QuiverTestBase {
         QueryExecution q = plan.execute(runtime, ProbeFixtures.source(allocator, 3, 100, runtime.executor()));
         try {
             List<Object[]> rows = new ArrayList<>();
-            await(BatchStreams.forEach(q.stream(), b -> {
-                List<Long> ids = longs(b, "id");
-                List<?> ys = y.equals("n") ? booleans(b, y) : doubles(b, y);
-                for (int r = 0; r < b.getRowCount(); r++) {
-                    rows.add(new Object[]{ids.get(r), ys.get(r)});
-                }
-            }), "the query");
+            await(
+                    BatchStreams.forEach(q.stream(), b -> {
+                        List<Long> ids = longs(b, "id");
+                        List<?> ys = y.equals("n") ? booleans(b, y) : doubles(b, y);
+                        for (int r = 0; r < b.getRowCount(); r++) {
+                            rows.add(new Object[] {ids.get(r), ys.get(r)});
+                        }
+                    }),
+                    "the query");
             return rows;
         } finally {
             q.close();
@@ -145,7 +150,8 @@ class ScalarSubqueryPipelineTest extends QuiverTestBase {
         for (int p = 0; p < 4; p++) {
             int part = p;
             // Partition p: rows [p * 1000, p * 1000 + 1000) in 4 batches of 250.
-            parts.add(BatchStreams.generate(SCHEMA, 4, i -> ProbeFixtures.batch(allocator, part * 1000L + i * 250L, 250), runtime.executor()));
+            parts.add(BatchStreams.generate(
+                    SCHEMA, 4, i -> ProbeFixtures.batch(allocator, part * 1000L + i * 250L, 250), runtime.executor()));
         }
         QueryExecution q = plan.execute(runtime, parts, allocator);
         ExecutorService consumers = Executors.newFixedThreadPool(4);
@@ -174,7 +180,11 @@ class ScalarSubqueryPipelineTest extends QuiverTestBase {
             assertEquals(1, opened.get(), "the rates table was opened " + opened.get() + " times");
             assertEquals(Map.of(text(sub), new ScalarValue(DataType.FLOAT64, 42.5)), q.subqueryValues());
             String explain = q.explain(true);
-            assertContains(explain, "Scalar subqueries (computed once per query)", text(sub) + " : Float64 = 42.5 (1 row,", "(4 partitions)");
+            assertContains(
+                    explain,
+                    "Scalar subqueries (computed once per query)",
+                    text(sub) + " : Float64 = 42.5 (1 row,",
+                    "(4 partitions)");
             assertEquals(2, ratesBatches.get(), "rates batches read (both: a second row would be an error)");
         } finally {
             consumers.shutdownNow();
@@ -185,7 +195,10 @@ class ScalarSubqueryPipelineTest extends QuiverTestBase {
 
     @Test
     void eachExecutionComputesItsOwnValue() throws Exception {
-        PipelinePlan plan = pipeline().filter("x > (SELECT r FROM rates WHERE k = 'c') - 1").project("id", "x AS y").plan(quiver);
+        PipelinePlan plan = pipeline()
+                .filter("x > (SELECT r FROM rates WHERE k = 'c') - 1")
+                .project("id", "x AS y")
+                .plan(quiver);
         List<Long> expected = new ArrayList<>();
         for (long r = 0; r < 300; r++) {
             Double x = ProbeFixtures.x(r);
@@ -204,20 +217,36 @@ class ScalarSubqueryPipelineTest extends QuiverTestBase {
     @Test
     void noRowIsATypedNull() throws Exception {
         String none = "(SELECT r FROM rates WHERE k = 'zzz')";
-        assertTrue(run(pipeline().filter("x > " + none).project("id", "x AS y").plan(quiver), "y").isEmpty(),
+        assertTrue(
+                run(pipeline().filter("x > " + none).project("id", "x AS y").plan(quiver), "y")
+                        .isEmpty(),
                 "a comparison with NULL let rows through");
-        assertTrue(run(pipeline().filter("NOT (x > " + none + ")").project("id", "x AS y").plan(quiver), "y").isEmpty(),
+        assertTrue(
+                run(
+                                pipeline()
+                                        .filter("NOT (x > " + none + ")")
+                                        .project("id", "x AS y")
+                                        .plan(quiver),
+                                "y")
+                        .isEmpty(),
                 "NOT of a NULL comparison let rows through");
-        List<Object[]> isNull = run(pipeline().project("id", none + " IS NULL AS n").plan(quiver), "n");
+        List<Object[]> isNull =
+                run(pipeline().project("id", none + " IS NULL AS n").plan(quiver), "n");
         assertEquals(300, isNull.size());
         assertTrue(isNull.stream().allMatch(r -> Boolean.TRUE.equals(r[1])), "IS NULL of an empty subquery");
-        List<Object[]> cased = run(pipeline().project("id", "CASE WHEN " + none + " IS NULL THEN -1.0 ELSE " + none + " END AS y")
-                .plan(quiver), "y");
+        List<Object[]> cased = run(
+                pipeline()
+                        .project("id", "CASE WHEN " + none + " IS NULL THEN -1.0 ELSE " + none + " END AS y")
+                        .plan(quiver),
+                "y");
         assertTrue(cased.stream().allMatch(r -> Double.valueOf(-1.0).equals(r[1])));
-        List<Object[]> plus = run(pipeline().project("id", "x + " + none + " AS y").plan(quiver), "y");
+        List<Object[]> plus =
+                run(pipeline().project("id", "x + " + none + " AS y").plan(quiver), "y");
         assertTrue(plus.stream().allMatch(r -> r[1] == null), "x + NULL");
 
-        QueryExecution q = pipeline().project("id", none + " AS y").plan(quiver)
+        QueryExecution q = pipeline()
+                .project("id", none + " AS y")
+                .plan(quiver)
                 .execute(runtime, ProbeFixtures.source(allocator, 1, 10, runtime.executor()));
         try {
             List<Double> ys = new ArrayList<>();
@@ -225,7 +254,9 @@ class ScalarSubqueryPipelineTest extends QuiverTestBase {
             assertEquals(10, ys.size());
             assertTrue(ys.stream().allMatch(v -> v == null));
             assertEquals(Map.of(text(none), ScalarValue.nullOf(DataType.FLOAT64)), q.subqueryValues());
-            assertEquals(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE), q.schema().findField("y").getType());
+            assertEquals(
+                    new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE),
+                    q.schema().findField("y").getType());
             assertContains(q.explain(true), text(none) + " : Float64 = NULL::DOUBLE (0 rows,");
         } finally {
             q.close();
@@ -237,7 +268,10 @@ class ScalarSubqueryPipelineTest extends QuiverTestBase {
     void moreThanOneRowFailsTheQuery() throws Exception {
         String two = "(SELECT r FROM rates WHERE r < 10)"; // b and d, in different batches
         for (String sub : List.of(two, "(SELECT r FROM rates)")) {
-            QueryExecution q = pipeline().filter("x > " + sub).project("id").plan(quiver)
+            QueryExecution q = pipeline()
+                    .filter("x > " + sub)
+                    .project("id")
+                    .plan(quiver)
                     .execute(runtime, ProbeFixtures.source(allocator, 1, 10, runtime.executor()));
             try {
                 Throwable t = failure(q.stream().next(), sub);
@@ -253,36 +287,57 @@ class ScalarSubqueryPipelineTest extends QuiverTestBase {
 
     @Test
     void limitOneMakesSeveralRowsLegal() throws Exception {
-        List<Object[]> rows = run(pipeline().project("id", "(SELECT r FROM rates WHERE k <> 'a' LIMIT 1) AS y").plan(quiver), "y");
+        List<Object[]> rows = run(
+                pipeline()
+                        .project("id", "(SELECT r FROM rates WHERE k <> 'a' LIMIT 1) AS y")
+                        .plan(quiver),
+                "y");
         assertEquals(300, rows.size());
-        assertTrue(rows.stream().allMatch(r -> Double.valueOf(7.0).equals(r[1])), "the first row of b, c, d is b's 7.0");
+        assertTrue(
+                rows.stream().allMatch(r -> Double.valueOf(7.0).equals(r[1])), "the first row of b, c, d is b's 7.0");
         assertEquals(1, opened.get());
-        List<Object[]> zero = run(pipeline().project("id", "(SELECT r FROM rates LIMIT 0) AS y").plan(quiver), "y");
+        List<Object[]> zero = run(
+                pipeline().project("id", "(SELECT r FROM rates LIMIT 0) AS y").plan(quiver), "y");
         assertTrue(zero.stream().allMatch(r -> r[1] == null), "LIMIT 0: no row, NULL");
     }
 
     @Test
     void anUnknownTableIsAPlanningErrorListingTheTables() {
-        PlanningException e = assertThrows(PlanningException.class,
-                () -> pipeline().filter("x > (SELECT r FROM ratez WHERE k = 'a')").plan(quiver));
+        PlanningException e = assertThrows(
+                PlanningException.class,
+                () -> pipeline()
+                        .filter("x > (SELECT r FROM ratez WHERE k = 'a')")
+                        .plan(quiver));
         assertContains(e.getMessage(), "'ratez'", "rates");
-        PlanningException none = assertThrows(PlanningException.class,
-                () -> Pipeline.from(SCHEMA).project("(SELECT r FROM rates) AS y").plan(quiver));
+        PlanningException none = assertThrows(
+                PlanningException.class,
+                () -> Pipeline.from(SCHEMA)
+                        .project("(SELECT r FROM rates) AS y")
+                        .plan(quiver));
         assertContains(none.getMessage(), "'rates'", "Pipeline.table");
         assertEquals(0, opened.get());
     }
 
     @Test
     void anUnknownColumnOfTheTableIsAPlanningError() {
-        PlanningException e = assertThrows(PlanningException.class,
-                () -> pipeline().filter("x > (SELECT rate FROM rates WHERE k = 'a')").plan(quiver));
-        assertContains(e.getMessage(), "in the scalar subquery " + text("(SELECT rate FROM rates WHERE k = 'a')"), "no column 'rate'");
+        PlanningException e = assertThrows(
+                PlanningException.class,
+                () -> pipeline()
+                        .filter("x > (SELECT rate FROM rates WHERE k = 'a')")
+                        .plan(quiver));
+        assertContains(
+                e.getMessage(),
+                "in the scalar subquery " + text("(SELECT rate FROM rates WHERE k = 'a')"),
+                "no column 'rate'");
     }
 
     @Test
     void aCorrelatedReferenceIsAPlanningErrorSayingSo() {
         for (String sub : List.of("(SELECT r FROM rates WHERE r < x)", "(SELECT r + id FROM rates WHERE k = 'a')")) {
-            PlanningException e = assertThrows(PlanningException.class, () -> pipeline().filter("x > " + sub).plan(quiver), sub);
+            PlanningException e = assertThrows(
+                    PlanningException.class,
+                    () -> pipeline().filter("x > " + sub).plan(quiver),
+                    sub);
             assertContains(e.getMessage(), "correlated subqueries are not supported", text(sub));
         }
         assertEquals(0, opened.get());
@@ -293,7 +348,8 @@ class ScalarSubqueryPipelineTest extends QuiverTestBase {
         Probe f = new Probe("times_ten", 0, 4).answering(v -> v * 10);
         quiver.functions().register(f);
         String sub = "(SELECT times_ten(r) FROM rates WHERE k = 'b')";
-        PipelinePlan plan = pipeline().filter("x * 2 < " + sub).project("id", "x AS y").plan(quiver);
+        PipelinePlan plan =
+                pipeline().filter("x * 2 < " + sub).project("id", "x AS y").plan(quiver);
         assertContains(plan.explain(), "AsyncFunction", "times_ten(r)");
         QueryExecution q = plan.execute(runtime, ProbeFixtures.source(allocator, 3, 100, runtime.executor()));
         try {
@@ -321,11 +377,14 @@ class ScalarSubqueryPipelineTest extends QuiverTestBase {
     void aFailingSubqueryFailsTheQueryAndFreesEverything() throws Exception {
         Probe f = new Probe("times_ten", 0, 4);
         f.respond = c -> {
-            c.fail(new java.io.IOException("rates service down"));
+            c.fail(new IOException("rates service down"));
             return c.future;
         };
         quiver.functions().register(f);
-        QueryExecution q = pipeline().filter("x < (SELECT times_ten(r) FROM rates WHERE k = 'b')").project("id").plan(quiver)
+        QueryExecution q = pipeline()
+                .filter("x < (SELECT times_ten(r) FROM rates WHERE k = 'b')")
+                .project("id")
+                .plan(quiver)
                 .execute(runtime, ProbeFixtures.source(allocator, 2, 100, runtime.executor()));
         try {
             AsyncFunctionException e = causeOf(failure(q.stream().next(), "the query"), AsyncFunctionException.class);
@@ -340,7 +399,10 @@ class ScalarSubqueryPipelineTest extends QuiverTestBase {
     void cancellingBeforeTheSubqueryEndsCancelsIt() throws Exception {
         Probe f = new Probe("times_ten", 0, 4); // holds its call: the subquery never ends on its own
         quiver.functions().register(f);
-        QueryExecution q = pipeline().filter("x < (SELECT times_ten(r) FROM rates WHERE k = 'b')").project("id").plan(quiver)
+        QueryExecution q = pipeline()
+                .filter("x < (SELECT times_ten(r) FROM rates WHERE k = 'b')")
+                .project("id")
+                .plan(quiver)
                 .execute(runtime, ProbeFixtures.source(allocator, 2, 100, runtime.executor()));
         CompletableFuture<VectorSchemaRoot> next = q.stream().next();
         ProbeFixtures.Call c = f.takeWired();
@@ -355,12 +417,17 @@ class ScalarSubqueryPipelineTest extends QuiverTestBase {
     @Test
     void closingOrExplainingAfterAFailedSubqueryDoesNotThrow() throws Exception {
         String two = "(SELECT r FROM rates WHERE r < 10)";
-        QueryExecution q = pipeline().filter("x > " + two).project("id").plan(quiver)
+        QueryExecution q = pipeline()
+                .filter("x > " + two)
+                .project("id")
+                .plan(quiver)
                 .execute(runtime, ProbeFixtures.source(allocator, 1, 10, runtime.executor()));
         try {
             assertContains(failure(q.stream().next(), two).getMessage(), "more than one row");
             assertAll(
-                    () -> assertContains(assertDoesNotThrow(() -> q.explain(true), "explain(true)"), text(two) + " : Float64 failed"),
+                    () -> assertContains(
+                            assertDoesNotThrow(() -> q.explain(true), "explain(true)"),
+                            text(two) + " : Float64 failed"),
                     () -> assertEquals(List.of(), assertDoesNotThrow(q::asyncMetrics, "asyncMetrics()")),
                     () -> assertDoesNotThrow(q::cancel, "cancel()"),
                     () -> assertDoesNotThrow(q::close, "close()"));
@@ -374,7 +441,10 @@ class ScalarSubqueryPipelineTest extends QuiverTestBase {
     void cancellingWhileTheSubqueryRunsDoesNotThrow() throws Exception {
         Probe f = new Probe("times_ten", 0, 4); // holds its call
         quiver.functions().register(f);
-        QueryExecution q = pipeline().filter("x < (SELECT times_ten(r) FROM rates WHERE k = 'b')").project("id").plan(quiver)
+        QueryExecution q = pipeline()
+                .filter("x < (SELECT times_ten(r) FROM rates WHERE k = 'b')")
+                .project("id")
+                .plan(quiver)
                 .execute(runtime, ProbeFixtures.source(allocator, 2, 100, runtime.executor()));
         try {
             f.takeWired();

@@ -7,6 +7,11 @@ import dev.quiver.rowfn.RowType;
 import dev.quiver.rowfn.StringRowFn;
 import dev.quiver.strings.Utf8View;
 import dev.quiver.types.DataType;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
@@ -15,12 +20,6 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
-import java.util.Random;
-
 /**
  * Batches, functions and expressions shared by {@link MemoryLimitTest} and
  * {@link ConcurrencyStressTest}: every layer of evaluation (fused kernels, host kernels, strings
@@ -28,8 +27,12 @@ import java.util.Random;
  */
 final class StressFixtures {
     /** Columns: {@code x, y} Float64, {@code i, d} Int32 ({@code d} is zero in some valid rows), {@code s} Utf8. */
-    static final Schema SCHEMA = new Schema(List.of(DataType.FLOAT64.toField("x", true), DataType.FLOAT64.toField("y", true),
-            DataType.INT32.toField("i", true), DataType.INT32.toField("d", true), DataType.UTF8.toField("s", true)));
+    static final Schema SCHEMA = new Schema(List.of(
+            DataType.FLOAT64.toField("x", true),
+            DataType.FLOAT64.toField("y", true),
+            DataType.INT32.toField("i", true),
+            DataType.INT32.toField("d", true),
+            DataType.UTF8.toField("s", true)));
 
     private static final String[] PIECES = {"a", "Z", "é", "ß", "€", "😀", " ", "ab", "%", "_", "x1"};
 
@@ -53,20 +56,19 @@ final class StressFixtures {
 
     /** Expressions over {@link #SCHEMA}, one of each kind of work. */
     static final List<String> EXPRESSIONS = List.of(
-            "sqrt(x * x + y * y) * 2.5 - x",                                  // fused numeric
-            "stress_hypot(x, y) + 1",                                        // fused, with a RowFn
-            "x < y AND s <> 'ab'",                                           // host comparisons
+            "sqrt(x * x + y * y) * 2.5 - x", // fused numeric
+            "stress_hypot(x, y) + 1", // fused, with a RowFn
+            "x < y AND s <> 'ab'", // host comparisons
             "CASE WHEN x > 0 THEN upper(s) WHEN y > 0 THEN s ELSE concat(s, '-', s) END", // CASE over strings
             "upper(s)",
             "concat(s, s, s, s)",
             "s LIKE '%a%'",
             "make_array(x, y, x + y)",
             "stress_triple(s)",
-            "CASE WHEN i > 0 THEN i * 2 ELSE i - 1 END",                      // checked integer arithmetic, CASE
-            "i / d");                                                        // fails in some batches
+            "CASE WHEN i > 0 THEN i * 2 ELSE i - 1 END", // checked integer arithmetic, CASE
+            "i / d"); // fails in some batches
 
-    private StressFixtures() {
-    }
+    private StressFixtures() {}
 
     static void register(Quiver quiver) {
         quiver.functions().register(HYPOT);

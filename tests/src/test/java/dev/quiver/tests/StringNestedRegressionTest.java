@@ -1,21 +1,33 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
 import dev.quiver.Quiver;
 import dev.quiver.expr.Expr;
+import dev.quiver.functions.PlanningException;
 import dev.quiver.functions.Volatility;
 import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.RowType;
 import dev.quiver.strings.InvalidUtf8Exception;
 import dev.quiver.types.DataType;
 import dev.quiver.value.Values;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryEncoder;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
@@ -23,17 +35,6 @@ import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Regression tests from the review of the string, nested-value and string-RowFn work: each says
@@ -74,7 +75,9 @@ class StringNestedRegressionTest extends QuiverTestBase {
     void arrayElementWithLongMinIndexReadsTheNextList() {
         DataType.ListType ints = new DataType.ListType(DataType.INT32, true);
         List<Object> lists = Arrays.asList(List.of(1, 2, 3), List.of(4, 5));
-        try (VectorSchemaRoot b = TestColumns.batch(2, Values.of(ints, "l", lists, allocator),
+        try (VectorSchemaRoot b = TestColumns.batch(
+                2,
+                Values.of(ints, "l", lists, allocator),
                 TestColumns.of(allocator, "i", DataType.INT64, Arrays.asList(Long.MIN_VALUE, 1L), null))) {
             assertEquals(Arrays.asList(null, 4), eval(b, "l[i]"), "array_element(l, -2^63) must be NULL");
         }
@@ -84,7 +87,9 @@ class StringNestedRegressionTest extends QuiverTestBase {
     void arrayElementWithLongMinIndexOnTheLastRowFails() {
         DataType.ListType ints = new DataType.ListType(DataType.INT32, true);
         List<Object> lists = Arrays.asList(List.of(1, 2, 3), List.of(4, 5));
-        try (VectorSchemaRoot b = TestColumns.batch(2, Values.of(ints, "l", lists, allocator),
+        try (VectorSchemaRoot b = TestColumns.batch(
+                2,
+                Values.of(ints, "l", lists, allocator),
                 TestColumns.of(allocator, "i", DataType.INT64, Arrays.asList(1L, Long.MIN_VALUE), null))) {
             assertEquals(Arrays.asList(1, null), eval(b, "array_element(l, i)"));
         }
@@ -97,12 +102,12 @@ class StringNestedRegressionTest extends QuiverTestBase {
     // column an expression reads"). reverse() then reads past the row / writes before the row.
     @Test
     void dictionaryEncodedStringsAreNotCheckedForUtf8() {
-        try (VarCharVector dict = strings("d", new byte[]{'a', (byte) 0xF0}, utf8("bcd"));
-             VarCharVector plain = strings("name", new byte[]{'a', (byte) 0xF0}, utf8("bcd"))) {
+        try (VarCharVector dict = strings("d", new byte[] {'a', (byte) 0xF0}, utf8("bcd"));
+                VarCharVector plain = strings("name", new byte[] {'a', (byte) 0xF0}, utf8("bcd"))) {
             Dictionary d = new Dictionary(dict, new DictionaryEncoding(1L, false, new ArrowType.Int(32, true)));
             DictionaryProvider.MapDictionaryProvider provider = new DictionaryProvider.MapDictionaryProvider(d);
             try (FieldVector enc = (FieldVector) DictionaryEncoder.encode(plain, d);
-                 VectorSchemaRoot batch = new VectorSchemaRoot(List.of(enc))) {
+                    VectorSchemaRoot batch = new VectorSchemaRoot(List.of(enc))) {
                 batch.setRowCount(2);
                 List<String> outcomes = new ArrayList<>();
                 for (String sql : List.of("length(name)", "upper(name)", "reverse(name)")) {
@@ -131,13 +136,14 @@ class StringNestedRegressionTest extends QuiverTestBase {
             rows.add(map("b", "bcd"));
             try (VectorSchemaRoot b = TestColumns.batch(2, Values.of(st, "st", rows, allocator))) {
                 // Overwrite the child with invalid UTF-8 bytes (as a reader of a malformed file would give).
-                org.apache.arrow.vector.complex.StructVector sv = (org.apache.arrow.vector.complex.StructVector) b.getVector("st");
+                StructVector sv = (StructVector) b.getVector("st");
                 VarCharVector child = (VarCharVector) sv.getChild("b");
-                child.setSafe(0, new byte[]{'a', (byte) 0xF0});
+                child.setSafe(0, new byte[] {'a', (byte) 0xF0});
                 child.setSafe(1, utf8("bcd"));
                 child.setValueCount(2);
                 List<String> outcomes = new ArrayList<>();
-                for (String sql : List.of("length(st['b'])", "upper(st['b'])", "reverse(st['b'])", "length([st['b']][1])")) {
+                for (String sql :
+                        List.of("length(st['b'])", "upper(st['b'])", "reverse(st['b'])", "length([st['b']][1])")) {
                     try {
                         outcomes.add(sql + " -> no error, " + eval(b, sql));
                     } catch (InvalidUtf8Exception ok) {
@@ -161,7 +167,9 @@ class StringNestedRegressionTest extends QuiverTestBase {
         byte[] data = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, '`', 'z', 'a', 'b', 'c'};
         int[] offsets = {3, 4, 5, 8};
         VarCharVector v = new VarCharVector("s", allocator);
-        try (ArrowBuf validity = allocator.buffer(8); ArrowBuf off = allocator.buffer(16); ArrowBuf bytes = allocator.buffer(8)) {
+        try (ArrowBuf validity = allocator.buffer(8);
+                ArrowBuf off = allocator.buffer(16);
+                ArrowBuf bytes = allocator.buffer(8)) {
             validity.setZero(0, 8);
             validity.setByte(0, 0b111);
             for (int i = 0; i < offsets.length; i++) {
@@ -183,9 +191,13 @@ class StringNestedRegressionTest extends QuiverTestBase {
     // batch of != 1 rows ("returned 1 rows for a batch of 3 rows"). RowFn returns a Scalar here.
     @Test
     void zeroArgumentVolatileStringRowFnFailsOnMultiRowBatches() {
-        quiver.functions().register(RowFn.declare("tag").returns(RowType.UTF8).volatility(Volatility.VOLATILE)
-                .perRow((row, out) -> out.append("t")));
-        try (VectorSchemaRoot b = TestColumns.batch(3, TestColumns.of(allocator, "x", DataType.INT64, Arrays.asList(1L, 2L, 3L), null))) {
+        quiver.functions()
+                .register(RowFn.declare("tag")
+                        .returns(RowType.UTF8)
+                        .volatility(Volatility.VOLATILE)
+                        .perRow((row, out) -> out.append("t")));
+        try (VectorSchemaRoot b =
+                TestColumns.batch(3, TestColumns.of(allocator, "x", DataType.INT64, Arrays.asList(1L, 2L, 3L), null))) {
             assertEquals(Arrays.asList("t", "t", "t"), eval(b, "tag()"));
         }
     }
@@ -195,15 +207,19 @@ class StringNestedRegressionTest extends QuiverTestBase {
     // Memory: results of get_field / named_struct outlive the batch AND its (child) allocator.
     @Test
     void sharedResultsOutliveTheBatchAllocator() {
-        try (BufferAllocator root = new RootAllocator(); Quiver q = Quiver.builder().allocator(root).build()) {
+        try (BufferAllocator root = new RootAllocator();
+                Quiver q = Quiver.builder().allocator(root).build()) {
             BufferAllocator batchAlloc = root.newChildAllocator("batch", 0, Long.MAX_VALUE);
-            DataType.Struct st = new DataType.Struct(List.of(new DataType.StructField("a", DataType.INT32, true),
+            DataType.Struct st = new DataType.Struct(List.of(
+                    new DataType.StructField("a", DataType.INT32, true),
                     new DataType.StructField("b", DataType.UTF8, true)));
             List<Object> rows = new ArrayList<>();
             rows.add(map("a", 1, "b", "x"));
             rows.add(null);
             rows.add(map("a", null, "b", null));
-            VectorSchemaRoot b = TestColumns.batch(3, Values.of(st, "st", rows, batchAlloc),
+            VectorSchemaRoot b = TestColumns.batch(
+                    3,
+                    Values.of(st, "st", rows, batchAlloc),
                     TestColumns.of(batchAlloc, "x", DataType.INT64, Arrays.asList(1L, null, 3L), null));
             List<FieldVector> outs = new ArrayList<>();
             for (String sql : List.of("st['a']", "st['b']", "named_struct('k', x, 'j', st)", "struct(x)")) {
@@ -234,31 +250,36 @@ class StringNestedRegressionTest extends QuiverTestBase {
     void sliceOnABareColumnIsRejectedAsASlice() {
         DataType.ListType ints = new DataType.ListType(DataType.INT32, true);
         try (VectorSchemaRoot b = TestColumns.batch(1, Values.of(ints, "l", List.of(List.of(1, 2)), allocator))) {
-            dev.quiver.functions.PlanningException e = assertThrows(dev.quiver.functions.PlanningException.class, () -> quiver.compile(b.getSchema(), "l[1:2]"));
+            PlanningException e = assertThrows(PlanningException.class, () -> quiver.compile(b.getSchema(), "l[1:2]"));
             assertTrue(e.getMessage().contains("slice"), e.getMessage());
         }
     }
-
 
     // ------------------------------------------------------------------------------------------
     // StringRowFn: a body that throws mid-batch (string and numeric results) leaks nothing
     // (QuiverTestBase asserts the allocator is back at zero).
     @Test
     void throwingStringRowFnBodiesLeakNothing() {
-        quiver.functions().register(RowFn.declare("boom_s").variadic("s", RowType.UTF8, 1).returns(RowType.UTF8)
-                .perRow((row, out) -> {
-                    out.append(row.utf8(0));
-                    if (row.rowIndex() == 71) {
-                        throw new IllegalArgumentException("boom");
-                    }
-                }));
-        quiver.functions().register(RowFn.declare("boom_n").arg("s", RowType.UTF8).returns(RowType.INT64)
-                .perRow((row, out) -> {
-                    if (row.rowIndex() == 71) {
-                        throw new IllegalArgumentException("boom");
-                    }
-                    out.set(row.utf8(0).length());
-                }));
+        quiver.functions()
+                .register(RowFn.declare("boom_s")
+                        .variadic("s", RowType.UTF8, 1)
+                        .returns(RowType.UTF8)
+                        .perRow((row, out) -> {
+                            out.append(row.utf8(0));
+                            if (row.rowIndex() == 71) {
+                                throw new IllegalArgumentException("boom");
+                            }
+                        }));
+        quiver.functions()
+                .register(RowFn.declare("boom_n")
+                        .arg("s", RowType.UTF8)
+                        .returns(RowType.INT64)
+                        .perRow((row, out) -> {
+                            if (row.rowIndex() == 71) {
+                                throw new IllegalArgumentException("boom");
+                            }
+                            out.set(row.utf8(0).length());
+                        }));
         List<Object> vals = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             vals.add(i % 5 == 0 ? null : "v" + i + "é");
@@ -276,11 +297,13 @@ class StringNestedRegressionTest extends QuiverTestBase {
     // but 0xC3 is a valid lead; the offending byte is 0x41 at byte 2.
     @Test
     void invalidUtf8MessageNamesTheOffendingByte() {
-        try (VarCharVector s = strings("s", new byte[]{'a', (byte) 0xC3, 'A'});
-             VectorSchemaRoot b = new VectorSchemaRoot(List.of(s))) {
+        try (VarCharVector s = strings("s", new byte[] {'a', (byte) 0xC3, 'A'});
+                VectorSchemaRoot b = new VectorSchemaRoot(List.of(s))) {
             b.setRowCount(1);
             InvalidUtf8Exception e = assertThrows(InvalidUtf8Exception.class, () -> eval(b, "length(s)"));
-            assertTrue(e.getMessage().contains("the sequence that starts at byte 1 of the value (0xC3) is not valid UTF-8"),
+            assertTrue(
+                    e.getMessage()
+                            .contains("the sequence that starts at byte 1 of the value (0xC3) is not valid UTF-8"),
                     e.getMessage());
         }
     }
@@ -288,13 +311,16 @@ class StringNestedRegressionTest extends QuiverTestBase {
     // make_array over structs with NULL rows, decimals; array_contains across string widths.
     @Test
     void makeArrayOfStructsAndMixedContains() {
-        DataType.Struct st = new DataType.Struct(List.of(new DataType.StructField("a", DataType.INT32, true),
+        DataType.Struct st = new DataType.Struct(List.of(
+                new DataType.StructField("a", DataType.INT32, true),
                 new DataType.StructField("b", DataType.UTF8, true)));
         List<Object> rows = new ArrayList<>();
         rows.add(map("a", 1, "b", "x"));
         rows.add(null);
         rows.add(map("a", null, "b", "zé"));
-        try (VectorSchemaRoot b = TestColumns.batch(3, Values.of(st, "st", rows, allocator),
+        try (VectorSchemaRoot b = TestColumns.batch(
+                3,
+                Values.of(st, "st", rows, allocator),
                 TestColumns.of(allocator, "w", DataType.LARGE_UTF8, Arrays.asList("x", null, "zé"), null))) {
             List<Object> expected = new ArrayList<>();
             for (Object r : rows) {
@@ -306,7 +332,6 @@ class StringNestedRegressionTest extends QuiverTestBase {
         }
     }
 
-
     // named_struct with an untyped NULL value, then get_field through a struct with NULL rows.
     @Test
     void namedStructWithNullValueAndNestedMasking() {
@@ -316,9 +341,12 @@ class StringNestedRegressionTest extends QuiverTestBase {
         rows.add(map("in", map("x", 1)));
         rows.add(null);
         rows.add(map("in", null));
-        try (VectorSchemaRoot b = TestColumns.batch(3, Values.of(outer, "o", rows, allocator),
+        try (VectorSchemaRoot b = TestColumns.batch(
+                3,
+                Values.of(outer, "o", rows, allocator),
                 TestColumns.of(allocator, "x", DataType.INT64, Arrays.asList(1L, null, 3L), null))) {
-            assertEquals(Arrays.asList(map("a", null, "b", 1L), map("a", null, "b", null), map("a", null, "b", 3L)),
+            assertEquals(
+                    Arrays.asList(map("a", null, "b", 1L), map("a", null, "b", null), map("a", null, "b", 3L)),
                     eval(b, "named_struct('a', CAST(NULL AS INT), 'b', x)"));
             assertEquals(Arrays.asList(null, null, null), eval(b, "named_struct('a', CAST(NULL AS INT), 'b', x)['a']"));
             assertEquals(Arrays.asList(1, null, null), eval(b, "o['in']['x']"));

@@ -1,5 +1,9 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
 import dev.quiver.errors.KernelArithmeticException;
@@ -10,6 +14,11 @@ import dev.quiver.rowfn.StringRowFn;
 import dev.quiver.strings.InvalidUtf8Exception;
 import dev.quiver.strings.Utf8View;
 import dev.quiver.types.DataType;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.LargeVarCharVector;
@@ -18,16 +27,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * String RowFns (per-row bodies over {@link Utf8View}s): the guide's functions compiled from
@@ -123,17 +122,19 @@ class StringRowFnGuideTest extends QuiverTestBase {
         quiver.functions().register(mask);
         quiver.functions().register(words);
         Random r = new Random(42);
-        for (int rows : new int[]{0, 1, 63, 64, 65, 2_000}) {
+        for (int rows : new int[] {0, 1, 63, 64, 65, 2_000}) {
             List<String> values = strings(r, rows);
-            for (boolean large : new boolean[]{false, true}) {
+            for (boolean large : new boolean[] {false, true}) {
                 try (VectorSchemaRoot b = batch(values, large)) {
                     Schema schema = b.getSchema();
                     CompiledExpression masked = quiver.compile(schema, "mask_email(s)");
                     CompiledExpression counted = quiver.compile(schema, "word_count(s) + 1");
-                    assertTrue(masked.explain().contains("call mask_email (immutable) [per-row RowFn, runs on the CPU]"),
+                    assertTrue(
+                            masked.explain().contains("call mask_email (immutable) [per-row RowFn, runs on the CPU]"),
                             masked.explain());
                     for (Placement p : placements()) {
-                        try (FieldVector m = masked.evaluate(b, p); FieldVector c = counted.evaluate(b, p)) {
+                        try (FieldVector m = masked.evaluate(b, p);
+                                FieldVector c = counted.evaluate(b, p)) {
                             assertTrue(m instanceof VarCharVector, m.getField().toString());
                             for (int i = 0; i < rows; i++) {
                                 String s = values.get(i);
@@ -142,7 +143,10 @@ class StringRowFnGuideTest extends QuiverTestBase {
                                     assertTrue(m.isNull(i) && c.isNull(i), where);
                                     continue;
                                 }
-                                assertEquals(maskEmail(s), new String(((VarCharVector) m).get(i), StandardCharsets.UTF_8), where);
+                                assertEquals(
+                                        maskEmail(s),
+                                        new String(((VarCharVector) m).get(i), StandardCharsets.UTF_8),
+                                        where);
                                 assertEquals(wordCount(s) + 1, ((BigIntVector) c).get(i), where);
                             }
                         }
@@ -184,42 +188,73 @@ class StringRowFnGuideTest extends QuiverTestBase {
             assertTrue(folded.explain().contains("'xyxy'"), folded.explain());
             try (FieldVector v = quiver.compile(schema, "repeat_to(s, 3)").evaluate(b)) {
                 for (int i = 0; i < values.size(); i++) {
-                    assertEquals(values.get(i).repeat(3), new String(((VarCharVector) v).get(i), StandardCharsets.UTF_8));
+                    assertEquals(
+                            values.get(i).repeat(3), new String(((VarCharVector) v).get(i), StandardCharsets.UTF_8));
                 }
             }
             try (FieldVector v = quiver.compile(schema, "repeat_to(s, 0)").evaluate(b)) {
                 assertEquals(values.size(), v.getNullCount());
             }
-            KernelArithmeticException e = assertThrows(KernelArithmeticException.class,
-                    () -> quiver.compile(schema, "repeat_to(s, CASE WHEN s = 'é' THEN -1 ELSE 1 END)").evaluate(b).close());
-            assertTrue(e.getMessage().contains("repeat_to: negative count -1") && e.getMessage().contains("at row 1"), e.getMessage());
-            PlanningException bad = assertThrows(PlanningException.class, () -> quiver.compile(schema, "repeat_to(s, 'x')"));
+            KernelArithmeticException e = assertThrows(
+                    KernelArithmeticException.class,
+                    () -> quiver.compile(schema, "repeat_to(s, CASE WHEN s = 'é' THEN -1 ELSE 1 END)")
+                            .evaluate(b)
+                            .close());
+            assertTrue(
+                    e.getMessage().contains("repeat_to: negative count -1")
+                            && e.getMessage().contains("at row 1"),
+                    e.getMessage());
+            PlanningException bad =
+                    assertThrows(PlanningException.class, () -> quiver.compile(schema, "repeat_to(s, 'x')"));
             assertTrue(bad.getMessage().contains("repeat_to"), bad.getMessage());
         }
     }
 
     @Test
     void brokenOutputAndMisdeclaredBodiesFailLoudly() {
-        quiver.functions().register(RowFn.declare("broken").arg("s", RowType.UTF8).returns(RowType.UTF8)
-                .perRow((row, out) -> {
-                    out.append(row.utf8(0));
-                    out.append((byte) 0xC3);
-                }));
-        quiver.functions().register(RowFn.declare("no_null").arg("s", RowType.UTF8).returns(RowType.UTF8)
-                .perRow((row, out) -> out.setNull()));
-        quiver.functions().register(RowFn.declare("throws").arg("s", RowType.UTF8).returns(RowType.INT64)
-                .perRow((row, out) -> out.set(row.utf8(0).byteAt(100))));
+        quiver.functions()
+                .register(RowFn.declare("broken")
+                        .arg("s", RowType.UTF8)
+                        .returns(RowType.UTF8)
+                        .perRow((row, out) -> {
+                            out.append(row.utf8(0));
+                            out.append((byte) 0xC3);
+                        }));
+        quiver.functions()
+                .register(RowFn.declare("no_null")
+                        .arg("s", RowType.UTF8)
+                        .returns(RowType.UTF8)
+                        .perRow((row, out) -> out.setNull()));
+        quiver.functions()
+                .register(RowFn.declare("throws")
+                        .arg("s", RowType.UTF8)
+                        .returns(RowType.INT64)
+                        .perRow((row, out) -> out.set(row.utf8(0).byteAt(100))));
         try (VectorSchemaRoot b = batch(List.of("ok", "fine"), false)) {
-            IllegalStateException e = assertThrows(IllegalStateException.class,
+            IllegalStateException e = assertThrows(
+                    IllegalStateException.class,
                     () -> quiver.compile(b.getSchema(), "broken(s)").evaluate(b).close());
             assertTrue(e.getMessage().contains("broken: the body wrote invalid UTF-8 at row 0"), e.getMessage());
-            e = assertThrows(IllegalStateException.class, () -> quiver.compile(b.getSchema(), "no_null(s)").evaluate(b).close());
+            e = assertThrows(
+                    IllegalStateException.class,
+                    () -> quiver.compile(b.getSchema(), "no_null(s)")
+                            .evaluate(b)
+                            .close());
             assertTrue(e.getMessage().contains("optionalOutput"), e.getMessage());
-            e = assertThrows(IllegalStateException.class, () -> quiver.compile(b.getSchema(), "throws(s)").evaluate(b).close());
-            assertTrue(e.getMessage().contains("throws: the body threw") && e.getMessage().contains("at row 0"), e.getMessage());
+            e = assertThrows(
+                    IllegalStateException.class,
+                    () -> quiver.compile(b.getSchema(), "throws(s)").evaluate(b).close());
+            assertTrue(
+                    e.getMessage().contains("throws: the body threw")
+                            && e.getMessage().contains("at row 0"),
+                    e.getMessage());
         }
-        IllegalArgumentException ir = assertThrows(IllegalArgumentException.class,
-                () -> RowFn.declare("ir").arg("s", RowType.UTF8).returns(RowType.INT64).body(s -> s));
+        IllegalArgumentException ir = assertThrows(
+                IllegalArgumentException.class,
+                () -> RowFn.declare("ir")
+                        .arg("s", RowType.UTF8)
+                        .returns(RowType.INT64)
+                        .body(s -> s));
         assertTrue(ir.getMessage().contains("perRow"), ir.getMessage());
     }
 
@@ -231,9 +266,10 @@ class StringRowFnGuideTest extends QuiverTestBase {
             v.allocateNew();
             v.setSafe(0, "fine".getBytes(StandardCharsets.UTF_8));
             v.setSafe(1, "日本".getBytes(StandardCharsets.UTF_8));
-            v.setSafe(2, new byte[]{'o', 'k', (byte) 0xE6, (byte) 0x97});
+            v.setSafe(2, new byte[] {'o', 'k', (byte) 0xE6, (byte) 0x97});
             root.setRowCount(3);
-            InvalidUtf8Exception e = assertThrows(InvalidUtf8Exception.class,
+            InvalidUtf8Exception e = assertThrows(
+                    InvalidUtf8Exception.class,
                     () -> quiver.compile(schema, "s = 'x'").evaluate(root).close());
             assertEquals(2, e.row());
             assertTrue(e.getMessage().contains("column 's' at row 2"), e.getMessage());

@@ -1,10 +1,25 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.types.DataType;
 import dev.quiver.value.Values;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
@@ -17,22 +32,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The searching and composing string functions, {@code ||} and LIKE, evaluated by Quiver through
@@ -47,11 +46,36 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class StringSearchDuckDbTest extends QuiverTestBase {
     private static final long SEED = Long.getLong("quiver.seed", System.nanoTime());
-    private static final String[] PIECES = {"a", "b", "c", "abc", ",", "é", "€", "日本語", "𝄞", "x", "ab", "bc", " ", "B", "ABC"};
+    private static final String[] PIECES = {
+        "a", "b", "c", "abc", ",", "é", "€", "日本語", "𝄞", "x", "ab", "bc", " ", "B", "ABC"
+    };
     private static final String[] NEEDLES = {"abc", "a", "", "é", ",", "日本語", "𝄞", "bc", "c,", "xyz"};
     /** Both run RE2's syntax (Quiver through RE2/J): classes, anchors, flags and empty-width assertions included. */
-    private static final String[] PATTERNS = {"abc", "a.c", "^a", "c$", "b+", "[é€]", "(a|b)c", "日本.", "x*", "\\d", "[^a-z]",
-            "(?i)ab", "\\bc", "[[:alpha:]]+", "a.*?c", "\\pL+", "\\S", "(?s).", "\\Aa", "c\\z", "\\p{Han}", "(a+)+$", "(?U)b+"};
+    private static final String[] PATTERNS = {
+        "abc",
+        "a.c",
+        "^a",
+        "c$",
+        "b+",
+        "[é€]",
+        "(a|b)c",
+        "日本.",
+        "x*",
+        "\\d",
+        "[^a-z]",
+        "(?i)ab",
+        "\\bc",
+        "[[:alpha:]]+",
+        "a.*?c",
+        "\\pL+",
+        "\\S",
+        "(?s).",
+        "\\Aa",
+        "c\\z",
+        "\\p{Han}",
+        "(a+)+$",
+        "(?U)b+"
+    };
 
     private Connection duckDb;
     private VectorSchemaRoot batch;
@@ -62,8 +86,9 @@ class StringSearchDuckDbTest extends QuiverTestBase {
     void load() throws SQLException {
         System.out.println("StringSearchDuckDbTest seed " + SEED + " (replay with -Dquiver.seed=" + SEED + ")");
         Random rnd = new Random(SEED);
-        List<String> s = new ArrayList<>(Arrays.asList("xab", "cyy", "a", "bc", "", null, "abc", "€a", "bc€", "日本", "語日本語",
-                "a,b,c", ",,", "𝄞𝄞", "ABC", "aBc"));
+        List<String> s = new ArrayList<>(Arrays.asList(
+                "xab", "cyy", "a", "bc", "", null, "abc", "€a", "bc€", "日本", "語日本語", "a,b,c", ",,", "𝄞𝄞", "ABC",
+                "aBc"));
         StringBuilder big = new StringBuilder();
         while (big.length() < 100_000) {
             big.append(PIECES[rnd.nextInt(PIECES.length)]);
@@ -91,8 +116,12 @@ class StringSearchDuckDbTest extends QuiverTestBase {
             n.add(rnd.nextInt(10) == 0 ? null : (long) rnd.nextInt(9) - 4);
             p.add(rnd.nextInt(10) == 0 ? null : PATTERNS[rnd.nextInt(PATTERNS.length)]);
         }
-        schema = new Schema(List.of(DataType.UTF8.toField("s", true), DataType.UTF8.toField("t", true),
-                DataType.LARGE_UTF8.toField("big", true), DataType.INT64.toField("n", true), DataType.UTF8.toField("p", true)));
+        schema = new Schema(List.of(
+                DataType.UTF8.toField("s", true),
+                DataType.UTF8.toField("t", true),
+                DataType.LARGE_UTF8.toField("big", true),
+                DataType.INT64.toField("n", true),
+                DataType.UTF8.toField("p", true)));
         batch = VectorSchemaRoot.create(schema, allocator);
         fill(batch.getVector("s"), s, rnd);
         fill(batch.getVector("t"), t, rnd);
@@ -129,8 +158,12 @@ class StringSearchDuckDbTest extends QuiverTestBase {
 
     /** Strings into a Utf8 or LargeUtf8 vector; a null row holds garbage (invalid UTF-8 or a needle) behind it. */
     private void fill(FieldVector v, List<String> values, Random rnd) {
-        byte[][] garbage = {{(byte) 0xFF, (byte) 0xC3}, "abc".getBytes(StandardCharsets.UTF_8), ",b,".getBytes(StandardCharsets.UTF_8),
-                {(byte) 0x80, 'a', 'b', 'c'}};
+        byte[][] garbage = {
+            {(byte) 0xFF, (byte) 0xC3},
+            "abc".getBytes(StandardCharsets.UTF_8),
+            ",b,".getBytes(StandardCharsets.UTF_8),
+            {(byte) 0x80, 'a', 'b', 'c'}
+        };
         v.allocateNew();
         for (int i = 0; i < values.size(); i++) {
             String x = values.get(i);
@@ -166,7 +199,8 @@ class StringSearchDuckDbTest extends QuiverTestBase {
 
     private List<Object> duckDb(String sql) throws SQLException {
         List<Object> out = new ArrayList<>();
-        try (Statement st = duckDb.createStatement(); ResultSet r = st.executeQuery("SELECT " + sql + " FROM t ORDER BY id")) {
+        try (Statement st = duckDb.createStatement();
+                ResultSet r = st.executeQuery("SELECT " + sql + " FROM t ORDER BY id")) {
             while (r.next()) {
                 Object o = r.getObject(1);
                 out.add(o instanceof Integer i ? Long.valueOf(i) : o);
@@ -224,7 +258,7 @@ class StringSearchDuckDbTest extends QuiverTestBase {
 
     @Test
     void like() throws SQLException {
-        for (String pattern : new String[]{"%abc%", "ab%", "%c", "%é%", "a_c%", "%日本語%", "", "%", "abc"}) {
+        for (String pattern : new String[] {"%abc%", "ab%", "%c", "%é%", "a_c%", "%日本語%", "", "%", "abc"}) {
             same("s LIKE '" + pattern + "'");
             same("s NOT LIKE '" + pattern + "'");
             same("big LIKE '" + pattern + "'");
@@ -253,7 +287,7 @@ class StringSearchDuckDbTest extends QuiverTestBase {
         same("split_part(s, t, 2)");
         same("split_part(s, t, n)");
         same("split_part(s, '', n)");
-        for (int k : new int[]{-3, -1, 0, 1, 2, 5}) {
+        for (int k : new int[] {-3, -1, 0, 1, 2, 5}) {
             same("split_part(s, ',', " + k + ")");
             same("split_part(s, 'b', " + k + ")");
             same("split_part(s, '日本語', " + k + ")");
@@ -284,7 +318,8 @@ class StringSearchDuckDbTest extends QuiverTestBase {
 
     @Test
     void aBadLiteralPatternFailsTheCompileNamingIt() {
-        PlanningException e = assertThrows(PlanningException.class, () -> quiver.compile(schema, "regexp_matches(s, 'a(')"));
+        PlanningException e =
+                assertThrows(PlanningException.class, () -> quiver.compile(schema, "regexp_matches(s, 'a(')"));
         assertTrue(e.getMessage().contains("'a('"), e.getMessage());
         assertThrows(PlanningException.class, () -> quiver.compile(schema, "regexp_replace(s, 'a', 'b', 'q')"));
     }

@@ -1,21 +1,14 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Placement;
+import dev.quiver.errors.EvaluationException;
 import dev.quiver.expr.Expr;
+import dev.quiver.functions.PlanningException;
 import dev.quiver.types.DataType;
 import dev.quiver.value.Values;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.dictionary.Dictionary;
-import org.apache.arrow.vector.dictionary.DictionaryEncoder;
-import org.apache.arrow.vector.dictionary.DictionaryProvider;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -29,8 +22,17 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryEncoder;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Test;
 
 /**
  * Edge cases of the searching and composing string functions against the embedded DuckDB, from
@@ -85,7 +87,8 @@ class StringSearchRegressionTest extends QuiverTestBase {
                 ps.executeBatch();
             }
             List<Object> out = new ArrayList<>();
-            try (Statement st = c.createStatement(); ResultSet r = st.executeQuery("SELECT " + sql + " FROM t ORDER BY id")) {
+            try (Statement st = c.createStatement();
+                    ResultSet r = st.executeQuery("SELECT " + sql + " FROM t ORDER BY id")) {
                 while (r.next()) {
                     Object o = r.getObject(1);
                     out.add(o instanceof Integer i ? Long.valueOf(i) : o);
@@ -128,7 +131,7 @@ class StringSearchRegressionTest extends QuiverTestBase {
 
     @Test
     void regexAsciiAndDecodePathsAgree() throws SQLException {
-        for (String p : new String[]{"", "x*", "b*", "\\b", "$", "^", "b|", "|b", "(b)?"}) {
+        for (String p : new String[] {"", "x*", "b*", "\\b", "$", "^", "b|", "|b", "(b)?"}) {
             same(Arrays.asList("abxc", "", "bb", "a"), "regexp_replace(s, '" + p + "', '-', 'g')");
             same(Arrays.asList("abxc", "", "bb", "a", "é"), "regexp_replace(s, '" + p + "', '-', 'g')");
             same(Arrays.asList("ab𝄞c", "𝄞𝄞"), "regexp_replace(s, '" + p + "', '-', 'g')");
@@ -144,9 +147,14 @@ class StringSearchRegressionTest extends QuiverTestBase {
         List<String> ascii = Arrays.asList("abxc", "", "bb", "a", "ab\nb");
         List<String> mixed = new ArrayList<>(ascii);
         mixed.add("é");
-        for (String sql : new String[]{"regexp_replace(s, '\\b', '|', 'g')", "regexp_replace(s, '\\B', '.', 'g')",
-                "regexp_matches(s, '(?m)^b$')", "regexp_replace(s, '(?m)^', '>', 'g')", "regexp_replace(s, '(?m)$', '<', 'g')",
-                "regexp_replace(s, '\\Ab|b\\z', '#', 'g')"}) {
+        for (String sql : new String[] {
+            "regexp_replace(s, '\\b', '|', 'g')",
+            "regexp_replace(s, '\\B', '.', 'g')",
+            "regexp_matches(s, '(?m)^b$')",
+            "regexp_replace(s, '(?m)^', '>', 'g')",
+            "regexp_replace(s, '(?m)$', '<', 'g')",
+            "regexp_replace(s, '\\Ab|b\\z', '#', 'g')"
+        }) {
             same(ascii, sql);
             same(mixed, sql);
         }
@@ -155,12 +163,16 @@ class StringSearchRegressionTest extends QuiverTestBase {
     /** Was rejected by DuckDB and run by java.util.regex (backreferences, lookaround): RE2/J rejects them too, at planning. */
     @Test
     void regexJavaOnlyConstructsAreRejectedLikeDuckDb() {
-        for (String sql : new String[]{"regexp_replace(s, '(?=b)', '-', 'g')", "regexp_replace(s, '(?<=b)', '-', 'g')",
-                "regexp_replace(s, '(a)\\1*', '\\1\\1', 'g')", "regexp_matches(s, 'a++')", "regexp_matches(s, '(?>a)')"}) {
+        for (String sql : new String[] {
+            "regexp_replace(s, '(?=b)', '-', 'g')",
+            "regexp_replace(s, '(?<=b)', '-', 'g')",
+            "regexp_replace(s, '(a)\\1*', '\\1\\1', 'g')",
+            "regexp_matches(s, 'a++')",
+            "regexp_matches(s, '(?>a)')"
+        }) {
             Schema schema = new Schema(List.of(DataType.UTF8.toField("s", true)));
-            org.junit.jupiter.api.Assertions.assertThrows(dev.quiver.functions.PlanningException.class, () -> quiver.compile(schema, sql),
-                    sql);
-            org.junit.jupiter.api.Assertions.assertThrows(SQLException.class, () -> duck(List.of("ab"), sql), sql);
+            Assertions.assertThrows(PlanningException.class, () -> quiver.compile(schema, sql), sql);
+            Assertions.assertThrows(SQLException.class, () -> duck(List.of("ab"), sql), sql);
         }
     }
 
@@ -185,12 +197,25 @@ class StringSearchRegressionTest extends QuiverTestBase {
     @Test
     void zeroRowBatchesAndLargeMixes() {
         List<String> none = new ArrayList<>();
-        for (String sql : new String[]{"concat(s, 1)", "s || 'x'", "concat_ws(',', s, 2)", "replace(s, 'a', 'b')",
-                "contains(s, 'a')", "strpos(s, 'a')", "split_part(s, ',', 2)", "regexp_matches(s, 'a')",
-                "regexp_replace(s, 'a', 'b', 'g')", "s LIKE '%ab%'", "starts_with(s, 'a')", "regexp_matches(s, s)"}) {
+        for (String sql : new String[] {
+            "concat(s, 1)",
+            "s || 'x'",
+            "concat_ws(',', s, 2)",
+            "replace(s, 'a', 'b')",
+            "contains(s, 'a')",
+            "strpos(s, 'a')",
+            "split_part(s, ',', 2)",
+            "regexp_matches(s, 'a')",
+            "regexp_replace(s, 'a', 'b', 'g')",
+            "s LIKE '%ab%'",
+            "starts_with(s, 'a')",
+            "regexp_matches(s, s)"
+        }) {
             assertEquals(List.of(), quiver(none, sql), sql);
         }
-        assertEquals(Arrays.asList("a1", "1", "日本1"), quiver(Arrays.asList("a", null, "日本"), "concat(CAST(s AS large_utf8), 1)"));
+        assertEquals(
+                Arrays.asList("a1", "1", "日本1"),
+                quiver(Arrays.asList("a", null, "日本"), "concat(CAST(s AS large_utf8), 1)"));
     }
 
     @Test
@@ -209,11 +234,17 @@ class StringSearchRegressionTest extends QuiverTestBase {
             rows.add(i == 70 ? "a(" : "b");
         }
         try (VectorSchemaRoot b = batch(rows)) {
-            for (String sql : new String[]{"regexp_matches('abc', s)", "regexp_replace('abc', s, 'x')",
-                    "regexp_replace(s || 'q', s, 'x', 'g')", "regexp_matches(concat(s, s), s)"}) {
+            for (String sql : new String[] {
+                "regexp_matches('abc', s)",
+                "regexp_replace('abc', s, 'x')",
+                "regexp_replace(s || 'q', s, 'x', 'g')",
+                "regexp_matches(concat(s, s), s)"
+            }) {
                 CompiledExpression e = quiver.compile(b.getSchema(), sql);
-                dev.quiver.errors.EvaluationException x = org.junit.jupiter.api.Assertions.assertThrows(dev.quiver.errors.EvaluationException.class,
-                        () -> e.evaluate(b, Placement.CPU).close(), sql);
+                EvaluationException x = Assertions.assertThrows(
+                        EvaluationException.class,
+                        () -> e.evaluate(b, Placement.CPU).close(),
+                        sql);
                 assertEquals(70, x.row(), sql);
             }
         }
@@ -223,8 +254,8 @@ class StringSearchRegressionTest extends QuiverTestBase {
     @Test
     void splitPartEdgesLikeDuckDb() throws SQLException {
         List<String> rows = Arrays.asList("", "a", "a,b,,c", ",", "日本語", "aaa", null);
-        for (String d : new String[]{"','", "''", "'aa'", "'日本'"}) {
-            for (long n : new long[]{Long.MIN_VALUE + 1, -5, -2, -1, 0, 1, 2, 3, 100, Long.MAX_VALUE}) {
+        for (String d : new String[] {"','", "''", "'aa'", "'日本'"}) {
+            for (long n : new long[] {Long.MIN_VALUE + 1, -5, -2, -1, 0, 1, 2, 3, 100, Long.MAX_VALUE}) {
                 same(rows, "split_part(s, " + d + ", " + n + ")");
             }
         }
@@ -233,7 +264,7 @@ class StringSearchRegressionTest extends QuiverTestBase {
     @Test
     void strposAndContainsLikeDuckDb() throws SQLException {
         List<String> rows = Arrays.asList("", "a", "日本語abc", "abcabc", null, "xab", "cyy", "𝄞abc");
-        for (String n : new String[]{"'abc'", "''", "'c'", "'語a'", "'𝄞'", "'abcabcabc'"}) {
+        for (String n : new String[] {"'abc'", "''", "'c'", "'語a'", "'𝄞'", "'abcabcabc'"}) {
             same(rows, "strpos(s, " + n + ")");
             same(rows, "contains(s, " + n + ")");
             same(rows, "starts_with(s, " + n + ")");
@@ -264,7 +295,8 @@ class StringSearchRegressionTest extends QuiverTestBase {
     @Test
     void containsOverDictionaryColumn() {
         // replace/regexp_replace return argTypes.getFirst(): a Dictionary type for a dictionary-encoded s.
-        try (VarCharVector dict = new VarCharVector("d", allocator); VarCharVector names = new VarCharVector("name", allocator)) {
+        try (VarCharVector dict = new VarCharVector("d", allocator);
+                VarCharVector names = new VarCharVector("name", allocator)) {
             dict.allocateNew();
             dict.setSafe(0, "abc".getBytes(StandardCharsets.UTF_8));
             dict.setSafe(1, "xyz".getBytes(StandardCharsets.UTF_8));
@@ -277,19 +309,24 @@ class StringSearchRegressionTest extends QuiverTestBase {
             Dictionary nd = new Dictionary(dict, new DictionaryEncoding(1L, false, new ArrowType.Int(32, true)));
             DictionaryProvider.MapDictionaryProvider provider = new DictionaryProvider.MapDictionaryProvider(nd);
             try (FieldVector enc = (FieldVector) DictionaryEncoder.encode(names, nd);
-                 VectorSchemaRoot b = new VectorSchemaRoot(List.of(enc))) {
+                    VectorSchemaRoot b = new VectorSchemaRoot(List.of(enc))) {
                 b.setRowCount(3);
-                for (String[] c : new String[][]{
-                        {"replace(name, 'b', 'B')", "[aBc, xyz, aBc]"},
-                        {"regexp_replace(name, 'b', 'B')", "[aBc, xyz, aBc]"},
-                        {"contains(name, 'b')", "[true, false, true]"},
-                        {"strpos(name, 'c')", "[3, 0, 3]"},
-                        {"name || 'x'", "[abcx, xyzx, abcx]"},
-                        {"concat_ws(',', name, name)", "[abc,abc, xyz,xyz, abc,abc]"},
-                        {"split_part(name, 'b', 2)", "[c, , c]"},
-                        {"regexp_matches(name, 'b')", "[true, false, true]"}}) {
+                for (String[] c : new String[][] {
+                    {"replace(name, 'b', 'B')", "[aBc, xyz, aBc]"},
+                    {"regexp_replace(name, 'b', 'B')", "[aBc, xyz, aBc]"},
+                    {"contains(name, 'b')", "[true, false, true]"},
+                    {"strpos(name, 'c')", "[3, 0, 3]"},
+                    {"name || 'x'", "[abcx, xyzx, abcx]"},
+                    {"concat_ws(',', name, name)", "[abc,abc, xyz,xyz, abc,abc]"},
+                    {"split_part(name, 'b', 2)", "[c, , c]"},
+                    {"regexp_matches(name, 'b')", "[true, false, true]"}
+                }) {
                     CompiledExpression e = quiver.compile(b.getSchema(), provider, Expr.parse(c[0]));
-                    assertEquals(c[1], TestColumns.valuesAndClose(e.evaluate(b, Placement.CPU)).toString(), c[0]);
+                    assertEquals(
+                            c[1],
+                            TestColumns.valuesAndClose(e.evaluate(b, Placement.CPU))
+                                    .toString(),
+                            c[0]);
                 }
             }
         }

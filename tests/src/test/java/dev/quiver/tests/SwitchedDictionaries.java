@@ -1,9 +1,8 @@
 package dev.quiver.tests;
 
+import java.util.Set;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
-
-import java.util.Set;
 
 /**
  * A dictionary provider that reads another one, which can be switched: an expression compiled

@@ -3,28 +3,27 @@ package dev.quiver.tests;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * Test columns from Java values, with garbage behind the nulls of fixed-width columns (a value
  * is written first, then the slot is marked null), and reading them back.
  */
 final class TestColumns {
-    private TestColumns() {
-    }
+    private TestColumns() {}
 
     /**
      * A vector named {@code name} of {@code type} holding {@code values} (null entries are nulls);
      * a null slot of a fixed-width vector holds a value drawn from {@code garbage} (null: none).
      */
-    static FieldVector of(BufferAllocator allocator, String name, DataType type, List<?> values, Supplier<Object> garbage) {
+    static FieldVector of(
+            BufferAllocator allocator, String name, DataType type, List<?> values, Supplier<Object> garbage) {
         FieldVector v = Values.allocate(type, name, values.size(), allocator);
         try {
             for (int i = 0; i < values.size(); i++) {

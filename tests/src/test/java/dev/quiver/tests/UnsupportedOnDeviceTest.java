@@ -1,5 +1,9 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
 import dev.quiver.Placement;
@@ -8,10 +12,14 @@ import dev.quiver.backend.KernelBackend;
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.backend.KernelRun;
 import dev.quiver.cpu.CpuBackend;
+import dev.quiver.errors.QuiverException;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.rowfn.ir.UnaryOp;
 import dev.quiver.types.DataType;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -19,14 +27,6 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A segment a device cannot compute exactly runs on the CPU under AUTO placement, and EXPLAIN
@@ -71,9 +71,14 @@ class UnsupportedOnDeviceTest {
         NoSinGpu gpu = new NoSinGpu();
         int rows = 1 << 20;
         try (BufferAllocator allocator = new RootAllocator();
-             Quiver quiver = Quiver.builder().allocator(allocator).openCl(false)
-                     .deviceFigures("cpu", TestFigures.cpu()).deviceFigures("opencl:no-sin-gpu", TestFigures.fastGpu())
-                     .addDevice(new Device("opencl:no-sin-gpu", Device.Kind.OPENCL_GPU, "a test GPU without sin", gpu)).build()) {
+                Quiver quiver = Quiver.builder()
+                        .allocator(allocator)
+                        .openCl(false)
+                        .deviceFigures("cpu", TestFigures.cpu())
+                        .deviceFigures("opencl:no-sin-gpu", TestFigures.fastGpu())
+                        .addDevice(
+                                new Device("opencl:no-sin-gpu", Device.Kind.OPENCL_GPU, "a test GPU without sin", gpu))
+                        .build()) {
             Schema schema = new Schema(List.of(DataType.FLOAT64.toField("x", true)));
             CompiledExpression withSin = quiver.compile(schema, "sin(x) * 2");
             CompiledExpression plain = quiver.compile(schema, "x * 2 + 1");
@@ -89,11 +94,16 @@ class UnsupportedOnDeviceTest {
                 }
                 assertEquals(0, gpu.runs.get(), "sin ran on the CPU");
                 String explain = withSin.explain();
-                assertTrue(explain.contains("opencl:no-sin-gpu: cannot run: sin(x) * 2")
-                        || explain.contains("uses sin, which no-sin-gpu does not compute"), explain);
+                assertTrue(
+                        explain.contains("opencl:no-sin-gpu: cannot run: sin(x) * 2")
+                                || explain.contains("uses sin, which no-sin-gpu does not compute"),
+                        explain);
                 assertTrue(explain.contains("cpu"), explain);
-                dev.quiver.errors.QuiverException e = assertThrows(dev.quiver.errors.QuiverException.class, () -> withSin.evaluate(batch, Placement.OPENCL));
-                assertTrue(e.getMessage().contains("uses sin, which no-sin-gpu does not compute within its bound"), e.getMessage());
+                QuiverException e =
+                        assertThrows(QuiverException.class, () -> withSin.evaluate(batch, Placement.OPENCL));
+                assertTrue(
+                        e.getMessage().contains("uses sin, which no-sin-gpu does not compute within its bound"),
+                        e.getMessage());
                 try (FieldVector out = plain.evaluate(batch, Placement.AUTO)) {
                     assertEquals(12.345 * 2 + 1, ((Float8Vector) out).get(12345), 1e-12);
                 }

@@ -1,8 +1,12 @@
 package dev.quiver.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.CompiledExpression;
 import dev.quiver.Device;
-import dev.quiver.Quiver;
 import dev.quiver.backend.KernelInvocation;
 import dev.quiver.expr.Expr;
 import dev.quiver.memory.OutputVectors;
@@ -10,19 +14,13 @@ import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.memory.VectorView;
 import dev.quiver.opencl.OpenClBackend;
 import dev.quiver.opencl.TracedRun;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
-
-import java.lang.foreign.ValueLayout;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Zero copy is a property we test: views alias the Arrow buffers, and on a device that shares
@@ -39,7 +37,8 @@ class ZeroCopyTest extends QuiverTestBase {
 
     @Test
     void viewsAliasTheVectorsOwnMemoryBothWays() {
-        try (VectorSchemaRoot b = batch(100); VectorView view = VectorView.of(b.getVector("x"))) {
+        try (VectorSchemaRoot b = batch(100);
+                VectorView view = VectorView.of(b.getVector("x"))) {
             Float8Vector x = (Float8Vector) b.getVector("x");
             assertEquals(x.getDataBuffer().memoryAddress(), view.data().address());
             assertEquals(x.getValidityBuffer().memoryAddress(), view.validity().address());
@@ -51,7 +50,9 @@ class ZeroCopyTest extends QuiverTestBase {
             assertTrue(ValidityBitmaps.isValid(view.validity(), 6));
             // Bounds-checked: exactly the value count, no further.
             assertEquals(800, view.data().byteSize());
-            assertThrows(IndexOutOfBoundsException.class, () -> view.data().getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, 100));
+            assertThrows(
+                    IndexOutOfBoundsException.class,
+                    () -> view.data().getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, 100));
         }
     }
 
@@ -69,12 +70,18 @@ class ZeroCopyTest extends QuiverTestBase {
     void theOpenClKernelReadsAndWritesTheArrowBuffersInPlace() {
         OpenClAvailability.requireOpenCl(quiver);
         List<Device> shared = quiver.openClDevices().stream()
-                .filter(d -> d.backend().unwrap(OpenClBackend.class).orElseThrow().device().hostUnifiedMemory()).toList();
+                .filter(d -> d.backend()
+                        .unwrap(OpenClBackend.class)
+                        .orElseThrow()
+                        .device()
+                        .hostUnifiedMemory())
+                .toList();
         if (shared.isEmpty()) {
             // A discrete GPU: its path copies once each way, and says so in the byte count.
             Device d = quiver.openClDevices().getFirst();
             CompiledExpression e = quiver.compile(XY, Expr.parse("sqrt(x*x + y*y)"));
-            try (VectorSchemaRoot b = batch(1000); FieldVector out = e.evaluate(b, d, allocator)) {
+            try (VectorSchemaRoot b = batch(1000);
+                    FieldVector out = e.evaluate(b, d, allocator)) {
                 assertEquals(5.0 * 999, ((Float8Vector) out).get(999));
                 assertEquals(1000L * 8 * 3, e.metrics().bytesCopied());
             }
@@ -85,17 +92,25 @@ class ZeroCopyTest extends QuiverTestBase {
             CompiledExpression e = quiver.compile(XY, Expr.parse("sqrt(x*x + y*y)"));
             int rows = 10_000;
             try (VectorSchemaRoot b = batch(rows);
-                 FieldVector out = OutputVectors.uninitialized(e.outputField(), rows, allocator);
-                 VectorView x = VectorView.of(b.getVector("x"));
-                 VectorView y = VectorView.of(b.getVector("y"));
-                 VectorView o = VectorView.of(out)) {
+                    FieldVector out = OutputVectors.uninitialized(e.outputField(), rows, allocator);
+                    VectorView x = VectorView.of(b.getVector("x"));
+                    VectorView y = VectorView.of(b.getVector("y"));
+                    VectorView o = VectorView.of(out)) {
                 ValidityBitmaps.and(o.validity(), List.of(x.validity(), y.validity()), rows);
-                TracedRun run = backend.executeTraced(e.program(),
-                        new KernelInvocation(List.of(x.data(), y.data()), o.validity(), o.data(), rows));
+                TracedRun run = backend.executeTraced(
+                        e.program(), new KernelInvocation(List.of(x.data(), y.data()), o.validity(), o.data(), rows));
                 assertEquals(0, run.run().bytesCopied(), d.name());
-                assertEquals(List.of(((Float8Vector) b.getVector("x")).getDataBuffer().memoryAddress(),
-                        ((Float8Vector) b.getVector("y")).getDataBuffer().memoryAddress(),
-                        ((Float8Vector) out).getDataBuffer().memoryAddress()), run.hostPointers(), d.name());
+                assertEquals(
+                        List.of(
+                                ((Float8Vector) b.getVector("x"))
+                                        .getDataBuffer()
+                                        .memoryAddress(),
+                                ((Float8Vector) b.getVector("y"))
+                                        .getDataBuffer()
+                                        .memoryAddress(),
+                                ((Float8Vector) out).getDataBuffer().memoryAddress()),
+                        run.hostPointers(),
+                        d.name());
                 assertEquals(((Float8Vector) out).getDataBuffer().memoryAddress(), run.mappedOutputAddress(), d.name());
                 Float8Vector r = (Float8Vector) out;
                 assertTrue(r.isNull(5));
@@ -103,7 +118,8 @@ class ZeroCopyTest extends QuiverTestBase {
                 assertEquals(5.0 * 6, r.get(6));
             }
             // Through the public API: the per-batch count of copied bytes is zero on this device.
-            try (VectorSchemaRoot b = batch(rows); FieldVector out = e.evaluate(b, d, allocator)) {
+            try (VectorSchemaRoot b = batch(rows);
+                    FieldVector out = e.evaluate(b, d, allocator)) {
                 assertEquals(5.0 * 1234, ((Float8Vector) out).get(1234));
                 assertEquals(0, e.metrics().bytesCopied());
                 assertEquals(1, e.metrics().byDevice().get(d.name()).batches());

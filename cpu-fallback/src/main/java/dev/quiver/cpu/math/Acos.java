@@ -1,16 +1,16 @@
 package dev.quiver.cpu.math;
 
-import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.LongVector;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorSpecies;
-
 import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.GE;
 import static jdk.incubator.vector.VectorOperators.IS_NEGATIVE;
 import static jdk.incubator.vector.VectorOperators.LE;
 import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.LT;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@code acos(x)}, bit for bit as {@link StrictMath#acos}: fdlibm's {@code e_acos.c} in lanes.
@@ -34,8 +34,7 @@ public final class Acos {
     private static final double QS3 = -0x1.6066c1b8d0159p-1;
     private static final double QS4 = 0x1.3b8c5b12e9282p-4;
 
-    private Acos() {
-    }
+    private Acos() {}
 
     /** Replaces {@code x[0..n)} by {@code acos(x)} of each ({@link LaneMath}). */
     public static void apply(double[] a, int n) {
@@ -45,22 +44,32 @@ public final class Acos {
             VectorMask<Double> small = ix.compare(LT, 0x3fe0_0000L).cast(D); // |x| < 0.5
             VectorMask<Double> negative = x.test(IS_NEGATIVE);
             // z = x^2 below 1/2, (1 + x) / 2 for x < -1/2, (1 - x) / 2 for x > 1/2; the same rational function of z.
-            DoubleVector z = DoubleVector.broadcast(D, 1.0).sub(x).mul(0.5)
+            DoubleVector z = DoubleVector.broadcast(D, 1.0)
+                    .sub(x)
+                    .mul(0.5)
                     .blend(DoubleVector.broadcast(D, 1.0).add(x).mul(0.5), negative)
                     .blend(x.mul(x), small);
-            DoubleVector p = z.mul(z.mul(z.mul(z.mul(z.mul(z.mul(PS5).add(PS4)).add(PS3)).add(PS2)).add(PS1)).add(PS0));
-            DoubleVector q = z.mul(z.mul(z.mul(z.mul(QS4).add(QS3)).add(QS2)).add(QS1)).add(1.0);
+            DoubleVector p =
+                    z.mul(z.mul(z.mul(z.mul(z.mul(z.mul(PS5).add(PS4)).add(PS3)).add(PS2))
+                                    .add(PS1))
+                            .add(PS0));
+            DoubleVector q =
+                    z.mul(z.mul(z.mul(z.mul(QS4).add(QS3)).add(QS2)).add(QS1)).add(1.0);
             DoubleVector r = p.div(q);
-            DoubleVector below = DoubleVector.broadcast(D, PIO2_HI).sub(x.sub(DoubleVector.broadcast(D, PIO2_LO).sub(x.mul(r))));
+            DoubleVector below = DoubleVector.broadcast(D, PIO2_HI)
+                    .sub(x.sub(DoubleVector.broadcast(D, PIO2_LO).sub(x.mul(r))));
 
             DoubleVector s = z.sqrt();
-            DoubleVector negativeSide = DoubleVector.broadcast(D, Math.PI).sub(s.add(r.mul(s).sub(PIO2_LO)).mul(2.0));
-            DoubleVector df = s.viewAsIntegralLanes().and(0xFFFF_FFFF_0000_0000L).viewAsFloatingLanes();
+            DoubleVector negativeSide = DoubleVector.broadcast(D, Math.PI)
+                    .sub(s.add(r.mul(s).sub(PIO2_LO)).mul(2.0));
+            DoubleVector df =
+                    s.viewAsIntegralLanes().and(0xFFFF_FFFF_0000_0000L).viewAsFloatingLanes();
             DoubleVector c = z.sub(df.mul(df)).div(s.add(df));
             DoubleVector positiveSide = df.add(r.mul(s).add(c)).mul(2.0);
 
             DoubleVector result = positiveSide.blend(negativeSide, negative).blend(below, small);
-            result = result.blend(PIO2_HI + PIO2_LO, ix.compare(LE, 0x3c60_0000L).cast(D)); // |x| < 2^-57
+            result =
+                    result.blend(PIO2_HI + PIO2_LO, ix.compare(LE, 0x3c60_0000L).cast(D)); // |x| < 2^-57
             VectorMask<Double> outside = ix.compare(GE, 0x3ff0_0000L).cast(D); // |x| >= 1, NaN
             DoubleVector one = DoubleVector.broadcast(D, 0.0).blend(Math.PI + 2.0 * PIO2_LO, negative); // acos(±1)
             result = result.blend(x.sub(x).div(x.sub(x)).blend(one, x.abs().compare(EQ, 1.0)), outside);

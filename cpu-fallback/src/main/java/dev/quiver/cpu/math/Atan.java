@@ -1,16 +1,16 @@
 package dev.quiver.cpu.math;
 
-import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.LongVector;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorSpecies;
-
 import static jdk.incubator.vector.VectorOperators.GE;
 import static jdk.incubator.vector.VectorOperators.IS_NAN;
 import static jdk.incubator.vector.VectorOperators.IS_NEGATIVE;
 import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.LT;
 import static jdk.incubator.vector.VectorOperators.NEG;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@code atan(x)}, bit for bit as {@link StrictMath#atan}: fdlibm's {@code s_atan.c} in lanes.
@@ -20,8 +20,12 @@ import static jdk.incubator.vector.VectorOperators.NEG;
  */
 public final class Atan {
     private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
-    private static final double[] ATAN_HI = {0x1.dac670561bb4fp-2, 0x1.921fb54442d18p-1, 0x1.f730bd281f69bp-1, 0x1.921fb54442d18p0};
-    private static final double[] ATAN_LO = {0x1.a2b7f222f65e2p-56, 0x1.1a62633145c07p-55, 0x1.007887af0cbbdp-56, 0x1.1a62633145c07p-54};
+    private static final double[] ATAN_HI = {
+        0x1.dac670561bb4fp-2, 0x1.921fb54442d18p-1, 0x1.f730bd281f69bp-1, 0x1.921fb54442d18p0
+    };
+    private static final double[] ATAN_LO = {
+        0x1.a2b7f222f65e2p-56, 0x1.1a62633145c07p-55, 0x1.007887af0cbbdp-56, 0x1.1a62633145c07p-54
+    };
     private static final double A0 = 0x1.555555555550dp-2;
     private static final double A1 = -0x1.999999998ebc4p-3;
     private static final double A2 = 0x1.24924920083ffp-3;
@@ -34,8 +38,7 @@ public final class Atan {
     private static final double A9 = -0x1.2b4442c6a6c2fp-5;
     private static final double A10 = 0x1.0ad3ae322da11p-6;
 
-    private Atan() {
-    }
+    private Atan() {}
 
     /** Replaces {@code x[0..n)} by {@code atan(x)} of each ({@link LaneMath}). */
     public static void apply(double[] a, int n) {
@@ -56,25 +59,34 @@ public final class Atan {
                     .blend(t.sub(1.5), id2)
                     .blend(t.sub(1.0), id1)
                     .blend(t.mul(2.0).sub(1.0), id0);
-            DoubleVector den = t
-                    .blend(t.mul(1.5).add(1.0), id2)
-                    .blend(t.add(1.0), id1)
-                    .blend(t.add(2.0), id0);
-            DoubleVector hi = DoubleVector.broadcast(D, ATAN_HI[3]).blend(ATAN_HI[2], id2).blend(ATAN_HI[1], id1).blend(ATAN_HI[0], id0);
-            DoubleVector lo = DoubleVector.broadcast(D, ATAN_LO[3]).blend(ATAN_LO[2], id2).blend(ATAN_LO[1], id1).blend(ATAN_LO[0], id0);
+            DoubleVector den =
+                    t.blend(t.mul(1.5).add(1.0), id2).blend(t.add(1.0), id1).blend(t.add(2.0), id0);
+            DoubleVector hi = DoubleVector.broadcast(D, ATAN_HI[3])
+                    .blend(ATAN_HI[2], id2)
+                    .blend(ATAN_HI[1], id1)
+                    .blend(ATAN_HI[0], id0);
+            DoubleVector lo = DoubleVector.broadcast(D, ATAN_LO[3])
+                    .blend(ATAN_LO[2], id2)
+                    .blend(ATAN_LO[1], id1)
+                    .blend(ATAN_LO[0], id0);
             DoubleVector y = num.div(den).blend(x, reduced.not());
 
             DoubleVector z = y.mul(y);
             DoubleVector w = z.mul(z);
-            DoubleVector s1 = z.mul(w.mul(w.mul(w.mul(w.mul(w.mul(A10).add(A8)).add(A6)).add(A4)).add(A2)).add(A0));
-            DoubleVector s2 = w.mul(w.mul(w.mul(w.mul(w.mul(A9).add(A7)).add(A5)).add(A3)).add(A1));
+            DoubleVector s1 =
+                    z.mul(w.mul(w.mul(w.mul(w.mul(w.mul(A10).add(A8)).add(A6)).add(A4))
+                                    .add(A2))
+                            .add(A0));
+            DoubleVector s2 =
+                    w.mul(w.mul(w.mul(w.mul(w.mul(A9).add(A7)).add(A5)).add(A3)).add(A1));
             DoubleVector sum = s1.add(s2);
             DoubleVector near = y.sub(y.mul(sum));
             DoubleVector far = hi.sub(y.mul(sum).sub(lo).sub(y)).lanewise(NEG, x.test(IS_NEGATIVE));
             DoubleVector result = far.blend(near, reduced.not());
             result = result.blend(x, ix.compare(LT, 0x3e20_0000L).cast(D)); // |x| < 2^-29
             // |x| >= 2^66: ±pi/2, NaN itself.
-            result = result.blend(DoubleVector.broadcast(D, ATAN_HI[3] + ATAN_LO[3]).lanewise(NEG, x.test(IS_NEGATIVE)),
+            result = result.blend(
+                    DoubleVector.broadcast(D, ATAN_HI[3] + ATAN_LO[3]).lanewise(NEG, x.test(IS_NEGATIVE)),
                     ix.compare(GE, 0x4410_0000L).cast(D));
             result.blend(x.add(x), x.test(IS_NAN)).intoArray(a, i);
         }

@@ -1,10 +1,5 @@
 package dev.quiver.cpu.math;
 
-import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.LongVector;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorSpecies;
-
 import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.GE;
 import static jdk.incubator.vector.VectorOperators.IS_NAN;
@@ -12,6 +7,11 @@ import static jdk.incubator.vector.VectorOperators.IS_NEGATIVE;
 import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.LT;
 import static jdk.incubator.vector.VectorOperators.NEG;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@code atan2(y, x)}, bit for bit as {@link StrictMath#atan2} (a NaN result is the canonical
@@ -27,8 +27,7 @@ public final class Atan2 {
     private static final double PI_O_2 = 0x1.921fb54442d18p0;
     private static final double PI_LO = 0x1.1a62633145c07p-53;
 
-    private Atan2() {
-    }
+    private Atan2() {}
 
     /** Replaces {@code y[0..n)} by {@code atan2(y, x)} of each pair ({@link LaneMath}). */
     public static void apply(double[] ys, double[] xs, int n) {
@@ -52,8 +51,8 @@ public final class Atan2 {
 
             // The quadrant of atan(|y/x|), with |y/x| beyond 2^60 or below 2^-60 (x negative) decided without it.
             LongVector k = iy.sub(ix);
-            DoubleVector z = atan
-                    .blend(0.0, xNegative.and(k.compare(LT, -60L << 20).cast(D)))
+            DoubleVector z = atan.blend(
+                            0.0, xNegative.and(k.compare(LT, -60L << 20).cast(D)))
                     .blend(PI_O_2 + 0.5 * PI_LO, k.compare(GE, 61L << 20).cast(D));
             DoubleVector zLo = z.sub(PI_LO);
             DoubleVector result = z.lanewise(NEG, yNegative)
@@ -62,9 +61,13 @@ public final class Atan2 {
             DoubleVector halfPi = DoubleVector.broadcast(D, PI_O_2 + TINY).blend(-PI_O_2 - TINY, yNegative);
             DoubleVector pi = DoubleVector.broadcast(D, Math.PI + TINY).blend(-Math.PI - TINY, yNegative);
             result = result.blend(halfPi, yInfinite);
-            DoubleVector xInf = DoubleVector.broadcast(D, 0.0).blend(-0.0, yNegative).blend(pi, xNegative);
-            DoubleVector bothInf = DoubleVector.broadcast(D, PI_O_4 + TINY).blend(-PI_O_4 - TINY, yNegative)
-                    .blend(DoubleVector.broadcast(D, 3.0 * PI_O_4 + TINY).blend(-3.0 * PI_O_4 - TINY, yNegative), xNegative);
+            DoubleVector xInf =
+                    DoubleVector.broadcast(D, 0.0).blend(-0.0, yNegative).blend(pi, xNegative);
+            DoubleVector bothInf = DoubleVector.broadcast(D, PI_O_4 + TINY)
+                    .blend(-PI_O_4 - TINY, yNegative)
+                    .blend(
+                            DoubleVector.broadcast(D, 3.0 * PI_O_4 + TINY).blend(-3.0 * PI_O_4 - TINY, yNegative),
+                            xNegative);
             result = result.blend(xInf.blend(bothInf, yInfinite), xInfinite);
             result = result.blend(halfPi, x.compare(EQ, 0.0));
             result = result.blend(y.blend(pi, xNegative), y.compare(EQ, 0.0));

@@ -1,15 +1,15 @@
 package dev.quiver.cpu.math;
 
-import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.LongVector;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorSpecies;
-
 import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.GE;
 import static jdk.incubator.vector.VectorOperators.LE;
 import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.LT;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@code cosh(x)}, bit for bit as {@link StrictMath#cosh}: fdlibm's {@code e_cosh.c} in lanes, on
@@ -23,8 +23,7 @@ public final class Cosh {
     private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
     private static final double HUGE = 1.0e300;
 
-    private Cosh() {
-    }
+    private Cosh() {}
 
     /** Replaces {@code x[0..n)} by {@code cosh(x)} of each ({@link LaneMath}). */
     public static void apply(double[] a, int n) {
@@ -52,13 +51,22 @@ public final class Cosh {
             LongVector bits = x.viewAsIntegralLanes();
             LongVector ix = bits.lanewise(LSHR, 32).and(0x7FFF_FFFFL);
             DoubleVector w = t.add(1.0);
-            DoubleVector small = t.mul(t).div(w.add(w)).add(1.0).blend(w, ix.compare(LT, 0x3c80_0000L).cast(D));
-            DoubleVector result = e.mul(0.5).blend(e.mul(0.5).add(DoubleVector.broadcast(D, 0.5).div(e)), ix.compare(LT, 0x4036_0000L).cast(D))
+            DoubleVector small = t.mul(t)
+                    .div(w.add(w))
+                    .add(1.0)
+                    .blend(w, ix.compare(LT, 0x3c80_0000L).cast(D));
+            DoubleVector result = e.mul(0.5)
+                    .blend(
+                            e.mul(0.5).add(DoubleVector.broadcast(D, 0.5).div(e)),
+                            ix.compare(LT, 0x4036_0000L).cast(D))
                     .blend(small, ix.compare(LT, 0x3fd6_2e43L).cast(D));
             VectorMask<Double> beforeOverflow = ix.compare(LT, 0x4086_33CEL)
-                    .or(ix.compare(EQ, 0x4086_33ceL).and(bits.and(0xFFFF_FFFFL).compare(LE, 0x8fb9_f87dL))).cast(D);
+                    .or(ix.compare(EQ, 0x4086_33ceL).and(bits.and(0xFFFF_FFFFL).compare(LE, 0x8fb9_f87dL)))
+                    .cast(D);
             DoubleVector squared = e.mul(0.5).mul(e);
-            result = result.blend(squared.blend(HUGE * HUGE, beforeOverflow.not()), ix.compare(GE, 0x4086_2E42L).cast(D));
+            result = result.blend(
+                    squared.blend(HUGE * HUGE, beforeOverflow.not()),
+                    ix.compare(GE, 0x4086_2E42L).cast(D));
             result.blend(x.mul(x), ix.compare(GE, 0x7ff0_0000L).cast(D)).intoArray(a, i);
         }
     }

@@ -1,10 +1,5 @@
 package dev.quiver.cpu.math;
 
-import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.LongVector;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorSpecies;
-
 import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.GE;
 import static jdk.incubator.vector.VectorOperators.GT;
@@ -14,6 +9,11 @@ import static jdk.incubator.vector.VectorOperators.LSHL;
 import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.LT;
 import static jdk.incubator.vector.VectorOperators.NEG;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@code exp(x)}, bit for bit as {@link StrictMath#exp}: fdlibm's {@code e_exp.c} in lanes. With
@@ -38,8 +38,7 @@ public final class Exp {
     private static final double P4 = -0x1.bbd41c5d26bf1p-20;
     private static final double P5 = 0x1.6376972bea4d0p-25;
 
-    private Exp() {
-    }
+    private Exp() {}
 
     /** Replaces {@code x[0..n)} by {@code exp(x)} of each ({@link LaneMath}). */
     public static void apply(double[] in, int n) {
@@ -63,23 +62,35 @@ public final class Exp {
             DoubleVector sign = DoubleVector.broadcast(D, 1.0).blend(-1.0, negative);
             DoubleVector k = t.blend(sign, near).blend(0.0, reduced.not());
             // Unreduced lanes: hi = x, lo = 0 (below, fdlibm's 1 - ((x*c)/(c-2) - x) is this formula's value, exactly).
-            DoubleVector hi = x.sub(t.mul(LN2_HI)).blend(x.sub(sign.mul(LN2_HI)), near).blend(x, reduced.not());
+            DoubleVector hi =
+                    x.sub(t.mul(LN2_HI)).blend(x.sub(sign.mul(LN2_HI)), near).blend(x, reduced.not());
             DoubleVector lo = t.mul(LN2_LO).blend(sign.mul(LN2_LO), near).blend(0.0, reduced.not());
             DoubleVector r = hi.sub(lo);
 
             DoubleVector rr = r.mul(r);
-            DoubleVector c = r.sub(rr.mul(rr.mul(rr.mul(rr.mul(rr.mul(P5).add(P4)).add(P3)).add(P2)).add(P1)));
+            DoubleVector c = r.sub(rr.mul(rr.mul(
+                            rr.mul(rr.mul(rr.mul(P5).add(P4)).add(P3)).add(P2))
+                    .add(P1)));
             DoubleVector y = DoubleVector.broadcast(D, 1.0)
-                    .sub(lo.sub(r.mul(c).div(DoubleVector.broadcast(D, 2.0).sub(c))).sub(hi));
+                    .sub(lo.sub(r.mul(c).div(DoubleVector.broadcast(D, 2.0).sub(c)))
+                            .sub(hi));
             // 2^k into the exponent: k as a long from the low bits of k + 1.5 * 2^52, added at bit 52.
-            LongVector kl = k.add(LaneMath.INTEGER_BIAS).viewAsIntegralLanes().and(LaneMath.LOW52).sub(1L << 51);
+            LongVector kl = k.add(LaneMath.INTEGER_BIAS)
+                    .viewAsIntegralLanes()
+                    .and(LaneMath.LOW52)
+                    .sub(1L << 51);
             LongVector yBits = y.viewAsIntegralLanes();
             // Below 2^-1021: 2^(k + 1000) first, then 2^-1000, rounding once. Elsewhere 2^0 (a subnormal from a lane
             // that does not use it would only cost time: arithmetic on subnormals is slow).
             VectorMask<Double> deep = k.compare(LT, -1021.0);
             LongVector deepK = kl.add(1000).blend(0L, deep.not().cast(L));
-            DoubleVector scaled = yBits.add(kl.lanewise(LSHL, 52)).viewAsFloatingLanes()
-                    .blend(yBits.add(deepK.lanewise(LSHL, 52)).viewAsFloatingLanes().mul(TWO_M1000), deep);
+            DoubleVector scaled = yBits.add(kl.lanewise(LSHL, 52))
+                    .viewAsFloatingLanes()
+                    .blend(
+                            yBits.add(deepK.lanewise(LSHL, 52))
+                                    .viewAsFloatingLanes()
+                                    .mul(TWO_M1000),
+                            deep);
             DoubleVector result = scaled.blend(y, k.compare(EQ, 0.0));
 
             // |x| < 2^-28: 1 + x.
@@ -88,7 +99,8 @@ public final class Exp {
             VectorMask<Double> big = ahx.compare(GE, 0x4086_2E42L).cast(D);
             result = result.blend(HUGE * HUGE, big.and(x.compare(GT, O_THRESHOLD)));
             result = result.blend(TWO_M1000 * TWO_M1000, big.and(x.compare(LT, U_THRESHOLD)));
-            result = result.blend(x.blend(0.0, negative), ahx.compare(GE, 0x7ff0_0000L).cast(D));
+            result = result.blend(
+                    x.blend(0.0, negative), ahx.compare(GE, 0x7ff0_0000L).cast(D));
             result.blend(x.add(x), x.test(IS_NAN)).intoArray(in, i);
         }
     }

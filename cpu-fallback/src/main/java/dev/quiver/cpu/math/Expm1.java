@@ -1,10 +1,5 @@
 package dev.quiver.cpu.math;
 
-import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.LongVector;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorSpecies;
-
 import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.GE;
 import static jdk.incubator.vector.VectorOperators.GT;
@@ -15,6 +10,11 @@ import static jdk.incubator.vector.VectorOperators.LSHL;
 import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.LT;
 import static jdk.incubator.vector.VectorOperators.NEG;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@code exp(x) - 1}, bit for bit as {@link StrictMath#expm1}: fdlibm's {@code s_expm1.c} in
@@ -38,8 +38,7 @@ public final class Expm1 {
     private static final double Q4 = 0x1.0cfca86e65239p-18;
     private static final double Q5 = -0x1.afdb76e09c32dp-23;
 
-    private Expm1() {
-    }
+    private Expm1() {}
 
     /** Replaces {@code x[0..n)} by {@code exp(x) - 1} of each ({@link LaneMath}). */
     public static void apply(double[] a, int n) {
@@ -69,27 +68,48 @@ public final class Expm1 {
 
             DoubleVector hfx = x.mul(0.5);
             DoubleVector hxs = x.mul(hfx);
-            DoubleVector r1 = hxs.mul(hxs.mul(hxs.mul(hxs.mul(hxs.mul(Q5).add(Q4)).add(Q3)).add(Q2)).add(Q1)).add(1.0);
+            DoubleVector r1 = hxs.mul(hxs.mul(
+                                    hxs.mul(hxs.mul(hxs.mul(Q5).add(Q4)).add(Q3))
+                                            .add(Q2))
+                            .add(Q1))
+                    .add(1.0);
             DoubleVector tt = DoubleVector.broadcast(D, 3.0).sub(r1.mul(hfx));
-            DoubleVector e = hxs.mul(r1.sub(tt).div(DoubleVector.broadcast(D, 6.0).sub(x.mul(tt))));
+            DoubleVector e =
+                    hxs.mul(r1.sub(tt).div(DoubleVector.broadcast(D, 6.0).sub(x.mul(tt))));
             DoubleVector unreduced = x.sub(x.mul(e).sub(hxs)); // k == 0
 
             e = x.mul(e.sub(c)).sub(c).sub(hxs);
             DoubleVector minusOne = x.sub(e).mul(0.5).sub(0.5); // k == -1
-            DoubleVector plusOne = DoubleVector.broadcast(D, 1.0).add(x.sub(e).mul(2.0))
+            DoubleVector plusOne = DoubleVector.broadcast(D, 1.0)
+                    .add(x.sub(e).mul(2.0))
                     .blend(e.sub(x.add(0.5)).mul(-2.0), x.compare(LT, -0.25)); // k == 1
-            LongVector kl = k.add(LaneMath.INTEGER_BIAS).viewAsIntegralLanes().and(LaneMath.LOW52).sub(1L << 51);
+            LongVector kl = k.add(LaneMath.INTEGER_BIAS)
+                    .viewAsIntegralLanes()
+                    .and(LaneMath.LOW52)
+                    .sub(1L << 51);
             LongVector exponent = kl.lanewise(LSHL, 52);
             // k <= -2 or k > 56: 2^k (1 - (e - x)) - 1.
-            DoubleVector far = DoubleVector.broadcast(D, 1.0).sub(e.sub(x)).viewAsIntegralLanes().add(exponent)
-                    .viewAsFloatingLanes().sub(1.0);
+            DoubleVector far = DoubleVector.broadcast(D, 1.0)
+                    .sub(e.sub(x))
+                    .viewAsIntegralLanes()
+                    .add(exponent)
+                    .viewAsFloatingLanes()
+                    .sub(1.0);
             // 2 <= k < 20: 2^k ((1 - 2^-k) - (e - x)).
-            DoubleVector oneLess = LongVector.broadcast(L, 0x3ff0_0000L).sub(LongVector.broadcast(L, 0x20_0000L)
-                    .lanewise(LSHR, kl)).lanewise(LSHL, 32).viewAsFloatingLanes();
-            DoubleVector lowK = oneLess.sub(e.sub(x)).viewAsIntegralLanes().add(exponent).viewAsFloatingLanes();
+            DoubleVector oneLess = LongVector.broadcast(L, 0x3ff0_0000L)
+                    .sub(LongVector.broadcast(L, 0x20_0000L).lanewise(LSHR, kl))
+                    .lanewise(LSHL, 32)
+                    .viewAsFloatingLanes();
+            DoubleVector lowK =
+                    oneLess.sub(e.sub(x)).viewAsIntegralLanes().add(exponent).viewAsFloatingLanes();
             // 20 <= k <= 56: 2^k ((x - (e + 2^-k)) + 1).
-            DoubleVector inverse = LongVector.broadcast(L, 0x3ffL).sub(kl).lanewise(LSHL, 52).viewAsFloatingLanes();
-            DoubleVector highK = x.sub(e.add(inverse)).add(1.0).viewAsIntegralLanes().add(exponent).viewAsFloatingLanes();
+            DoubleVector inverse =
+                    LongVector.broadcast(L, 0x3ffL).sub(kl).lanewise(LSHL, 52).viewAsFloatingLanes();
+            DoubleVector highK = x.sub(e.add(inverse))
+                    .add(1.0)
+                    .viewAsIntegralLanes()
+                    .add(exponent)
+                    .viewAsFloatingLanes();
 
             DoubleVector result = highK.blend(lowK, k.compare(LT, 20.0))
                     .blend(far, k.compare(LE, -2.0).or(k.compare(GT, 56.0)))
@@ -99,12 +119,15 @@ public final class Expm1 {
 
             // |x| < 2^-54: x itself (fdlibm's way).
             DoubleVector huge = DoubleVector.broadcast(D, HUGE).add(x0);
-            result = result.blend(x0.sub(huge.sub(DoubleVector.broadcast(D, HUGE).add(x0))), ahx.compare(LT, 0x3c90_0000L).cast(D));
+            result = result.blend(
+                    x0.sub(huge.sub(DoubleVector.broadcast(D, HUGE).add(x0))),
+                    ahx.compare(LT, 0x3c90_0000L).cast(D));
             // |x| >= 56 ln2: -1 below, overflow above 709.78..., ±Infinity, NaN.
             VectorMask<Double> large = ahx.compare(GE, 0x4043_687AL).cast(D);
             result = result.blend(TINY - 1.0, large.and(negative));
             result = result.blend(HUGE * HUGE, large.and(x0.compare(GT, O_THRESHOLD)));
-            result = result.blend(x0.blend(-1.0, negative), ahx.compare(GE, 0x7ff0_0000L).cast(D));
+            result = result.blend(
+                    x0.blend(-1.0, negative), ahx.compare(GE, 0x7ff0_0000L).cast(D));
             result.blend(x0.add(x0), x0.test(IS_NAN)).intoArray(a, i);
         }
     }

@@ -1,10 +1,5 @@
 package dev.quiver.cpu.math;
 
-import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.LongVector;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorSpecies;
-
 import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.GT;
 import static jdk.incubator.vector.VectorOperators.IS_FINITE;
@@ -12,6 +7,11 @@ import static jdk.incubator.vector.VectorOperators.IS_INFINITE;
 import static jdk.incubator.vector.VectorOperators.LSHL;
 import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.LT;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@code sqrt(y^2 + x^2)} without undue overflow or underflow, bit for bit as
@@ -25,8 +25,7 @@ public final class Hypot {
     private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Long> L = LongVector.SPECIES_PREFERRED;
 
-    private Hypot() {
-    }
+    private Hypot() {}
 
     /** Replaces {@code y[0..n)} by {@code hypot(y, x)} of each pair ({@link LaneMath}). */
     public static void apply(double[] ys, double[] xs, int n) {
@@ -65,19 +64,23 @@ public final class Hypot {
             DoubleVector w = a.sub(b);
             DoubleVector t1 = ha.lanewise(LSHL, 32).viewAsFloatingLanes();
             DoubleVector t2 = a.sub(t1);
-            DoubleVector apartish = t1.mul(t1).sub(b.mul(b.neg()).sub(t2.mul(a.add(t1)))).sqrt(); // w > b
+            DoubleVector apartish =
+                    t1.mul(t1).sub(b.mul(b.neg()).sub(t2.mul(a.add(t1)))).sqrt(); // w > b
             DoubleVector a2 = a.add(a);
             DoubleVector y1 = hb.lanewise(LSHL, 32).viewAsFloatingLanes();
             DoubleVector y2 = b.sub(y1);
             DoubleVector u1 = ha.add(0x0010_0000L).lanewise(LSHL, 32).viewAsFloatingLanes();
             DoubleVector u2 = a2.sub(u1);
-            DoubleVector close = u1.mul(y1).sub(w.mul(w.neg()).sub(u1.mul(y2).add(u2.mul(b)))).sqrt();
+            DoubleVector close = u1.mul(y1)
+                    .sub(w.mul(w.neg()).sub(u1.mul(y2).add(u2.mul(b))))
+                    .sqrt();
             DoubleVector result = close.blend(apartish, w.compare(GT, b));
             result = result.mul(scale, big.or(small));
 
             result = result.blend(larger, zero);
             result = result.blend(sum, apart);
-            VectorMask<Double> special = a0.test(IS_FINITE).and(b0.test(IS_FINITE)).not();
+            VectorMask<Double> special =
+                    a0.test(IS_FINITE).and(b0.test(IS_FINITE)).not();
             DoubleVector infinite = DoubleVector.broadcast(D, Double.NaN)
                     .blend(Double.POSITIVE_INFINITY, a0.test(IS_INFINITE).or(b0.test(IS_INFINITE)));
             result.blend(infinite, special).intoArray(ys, i);

@@ -2,9 +2,8 @@ package dev.quiver.cpu.math;
 
 import dev.quiver.rowfn.ir.BinaryOp;
 import dev.quiver.rowfn.ir.UnaryOp;
-import jdk.incubator.vector.DoubleVector;
-
 import java.util.Optional;
+import jdk.incubator.vector.DoubleVector;
 
 /**
  * The math functions of the fused loops: the IR's inexact floating-point operations, each
@@ -46,12 +45,12 @@ public final class LaneMath {
     static final double TWO52 = 0x1p52;
     /** 1.5 * 2^52: an integer {@code k}, {@code |k| < 2^51}, plus this has {@code k + 2^51} in its low 52 bits. */
     static final double INTEGER_BIAS = 0x1.8p52;
+
     static final long LOW52 = (1L << 52) - 1;
     /** The bits of {@link #INTEGER_BIAS}: plus an integer {@code k}, {@code |k| < 2^51}, the bits of the double 1.5 * 2^52 + k. */
     static final long INTEGER_BIAS_BITS = Double.doubleToRawLongBits(INTEGER_BIAS);
 
-    private LaneMath() {
-    }
+    private LaneMath() {}
 
     /** The lanes the functions compute at once: their arrays hold a multiple of this. */
     public static int lanes() {
@@ -70,35 +69,37 @@ public final class LaneMath {
 
     /** The class whose {@code apply(double[], int)} computes {@code op}, if {@code op} is one of these functions. */
     public static Optional<Class<?>> of(UnaryOp op) {
-        return Optional.ofNullable(switch (op) {
-            case CBRT -> Cbrt.class;
-            case EXP -> Exp.class;
-            case EXPM1 -> Expm1.class;
-            case LOG -> Ln.class;
-            case LOG1P -> Log1p.class;
-            case LOG2 -> Log2.class;
-            case LOG10 -> Log10.class;
-            case SIN -> Sin.class;
-            case COS -> Cos.class;
-            case TAN -> Tan.class;
-            case ASIN -> Asin.class;
-            case ACOS -> Acos.class;
-            case ATAN -> Atan.class;
-            case SINH -> Sinh.class;
-            case COSH -> Cosh.class;
-            case TANH -> Tanh.class;
-            case NEG, ABS, NOT, SQRT, FLOOR, CEIL, TRUNC, RINT -> null;
-        });
+        return Optional.ofNullable(
+                switch (op) {
+                    case CBRT -> Cbrt.class;
+                    case EXP -> Exp.class;
+                    case EXPM1 -> Expm1.class;
+                    case LOG -> Ln.class;
+                    case LOG1P -> Log1p.class;
+                    case LOG2 -> Log2.class;
+                    case LOG10 -> Log10.class;
+                    case SIN -> Sin.class;
+                    case COS -> Cos.class;
+                    case TAN -> Tan.class;
+                    case ASIN -> Asin.class;
+                    case ACOS -> Acos.class;
+                    case ATAN -> Atan.class;
+                    case SINH -> Sinh.class;
+                    case COSH -> Cosh.class;
+                    case TANH -> Tanh.class;
+                    case NEG, ABS, NOT, SQRT, FLOOR, CEIL, TRUNC, RINT -> null;
+                });
     }
 
     /** The class whose {@code apply(double[], double[], int)} computes {@code op}, if {@code op} is one of these functions. */
     public static Optional<Class<?>> of(BinaryOp op) {
-        return Optional.ofNullable(switch (op) {
-            case POW -> Pow.class;
-            case ATAN2 -> Atan2.class;
-            case HYPOT -> Hypot.class;
-            default -> null;
-        });
+        return Optional.ofNullable(
+                switch (op) {
+                    case POW -> Pow.class;
+                    case ATAN2 -> Atan2.class;
+                    case HYPOT -> Hypot.class;
+                    default -> null;
+                });
     }
 
     /** {@code to[i] = from[i]} for the first {@code n} values: a Float32 lane as the Float64 the reference computes in. */

@@ -1,10 +1,5 @@
 package dev.quiver.cpu.math;
 
-import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.LongVector;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorSpecies;
-
 import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.GE;
 import static jdk.incubator.vector.VectorOperators.GT;
@@ -17,6 +12,11 @@ import static jdk.incubator.vector.VectorOperators.LT;
 import static jdk.incubator.vector.VectorOperators.NE;
 import static jdk.incubator.vector.VectorOperators.NEG;
 import static jdk.incubator.vector.VectorOperators.XOR;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@code pow(x, y)} (the base first), bit for bit as {@link StrictMath#pow} (a NaN result is the
@@ -58,8 +58,7 @@ public final class Pow {
     private static final double LG2_H = 0x1.62e43p-1;
     private static final double LG2_L = -0x1.05c6_10ca_86c39p-29;
 
-    private Pow() {
-    }
+    private Pow() {}
 
     /** Replaces {@code x[0..n)} by {@code pow(x, y)} of each pair ({@link LaneMath}). */
     public static void apply(double[] xs, double[] ys, int n) {
@@ -85,14 +84,18 @@ public final class Pow {
             VectorMask<Double> subnormal = ix0.compare(LT, 0x0010_0000L).cast(D);
             DoubleVector xAbs = xAbs0.mul(0x1.0p53, subnormal);
             LongVector ix = xAbs.viewAsIntegralLanes().lanewise(LSHR, 32);
-            LongVector nn = ix.lanewise(LSHR, 20).sub(0x3ff).sub(LongVector.zero(L).blend(53L, subnormal.cast(L)));
+            LongVector nn =
+                    ix.lanewise(LSHR, 20).sub(0x3ff).sub(LongVector.zero(L).blend(53L, subnormal.cast(L)));
             LongVector j = ix.and(0x000f_ffffL);
             ix = j.or(0x3ff0_0000L);
             VectorMask<Long> k1 = j.compare(GT, 0x3988EL).and(j.compare(LT, 0xBB67AL));
             VectorMask<Long> next = j.compare(GE, 0xBB67AL);
             nn = nn.add(LongVector.zero(L).blend(1L, next));
             ix = ix.sub(LongVector.zero(L).blend(0x0010_0000L, next));
-            xAbs = xAbs.viewAsIntegralLanes().and(0xFFFF_FFFFL).or(ix.lanewise(LSHL, 32)).viewAsFloatingLanes();
+            xAbs = xAbs.viewAsIntegralLanes()
+                    .and(0xFFFF_FFFFL)
+                    .or(ix.lanewise(LSHL, 32))
+                    .viewAsFloatingLanes();
             VectorMask<Double> k1d = k1.cast(D);
             DoubleVector bp = DoubleVector.broadcast(D, 1.0).blend(1.5, k1d);
             DoubleVector dpH = DoubleVector.zero(D).blend(DP_H1, k1d);
@@ -101,15 +104,27 @@ public final class Pow {
             DoubleVector v = DoubleVector.broadcast(D, 1.0).div(xAbs.add(bp));
             DoubleVector ss = u.mul(v);
             DoubleVector sH = ss.viewAsIntegralLanes().and(HIGH_WORD).viewAsFloatingLanes();
-            LongVector tHigh = ix.lanewise(LSHR, 1).or(0x2000_0000L).add(0x0008_0000L).add(LongVector.zero(L).blend(1L << 18, k1));
+            LongVector tHigh = ix.lanewise(LSHR, 1)
+                    .or(0x2000_0000L)
+                    .add(0x0008_0000L)
+                    .add(LongVector.zero(L).blend(1L << 18, k1));
             DoubleVector tH = tHigh.lanewise(LSHL, 32).viewAsFloatingLanes();
             DoubleVector tL = xAbs.sub(tH.sub(bp));
             DoubleVector sL = v.mul(u.sub(sH.mul(tH)).sub(sH.mul(tL)));
             DoubleVector s2 = ss.mul(ss);
-            DoubleVector r = s2.mul(s2).mul(s2.mul(s2.mul(s2.mul(s2.mul(s2.mul(L6).add(L5)).add(L4)).add(L3)).add(L2)).add(L1));
+            DoubleVector r = s2.mul(s2)
+                    .mul(s2.mul(s2.mul(s2.mul(s2.mul(s2.mul(L6).add(L5)).add(L4))
+                                            .add(L3))
+                                    .add(L2))
+                            .add(L1));
             r = r.add(sL.mul(sH.add(ss)));
             s2 = sH.mul(sH);
-            tH = DoubleVector.broadcast(D, 3.0).add(s2).add(r).viewAsIntegralLanes().and(HIGH_WORD).viewAsFloatingLanes();
+            tH = DoubleVector.broadcast(D, 3.0)
+                    .add(s2)
+                    .add(r)
+                    .viewAsIntegralLanes()
+                    .and(HIGH_WORD)
+                    .viewAsFloatingLanes();
             tL = r.sub(tH.sub(3.0).sub(s2));
             u = sH.mul(tH);
             v = sL.mul(tH).add(tL.mul(ss));
@@ -117,15 +132,23 @@ public final class Pow {
             DoubleVector pL = v.sub(pH.sub(u));
             DoubleVector zH = pH.mul(CP_H);
             DoubleVector zL = pH.mul(CP_L).add(pL.mul(CP)).add(dpL);
-            DoubleVector t = nn.add(LaneMath.INTEGER_BIAS_BITS).viewAsFloatingLanes().sub(LaneMath.INTEGER_BIAS);
-            DoubleVector t1 = zH.add(zL).add(dpH).add(t).viewAsIntegralLanes().and(HIGH_WORD).viewAsFloatingLanes();
+            DoubleVector t =
+                    nn.add(LaneMath.INTEGER_BIAS_BITS).viewAsFloatingLanes().sub(LaneMath.INTEGER_BIAS);
+            DoubleVector t1 = zH.add(zL)
+                    .add(dpH)
+                    .add(t)
+                    .viewAsIntegralLanes()
+                    .and(HIGH_WORD)
+                    .viewAsFloatingLanes();
             DoubleVector t2 = zL.sub(t1.sub(t).sub(dpH).sub(zH));
 
             // |y| > ~2^31 and |x| near 1: log2(|x|) from t = |x| - 1 directly.
             VectorMask<Double> hugeY = yAbs.compare(GT, 0x1.00000_ffff_ffffp31);
             DoubleVector tt = xAbs0.sub(1.0);
-            DoubleVector w = tt.mul(tt).mul(DoubleVector.broadcast(D, 0.5)
-                    .sub(tt.mul(DoubleVector.broadcast(D, 0.3333333333333333333333).sub(tt.mul(0.25)))));
+            DoubleVector w = tt.mul(tt)
+                    .mul(DoubleVector.broadcast(D, 0.5)
+                            .sub(tt.mul(DoubleVector.broadcast(D, 0.3333333333333333333333)
+                                    .sub(tt.mul(0.25)))));
             DoubleVector hu = tt.mul(INV_LN2_H);
             DoubleVector hv = tt.mul(INV_LN2_L).sub(w.mul(INV_LN2));
             DoubleVector ht1 = hu.add(hv).viewAsIntegralLanes().and(HIGH_WORD).viewAsFloatingLanes();
@@ -142,19 +165,29 @@ public final class Pow {
             LongVector zj = zBits.lanewise(LSHR, 32).lanewise(XOR, 0x8000_0000L).sub(0x8000_0000L); // signed
             VectorMask<Double> zNegative = z.test(IS_NEGATIVE);
             LongVector zAbsHi = zj.and(0x7FFF_FFFFL);
-            VectorMask<Double> overflow = zj.compare(GE, 0x4090_0000L).cast(D)
+            VectorMask<Double> overflow = zj.compare(GE, 0x4090_0000L)
+                    .cast(D)
                     .and(z.compare(NE, 1024.0).or(pL.add(OVT).compare(GT, z.sub(pH))));
-            VectorMask<Double> underflow = zj.compare(LT, 0x4090_0000L).and(zAbsHi.compare(GE, 0x4090_cc00L)).cast(D)
+            VectorMask<Double> underflow = zj.compare(LT, 0x4090_0000L)
+                    .and(zAbsHi.compare(GE, 0x4090_cc00L))
+                    .cast(D)
                     .and(z.compare(NE, -1075.0).or(pL.compare(LE, z.sub(pH))));
 
             // 2^z: z = m + r with m the nearest integer when |z| > 1/2, r reduced as exp reduces.
             LongVector kz = zAbsHi.lanewise(LSHR, 20).sub(0x3ff);
             VectorMask<Long> rounds = zAbsHi.compare(GT, 0x3fe0_0000L);
-            LongVector m = zj.add(LongVector.broadcast(L, 0x0010_0000L).lanewise(LSHR, kz.add(1).and(63L)));
+            LongVector m = zj.add(LongVector.broadcast(L, 0x0010_0000L)
+                    .lanewise(LSHR, kz.add(1).and(63L)));
             LongVector km = m.and(0x7FFF_FFFFL).lanewise(LSHR, 20).sub(0x3ff).and(63L);
-            DoubleVector integral = m.and(LongVector.broadcast(L, 0x000f_ffffL).lanewise(LSHR, km).not()).and(0xFFFF_FFFFL)
-                    .lanewise(LSHL, 32).viewAsFloatingLanes();
-            m = m.and(0x000f_ffffL).or(0x0010_0000L).lanewise(LSHR, LongVector.broadcast(L, 20L).sub(km).and(63L));
+            DoubleVector integral = m.and(LongVector.broadcast(L, 0x000f_ffffL)
+                            .lanewise(LSHR, km)
+                            .not())
+                    .and(0xFFFF_FFFFL)
+                    .lanewise(LSHL, 32)
+                    .viewAsFloatingLanes();
+            m = m.and(0x000f_ffffL)
+                    .or(0x0010_0000L)
+                    .lanewise(LSHR, LongVector.broadcast(L, 20L).sub(km).and(63L));
             m = m.lanewise(NEG, zNegative.cast(L));
             m = m.blend(0L, rounds.not());
             pH = pH.sub(integral.blend(0.0, rounds.cast(D).not()));
@@ -164,16 +197,20 @@ public final class Pow {
             z = u.add(v);
             w = v.sub(z.sub(u));
             t = z.mul(z);
-            t1 = z.sub(t.mul(t.mul(t.mul(t.mul(t.mul(P5).add(P4)).add(P3)).add(P2)).add(P1)));
+            t1 = z.sub(t.mul(t.mul(t.mul(t.mul(t.mul(P5).add(P4)).add(P3)).add(P2))
+                    .add(P1)));
             r = z.mul(t1).div(t1.sub(2.0)).sub(w.add(z.mul(w)));
             z = DoubleVector.broadcast(D, 1.0).sub(r.sub(z));
             LongVector zHigh = z.viewAsIntegralLanes().lanewise(LSHR, 32).add(m.lanewise(LSHL, 20));
-            DoubleVector scaled = z.viewAsIntegralLanes().add(m.lanewise(LSHL, 52)).viewAsFloatingLanes();
+            DoubleVector scaled =
+                    z.viewAsIntegralLanes().add(m.lanewise(LSHL, 52)).viewAsFloatingLanes();
             // A subnormal result: z 2^m, rounded once (exact steps by 2^(m + 600), then 2^-600); 2^0 in the other lanes
             // (a subnormal there would only cost time).
             VectorMask<Double> tiny = zHigh.compare(LT, 0x0010_0000L).cast(D);
             LongVector tinyM = m.blend(0L, tiny.not().cast(L));
-            DoubleVector subnormalResult = z.mul(tinyM.add(600 + 1023).lanewise(LSHL, 52).viewAsFloatingLanes()).mul(0x1.0p-600);
+            DoubleVector subnormalResult = z.mul(
+                            tinyM.add(600 + 1023).lanewise(LSHL, 52).viewAsFloatingLanes())
+                    .mul(0x1.0p-600);
             DoubleVector result = scaled.blend(subnormalResult, tiny).mul(s);
 
             result = result.blend(s.mul(Double.POSITIVE_INFINITY), overflow);
@@ -189,15 +226,21 @@ public final class Pow {
             result = result.blend(Double.NaN, xNegative.andNot(integer));
             // x = ±0, ±Infinity, ±1.
             DoubleVector zx = xAbs0.blend(DoubleVector.broadcast(D, 1.0).div(xAbs0), y.compare(LT, 0.0));
-            zx = zx.lanewise(NEG, oddNegative).blend(Double.NaN, xNegative.and(xAbs0.compare(EQ, 1.0)).andNot(integer));
-            result = result.blend(zx, xAbs0.compare(EQ, 0.0).or(xAbs0.compare(EQ, Double.POSITIVE_INFINITY))
-                    .or(xAbs0.compare(EQ, 1.0)));
+            zx = zx.lanewise(NEG, oddNegative)
+                    .blend(Double.NaN, xNegative.and(xAbs0.compare(EQ, 1.0)).andNot(integer));
+            result = result.blend(
+                    zx,
+                    xAbs0.compare(EQ, 0.0)
+                            .or(xAbs0.compare(EQ, Double.POSITIVE_INFINITY))
+                            .or(xAbs0.compare(EQ, 1.0)));
             // y = ±Infinity, ±1, 1/2, 2.
-            DoubleVector yInf = DoubleVector.zero(D).blend(y, y.compare(GE, 0.0))
+            DoubleVector yInf = DoubleVector.zero(D)
+                    .blend(y, y.compare(GE, 0.0))
                     .blend(DoubleVector.zero(D).blend(y.neg(), y.compare(LT, 0.0)), xAbs0.compare(LT, 1.0))
                     .blend(Double.NaN, xAbs0.compare(EQ, 1.0));
             result = result.blend(yInf, yAbs.compare(EQ, Double.POSITIVE_INFINITY));
-            result = result.blend(x.blend(DoubleVector.broadcast(D, 1.0).div(x), y.compare(NE, 1.0)), yAbs.compare(EQ, 1.0));
+            result = result.blend(
+                    x.blend(DoubleVector.broadcast(D, 1.0).div(x), y.compare(NE, 1.0)), yAbs.compare(EQ, 1.0));
             // fdlibm takes sqrt only for x >= 0 (x + 0 makes -0 +0): the square root of a negative x would be the
             // hardware's NaN (sign bit set on x86), not the canonical NaN the lanes above give it.
             result = result.blend(x.add(0.0).sqrt(), y.compare(EQ, 0.5).and(x.compare(GE, 0.0)));

@@ -5,8 +5,7 @@ package dev.quiver.cpu.math;
  * {@link Trigonometry}'s reduction and kernels.
  */
 public final class Sin {
-    private Sin() {
-    }
+    private Sin() {}
 
     /** Replaces {@code x[0..n)} by {@code sin(x)} of each ({@link LaneMath}). */
     public static void apply(double[] x, int n) {

@@ -1,10 +1,5 @@
 package dev.quiver.cpu.math;
 
-import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.LongVector;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorSpecies;
-
 import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.GE;
 import static jdk.incubator.vector.VectorOperators.GT;
@@ -13,6 +8,11 @@ import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.LT;
 import static jdk.incubator.vector.VectorOperators.NE;
 import static jdk.incubator.vector.VectorOperators.NEG;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@code tan(x)}, bit for bit as {@link StrictMath#tan}: fdlibm's {@code s_tan.c} and
@@ -39,8 +39,7 @@ public final class Tan {
     private static final double T11 = -0x1.375cbdb605373p-16;
     private static final double T12 = 0x1.b2a7074bf7ad4p-16;
 
-    private Tan() {
-    }
+    private Tan() {}
 
     /** Replaces {@code x[0..n)} by {@code tan(x)} of each ({@link LaneMath}). */
     public static void apply(double[] a, int n) {
@@ -54,20 +53,27 @@ public final class Tan {
             VectorMask<Double> odd = q.and(1L).compare(NE, 0L).cast(D); // iy = -1: -1/tan
             DoubleVector iy = DoubleVector.broadcast(D, 1.0).blend(-1.0, odd);
             LongVector iw = y0.viewAsIntegralLanes().lanewise(LSHR, 32).and(0x7FFF_FFFFL);
-            VectorMask<Double> tiny = iw.compare(LT, 0x3e30_0000L).cast(D);  // |y0| < 2^-28
-            VectorMask<Double> big = iw.compare(GE, 0x3FE5_9428L).cast(D);   // |y0| >= 0.6744
+            VectorMask<Double> tiny = iw.compare(LT, 0x3e30_0000L).cast(D); // |y0| < 2^-28
+            VectorMask<Double> big = iw.compare(GE, 0x3FE5_9428L).cast(D); // |y0| >= 0.6744
             VectorMask<Double> negative = y0.test(IS_NEGATIVE);
 
             // Above 0.6744: tan(pi/4 - |y|), from |y0| and the correspondingly signed y1.
             VectorMask<Double> flip = big.and(negative);
-            DoubleVector xr = DoubleVector.broadcast(D, PIO4).sub(y0.lanewise(NEG, flip))
+            DoubleVector xr = DoubleVector.broadcast(D, PIO4)
+                    .sub(y0.lanewise(NEG, flip))
                     .add(DoubleVector.broadcast(D, PIO4_LO).sub(y1.lanewise(NEG, flip)));
             DoubleVector xx = y0.blend(xr, big);
             DoubleVector yy = y1.blend(0.0, big);
             DoubleVector z = xx.mul(xx);
             DoubleVector w = z.mul(z);
-            DoubleVector r = w.mul(w.mul(w.mul(w.mul(w.mul(T11).add(T9)).add(T7)).add(T5)).add(T3)).add(T1);
-            DoubleVector v = z.mul(w.mul(w.mul(w.mul(w.mul(w.mul(T12).add(T10)).add(T8)).add(T6)).add(T4)).add(T2));
+            DoubleVector r = w.mul(w.mul(
+                                    w.mul(w.mul(w.mul(T11).add(T9)).add(T7)).add(T5))
+                            .add(T3))
+                    .add(T1);
+            DoubleVector v =
+                    z.mul(w.mul(w.mul(w.mul(w.mul(w.mul(T12).add(T10)).add(T8)).add(T6))
+                                    .add(T4))
+                            .add(T2));
             DoubleVector s = z.mul(xx);
             r = yy.add(z.mul(s.mul(r.add(v)).add(yy)));
             r = r.add(s.mul(T0));
@@ -79,23 +85,28 @@ public final class Tan {
             DoubleVector xo = xx.blend(y0, tiny);
             DoubleVector ro = r.blend(y1, tiny);
             DoubleVector wo = w.blend(y0.add(y1), tiny);
-            DoubleVector zo = wo.viewAsIntegralLanes().and(0xFFFF_FFFF_0000_0000L).viewAsFloatingLanes();
+            DoubleVector zo =
+                    wo.viewAsIntegralLanes().and(0xFFFF_FFFF_0000_0000L).viewAsFloatingLanes();
             DoubleVector vo = ro.sub(zo.sub(xo));
             DoubleVector ao = DoubleVector.broadcast(D, -1.0).div(wo);
-            DoubleVector to = ao.viewAsIntegralLanes().and(0xFFFF_FFFF_0000_0000L).viewAsFloatingLanes();
+            DoubleVector to =
+                    ao.viewAsIntegralLanes().and(0xFFFF_FFFF_0000_0000L).viewAsFloatingLanes();
             DoubleVector so = DoubleVector.broadcast(D, 1.0).add(to.mul(zo));
             DoubleVector oddResult = to.add(ao.mul(so.add(to.mul(vo))));
 
             DoubleVector result = w.blend(oddResult, odd).blend(bigResult, big);
             result = result.blend(y0.blend(oddResult, odd), tiny);
             // fdlibm's 1/|x| for x = 0 in an odd quadrant (which no finite reduction gives).
-            result = result.blend(DoubleVector.broadcast(D, 1.0).div(y0.abs()), tiny.and(odd).and(y0.compare(EQ, 0.0)));
+            result = result.blend(
+                    DoubleVector.broadcast(D, 1.0).div(y0.abs()), tiny.and(odd).and(y0.compare(EQ, 0.0)));
 
             result = result.lanewise(NEG, x.test(IS_NEGATIVE));
             LongVector ix = x.viewAsIntegralLanes().lanewise(LSHR, 32).and(0x7FFF_FFFFL);
             result = result.blend(x.sub(x), ix.compare(GE, 0x7ff0_0000L).cast(D)); // NaN, ±Infinity
             result.intoArray(a, i);
-            VectorMask<Double> huge = ix.compare(GT, Trigonometry.MEDIUM_LIMIT).and(ix.compare(LT, 0x7ff0_0000L)).cast(D);
+            VectorMask<Double> huge = ix.compare(GT, Trigonometry.MEDIUM_LIMIT)
+                    .and(ix.compare(LT, 0x7ff0_0000L))
+                    .cast(D);
             if (huge.anyTrue()) {
                 for (int lane = 0; lane < D.length(); lane++) {
                     if (huge.laneIsSet(lane)) {

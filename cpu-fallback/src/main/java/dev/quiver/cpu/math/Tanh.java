@@ -1,15 +1,15 @@
 package dev.quiver.cpu.math;
 
-import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.LongVector;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorSpecies;
-
 import static jdk.incubator.vector.VectorOperators.GE;
 import static jdk.incubator.vector.VectorOperators.IS_NEGATIVE;
 import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.LT;
 import static jdk.incubator.vector.VectorOperators.NEG;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@code tanh(x)}, bit for bit as {@link StrictMath#tanh}: fdlibm's {@code s_tanh.c} in lanes, on
@@ -21,8 +21,7 @@ public final class Tanh {
     private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
     private static final double TINY = 1.0e-300;
 
-    private Tanh() {
-    }
+    private Tanh() {}
 
     /** Replaces {@code x[0..n)} by {@code tanh(x)} of each ({@link LaneMath}). */
     public static void apply(double[] a, int n) {
@@ -39,13 +38,17 @@ public final class Tanh {
             DoubleVector t = DoubleVector.fromArray(D, a, room + i);
             LongVector ix = x.viewAsIntegralLanes().lanewise(LSHR, 32).and(0x7FFF_FFFFL);
             VectorMask<Double> negative = x.test(IS_NEGATIVE);
-            DoubleVector z = DoubleVector.broadcast(D, 1.0).sub(DoubleVector.broadcast(D, 2.0).div(t.add(2.0)))
+            DoubleVector z = DoubleVector.broadcast(D, 1.0)
+                    .sub(DoubleVector.broadcast(D, 2.0).div(t.add(2.0)))
                     .blend(t.neg().div(t.add(2.0)), ix.compare(LT, 0x3ff0_0000L).cast(D))
                     .blend(1.0 - TINY, ix.compare(GE, 0x4036_0000L).cast(D)); // |x| >= 22
             DoubleVector result = z.lanewise(NEG, negative);
-            result = result.blend(x.mul(x.add(1.0)), ix.compare(LT, 0x3c80_0000L).cast(D)); // |x| < 2^-55
+            result =
+                    result.blend(x.mul(x.add(1.0)), ix.compare(LT, 0x3c80_0000L).cast(D)); // |x| < 2^-55
             DoubleVector reciprocal = DoubleVector.broadcast(D, 1.0).div(x);
-            result = result.blend(reciprocal.add(1.0).blend(reciprocal.sub(1.0), negative), ix.compare(GE, 0x7ff0_0000L).cast(D));
+            result = result.blend(
+                    reciprocal.add(1.0).blend(reciprocal.sub(1.0), negative),
+                    ix.compare(GE, 0x7ff0_0000L).cast(D));
             result.intoArray(a, i);
         }
     }

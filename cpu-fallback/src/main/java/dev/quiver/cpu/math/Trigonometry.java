@@ -1,10 +1,5 @@
 package dev.quiver.cpu.math;
 
-import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.LongVector;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorSpecies;
-
 import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.GE;
 import static jdk.incubator.vector.VectorOperators.GT;
@@ -15,6 +10,11 @@ import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.LT;
 import static jdk.incubator.vector.VectorOperators.NE;
 import static jdk.incubator.vector.VectorOperators.NEG;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * What {@link Sin}, {@link Cos} and {@link Tan} share, bit for bit as fdlibm: the argument
@@ -60,8 +60,7 @@ final class Trigonometry {
     /** The high word of 2^19 pi/2: above it, fdlibm reduces with Payne and Hanek's method. */
     static final long MEDIUM_LIMIT = 0x4139_21fbL;
 
-    private Trigonometry() {
-    }
+    private Trigonometry() {}
 
     /** {@code y0}, {@code y1} and the quadrant of {@code |x|} for {@code x} in {@code a[0..n)} (see the class). */
     static void reduce(double[] a, int n) {
@@ -69,8 +68,8 @@ final class Trigonometry {
         for (int i = 0; i < n; i += D.length()) {
             DoubleVector t = DoubleVector.fromArray(D, a, i).abs();
             LongVector ix = t.viewAsIntegralLanes().lanewise(LSHR, 32);
-            VectorMask<Double> small = ix.compare(LE, 0x3fe9_21fbL).cast(D);      // |x| <= pi/4: no reduction
-            VectorMask<Double> nearOne = ix.compare(LT, 0x4002_d97cL).cast(D);    // |x| < 3pi/4: n = 1
+            VectorMask<Double> small = ix.compare(LE, 0x3fe9_21fbL).cast(D); // |x| <= pi/4: no reduction
+            VectorMask<Double> nearOne = ix.compare(LT, 0x4002_d97cL).cast(D); // |x| < 3pi/4: n = 1
 
             // n = 1: |x| - pi/2, pi/2 in 33 + 53 bits, or in 33 + 33 + 53 bits near pi/2.
             DoubleVector z = t.sub(PIO2_1);
@@ -89,17 +88,22 @@ final class Trigonometry {
             // fdlibm's quick test: no cancellation unless |x| is near n pi/2 (its table npio2_hw holds the high words
             // of n * PIO2_1, which are exact products for n <= 32).
             VectorMask<Double> quick = fn.compare(LT, 32.0)
-                    .and(ix.compare(NE, fn.mul(PIO2_1).viewAsIntegralLanes().lanewise(LSHR, 32)).cast(D));
+                    .and(ix.compare(NE, fn.mul(PIO2_1).viewAsIntegralLanes().lanewise(LSHR, 32))
+                            .cast(D));
             LongVector j = ix.lanewise(LSHR, 20);
             VectorMask<Double> second = quick.not()
-                    .and(j.sub(y0.viewAsIntegralLanes().lanewise(LSHR, 52).and(0x7FFL)).compare(GT, 16L).cast(D));
+                    .and(j.sub(y0.viewAsIntegralLanes().lanewise(LSHR, 52).and(0x7FFL))
+                            .compare(GT, 16L)
+                            .cast(D));
             if (second.anyTrue()) { // rare: |x| within 2^-16 or so of a multiple of pi/2
                 DoubleVector w2 = fn.mul(PIO2_2);
                 DoubleVector r2 = r.sub(w2);
                 w2 = fn.mul(PIO2_2T).sub(r.sub(r2).sub(w2));
                 DoubleVector y02 = r2.sub(w2);
-                VectorMask<Double> third = second
-                        .and(j.sub(y02.viewAsIntegralLanes().lanewise(LSHR, 52).and(0x7FFL)).compare(GT, 49L).cast(D));
+                VectorMask<Double> third = second.and(
+                        j.sub(y02.viewAsIntegralLanes().lanewise(LSHR, 52).and(0x7FFL))
+                                .compare(GT, 49L)
+                                .cast(D));
                 DoubleVector w3 = fn.mul(PIO2_3);
                 DoubleVector r3 = r2.sub(w3);
                 w3 = fn.mul(PIO2_3T).sub(r2.sub(r3).sub(w3));
@@ -109,7 +113,8 @@ final class Trigonometry {
                 y0 = y0.blend(y02, second).blend(y03, third);
             }
             DoubleVector y1 = r.sub(y0).sub(w);
-            LongVector quadrant = fn.add(LaneMath.INTEGER_BIAS).viewAsIntegralLanes().and(3L); // n mod 4: 1.5 * 2^52 is 0 mod 4
+            LongVector quadrant =
+                    fn.add(LaneMath.INTEGER_BIAS).viewAsIntegralLanes().and(3L); // n mod 4: 1.5 * 2^52 is 0 mod 4
 
             y0 = y0.blend(oneY0, nearOne).blend(t, small);
             y1 = y1.blend(oneY1, nearOne).blend(0.0, small);
@@ -139,18 +144,29 @@ final class Trigonometry {
 
             DoubleVector zz = y0.mul(y0);
             DoubleVector vv = zz.mul(y0);
-            DoubleVector rs = zz.mul(zz.mul(zz.mul(zz.mul(S6).add(S5)).add(S4)).add(S3)).add(S2);
-            DoubleVector sine = y0.sub(zz.mul(y1.mul(0.5).sub(vv.mul(rs))).sub(y1).sub(vv.mul(S1)))
+            DoubleVector rs =
+                    zz.mul(zz.mul(zz.mul(zz.mul(S6).add(S5)).add(S4)).add(S3)).add(S2);
+            DoubleVector sine = y0.sub(
+                            zz.mul(y1.mul(0.5).sub(vv.mul(rs))).sub(y1).sub(vv.mul(S1)))
                     .blend(y0.add(vv.mul(zz.mul(rs).add(S1))), q.compare(GE, 4L).cast(D)) // |x| <= pi/4: iy = 0
                     .blend(y0, tiny);
 
-            DoubleVector rc = zz.mul(zz.mul(zz.mul(zz.mul(zz.mul(zz.mul(C6).add(C5)).add(C4)).add(C3)).add(C2)).add(C1));
+            DoubleVector rc = zz.mul(zz.mul(zz.mul(
+                                    zz.mul(zz.mul(zz.mul(C6).add(C5)).add(C4)).add(C3))
+                            .add(C2))
+                    .add(C1));
             DoubleVector hz = zz.mul(0.5);
             DoubleVector tail = zz.mul(rc).sub(y0.mul(y1));
-            DoubleVector qx = iy.sub(0x0020_0000L).lanewise(LSHL, 32).viewAsFloatingLanes()
+            DoubleVector qx = iy.sub(0x0020_0000L)
+                    .lanewise(LSHL, 32)
+                    .viewAsFloatingLanes()
                     .blend(0.28125, iy.compare(GT, 0x3fe9_0000L).cast(D));
-            DoubleVector cosine = DoubleVector.broadcast(D, 1.0).sub(qx).sub(hz.sub(qx).sub(tail))
-                    .blend(DoubleVector.broadcast(D, 1.0).sub(hz.sub(tail)), iy.compare(LT, 0x3FD3_3333L).cast(D))
+            DoubleVector cosine = DoubleVector.broadcast(D, 1.0)
+                    .sub(qx)
+                    .sub(hz.sub(qx).sub(tail))
+                    .blend(
+                            DoubleVector.broadcast(D, 1.0).sub(hz.sub(tail)),
+                            iy.compare(LT, 0x3FD3_3333L).cast(D))
                     .blend(1.0, tiny);
 
             LongVector k = q.add(shift);
@@ -162,7 +178,9 @@ final class Trigonometry {
             LongVector ix = x.viewAsIntegralLanes().lanewise(LSHR, 32).and(0x7FFF_FFFFL);
             result = result.blend(x.sub(x), ix.compare(GE, 0x7ff0_0000L).cast(D)); // NaN, ±Infinity
             result.intoArray(a, i);
-            VectorMask<Double> huge = ix.compare(GT, MEDIUM_LIMIT).and(ix.compare(LT, 0x7ff0_0000L)).cast(D);
+            VectorMask<Double> huge = ix.compare(GT, MEDIUM_LIMIT)
+                    .and(ix.compare(LT, 0x7ff0_0000L))
+                    .cast(D);
             if (huge.anyTrue()) {
                 for (int lane = 0; lane < D.length(); lane++) {
                     if (huge.laneIsSet(lane)) {

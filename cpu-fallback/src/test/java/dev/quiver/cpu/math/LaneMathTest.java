@@ -1,21 +1,21 @@
 package dev.quiver.cpu.math;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.rowfn.ir.BinaryOp;
 import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.RowInterpreter;
 import dev.quiver.rowfn.ir.UnaryOp;
 import dev.quiver.types.ElementType;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.DoubleBinaryOperator;
 import java.util.function.DoubleUnaryOperator;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * Each function of {@link LaneMath} against the reference ({@link RowInterpreter}: StrictMath,
@@ -31,14 +31,56 @@ class LaneMathTest {
     private static final long SEED = Long.getLong("quiver.seed", 20261201L);
     /** Values per function: enough calls for C2 to compile each function (its tiers agree: DeterminismTest). */
     private static final int VALUES = 400_000;
+
     private static final int CHUNK = 4096;
 
-    private static final double[] SPECIAL = {0.0, -0.0, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
-            Double.MIN_VALUE, -Double.MIN_VALUE, Double.MIN_NORMAL, -Double.MIN_NORMAL, 0x1.fffffffffffffp-1023,
-            Double.MAX_VALUE, -Double.MAX_VALUE, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0, -3.0, 1e300, -1e300, 0x1p-28, 0x1p-54,
-            0.9999999999999999, 1.0000000000000002, Math.PI, Math.PI / 2, Math.PI / 4, 3 * Math.PI / 4, 0x1p19 * Math.PI / 2,
-            0x1p20 * Math.PI / 2, 709.782712893384, -745.1332191019411, 22.0, 0.6744, 0.3, 0.4375, 2.4375, 1024, -1075,
-            0x1p31, 0x1p53, 0x1p52 + 1, -0x1p53 - 2};
+    private static final double[] SPECIAL = {
+        0.0,
+        -0.0,
+        Double.NaN,
+        Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY,
+        Double.MIN_VALUE,
+        -Double.MIN_VALUE,
+        Double.MIN_NORMAL,
+        -Double.MIN_NORMAL,
+        0x1.fffffffffffffp-1023,
+        Double.MAX_VALUE,
+        -Double.MAX_VALUE,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        2.0,
+        -2.0,
+        3.0,
+        -3.0,
+        1e300,
+        -1e300,
+        0x1p-28,
+        0x1p-54,
+        0.9999999999999999,
+        1.0000000000000002,
+        Math.PI,
+        Math.PI / 2,
+        Math.PI / 4,
+        3 * Math.PI / 4,
+        0x1p19 * Math.PI / 2,
+        0x1p20 * Math.PI / 2,
+        709.782712893384,
+        -745.1332191019411,
+        22.0,
+        0.6744,
+        0.3,
+        0.4375,
+        2.4375,
+        1024,
+        -1075,
+        0x1p31,
+        0x1p53,
+        0x1p52 + 1,
+        -0x1p53 - 2
+    };
 
     private static double special(Random r) {
         return SPECIAL[r.nextInt(SPECIAL.length)];
@@ -71,8 +113,13 @@ class LaneMathTest {
             case 0 -> new double[] {special(r), special(r)};
             case 1 -> new double[] {r.nextDouble() * 20 - 10, r.nextInt(61) - 30};
             case 2 -> new double[] {-r.nextDouble() * 5, (r.nextInt(41) - 20) + (r.nextBoolean() ? 0.5 : 0)};
-            case 3 -> new double[] {1 + r.nextGaussian() * Math.scalb(1.0, -r.nextInt(40)), r.nextGaussian() * Math.scalb(1.0, r.nextInt(64))};
-            case 4 -> new double[] {r.nextBoolean() ? 2.0 : 0.5, (r.nextBoolean() ? 1 : -1) * (1020 + r.nextDouble() * 60)};
+            case 3 ->
+                new double[] {
+                    1 + r.nextGaussian() * Math.scalb(1.0, -r.nextInt(40)),
+                    r.nextGaussian() * Math.scalb(1.0, r.nextInt(64))
+                };
+            case 4 ->
+                new double[] {r.nextBoolean() ? 2.0 : 0.5, (r.nextBoolean() ? 1 : -1) * (1020 + r.nextDouble() * 60)};
             case 5 -> new double[] {Math.scalb(1 + r.nextDouble(), r.nextInt(2100) - 1075), r.nextGaussian() * 3};
             case 6 -> new double[] {argument(r), argument(r)};
             default -> new double[] {r.nextDouble() * 3, r.nextDouble() * 1500 - 750};
@@ -98,7 +145,8 @@ class LaneMathTest {
             if (b == null) {
                 function.getMethod("apply", double[].class, int.class).invoke(null, a, n);
             } else {
-                function.getMethod("apply", double[].class, double[].class, int.class).invoke(null, a, b, n);
+                function.getMethod("apply", double[].class, double[].class, int.class)
+                        .invoke(null, a, b, n);
             }
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(function + ".apply", e);
@@ -124,7 +172,8 @@ class LaneMathTest {
                     for (int i = 0; i < CHUNK; i++) {
                         double e = ref.applyAsDouble(in[i]);
                         if (!same(e, a[i]) && bad++ < 5) {
-                            failures.add(op + "(" + in[i] + ") = " + a[i] + ", reference " + e + " (seed " + SEED + ")");
+                            failures.add(
+                                    op + "(" + in[i] + ") = " + a[i] + ", reference " + e + " (seed " + SEED + ")");
                         }
                     }
                 }
@@ -154,9 +203,11 @@ class LaneMathTest {
                     apply(function, a, b, CHUNK);
                     for (int i = 0; i < CHUNK; i++) {
                         double e = ref.applyAsDouble(in0[i], in1[i]);
-                        boolean canonical = !Double.isNaN(a[i]) || Double.doubleToRawLongBits(a[i]) == Double.doubleToRawLongBits(Double.NaN);
+                        boolean canonical = !Double.isNaN(a[i])
+                                || Double.doubleToRawLongBits(a[i]) == Double.doubleToRawLongBits(Double.NaN);
                         if ((!same(e, a[i]) || !canonical) && bad++ < 5) {
-                            failures.add(op + "(" + in0[i] + ", " + in1[i] + ") = " + a[i] + ", reference " + e + " (seed " + SEED + ")");
+                            failures.add(op + "(" + in0[i] + ", " + in1[i] + ") = " + a[i] + ", reference " + e
+                                    + " (seed " + SEED + ")");
                         }
                     }
                 }
@@ -178,10 +229,12 @@ class LaneMathTest {
                     for (int i = 0; i < a.length; i++) {
                         a[i] = argument(r); // garbage past n
                     }
-                    double[] in = java.util.Arrays.copyOf(a, n);
+                    double[] in = Arrays.copyOf(a, n);
                     apply(function, a, null, n);
                     for (int i = 0; i < n; i++) {
-                        assertEquals(Double.doubleToLongBits(ref.applyAsDouble(in[i])), Double.doubleToLongBits(a[i]),
+                        assertEquals(
+                                Double.doubleToLongBits(ref.applyAsDouble(in[i])),
+                                Double.doubleToLongBits(a[i]),
                                 op + "(" + in[i] + ") with n = " + n);
                     }
                 }
@@ -197,10 +250,12 @@ class LaneMathTest {
                         a[i] = p[0];
                         b[i] = p[1];
                     }
-                    double[] in0 = java.util.Arrays.copyOf(a, n), in1 = java.util.Arrays.copyOf(b, n);
+                    double[] in0 = Arrays.copyOf(a, n), in1 = Arrays.copyOf(b, n);
                     apply(function, a, b, n);
                     for (int i = 0; i < n; i++) {
-                        assertEquals(Double.doubleToLongBits(ref.applyAsDouble(in0[i], in1[i])), Double.doubleToLongBits(a[i]),
+                        assertEquals(
+                                Double.doubleToLongBits(ref.applyAsDouble(in0[i], in1[i])),
+                                Double.doubleToLongBits(a[i]),
                                 op + "(" + in0[i] + ", " + in1[i] + ") with n = " + n);
                     }
                 }

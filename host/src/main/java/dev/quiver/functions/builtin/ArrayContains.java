@@ -10,6 +10,7 @@ import dev.quiver.types.DataType;
 import dev.quiver.types.TypeCoercion;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.ByteFunctionHelpers;
 import org.apache.arrow.vector.BaseFixedWidthVector;
@@ -22,8 +23,6 @@ import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.complex.ListVector;
 
-import java.util.List;
-
 /**
  * {@code array_contains(list, value)} (aliases {@code list_contains}, {@code array_has}):
  * whether {@code value} is an element of {@code list}, as DuckDB's {@code list_contains}: NULL
@@ -33,7 +32,8 @@ import java.util.List;
  * -0.0 = 0.0 and NaN = NaN.
  */
 final class ArrayContains implements ScalarFunction {
-    private static final Signature SIGNATURE = Signature.userDefined(Volatility.IMMUTABLE).withParameterNames("list", "value");
+    private static final Signature SIGNATURE =
+            Signature.userDefined(Volatility.IMMUTABLE).withParameterNames("list", "value");
 
     @Override
     public String name() {
@@ -54,8 +54,9 @@ final class ArrayContains implements ScalarFunction {
     public List<DataType> coerceTypes(List<DataType> argTypes) {
         DataType element = ListArgument.elementOfFirst(name(), "a value", argTypes);
         DataType value = argTypes.get(1).valueType();
-        DataType t = TypeCoercion.comparisonType(element, value).orElseThrow(() -> new PlanningException(
-                "array_contains cannot compare the elements of a " + argTypes.get(0) + " with a " + value));
+        DataType t = TypeCoercion.comparisonType(element, value)
+                .orElseThrow(() -> new PlanningException(
+                        "array_contains cannot compare the elements of a " + argTypes.get(0) + " with a " + value));
         return List.of(argTypes.get(0).valueType(), t);
     }
 
@@ -73,16 +74,20 @@ final class ArrayContains implements ScalarFunction {
     public ColumnarValue invoke(ScalarFunctionArgs call) {
         BufferAllocator allocator = call.config().allocator();
         int rows = ListArgument.rows(call.args(), call.numberRows());
-        DataType valueType = call.argFields().get(1) == null ? null : DataType.fromField(call.argFields().get(1));
+        DataType valueType = call.argFields().get(1) == null
+                ? null
+                : DataType.fromField(call.argFields().get(1));
         BitVector out = new BitVector(call.returnField().getName(), allocator);
         try (ListArgument list = ListArgument.of(call.arg(0), allocator);
-             ListArgument value = ListArgument.of(call.arg(1), allocator)) {
+                ListArgument value = ListArgument.of(call.arg(1), allocator)) {
             out.allocateNew(Math.max(rows, 1));
             ListVector lists = (ListVector) list.vector();
             FieldVector child = lists.getDataVector();
             DataType element = ListArgument.elementOf(DataType.fromField(lists.getField()));
-            ColumnarValue.Array cast = element.equals(valueType) ? null
-                    : (ColumnarValue.Array) Kernels.cast(ColumnarValue.Array.borrowed(child), valueType, false, child.getValueCount(), allocator);
+            ColumnarValue.Array cast = element.equals(valueType)
+                    ? null
+                    : (ColumnarValue.Array) Kernels.cast(
+                            ColumnarValue.Array.borrowed(child), valueType, false, child.getValueCount(), allocator);
             try {
                 FieldVector elements = cast == null ? child : cast.vector();
                 FieldVector values = value.vector();
@@ -94,7 +99,9 @@ final class ArrayContains implements ScalarFunction {
                         continue;
                     }
                     boolean found = false;
-                    for (int k = lists.getElementStartIndex(lr), end = lists.getElementEndIndex(lr); k < end && !found; k++) {
+                    for (int k = lists.getElementStartIndex(lr), end = lists.getElementEndIndex(lr);
+                            k < end && !found;
+                            k++) {
                         found = !elements.isNull(k) && eq.test(elements, k, values, vr);
                     }
                     BitVectorHelper.setBit(out.getValidityBuffer(), r);
@@ -124,35 +131,56 @@ final class ArrayContains implements ScalarFunction {
     /** The equality of values of {@code v}'s type, chosen once per batch. */
     static Equality equality(FieldVector v) {
         return switch (v) {
-            case Float4Vector f -> (a, i, b, j) -> {
-                float x = ((Float4Vector) a).get(i);
-                float y = ((Float4Vector) b).get(j);
-                return x == y || (Float.isNaN(x) && Float.isNaN(y));
-            };
-            case Float8Vector f -> (a, i, b, j) -> {
-                double x = ((Float8Vector) a).get(i);
-                double y = ((Float8Vector) b).get(j);
-                return x == y || (Double.isNaN(x) && Double.isNaN(y));
-            };
-            case BitVector bits -> (a, i, b, j) -> ((BitVector) a).get(i) == ((BitVector) b).get(j);
+            case Float4Vector _ ->
+                (a, i, b, j) -> {
+                    float x = ((Float4Vector) a).get(i);
+                    float y = ((Float4Vector) b).get(j);
+                    return x == y || (Float.isNaN(x) && Float.isNaN(y));
+                };
+            case Float8Vector _ ->
+                (a, i, b, j) -> {
+                    double x = ((Float8Vector) a).get(i);
+                    double y = ((Float8Vector) b).get(j);
+                    return x == y || (Double.isNaN(x) && Double.isNaN(y));
+                };
+            case BitVector _ -> (a, i, b, j) -> ((BitVector) a).get(i) == ((BitVector) b).get(j);
             case BaseFixedWidthVector fixed -> {
                 int w = fixed.getTypeWidth();
-                yield (a, i, b, j) -> ByteFunctionHelpers.equal(a.getDataBuffer(), (long) i * w, (long) (i + 1) * w,
-                        b.getDataBuffer(), (long) j * w, (long) (j + 1) * w) == 1;
+                yield (a, i, b, j) -> ByteFunctionHelpers.equal(
+                                a.getDataBuffer(),
+                                (long) i * w,
+                                (long) (i + 1) * w,
+                                b.getDataBuffer(),
+                                (long) j * w,
+                                (long) (j + 1) * w)
+                        == 1;
             }
-            case BaseVariableWidthVector var -> (a, i, b, j) -> {
-                BaseVariableWidthVector x = (BaseVariableWidthVector) a;
-                BaseVariableWidthVector y = (BaseVariableWidthVector) b;
-                return ByteFunctionHelpers.equal(x.getDataBuffer(), x.getStartOffset(i), x.getStartOffset(i + 1),
-                        y.getDataBuffer(), y.getStartOffset(j), y.getStartOffset(j + 1)) == 1;
-            };
-            case BaseLargeVariableWidthVector var -> (a, i, b, j) -> {
-                BaseLargeVariableWidthVector x = (BaseLargeVariableWidthVector) a;
-                BaseLargeVariableWidthVector y = (BaseLargeVariableWidthVector) b;
-                return ByteFunctionHelpers.equal(x.getDataBuffer(), x.getOffsetBuffer().getLong((long) i * 8),
-                        x.getOffsetBuffer().getLong((long) (i + 1) * 8), y.getDataBuffer(), y.getOffsetBuffer().getLong((long) j * 8),
-                        y.getOffsetBuffer().getLong((long) (j + 1) * 8)) == 1;
-            };
+            case BaseVariableWidthVector _ ->
+                (a, i, b, j) -> {
+                    BaseVariableWidthVector x = (BaseVariableWidthVector) a;
+                    BaseVariableWidthVector y = (BaseVariableWidthVector) b;
+                    return ByteFunctionHelpers.equal(
+                                    x.getDataBuffer(),
+                                    x.getStartOffset(i),
+                                    x.getStartOffset(i + 1),
+                                    y.getDataBuffer(),
+                                    y.getStartOffset(j),
+                                    y.getStartOffset(j + 1))
+                            == 1;
+                };
+            case BaseLargeVariableWidthVector _ ->
+                (a, i, b, j) -> {
+                    BaseLargeVariableWidthVector x = (BaseLargeVariableWidthVector) a;
+                    BaseLargeVariableWidthVector y = (BaseLargeVariableWidthVector) b;
+                    return ByteFunctionHelpers.equal(
+                                    x.getDataBuffer(),
+                                    x.getOffsetBuffer().getLong((long) i * 8),
+                                    x.getOffsetBuffer().getLong((long) (i + 1) * 8),
+                                    y.getDataBuffer(),
+                                    y.getOffsetBuffer().getLong((long) j * 8),
+                                    y.getOffsetBuffer().getLong((long) (j + 1) * 8))
+                            == 1;
+                };
             // Lists, structs: by value, slowly.
             default -> (a, i, b, j) -> Values.get(a, i).equals(Values.get(b, j));
         };

@@ -10,13 +10,12 @@ import dev.quiver.strings.Utf8Input;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.complex.ListVector;
-
-import java.util.List;
 
 /**
  * {@code array_element(list, i)} (aliases {@code list_extract}, {@code list_element},
@@ -29,7 +28,8 @@ import java.util.List;
  * ({@code Kernels.take}) copies those elements.
  */
 final class ArrayElement implements ScalarFunction {
-    private static final Signature SIGNATURE = Signature.userDefined(Volatility.IMMUTABLE).withParameterNames("list", "index");
+    private static final Signature SIGNATURE =
+            Signature.userDefined(Volatility.IMMUTABLE).withParameterNames("list", "index");
 
     @Override
     public String name() {
@@ -72,7 +72,7 @@ final class ArrayElement implements ScalarFunction {
         DataType type = DataType.fromField(call.returnField());
         int rows = ListArgument.rows(call.args(), call.numberRows());
         try (ListArgument list = ListArgument.of(call.arg(0), allocator);
-             ListArgument index = ListArgument.of(call.arg(1), allocator)) {
+                ListArgument index = ListArgument.of(call.arg(1), allocator)) {
             ListVector lists = (ListVector) list.vector();
             BigIntVector indices = (BigIntVector) index.vector();
             FieldVector child = lists.getDataVector();

@@ -7,11 +7,10 @@ import dev.quiver.functions.Signature;
 import dev.quiver.functions.Volatility;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.complex.ListVector;
-
-import java.util.List;
 
 /**
  * {@code array_length(list)} (alias {@code list_length}): the number of elements of a list as
@@ -66,7 +65,9 @@ final class ArrayLength implements ScalarFunction {
     /** The lengths of the lists of the call's one argument, NULL for NULL lists. */
     static ColumnarValue lengths(ScalarFunctionArgs call) {
         if (call.arg(0) instanceof ColumnarValue.Scalar s) {
-            return ColumnarValue.scalar(DataType.INT64, s.isNull() ? null : (long) ((List<?>) s.value().value()).size());
+            return ColumnarValue.scalar(
+                    DataType.INT64,
+                    s.isNull() ? null : (long) ((List<?>) s.value().value()).size());
         }
         BufferAllocator allocator = call.config().allocator();
         ListVector lists = (ListVector) ((ColumnarValue.Array) call.arg(0)).vector();

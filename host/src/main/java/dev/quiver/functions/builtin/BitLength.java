@@ -1,7 +1,6 @@
 package dev.quiver.functions.builtin;
 
 import dev.quiver.kernels.StringShapeKernels;
-
 import java.util.List;
 
 /**
@@ -10,6 +9,10 @@ import java.util.List;
  */
 final class BitLength extends StringLength {
     BitLength() {
-        super("bit_length", List.of(), "The number of bits (8 per UTF-8 byte) as Int64.", StringShapeKernels::bitLength);
+        super(
+                "bit_length",
+                List.of(),
+                "The number of bits (8 per UTF-8 byte) as Int64.",
+                StringShapeKernels::bitLength);
     }
 }

@@ -2,7 +2,7 @@ package dev.quiver.functions.builtin;
 
 import dev.quiver.functions.BuiltinLibrary;
 import dev.quiver.functions.ScalarFunction;
-
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -55,8 +55,7 @@ import java.util.List;
  */
 public final class BuiltinFunctions implements BuiltinLibrary {
     /** For {@code ServiceLoader}; {@link #all()} needs no instance. */
-    public BuiltinFunctions() {
-    }
+    public BuiltinFunctions() {}
 
     @Override
     public List<ScalarFunction> functions() {
@@ -64,16 +63,49 @@ public final class BuiltinFunctions implements BuiltinLibrary {
     }
 
     public static List<ScalarFunction> all() {
-        List<ScalarFunction> all = new java.util.ArrayList<>(MathFunctions.all());
-        all.addAll(List.of(new Upper(), new Lower(), new Length(), new OctetLength(), new BitLength(),
-                new Trim(), new Ltrim(), new Rtrim(), new Substring(), new Left(), new Right(), new Lpad(), new Rpad(),
-                new Repeat(), new Reverse(),
-                new Concat(), new StrictConcat(), new ConcatWs(), new Replace(), new Contains(), new StartsWith(), new EndsWith(),
-                new Strpos(), new SplitPart(), new RegexpMatches(), new RegexpReplace(),
-                new TryAdd(), new TrySubtract(), new TryMultiply(), new TryDivide(), new TryMod(),
-                new Now(), new Random(),
-                new MakeArray(), new ArrayElement(), new ArrayLength(), new Cardinality(), new ArrayContains(),
-                new NamedStruct(), new StructFunction(), new GetField()));
+        List<ScalarFunction> all = new ArrayList<>(MathFunctions.all());
+        all.addAll(List.of(
+                new Upper(),
+                new Lower(),
+                new Length(),
+                new OctetLength(),
+                new BitLength(),
+                new Trim(),
+                new Ltrim(),
+                new Rtrim(),
+                new Substring(),
+                new Left(),
+                new Right(),
+                new Lpad(),
+                new Rpad(),
+                new Repeat(),
+                new Reverse(),
+                new Concat(),
+                new StrictConcat(),
+                new ConcatWs(),
+                new Replace(),
+                new Contains(),
+                new StartsWith(),
+                new EndsWith(),
+                new Strpos(),
+                new SplitPart(),
+                new RegexpMatches(),
+                new RegexpReplace(),
+                new TryAdd(),
+                new TrySubtract(),
+                new TryMultiply(),
+                new TryDivide(),
+                new TryMod(),
+                new Now(),
+                new Random(),
+                new MakeArray(),
+                new ArrayElement(),
+                new ArrayLength(),
+                new Cardinality(),
+                new ArrayContains(),
+                new NamedStruct(),
+                new StructFunction(),
+                new GetField()));
         return List.copyOf(all);
     }
 }

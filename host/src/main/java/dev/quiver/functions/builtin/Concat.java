@@ -9,7 +9,6 @@ import dev.quiver.functions.Volatility;
 import dev.quiver.kernels.ConcatKernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.Arrays;
 import java.util.List;
 
@@ -58,7 +57,10 @@ class Concat implements ScalarFunction {
         ArrayFunctions.Hint[] hints = new ArrayFunctions.Hint[call.args().size()];
         Arrays.fill(hints, ArrayFunctions.Hint.ACCEPTS_SINGULAR);
         int rows = call.args().stream().allMatch(a -> a instanceof ColumnarValue.Scalar) ? 1 : call.numberRows();
-        return ArrayFunctions.invoke(call, (arrays, c) -> ConcatKernels.concat(arrays, rows, nulls(), large, c.config().allocator()),
+        return ArrayFunctions.invoke(
+                call,
+                (arrays, c) -> ConcatKernels.concat(
+                        arrays, rows, nulls(), large, c.config().allocator()),
                 hints);
     }
 

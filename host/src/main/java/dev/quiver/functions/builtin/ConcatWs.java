@@ -9,7 +9,6 @@ import dev.quiver.functions.Volatility;
 import dev.quiver.kernels.ConcatKernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.Arrays;
 import java.util.List;
 
@@ -36,7 +35,8 @@ final class ConcatWs implements ScalarFunction {
     @Override
     public List<DataType> coerceTypes(List<DataType> argTypes) {
         if (argTypes.size() < 2) {
-            throw new PlanningException("concat_ws takes a separator and at least one argument, got " + argTypes.size() + " arguments");
+            throw new PlanningException(
+                    "concat_ws takes a separator and at least one argument, got " + argTypes.size() + " arguments");
         }
         DataType t = StringTypes.common(argTypes);
         return argTypes.stream().map(a -> a.valueType().equals(t) ? a : t).toList();
@@ -53,8 +53,15 @@ final class ConcatWs implements ScalarFunction {
         ArrayFunctions.Hint[] hints = new ArrayFunctions.Hint[call.args().size()];
         Arrays.fill(hints, ArrayFunctions.Hint.ACCEPTS_SINGULAR);
         int rows = call.args().stream().allMatch(a -> a instanceof ColumnarValue.Scalar) ? 1 : call.numberRows();
-        return ArrayFunctions.invoke(call, (arrays, c) -> ConcatKernels.concatWs(arrays.getFirst(), arrays.subList(1, arrays.size()),
-                rows, large, c.config().allocator()), hints);
+        return ArrayFunctions.invoke(
+                call,
+                (arrays, c) -> ConcatKernels.concatWs(
+                        arrays.getFirst(),
+                        arrays.subList(1, arrays.size()),
+                        rows,
+                        large,
+                        c.config().allocator()),
+                hints);
     }
 
     @Override

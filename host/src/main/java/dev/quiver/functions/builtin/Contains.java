@@ -2,7 +2,6 @@ package dev.quiver.functions.builtin;
 
 import dev.quiver.kernels.StringSearchKernels;
 import dev.quiver.types.DataType;
-
 import java.util.List;
 
 /**
@@ -11,7 +10,12 @@ import java.util.List;
  */
 final class Contains extends StringSearch {
     Contains() {
-        super("contains", List.of(), "needle", DataType.BOOLEAN, StringSearchKernels::contains,
+        super(
+                "contains",
+                List.of(),
+                "needle",
+                DataType.BOOLEAN,
+                StringSearchKernels::contains,
                 "Whether the string contains the needle (an empty needle is in every string).");
     }
 }

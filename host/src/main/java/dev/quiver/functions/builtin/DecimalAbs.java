@@ -11,10 +11,9 @@ import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
-import org.apache.arrow.vector.FieldVector;
-
 import java.math.BigDecimal;
 import java.util.List;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * {@code abs} of a decimal: a decimal of the same type. The numbers (Int32, Int64, Float32,
@@ -22,7 +21,8 @@ import java.util.List;
  */
 final class DecimalAbs implements ScalarFunction {
     private static final Signature SIGNATURE = Signature.coercible(
-            List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL)), Volatility.IMMUTABLE).withParameterNames("x");
+                    List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL)), Volatility.IMMUTABLE)
+            .withParameterNames("x");
 
     @Override
     public String name() {

@@ -13,12 +13,11 @@ import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
-import org.apache.arrow.vector.FieldVector;
-
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.List;
 import java.util.Optional;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * {@code round(dec [, digits])} and {@code trunc(dec [, digits])} of a decimal, exactly:
@@ -38,11 +37,17 @@ import java.util.Optional;
  * tens than the integer digits gives 0.
  */
 final class DecimalRound implements ScalarFunction {
-    private static final Signature SIGNATURE = Signature.oneOf(List.of(
-            new TypeSignature.Coercible(List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL))),
-            new TypeSignature.Coercible(List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL),
-                    Coercion.implicit(TypeSignatureClass.of(DataType.INT32), List.of(TypeSignatureClass.Family.INTEGER), DataType.INT32)))),
-            Volatility.IMMUTABLE).withParameterNames("x", "digits");
+    private static final Signature SIGNATURE = Signature.oneOf(
+                    List.of(
+                            new TypeSignature.Coercible(List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL))),
+                            new TypeSignature.Coercible(List.of(
+                                    Coercion.exact(TypeSignatureClass.Family.DECIMAL),
+                                    Coercion.implicit(
+                                            TypeSignatureClass.of(DataType.INT32),
+                                            List.of(TypeSignatureClass.Family.INTEGER),
+                                            DataType.INT32)))),
+                    Volatility.IMMUTABLE)
+            .withParameterNames("x", "digits");
 
     private final String name;
     private final RoundingMode mode;
@@ -111,15 +116,21 @@ final class DecimalRound implements ScalarFunction {
 
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
-        DataType.Decimal in = (DataType.Decimal) DataType.fromField(call.argFields().getFirst());
+        DataType.Decimal in =
+                (DataType.Decimal) DataType.fromField(call.argFields().getFirst());
         DataType.Decimal out = (DataType.Decimal) DataType.fromField(call.returnField());
-        return ArrayFunctions.invoke(call, (arrays, c) -> roundDecimals(arrays, in, out, c), ArrayFunctions.Hint.PAD,
+        return ArrayFunctions.invoke(
+                call,
+                (arrays, c) -> roundDecimals(arrays, in, out, c),
+                ArrayFunctions.Hint.PAD,
                 ArrayFunctions.Hint.ACCEPTS_SINGULAR);
     }
 
-    private FieldVector roundDecimals(List<FieldVector> arrays, DataType.Decimal in, DataType.Decimal out, ScalarFunctionArgs c) {
+    private FieldVector roundDecimals(
+            List<FieldVector> arrays, DataType.Decimal in, DataType.Decimal out, ScalarFunctionArgs c) {
         FieldVector x = arrays.getFirst();
-        ScalarValue digitValue = arrays.size() > 1 ? Values.get(arrays.get(1), 0, DataType.INT32) : new ScalarValue(DataType.INT32, 0);
+        ScalarValue digitValue =
+                arrays.size() > 1 ? Values.get(arrays.get(1), 0, DataType.INT32) : new ScalarValue(DataType.INT32, 0);
         int rows = x.getValueCount();
         FieldVector result = Values.allocate(out, name, rows, c.config().allocator());
         try {
@@ -140,9 +151,12 @@ final class DecimalRound implements ScalarFunction {
                     BigDecimal value = (BigDecimal) v.value();
                     BigDecimal r = value.setScale(places, mode).setScale(out.scale(), RoundingMode.UNNECESSARY);
                     if (r.precision() > out.precision()) {
-                        throw new KernelArithmeticException("decimal overflow (" + value.toPlainString() + " rounded to " + d
-                                + " digits is " + r.toPlainString() + ", which does not fit " + out + ")",
-                                name + "(" + in + (arrays.size() > 1 ? ", " + d : "") + ")", i, "cpu");
+                        throw new KernelArithmeticException(
+                                "decimal overflow (" + value.toPlainString() + " rounded to " + d + " digits is "
+                                        + r.toPlainString() + ", which does not fit " + out + ")",
+                                name + "(" + in + (arrays.size() > 1 ? ", " + d : "") + ")",
+                                i,
+                                "cpu");
                     }
                     Values.set(result, i, new ScalarValue(out, r));
                 }

@@ -2,7 +2,6 @@ package dev.quiver.functions.builtin;
 
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.Signature;
-
 import java.util.List;
 
 /**

@@ -2,7 +2,6 @@ package dev.quiver.functions.builtin;
 
 import dev.quiver.kernels.StringSearchKernels;
 import dev.quiver.types.DataType;
-
 import java.util.List;
 
 /**
@@ -11,7 +10,12 @@ import java.util.List;
  */
 final class EndsWith extends StringSearch {
     EndsWith() {
-        super("ends_with", List.of("suffix"), "suffix", DataType.BOOLEAN, StringSearchKernels::endsWith,
+        super(
+                "ends_with",
+                List.of("suffix"),
+                "suffix",
+                DataType.BOOLEAN,
+                StringSearchKernels::endsWith,
                 "Whether the string ends with the suffix (every string ends with the empty one).");
     }
 }

@@ -10,10 +10,11 @@ import dev.quiver.kernels.Kernels;
 import dev.quiver.types.DataType;
 import dev.quiver.types.TypeCoercion;
 import dev.quiver.value.ColumnarValue;
+import dev.quiver.value.Values;
+import java.util.Arrays;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVector;
-
-import java.util.List;
 
 /**
  * SQL's {@code least} and {@code greatest}: any number of arguments of any comparable types
@@ -40,8 +41,9 @@ abstract sealed class Extremum implements ScalarFunction permits Extremum.Least,
         DataType t = DataType.NULL;
         for (DataType a : argTypes) {
             DataType before = t;
-            t = TypeCoercion.comparisonType(t, a).orElseThrow(() -> new PlanningException(name() + " cannot compare " + before
-                    + " with " + a + ": " + name() + argTypes.toString().replace('[', '(').replace(']', ')')));
+            t = TypeCoercion.comparisonType(t, a)
+                    .orElseThrow(() -> new PlanningException(name() + " cannot compare " + before + " with " + a + ": "
+                            + name() + argTypes.toString().replace('[', '(').replace(']', ')')));
         }
         if (t instanceof DataType.ListType || t instanceof DataType.Struct || t instanceof DataType.Interval) {
             throw new PlanningException(name() + " cannot order " + t + " values");
@@ -73,8 +75,9 @@ abstract sealed class Extremum implements ScalarFunction permits Extremum.Least,
                 }
                 ColumnarValue merged;
                 try (ColumnarValue fromNext = Kernels.take(next, split[0], allocator);
-                     ColumnarValue fromPick = Kernels.take(pick, split[1], allocator)) {
-                    merged = Kernels.scatter(type, rows, List.of(split[0], split[1]), List.of(fromNext, fromPick), allocator);
+                        ColumnarValue fromPick = Kernels.take(pick, split[1], allocator)) {
+                    merged = Kernels.scatter(
+                            type, rows, List.of(split[0], split[1]), List.of(fromNext, fromPick), allocator);
                 }
                 pick.close();
                 pick = merged;
@@ -82,7 +85,7 @@ abstract sealed class Extremum implements ScalarFunction permits Extremum.Least,
             if (rows == 1 && call.args().stream().allMatch(a -> a instanceof ColumnarValue.Scalar)) {
                 return pick instanceof ColumnarValue.Scalar s ? s : scalarOf((ColumnarValue.Array) pick, type);
             }
-            ColumnarValue.Array out = dev.quiver.value.Values.toArray(pick, rows, allocator);
+            ColumnarValue.Array out = Values.toArray(pick, rows, allocator);
             if (out != pick) {
                 pick.close();
             } else if (!out.owned()) {
@@ -101,7 +104,7 @@ abstract sealed class Extremum implements ScalarFunction permits Extremum.Least,
 
     private static ColumnarValue.Scalar scalarOf(ColumnarValue.Array a, DataType type) {
         try (a) {
-            return new ColumnarValue.Scalar(dev.quiver.value.Values.get(a.vector(), 0, type));
+            return new ColumnarValue.Scalar(Values.get(a.vector(), 0, type));
         }
     }
 
@@ -131,7 +134,7 @@ abstract sealed class Extremum implements ScalarFunction permits Extremum.Least,
                 keep[k++] = i;
             }
         }
-        return new int[][]{java.util.Arrays.copyOf(take, t), java.util.Arrays.copyOf(keep, k)};
+        return new int[][] {Arrays.copyOf(take, t), Arrays.copyOf(keep, k)};
     }
 
     private static boolean isNull(ColumnarValue v, int row) {

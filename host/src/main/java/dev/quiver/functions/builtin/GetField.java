@@ -6,9 +6,13 @@ import dev.quiver.functions.ScalarFunctionArgs;
 import dev.quiver.functions.Signature;
 import dev.quiver.functions.Volatility;
 import dev.quiver.memory.SharedVectors;
+import dev.quiver.strings.Utf8Input;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVector;
@@ -17,10 +21,6 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.pojo.Field;
-
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 /**
  * {@code get_field(s, 'name')} (alias {@code struct_extract}; SQL {@code s['name']}): field
@@ -38,6 +38,7 @@ final class GetField implements ScalarFunction {
 
     /** The field this call reads; -1 before {@link #bind}. */
     private final int index;
+
     private final String field;
 
     GetField() {
@@ -72,14 +73,16 @@ final class GetField implements ScalarFunction {
     @Override
     public List<DataType> coerceTypes(List<DataType> argTypes) {
         if (argTypes.size() != 2) {
-            throw new PlanningException("get_field takes a struct and a field name, got " + argTypes.size() + " arguments");
+            throw new PlanningException(
+                    "get_field takes a struct and a field name, got " + argTypes.size() + " arguments");
         }
         if (!(argTypes.get(0).valueType() instanceof DataType.Struct)) {
             throw new PlanningException("argument 1 of get_field must be a struct, got a " + argTypes.get(0));
         }
         DataType n = argTypes.get(1).valueType();
         if (!(n instanceof DataType.Utf8) && !(n instanceof DataType.Null)) {
-            throw new PlanningException("argument 2 of get_field is a field name and must be a string literal, got a " + n);
+            throw new PlanningException(
+                    "argument 2 of get_field is a field name and must be a string literal, got a " + n);
         }
         return List.of(argTypes.get(0).valueType(), DataType.UTF8);
     }
@@ -87,7 +90,8 @@ final class GetField implements ScalarFunction {
     @Override
     public ScalarFunction bind(List<DataType> argTypes, List<Optional<ScalarValue>> literals) {
         DataType.Struct s = (DataType.Struct) argTypes.get(0).valueType();
-        ScalarValue name = literals.get(1).orElseThrow(() -> new PlanningException("the field name of get_field must be a literal"));
+        ScalarValue name = literals.get(1)
+                .orElseThrow(() -> new PlanningException("the field name of get_field must be a literal"));
         if (name.isNull()) {
             throw new PlanningException("the field name of get_field (argument 2) is NULL");
         }
@@ -98,7 +102,8 @@ final class GetField implements ScalarFunction {
             }
         }
         throw new PlanningException("the struct has no field '" + name.value() + "' (fields: "
-                + String.join(", ", fields.stream().map(DataType.StructField::name).toList()) + ")");
+                + String.join(
+                        ", ", fields.stream().map(DataType.StructField::name).toList()) + ")");
     }
 
     @Override
@@ -106,7 +111,10 @@ final class GetField implements ScalarFunction {
         if (index < 0) {
             throw new IllegalStateException("get_field's type depends on its literal field name: bind it first");
         }
-        return ((DataType.Struct) argTypes.get(0).valueType()).fields().get(index).type();
+        return ((DataType.Struct) argTypes.get(0).valueType())
+                .fields()
+                .get(index)
+                .type();
     }
 
     @Override
@@ -117,10 +125,19 @@ final class GetField implements ScalarFunction {
         Field out = call.returnField();
         DataType type = DataType.fromField(out);
         return switch (call.arg(0)) {
-            case ColumnarValue.Scalar s -> new ColumnarValue.Scalar(s.isNull() ? ScalarValue.nullOf(type)
-                    : new ScalarValue(type, ((Map<?, ?>) s.value().value()).get(field)));
-            case ColumnarValue.Array a -> new ColumnarValue.Array(dev.quiver.strings.Utf8Input.checked(
-                    extract((StructVector) a.vector(), call.numberRows(), out, call.config().allocator()), "field '" + field + "'"));
+            case ColumnarValue.Scalar s ->
+                new ColumnarValue.Scalar(
+                        s.isNull()
+                                ? ScalarValue.nullOf(type)
+                                : new ScalarValue(type, ((Map<?, ?>) s.value().value()).get(field)));
+            case ColumnarValue.Array a ->
+                new ColumnarValue.Array(Utf8Input.checked(
+                        extract(
+                                (StructVector) a.vector(),
+                                call.numberRows(),
+                                out,
+                                call.config().allocator()),
+                        "field '" + field + "'"));
         };
     }
 
@@ -139,7 +156,8 @@ final class GetField implements ScalarFunction {
         }
     }
 
-    private static FieldVector copyBits(BitVector bits, ArrowBuf structValidity, int rows, Field out, BufferAllocator allocator) {
+    private static FieldVector copyBits(
+            BitVector bits, ArrowBuf structValidity, int rows, Field out, BufferAllocator allocator) {
         BitVector copy = (BitVector) out.createVector(allocator);
         try {
             copy.allocateNew(Math.max(rows, 1));

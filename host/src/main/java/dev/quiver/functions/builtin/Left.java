@@ -6,7 +6,6 @@ import dev.quiver.functions.Signature;
 import dev.quiver.kernels.StringShapeKernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.List;
 
 /**
@@ -14,7 +13,8 @@ import java.util.List;
  * {@code -n}. NULL when an argument is NULL. docs/strings.md
  */
 final class Left implements ScalarFunction {
-    private static final Signature SIGNATURE = StringShape.signature(List.of(StringShape.TEXT, StringShape.INTEGER)).withParameterNames("s", "n");
+    private static final Signature SIGNATURE = StringShape.signature(List.of(StringShape.TEXT, StringShape.INTEGER))
+            .withParameterNames("s", "n");
 
     @Override
     public String name() {
@@ -33,7 +33,9 @@ final class Left implements ScalarFunction {
 
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
-        return StringShape.invoke(call, (args, rows, allocator) -> StringShapeKernels.left(args.getFirst(), args.get(1), rows, allocator));
+        return StringShape.invoke(
+                call,
+                (args, rows, allocator) -> StringShapeKernels.left(args.getFirst(), args.get(1), rows, allocator));
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.quiver.functions.builtin;
 
 import dev.quiver.kernels.StringShapeKernels;
-
 import java.util.List;
 
 /**
@@ -11,7 +10,9 @@ import java.util.List;
  */
 final class Length extends StringLength {
     Length() {
-        super("length", List.of("char_length", "character_length"),
+        super(
+                "length",
+                List.of("char_length", "character_length"),
                 "The number of characters (Unicode code points) as Int64 (alias char_length, character_length).",
                 StringShapeKernels::charLength);
     }

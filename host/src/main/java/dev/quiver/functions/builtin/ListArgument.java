@@ -4,10 +4,9 @@ import dev.quiver.functions.PlanningException;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-
-import java.util.List;
 
 /**
  * An argument of the list functions read row by row: an array, or a scalar held as a one-row
@@ -18,7 +17,8 @@ record ListArgument(FieldVector vector, boolean constant, boolean owned) impleme
     static ListArgument of(ColumnarValue v, BufferAllocator allocator) {
         return switch (v) {
             case ColumnarValue.Array a -> new ListArgument(a.vector(), false, false);
-            case ColumnarValue.Scalar s -> new ListArgument(Values.broadcast(s.value(), "value", 1, allocator), true, true);
+            case ColumnarValue.Scalar s ->
+                new ListArgument(Values.broadcast(s.value(), "value", 1, allocator), true, true);
         };
     }
 
@@ -44,7 +44,8 @@ record ListArgument(FieldVector vector, boolean constant, boolean owned) impleme
      */
     static DataType elementOfFirst(String function, String second, List<DataType> argTypes) {
         if (argTypes.size() != 2) {
-            throw new PlanningException(function + " takes a list and " + second + ", got " + argTypes.size() + " arguments");
+            throw new PlanningException(
+                    function + " takes a list and " + second + ", got " + argTypes.size() + " arguments");
         }
         DataType element = elementOf(argTypes.get(0));
         if (element == null) {

@@ -6,7 +6,6 @@ import dev.quiver.functions.Signature;
 import dev.quiver.kernels.StringShapeKernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.List;
 
 /**
@@ -15,7 +14,8 @@ import java.util.List;
  * type of {@code s}. An all-ASCII batch is mapped eight bytes per step. docs/strings.md
  */
 final class Lower implements ScalarFunction {
-    private static final Signature SIGNATURE = StringShape.signature(List.of(StringShape.TEXT)).withParameterNames("s");
+    private static final Signature SIGNATURE =
+            StringShape.signature(List.of(StringShape.TEXT)).withParameterNames("s");
 
     @Override
     public String name() {
@@ -34,7 +34,8 @@ final class Lower implements ScalarFunction {
 
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
-        return StringShape.invoke(call, (args, rows, allocator) -> StringShapeKernels.lower(args.getFirst(), allocator));
+        return StringShape.invoke(
+                call, (args, rows, allocator) -> StringShapeKernels.lower(args.getFirst(), allocator));
     }
 
     @Override

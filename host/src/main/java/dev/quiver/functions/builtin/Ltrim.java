@@ -9,6 +9,9 @@ import dev.quiver.kernels.StringShapeKernels;
  */
 final class Ltrim extends StringTrim {
     Ltrim() {
-        super("ltrim", StringShapeKernels.TrimSide.LEADING, "Removes the given characters (default: spaces) from the start.");
+        super(
+                "ltrim",
+                StringShapeKernels.TrimSide.LEADING,
+                "Removes the given characters (default: spaces) from the start.");
     }
 }

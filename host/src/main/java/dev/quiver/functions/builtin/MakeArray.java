@@ -1,5 +1,6 @@
 package dev.quiver.functions.builtin;
 
+import dev.quiver.errors.ResourceException;
 import dev.quiver.functions.PlanningException;
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
@@ -10,6 +11,8 @@ import dev.quiver.types.DataType;
 import dev.quiver.types.TypeCoercion;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.Values;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
@@ -19,9 +22,6 @@ import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.complex.ListVector;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * {@code make_array(a, b, ...)} (alias {@code array}; DuckDB's {@code list_value}): per row, the
@@ -58,8 +58,10 @@ final class MakeArray implements ScalarFunction {
         if (argTypes.isEmpty()) {
             throw new PlanningException("make_array needs at least one argument");
         }
-        DataType t = TypeCoercion.commonType(argTypes.stream().map(DataType::valueType).toList()).orElseThrow(() ->
-                new PlanningException("the arguments of make_array have no common type: " + argTypes));
+        DataType t = TypeCoercion.commonType(
+                        argTypes.stream().map(DataType::valueType).toList())
+                .orElseThrow(
+                        () -> new PlanningException("the arguments of make_array have no common type: " + argTypes));
         return argTypes.stream().map(a -> t).toList();
     }
 
@@ -95,18 +97,21 @@ final class MakeArray implements ScalarFunction {
                 }
                 arrays.add(a.vector());
             }
-            return new ColumnarValue.Array(build(arrays, rows, type, call.returnField().getName(), allocator));
+            return new ColumnarValue.Array(
+                    build(arrays, rows, type, call.returnField().getName(), allocator));
         } finally {
             Resources.closeAll(made);
         }
     }
 
     /** The list vector; on failure everything it allocated is freed. */
-    static ListVector build(List<FieldVector> arrays, int rows, DataType.ListType type, String name, BufferAllocator allocator) {
+    static ListVector build(
+            List<FieldVector> arrays, int rows, DataType.ListType type, String name, BufferAllocator allocator) {
         int n = arrays.size();
         long total = (long) rows * n;
         if (total > Integer.MAX_VALUE) {
-            throw new dev.quiver.errors.ResourceException("make_array of " + n + " arguments over " + rows + " rows makes more than 2^31 elements");
+            throw new ResourceException(
+                    "make_array of " + n + " arguments over " + rows + " rows makes more than 2^31 elements");
         }
         ListVector out = (ListVector) type.toField(name, true).createVector(allocator);
         try {

@@ -11,7 +11,6 @@ import dev.quiver.rowfn.RowType;
 import dev.quiver.rowfn.Val;
 import dev.quiver.types.DataType;
 import dev.quiver.types.ElementType;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -31,8 +30,7 @@ import java.util.function.UnaryOperator;
  * for the rest.
  */
 public final class MathFunctions {
-    private MathFunctions() {
-    }
+    private MathFunctions() {}
 
     /** Every function of the library, as registered by {@link BuiltinFunctions#all()}. */
     public static List<ScalarFunction> all() {
@@ -79,39 +77,48 @@ public final class MathFunctions {
 
     /** {@code abs(x)} of Int32, Int64, Float32, Float64; integers wrap (abs of MIN_VALUE is MIN_VALUE). */
     public static final RowFn ABS = RowFn.declare("abs")
-            .arg("x", RowType.NUMERIC).returns(RowType.SAME_AS_ARGS)
+            .arg("x", RowType.NUMERIC)
+            .returns(RowType.SAME_AS_ARGS)
             .description("Absolute value; integers wrap (abs of the minimum is the minimum); decimals stay decimals.")
             .body(Val::abs);
 
     /** -1, 0 or 1 in the argument's type; for floats as Math.signum: NaN stays NaN and ±0.0 stays ±0.0. */
     public static final RowFn SIGN = RowFn.declare("sign")
-            .arg("x", RowType.NUMERIC).returns(RowType.SAME_AS_ARGS)
+            .arg("x", RowType.NUMERIC)
+            .returns(RowType.SAME_AS_ARGS)
             .description("-1, 0 or 1 in x's type (Math.signum: NaN gives NaN, -0.0 gives -0.0).")
             .body(x -> Val.select(x.gt(0), one(x), Val.select(x.lt(0), Val.of(x.type(), -1), x)));
 
-    public static final RowFn FLOOR = integral("floor", Val::floor,
-            "Largest integral value not above x; integers unchanged, Float32 stays Float32.");
-    public static final RowFn CEIL = integral("ceil", Val::ceil,
-            "Smallest integral value not below x; integers unchanged, Float32 stays Float32.");
-    public static final RowFn TRUNC = integral("trunc", Val::trunc,
+    public static final RowFn FLOOR = integral(
+            "floor", Val::floor, "Largest integral value not above x; integers unchanged, Float32 stays Float32.");
+    public static final RowFn CEIL = integral(
+            "ceil", Val::ceil, "Smallest integral value not below x; integers unchanged, Float32 stays Float32.");
+    public static final RowFn TRUNC = integral(
+            "trunc",
+            Val::trunc,
             "x rounded toward zero (sign of zero kept); integers unchanged, Float32 stays Float32.");
 
     /** floor, ceil, trunc: the identity on integers, the rounding on floats (exact). */
     private static RowFn integral(String name, UnaryOperator<Val> op, String description) {
-        return RowFn.declare(name).arg("x", RowType.NUMERIC).returns(RowType.SAME_AS_ARGS).description(description)
+        return RowFn.declare(name)
+                .arg("x", RowType.NUMERIC)
+                .returns(RowType.SAME_AS_ARGS)
+                .description(description)
                 .body(x -> x.type().isInteger() ? x : op.apply(x));
     }
 
     // ---- floating-point functions (Float32 stays Float32, anything else is read as Float64) --
 
-    public static final RowFn SQRT = floating("sqrt", Val::sqrt, "Square root, correctly rounded; NaN for negative numbers.");
+    public static final RowFn SQRT =
+            floating("sqrt", Val::sqrt, "Square root, correctly rounded; NaN for negative numbers.");
     public static final RowFn CBRT = floating("cbrt", Val::cbrt, "Cube root (negative for negative x).");
     public static final RowFn EXP = floating("exp", Val::exp, "e raised to x.");
-    public static final RowFn LN = floating("ln", Val::ln, "Natural logarithm; NaN for negative numbers, -Infinity for 0.");
-    public static final RowFn LOG2 = floating("log2", Val::log2,
-            "Base-2 logarithm, exact for powers of two; NaN for negative numbers, -Infinity for 0.");
-    public static final RowFn LOG10 = floating("log10", Val::log10,
-            "Base-10 logarithm; NaN for negative numbers, -Infinity for 0.");
+    public static final RowFn LN =
+            floating("ln", Val::ln, "Natural logarithm; NaN for negative numbers, -Infinity for 0.");
+    public static final RowFn LOG2 = floating(
+            "log2", Val::log2, "Base-2 logarithm, exact for powers of two; NaN for negative numbers, -Infinity for 0.");
+    public static final RowFn LOG10 =
+            floating("log10", Val::log10, "Base-10 logarithm; NaN for negative numbers, -Infinity for 0.");
     public static final RowFn SIN = floating("sin", Val::sin, "Sine of x radians; NaN for ±Infinity.");
     public static final RowFn COS = floating("cos", Val::cos, "Cosine of x radians; NaN for ±Infinity.");
     public static final RowFn TAN = floating("tan", Val::tan, "Tangent of x radians; NaN for ±Infinity.");
@@ -124,11 +131,16 @@ public final class MathFunctions {
 
     /** 180/pi and pi/180 as Math.toDegrees and Math.toRadians (and DuckDB, PostgreSQL) use them. */
     static final double RADIANS_TO_DEGREES = 180.0 / Math.PI;
+
     static final double DEGREES_TO_RADIANS = Math.PI / 180.0;
 
-    public static final RowFn DEGREES = floating("degrees", x -> timesInDouble(x, RADIANS_TO_DEGREES),
+    public static final RowFn DEGREES = floating(
+            "degrees",
+            x -> timesInDouble(x, RADIANS_TO_DEGREES),
             "x radians in degrees: x * (180 / pi), one rounding (Float32 computed in Float64, then rounded).");
-    public static final RowFn RADIANS = floating("radians", x -> timesInDouble(x, DEGREES_TO_RADIANS),
+    public static final RowFn RADIANS = floating(
+            "radians",
+            x -> timesInDouble(x, DEGREES_TO_RADIANS),
             "x degrees in radians: x * (pi / 180), one rounding (Float32 computed in Float64, then rounded).");
 
     /** {@code x * k} computed in Float64 and rounded back to x's type. */
@@ -137,29 +149,41 @@ public final class MathFunctions {
     }
 
     private static RowFn floating(String name, UnaryOperator<Val> op, String description) {
-        return RowFn.declare(name).arg("x", RowType.FLOATING).returns(RowType.SAME_AS_ARGS).description(description)
+        return RowFn.declare(name)
+                .arg("x", RowType.FLOATING)
+                .returns(RowType.SAME_AS_ARGS)
+                .description(description)
                 .body(op::apply);
     }
 
     /** {@code pow(x, y)} (alias power) as StrictMath.pow: pow(x, 0) = 1 even for NaN, pow(-8, 1/3) = NaN. */
-    public static final RowFn POW = RowFn.declare("pow").aliases("power")
-            .arg("x", RowType.FLOATING).arg("y", RowType.FLOATING).returns(RowType.SAME_AS_ARGS)
+    public static final RowFn POW = RowFn.declare("pow")
+            .aliases("power")
+            .arg("x", RowType.FLOATING)
+            .arg("y", RowType.FLOATING)
+            .returns(RowType.SAME_AS_ARGS)
             .description("x raised to the power y (alias power), as StrictMath.pow (pow(x, 0) = 1, NaN for a negative x"
                     + " and a non-integer y).")
             .body(Val::pow);
 
     /** {@code atan2(y, x)}: the angle of the point (x, y), in [-pi, pi]. */
     public static final RowFn ATAN2 = RowFn.declare("atan2")
-            .arg("y", RowType.FLOATING).arg("x", RowType.FLOATING).returns(RowType.SAME_AS_ARGS)
+            .arg("y", RowType.FLOATING)
+            .arg("x", RowType.FLOATING)
+            .returns(RowType.SAME_AS_ARGS)
             .description("The angle of the point (x, y) in radians, in [-pi, pi] (argument order y, x).")
             .body(Val::atan2);
 
     public static final RowFn HYPOT = RowFn.declare("hypot")
-            .arg("x", RowType.FLOATING).arg("y", RowType.FLOATING).returns(RowType.SAME_AS_ARGS)
-            .description("sqrt(x*x + y*y) without intermediate overflow; Infinity if either is infinite, even with NaN.")
+            .arg("x", RowType.FLOATING)
+            .arg("y", RowType.FLOATING)
+            .returns(RowType.SAME_AS_ARGS)
+            .description(
+                    "sqrt(x*x + y*y) without intermediate overflow; Infinity if either is infinite, even with NaN.")
             .body(Val::hypot);
 
-    public static final RowFn PI = RowFn.declare("pi").returns(RowType.FLOAT64)
+    public static final RowFn PI = RowFn.declare("pi")
+            .returns(RowType.FLOAT64)
             .description("The Float64 closest to pi (folded at planning).")
             .body(() -> Val.of(Math.PI));
 
@@ -167,43 +191,62 @@ public final class MathFunctions {
 
     /** {@code log(x)}: the base-10 logarithm, as DuckDB and PostgreSQL. */
     static final RowFn LOG_1 = RowFn.declare("log")
-            .arg("x", RowType.FLOATING).returns(RowType.SAME_AS_ARGS)
+            .arg("x", RowType.FLOATING)
+            .returns(RowType.SAME_AS_ARGS)
             .description("log(x): base-10 logarithm (as DuckDB and PostgreSQL).")
             .body(Val::log10);
 
     /** {@code log(b, x)}: log10(x) / log10(b), as DuckDB computes it (so log(10, 1000) is exactly 3). */
     static final RowFn LOG_2 = RowFn.declare("log")
-            .arg("b", RowType.FLOATING).arg("x", RowType.FLOATING).returns(RowType.SAME_AS_ARGS)
+            .arg("b", RowType.FLOATING)
+            .arg("x", RowType.FLOATING)
+            .returns(RowType.SAME_AS_ARGS)
             .description("log(b, x): logarithm of x to base b, log10(x) / log10(b).")
             .body((b, x) -> x.log10().div(b.log10()));
 
     static ScalarFunction log() {
-        return new RowFnDispatch("log", List.of(), Signature.oneOf(List.of(
-                new TypeSignature.Exact(List.of(DataType.FLOAT64)),
-                new TypeSignature.Exact(List.of(DataType.FLOAT32)),
-                new TypeSignature.Exact(List.of(DataType.FLOAT64, DataType.FLOAT64)),
-                new TypeSignature.Exact(List.of(DataType.FLOAT32, DataType.FLOAT32))), Volatility.IMMUTABLE),
+        return new RowFnDispatch(
+                "log",
+                List.of(),
+                Signature.oneOf(
+                        List.of(
+                                new TypeSignature.Exact(List.of(DataType.FLOAT64)),
+                                new TypeSignature.Exact(List.of(DataType.FLOAT32)),
+                                new TypeSignature.Exact(List.of(DataType.FLOAT64, DataType.FLOAT64)),
+                                new TypeSignature.Exact(List.of(DataType.FLOAT32, DataType.FLOAT32))),
+                        Volatility.IMMUTABLE),
                 "log(x): base-10 logarithm; log(b, x): logarithm of x to base b (log10(x) / log10(b)).",
-                List.of(LOG_1, LOG_2), null);
+                List.of(LOG_1, LOG_2),
+                null);
     }
 
     // ---- abs: numbers here, decimals in DecimalAbs ------------------------------------
 
     static ScalarFunction abs() {
-        return new RowFnDispatch("abs", List.of(), Signature.oneOf(List.of(
-                new TypeSignature.Exact(List.of(DataType.INT32)),
-                new TypeSignature.Exact(List.of(DataType.INT64)),
-                new TypeSignature.Exact(List.of(DataType.FLOAT32)),
-                new TypeSignature.Exact(List.of(DataType.FLOAT64)),
-                new TypeSignature.Coercible(List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL)))), Volatility.IMMUTABLE)
-                .withParameterNames("x"), ABS.description(), List.of(ABS), new DecimalAbs());
+        return new RowFnDispatch(
+                "abs",
+                List.of(),
+                Signature.oneOf(
+                                List.of(
+                                        new TypeSignature.Exact(List.of(DataType.INT32)),
+                                        new TypeSignature.Exact(List.of(DataType.INT64)),
+                                        new TypeSignature.Exact(List.of(DataType.FLOAT32)),
+                                        new TypeSignature.Exact(List.of(DataType.FLOAT64)),
+                                        new TypeSignature.Coercible(
+                                                List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL)))),
+                                Volatility.IMMUTABLE)
+                        .withParameterNames("x"),
+                ABS.description(),
+                List.of(ABS),
+                new DecimalAbs());
     }
 
     // ---- round --------------------------------------------------------------------------
 
     /** {@code round(x)}: half away from zero, exact. */
     static final RowFn ROUND_1 = RowFn.declare("round")
-            .arg("x", RowType.FLOATING).returns(RowType.SAME_AS_ARGS)
+            .arg("x", RowType.FLOATING)
+            .returns(RowType.SAME_AS_ARGS)
             .description("x rounded to an integral value, half away from zero.")
             .body(MathFunctions::roundHalfAway);
 
@@ -215,7 +258,9 @@ public final class MathFunctions {
      * returned unchanged; a result that rounds to zero keeps x's sign.
      */
     static final RowFn ROUND_2 = RowFn.declare("round")
-            .arg("x", RowType.FLOATING).constantArg("digits", RowType.INT32).returns(RowType.SAME_AS_ARGS)
+            .arg("x", RowType.FLOATING)
+            .constantArg("digits", RowType.INT32)
+            .returns(RowType.SAME_AS_ARGS)
             .description("x rounded half away from zero to a literal number of decimal places.")
             .body((x, digits) -> roundToDigits(x.asFloat64(), digits).as(x.type()));
 
@@ -248,33 +293,55 @@ public final class MathFunctions {
     }
 
     static ScalarFunction round() {
-        return new RowFnDispatch("round", List.of(), Signature.oneOf(List.of(
-                new TypeSignature.Exact(List.of(DataType.FLOAT64)),
-                new TypeSignature.Exact(List.of(DataType.FLOAT32)),
-                new TypeSignature.Exact(List.of(DataType.FLOAT64, DataType.INT32)),
-                new TypeSignature.Exact(List.of(DataType.FLOAT32, DataType.INT32)),
-                new TypeSignature.Coercible(List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL))),
-                new TypeSignature.Coercible(List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL),
-                        Coercion.implicit(TypeSignatureClass.of(DataType.INT32), List.of(TypeSignatureClass.Family.INTEGER), DataType.INT32)))),
-                Volatility.IMMUTABLE).withParameterNames("x", "digits"),
+        return new RowFnDispatch(
+                "round",
+                List.of(),
+                Signature.oneOf(
+                                List.of(
+                                        new TypeSignature.Exact(List.of(DataType.FLOAT64)),
+                                        new TypeSignature.Exact(List.of(DataType.FLOAT32)),
+                                        new TypeSignature.Exact(List.of(DataType.FLOAT64, DataType.INT32)),
+                                        new TypeSignature.Exact(List.of(DataType.FLOAT32, DataType.INT32)),
+                                        new TypeSignature.Coercible(
+                                                List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL))),
+                                        new TypeSignature.Coercible(List.of(
+                                                Coercion.exact(TypeSignatureClass.Family.DECIMAL),
+                                                Coercion.implicit(
+                                                        TypeSignatureClass.of(DataType.INT32),
+                                                        List.of(TypeSignatureClass.Family.INTEGER),
+                                                        DataType.INT32)))),
+                                Volatility.IMMUTABLE)
+                        .withParameterNames("x", "digits"),
                 "x rounded half away from zero to a literal number of decimal places (0 when omitted); decimals stay decimals.",
-                List.of(ROUND_1, ROUND_2), DecimalRound.round());
+                List.of(ROUND_1, ROUND_2),
+                DecimalRound.round());
     }
 
     /** {@code trunc(x)} of numbers (the RowFn {@link #TRUNC}); {@code trunc(dec [, digits])} of decimals, exactly. */
     static ScalarFunction trunc() {
-        return new RowFnDispatch("trunc", List.of(), Signature.oneOf(List.of(
-                new TypeSignature.Exact(List.of(DataType.INT32)),
-                new TypeSignature.Exact(List.of(DataType.INT64)),
-                new TypeSignature.Exact(List.of(DataType.FLOAT32)),
-                new TypeSignature.Exact(List.of(DataType.FLOAT64)),
-                new TypeSignature.Coercible(List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL))),
-                new TypeSignature.Coercible(List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL),
-                        Coercion.implicit(TypeSignatureClass.of(DataType.INT32), List.of(TypeSignatureClass.Family.INTEGER), DataType.INT32)))),
-                Volatility.IMMUTABLE).withParameterNames("x", "digits"),
+        return new RowFnDispatch(
+                "trunc",
+                List.of(),
+                Signature.oneOf(
+                                List.of(
+                                        new TypeSignature.Exact(List.of(DataType.INT32)),
+                                        new TypeSignature.Exact(List.of(DataType.INT64)),
+                                        new TypeSignature.Exact(List.of(DataType.FLOAT32)),
+                                        new TypeSignature.Exact(List.of(DataType.FLOAT64)),
+                                        new TypeSignature.Coercible(
+                                                List.of(Coercion.exact(TypeSignatureClass.Family.DECIMAL))),
+                                        new TypeSignature.Coercible(List.of(
+                                                Coercion.exact(TypeSignatureClass.Family.DECIMAL),
+                                                Coercion.implicit(
+                                                        TypeSignatureClass.of(DataType.INT32),
+                                                        List.of(TypeSignatureClass.Family.INTEGER),
+                                                        DataType.INT32)))),
+                                Volatility.IMMUTABLE)
+                        .withParameterNames("x", "digits"),
                 "x rounded toward zero (sign of zero kept); integers unchanged, Float32 stays Float32; a decimal to a literal"
                         + " number of decimal places (0 when omitted), staying a decimal.",
-                List.of(TRUNC), DecimalRound.trunc());
+                List.of(TRUNC),
+                DecimalRound.trunc());
     }
 
     // ---- greatest, least ----------------------------------------------------------------
@@ -291,13 +358,15 @@ public final class MathFunctions {
      * first best valid argument, as the sequential SQL definition gives.
      */
     private static RowFn extremum(String name, boolean greatest) {
-        return RowFn.declare(name).variadic("x", RowType.NUMERIC, 1).returns(RowType.SAME_AS_ARGS)
-                .description((greatest ? "The largest" : "The smallest") + " of its arguments, NULLs skipped (SQL); NaN is above"
-                        + " every number.")
+        return RowFn.declare(name)
+                .variadic("x", RowType.NUMERIC, 1)
+                .returns(RowType.SAME_AS_ARGS)
+                .description((greatest ? "The largest" : "The smallest")
+                        + " of its arguments, NULLs skipped (SQL); NaN is above" + " every number.")
                 .rowBody(row -> {
                     List<Val[]> picks = new ArrayList<>(); // {value, valid}
                     for (int i = 0; i < row.size(); i++) {
-                        picks.add(new Val[]{row.arg(i), row.isValid(i)});
+                        picks.add(new Val[] {row.arg(i), row.isValid(i)});
                     }
                     while (picks.size() > 1) {
                         List<Val[]> next = new ArrayList<>();
@@ -321,10 +390,12 @@ public final class MathFunctions {
         Val better = greatest ? b.gt(a) : b.lt(a);
         if (a.type().isFloatingPoint()) {
             // SQL orders NaN above every number: a NaN beats a number for greatest, a number beats a NaN for least.
-            better = greatest ? better.or(b.isNaN().and(a.isNaN().not())) : better.or(a.isNaN().and(b.isNaN().not()));
+            better = greatest
+                    ? better.or(b.isNaN().and(a.isNaN().not()))
+                    : better.or(a.isNaN().and(b.isNaN().not()));
         }
         Val replace = later[1].and(earlier[1].not().or(better));
-        return new Val[]{Val.select(replace, b, a), earlier[1].or(later[1])};
+        return new Val[] {Val.select(replace, b, a), earlier[1].or(later[1])};
     }
 
     static ScalarFunction greatest() {
@@ -338,27 +409,40 @@ public final class MathFunctions {
     /** The RowFn when the arguments compare as Int32, Int64, Float32 or Float64; Extremum for every other type. */
     private static ScalarFunction extremumDispatch(RowFn rowFn, Extremum other) {
         String which = rowFn == GREATEST ? "The largest" : "The smallest";
-        return new RowFnDispatch(rowFn.name(), List.of(), other.signature(), which + " of its arguments of any comparable"
-                + " types, NULLs skipped (SQL); NaN is above every number.", List.of(rowFn), other);
+        return new RowFnDispatch(
+                rowFn.name(),
+                List.of(),
+                other.signature(),
+                which + " of its arguments of any comparable"
+                        + " types, NULLs skipped (SQL); NaN is above every number.",
+                List.of(rowFn),
+                other);
     }
 
     // ---- two numbers ---------------------------------------------------------------------
 
     /** {@code min(a, b)}: as {@link Math#min} (NaN wins, -0.0 below +0.0); for SQL's null-skipping form, {@code least}. */
     public static final RowFn MIN = RowFn.declare("min")
-            .arg("a", RowType.NUMERIC).arg("b", RowType.NUMERIC).returns(RowType.SAME_AS_ARGS)
+            .arg("a", RowType.NUMERIC)
+            .arg("b", RowType.NUMERIC)
+            .returns(RowType.SAME_AS_ARGS)
             .description("The smaller of two numbers, as Math.min (NaN wins, -0.0 < +0.0); fused into kernels.")
             .body(Val::min);
 
     /** {@code max(a, b)}: as {@link Math#max} (NaN wins, +0.0 above -0.0); for SQL's null-skipping form, {@code greatest}. */
     public static final RowFn MAX = RowFn.declare("max")
-            .arg("a", RowType.NUMERIC).arg("b", RowType.NUMERIC).returns(RowType.SAME_AS_ARGS)
+            .arg("a", RowType.NUMERIC)
+            .arg("b", RowType.NUMERIC)
+            .returns(RowType.SAME_AS_ARGS)
             .description("The larger of two numbers, as Math.max (NaN wins, +0.0 > -0.0); fused into kernels.")
             .body(Val::max);
 
     /** {@code fma(a, b, c)}: {@code a * b + c} with one rounding, as {@link Math#fma}. */
     public static final RowFn FMA = RowFn.declare("fma")
-            .arg("a", RowType.FLOATING).arg("b", RowType.FLOATING).arg("c", RowType.FLOATING).returns(RowType.SAME_AS_ARGS)
+            .arg("a", RowType.FLOATING)
+            .arg("b", RowType.FLOATING)
+            .arg("c", RowType.FLOATING)
+            .returns(RowType.SAME_AS_ARGS)
             .description("a * b + c with a single rounding (Math.fma).")
             .body(Val::fma);
 
@@ -366,7 +450,10 @@ public final class MathFunctions {
 
     /** {@code mod(a, b)}: Java's {@code %} (the sign of a); a zero divisor fails the row, as {@code %} does. */
     public static final RowFn MOD = RowFn.declare("mod")
-            .arg("a", RowType.INTEGER).arg("b", RowType.INTEGER).returns(RowType.SAME_AS_ARGS).fallible()
+            .arg("a", RowType.INTEGER)
+            .arg("b", RowType.INTEGER)
+            .returns(RowType.SAME_AS_ARGS)
+            .fallible()
             .description("Remainder of a / b with the sign of a (as %); a zero divisor is an error (division by zero).")
             .body((a, b) -> {
                 Val zero = b.eq(0);
@@ -379,8 +466,12 @@ public final class MathFunctions {
      * gcd(MIN_VALUE, MIN_VALUE)), fails the row with an integer overflow.
      */
     public static final RowFn GCD = RowFn.declare("gcd")
-            .arg("a", RowType.INTEGER).arg("b", RowType.INTEGER).returns(RowType.SAME_AS_ARGS).fallible()
-            .description("Greatest common divisor, non-negative (gcd(0, 0) = 0); an error where it is 2^63 (2^31 for Int32).")
+            .arg("a", RowType.INTEGER)
+            .arg("b", RowType.INTEGER)
+            .returns(RowType.SAME_AS_ARGS)
+            .fallible()
+            .description(
+                    "Greatest common divisor, non-negative (gcd(0, 0) = 0); an error where it is 2^63 (2^31 for Int32).")
             .body(MathFunctions::gcd);
 
     /**

@@ -11,17 +11,16 @@ import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.complex.StructVector;
-import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 
 /**
  * {@code named_struct('a', x, 'b', y, ...)}: per row, the struct {@code {a: x, b: y}}. The names
@@ -63,16 +62,17 @@ final class NamedStruct implements ScalarFunction {
     @Override
     public List<DataType> coerceTypes(List<DataType> argTypes) {
         if (argTypes.isEmpty() || argTypes.size() % 2 != 0) {
-            throw new PlanningException("named_struct takes pairs of a field name and a value ('a', x, 'b', y, ...), got "
-                    + argTypes.size() + " argument" + (argTypes.size() == 1 ? "" : "s"));
+            throw new PlanningException(
+                    "named_struct takes pairs of a field name and a value ('a', x, 'b', y, ...), got " + argTypes.size()
+                            + " argument" + (argTypes.size() == 1 ? "" : "s"));
         }
         List<DataType> out = new ArrayList<>(argTypes.size());
         for (int i = 0; i < argTypes.size(); i++) {
             DataType t = argTypes.get(i).valueType();
             if (i % 2 == 0) {
                 if (!(t instanceof DataType.Utf8) && !(t instanceof DataType.Null)) {
-                    throw new PlanningException("argument " + (i + 1) + " of named_struct is a field name and must be a string literal, got a "
-                            + t);
+                    throw new PlanningException("argument " + (i + 1)
+                            + " of named_struct is a field name and must be a string literal, got a " + t);
                 }
                 out.add(DataType.UTF8);
             } else {
@@ -87,15 +87,17 @@ final class NamedStruct implements ScalarFunction {
         List<String> bound = new ArrayList<>();
         Map<String, Integer> seen = new HashMap<>();
         for (int i = 0; i < literals.size(); i += 2) {
-            ScalarValue v = literals.get(i).orElseThrow(() -> new PlanningException("a field name of named_struct must be a literal"));
+            ScalarValue v = literals.get(i)
+                    .orElseThrow(() -> new PlanningException("a field name of named_struct must be a literal"));
             if (v.isNull()) {
-                throw new PlanningException("argument " + (bound.size() * 2 + 1) + " of named_struct (a field name) is NULL");
+                throw new PlanningException(
+                        "argument " + (bound.size() * 2 + 1) + " of named_struct (a field name) is NULL");
             }
             String name = (String) v.value();
             Integer before = seen.putIfAbsent(name, i + 1);
             if (before != null) {
-                throw new PlanningException("field name '" + name + "' of named_struct is given twice (arguments " + before + " and "
-                        + (i + 1) + ")");
+                throw new PlanningException("field name '" + name + "' of named_struct is given twice (arguments "
+                        + before + " and " + (i + 1) + ")");
             }
             bound.add(name);
         }
@@ -131,7 +133,8 @@ final class NamedStruct implements ScalarFunction {
     static DataType.Struct structType(List<String> names, List<DataType> argTypes, int first, int step) {
         List<DataType.StructField> fields = new ArrayList<>(names.size());
         for (int k = 0; k < names.size(); k++) {
-            fields.add(new DataType.StructField(names.get(k), argTypes.get(first + k * step).valueType(), true));
+            fields.add(new DataType.StructField(
+                    names.get(k), argTypes.get(first + k * step).valueType(), true));
         }
         return new DataType.Struct(fields);
     }
@@ -142,14 +145,17 @@ final class NamedStruct implements ScalarFunction {
         if (values.stream().allMatch(v -> v instanceof ColumnarValue.Scalar)) {
             Map<String, Object> m = new LinkedHashMap<>();
             for (int k = 0; k < names.size(); k++) {
-                m.put(names.get(k), ((ColumnarValue.Scalar) values.get(k)).value().value());
+                m.put(
+                        names.get(k),
+                        ((ColumnarValue.Scalar) values.get(k)).value().value());
             }
             return ColumnarValue.scalar(type, m);
         }
         BufferAllocator allocator = call.config().allocator();
         int rows = call.numberRows();
         List<ColumnarValue> made = new ArrayList<>();
-        StructVector out = (StructVector) type.toField(call.returnField().getName(), true).createVector(allocator);
+        StructVector out =
+                (StructVector) type.toField(call.returnField().getName(), true).createVector(allocator);
         try {
             // Every row valid: Arrow makes the all-ones bitmap itself for a node without nulls.
             out.loadFieldBuffers(new ArrowFieldNode(rows, 0), List.of(allocator.getEmpty()));

@@ -6,7 +6,6 @@ import dev.quiver.functions.Signature;
 import dev.quiver.functions.Volatility;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.time.Instant;
 import java.util.List;
 
@@ -41,7 +40,8 @@ final class Now implements ScalarFunction {
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
         Instant t = call.config().queryStart();
-        return ColumnarValue.scalar(TYPE, Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1_000));
+        return ColumnarValue.scalar(
+                TYPE, Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1_000));
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.quiver.functions.builtin;
 
 import dev.quiver.kernels.StringShapeKernels;
-
 import java.util.List;
 
 /**

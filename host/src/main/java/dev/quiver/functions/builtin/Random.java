@@ -6,11 +6,10 @@ import dev.quiver.functions.Signature;
 import dev.quiver.functions.Volatility;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-import org.apache.arrow.vector.Float8Vector;
-
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
+import org.apache.arrow.vector.Float8Vector;
 
 /**
  * {@code random()}: a uniformly distributed Float64 in [0, 1), a different one for every row.
@@ -42,7 +41,8 @@ final class Random implements ScalarFunction {
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
         int rows = call.numberRows();
-        SplittableRandom random = new SplittableRandom(ThreadLocalRandom.current().nextLong());
+        SplittableRandom random =
+                new SplittableRandom(ThreadLocalRandom.current().nextLong());
         Float8Vector out = new Float8Vector("random", call.config().allocator());
         try {
             out.allocateNew(rows);

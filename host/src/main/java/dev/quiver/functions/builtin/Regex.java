@@ -10,7 +10,6 @@ import dev.quiver.strings.AsciiCharSequence;
 import dev.quiver.strings.Utf8Input;
 import dev.quiver.strings.Utf8Output;
 import dev.quiver.value.ScalarValue;
-
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -31,8 +30,7 @@ final class Regex {
     /** A pattern longer than this is quoted in messages by its start and its length. */
     private static final int SHOWN = 60;
 
-    private Regex() {
-    }
+    private Regex() {}
 
     /** Parsed options: RE2/J flags, whether the pattern is a literal string ('l'), whether 'g' (replace every match) was given. */
     record Options(int flags, boolean literal, boolean global) {
@@ -68,12 +66,14 @@ final class Regex {
                 }
                 case 'g' -> {
                     if (!replace) {
-                        throw new PlanningException("option 'g' (replace every match) is only valid for regexp_replace, not " + function);
+                        throw new PlanningException(
+                                "option 'g' (replace every match) is only valid for regexp_replace, not " + function);
                     }
                     global = true;
                 }
-                default -> throw new PlanningException("unrecognized regular expression option '" + c + "' of " + function
-                        + " (options: c, i, l, s, m, n, p" + (replace ? ", g" : "") + ")");
+                default ->
+                    throw new PlanningException("unrecognized regular expression option '" + c + "' of " + function
+                            + " (options: c, i, l, s, m, n, p" + (replace ? ", g" : "") + ")");
             }
         }
         return new Options(flags, isLiteral, global);
@@ -152,13 +152,16 @@ final class Regex {
             unsupported = "a negative lookbehind ((?<!...))";
         } else if (part.startsWith("(?>")) {
             unsupported = "an atomic group ((?>...))";
-        } else if (description.contains("nested repetition") && part.length() >= 2 && part.endsWith("+")
+        } else if (description.contains("nested repetition")
+                && part.length() >= 2
+                && part.endsWith("+")
                 && "*+?}".indexOf(part.charAt(part.length() - 2)) >= 0) {
             unsupported = "a possessive quantifier (" + part + ")";
         } else if (part.equals("\\Z")) {
             return "\\Z is not supported in RE2 syntax: write \\z or $ (without the m flag, $ matches only at the very end)";
         } else if (description.contains("character class") && (part.startsWith("\\p{") || part.startsWith("\\P{"))) {
-            return "the class " + part + " is not in RE2 syntax: it names Unicode categories and scripts (\\p{L}, \\p{Greek});"
+            return "the class " + part
+                    + " is not in RE2 syntax: it names Unicode categories and scripts (\\p{L}, \\p{Greek});"
                     + " POSIX classes are written [[:alpha:]]";
         }
         if (unsupported != null) {
@@ -174,9 +177,13 @@ final class Regex {
      * a thread with a larger stack can succeed.
      */
     static ResourceException tooComplex(String function, Pattern p, int row, StackOverflowError e) {
-        return (ResourceException) new ResourceException(function + ": the regular expression " + quoted(p.pattern()) + " ("
-                + p.programSize() + " instructions) is too complex to match on this thread's stack (row " + row
-                + "); simplify it or give the thread a larger stack", e).fillRow(row);
+        return (ResourceException) new ResourceException(
+                        function + ": the regular expression " + quoted(p.pattern()) + " ("
+                                + p.programSize()
+                                + " instructions) is too complex to match on this thread's stack (row " + row
+                                + "); simplify it or give the thread a larger stack",
+                        e)
+                .fillRow(row);
     }
 
     /**
@@ -187,7 +194,10 @@ final class Regex {
      */
     static boolean splitsSurrogates(CharSequence text, Matcher m) {
         int at = m.start();
-        return at == m.end() && at > 0 && at < text.length() && Character.isLowSurrogate(text.charAt(at))
+        return at == m.end()
+                && at > 0
+                && at < text.length()
+                && Character.isLowSurrogate(text.charAt(at))
                 && Character.isHighSurrogate(text.charAt(at - 1));
     }
 
@@ -213,8 +223,9 @@ final class Regex {
                 try {
                     p = compile(text, options);
                 } catch (IllegalArgumentException e) {
-                    throw (EvaluationException) new EvaluationException(function + " (pattern of row " + row + "): " + e.getMessage(),
-                            e.getCause()).fillRow(row);
+                    throw (EvaluationException) new EvaluationException(
+                                    function + " (pattern of row " + row + "): " + e.getMessage(), e.getCause())
+                            .fillRow(row);
                 }
                 compiled.put(text, p);
             }
@@ -268,8 +279,14 @@ final class Regex {
             }
             literals.add(lit.toString());
             groups.add(-1);
-            return new Rewrite(literals, literals.stream().map(l -> l.getBytes(StandardCharsets.UTF_8)).toList(),
-                    groups.stream().mapToInt(Integer::intValue).toArray(), max, valid);
+            return new Rewrite(
+                    literals,
+                    literals.stream()
+                            .map(l -> l.getBytes(StandardCharsets.UTF_8))
+                            .toList(),
+                    groups.stream().mapToInt(Integer::intValue).toArray(),
+                    max,
+                    valid);
         }
 
         /** Whether the replacement is valid for the pattern of {@code m} (every group it names exists). */

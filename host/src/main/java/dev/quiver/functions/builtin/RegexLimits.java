@@ -28,8 +28,7 @@ final class RegexLimits {
     static final int MAX_PROGRAM = 10_000;
     static final int ESTIMATE_SLACK = 4;
 
-    private RegexLimits() {
-    }
+    private RegexLimits() {}
 
     /** One open group while scanning: its finished alternatives, its current branch and the branch's last atom. */
     private static final class Group {
@@ -79,8 +78,7 @@ final class RegexLimits {
     }
 
     /** What a scan found: the first limit exceeded (null: none) and the estimated program size. */
-    private record Scan(String beyond, long estimate) {
-    }
+    private record Scan(String beyond, long estimate) {}
 
     private static Scan scan(String pattern, boolean stopEarly) {
         Deque<Group> open = new ArrayDeque<>();
@@ -108,7 +106,9 @@ final class RegexLimits {
                     g.atom(1, 1);
                 }
                 case '(' -> {
-                    if (pattern.startsWith("(?", i) && !pattern.startsWith("(?P<", i) && !pattern.startsWith("(?<", i)) {
+                    if (pattern.startsWith("(?", i)
+                            && !pattern.startsWith("(?P<", i)
+                            && !pattern.startsWith("(?<", i)) {
                         int k = i + 2;
                         while (k < n && (Character.isLetter(pattern.charAt(k)) || pattern.charAt(k) == '-')) {
                             k++;
@@ -172,8 +172,10 @@ final class RegexLimits {
                         if (count > 0) {
                             g.lastProduct = capped(g.lastProduct, count);
                             if (g.lastProduct > MAX_REPEAT && stopEarly) {
-                                return new Scan("invalid repetition size " + pattern.substring(i, counts[2])
-                                        + ": nested repetition counts multiply to more than " + MAX_REPEAT, -1);
+                                return new Scan(
+                                        "invalid repetition size " + pattern.substring(i, counts[2])
+                                                + ": nested repetition counts multiply to more than " + MAX_REPEAT,
+                                        -1);
                             }
                         }
                     }
@@ -194,7 +196,10 @@ final class RegexLimits {
             g.atom(inner.size(), inner.innerProduct());
         }
         long estimate = g.size();
-        return new Scan(estimate > (long) MAX_PROGRAM * ESTIMATE_SLACK ? tooLarge((long) MAX_PROGRAM * ESTIMATE_SLACK, true) : null,
+        return new Scan(
+                estimate > (long) MAX_PROGRAM * ESTIMATE_SLACK
+                        ? tooLarge((long) MAX_PROGRAM * ESTIMATE_SLACK, true)
+                        : null,
                 estimate);
     }
 
@@ -287,6 +292,6 @@ final class RegexLimits {
         if (k >= n || p.charAt(k) != '}') {
             return null;
         }
-        return new int[]{min, max, k + 1};
+        return new int[] {min, max, k + 1};
     }
 }

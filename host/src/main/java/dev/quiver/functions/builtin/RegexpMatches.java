@@ -2,6 +2,7 @@ package dev.quiver.functions.builtin;
 
 import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.functions.ArrayFunctions;
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
@@ -14,11 +15,10 @@ import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.FieldVector;
-
 import java.util.List;
 import java.util.Optional;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * {@code regexp_matches(s, pattern[, options])} (alias {@code regexp_like}): whether the
@@ -32,13 +32,15 @@ import java.util.Optional;
  * matched in place; otherwise each row is decoded first (the slow path).
  */
 final class RegexpMatches implements ScalarFunction {
-    private static final Signature SIGNATURE = Signature.oneOf(List.of(new TypeSignature.StringArgs(2),
-            new TypeSignature.StringArgs(3)), Volatility.IMMUTABLE).withParameterNames("s", "pattern", "options");
+    private static final Signature SIGNATURE = Signature.oneOf(
+                    List.of(new TypeSignature.StringArgs(2), new TypeSignature.StringArgs(3)), Volatility.IMMUTABLE)
+            .withParameterNames("s", "pattern", "options");
 
     /** The pattern compiled at planning, or null when it is a column. */
     private final Pattern pattern;
     /** The literal pattern was NULL: every row is NULL. */
     private final boolean nullPattern;
+
     private final Regex.Options options;
 
     RegexpMatches() {
@@ -91,15 +93,21 @@ final class RegexpMatches implements ScalarFunction {
 
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
-        return ArrayFunctions.invoke(call, (a, c) -> matches(a.get(0), a.get(1), c), ArrayFunctions.Hint.PAD,
-                ArrayFunctions.Hint.ACCEPTS_SINGULAR, ArrayFunctions.Hint.ACCEPTS_SINGULAR);
+        return ArrayFunctions.invoke(
+                call,
+                (a, c) -> matches(a.get(0), a.get(1), c),
+                ArrayFunctions.Hint.PAD,
+                ArrayFunctions.Hint.ACCEPTS_SINGULAR,
+                ArrayFunctions.Hint.ACCEPTS_SINGULAR);
     }
 
     private FieldVector matches(FieldVector sv, FieldVector pv, ScalarFunctionArgs call) {
         int rows = sv.getValueCount();
-        BitVector out = (BitVector) Values.allocate(DataType.BOOLEAN, "result", rows, call.config().allocator());
+        BitVector out = (BitVector)
+                Values.allocate(DataType.BOOLEAN, "result", rows, call.config().allocator());
         boolean constantPattern = pv.getValueCount() == 1 && rows != 1;
-        try (Utf8Input in = Utf8Input.of(sv); Utf8Input pat = constantPattern ? Utf8Input.constant(pv) : Utf8Input.of(pv)) {
+        try (Utf8Input in = Utf8Input.of(sv);
+                Utf8Input pat = constantPattern ? Utf8Input.constant(pv) : Utf8Input.of(pv)) {
             out.setValueCount(rows);
             if (nullPattern) {
                 return out;
@@ -109,7 +117,7 @@ final class RegexpMatches implements ScalarFunction {
             Pattern fixed = pattern != null ? pattern : constantPattern && pat.isValid(0) ? cache.get(pat, 0) : null;
             Matcher m = fixed == null ? null : fixed.matcher("");
             for (int r = 0; r < rows; r++) {
-                dev.quiver.cancel.Cancellation.check(); // a match may take long on a long string: a boundary every row
+                Cancellation.check(); // a match may take long on a long string: a boundary every row
                 if (!in.isValid(r) || !pat.isValid(r)) {
                     continue;
                 }

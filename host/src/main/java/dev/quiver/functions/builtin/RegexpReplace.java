@@ -2,6 +2,7 @@ package dev.quiver.functions.builtin;
 
 import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.functions.ArrayFunctions;
 import dev.quiver.functions.ScalarFunction;
 import dev.quiver.functions.ScalarFunctionArgs;
@@ -14,11 +15,10 @@ import dev.quiver.strings.Utf8Output;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
-import org.apache.arrow.vector.FieldVector;
-
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Optional;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * {@code regexp_replace(s, pattern, replacement[, options])}: the first match of the pattern in
@@ -32,8 +32,9 @@ import java.util.Optional;
  * and the result is copied from the input's bytes; otherwise each row is decoded (slow path).
  */
 final class RegexpReplace implements ScalarFunction {
-    private static final Signature SIGNATURE = Signature.oneOf(List.of(new TypeSignature.StringArgs(3),
-            new TypeSignature.StringArgs(4)), Volatility.IMMUTABLE).withParameterNames("s", "pattern", "replacement", "options");
+    private static final Signature SIGNATURE = Signature.oneOf(
+                    List.of(new TypeSignature.StringArgs(3), new TypeSignature.StringArgs(4)), Volatility.IMMUTABLE)
+            .withParameterNames("s", "pattern", "replacement", "options");
 
     private final Pattern pattern;
     private final boolean nullPattern;
@@ -85,19 +86,31 @@ final class RegexpReplace implements ScalarFunction {
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
         boolean large = StringTypes.isLarge(DataType.fromField(call.returnField()));
-        return ArrayFunctions.invoke(call, (a, c) -> replace(a.get(0), a.get(1), a.get(2), large, c), ArrayFunctions.Hint.PAD,
-                ArrayFunctions.Hint.ACCEPTS_SINGULAR, ArrayFunctions.Hint.ACCEPTS_SINGULAR, ArrayFunctions.Hint.ACCEPTS_SINGULAR);
+        return ArrayFunctions.invoke(
+                call,
+                (a, c) -> replace(a.get(0), a.get(1), a.get(2), large, c),
+                ArrayFunctions.Hint.PAD,
+                ArrayFunctions.Hint.ACCEPTS_SINGULAR,
+                ArrayFunctions.Hint.ACCEPTS_SINGULAR,
+                ArrayFunctions.Hint.ACCEPTS_SINGULAR);
     }
 
     private static Utf8Input view(FieldVector v, int rows) {
         return v.getValueCount() == 1 && rows != 1 ? Utf8Input.constant(v) : Utf8Input.of(v);
     }
 
-    private FieldVector replace(FieldVector sv, FieldVector pv, FieldVector rv, boolean large, ScalarFunctionArgs call) {
+    private FieldVector replace(
+            FieldVector sv, FieldVector pv, FieldVector rv, boolean large, ScalarFunctionArgs call) {
         int rows = sv.getValueCount();
-        try (Utf8Input in = Utf8Input.of(sv); Utf8Input pat = view(pv, rows); Utf8Input rep = view(rv, rows);
-             Utf8Output out = Utf8Output.allocate(large, "result", rows, rows == 0 ? 0 : in.end(rows - 1) - in.start(0),
-                     call.config().allocator())) {
+        try (Utf8Input in = Utf8Input.of(sv);
+                Utf8Input pat = view(pv, rows);
+                Utf8Input rep = view(rv, rows);
+                Utf8Output out = Utf8Output.allocate(
+                        large,
+                        "result",
+                        rows,
+                        rows == 0 ? 0 : in.end(rows - 1) - in.start(0),
+                        call.config().allocator())) {
             MemorySegment d = in.data();
             AsciiCharSequence view = in.isAllAscii() ? new AsciiCharSequence(d) : null;
             Regex.PatternCache cache = new Regex.PatternCache(name(), options);
@@ -106,7 +119,7 @@ final class RegexpReplace implements ScalarFunction {
             Regex.Rewrite rewrite = rep.constant() && rep.isValid(0) ? Regex.Rewrite.parse(rep.string(0)) : null;
             StringBuilder chars = new StringBuilder();
             for (int r = 0; r < rows; r++) {
-                dev.quiver.cancel.Cancellation.check(); // a match may take long on a long string: a boundary every row
+                Cancellation.check(); // a match may take long on a long string: a boundary every row
                 if (nullPattern || !in.isValid(r) || !pat.isValid(r) || !rep.isValid(r)) {
                     out.nullRow();
                     continue;
@@ -157,8 +170,15 @@ final class RegexpReplace implements ScalarFunction {
     }
 
     /** One decoded row ({@code text}, the bytes {@code [st, e)} of {@code d}): built in {@code chars}, then encoded. */
-    private void replaceDecoded(Matcher m, Regex.Rewrite rw, CharSequence text, MemorySegment d, long st, long e, StringBuilder chars,
-                                Utf8Output out) {
+    private void replaceDecoded(
+            Matcher m,
+            Regex.Rewrite rw,
+            CharSequence text,
+            MemorySegment d,
+            long st,
+            long e,
+            StringBuilder chars,
+            Utf8Output out) {
         chars.setLength(0);
         int last = 0;
         boolean matched = false;

@@ -6,7 +6,6 @@ import dev.quiver.functions.Signature;
 import dev.quiver.kernels.StringShapeKernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.List;
 
 /**
@@ -15,7 +14,8 @@ import java.util.List;
  * {@code s} gives a LargeUtf8 result). docs/strings.md
  */
 final class Repeat implements ScalarFunction {
-    private static final Signature SIGNATURE = StringShape.signature(List.of(StringShape.TEXT, StringShape.INTEGER)).withParameterNames("s", "n");
+    private static final Signature SIGNATURE = StringShape.signature(List.of(StringShape.TEXT, StringShape.INTEGER))
+            .withParameterNames("s", "n");
 
     @Override
     public String name() {
@@ -34,7 +34,9 @@ final class Repeat implements ScalarFunction {
 
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
-        return StringShape.invoke(call, (args, rows, allocator) -> StringShapeKernels.repeat(args.getFirst(), args.get(1), rows, allocator));
+        return StringShape.invoke(
+                call,
+                (args, rows, allocator) -> StringShapeKernels.repeat(args.getFirst(), args.get(1), rows, allocator));
     }
 
     @Override

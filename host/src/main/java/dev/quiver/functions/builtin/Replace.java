@@ -10,10 +10,9 @@ import dev.quiver.strings.Utf8Input;
 import dev.quiver.strings.Utf8Output;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-import org.apache.arrow.vector.FieldVector;
-
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * {@code replace(s, from, to)}: every occurrence of {@code from} in {@code s}, left to right and
@@ -23,7 +22,8 @@ import java.util.List;
  * searched eight bytes per step ({@link Needle}).
  */
 final class Replace implements ScalarFunction {
-    private static final Signature SIGNATURE = Signature.string(3, Volatility.IMMUTABLE).withParameterNames("s", "from", "to");
+    private static final Signature SIGNATURE =
+            Signature.string(3, Volatility.IMMUTABLE).withParameterNames("s", "from", "to");
 
     @Override
     public String name() {
@@ -43,19 +43,30 @@ final class Replace implements ScalarFunction {
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
         boolean large = StringTypes.isLarge(DataType.fromField(call.returnField()));
-        return ArrayFunctions.invoke(call, (a, c) -> replace(a.get(0), a.get(1), a.get(2), large, c),
-                ArrayFunctions.Hint.PAD, ArrayFunctions.Hint.ACCEPTS_SINGULAR, ArrayFunctions.Hint.ACCEPTS_SINGULAR);
+        return ArrayFunctions.invoke(
+                call,
+                (a, c) -> replace(a.get(0), a.get(1), a.get(2), large, c),
+                ArrayFunctions.Hint.PAD,
+                ArrayFunctions.Hint.ACCEPTS_SINGULAR,
+                ArrayFunctions.Hint.ACCEPTS_SINGULAR);
     }
 
     private static Utf8Input view(FieldVector v, int rows) {
         return v.getValueCount() == 1 && rows != 1 ? Utf8Input.constant(v) : Utf8Input.of(v);
     }
 
-    static FieldVector replace(FieldVector sv, FieldVector fromv, FieldVector tov, boolean large, ScalarFunctionArgs call) {
+    static FieldVector replace(
+            FieldVector sv, FieldVector fromv, FieldVector tov, boolean large, ScalarFunctionArgs call) {
         int rows = sv.getValueCount();
-        try (Utf8Input s = Utf8Input.of(sv); Utf8Input from = view(fromv, rows); Utf8Input to = view(tov, rows);
-             Utf8Output out = Utf8Output.allocate(large, "result", rows, rows == 0 ? 0 : s.end(rows - 1) - s.start(0),
-                     call.config().allocator())) {
+        try (Utf8Input s = Utf8Input.of(sv);
+                Utf8Input from = view(fromv, rows);
+                Utf8Input to = view(tov, rows);
+                Utf8Output out = Utf8Output.allocate(
+                        large,
+                        "result",
+                        rows,
+                        rows == 0 ? 0 : s.end(rows - 1) - s.start(0),
+                        call.config().allocator())) {
             MemorySegment d = s.data();
             MemorySegment fd = from.data();
             MemorySegment td = to.data();

@@ -6,7 +6,6 @@ import dev.quiver.functions.Signature;
 import dev.quiver.kernels.StringShapeKernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.List;
 
 /**
@@ -14,7 +13,8 @@ import java.util.List;
  * An all-ASCII batch reverses bytes. docs/strings.md
  */
 final class Reverse implements ScalarFunction {
-    private static final Signature SIGNATURE = StringShape.signature(List.of(StringShape.TEXT)).withParameterNames("s");
+    private static final Signature SIGNATURE =
+            StringShape.signature(List.of(StringShape.TEXT)).withParameterNames("s");
 
     @Override
     public String name() {
@@ -33,7 +33,8 @@ final class Reverse implements ScalarFunction {
 
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
-        return StringShape.invoke(call, (args, rows, allocator) -> StringShapeKernels.reverse(args.getFirst(), allocator));
+        return StringShape.invoke(
+                call, (args, rows, allocator) -> StringShapeKernels.reverse(args.getFirst(), allocator));
     }
 
     @Override

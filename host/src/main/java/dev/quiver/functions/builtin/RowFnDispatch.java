@@ -9,7 +9,7 @@ import dev.quiver.rowfn.RowFnSource;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
+import dev.quiver.value.ScalarValue;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -34,8 +34,13 @@ final class RowFnDispatch implements RowFnSource {
      * @param signature every type the function takes, RowFns and {@code other} together
      * @param other     for the types no RowFn takes, or null when there are none
      */
-    RowFnDispatch(String name, List<String> aliases, Signature signature, String description, List<RowFn> rowFns,
-                  ScalarFunction other) {
+    RowFnDispatch(
+            String name,
+            List<String> aliases,
+            Signature signature,
+            String description,
+            List<RowFn> rowFns,
+            ScalarFunction other) {
         this.name = Objects.requireNonNull(name, "name is null");
         this.aliases = List.copyOf(aliases);
         this.signature = Objects.requireNonNull(signature, "signature is null");
@@ -105,7 +110,7 @@ final class RowFnDispatch implements RowFnSource {
 
     /** A call that {@code other} runs is bound by it (the decimal {@code round} types its result by its literal digits). */
     @Override
-    public ScalarFunction bind(List<DataType> argTypes, List<Optional<dev.quiver.value.ScalarValue>> literals) {
+    public ScalarFunction bind(List<DataType> argTypes, List<Optional<ScalarValue>> literals) {
         if (asRowFn(argTypes).isEmpty() && other != null) {
             return other.bind(argTypes, literals);
         }
@@ -114,12 +119,14 @@ final class RowFnDispatch implements RowFnSource {
 
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
-        return implementation(call.argFields().stream().map(DataType::fromField).toList()).invoke(call);
+        return implementation(call.argFields().stream().map(DataType::fromField).toList())
+                .invoke(call);
     }
 
     @Override
     public Optional<IrNode> kernel(List<IrNode> args) {
-        List<DataType> types = args.stream().map(a -> DataType.fromArrow(a.type().arrowType())).toList();
+        List<DataType> types =
+                args.stream().map(a -> DataType.fromArrow(a.type().arrowType())).toList();
         Optional<RowFn> f = asRowFn(types);
         if (f.isPresent()) {
             return f.get().kernel(args);

@@ -6,7 +6,6 @@ import dev.quiver.functions.Signature;
 import dev.quiver.kernels.StringShapeKernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.List;
 
 /**
@@ -17,7 +16,8 @@ import java.util.List;
  * docs/strings.md
  */
 final class Rpad implements ScalarFunction {
-    private static final Signature SIGNATURE = StringShape.signature(List.of(StringShape.TEXT, StringShape.INTEGER),
+    private static final Signature SIGNATURE = StringShape.signature(
+            List.of(StringShape.TEXT, StringShape.INTEGER),
             List.of(StringShape.TEXT, StringShape.INTEGER, StringShape.TEXT));
 
     @Override
@@ -37,8 +37,10 @@ final class Rpad implements ScalarFunction {
 
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
-        return StringShape.invoke(call, (args, rows, allocator) -> StringShapeKernels.pad(args.getFirst(), args.get(1), args.size() > 2 ? args.get(2) : null, false,
-                rows, allocator));
+        return StringShape.invoke(
+                call,
+                (args, rows, allocator) -> StringShapeKernels.pad(
+                        args.getFirst(), args.get(1), args.size() > 2 ? args.get(2) : null, false, rows, allocator));
     }
 
     @Override

@@ -9,6 +9,9 @@ import dev.quiver.kernels.StringShapeKernels;
  */
 final class Rtrim extends StringTrim {
     Rtrim() {
-        super("rtrim", StringShapeKernels.TrimSide.TRAILING, "Removes the given characters (default: spaces) from the end.");
+        super(
+                "rtrim",
+                StringShapeKernels.TrimSide.TRAILING,
+                "Removes the given characters (default: spaces) from the end.");
     }
 }

@@ -12,12 +12,11 @@ import dev.quiver.strings.Utf8Input;
 import dev.quiver.strings.Utf8Output;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * {@code split_part(s, delimiter, n)}: part {@code n} of {@code s} split at every occurrence of
@@ -33,7 +32,8 @@ import java.util.List;
  * The result is a slice of {@code s}'s bytes, copied straight into the result.
  */
 final class SplitPart implements ScalarFunction {
-    private static final Signature SIGNATURE = Signature.userDefined(Volatility.IMMUTABLE).withParameterNames("s", "delimiter", "n");
+    private static final Signature SIGNATURE =
+            Signature.userDefined(Volatility.IMMUTABLE).withParameterNames("s", "delimiter", "n");
 
     @Override
     public String name() {
@@ -61,8 +61,10 @@ final class SplitPart implements ScalarFunction {
         if (!(n instanceof DataType.Int) && !(n instanceof DataType.Null)) {
             throw new PlanningException("argument 3 (n) of split_part must be an integer, got " + n);
         }
-        return List.of(argTypes.get(0).valueType().equals(t) ? argTypes.get(0) : t,
-                argTypes.get(1).valueType().equals(t) ? argTypes.get(1) : t, DataType.INT64);
+        return List.of(
+                argTypes.get(0).valueType().equals(t) ? argTypes.get(0) : t,
+                argTypes.get(1).valueType().equals(t) ? argTypes.get(1) : t,
+                DataType.INT64);
     }
 
     @Override
@@ -73,17 +75,26 @@ final class SplitPart implements ScalarFunction {
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
         boolean large = StringTypes.isLarge(DataType.fromField(call.returnField()));
-        return ArrayFunctions.invoke(call, (a, c) -> splitPart(a.get(0), a.get(1), (BigIntVector) a.get(2), large, c),
-                ArrayFunctions.Hint.PAD, ArrayFunctions.Hint.ACCEPTS_SINGULAR, ArrayFunctions.Hint.ACCEPTS_SINGULAR);
+        return ArrayFunctions.invoke(
+                call,
+                (a, c) -> splitPart(a.get(0), a.get(1), (BigIntVector) a.get(2), large, c),
+                ArrayFunctions.Hint.PAD,
+                ArrayFunctions.Hint.ACCEPTS_SINGULAR,
+                ArrayFunctions.Hint.ACCEPTS_SINGULAR);
     }
 
-    private static FieldVector splitPart(FieldVector sv, FieldVector dv, BigIntVector nv, boolean large, ScalarFunctionArgs call) {
+    private static FieldVector splitPart(
+            FieldVector sv, FieldVector dv, BigIntVector nv, boolean large, ScalarFunctionArgs call) {
         int rows = sv.getValueCount();
         boolean nConstant = nv.getValueCount() == 1 && rows != 1;
         try (Utf8Input s = Utf8Input.of(sv);
-             Utf8Input delim = dv.getValueCount() == 1 && rows != 1 ? Utf8Input.constant(dv) : Utf8Input.of(dv);
-             Utf8Output out = Utf8Output.allocate(large, "result", rows, rows == 0 ? 0 : s.end(rows - 1) - s.start(0),
-                     call.config().allocator())) {
+                Utf8Input delim = dv.getValueCount() == 1 && rows != 1 ? Utf8Input.constant(dv) : Utf8Input.of(dv);
+                Utf8Output out = Utf8Output.allocate(
+                        large,
+                        "result",
+                        rows,
+                        rows == 0 ? 0 : s.end(rows - 1) - s.start(0),
+                        call.config().allocator())) {
             MemorySegment d = s.data();
             MemorySegment dd = delim.data();
             Needle constant = delim.constant() && delim.isValid(0) ? Needle.of(dd, delim.start(0), delim.end(0)) : null;
@@ -116,8 +127,16 @@ final class SplitPart implements ScalarFunction {
     }
 
     /** Appends part {@code n} (not 0) of {@code [st, e)} split at the delimiter, if there is one. */
-    private static void part(MemorySegment d, long st, long e, long n, Needle constant, MemorySegment dd, long ds, long dl,
-                             Utf8Output out) {
+    private static void part(
+            MemorySegment d,
+            long st,
+            long e,
+            long n,
+            Needle constant,
+            MemorySegment dd,
+            long ds,
+            long dl,
+            Utf8Output out) {
         long index = n - 1;
         if (n < 0) {
             long parts = 1;

@@ -2,7 +2,6 @@ package dev.quiver.functions.builtin;
 
 import dev.quiver.kernels.StringSearchKernels;
 import dev.quiver.types.DataType;
-
 import java.util.List;
 
 /**
@@ -11,7 +10,12 @@ import java.util.List;
  */
 final class StartsWith extends StringSearch {
     StartsWith() {
-        super("starts_with", List.of(), "prefix", DataType.BOOLEAN, StringSearchKernels::startsWith,
+        super(
+                "starts_with",
+                List.of(),
+                "prefix",
+                DataType.BOOLEAN,
+                StringSearchKernels::startsWith,
                 "Whether the string starts with the prefix (every string starts with the empty one).");
     }
 }

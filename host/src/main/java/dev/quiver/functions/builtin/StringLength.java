@@ -4,11 +4,10 @@ import dev.quiver.functions.ScalarFunctionArgs;
 import dev.quiver.functions.Signature;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
-
-import java.util.List;
 
 /**
  * What {@code length}, {@code octet_length} and {@code bit_length} share: one text argument, kept as it is, and an
@@ -16,7 +15,8 @@ import java.util.List;
  * byte counted: 1 or 8); NULL for NULL. Each function is a subclass naming its kernel. docs/strings.md
  */
 abstract class StringLength extends DeclaredFunction {
-    private static final Signature SIGNATURE = StringShape.signature(List.of(StringShape.TEXT)).withParameterNames("s");
+    private static final Signature SIGNATURE =
+            StringShape.signature(List.of(StringShape.TEXT)).withParameterNames("s");
 
     /** The length of each row of {@code strings}, as a new vector. */
     @FunctionalInterface

@@ -6,10 +6,9 @@ import dev.quiver.functions.Signature;
 import dev.quiver.functions.Volatility;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-
-import java.util.List;
 
 /**
  * A search of a string for a second string, a Boolean test ({@code contains}, {@code starts_with},
@@ -28,8 +27,13 @@ abstract class StringSearch extends DeclaredFunction {
     private final Kernel kernel;
 
     /** @param result Boolean for a test, Int64 for a position */
-    StringSearch(String name, List<String> aliases, String needleName, DataType result, Kernel kernel, String description) {
-        super(name, aliases, Signature.string(2, Volatility.IMMUTABLE).withParameterNames("s", needleName), description);
+    StringSearch(
+            String name, List<String> aliases, String needleName, DataType result, Kernel kernel, String description) {
+        super(
+                name,
+                aliases,
+                Signature.string(2, Volatility.IMMUTABLE).withParameterNames("s", needleName),
+                description);
         this.result = result;
         this.kernel = kernel;
     }
@@ -41,7 +45,11 @@ abstract class StringSearch extends DeclaredFunction {
 
     @Override
     public final ColumnarValue invoke(ScalarFunctionArgs call) {
-        return ArrayFunctions.invoke(call, (arrays, c) -> kernel.apply(arrays.get(0), arrays.get(1), c.config().allocator()),
-                ArrayFunctions.Hint.PAD, ArrayFunctions.Hint.ACCEPTS_SINGULAR);
+        return ArrayFunctions.invoke(
+                call,
+                (arrays, c) ->
+                        kernel.apply(arrays.get(0), arrays.get(1), c.config().allocator()),
+                ArrayFunctions.Hint.PAD,
+                ArrayFunctions.Hint.ACCEPTS_SINGULAR);
     }
 }

@@ -9,11 +9,10 @@ import dev.quiver.functions.TypeSignatureClass;
 import dev.quiver.functions.Volatility;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-
 import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * What the character-shaping string functions (length, upper, trim, substring, lpad, repeat,
@@ -26,8 +25,8 @@ final class StringShape {
     /** A Utf8 or LargeUtf8 argument, kept as it is (a NULL literal becomes Utf8). */
     static final Coercion TEXT = Coercion.exact(TypeSignatureClass.Family.STRING);
     /** An integer argument, cast to Int64. */
-    static final Coercion INTEGER = Coercion.implicit(TypeSignatureClass.of(DataType.INT64),
-            List.of(TypeSignatureClass.Family.INTEGER), DataType.INT64);
+    static final Coercion INTEGER = Coercion.implicit(
+            TypeSignatureClass.of(DataType.INT64), List.of(TypeSignatureClass.Family.INTEGER), DataType.INT64);
 
     private static final ArrayFunctions.Hint[] SINGULAR = new ArrayFunctions.Hint[3];
 
@@ -35,8 +34,7 @@ final class StringShape {
         Arrays.fill(SINGULAR, ArrayFunctions.Hint.ACCEPTS_SINGULAR);
     }
 
-    private StringShape() {
-    }
+    private StringShape() {}
 
     /** An immutable signature with one form per list of coercions. */
     @SafeVarargs
@@ -44,7 +42,10 @@ final class StringShape {
         if (forms.length == 1) {
             return Signature.coercible(forms[0], Volatility.IMMUTABLE);
         }
-        return Signature.oneOf(Arrays.stream(forms).<TypeSignature>map(TypeSignature.Coercible::new).toList(),
+        return Signature.oneOf(
+                Arrays.stream(forms)
+                        .<TypeSignature>map(TypeSignature.Coercible::new)
+                        .toList(),
                 Volatility.IMMUTABLE);
     }
 
@@ -63,6 +64,7 @@ final class StringShape {
     static ColumnarValue invoke(ScalarFunctionArgs call, Kernel kernel) {
         boolean allScalar = call.args().stream().allMatch(a -> a instanceof ColumnarValue.Scalar);
         int rows = allScalar ? 1 : call.numberRows();
-        return ArrayFunctions.invoke(call, (arrays, c) -> kernel.apply(arrays, rows, c.config().allocator()), SINGULAR);
+        return ArrayFunctions.invoke(
+                call, (arrays, c) -> kernel.apply(arrays, rows, c.config().allocator()), SINGULAR);
     }
 }

@@ -5,7 +5,6 @@ import dev.quiver.functions.Signature;
 import dev.quiver.kernels.StringShapeKernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.List;
 
 /**
@@ -15,7 +14,8 @@ import java.util.List;
  * docs/strings.md
  */
 abstract class StringTrim extends DeclaredFunction {
-    private static final Signature SIGNATURE = StringShape.signature(List.of(StringShape.TEXT), List.of(StringShape.TEXT, StringShape.TEXT));
+    private static final Signature SIGNATURE =
+            StringShape.signature(List.of(StringShape.TEXT), List.of(StringShape.TEXT, StringShape.TEXT));
 
     private final StringShapeKernels.TrimSide side;
 
@@ -31,7 +31,9 @@ abstract class StringTrim extends DeclaredFunction {
 
     @Override
     public final ColumnarValue invoke(ScalarFunctionArgs call) {
-        return StringShape.invoke(call, (args, rows, allocator) -> StringShapeKernels.trim(args.getFirst(), args.size() > 1 ? args.get(1) : null,
-                side, rows, allocator));
+        return StringShape.invoke(
+                call,
+                (args, rows, allocator) -> StringShapeKernels.trim(
+                        args.getFirst(), args.size() > 1 ? args.get(1) : null, side, rows, allocator));
     }
 }

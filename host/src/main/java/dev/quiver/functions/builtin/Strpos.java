@@ -2,7 +2,6 @@ package dev.quiver.functions.builtin;
 
 import dev.quiver.kernels.StringSearchKernels;
 import dev.quiver.types.DataType;
-
 import java.util.List;
 
 /**
@@ -11,7 +10,12 @@ import java.util.List;
  */
 final class Strpos extends StringSearch {
     Strpos() {
-        super("strpos", List.of("instr", "position"), "needle", DataType.INT64, StringSearchKernels::position,
+        super(
+                "strpos",
+                List.of("instr", "position"),
+                "needle",
+                DataType.INT64,
+                StringSearchKernels::position,
                 "The 1-based position in characters of the needle's first occurrence, 0 when absent, 1 for an empty needle (aliases instr, position).");
     }
 }

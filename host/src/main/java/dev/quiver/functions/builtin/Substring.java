@@ -6,7 +6,6 @@ import dev.quiver.functions.Signature;
 import dev.quiver.kernels.StringShapeKernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.List;
 
 /**
@@ -18,7 +17,8 @@ import java.util.List;
  * {@link StringShapeKernels#substring} and docs/strings.md.
  */
 final class Substring implements ScalarFunction {
-    private static final Signature SIGNATURE = StringShape.signature(List.of(StringShape.TEXT, StringShape.INTEGER),
+    private static final Signature SIGNATURE = StringShape.signature(
+            List.of(StringShape.TEXT, StringShape.INTEGER),
             List.of(StringShape.TEXT, StringShape.INTEGER, StringShape.INTEGER));
 
     @Override
@@ -43,8 +43,10 @@ final class Substring implements ScalarFunction {
 
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
-        return StringShape.invoke(call, (args, rows, allocator) -> StringShapeKernels.substring(args.getFirst(), args.get(1), args.size() > 2 ? args.get(2) : null,
-                rows, allocator));
+        return StringShape.invoke(
+                call,
+                (args, rows, allocator) -> StringShapeKernels.substring(
+                        args.getFirst(), args.get(1), args.size() > 2 ? args.get(2) : null, rows, allocator));
     }
 
     @Override

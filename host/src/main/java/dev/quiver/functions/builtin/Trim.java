@@ -9,6 +9,9 @@ import dev.quiver.kernels.StringShapeKernels;
  */
 final class Trim extends StringTrim {
     Trim() {
-        super("trim", StringShapeKernels.TrimSide.BOTH, "Removes the given characters (default: spaces) from both ends.");
+        super(
+                "trim",
+                StringShapeKernels.TrimSide.BOTH,
+                "Removes the given characters (default: spaces) from both ends.");
     }
 }

@@ -12,7 +12,6 @@ import dev.quiver.kernels.Kernels;
 import dev.quiver.types.ArithmeticPlan;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.List;
 
 /**
@@ -22,8 +21,10 @@ import java.util.List;
  * divides by zero is NULL instead of an error ({@link ArithmeticMode#NULL_ON_ERROR}). Floats
  * follow IEEE 754 as the operators do. Never fused into the numeric kernels, which wrap.
  */
-abstract sealed class TryArithmetic implements ScalarFunction permits TryAdd, TrySubtract, TryMultiply, TryDivide, TryMod {
-    private static final Signature SIGNATURE = Signature.userDefined(Volatility.IMMUTABLE).withParameterNames("x", "y");
+abstract sealed class TryArithmetic implements ScalarFunction
+        permits TryAdd, TrySubtract, TryMultiply, TryDivide, TryMod {
+    private static final Signature SIGNATURE =
+            Signature.userDefined(Volatility.IMMUTABLE).withParameterNames("x", "y");
 
     /** The operator this function is the try_ form of. */
     abstract Operator operator();
@@ -40,8 +41,9 @@ abstract sealed class TryArithmetic implements ScalarFunction permits TryAdd, Tr
         }
         DataType l = argTypes.get(0);
         DataType r = argTypes.get(1);
-        return ArithmeticCoercion.arithmetic(operator(), l, r).orElseThrow(() -> new PlanningException(
-                name() + " cannot apply " + operator().sql() + " to " + l + " and " + r + ": " + name() + "(" + l + ", " + r + ")"));
+        return ArithmeticCoercion.arithmetic(operator(), l, r)
+                .orElseThrow(() -> new PlanningException(name() + " cannot apply "
+                        + operator().sql() + " to " + l + " and " + r + ": " + name() + "(" + l + ", " + r + ")"));
     }
 
     @Override
@@ -58,7 +60,13 @@ abstract sealed class TryArithmetic implements ScalarFunction permits TryAdd, Tr
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
         DataType result = DataType.fromField(call.returnField());
-        return Kernels.arithmetic(operator(), call.arg(0), call.arg(1), result, ArithmeticMode.NULL_ON_ERROR, call.numberRows(),
+        return Kernels.arithmetic(
+                operator(),
+                call.arg(0),
+                call.arg(1),
+                result,
+                ArithmeticMode.NULL_ON_ERROR,
+                call.numberRows(),
                 call.config().allocator());
     }
 }

@@ -6,7 +6,6 @@ import dev.quiver.functions.Signature;
 import dev.quiver.kernels.StringShapeKernels;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-
 import java.util.List;
 
 /**
@@ -16,7 +15,8 @@ import java.util.List;
  * mapped eight bytes per step. docs/strings.md
  */
 final class Upper implements ScalarFunction {
-    private static final Signature SIGNATURE = StringShape.signature(List.of(StringShape.TEXT)).withParameterNames("s");
+    private static final Signature SIGNATURE =
+            StringShape.signature(List.of(StringShape.TEXT)).withParameterNames("s");
 
     @Override
     public String name() {
@@ -35,7 +35,8 @@ final class Upper implements ScalarFunction {
 
     @Override
     public ColumnarValue invoke(ScalarFunctionArgs call) {
-        return StringShape.invoke(call, (args, rows, allocator) -> StringShapeKernels.upper(args.getFirst(), allocator));
+        return StringShape.invoke(
+                call, (args, rows, allocator) -> StringShapeKernels.upper(args.getFirst(), allocator));
     }
 
     @Override

@@ -6,7 +6,12 @@ package dev.quiver.rowfn.ir;
  * planner writes those in terms of these when it fuses them.)
  */
 public enum CmpOp {
-    EQ("=="), NE("!="), LT("<"), LE("<="), GT(">"), GE(">=");
+    EQ("=="),
+    NE("!="),
+    LT("<"),
+    LE("<="),
+    GT(">"),
+    GE(">=");
 
     private final String symbol;
 

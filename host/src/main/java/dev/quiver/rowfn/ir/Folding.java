@@ -1,21 +1,22 @@
 package dev.quiver.rowfn.ir;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Constant folding for {@link Ir#fold}: bottom-up, with the reference interpreter. */
 final class Folding {
     private static final Number[] NO_ARGS = new Number[0];
 
-    private Folding() {
-    }
+    private Folding() {}
 
     static IrNode fold(IrNode node) {
-        return fold(node, new java.util.IdentityHashMap<>());
+        return fold(node, new IdentityHashMap<>());
     }
 
     /** Shared subtrees are folded once and stay shared. */
-    private static IrNode fold(IrNode node, java.util.Map<IrNode, IrNode> done) {
+    private static IrNode fold(IrNode node, Map<IrNode, IrNode> done) {
         IrNode seen = done.get(node);
         if (seen != null) {
             return seen;
@@ -25,7 +26,7 @@ final class Folding {
         return out;
     }
 
-    private static IrNode foldOnce(IrNode node, java.util.Map<IrNode, IrNode> done) {
+    private static IrNode foldOnce(IrNode node, Map<IrNode, IrNode> done) {
         if (node instanceof IrNode.Arg || node instanceof IrNode.Const) {
             return node;
         }

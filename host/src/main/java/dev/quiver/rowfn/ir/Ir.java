@@ -1,6 +1,7 @@
 package dev.quiver.rowfn.ir;
 
 import dev.quiver.types.ElementType;
+import java.util.List;
 
 /**
  * Builders for IR trees that promote mixed operand types to their
@@ -12,8 +13,7 @@ import dev.quiver.types.ElementType;
  * }</pre>
  */
 public final class Ir {
-    private Ir() {
-    }
+    private Ir() {}
 
     public static IrNode arg(int index, ElementType type) {
         return new IrNode.Arg(index, type);
@@ -26,23 +26,27 @@ public final class Ir {
 
     /** A literal of {@code type}: {@code value} is converted as Java's casts do. */
     public static IrNode lit(ElementType type, Number value) {
-        return new IrNode.Const(type, switch (type) {
-            case INT32 -> value.intValue();
-            case INT64 -> value.longValue();
-            case FLOAT32 -> value.floatValue();
-            case FLOAT64 -> value.doubleValue();
-            case BOOL -> value.intValue() != 0 ? 1 : 0;
-        });
+        return new IrNode.Const(
+                type,
+                switch (type) {
+                    case INT32 -> value.intValue();
+                    case INT64 -> value.longValue();
+                    case FLOAT32 -> value.floatValue();
+                    case FLOAT64 -> value.doubleValue();
+                    case BOOL -> value.intValue() != 0 ? 1 : 0;
+                });
     }
 
     /** A literal typed by its Java class: Integer, Long, Float or Double. */
     public static IrNode lit(Number value) {
         ElementType type = switch (value) {
-            case Integer i -> ElementType.INT32;
-            case Long l -> ElementType.INT64;
-            case Float f -> ElementType.FLOAT32;
-            case Double d -> ElementType.FLOAT64;
-            default -> throw new IllegalArgumentException("unsupported literal type " + value.getClass().getName());
+            case Integer _ -> ElementType.INT32;
+            case Long _ -> ElementType.INT64;
+            case Float _ -> ElementType.FLOAT32;
+            case Double _ -> ElementType.FLOAT64;
+            default ->
+                throw new IllegalArgumentException(
+                        "unsupported literal type " + value.getClass().getName());
         };
         return new IrNode.Const(type, value);
     }
@@ -90,7 +94,8 @@ public final class Ir {
 
     /** {@code condition ? ifTrue : ifFalse} (both computed), the sides promoted to their common type. */
     public static IrNode select(IrNode condition, IrNode ifTrue, IrNode ifFalse) {
-        ElementType t = ifTrue.type() == ifFalse.type() ? ifTrue.type() : ElementType.common(ifTrue.type(), ifFalse.type());
+        ElementType t =
+                ifTrue.type() == ifFalse.type() ? ifTrue.type() : ElementType.common(ifTrue.type(), ifFalse.type());
         return new IrNode.Select(condition, cast(ifTrue, t), cast(ifFalse, t));
     }
 
@@ -163,16 +168,16 @@ public final class Ir {
     }
 
     /** {@code node} with its operands replaced, in {@link IrNode#children()} order (leaves are returned as they are). */
-    public static IrNode withChildren(IrNode node, java.util.List<IrNode> c) {
+    public static IrNode withChildren(IrNode node, List<IrNode> c) {
         return switch (node) {
             case IrNode.Arg a -> a;
             case IrNode.Const k -> k;
             case IrNode.Unary u -> new IrNode.Unary(u.op(), c.get(0));
             case IrNode.Binary b -> new IrNode.Binary(b.op(), c.get(0), c.get(1));
-            case IrNode.Fma f -> new IrNode.Fma(c.get(0), c.get(1), c.get(2));
+            case IrNode.Fma _ -> new IrNode.Fma(c.get(0), c.get(1), c.get(2));
             case IrNode.Cast k -> new IrNode.Cast(c.get(0), k.type());
             case IrNode.Compare k -> new IrNode.Compare(k.op(), c.get(0), c.get(1));
-            case IrNode.Select s -> new IrNode.Select(c.get(0), c.get(1), c.get(2));
+            case IrNode.Select _ -> new IrNode.Select(c.get(0), c.get(1), c.get(2));
             case IrNode.Check k -> new IrNode.Check(c.get(0), c.get(1), k.message(), c.get(2));
         };
     }

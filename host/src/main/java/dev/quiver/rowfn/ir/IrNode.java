@@ -1,7 +1,6 @@
 package dev.quiver.rowfn.ir;
 
 import dev.quiver.types.ElementType;
-
 import java.util.List;
 import java.util.Objects;
 
@@ -20,8 +19,16 @@ import java.util.Objects;
  * <p>{@link ElementType#BOOL} values are 0 (false) or 1 (true) {@link Integer}s wherever a
  * value is boxed ({@link Const}, {@link RowInterpreter}).
  */
-public sealed interface IrNode permits IrNode.Arg, IrNode.Const, IrNode.Unary, IrNode.Binary, IrNode.Fma, IrNode.Cast,
-        IrNode.Compare, IrNode.Select, IrNode.Check {
+public sealed interface IrNode
+        permits IrNode.Arg,
+                IrNode.Const,
+                IrNode.Unary,
+                IrNode.Binary,
+                IrNode.Fma,
+                IrNode.Cast,
+                IrNode.Compare,
+                IrNode.Select,
+                IrNode.Check {
 
     /** The type of the value this node produces. */
     ElementType type();
@@ -60,8 +67,8 @@ public sealed interface IrNode permits IrNode.Arg, IrNode.Const, IrNode.Unary, I
                 case BOOL -> value instanceof Integer i && (i == 0 || i == 1);
             };
             if (!ok) {
-                throw new IllegalArgumentException("a " + type + " constant needs a "
-                        + type.openClName() + " value, got " + value.getClass().getSimpleName());
+                throw new IllegalArgumentException("a " + type + " constant needs a " + type.openClName()
+                        + " value, got " + value.getClass().getSimpleName());
             }
         }
 
@@ -125,8 +132,8 @@ public sealed interface IrNode permits IrNode.Arg, IrNode.Const, IrNode.Unary, I
             Objects.requireNonNull(left, "left is null");
             Objects.requireNonNull(right, "right is null");
             if (left.type() != right.type()) {
-                throw new IllegalArgumentException("operands of " + op + " must have one type, got "
-                        + left.type() + " and " + right.type() + " (use Ir to insert casts)");
+                throw new IllegalArgumentException("operands of " + op + " must have one type, got " + left.type()
+                        + " and " + right.type() + " (use Ir to insert casts)");
             }
             requireDomain(op.symbol(), op.domain(), left.type());
         }
@@ -162,8 +169,8 @@ public sealed interface IrNode permits IrNode.Arg, IrNode.Const, IrNode.Unary, I
             Objects.requireNonNull(b, "b is null");
             Objects.requireNonNull(c, "c is null");
             if (a.type() != b.type() || b.type() != c.type()) {
-                throw new IllegalArgumentException("operands of fma must have one type, got "
-                        + a.type() + ", " + b.type() + " and " + c.type());
+                throw new IllegalArgumentException(
+                        "operands of fma must have one type, got " + a.type() + ", " + b.type() + " and " + c.type());
             }
             requireDomain("fma", UnaryOp.Domain.NUMBER, a.type());
         }
@@ -274,7 +281,8 @@ public sealed interface IrNode permits IrNode.Arg, IrNode.Const, IrNode.Unary, I
             Objects.requireNonNull(ifTrue, "ifTrue is null");
             Objects.requireNonNull(ifFalse, "ifFalse is null");
             if (condition.type() != ElementType.BOOL) {
-                throw new IllegalArgumentException("the condition of select must be a Boolean, got " + condition.type());
+                throw new IllegalArgumentException(
+                        "the condition of select must be a Boolean, got " + condition.type());
             }
             if (ifTrue.type() != ifFalse.type()) {
                 throw new IllegalArgumentException("both sides of select must have one type, got " + ifTrue.type()
@@ -317,7 +325,8 @@ public sealed interface IrNode permits IrNode.Arg, IrNode.Const, IrNode.Unary, I
             Objects.requireNonNull(message, "message is null");
             Objects.requireNonNull(shown, "shown is null");
             if (failWhen.type() != ElementType.BOOL) {
-                throw new IllegalArgumentException("the condition of a check must be a Boolean, got " + failWhen.type());
+                throw new IllegalArgumentException(
+                        "the condition of a check must be a Boolean, got " + failWhen.type());
             }
         }
 
@@ -350,12 +359,14 @@ public sealed interface IrNode permits IrNode.Arg, IrNode.Const, IrNode.Unary, I
             case INTEGER_OR_BOOL -> t.isInteger() || t == ElementType.BOOL;
         };
         if (!ok) {
-            throw new IllegalArgumentException(op + " takes " + switch (domain) {
-                case NUMBER -> "a number";
-                case INTEGER -> "an Int32 or Int64";
-                case FLOAT -> "a Float32 or Float64";
-                case INTEGER_OR_BOOL -> "an integer or a Boolean";
-            } + ", not " + t);
+            throw new IllegalArgumentException(op + " takes "
+                    + switch (domain) {
+                        case NUMBER -> "a number";
+                        case INTEGER -> "an Int32 or Int64";
+                        case FLOAT -> "a Float32 or Float64";
+                        case INTEGER_OR_BOOL -> "an integer or a Boolean";
+                    }
+                    + ", not " + t);
         }
     }
 }

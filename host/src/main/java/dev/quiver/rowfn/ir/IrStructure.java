@@ -15,8 +15,7 @@ import java.util.Set;
  * node once. The operation nodes of {@link IrNode} use them for {@code equals} and {@code hashCode}.
  */
 final class IrStructure {
-    private IrStructure() {
-    }
+    private IrStructure() {}
 
     /** A hash of the tree's structure, the same for equal trees however they share subtrees. */
     static int hash(IrNode root) {
@@ -34,10 +33,10 @@ final class IrStructure {
         int h = switch (n) {
             case IrNode.Unary u -> 1 + 31 * u.op().hashCode();
             case IrNode.Binary b -> 2 + 31 * b.op().hashCode();
-            case IrNode.Fma f -> 3;
+            case IrNode.Fma _ -> 3;
             case IrNode.Cast c -> 4 + 31 * c.type().hashCode();
             case IrNode.Compare c -> 5 + 31 * c.op().hashCode();
-            case IrNode.Select s -> 6;
+            case IrNode.Select _ -> 6;
             case IrNode.Check c -> 7 + 31 * c.message().hashCode();
             case IrNode.Arg a -> a.hashCode();
             case IrNode.Const c -> c.hashCode();

@@ -1,13 +1,17 @@
 package dev.quiver.rowfn.ir;
 
+import dev.quiver.expr.ExprThreads;
 import dev.quiver.types.ElementType;
-
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * A row computation ready for a backend: the argument types, the IR tree over them (the
@@ -57,12 +61,14 @@ public final class KernelProgram {
      */
     public KernelProgram(List<ElementType> argTypes, IrNode root, IrNode nullWhen, boolean strict, String text) {
         // Before the first walk that recurses (folding): a tree past the limit would overflow the stack there.
-        int depth = Math.max(checkDepth(Objects.requireNonNull(root, "root is null"), "the program's value"),
+        int depth = Math.max(
+                checkDepth(Objects.requireNonNull(root, "root is null"), "the program's value"),
                 nullWhen == null ? 0 : checkDepth(nullWhen, "the program's null condition"));
         this.text = Objects.requireNonNull(text, "text is null");
         List<ElementType> types = List.copyOf(argTypes);
         // A deep tree (a RowFn body such as gcd's) is folded, checked and slotted on a thread with a stack for it.
-        Parts p = depth > IN_PLACE_DEPTH ? dev.quiver.expr.ExprThreads.call(() -> Parts.of(types, root, nullWhen, strict))
+        Parts p = depth > IN_PLACE_DEPTH
+                ? ExprThreads.call(() -> Parts.of(types, root, nullWhen, strict))
                 : Parts.of(types, root, nullWhen, strict);
         this.argTypes = types;
         this.root = p.root;
@@ -79,8 +85,13 @@ public final class KernelProgram {
     static final int IN_PLACE_DEPTH = 256;
 
     /** What a program computes from its trees, by walks that recurse. */
-    private record Parts(IrNode root, IrNode nullWhen, Map<IrNode.Const, Integer> slots, List<IrNode.Const> constants, Object shape,
-                         int hash) {
+    private record Parts(
+            IrNode root,
+            IrNode nullWhen,
+            Map<IrNode.Const, Integer> slots,
+            List<IrNode.Const> constants,
+            Object shape,
+            int hash) {
         static Parts of(List<ElementType> argTypes, IrNode value, IrNode nullCondition, boolean strict) {
             IrNode root = Ir.fold(value);
             IrNode nullWhen = nullCondition == null ? null : Ir.fold(nullCondition);
@@ -102,7 +113,12 @@ public final class KernelProgram {
             IrNode shapeNull = nullWhen == null ? null : slotted(nullWhen, slots);
             Object shape = new Shape(argTypes, slotted(root, slots), shapeNull, strict);
             // The constants in slot order (Map.copyOf keeps no order).
-            return new Parts(root, nullWhen, Map.copyOf(slots), List.copyOf(slots.keySet()), shape,
+            return new Parts(
+                    root,
+                    nullWhen,
+                    Map.copyOf(slots),
+                    List.copyOf(slots.keySet()),
+                    shape,
                     Objects.hash(argTypes, root, nullWhen, strict));
         }
     }
@@ -156,8 +172,12 @@ public final class KernelProgram {
     /** Equal when the argument types, the trees and strictness are; the display text does not count. */
     @Override
     public boolean equals(Object o) {
-        return o instanceof KernelProgram p && p.hash == hash && p.argTypes.equals(argTypes) && p.root.equals(root)
-                && Objects.equals(p.nullWhen, nullWhen) && p.strict == strict;
+        return o instanceof KernelProgram p
+                && p.hash == hash
+                && p.argTypes.equals(argTypes)
+                && p.root.equals(root)
+                && Objects.equals(p.nullWhen, nullWhen)
+                && p.strict == strict;
     }
 
     @Override
@@ -167,8 +187,8 @@ public final class KernelProgram {
 
     @Override
     public String toString() {
-        return "KernelProgram[" + text + ": " + render(root) + (nullWhen == null ? "" : " null when " + render(nullWhen))
-                + " over " + argTypes + "]";
+        return "KernelProgram[" + text + ": " + render(root)
+                + (nullWhen == null ? "" : " null when " + render(nullWhen)) + " over " + argTypes + "]";
     }
 
     public ElementType resultType() {
@@ -195,11 +215,13 @@ public final class KernelProgram {
 
     /** True when the program contains an integer division or remainder (which fail on a zero divisor). */
     public boolean hasIntegerDivision() {
-        return anyNode(n -> n instanceof IrNode.Binary b && b.op().failsOnZeroDivisor() && b.type().isInteger());
+        return anyNode(n -> n instanceof IrNode.Binary b
+                && b.op().failsOnZeroDivisor()
+                && b.type().isInteger());
     }
 
     /** True when any node of the value's tree or of the null condition matches. */
-    public boolean anyNode(java.util.function.Predicate<IrNode> p) {
+    public boolean anyNode(Predicate<IrNode> p) {
         return anyNode(root, p) || nullWhen != null && anyNode(nullWhen, p);
     }
 
@@ -229,8 +251,13 @@ public final class KernelProgram {
 
         @Override
         public boolean equals(Object o) {
-            return o == this || o instanceof Shape s && s.hash == hash && s.argTypes.equals(argTypes) && s.root.equals(root)
-                    && Objects.equals(s.nullWhen, nullWhen) && s.strict == strict;
+            return o == this
+                    || o instanceof Shape s
+                            && s.hash == hash
+                            && s.argTypes.equals(argTypes)
+                            && s.root.equals(root)
+                            && Objects.equals(s.nullWhen, nullWhen)
+                            && s.strict == strict;
         }
 
         @Override
@@ -253,7 +280,7 @@ public final class KernelProgram {
             case IrNode.Const c -> new IrNode.Arg(1_000_000 + slots.get(c), c.type());
             case IrNode.Arg a -> a;
             default -> {
-                List<IrNode> kids = new java.util.ArrayList<>(3); // a loop, not a stream: fewer frames per level of a deep tree
+                List<IrNode> kids = new ArrayList<>(3); // a loop, not a stream: fewer frames per level of a deep tree
                 for (IrNode k : n.children()) {
                     kids.add(slotted(k, slots, done));
                 }
@@ -269,7 +296,8 @@ public final class KernelProgram {
         collectConstants(n, out, new IdentityHashMap<>());
     }
 
-    private static void collectConstants(IrNode n, Map<IrNode.Const, Integer> out, IdentityHashMap<IrNode, Boolean> seen) {
+    private static void collectConstants(
+            IrNode n, Map<IrNode.Const, Integer> out, IdentityHashMap<IrNode, Boolean> seen) {
         if (seen.put(n, Boolean.TRUE) != null) {
             return;
         }
@@ -282,9 +310,9 @@ public final class KernelProgram {
     }
 
     /** Pre-order, each shared node once, with a stack of its own: callers ask on any thread, and the tree may be deep. */
-    private static boolean anyNode(IrNode n, java.util.function.Predicate<IrNode> p) {
+    private static boolean anyNode(IrNode n, Predicate<IrNode> p) {
         IdentityHashMap<IrNode, Boolean> seen = new IdentityHashMap<>();
-        java.util.ArrayDeque<IrNode> todo = new java.util.ArrayDeque<>();
+        ArrayDeque<IrNode> todo = new ArrayDeque<>();
         todo.push(n);
         while (!todo.isEmpty()) {
             IrNode x = todo.pop();
@@ -348,8 +376,9 @@ public final class KernelProgram {
     public static int checkDepth(IrNode tree, String what) {
         int d = depth(tree, MAX_DEPTH);
         if (d > MAX_DEPTH) {
-            throw new IllegalArgumentException(what + " is nested more than " + MAX_DEPTH + " levels deep, the most a kernel"
-                    + " program may be (its code is generated by walking the tree; docs/expressions.md#limits)");
+            throw new IllegalArgumentException(
+                    what + " is nested more than " + MAX_DEPTH + " levels deep, the most a kernel"
+                            + " program may be (its code is generated by walking the tree; docs/expressions.md#limits)");
         }
         return d;
     }
@@ -361,7 +390,7 @@ public final class KernelProgram {
      */
     public static int depth(IrNode tree, int limit) {
         IdentityHashMap<IrNode, Integer> depths = new IdentityHashMap<>();
-        java.util.ArrayDeque<IrNode> todo = new java.util.ArrayDeque<>();
+        ArrayDeque<IrNode> todo = new ArrayDeque<>();
         todo.push(tree);
         while (!todo.isEmpty()) {
             IrNode n = todo.peek();
@@ -402,7 +431,7 @@ public final class KernelProgram {
     public static String render(IrNode n) {
         StringBuilder sb = new StringBuilder();
         // A stack of its own rather than recursion (the tree may be deep): a String is appended, a node expanded.
-        java.util.Deque<Object> todo = new java.util.ArrayDeque<>();
+        Deque<Object> todo = new ArrayDeque<>();
         todo.push(n);
         while (!todo.isEmpty() && sb.length() <= RENDER_LIMIT) {
             Object next = todo.pop();
@@ -412,11 +441,17 @@ public final class KernelProgram {
             }
             List<Object> pieces = switch ((IrNode) next) {
                 case IrNode.Arg a -> List.of("$" + a.index());
-                case IrNode.Const c -> List.of(c.type() == ElementType.BOOL ? (c.value().intValue() != 0 ? "true" : "false")
-                        : c.value().toString());
-                case IrNode.Unary u -> call(u.op() == UnaryOp.NEG ? "-" : u.op() == UnaryOp.NOT ? "!" : u.op().symbol(), u.input());
-                case IrNode.Binary b -> b.op().isInfix() ? infix(b.left(), b.op().symbol(), b.right())
-                        : call(b.op().symbol(), b.left(), b.right());
+                case IrNode.Const c ->
+                    List.of(
+                            c.type() == ElementType.BOOL
+                                    ? (c.value().intValue() != 0 ? "true" : "false")
+                                    : c.value().toString());
+                case IrNode.Unary u ->
+                    call(u.op() == UnaryOp.NEG ? "-" : u.op() == UnaryOp.NOT ? "!" : u.op().symbol(), u.input());
+                case IrNode.Binary b ->
+                    b.op().isInfix()
+                            ? infix(b.left(), b.op().symbol(), b.right())
+                            : call(b.op().symbol(), b.left(), b.right());
                 case IrNode.Fma f -> call("fma", f.a(), f.b(), f.c());
                 case IrNode.Cast c -> List.of("cast(", c.input(), " as " + c.type() + ")");
                 case IrNode.Compare c -> infix(c.left(), c.op().symbol(), c.right());
@@ -431,7 +466,7 @@ public final class KernelProgram {
     }
 
     private static List<Object> call(String name, IrNode... args) {
-        List<Object> out = new java.util.ArrayList<>();
+        List<Object> out = new ArrayList<>();
         out.add(name + "(");
         for (int i = 0; i < args.length; i++) {
             if (i > 0) {

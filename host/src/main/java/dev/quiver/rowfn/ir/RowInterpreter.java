@@ -1,11 +1,12 @@
 package dev.quiver.rowfn.ir;
 
+import dev.quiver.cancel.Cancellation;
 import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.memory.ValidityBitmaps;
 import dev.quiver.types.ElementType;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.IdentityHashMap;
 import java.util.List;
 
 /**
@@ -17,13 +18,13 @@ import java.util.List;
 public final class RowInterpreter {
     /** {@link #run} and {@link #firstFailingRow} check for cancellation when {@code (row & CHECK_ROWS) == 0}. */
     private static final int CHECK_ROWS = 63;
+
     private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
-    private RowInterpreter() {
-    }
+    private RowInterpreter() {}
 
     /**
      * Evaluates {@code node} for one row whose arguments are {@code args} (boxed as the argument
@@ -54,7 +55,7 @@ public final class RowInterpreter {
     /** One row's evaluation, remembering the value of every operation node it has computed. */
     private static final class Row {
         private final Number[] args;
-        private final java.util.IdentityHashMap<IrNode, Number> done = new java.util.IdentityHashMap<>();
+        private final IdentityHashMap<IrNode, Number> done = new IdentityHashMap<>();
 
         Row(Number[] args) {
             this.args = args;
@@ -107,7 +108,8 @@ public final class RowInterpreter {
 
     /** True when the row is null in the result for a valid input row: the program's null condition holds. */
     public static boolean isNullResult(KernelProgram program, Number[] args) {
-        return program.nullWhen().isPresent() && evaluate(program.nullWhen().get(), args).intValue() != 0;
+        return program.nullWhen().isPresent()
+                && evaluate(program.nullWhen().get(), args).intValue() != 0;
     }
 
     /**
@@ -118,14 +120,19 @@ public final class RowInterpreter {
      * bit in {@code validity}. Throws {@link dev.quiver.errors.KernelArithmeticException} for
      * the first valid row that fails.
      */
-    public static void run(KernelProgram program, List<MemorySegment> args, MemorySegment validity,
-                           MemorySegment out, int rows, String backendName) {
+    public static void run(
+            KernelProgram program,
+            List<MemorySegment> args,
+            MemorySegment validity,
+            MemorySegment out,
+            int rows,
+            String backendName) {
         List<ElementType> types = program.argTypes();
         Number[] row = new Number[types.size()];
         ElementType rt = program.resultType();
         for (int r = 0; r < rows; r++) {
             if ((r & CHECK_ROWS) == 0) {
-                dev.quiver.cancel.Cancellation.check(); // row by row is slow: a boundary every few rows
+                Cancellation.check(); // row by row is slow: a boundary every few rows
             }
             if (!ValidityBitmaps.isValid(validity, r)) {
                 write(out, rt, r, zero(rt));
@@ -150,7 +157,8 @@ public final class RowInterpreter {
     }
 
     /** The exception a backend raises for {@code failure} at {@code row}: what failed, where, on which device. */
-    public static KernelArithmeticException failure(KernelProgram program, RowFailure failure, long row, String backendName) {
+    public static KernelArithmeticException failure(
+            KernelProgram program, RowFailure failure, long row, String backendName) {
         return new KernelArithmeticException(failure.getMessage(), program.text(), row, backendName);
     }
 
@@ -160,7 +168,8 @@ public final class RowInterpreter {
      * row does not fail here, reports an integer division by zero (what a kernel that only
      * divides can mean).
      */
-    public static KernelArithmeticException failureAt(KernelProgram program, List<MemorySegment> args, long row, String backendName) {
+    public static KernelArithmeticException failureAt(
+            KernelProgram program, List<MemorySegment> args, long row, String backendName) {
         List<ElementType> types = program.argTypes();
         Number[] values = new Number[types.size()];
         for (int k = 0; k < values.length; k++) {
@@ -175,21 +184,26 @@ public final class RowInterpreter {
             return failure(program, e, row, backendName);
         }
         boolean checks = program.anyNode(n -> n instanceof IrNode.Check);
-        return new KernelArithmeticException(checks && !program.hasIntegerDivision()
-                ? "a check failed on the device (the reference, computing within the documented accuracy, does not fail this row)"
-                : "integer division by zero", program.text(), row, backendName);
+        return new KernelArithmeticException(
+                checks && !program.hasIntegerDivision()
+                        ? "a check failed on the device (the reference, computing within the documented accuracy, does not fail this row)"
+                        : "integer division by zero",
+                program.text(),
+                row,
+                backendName);
     }
 
     /**
      * The first row valid in {@code validity} whose evaluation fails, or -1 when every valid row
      * evaluates. Backends that cannot locate the failing row themselves call this on their slow path.
      */
-    public static long firstFailingRow(KernelProgram program, List<MemorySegment> args, MemorySegment validity, int rows) {
+    public static long firstFailingRow(
+            KernelProgram program, List<MemorySegment> args, MemorySegment validity, int rows) {
         List<ElementType> types = program.argTypes();
         Number[] row = new Number[types.size()];
         for (int r = 0; r < rows; r++) {
             if ((r & CHECK_ROWS) == 0) {
-                dev.quiver.cancel.Cancellation.check();
+                Cancellation.check();
             }
             if (!ValidityBitmaps.isValid(validity, r)) {
                 continue;
@@ -248,34 +262,39 @@ public final class RowInterpreter {
 
     private static Number unary(UnaryOp op, ElementType t, Number x) {
         return switch (t) {
-            case BOOL -> switch (op) {
-                case NOT -> x.intValue() ^ 1;
-                default -> throw new IllegalStateException(op + " on Boolean");
-            };
-            case INT32 -> switch (op) {
-                case NEG -> -x.intValue();
-                case ABS -> Math.abs(x.intValue());
-                case NOT -> ~x.intValue();
-                default -> throw new IllegalStateException(op + " on Int32");
-            };
-            case INT64 -> switch (op) {
-                case NEG -> -x.longValue();
-                case ABS -> Math.abs(x.longValue());
-                case NOT -> ~x.longValue();
-                default -> throw new IllegalStateException(op + " on Int64");
-            };
-            case FLOAT32 -> switch (op) {
-                case NEG -> -x.floatValue();
-                case ABS -> Math.abs(x.floatValue());
-                // Computed in double and rounded once: correctly rounded for sqrt and the exact
-                // operations; within 1 ulp of the float result for the others.
-                default -> (float) unaryDouble(op, x.floatValue());
-            };
-            case FLOAT64 -> switch (op) {
-                case NEG -> -x.doubleValue();
-                case ABS -> Math.abs(x.doubleValue());
-                default -> unaryDouble(op, x.doubleValue());
-            };
+            case BOOL ->
+                switch (op) {
+                    case NOT -> x.intValue() ^ 1;
+                    default -> throw new IllegalStateException(op + " on Boolean");
+                };
+            case INT32 ->
+                switch (op) {
+                    case NEG -> -x.intValue();
+                    case ABS -> Math.abs(x.intValue());
+                    case NOT -> ~x.intValue();
+                    default -> throw new IllegalStateException(op + " on Int32");
+                };
+            case INT64 ->
+                switch (op) {
+                    case NEG -> -x.longValue();
+                    case ABS -> Math.abs(x.longValue());
+                    case NOT -> ~x.longValue();
+                    default -> throw new IllegalStateException(op + " on Int64");
+                };
+            case FLOAT32 ->
+                switch (op) {
+                    case NEG -> -x.floatValue();
+                    case ABS -> Math.abs(x.floatValue());
+                    // Computed in double and rounded once: correctly rounded for sqrt and the exact
+                    // operations; within 1 ulp of the float result for the others.
+                    default -> (float) unaryDouble(op, x.floatValue());
+                };
+            case FLOAT64 ->
+                switch (op) {
+                    case NEG -> -x.doubleValue();
+                    case ABS -> Math.abs(x.doubleValue());
+                    default -> unaryDouble(op, x.doubleValue());
+                };
         };
     }
 
@@ -309,6 +328,7 @@ public final class RowInterpreter {
 
     /** 1 / ln 2 as the sum of two doubles: the closest double and the remainder. */
     private static final double INV_LN2_HI = 1.4426950408889634;
+
     private static final double INV_LN2_LO = 2.0355273740931033e-17;
     private static final double SQRT2 = 1.4142135623730951;
 
@@ -483,33 +503,37 @@ public final class RowInterpreter {
     /** Java's cast from the boxed value's own type to {@code to}. */
     private static Number cast(Number x, ElementType to) {
         return switch (x) {
-            case Integer i -> switch (to) {
-                case INT32, BOOL -> i;
-                case INT64 -> (long) i;
-                case FLOAT32 -> (float) i;
-                case FLOAT64 -> (double) i;
-            };
-            case Long l -> switch (to) {
-                case INT32 -> (int) (long) l;
-                case INT64 -> l;
-                case FLOAT32 -> (float) (long) l;
-                case FLOAT64 -> (double) (long) l;
-                case BOOL -> throw new IllegalStateException("cast to Boolean");
-            };
-            case Float f -> switch (to) {
-                case INT32 -> (int) (float) f;
-                case INT64 -> (long) (float) f;
-                case FLOAT32 -> f;
-                case FLOAT64 -> (double) (float) f;
-                case BOOL -> throw new IllegalStateException("cast to Boolean");
-            };
-            case Double d -> switch (to) {
-                case INT32 -> (int) (double) d;
-                case INT64 -> (long) (double) d;
-                case FLOAT32 -> (float) (double) d;
-                case FLOAT64 -> d;
-                case BOOL -> throw new IllegalStateException("cast to Boolean");
-            };
+            case Integer i ->
+                switch (to) {
+                    case INT32, BOOL -> i;
+                    case INT64 -> (long) i;
+                    case FLOAT32 -> (float) i;
+                    case FLOAT64 -> (double) i;
+                };
+            case Long l ->
+                switch (to) {
+                    case INT32 -> (int) (long) l;
+                    case INT64 -> l;
+                    case FLOAT32 -> (float) (long) l;
+                    case FLOAT64 -> (double) (long) l;
+                    case BOOL -> throw new IllegalStateException("cast to Boolean");
+                };
+            case Float f ->
+                switch (to) {
+                    case INT32 -> (int) (float) f;
+                    case INT64 -> (long) (float) f;
+                    case FLOAT32 -> f;
+                    case FLOAT64 -> (double) (float) f;
+                    case BOOL -> throw new IllegalStateException("cast to Boolean");
+                };
+            case Double d ->
+                switch (to) {
+                    case INT32 -> (int) (double) d;
+                    case INT64 -> (long) (double) d;
+                    case FLOAT32 -> (float) (double) d;
+                    case FLOAT64 -> d;
+                    case BOOL -> throw new IllegalStateException("cast to Boolean");
+                };
             default -> throw new IllegalStateException("unexpected value " + x.getClass());
         };
     }

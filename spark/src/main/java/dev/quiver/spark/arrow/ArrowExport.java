@@ -1,20 +1,18 @@
 package dev.quiver.spark.arrow;
 
+import java.util.List;
+import java.util.Objects;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.spark.sql.vectorized.ArrowColumnVector;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
-
-import java.util.List;
-import java.util.Objects;
 
 /**
  * Arrow vectors as a Spark {@link ColumnarBatch}, with no copy: each vector is wrapped in
  * Spark's {@link ArrowColumnVector}, which reads the Arrow buffers in place.
  */
 public final class ArrowExport {
-    private ArrowExport() {
-    }
+    private ArrowExport() {}
 
     /**
      * A batch of {@code rows} rows whose columns are {@code vectors}, in order.
@@ -49,8 +47,10 @@ public final class ArrowExport {
             try {
                 columns[c] = new ArrowColumnVector(v);
             } catch (RuntimeException e) {
-                throw new IllegalArgumentException("vector '" + v.getName() + "' of Arrow type " + v.getField().getType()
-                        + " has no Spark column type: " + e.getMessage(), e);
+                throw new IllegalArgumentException(
+                        "vector '" + v.getName() + "' of Arrow type "
+                                + v.getField().getType() + " has no Spark column type: " + e.getMessage(),
+                        e);
             }
         }
         return new ColumnarBatch(columns, rows);

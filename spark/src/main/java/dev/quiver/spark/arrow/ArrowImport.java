@@ -2,6 +2,10 @@ package dev.quiver.spark.arrow;
 
 import dev.quiver.memory.OutputVectors;
 import dev.quiver.memory.VectorView;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.Objects;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.DecimalVector;
@@ -15,11 +19,6 @@ import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.vectorized.ArrowColumnVector;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.unsafe.types.UTF8String;
-
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
-import java.util.Objects;
 
 /**
  * Spark columns as Arrow vectors: the column an {@link ArrowColumnVector} already wraps, or a
@@ -41,8 +40,7 @@ public final class ArrowImport {
     /** Values copied per bulk read: bounds the temporary Java array of a large column. */
     private static final int CHUNK = 1 << 16;
 
-    private ArrowImport() {
-    }
+    private ArrowImport() {}
 
     /**
      * The Arrow vector behind {@code v} when it is Spark's {@link ArrowColumnVector} (from an
@@ -87,17 +85,19 @@ public final class ArrowImport {
         if (rows < 0) {
             throw new IllegalArgumentException("rows must be >= 0, got " + rows);
         }
-        ArrowType type = SparkArrowTypes.arrowType(source.dataType()).orElseThrow(() -> new IllegalArgumentException(
-                "column '" + field.getName() + "': " + SparkArrowTypes.unsupportedReason(source.dataType()).orElseThrow()));
+        ArrowType type = SparkArrowTypes.arrowType(source.dataType())
+                .orElseThrow(() -> new IllegalArgumentException("column '" + field.getName() + "': "
+                        + SparkArrowTypes.unsupportedReason(source.dataType()).orElseThrow()));
         if (!type.equals(field.getType())) {
-            throw new IllegalArgumentException("column '" + field.getName() + "' is " + source.dataType().simpleString()
-                    + ", which imports as " + type + ", not as the field's " + field.getType());
+            throw new IllegalArgumentException(
+                    "column '" + field.getName() + "' is " + source.dataType().simpleString() + ", which imports as "
+                            + type + ", not as the field's " + field.getType());
         }
         return switch (type) {
-            case ArrowType.Bool b -> booleans(source, rows, field, allocator);
-            case ArrowType.Utf8 u -> variableWidth(source, rows, field, allocator, false);
-            case ArrowType.Binary b -> variableWidth(source, rows, field, allocator, true);
-            case ArrowType.Decimal d -> decimals(source, rows, field, allocator);
+            case ArrowType.Bool _ -> booleans(source, rows, field, allocator);
+            case ArrowType.Utf8 _ -> variableWidth(source, rows, field, allocator, false);
+            case ArrowType.Binary _ -> variableWidth(source, rows, field, allocator, true);
+            case ArrowType.Decimal _ -> decimals(source, rows, field, allocator);
             default -> fixedWidth(source, rows, field, allocator, Primitive.of(type));
         };
     }
@@ -135,15 +135,16 @@ public final class ArrowImport {
 
         static Primitive of(ArrowType t) {
             return switch (t) {
-                case ArrowType.Int i -> switch (i.getBitWidth()) {
-                    case 8 -> BYTE;
-                    case 16 -> SHORT;
-                    case 32 -> INT;
-                    default -> LONG;
-                };
+                case ArrowType.Int i ->
+                    switch (i.getBitWidth()) {
+                        case 8 -> BYTE;
+                        case 16 -> SHORT;
+                        case 32 -> INT;
+                        default -> LONG;
+                    };
                 case ArrowType.FloatingPoint f -> f.getPrecision() == FloatingPointPrecision.SINGLE ? FLOAT : DOUBLE;
-                case ArrowType.Date d -> INT;
-                case ArrowType.Timestamp ts -> LONG;
+                case ArrowType.Date _ -> INT;
+                case ArrowType.Timestamp _ -> LONG;
                 default -> throw new IllegalStateException("no fixed-width copy for " + t);
             };
         }
@@ -161,8 +162,8 @@ public final class ArrowImport {
         void accept(int start, int end);
     }
 
-    private static FieldVector fixedWidth(ColumnVector source, int rows, Field field, BufferAllocator allocator,
-                                          Primitive p) {
+    private static FieldVector fixedWidth(
+            ColumnVector source, int rows, Field field, BufferAllocator allocator, Primitive p) {
         FieldVector out = OutputVectors.uninitialized(field, rows, allocator);
         try (VectorView view = VectorView.of(out)) {
             MemorySegment data = view.data();
@@ -274,8 +275,8 @@ public final class ArrowImport {
         return out;
     }
 
-    private static FieldVector variableWidth(ColumnVector source, int rows, Field field, BufferAllocator allocator,
-                                             boolean binary) {
+    private static FieldVector variableWidth(
+            ColumnVector source, int rows, Field field, BufferAllocator allocator, boolean binary) {
         // One read per row, kept to size the data buffer exactly before writing: no regrowth, no second read.
         UTF8String[] values = new UTF8String[rows];
         long total = 0;

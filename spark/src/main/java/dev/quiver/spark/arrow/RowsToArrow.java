@@ -1,5 +1,9 @@
 package dev.quiver.spark.arrow;
 
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
@@ -21,11 +25,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
-
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Objects;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Spark rows as Arrow batches, for a plan whose child produces rows rather than columns: each
@@ -154,7 +154,7 @@ public final class RowsToArrow implements AutoCloseable {
     @SuppressWarnings("checkstyle:inlinefqn") // Scala's Iterator, beside java.util's
     public VectorSchemaRoot next(scala.collection.Iterator<? extends InternalRow> rows) {
         Objects.requireNonNull(rows, "rows is null");
-        return next(scala.jdk.javaapi.CollectionConverters.asJava(rows));
+        return next(CollectionConverters.asJava(rows));
     }
 
     /** The bytes of all batches returned so far, as {@link ArrowImport#bytes} counts them. */
@@ -185,7 +185,8 @@ public final class RowsToArrow implements AutoCloseable {
             case TimeStampVector v -> (row, o, i) -> v.setSafe(i, row.getLong(o));
             case Float4Vector v -> (row, o, i) -> v.setSafe(i, row.getFloat(o));
             case Float8Vector v -> (row, o, i) -> v.setSafe(i, row.getDouble(o));
-            case DecimalVector v -> (row, o, i) -> SparkValues.setSafe(v, i, row.getDecimal(o, v.getPrecision(), v.getScale()));
+            case DecimalVector v ->
+                (row, o, i) -> SparkValues.setSafe(v, i, row.getDecimal(o, v.getPrecision(), v.getScale()));
             case VarBinaryVector v -> (row, o, i) -> SparkValues.setSafe(v, i, UTF8String.fromBytes(row.getBinary(o)));
             case BaseVariableWidthVector v -> (row, o, i) -> SparkValues.setSafe(v, i, row.getUTF8String(o));
             default -> throw new IllegalStateException("no row writer for " + vector.getField());

@@ -1,5 +1,8 @@
 package dev.quiver.spark.arrow;
 
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -22,10 +25,6 @@ import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StringType$;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
-
-import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 
 /**
  * The Spark SQL types Quiver reads and writes as Arrow, and their Arrow types, in both
@@ -54,8 +53,7 @@ public final class SparkArrowTypes {
     /** The time zone of the Arrow type of Spark's {@code timestamp}: its values are UTC instants. */
     public static final String UTC = "UTC";
 
-    private SparkArrowTypes() {
-    }
+    private SparkArrowTypes() {}
 
     /**
      * The Arrow type Spark's {@code t} is stored as, or empty when Quiver does not import it.
@@ -68,20 +66,21 @@ public final class SparkArrowTypes {
     public static Optional<ArrowType> arrowType(DataType t) {
         Objects.requireNonNull(t, "t is null");
         ArrowType a = switch (t) {
-            case BooleanType b -> ArrowType.Bool.INSTANCE;
-            case ByteType b -> new ArrowType.Int(8, true);
-            case ShortType s -> new ArrowType.Int(16, true);
-            case IntegerType i -> new ArrowType.Int(32, true);
-            case LongType l -> new ArrowType.Int(64, true);
-            case FloatType f -> new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
-            case DoubleType d -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+            case BooleanType _ -> ArrowType.Bool.INSTANCE;
+            case ByteType _ -> new ArrowType.Int(8, true);
+            case ShortType _ -> new ArrowType.Int(16, true);
+            case IntegerType _ -> new ArrowType.Int(32, true);
+            case LongType _ -> new ArrowType.Int(64, true);
+            case FloatType _ -> new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+            case DoubleType _ -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
             case StringType s when isDefaultCollation(s) -> ArrowType.Utf8.INSTANCE;
-            case BinaryType b -> ArrowType.Binary.INSTANCE;
-            case DateType d -> new ArrowType.Date(DateUnit.DAY);
-            case TimestampType ts -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, UTC);
-            case TimestampNTZType ts -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
-            case DecimalType d when d.precision() <= 38 && d.scale() >= 0 && d.scale() <= d.precision() ->
-                    new ArrowType.Decimal(d.precision(), d.scale(), 128);
+            case BinaryType _ -> ArrowType.Binary.INSTANCE;
+            case DateType _ -> new ArrowType.Date(DateUnit.DAY);
+            case TimestampType _ -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, UTC);
+            case TimestampNTZType _ -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
+            case DecimalType d
+            when d.precision() <= 38 && d.scale() >= 0 && d.scale() <= d.precision() ->
+                new ArrowType.Decimal(d.precision(), d.scale(), 128);
             default -> null;
         };
         return Optional.ofNullable(a);
@@ -97,8 +96,8 @@ public final class SparkArrowTypes {
             return Optional.empty();
         }
         if (t instanceof StringType s) {
-            return Optional.of("type " + t.simpleString() + " has no Arrow import: its collation "
-                    + s.collationName() + " is not the default UTF8_BINARY");
+            return Optional.of("type " + t.simpleString() + " has no Arrow import: its collation " + s.collationName()
+                    + " is not the default UTF8_BINARY");
         }
         return Optional.of("type " + t.simpleString() + " has no Arrow import");
     }
@@ -111,8 +110,9 @@ public final class SparkArrowTypes {
      */
     public static Field field(String name, DataType t, boolean nullable) {
         Objects.requireNonNull(name, "name is null");
-        ArrowType a = arrowType(t).orElseThrow(() -> new IllegalArgumentException(
-                "column '" + name + "': " + unsupportedReason(t).orElseThrow()));
+        ArrowType a = arrowType(t)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "column '" + name + "': " + unsupportedReason(t).orElseThrow()));
         return new Field(name, new FieldType(nullable, a, null), List.of());
     }
 
@@ -126,27 +126,35 @@ public final class SparkArrowTypes {
     public static Optional<DataType> sparkType(ArrowType t) {
         Objects.requireNonNull(t, "t is null");
         DataType s = switch (t) {
-            case ArrowType.Bool b -> DataTypes.BooleanType;
-            case ArrowType.Int i when i.getIsSigned() -> switch (i.getBitWidth()) {
-                case 8 -> DataTypes.ByteType;
-                case 16 -> DataTypes.ShortType;
-                case 32 -> DataTypes.IntegerType;
-                case 64 -> DataTypes.LongType;
-                default -> null;
-            };
-            case ArrowType.FloatingPoint f when f.getPrecision() == FloatingPointPrecision.SINGLE -> DataTypes.FloatType;
-            case ArrowType.FloatingPoint f when f.getPrecision() == FloatingPointPrecision.DOUBLE -> DataTypes.DoubleType;
-            case ArrowType.Utf8 u -> DataTypes.StringType;
-            case ArrowType.LargeUtf8 u -> DataTypes.StringType;
-            case ArrowType.Binary b -> DataTypes.BinaryType;
-            case ArrowType.LargeBinary b -> DataTypes.BinaryType;
+            case ArrowType.Bool _ -> DataTypes.BooleanType;
+            case ArrowType.Int i
+            when i.getIsSigned() ->
+                switch (i.getBitWidth()) {
+                    case 8 -> DataTypes.ByteType;
+                    case 16 -> DataTypes.ShortType;
+                    case 32 -> DataTypes.IntegerType;
+                    case 64 -> DataTypes.LongType;
+                    default -> null;
+                };
+            case ArrowType.FloatingPoint f
+            when f.getPrecision() == FloatingPointPrecision.SINGLE -> DataTypes.FloatType;
+            case ArrowType.FloatingPoint f
+            when f.getPrecision() == FloatingPointPrecision.DOUBLE -> DataTypes.DoubleType;
+            case ArrowType.Utf8 _ -> DataTypes.StringType;
+            case ArrowType.LargeUtf8 _ -> DataTypes.StringType;
+            case ArrowType.Binary _ -> DataTypes.BinaryType;
+            case ArrowType.LargeBinary _ -> DataTypes.BinaryType;
             case ArrowType.Date d when d.getUnit() == DateUnit.DAY -> DataTypes.DateType;
-            case ArrowType.Timestamp ts when ts.getUnit() == TimeUnit.MICROSECOND ->
-                    ts.getTimezone() == null ? DataTypes.TimestampNTZType : DataTypes.TimestampType;
-            case ArrowType.Decimal d when d.getBitWidth() == 128 && d.getPrecision() >= 1 && d.getPrecision() <= 38
-                    && d.getScale() >= 0 && d.getScale() <= d.getPrecision() ->
-                    DataTypes.createDecimalType(d.getPrecision(), d.getScale());
-            case ArrowType.Null n -> DataTypes.NullType;
+            case ArrowType.Timestamp ts
+            when ts.getUnit() == TimeUnit.MICROSECOND ->
+                ts.getTimezone() == null ? DataTypes.TimestampNTZType : DataTypes.TimestampType;
+            case ArrowType.Decimal d
+            when d.getBitWidth() == 128
+                    && d.getPrecision() >= 1
+                    && d.getPrecision() <= 38
+                    && d.getScale() >= 0
+                    && d.getScale() <= d.getPrecision() -> DataTypes.createDecimalType(d.getPrecision(), d.getScale());
+            case ArrowType.Null _ -> DataTypes.NullType;
             default -> null;
         };
         return Optional.ofNullable(s);

@@ -1,13 +1,13 @@
 package dev.quiver.spark.arrow;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.stream.LongStream;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
-
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 
 /**
  * Writes one non-null Spark value into an Arrow vector, growing the vector as needed: the
@@ -15,10 +15,10 @@ import java.math.RoundingMode;
  */
 final class SparkValues {
     /** 10^p for p in [0, 18]: an unscaled long below 10^p in magnitude fits precision p. */
-    private static final long[] POWERS_OF_TEN = java.util.stream.LongStream.iterate(1, p -> p * 10).limit(19).toArray();
+    private static final long[] POWERS_OF_TEN =
+            LongStream.iterate(1, p -> p * 10).limit(19).toArray();
 
-    private SparkValues() {
-    }
+    private SparkValues() {}
 
     /**
      * Sets row {@code index} of {@code vector} to {@code value}, which must have the vector's
@@ -44,16 +44,20 @@ final class SparkValues {
             try {
                 exact = exact.setScale(scale, RoundingMode.UNNECESSARY);
             } catch (ArithmeticException e) {
-                throw new IllegalArgumentException("the decimal " + value + " does not convert to scale " + scale
-                        + " of column '" + vector.getName() + "' without rounding", e);
+                throw new IllegalArgumentException(
+                        "the decimal " + value + " does not convert to scale " + scale + " of column '"
+                                + vector.getName() + "' without rounding",
+                        e);
             }
         }
         try {
             vector.setSafe(index, exact);
         } catch (UnsupportedOperationException e) {
             // Arrow says "BigDecimal precision cannot be greater than that in the Arrow vector" this way.
-            throw new IllegalArgumentException("the decimal " + value + " does not fit decimal(" + precision + ", "
-                    + scale + ") of column '" + vector.getName() + "'", e);
+            throw new IllegalArgumentException(
+                    "the decimal " + value + " does not fit decimal(" + precision + ", " + scale + ") of column '"
+                            + vector.getName() + "'",
+                    e);
         }
     }
 

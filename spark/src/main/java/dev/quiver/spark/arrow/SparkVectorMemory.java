@@ -1,14 +1,15 @@
 package dev.quiver.spark.arrow;
 
-import org.apache.spark.sql.execution.vectorized.OffHeapColumnVector;
-import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
-import org.apache.spark.sql.vectorized.ColumnVector;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.HashMap;
 import java.util.Map;
+import org.apache.spark.sql.execution.vectorized.OffHeapColumnVector;
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+import org.apache.spark.sql.vectorized.ColumnVector;
 
 /**
  * The memory behind the values of Spark's own writable vectors, read in place: an off-heap
@@ -22,8 +23,7 @@ final class SparkVectorMemory {
     private static final Map<Class<?>, VarHandle> ON_HEAP_ARRAYS = onHeapArrays();
     private static final VarHandle CAPACITY = capacity();
 
-    private SparkVectorMemory() {
-    }
+    private SparkVectorMemory() {}
 
     /**
      * A segment over the first {@code rows} values of {@code source} of Java type {@code carrier}
@@ -37,7 +37,7 @@ final class SparkVectorMemory {
         long bytes = (long) rows * MemorySegmentWidth.of(carrier);
         if (source instanceof OffHeapColumnVector off && !off.hasDictionary()) {
             // Its native buffer holds `capacity` values: never read past it.
-            if (CAPACITY == null || rows > (int) CAPACITY.get((org.apache.spark.sql.execution.vectorized.WritableColumnVector) off)) {
+            if (CAPACITY == null || rows > (int) CAPACITY.get((WritableColumnVector) off)) {
                 return null;
             }
             long address = off.valuesNativeAddress();
@@ -62,17 +62,19 @@ final class SparkVectorMemory {
 
     private static VarHandle capacity() {
         try {
-            var type = org.apache.spark.sql.execution.vectorized.WritableColumnVector.class;
-            return MethodHandles.privateLookupIn(type, MethodHandles.lookup()).findVarHandle(type, "capacity", int.class);
+            var type = WritableColumnVector.class;
+            return MethodHandles.privateLookupIn(type, MethodHandles.lookup())
+                    .findVarHandle(type, "capacity", int.class);
         } catch (ReflectiveOperationException | RuntimeException e) {
             return null;
         }
     }
 
     private static Map<Class<?>, VarHandle> onHeapArrays() {
-        Map<Class<?>, VarHandle> handles = new java.util.HashMap<>();
+        Map<Class<?>, VarHandle> handles = new HashMap<>();
         try {
-            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(OnHeapColumnVector.class, MethodHandles.lookup());
+            MethodHandles.Lookup lookup =
+                    MethodHandles.privateLookupIn(OnHeapColumnVector.class, MethodHandles.lookup());
             handles.put(byte.class, lookup.findVarHandle(OnHeapColumnVector.class, "byteData", byte[].class));
             handles.put(short.class, lookup.findVarHandle(OnHeapColumnVector.class, "shortData", short[].class));
             handles.put(int.class, lookup.findVarHandle(OnHeapColumnVector.class, "intData", int[].class));

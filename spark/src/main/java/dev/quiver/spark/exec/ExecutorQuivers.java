@@ -5,18 +5,21 @@ import dev.quiver.Quiver;
 import dev.quiver.kernels.ArithmeticMode;
 import dev.quiver.rowfn.RowFn;
 import dev.quiver.spark.functions.FunctionCatalog;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.types.pojo.Schema;
-
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * The Quivers of one JVM (an executor, or the driver in local mode): one per arithmetic mode,
@@ -36,12 +39,11 @@ public final class ExecutorQuivers {
     private static final Map<ArithmeticMode, Quiver> VALIDATORS = new EnumMap<>(ArithmeticMode.class);
     private static final Map<ArithmeticMode, Set<String>> VALIDATOR_FUNCTIONS = new EnumMap<>(ArithmeticMode.class);
 
-    private ExecutorQuivers() {
-    }
+    private ExecutorQuivers() {}
 
     /** What a compiled projection computes. */
-    public record ProjectionKey(Schema schema, String filter, List<String> columns, ArithmeticMode mode, List<String> providers) {
-    }
+    public record ProjectionKey(
+            Schema schema, String filter, List<String> columns, ArithmeticMode mode, List<String> providers) {}
 
     /** The root allocator every task allocator of this JVM descends from. */
     public static BufferAllocator root() {
@@ -65,8 +67,11 @@ public final class ExecutorQuivers {
             Quiver q = QUIVERS.get(mode);
             if (q == null) {
                 // Spark runs one task per core already: each batch on its task's thread, unless told otherwise.
-                q = Quiver.builder().allocator(root()).arithmetic(mode)
-                        .cpuThreads(Integer.getInteger("quiver.spark.cpuThreads", 1)).build();
+                q = Quiver.builder()
+                        .allocator(root())
+                        .arithmetic(mode)
+                        .cpuThreads(Integer.getInteger("quiver.spark.cpuThreads", 1))
+                        .build();
                 QUIVERS.put(mode, q);
                 REGISTERED.put(mode, new HashSet<>());
             }
@@ -82,7 +87,12 @@ public final class ExecutorQuivers {
         synchronized (LOCK) {
             Quiver q = VALIDATORS.get(mode);
             if (q == null) {
-                q = Quiver.builder().allocator(root()).arithmetic(mode).openCl(false).calibration(false).build();
+                q = Quiver.builder()
+                        .allocator(root())
+                        .arithmetic(mode)
+                        .openCl(false)
+                        .calibration(false)
+                        .build();
                 VALIDATORS.put(mode, q);
                 VALIDATOR_FUNCTIONS.put(mode, new HashSet<>());
             }
@@ -91,10 +101,10 @@ public final class ExecutorQuivers {
     }
 
     /** Which provider registered each function name, per Quiver. */
-    private static final Map<Quiver, Map<String, String>> OWNERS = new java.util.IdentityHashMap<>();
+    private static final Map<Quiver, Map<String, String>> OWNERS = new IdentityHashMap<>();
 
     private static Quiver withFunctions(Quiver q, Set<String> done, List<String> providers) {
-        Map<String, String> owners = OWNERS.computeIfAbsent(q, k -> new java.util.HashMap<>());
+        Map<String, String> owners = OWNERS.computeIfAbsent(q, k -> new HashMap<>());
         for (String p : providers) {
             if (done.contains(p)) {
                 continue;
@@ -104,11 +114,12 @@ public final class ExecutorQuivers {
                 for (String name : names(f)) {
                     String owner = owners.get(name);
                     if (owner != null && !owner.equals(p)) {
-                        throw new IllegalStateException("function '" + name + "' is declared by both " + owner + " and " + p);
+                        throw new IllegalStateException(
+                                "function '" + name + "' is declared by both " + owner + " and " + p);
                     }
                     if (owner == null && q.functions().find(name).isPresent()) {
-                        throw new IllegalStateException("function '" + name + "' of " + p + " would replace Quiver's own '"
-                                + name + "': give it another name");
+                        throw new IllegalStateException("function '" + name + "' of " + p
+                                + " would replace Quiver's own '" + name + "': give it another name");
                     }
                 }
             }
@@ -124,9 +135,9 @@ public final class ExecutorQuivers {
     }
 
     private static List<String> names(RowFn f) {
-        List<String> names = new java.util.ArrayList<>();
-        names.add(f.name().toLowerCase(java.util.Locale.ROOT));
-        f.aliases().forEach(a -> names.add(a.toLowerCase(java.util.Locale.ROOT)));
+        List<String> names = new ArrayList<>();
+        names.add(f.name().toLowerCase(Locale.ROOT));
+        f.aliases().forEach(a -> names.add(a.toLowerCase(Locale.ROOT)));
         return names;
     }
 

@@ -2,11 +2,11 @@ package dev.quiver.spark.exec;
 
 import dev.quiver.Placement;
 import dev.quiver.kernels.ArithmeticMode;
-
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apache.spark.sql.types.DataType;
 
 /**
  * What a {@link QuiverExec} computes, in a form that travels to executors: Quiver SQL texts over
@@ -25,9 +25,17 @@ import java.util.Objects;
  * @param placement   where batches run
  * @param notes       what stays with Spark and why, for the plan's description
  */
-public record NodeSpec(List<Long> inputIds, List<org.apache.spark.sql.types.DataType> inputTypes, int referenced,
-                       String filter, List<Column> columns, ArithmeticMode requiredMode, List<String> providers,
-                       Placement placement, List<String> notes) implements Serializable {
+public record NodeSpec(
+        List<Long> inputIds,
+        List<DataType> inputTypes,
+        int referenced,
+        String filter,
+        List<Column> columns,
+        ArithmeticMode requiredMode,
+        List<String> providers,
+        Placement placement,
+        List<String> notes)
+        implements Serializable {
 
     /** One output column: a Quiver expression ({@code sql}) or an input passed through ({@code input} >= 0). */
     public record Column(String name, String sql, int input) implements Serializable {

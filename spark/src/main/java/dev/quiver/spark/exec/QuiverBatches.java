@@ -3,9 +3,16 @@ package dev.quiver.spark.exec;
 import dev.quiver.CompiledExpression;
 import dev.quiver.CompiledProjection;
 import dev.quiver.ExpressionMetrics;
+import dev.quiver.errors.KernelArithmeticException;
 import dev.quiver.spark.arrow.ArrowImport;
 import dev.quiver.spark.arrow.RowsToArrow;
 import dev.quiver.spark.arrow.SparkArrowTypes;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.FieldVector;
@@ -14,23 +21,23 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
+import org.apache.spark.QueryContext;
+import org.apache.spark.SparkArithmeticException;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.errors.QueryExecutionErrors;
 import org.apache.spark.sql.execution.metric.SQLMetric;
+import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ArrowColumnVector;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.util.TaskCompletionListener;
 import scala.collection.AbstractIterator;
 import scala.collection.Iterator;
+import scala.collection.immutable.Map$;
 import scala.runtime.AbstractFunction1;
-
-import java.io.Serializable;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 /**
  * The per-partition work of a {@link QuiverExec}: a function from the child's batches (or rows)
@@ -44,14 +51,20 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
     private final NodeSpec spec;
     /** Child ordinal of each input column c0, c1, ... */
     private final int[] inputOrdinals;
+
     private final boolean rowInput;
     private final int batchRows;
     private final Map<String, SQLMetric> metrics;
     /** The child's row layout, when it produces rows. */
     private final StructType childSchema;
 
-    QuiverBatches(NodeSpec spec, int[] inputOrdinals, boolean rowInput, int batchRows, Map<String, SQLMetric> metrics,
-                  StructType childSchema) {
+    QuiverBatches(
+            NodeSpec spec,
+            int[] inputOrdinals,
+            boolean rowInput,
+            int batchRows,
+            Map<String, SQLMetric> metrics,
+            StructType childSchema) {
         this.spec = spec;
         this.childSchema = childSchema;
         this.inputOrdinals = inputOrdinals.clone();
@@ -75,13 +88,15 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
     }
 
     ExecutorQuivers.ProjectionKey key() {
-        return new ExecutorQuivers.ProjectionKey(inputSchema(), spec.filter(), spec.projectionSql(), spec.mode(), spec.providers());
+        return new ExecutorQuivers.ProjectionKey(
+                inputSchema(), spec.filter(), spec.projectionSql(), spec.mode(), spec.providers());
     }
 
     @Override
     public Iterator<ColumnarBatch> apply(Iterator<Object> input) {
         TaskContext task = TaskContext.get();
-        String name = "quiver-task-" + (task == null ? "driver" : task.taskAttemptId()) + "-" + System.identityHashCode(this);
+        String name =
+                "quiver-task-" + (task == null ? "driver" : task.taskAttemptId()) + "-" + System.identityHashCode(this);
         BufferAllocator allocator = ExecutorQuivers.taskAllocator(name);
         ExecutorQuivers.ProjectionKey key = key();
         CompiledProjection projection;
@@ -100,7 +115,7 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
             throw e;
         }
         if (task != null) {
-            task.addTaskCompletionListener(new org.apache.spark.util.TaskCompletionListener() {
+            task.addTaskCompletionListener(new TaskCompletionListener() {
                 @Override
                 public void onTaskCompletion(TaskContext context) {
                     it.close();
@@ -126,10 +141,14 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
         private final RowsToArrow rows;
         /** What the current output batch holds: freed when the next is asked for, or at the end. */
         private final List<AutoCloseable> held = new ArrayList<>();
+
         private boolean closed;
 
-        PartitionIterator(Iterator<Object> input, BufferAllocator allocator, CompiledProjection projection,
-                          ExecutorQuivers.ProjectionKey key) {
+        PartitionIterator(
+                Iterator<Object> input,
+                BufferAllocator allocator,
+                CompiledProjection projection,
+                ExecutorQuivers.ProjectionKey key) {
             this.input = input;
             this.allocator = allocator;
             this.projection = projection;
@@ -142,10 +161,11 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
         private StructType rowSchema() {
             StructField[] fields = childSchema.fields().clone();
             for (int j = 0; j < fields.length; j++) {
-                fields[j] = new StructField("unread" + j, fields[j].dataType(), true, org.apache.spark.sql.types.Metadata.empty());
+                fields[j] = new StructField("unread" + j, fields[j].dataType(), true, Metadata.empty());
             }
             for (int i = 0; i < inputOrdinals.length; i++) {
-                fields[inputOrdinals[i]] = new StructField("c" + i, spec.inputTypes().get(i), true, org.apache.spark.sql.types.Metadata.empty());
+                fields[inputOrdinals[i]] =
+                        new StructField("c" + i, spec.inputTypes().get(i), true, Metadata.empty());
             }
             return new StructType(fields);
         }
@@ -166,7 +186,7 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
         @Override
         public ColumnarBatch next() {
             if (closed) {
-                throw new java.util.NoSuchElementException();
+                throw new NoSuchElementException();
             }
             releaseHeld();
             try {
@@ -212,7 +232,7 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
             Iterator<InternalRow> rowIterator = (Iterator<InternalRow>) (Iterator<?>) input;
             VectorSchemaRoot root = rows.next(rowIterator);
             if (root == null) {
-                throw new java.util.NoSuchElementException();
+                throw new NoSuchElementException();
             }
             held.add(root);
             add(QuiverExec.IMPORT_TIME, System.nanoTime() - start);
@@ -225,7 +245,7 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
             VectorSchemaRoot out;
             try {
                 out = projection.project(inputs, spec.placement(), allocator);
-            } catch (dev.quiver.errors.KernelArithmeticException e) {
+            } catch (KernelArithmeticException e) {
                 throw asSparkError(e);
             }
             held.add(out);
@@ -254,7 +274,7 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
          * Quiver's arithmetic error as Spark's own (ARITHMETIC_OVERFLOW or DIVIDE_BY_ZERO), so code
          * that handles Spark's errors handles these; Quiver's message (expression, row, device) is the cause.
          */
-        private RuntimeException asSparkError(dev.quiver.errors.KernelArithmeticException e) {
+        private RuntimeException asSparkError(KernelArithmeticException e) {
             String message = String.valueOf(e.getMessage());
             String expression = String.valueOf(e.expression());
             ArithmeticException spark;
@@ -262,13 +282,14 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
                 boolean remainder = expression.contains(" % ") || expression.startsWith("mod(");
                 // Built directly: Spark's helpers put a null context in the array, which its own
                 // error formatting then trips over.
-                spark = new org.apache.spark.SparkArithmeticException(remainder ? "REMAINDER_BY_ZERO" : "DIVIDE_BY_ZERO",
-                        scala.collection.immutable.Map$.MODULE$.<String, String>empty()
-                                .updated("config", "\"spark.sql.ansi.enabled\""),
-                        new org.apache.spark.QueryContext[0], "");
+                spark = new SparkArithmeticException(
+                        remainder ? "REMAINDER_BY_ZERO" : "DIVIDE_BY_ZERO",
+                        Map$.MODULE$.<String, String>empty().updated("config", "\"spark.sql.ansi.enabled\""),
+                        new QueryContext[0],
+                        "");
             } else if (message.contains("overflow")) {
-                spark = org.apache.spark.sql.errors.QueryExecutionErrors.arithmeticOverflowError(message,
-                        org.apache.spark.sql.errors.QueryExecutionErrors.arithmeticOverflowError$default$2(), null);
+                spark = QueryExecutionErrors.arithmeticOverflowError(
+                        message, QueryExecutionErrors.arithmeticOverflowError$default$2(), null);
             } else {
                 return e;
             }
@@ -327,7 +348,8 @@ final class QuiverBatches extends AbstractFunction1<Iterator<Object>, Iterator<C
                 long leaked = allocator.getAllocatedMemory();
                 allocator.close(); // throws, naming the buffers, if the task leaked Arrow memory
                 if (leaked != 0) {
-                    throw new IllegalStateException("Quiver task allocator " + allocator.getName() + " ended at " + leaked + " bytes");
+                    throw new IllegalStateException(
+                            "Quiver task allocator " + allocator.getName() + " ended at " + leaked + " bytes");
                 }
             }
         }

@@ -1,8 +1,20 @@
 package dev.quiver.spark.exec;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.ExprId$;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.SortOrder;
+import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
+import org.apache.spark.sql.catalyst.plans.physical.PartitioningCollection;
+import org.apache.spark.sql.catalyst.plans.physical.UnknownPartitioning;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 import org.apache.spark.sql.execution.metric.SQLMetrics;
@@ -11,11 +23,6 @@ import scala.collection.immutable.IndexedSeq;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 import scala.reflect.ClassTag$;
-
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 
 /**
  * A Spark plan node that evaluates a filter and a projection with Quiver, once per batch, inside
@@ -45,6 +52,7 @@ public final class QuiverExec extends SparkPlan {
     private final SparkPlan child;
     private final boolean rowInput;
     private final int batchRows;
+
     @SuppressWarnings("checkstyle:inlinefqn") // Scala's Map, beside java.util's
     private transient scala.collection.immutable.Map<String, SQLMetric> metrics;
 
@@ -103,43 +111,48 @@ public final class QuiverExec extends SparkPlan {
      * keeps it too); otherwise unknown. Spark's joins and aggregates above rely on it.
      */
     @Override
-    public org.apache.spark.sql.catalyst.plans.physical.Partitioning outputPartitioning() {
+    public Partitioning outputPartitioning() {
         var p = child.outputPartitioning();
-        if (p instanceof org.apache.spark.sql.catalyst.plans.physical.PartitioningCollection c) {
+        if (p instanceof PartitioningCollection c) {
             // A join's: keep the members whose columns pass through.
-            List<org.apache.spark.sql.catalyst.plans.physical.Partitioning> kept = new java.util.ArrayList<>();
+            List<Partitioning> kept = new ArrayList<>();
             for (var member : CollectionConverters.asJava(c.partitionings())) {
-                if (!(member instanceof org.apache.spark.sql.catalyst.expressions.Expression e) || e.references().subsetOf(outputSet())) {
+                if (!(member instanceof Expression e) || e.references().subsetOf(outputSet())) {
                     kept.add(member);
                 }
             }
             if (kept.isEmpty()) {
-                return new org.apache.spark.sql.catalyst.plans.physical.UnknownPartitioning(p.numPartitions());
+                return new UnknownPartitioning(p.numPartitions());
             }
-            return kept.size() == 1 ? kept.getFirst()
-                    : new org.apache.spark.sql.catalyst.plans.physical.PartitioningCollection(CollectionConverters.asScala(kept).toList());
+            return kept.size() == 1
+                    ? kept.getFirst()
+                    : new PartitioningCollection(
+                            CollectionConverters.asScala(kept).toList());
         }
-        if (p instanceof org.apache.spark.sql.catalyst.expressions.Expression e && !e.references().subsetOf(outputSet())) {
-            return new org.apache.spark.sql.catalyst.plans.physical.UnknownPartitioning(p.numPartitions());
+        if (p instanceof Expression e && !e.references().subsetOf(outputSet())) {
+            return new UnknownPartitioning(p.numPartitions());
         }
         return p;
     }
 
     /** The longest prefix of the child's ordering whose sort keys pass through (equivalent keys that do not are dropped). */
     @Override
-    public Seq<org.apache.spark.sql.catalyst.expressions.SortOrder> outputOrdering() {
-        List<org.apache.spark.sql.catalyst.expressions.SortOrder> kept = new java.util.ArrayList<>();
+    public Seq<SortOrder> outputOrdering() {
+        List<SortOrder> kept = new ArrayList<>();
         for (var o : CollectionConverters.asJava(child.outputOrdering())) {
             if (!o.child().references().subsetOf(outputSet())) {
                 break;
             }
-            List<org.apache.spark.sql.catalyst.expressions.Expression> same = new java.util.ArrayList<>();
+            List<Expression> same = new ArrayList<>();
             for (var x : CollectionConverters.asJava(o.sameOrderExpressions())) {
                 if (x.references().subsetOf(outputSet())) {
                     same.add(x);
                 }
             }
-            kept.add(new org.apache.spark.sql.catalyst.expressions.SortOrder(o.child(), o.direction(), o.nullOrdering(),
+            kept.add(new SortOrder(
+                    o.child(),
+                    o.direction(),
+                    o.nullOrdering(),
                     CollectionConverters.asScala(same).toList()));
         }
         return CollectionConverters.asScala(kept).toList();
@@ -163,13 +176,27 @@ public final class QuiverExec extends SparkPlan {
             Map<String, SQLMetric> m = new LinkedHashMap<>();
             m.put(OUTPUT_ROWS, SQLMetrics.createMetric(sc, "number of output rows"));
             m.put(INPUT_BATCHES, SQLMetrics.createMetric(sc, "number of input batches"));
-            m.put(QUIVER_TIME, SQLMetrics.createNanoTimingMetric(sc, "time in Quiver", SQLMetrics.createNanoTimingMetric$default$3()));
-            m.put(IMPORT_TIME, SQLMetrics.createNanoTimingMetric(sc, "time copying into Arrow", SQLMetrics.createNanoTimingMetric$default$3()));
-            m.put(IMPORT_BYTES, SQLMetrics.createSizeMetric(sc, "bytes copied into Arrow", SQLMetrics.createSizeMetric$default$3()));
+            m.put(
+                    QUIVER_TIME,
+                    SQLMetrics.createNanoTimingMetric(
+                            sc, "time in Quiver", SQLMetrics.createNanoTimingMetric$default$3()));
+            m.put(
+                    IMPORT_TIME,
+                    SQLMetrics.createNanoTimingMetric(
+                            sc, "time copying into Arrow", SQLMetrics.createNanoTimingMetric$default$3()));
+            m.put(
+                    IMPORT_BYTES,
+                    SQLMetrics.createSizeMetric(
+                            sc, "bytes copied into Arrow", SQLMetrics.createSizeMetric$default$3()));
             m.put(CPU_BATCHES, SQLMetrics.createMetric(sc, "batches on CPU"));
             m.put(OPENCL_BATCHES, SQLMetrics.createMetric(sc, "batches on OpenCL"));
-            m.put(BYTES_TO_DEVICE, SQLMetrics.createSizeMetric(sc, "bytes to OpenCL device", SQLMetrics.createSizeMetric$default$3()));
-            m.put(BYTES_FROM_DEVICE, SQLMetrics.createSizeMetric(sc, "bytes from OpenCL device", SQLMetrics.createSizeMetric$default$3()));
+            m.put(
+                    BYTES_TO_DEVICE,
+                    SQLMetrics.createSizeMetric(sc, "bytes to OpenCL device", SQLMetrics.createSizeMetric$default$3()));
+            m.put(
+                    BYTES_FROM_DEVICE,
+                    SQLMetrics.createSizeMetric(
+                            sc, "bytes from OpenCL device", SQLMetrics.createSizeMetric$default$3()));
             metrics = scala.collection.immutable.Map.from(CollectionConverters.asScala(m));
         }
         return metrics;
@@ -177,7 +204,8 @@ public final class QuiverExec extends SparkPlan {
 
     @Override
     public RDD<InternalRow> doExecute() {
-        throw new IllegalStateException(nodeName() + " produces columnar batches only; Spark puts a ColumnarToRow above it");
+        throw new IllegalStateException(
+                nodeName() + " produces columnar batches only; Spark puts a ColumnarToRow above it");
     }
 
     @Override
@@ -194,7 +222,8 @@ public final class QuiverExec extends SparkPlan {
         Map<String, SQLMetric> m = CollectionConverters.asJava(metrics());
         QuiverBatches f = new QuiverBatches(spec, ordinals, rowInput, batchRows, m, child.schema());
         @SuppressWarnings("unchecked")
-        RDD<Object> in = rowInput ? (RDD<Object>) (RDD<?>) child.execute() : (RDD<Object>) (RDD<?>) child.executeColumnar();
+        RDD<Object> in =
+                rowInput ? (RDD<Object>) (RDD<?>) child.execute() : (RDD<Object>) (RDD<?>) child.executeColumnar();
         return in.mapPartitions(f, false, ClassTag$.MODULE$.apply(ColumnarBatch.class));
     }
 
@@ -207,22 +236,38 @@ public final class QuiverExec extends SparkPlan {
     @Override
     public SparkPlan doCanonicalize() {
         List<Attribute> childOutput = CollectionConverters.asJava(child.output());
-        List<Long> positions = new java.util.ArrayList<>();
+        List<Long> positions = new ArrayList<>();
         for (long id : spec.inputIds()) {
             positions.add((long) position(childOutput, id));
         }
-        List<NodeSpec.Column> columns = spec.columns().stream().map(c -> new NodeSpec.Column("", c.sql(), c.input())).toList();
-        NodeSpec canonical = new NodeSpec(positions, spec.inputTypes(), spec.referenced(), spec.filter(), columns,
-                spec.requiredMode(), spec.providers(), spec.placement(), List.of());
+        List<NodeSpec.Column> columns = spec.columns().stream()
+                .map(c -> new NodeSpec.Column("", c.sql(), c.input()))
+                .toList();
+        NodeSpec canonical = new NodeSpec(
+                positions,
+                spec.inputTypes(),
+                spec.referenced(),
+                spec.filter(),
+                columns,
+                spec.requiredMode(),
+                spec.providers(),
+                spec.placement(),
+                List.of());
         List<Attribute> out = CollectionConverters.asJava(output);
-        List<Attribute> canonicalOutput = new java.util.ArrayList<>();
+        List<Attribute> canonicalOutput = new ArrayList<>();
         for (int i = 0; i < out.size(); i++) {
             Attribute a = out.get(i);
             int inChild = position(childOutput, a.exprId().id());
             long id = inChild >= 0 ? inChild : -1L - i;
-            canonicalOutput.add((Attribute) a.withExprId(org.apache.spark.sql.catalyst.expressions.ExprId$.MODULE$.apply(id)).canonicalized());
+            canonicalOutput.add(
+                    (Attribute) a.withExprId(ExprId$.MODULE$.apply(id)).canonicalized());
         }
-        return new QuiverExec(CollectionConverters.asScala(canonicalOutput).toSeq(), canonical, child.canonicalized(), rowInput, batchRows);
+        return new QuiverExec(
+                CollectionConverters.asScala(canonicalOutput).toSeq(),
+                canonical,
+                child.canonicalized(),
+                rowInput,
+                batchRows);
     }
 
     private static int position(List<Attribute> attributes, long exprId) {
@@ -236,8 +281,11 @@ public final class QuiverExec extends SparkPlan {
 
     @Override
     public String nodeName() {
-        return spec.filter() == null ? "QuiverProject" : spec.columns().stream().allMatch(NodeSpec.Column::passThrough)
-                ? "QuiverFilter" : "QuiverFilterProject";
+        return spec.filter() == null
+                ? "QuiverProject"
+                : spec.columns().stream().allMatch(NodeSpec.Column::passThrough)
+                        ? "QuiverFilter"
+                        : "QuiverFilterProject";
     }
 
     @Override
@@ -259,12 +307,12 @@ public final class QuiverExec extends SparkPlan {
         if (spec.filter() != null) {
             sb.append(" WHERE ").append(spec.filter());
         }
-        List<String> inputs = new java.util.ArrayList<>();
+        List<String> inputs = new ArrayList<>();
         for (int i = 0; i < spec.inputIds().size(); i++) {
             inputs.add("c" + i + "=#" + spec.inputIds().get(i));
         }
         sb.append(" inputs ").append(inputs);
-        sb.append(", placement ").append(spec.placement().name().toLowerCase(java.util.Locale.ROOT));
+        sb.append(", placement ").append(spec.placement().name().toLowerCase(Locale.ROOT));
         if (rowInput) {
             sb.append(", rows written into Arrow by Quiver");
         }
@@ -303,8 +351,12 @@ public final class QuiverExec extends SparkPlan {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof QuiverExec q && q.output.equals(output) && q.spec.equals(spec) && q.child.equals(child)
-                && q.rowInput == rowInput && q.batchRows == batchRows;
+        return o instanceof QuiverExec q
+                && q.output.equals(output)
+                && q.spec.equals(spec)
+                && q.child.equals(child)
+                && q.rowInput == rowInput
+                && q.batchRows == batchRows;
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.quiver.spark.functions;
 
 import dev.quiver.rowfn.RowFn;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -14,8 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class FunctionCatalog {
     private static final Map<String, List<RowFn>> BY_PROVIDER = new ConcurrentHashMap<>();
 
-    private FunctionCatalog() {
-    }
+    private FunctionCatalog() {}
 
     /** The functions of the provider class {@code className}, instantiated on first use in this JVM. */
     public static List<RowFn> functions(String className) {
@@ -30,21 +28,27 @@ public final class FunctionCatalog {
                 return f;
             }
         }
-        throw new IllegalArgumentException("Quiver function provider " + className + " declares no function '" + name + "'");
+        throw new IllegalArgumentException(
+                "Quiver function provider " + className + " declares no function '" + name + "'");
     }
 
     private static List<RowFn> load(String className) {
         try {
             ClassLoader loader = Thread.currentThread().getContextClassLoader();
-            Class<?> c = Class.forName(className, true, loader != null ? loader : FunctionCatalog.class.getClassLoader());
+            Class<?> c =
+                    Class.forName(className, true, loader != null ? loader : FunctionCatalog.class.getClassLoader());
             if (!QuiverFunctions.class.isAssignableFrom(c)) {
-                throw new IllegalArgumentException(className + " does not implement " + QuiverFunctions.class.getName());
+                throw new IllegalArgumentException(
+                        className + " does not implement " + QuiverFunctions.class.getName());
             }
             List<RowFn> functions = ((QuiverFunctions) c.getConstructor().newInstance()).functions();
             return List.copyOf(functions);
         } catch (ReflectiveOperationException e) {
-            throw new IllegalArgumentException("cannot load Quiver function provider " + className
-                    + " (a public class with a public no-argument constructor, on the driver's and the executors' classpath): " + e, e);
+            throw new IllegalArgumentException(
+                    "cannot load Quiver function provider " + className
+                            + " (a public class with a public no-argument constructor, on the driver's and the executors' classpath): "
+                            + e,
+                    e);
         }
     }
 }

@@ -1,21 +1,24 @@
 package dev.quiver.spark.functions;
 
+import dev.quiver.functions.Volatility;
 import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.ir.RowInterpreter;
 import dev.quiver.types.ElementType;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext;
 import org.apache.spark.sql.catalyst.expressions.codegen.CodegenFallback;
 import org.apache.spark.sql.catalyst.expressions.codegen.ExprCode;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import scala.collection.immutable.IndexedSeq;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
 
 /**
  * A call of a Quiver RowFn in a Spark plan. Inside a Quiver plan node it becomes part of the
@@ -26,7 +29,7 @@ import java.util.Objects;
  * <p>Created by the builder {@link dev.quiver.spark.QuiverSpark#registerFunctions} registers;
  * carries only the provider's class name and the function's name, so it serialises to executors.
  */
-public final class QuiverFunctionCall extends Expression implements CodegenFallback, java.io.Serializable {
+public final class QuiverFunctionCall extends Expression implements CodegenFallback, Serializable {
     private static final long serialVersionUID = 1L;
 
     private final String providerClass;
@@ -79,16 +82,17 @@ public final class QuiverFunctionCall extends Expression implements CodegenFallb
     }
 
     /** The element type a Spark argument type computes as in a RowFn, or an exception naming the type. */
-    static ElementType elementType(org.apache.spark.sql.types.DataType t) {
+    static ElementType elementType(DataType t) {
         ElementType e = elementTypeOrNull(t);
         if (e == null) {
-            throw new IllegalArgumentException("a Quiver RowFn takes boolean, int, bigint, float or double arguments, not " + t.simpleString());
+            throw new IllegalArgumentException(
+                    "a Quiver RowFn takes boolean, int, bigint, float or double arguments, not " + t.simpleString());
         }
         return e;
     }
 
     /** The element type a Spark type computes as in a RowFn, or null for a type a RowFn does not take. */
-    public static ElementType elementTypeOrNull(org.apache.spark.sql.types.DataType t) {
+    public static ElementType elementTypeOrNull(DataType t) {
         if (t.equals(DataTypes.DoubleType)) {
             return ElementType.FLOAT64;
         }
@@ -107,7 +111,7 @@ public final class QuiverFunctionCall extends Expression implements CodegenFallb
         return null;
     }
 
-    static org.apache.spark.sql.types.DataType sparkType(ElementType t) {
+    static DataType sparkType(ElementType t) {
         return switch (t) {
             case FLOAT64 -> DataTypes.DoubleType;
             case FLOAT32 -> DataTypes.FloatType;
@@ -118,7 +122,7 @@ public final class QuiverFunctionCall extends Expression implements CodegenFallb
     }
 
     @Override
-    public org.apache.spark.sql.types.DataType dataType() {
+    public DataType dataType() {
         return sparkType(instance().resultType());
     }
 
@@ -129,7 +133,7 @@ public final class QuiverFunctionCall extends Expression implements CodegenFallb
 
     @Override
     public boolean deterministic() {
-        return function().volatility() == dev.quiver.functions.Volatility.IMMUTABLE && super.deterministic();
+        return function().volatility() == Volatility.IMMUTABLE && super.deterministic();
     }
 
     @Override
@@ -153,7 +157,8 @@ public final class QuiverFunctionCall extends Expression implements CodegenFallb
                 }
             }
         }
-        if (inst.nullWhen() != null && RowInterpreter.evaluate(inst.nullWhen(), values).intValue() != 0) {
+        if (inst.nullWhen() != null
+                && RowInterpreter.evaluate(inst.nullWhen(), values).intValue() != 0) {
             return null;
         }
         Number result = RowInterpreter.evaluate(inst.value(), values);
@@ -197,8 +202,10 @@ public final class QuiverFunctionCall extends Expression implements CodegenFallb
 
     @Override
     public String toString() {
-        return functionName + CollectionConverters.asJava(arguments).stream().map(Object::toString)
-                .collect(java.util.stream.Collectors.joining(", ", "(", ")"));
+        return functionName
+                + CollectionConverters.asJava(arguments).stream()
+                        .map(Object::toString)
+                        .collect(Collectors.joining(", ", "(", ")"));
     }
 
     @Override
@@ -223,8 +230,10 @@ public final class QuiverFunctionCall extends Expression implements CodegenFallb
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof QuiverFunctionCall c && c.providerClass.equals(providerClass)
-                && c.functionName.equals(functionName) && c.arguments.equals(arguments);
+        return o instanceof QuiverFunctionCall c
+                && c.providerClass.equals(providerClass)
+                && c.functionName.equals(functionName)
+                && c.arguments.equals(arguments);
     }
 
     @Override

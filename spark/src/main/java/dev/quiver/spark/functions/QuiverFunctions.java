@@ -1,7 +1,6 @@
 package dev.quiver.spark.functions;
 
 import dev.quiver.rowfn.RowFn;
-
 import java.util.List;
 
 /**

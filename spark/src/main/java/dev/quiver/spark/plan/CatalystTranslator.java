@@ -3,10 +3,18 @@ package dev.quiver.spark.plan;
 import dev.quiver.expr.Expr;
 import dev.quiver.expr.Operator;
 import dev.quiver.kernels.ArithmeticMode;
+import dev.quiver.spark.arrow.SparkArrowTypes;
 import dev.quiver.spark.functions.QuiverFunctionCall;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ScalarValue;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.spark.sql.catalyst.expressions.*;
+import org.apache.spark.sql.catalyst.util.StringUtils;
 import org.apache.spark.sql.types.BooleanType$;
 import org.apache.spark.sql.types.ByteType$;
 import org.apache.spark.sql.types.DoubleType$;
@@ -17,15 +25,9 @@ import org.apache.spark.sql.types.ShortType$;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StringType$;
 import org.apache.spark.unsafe.types.UTF8String;
+import scala.Enumeration;
 import scala.Tuple2;
 import scala.jdk.javaapi.CollectionConverters;
-
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Translates a Catalyst expression into a Quiver {@link Expr} with Spark's semantics, or says
@@ -63,8 +65,7 @@ public final class CatalystTranslator {
     private ArithmeticMode mode;
 
     /** What {@link #reset} goes back to. */
-    public record Mark(Map<ExprId, Attribute> inputs, Set<String> providers, ArithmeticMode mode) {
-    }
+    public record Mark(Map<ExprId, Attribute> inputs, Set<String> providers, ArithmeticMode mode) {}
 
     /** The translator's state now. */
     public Mark mark() {
@@ -87,7 +88,9 @@ public final class CatalystTranslator {
     public void inherit(ArithmeticMode requiredMode, List<String> functionProviders) throws Unsupported {
         if (requiredMode != null) {
             if (mode != null && mode != requiredMode) {
-                throw new Unsupported(null, "the filter's integer arithmetic is in " + requiredMode + " mode, the projection's in " + mode);
+                throw new Unsupported(
+                        null,
+                        "the filter's integer arithmetic is in " + requiredMode + " mode, the projection's in " + mode);
             }
             mode = requiredMode;
         }
@@ -163,8 +166,10 @@ public final class CatalystTranslator {
      */
     static void checkRaising(Expression e, boolean skipped) throws Unsupported {
         if (skipped && raises(e)) {
-            throw new Unsupported(e, e.sql() + " can raise under ANSI mode on rows where Spark does not evaluate it "
-                    + "(after a NULL operand, in an IN list, or past a LIMIT)");
+            throw new Unsupported(
+                    e,
+                    e.sql() + " can raise under ANSI mode on rows where Spark does not evaluate it "
+                            + "(after a NULL operand, in an IN list, or past a LIMIT)");
         }
         List<Expression> children = CollectionConverters.asJava(e.children());
         for (int i = 0; i < children.size(); i++) {
@@ -192,7 +197,8 @@ public final class CatalystTranslator {
                 return false;
             }
             Expression divisor = parent.children().apply(1);
-            boolean nonZeroLiteral = divisor instanceof Literal l && l.value() instanceof Number n && n.doubleValue() != 0;
+            boolean nonZeroLiteral =
+                    divisor instanceof Literal l && l.value() instanceof Number n && n.doubleValue() != 0;
             boolean ansi = switch (parent) {
                 case Divide d -> d.evalContext().evalMode().toString().equals("ANSI");
                 case Remainder r -> r.evalContext().evalMode().toString().equals("ANSI");
@@ -202,8 +208,12 @@ public final class CatalystTranslator {
             };
             return divisor.nullable() || (!ansi && !nonZeroLiteral);
         }
-        if (parent instanceof ConditionalExpression || parent instanceof And || parent instanceof Or
-                || parent instanceof Greatest || parent instanceof Least || parent instanceof EqualNullSafe
+        if (parent instanceof ConditionalExpression
+                || parent instanceof And
+                || parent instanceof Or
+                || parent instanceof Greatest
+                || parent instanceof Least
+                || parent instanceof EqualNullSafe
                 || parent instanceof Alias) {
             return false;
         }
@@ -241,8 +251,9 @@ public final class CatalystTranslator {
             throw new Unsupported(e, e.prettyName() + " is not deterministic");
         }
         // Any column Quiver can read may be tested for NULL (dates, decimals, binary too).
-        if ((e instanceof IsNull || e instanceof IsNotNull) && e.children().head() instanceof AttributeReference a
-                && dev.quiver.spark.arrow.SparkArrowTypes.arrowType(a.dataType()).isPresent()) {
+        if ((e instanceof IsNull || e instanceof IsNotNull)
+                && e.children().head() instanceof AttributeReference a
+                && SparkArrowTypes.arrowType(a.dataType()).isPresent()) {
             Expr c = column(a);
             return e instanceof IsNull ? c.isNull() : c.isNotNull();
         }
@@ -252,11 +263,36 @@ public final class CatalystTranslator {
             case Alias a -> tr(a.child());
             case AttributeReference a -> column(a);
             case Literal l -> literal(l);
-            case Add a -> integerOrFloat(a, a.left(), a.right(), Operator.PLUS, "try_add", a.evalContext().evalMode());
-            case Subtract s -> integerOrFloat(s, s.left(), s.right(), Operator.MINUS, "try_subtract", s.evalContext().evalMode());
-            case Multiply m -> integerOrFloat(m, m.left(), m.right(), Operator.MULTIPLY, "try_multiply", m.evalContext().evalMode());
-            case Divide d -> division(d, d.left(), d.right(), Operator.DIVIDE, d.evalContext().evalMode());
-            case Remainder r -> division(r, r.left(), r.right(), Operator.MODULO, r.evalContext().evalMode());
+            case Add a ->
+                integerOrFloat(
+                        a,
+                        a.left(),
+                        a.right(),
+                        Operator.PLUS,
+                        "try_add",
+                        a.evalContext().evalMode());
+            case Subtract s ->
+                integerOrFloat(
+                        s,
+                        s.left(),
+                        s.right(),
+                        Operator.MINUS,
+                        "try_subtract",
+                        s.evalContext().evalMode());
+            case Multiply m ->
+                integerOrFloat(
+                        m,
+                        m.left(),
+                        m.right(),
+                        Operator.MULTIPLY,
+                        "try_multiply",
+                        m.evalContext().evalMode());
+            case Divide d ->
+                division(
+                        d, d.left(), d.right(), Operator.DIVIDE, d.evalContext().evalMode());
+            case Remainder r ->
+                division(
+                        r, r.left(), r.right(), Operator.MODULO, r.evalContext().evalMode());
             case UnaryMinus u -> {
                 if (isIntegral(u.dataType())) {
                     needMode(u, u.failOnError() ? ArithmeticMode.CHECKED : ArithmeticMode.WRAPPING);
@@ -308,7 +344,9 @@ public final class CatalystTranslator {
             case ToRadians f -> Expr.call("radians", tr(f.child()));
             case Signum f -> Expr.call("sign", tr(f.child()));
             // Spark adds 0.0 to both arguments first, so atan2(-0.0, x) is atan2(0.0, x).
-            case Atan2 f -> Expr.call("atan2", tr(f.left()).add(Expr.lit(0.0)), tr(f.right()).add(Expr.lit(0.0)));
+            case Atan2 f ->
+                Expr.call(
+                        "atan2", tr(f.left()).add(Expr.lit(0.0)), tr(f.right()).add(Expr.lit(0.0)));
             case Pow f -> Expr.call("pow", tr(f.left()), tr(f.right()));
             case Hypot f -> Expr.call("hypot", tr(f.left()), tr(f.right()));
             // Spark's logarithms are NULL at and below their asymptote (x <= 0); NaN is above it in
@@ -323,17 +361,23 @@ public final class CatalystTranslator {
             }
             case Abs a -> {
                 if (isIntegral(a.dataType()) && a.failOnError()) {
-                    throw new Unsupported(a, "abs of an integer raises on its smallest value under ANSI mode; Quiver's wraps");
+                    throw new Unsupported(
+                            a, "abs of an integer raises on its smallest value under ANSI mode; Quiver's wraps");
                 }
                 yield Expr.call("abs", tr(a.child()));
             }
             // Spark rounds the decimal string of a double (BigDecimal HALF_UP); at scale 0 that is
             // Quiver's half away from zero, but Spark's result has no negative zero: + 0.0.
-            case Round r when r.scale() instanceof Literal scale && Integer.valueOf(0).equals(scale.value())
-                    && r.child().dataType().equals(DoubleType$.MODULE$) -> Expr.call("round", tr(r.child())).add(Expr.lit(0.0));
+            case Round r
+            when r.scale() instanceof Literal scale
+                    && Integer.valueOf(0).equals(scale.value())
+                    && r.child().dataType().equals(DoubleType$.MODULE$) ->
+                Expr.call("round", tr(r.child())).add(Expr.lit(0.0));
             // Spark's floor and ceil of a double are a bigint by Java's (long) cast: saturating, NaN 0.
-            case Floor f when f.child().dataType().equals(DoubleType$.MODULE$) -> toLongAsJava(Expr.call("floor", tr(f.child())));
-            case Ceil f when f.child().dataType().equals(DoubleType$.MODULE$) -> toLongAsJava(Expr.call("ceil", tr(f.child())));
+            case Floor f
+            when f.child().dataType().equals(DoubleType$.MODULE$) -> toLongAsJava(Expr.call("floor", tr(f.child())));
+            case Ceil f
+            when f.child().dataType().equals(DoubleType$.MODULE$) -> toLongAsJava(Expr.call("ceil", tr(f.child())));
             case Floor f when f.child().dataType().equals(LongType$.MODULE$) -> tr(f.child());
             case Ceil f when f.child().dataType().equals(LongType$.MODULE$) -> tr(f.child());
             // NaN is above +Infinity in Quiver's order (and Spark's); isnan(NULL) is false.
@@ -343,7 +387,8 @@ public final class CatalystTranslator {
             }
             case NaNvl n -> {
                 Expr a = tr(n.left());
-                yield Expr.when(a.gt(Expr.lit(Double.POSITIVE_INFINITY)), tr(n.right())).otherwise(a);
+                yield Expr.when(a.gt(Expr.lit(Double.POSITIVE_INFINITY)), tr(n.right()))
+                        .otherwise(a);
             }
             case Greatest g -> Expr.call("greatest", children(g));
             case Least l -> Expr.call("least", children(l));
@@ -353,7 +398,7 @@ public final class CatalystTranslator {
                 }
                 try {
                     // Spark rejects an escape before anything but _, % or itself; Quiver would not.
-                    org.apache.spark.sql.catalyst.util.StringUtils.escapeLikeRegex(p.value().toString(), l.escapeChar());
+                    StringUtils.escapeLikeRegex(p.value().toString(), l.escapeChar());
                 } catch (RuntimeException invalid) {
                     throw new Unsupported(l, "a LIKE pattern Spark rejects: " + invalid.getMessage());
                 }
@@ -363,7 +408,9 @@ public final class CatalystTranslator {
             case EndsWith s -> Expr.call("ends_with", tr(s.left()), tr(s.right()));
             case Contains s -> Expr.call("contains", tr(s.left()), tr(s.right()));
             // Spark's length of a string counts code points (Int32); Quiver's too (Int64).
-            case Length l when l.child().dataType() instanceof StringType -> Expr.call("length", tr(l.child())).cast(DataType.INT32);
+            case Length l
+            when l.child().dataType() instanceof StringType ->
+                Expr.call("length", tr(l.child())).cast(DataType.INT32);
             case QuiverFunctionCall f -> {
                 providers.add(f.providerClass());
                 yield Expr.call(f.functionName(), children(f));
@@ -405,8 +452,14 @@ public final class CatalystTranslator {
         return Expr.when(arg.gt(Expr.lit(0.0)), Expr.call(function, arg)).otherwise(Expr.nullLit(DataType.FLOAT64));
     }
 
-    private Expr integerOrFloat(Expression e, Expression left, Expression right, Operator op, String tryFunction,
-                                scala.Enumeration.Value evalMode) throws Unsupported {
+    private Expr integerOrFloat(
+            Expression e,
+            Expression left,
+            Expression right,
+            Operator op,
+            String tryFunction,
+            Enumeration.Value evalMode)
+            throws Unsupported {
         Expr l = tr(left);
         Expr r = tr(right);
         if (isIntegral(e.dataType())) {
@@ -425,12 +478,13 @@ public final class CatalystTranslator {
      * is plain division; otherwise NULL where the divisor is zero in legacy and TRY modes, and no
      * translation in ANSI mode, where only Spark raises Spark's error.
      */
-    private Expr division(Expression e, Expression left, Expression right, Operator op, scala.Enumeration.Value evalMode)
+    private Expr division(Expression e, Expression left, Expression right, Operator op, Enumeration.Value evalMode)
             throws Unsupported {
         Expr l = tr(left);
         Expr r = tr(right);
         String m = evalMode.toString();
-        boolean literalNonZero = right instanceof Literal lit && lit.value() instanceof Number n && n.doubleValue() != 0;
+        boolean literalNonZero =
+                right instanceof Literal lit && lit.value() instanceof Number n && n.doubleValue() != 0;
         if (isIntegral(e.dataType())) {
             if (op == Operator.DIVIDE) {
                 throw new Unsupported(e, "integer division");
@@ -451,7 +505,8 @@ public final class CatalystTranslator {
         if (m.equals("ANSI")) {
             throw new Unsupported(e, "division by an expression raises DIVIDE_BY_ZERO under ANSI mode; Spark keeps it");
         }
-        return Expr.when(r.eq(Expr.lit(0)), Expr.nullLit(quiverType(e, e.dataType()))).otherwise(new Expr.Binary(l, op, r));
+        return Expr.when(r.eq(Expr.lit(0)), Expr.nullLit(quiverType(e, e.dataType())))
+                .otherwise(new Expr.Binary(l, op, r));
     }
 
     private Expr caseWhen(CaseWhen c) throws Unsupported {
@@ -486,7 +541,10 @@ public final class CatalystTranslator {
                 || (fromRank > 0 && (to.equals(DoubleType$.MODULE$) || to.equals(FloatType$.MODULE$)))
                 || (from.equals(FloatType$.MODULE$) && to.equals(DoubleType$.MODULE$));
         if (!widening) {
-            throw new Unsupported(c, "cast from " + from.simpleString() + " to " + to.simpleString() + " (only widening numeric casts are translated)");
+            throw new Unsupported(
+                    c,
+                    "cast from " + from.simpleString() + " to " + to.simpleString()
+                            + " (only widening numeric casts are translated)");
         }
         return tr(c.child()).cast(quiverType(c, to));
     }
@@ -506,7 +564,8 @@ public final class CatalystTranslator {
         if (mode == null) {
             mode = wanted;
         } else if (mode != wanted) {
-            throw new Unsupported(e, "integer arithmetic in " + wanted + " mode next to arithmetic in " + mode + " mode");
+            throw new Unsupported(
+                    e, "integer arithmetic in " + wanted + " mode next to arithmetic in " + mode + " mode");
         }
     }
 

@@ -1,11 +1,11 @@
 package dev.quiver.spark.arrow;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** A root allocator per test, which must be back at zero bytes when the test ends. */
 abstract class AllocatorTestBase {

@@ -1,24 +1,23 @@
 package dev.quiver.spark.arrow;
 
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.UInt4Vector;
-import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.vectorized.ColumnVector;
-import org.apache.spark.sql.vectorized.ColumnarBatch;
-import org.apache.spark.sql.catalyst.InternalRow;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.UInt4Vector;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.junit.jupiter.api.Test;
 
 class ArrowExportTest extends AllocatorTestBase {
     /**
@@ -51,14 +50,19 @@ class ArrowExportTest extends AllocatorTestBase {
                 assertSame(vectors.get(c), ArrowImport.arrowVectorOf(column));
                 assertEquals(sources.get(c).dataType(), column.dataType());
                 for (int i = 0; i < rows; i++) {
-                    assertEquals(ColumnFixtures.read(sources.get(c), i), ColumnFixtures.read(column, i), "column " + c + " row " + i);
+                    assertEquals(
+                            ColumnFixtures.read(sources.get(c), i),
+                            ColumnFixtures.read(column, i),
+                            "column " + c + " row " + i);
                 }
             }
             Iterator<InternalRow> it = batch.rowIterator();
             for (int i = 0; i < rows; i++) {
                 InternalRow row = it.next();
                 for (int c = 0; c < vectors.size(); c++) {
-                    assertEquals(ColumnFixtures.read(sources.get(c), i), ColumnFixtures.read(row, c, sources.get(c).dataType()));
+                    assertEquals(
+                            ColumnFixtures.read(sources.get(c), i),
+                            ColumnFixtures.read(row, c, sources.get(c).dataType()));
                 }
             }
             assertTrue(allocator.getAllocatedMemory() > 0);
@@ -84,15 +88,17 @@ class ArrowExportTest extends AllocatorTestBase {
     /** A failed export takes nothing over: the caller's vectors are still open and the caller closes them. */
     @Test
     void rejectsShortAndUnsupportedVectorsWithoutClosingThem() {
-        try (IntVector shortVector = new IntVector("x", allocator); UInt4Vector unsigned = new UInt4Vector("u", allocator)) {
+        try (IntVector shortVector = new IntVector("x", allocator);
+                UInt4Vector unsigned = new UInt4Vector("u", allocator)) {
             shortVector.allocateNew(2);
             shortVector.setValueCount(2);
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> ArrowExport.batch(List.of(shortVector), 3));
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> ArrowExport.batch(List.of(shortVector), 3));
             assertTrue(e.getMessage().contains("fewer than the batch's 3 rows"), e.getMessage());
             unsigned.allocateNew(2);
             unsigned.setValueCount(2);
-            e = assertThrows(IllegalArgumentException.class, () -> ArrowExport.batch(List.of(shortVector, unsigned), 2));
+            e = assertThrows(
+                    IllegalArgumentException.class, () -> ArrowExport.batch(List.of(shortVector, unsigned), 2));
             assertTrue(e.getMessage().contains("has no Spark column type"), e.getMessage());
             assertTrue(shortVector.getDataBuffer().capacity() > 0, "the vector must still be open");
         }

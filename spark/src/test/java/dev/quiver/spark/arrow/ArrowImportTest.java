@@ -1,5 +1,18 @@
 package dev.quiver.spark.arrow;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.BiFunction;
+import java.util.stream.Stream;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.ValueVector;
@@ -19,22 +32,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-import java.util.function.BiFunction;
-import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 class ArrowImportTest extends AllocatorTestBase {
     private static final long SEED = 20_250_315L;
+
     enum Kind {
         ON_HEAP(OnHeapColumnVector::new),
         OFF_HEAP(OffHeapColumnVector::new);
@@ -124,7 +124,8 @@ class ArrowImportTest extends AllocatorTestBase {
     @Test
     void copiesAnArrowColumnVectorWithNullsWithoutReadingTheNulls() {
         int rows = 21;
-        try (IntVector ints = new IntVector("i", allocator); VarCharVector strings = new VarCharVector("s", allocator)) {
+        try (IntVector ints = new IntVector("i", allocator);
+                VarCharVector strings = new VarCharVector("s", allocator)) {
             ints.allocateNew(rows);
             strings.allocateNew(rows);
             for (int i = 0; i < rows; i++) {
@@ -140,10 +141,11 @@ class ArrowImportTest extends AllocatorTestBase {
             strings.setValueCount(rows);
             for (ValueVector v : List.of(ints, strings)) {
                 ArrowColumnVector source = new ArrowColumnVector(v);
-                try (FieldVector copy = ArrowImport.copy(source, rows, SparkArrowTypes.field("c", source.dataType(), true),
-                        allocator)) {
+                try (FieldVector copy = ArrowImport.copy(
+                        source, rows, SparkArrowTypes.field("c", source.dataType(), true), allocator)) {
                     for (int i = 0; i < rows; i++) {
-                        assertEquals(ColumnFixtures.read(v, i), ColumnFixtures.read(copy, i), v.getName() + " row " + i);
+                        assertEquals(
+                                ColumnFixtures.read(v, i), ColumnFixtures.read(copy, i), v.getName() + " row " + i);
                     }
                 }
             }
@@ -156,7 +158,8 @@ class ArrowImportTest extends AllocatorTestBase {
             for (int i = 0; i < 10; i++) {
                 source.putLong(i, i);
             }
-            try (FieldVector copy = ArrowImport.copy(source, 4, SparkArrowTypes.field("c", DataTypes.LongType, false), allocator)) {
+            try (FieldVector copy =
+                    ArrowImport.copy(source, 4, SparkArrowTypes.field("c", DataTypes.LongType, false), allocator)) {
                 assertEquals(4, copy.getValueCount());
                 assertEquals(3L, ColumnFixtures.read(copy, 3));
                 assertEquals(4 * 8 + 1, ArrowImport.bytes(copy));
@@ -168,13 +171,14 @@ class ArrowImportTest extends AllocatorTestBase {
     void rejectsANonDefaultCollation() {
         DataType lcase = StringType.apply("UTF8_LCASE");
         assertTrue(SparkArrowTypes.arrowType(lcase).isEmpty());
-        assertTrue(SparkArrowTypes.unsupportedReason(lcase).orElseThrow().contains("UTF8_LCASE"),
+        assertTrue(
+                SparkArrowTypes.unsupportedReason(lcase).orElseThrow().contains("UTF8_LCASE"),
                 SparkArrowTypes.unsupportedReason(lcase).orElseThrow());
         Field utf8 = new Field("s", FieldType.nullable(ArrowType.Utf8.INSTANCE), null);
         try (OnHeapColumnVector source = new OnHeapColumnVector(2, lcase)) {
             source.putByteArray(0, "A".getBytes(StandardCharsets.UTF_8));
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> ArrowImport.copy(source, 1, utf8, allocator));
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> ArrowImport.copy(source, 1, utf8, allocator));
             assertTrue(e.getMessage().contains("UTF8_LCASE"), e.getMessage());
         }
     }
@@ -183,16 +187,16 @@ class ArrowImportTest extends AllocatorTestBase {
     void rejectsAFieldOfAnotherTypeAndNegativeRows() {
         try (OnHeapColumnVector source = new OnHeapColumnVector(2, DataTypes.IntegerType)) {
             Field longs = SparkArrowTypes.field("c", DataTypes.LongType, true);
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> ArrowImport.copy(source, 1, longs, allocator));
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> ArrowImport.copy(source, 1, longs, allocator));
             assertTrue(e.getMessage().contains("not as the field's"), e.getMessage());
             Field ints = SparkArrowTypes.field("c", DataTypes.IntegerType, true);
             assertThrows(IllegalArgumentException.class, () -> ArrowImport.copy(source, -1, ints, allocator));
         }
         try (OnHeapColumnVector arrays = new OnHeapColumnVector(2, DataTypes.createArrayType(DataTypes.IntegerType))) {
             Field ints = SparkArrowTypes.field("c", DataTypes.IntegerType, true);
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> ArrowImport.copy(arrays, 1, ints, allocator));
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> ArrowImport.copy(arrays, 1, ints, allocator));
             assertTrue(e.getMessage().contains("array<int> has no Arrow import"), e.getMessage());
         }
     }

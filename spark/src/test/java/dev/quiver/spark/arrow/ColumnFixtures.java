@@ -1,5 +1,11 @@
 package dev.quiver.spark.arrow;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Random;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -35,13 +41,6 @@ import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarArray;
 import org.apache.spark.unsafe.types.UTF8String;
 
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Random;
-
 /**
  * Hostile values of every supported Spark type, and two independent readings of a column, one
  * through Spark's {@link ColumnVector} and {@code InternalRow} getters and one through Arrow's
@@ -50,16 +49,28 @@ import java.util.Random;
  * count), strings and binaries as their bytes, decimals as BigDecimal with the column's scale.
  */
 final class ColumnFixtures {
-    static final List<DataType> TYPES = List.of(DataTypes.BooleanType, DataTypes.ByteType, DataTypes.ShortType,
-            DataTypes.IntegerType, DataTypes.LongType, DataTypes.FloatType, DataTypes.DoubleType, DataTypes.StringType,
-            DataTypes.BinaryType, DataTypes.DateType, DataTypes.TimestampType, DataTypes.TimestampNTZType,
-            DataTypes.createDecimalType(9, 2), DataTypes.createDecimalType(18, 0), DataTypes.createDecimalType(38, 10));
+    static final List<DataType> TYPES = List.of(
+            DataTypes.BooleanType,
+            DataTypes.ByteType,
+            DataTypes.ShortType,
+            DataTypes.IntegerType,
+            DataTypes.LongType,
+            DataTypes.FloatType,
+            DataTypes.DoubleType,
+            DataTypes.StringType,
+            DataTypes.BinaryType,
+            DataTypes.DateType,
+            DataTypes.TimestampType,
+            DataTypes.TimestampNTZType,
+            DataTypes.createDecimalType(9, 2),
+            DataTypes.createDecimalType(18, 0),
+            DataTypes.createDecimalType(38, 10));
 
-    private static final String[] STRINGS = {"", "a", "héllo wörld", "日本語テキスト", "😀 emoji \uD83D\uDE80", "x".repeat(300),
-            "\u0000nul inside"};
+    private static final String[] STRINGS = {
+        "", "a", "héllo wörld", "日本語テキスト", "😀 emoji \uD83D\uDE80", "x".repeat(300), "\u0000nul inside"
+    };
 
-    private ColumnFixtures() {
-    }
+    private ColumnFixtures() {}
 
     /**
      * Value {@code i} of type {@code t} in Spark's internal form (Boolean, Byte, Short, Integer for
@@ -68,34 +79,58 @@ final class ColumnFixtures {
      */
     static Object value(DataType t, Random r, int i) {
         return switch (t) {
-            case BooleanType b -> i < 2 ? i == 0 : r.nextBoolean();
-            case ByteType b -> (byte) pick(i, r, Byte.MIN_VALUE, Byte.MAX_VALUE);
-            case ShortType s -> (short) pick(i, r, Short.MIN_VALUE, Short.MAX_VALUE);
-            case IntegerType n -> (int) pick(i, r, Integer.MIN_VALUE, Integer.MAX_VALUE);
-            case DateType d -> (int) pick(i, r, -719_162, 2_932_896); // 0001-01-01 .. 9999-12-31
-            case LongType l -> pick(i, r, Long.MIN_VALUE, Long.MAX_VALUE);
-            case TimestampType ts -> pick(i, r, Long.MIN_VALUE, Long.MAX_VALUE);
-            case TimestampNTZType ts -> pick(i, r, Long.MIN_VALUE, Long.MAX_VALUE);
-            case FloatType f -> {
-                float[] odd = {Float.NaN, Float.intBitsToFloat(0x7fc0_0123), Float.intBitsToFloat(0xff80_0001), -0f, 0f,
-                        Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.MIN_VALUE, -Float.MIN_VALUE,
-                        Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_NORMAL};
+            case BooleanType _ -> i < 2 ? i == 0 : r.nextBoolean();
+            case ByteType _ -> (byte) pick(i, r, Byte.MIN_VALUE, Byte.MAX_VALUE);
+            case ShortType _ -> (short) pick(i, r, Short.MIN_VALUE, Short.MAX_VALUE);
+            case IntegerType _ -> (int) pick(i, r, Integer.MIN_VALUE, Integer.MAX_VALUE);
+            case DateType _ -> (int) pick(i, r, -719_162, 2_932_896); // 0001-01-01 .. 9999-12-31
+            case LongType _ -> pick(i, r, Long.MIN_VALUE, Long.MAX_VALUE);
+            case TimestampType _ -> pick(i, r, Long.MIN_VALUE, Long.MAX_VALUE);
+            case TimestampNTZType _ -> pick(i, r, Long.MIN_VALUE, Long.MAX_VALUE);
+            case FloatType _ -> {
+                float[] odd = {
+                    Float.NaN,
+                    Float.intBitsToFloat(0x7fc0_0123),
+                    Float.intBitsToFloat(0xff80_0001),
+                    -0f,
+                    0f,
+                    Float.POSITIVE_INFINITY,
+                    Float.NEGATIVE_INFINITY,
+                    Float.MIN_VALUE,
+                    -Float.MIN_VALUE,
+                    Float.MAX_VALUE,
+                    -Float.MAX_VALUE,
+                    Float.MIN_NORMAL
+                };
                 yield i < odd.length ? odd[i] : (r.nextFloat() - 0.5f) * 2e6f;
             }
-            case DoubleType d -> {
-                double[] odd = {Double.NaN, Double.longBitsToDouble(0x7ff8_0000_0000_0123L),
-                        Double.longBitsToDouble(0xfff0_0000_0000_0001L), -0.0, 0.0, Double.POSITIVE_INFINITY,
-                        Double.NEGATIVE_INFINITY, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MAX_VALUE, -Double.MAX_VALUE,
-                        Double.MIN_NORMAL};
+            case DoubleType _ -> {
+                double[] odd = {
+                    Double.NaN,
+                    Double.longBitsToDouble(0x7ff8_0000_0000_0123L),
+                    Double.longBitsToDouble(0xfff0_0000_0000_0001L),
+                    -0.0,
+                    0.0,
+                    Double.POSITIVE_INFINITY,
+                    Double.NEGATIVE_INFINITY,
+                    Double.MIN_VALUE,
+                    -Double.MIN_VALUE,
+                    Double.MAX_VALUE,
+                    -Double.MAX_VALUE,
+                    Double.MIN_NORMAL
+                };
                 yield i < odd.length ? odd[i] : (r.nextDouble() - 0.5) * 2e12;
             }
-            case StringType s -> UTF8String.fromBytes(bytes(r, i));
-            case BinaryType b -> bytes(r, i);
+            case StringType _ -> UTF8String.fromBytes(bytes(r, i));
+            case BinaryType _ -> bytes(r, i);
             case DecimalType d -> {
                 BigInteger max = BigInteger.TEN.pow(d.precision()).subtract(BigInteger.ONE);
                 BigInteger[] odd = {max, max.negate(), BigInteger.ZERO, BigInteger.ONE, BigInteger.ONE.negate()};
-                BigInteger unscaled = i < odd.length ? odd[i]
-                        : new BigInteger(130, r).mod(max.add(BigInteger.ONE)).multiply(BigInteger.valueOf(r.nextBoolean() ? 1 : -1));
+                BigInteger unscaled = i < odd.length
+                        ? odd[i]
+                        : new BigInteger(130, r)
+                                .mod(max.add(BigInteger.ONE))
+                                .multiply(BigInteger.valueOf(r.nextBoolean() ? 1 : -1));
                 yield Decimal.apply(new BigDecimal(unscaled, d.scale()), d.precision(), d.scale());
             }
             default -> throw new IllegalArgumentException("no fixture for " + t);
@@ -157,16 +192,17 @@ final class ColumnFixtures {
             return null;
         }
         return switch (t) {
-            case BooleanType b -> r.getBoolean(ordinal);
-            case ByteType b -> (long) r.getByte(ordinal);
-            case ShortType s -> (long) r.getShort(ordinal);
-            case IntegerType n -> (long) r.getInt(ordinal);
-            case DateType d -> (long) r.getInt(ordinal);
-            case FloatType f -> Float.floatToRawIntBits(r.getFloat(ordinal));
-            case DoubleType d -> Double.doubleToRawLongBits(r.getDouble(ordinal));
-            case StringType s -> ByteBuffer.wrap(r.getUTF8String(ordinal).getBytes());
-            case BinaryType b -> ByteBuffer.wrap(r.getBinary(ordinal));
-            case DecimalType d -> r.getDecimal(ordinal, d.precision(), d.scale()).toJavaBigDecimal();
+            case BooleanType _ -> r.getBoolean(ordinal);
+            case ByteType _ -> (long) r.getByte(ordinal);
+            case ShortType _ -> (long) r.getShort(ordinal);
+            case IntegerType _ -> (long) r.getInt(ordinal);
+            case DateType _ -> (long) r.getInt(ordinal);
+            case FloatType _ -> Float.floatToRawIntBits(r.getFloat(ordinal));
+            case DoubleType _ -> Double.doubleToRawLongBits(r.getDouble(ordinal));
+            case StringType _ -> ByteBuffer.wrap(r.getUTF8String(ordinal).getBytes());
+            case BinaryType _ -> ByteBuffer.wrap(r.getBinary(ordinal));
+            case DecimalType d ->
+                r.getDecimal(ordinal, d.precision(), d.scale()).toJavaBigDecimal();
             default -> r.getLong(ordinal); // bigint, timestamp, timestamp_ntz
         };
     }
@@ -202,17 +238,18 @@ final class ColumnFixtures {
             return 0;
         }
         long validity = (rows + 7) / 8;
-        return validity + switch (t) {
-            case BooleanType b -> validity;
-            case ByteType b -> rows;
-            case ShortType s -> 2L * rows;
-            case IntegerType n -> 4L * rows;
-            case DateType d -> 4L * rows;
-            case FloatType f -> 4L * rows;
-            case StringType s -> 4L * (rows + 1) + stringBytes;
-            case BinaryType b -> 4L * (rows + 1) + stringBytes;
-            case DecimalType d -> 16L * rows;
-            default -> 8L * rows;
-        };
+        return validity
+                + switch (t) {
+                    case BooleanType _ -> validity;
+                    case ByteType _ -> rows;
+                    case ShortType _ -> 2L * rows;
+                    case IntegerType _ -> 4L * rows;
+                    case DateType _ -> 4L * rows;
+                    case FloatType _ -> 4L * rows;
+                    case StringType _ -> 4L * (rows + 1) + stringBytes;
+                    case BinaryType _ -> 4L * (rows + 1) + stringBytes;
+                    case DecimalType _ -> 16L * rows;
+                    default -> 8L * rows;
+                };
     }
 }

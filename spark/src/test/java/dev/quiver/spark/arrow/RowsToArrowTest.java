@@ -1,5 +1,15 @@
 package dev.quiver.spark.arrow;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Random;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -9,18 +19,9 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
 import org.junit.jupiter.api.Test;
-
-import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import scala.jdk.javaapi.CollectionConverters;
 
 class RowsToArrowTest extends AllocatorTestBase {
     private static final long SEED = 7_2025L;
@@ -54,8 +55,10 @@ class RowsToArrowTest extends AllocatorTestBase {
             FieldVector v = batch.getVector(c);
             assertEquals(schema.fields()[c].name(), v.getName());
             for (int i = 0; i < batch.getRowCount(); i++) {
-                assertEquals(ColumnFixtures.read(expected.get(first + i), c, schema.fields()[c].dataType()),
-                        ColumnFixtures.read(v, i), v.getName() + " row " + (first + i));
+                assertEquals(
+                        ColumnFixtures.read(expected.get(first + i), c, schema.fields()[c].dataType()),
+                        ColumnFixtures.read(v, i),
+                        v.getName() + " row " + (first + i));
             }
         }
     }
@@ -89,7 +92,7 @@ class RowsToArrowTest extends AllocatorTestBase {
         StructType schema = everyType();
         List<InternalRow> input = rows(schema, 5000); // past the vectors' initial capacity
         try (RowsToArrow toArrow = new RowsToArrow(schema, allocator, 10_000);
-             VectorSchemaRoot batch = toArrow.next(scala.jdk.javaapi.CollectionConverters.asScala(input.iterator()))) {
+                VectorSchemaRoot batch = toArrow.next(CollectionConverters.asScala(input.iterator()))) {
             assertEquals(5000, batch.getRowCount());
             assertBatch(schema, input, 0, batch);
         }
@@ -97,7 +100,8 @@ class RowsToArrowTest extends AllocatorTestBase {
 
     @Test
     void aReusedRowObjectIsNotRetained() {
-        StructType schema = DataTypes.createStructType(List.of(DataTypes.createStructField("s", DataTypes.StringType, true),
+        StructType schema = DataTypes.createStructType(List.of(
+                DataTypes.createStructField("s", DataTypes.StringType, true),
                 DataTypes.createStructField("x", DataTypes.IntegerType, false)));
         GenericInternalRow shared = new GenericInternalRow(2);
         Iterator<InternalRow> it = new Iterator<>() {
@@ -110,13 +114,14 @@ class RowsToArrowTest extends AllocatorTestBase {
 
             @Override
             public InternalRow next() {
-                shared.update(0, i == 2 ? null : org.apache.spark.unsafe.types.UTF8String.fromString("row " + i));
+                shared.update(0, i == 2 ? null : UTF8String.fromString("row " + i));
                 shared.setInt(1, i * 10);
                 i++;
                 return shared;
             }
         };
-        try (RowsToArrow toArrow = new RowsToArrow(schema, allocator, 8); VectorSchemaRoot batch = toArrow.next(it)) {
+        try (RowsToArrow toArrow = new RowsToArrow(schema, allocator, 8);
+                VectorSchemaRoot batch = toArrow.next(it)) {
             assertEquals(5, batch.getRowCount());
             assertEquals("row 4", batch.getVector("s").getObject(4).toString());
             assertTrue(batch.getVector("s").isNull(2));
@@ -130,17 +135,20 @@ class RowsToArrowTest extends AllocatorTestBase {
                 DataTypes.createStructField("a", DataTypes.createArrayType(DataTypes.IntegerType), true),
                 DataTypes.createStructField("b", DataTypes.LongType, true),
                 DataTypes.createStructField("c", DataTypes.DoubleType, true)));
-        List<InternalRow> input = List.of(new GenericInternalRow(new Object[] {null, 1L, 0.5}),
+        List<InternalRow> input = List.of(
+                new GenericInternalRow(new Object[] {null, 1L, 0.5}),
                 new GenericInternalRow(new Object[] {null, null, -0.0}));
         try (RowsToArrow toArrow = new RowsToArrow(schema, new int[] {2, 1}, allocator, 10);
-             VectorSchemaRoot batch = toArrow.next(input.iterator())) {
-            assertEquals(List.of("c", "b"), batch.getSchema().getFields().stream().map(f -> f.getName()).toList());
+                VectorSchemaRoot batch = toArrow.next(input.iterator())) {
+            assertEquals(
+                    List.of("c", "b"),
+                    batch.getSchema().getFields().stream().map(f -> f.getName()).toList());
             assertEquals(Double.doubleToRawLongBits(-0.0), ColumnFixtures.read(batch.getVector(0), 1));
             assertEquals(1L, ColumnFixtures.read(batch.getVector(1), 0));
             assertNull(ColumnFixtures.read(batch.getVector(1), 1));
         }
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new RowsToArrow(schema, allocator, 10));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> new RowsToArrow(schema, allocator, 10));
         assertTrue(e.getMessage().contains("array<int> has no Arrow import"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new RowsToArrow(schema, new int[] {3}, allocator, 10));
         assertThrows(IllegalArgumentException.class, () -> new RowsToArrow(schema, new int[] {1}, allocator, 0));
@@ -151,8 +159,9 @@ class RowsToArrowTest extends AllocatorTestBase {
         StructType none = new StructType();
         try (RowsToArrow toArrow = new RowsToArrow(none, allocator, 2)) {
             assertNull(toArrow.next(List.<InternalRow>of().iterator()));
-            Iterator<InternalRow> three = List.<InternalRow>of(new GenericInternalRow(0), new GenericInternalRow(0),
-                    new GenericInternalRow(0)).iterator();
+            Iterator<InternalRow> three = List.<InternalRow>of(
+                            new GenericInternalRow(0), new GenericInternalRow(0), new GenericInternalRow(0))
+                    .iterator();
             try (VectorSchemaRoot batch = toArrow.next(three)) {
                 assertEquals(2, batch.getRowCount());
             }
@@ -167,13 +176,15 @@ class RowsToArrowTest extends AllocatorTestBase {
     @Test
     void aDecimalTooWideFailsAndFreesThePartialBatch() {
         for (int precision : new int[] {9, 30}) {
-            StructType schema = DataTypes.createStructType(List.of(
-                    DataTypes.createStructField("d", DataTypes.createDecimalType(precision, 2), true)));
+            StructType schema = DataTypes.createStructType(
+                    List.of(DataTypes.createStructField("d", DataTypes.createDecimalType(precision, 2), true)));
             BigDecimal tooWide = new BigDecimal("1" + "0".repeat(precision)).movePointLeft(2); // precision + 1 digits
-            List<InternalRow> input = List.of(new GenericInternalRow(new Object[] {Decimal.apply(new BigDecimal("1.25"))}),
+            List<InternalRow> input = List.of(
+                    new GenericInternalRow(new Object[] {Decimal.apply(new BigDecimal("1.25"))}),
                     new GenericInternalRow(new Object[] {Decimal.apply(tooWide)}));
             try (RowsToArrow toArrow = new RowsToArrow(schema, allocator, 10)) {
-                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> toArrow.next(input.iterator()));
+                IllegalArgumentException e =
+                        assertThrows(IllegalArgumentException.class, () -> toArrow.next(input.iterator()));
                 assertTrue(e.getMessage().contains("does not fit decimal(" + precision + ", 2)"), e.getMessage());
             }
             assertEquals(0, allocator.getAllocatedMemory());
@@ -184,6 +195,8 @@ class RowsToArrowTest extends AllocatorTestBase {
     void nextAfterCloseFails() {
         RowsToArrow toArrow = new RowsToArrow(new StructType(), allocator, 1);
         toArrow.close();
-        assertThrows(IllegalStateException.class, () -> toArrow.next(List.<InternalRow>of().iterator()));
+        assertThrows(
+                IllegalStateException.class,
+                () -> toArrow.next(List.<InternalRow>of().iterator()));
     }
 }

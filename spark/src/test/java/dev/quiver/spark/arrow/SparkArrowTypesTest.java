@@ -1,5 +1,14 @@
 package dev.quiver.spark.arrow;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -10,16 +19,6 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
-
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SparkArrowTypesTest {
     /** The mapping, written out by hand from the class's contract. */
@@ -58,13 +57,19 @@ class SparkArrowTypesTest {
 
     @Test
     void otherSparkTypesHaveNoArrowImportAndSayWhy() {
-        for (DataType t : List.of(DataTypes.createArrayType(DataTypes.IntegerType),
-                DataTypes.createMapType(DataTypes.StringType, DataTypes.LongType), new StructType().add("a", DataTypes.IntegerType),
-                DataTypes.CalendarIntervalType, DataTypes.NullType, DataTypes.VariantType, StringType.apply("UNICODE_CI"))) {
+        for (DataType t : List.of(
+                DataTypes.createArrayType(DataTypes.IntegerType),
+                DataTypes.createMapType(DataTypes.StringType, DataTypes.LongType),
+                new StructType().add("a", DataTypes.IntegerType),
+                DataTypes.CalendarIntervalType,
+                DataTypes.NullType,
+                DataTypes.VariantType,
+                StringType.apply("UNICODE_CI"))) {
             assertEquals(Optional.empty(), SparkArrowTypes.arrowType(t), t.simpleString());
             String reason = SparkArrowTypes.unsupportedReason(t).orElseThrow();
             assertTrue(reason.startsWith("type " + t.simpleString() + " has no Arrow import"), reason);
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SparkArrowTypes.field("c", t, true));
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> SparkArrowTypes.field("c", t, true));
             assertTrue(e.getMessage().contains(reason), e.getMessage());
         }
     }
@@ -73,13 +78,20 @@ class SparkArrowTypesTest {
     void sparkTypeAcceptsLargeAndZonedFormsAndRejectsTheRest() {
         assertEquals(Optional.of(DataTypes.StringType), SparkArrowTypes.sparkType(ArrowType.LargeUtf8.INSTANCE));
         assertEquals(Optional.of(DataTypes.BinaryType), SparkArrowTypes.sparkType(ArrowType.LargeBinary.INSTANCE));
-        assertEquals(Optional.of(DataTypes.TimestampType),
+        assertEquals(
+                Optional.of(DataTypes.TimestampType),
                 SparkArrowTypes.sparkType(new ArrowType.Timestamp(TimeUnit.MICROSECOND, "Europe/Paris")));
         assertEquals(Optional.of(DataTypes.NullType), SparkArrowTypes.sparkType(ArrowType.Null.INSTANCE));
-        for (ArrowType t : List.of(new ArrowType.Int(32, false), new ArrowType.Int(8, false),
-                new ArrowType.FloatingPoint(FloatingPointPrecision.HALF), new ArrowType.Date(DateUnit.MILLISECOND),
-                new ArrowType.Timestamp(TimeUnit.NANOSECOND, null), new ArrowType.Timestamp(TimeUnit.MILLISECOND, "UTC"),
-                new ArrowType.Decimal(40, 2, 256), new ArrowType.Decimal(10, 2, 256), ArrowType.List.INSTANCE,
+        for (ArrowType t : List.of(
+                new ArrowType.Int(32, false),
+                new ArrowType.Int(8, false),
+                new ArrowType.FloatingPoint(FloatingPointPrecision.HALF),
+                new ArrowType.Date(DateUnit.MILLISECOND),
+                new ArrowType.Timestamp(TimeUnit.NANOSECOND, null),
+                new ArrowType.Timestamp(TimeUnit.MILLISECOND, "UTC"),
+                new ArrowType.Decimal(40, 2, 256),
+                new ArrowType.Decimal(10, 2, 256),
+                ArrowType.List.INSTANCE,
                 ArrowType.Struct.INSTANCE)) {
             assertEquals(Optional.empty(), SparkArrowTypes.sparkType(t), t.toString());
         }

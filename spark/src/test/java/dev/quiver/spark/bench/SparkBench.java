@@ -5,14 +5,6 @@ import dev.quiver.spark.QuiverSparkConf;
 import dev.quiver.spark.QuiverSparkExtension;
 import dev.quiver.spark.TestFunctions;
 import dev.quiver.spark.exec.QuiverExec;
-import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.execution.QueryExecution;
-import org.apache.spark.sql.execution.SparkPlan;
-import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
-import org.apache.spark.sql.execution.adaptive.QueryStageExec;
-import org.apache.spark.sql.util.QueryExecutionListener;
-import scala.jdk.javaapi.CollectionConverters;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,6 +12,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.QueryExecution;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
+import org.apache.spark.sql.execution.adaptive.QueryStageExec;
+import org.apache.spark.sql.util.QueryExecutionListener;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The Spark benchmark: a transcendental RowFn ({@code my_haversine}) through the Quiver extension
@@ -54,7 +53,9 @@ public final class SparkBench {
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
-        SparkSession spark = SparkSession.builder().master("local[" + threads + "]").appName("quiver-spark-bench")
+        SparkSession spark = SparkSession.builder()
+                .master("local[" + threads + "]")
+                .appName("quiver-spark-bench")
                 .config("spark.ui.enabled", "false")
                 .config("spark.driver.host", "127.0.0.1")
                 .config("spark.sql.extensions", QuiverSparkExtension.class.getName())
@@ -66,10 +67,13 @@ public final class SparkBench {
         String path = dir.resolve("points-" + rows).toString();
         if (!Files.exists(Path.of(path, "_SUCCESS"))) {
             System.out.printf(Locale.ROOT, "writing %,d rows to %s%n", rows, path);
-            spark.range(0, rows, 1, threads * 4).selectExpr(
-                    "(rand(1) * 180 - 90) AS lat1", "(rand(2) * 360 - 180) AS lon1",
-                    "(rand(3) * 180 - 90) AS lat2", "(rand(4) * 360 - 180) AS lon2")
-                    .write().mode("overwrite").parquet(path);
+            spark.range(0, rows, 1, threads * 4)
+                    .selectExpr(
+                            "(rand(1) * 180 - 90) AS lat1", "(rand(2) * 360 - 180) AS lon1",
+                            "(rand(3) * 180 - 90) AS lat2", "(rand(4) * 360 - 180) AS lon2")
+                    .write()
+                    .mode("overwrite")
+                    .parquet(path);
         }
         spark.read().parquet(path).createOrReplaceTempView("points");
 
@@ -81,8 +85,7 @@ public final class SparkBench {
             }
 
             @Override
-            public void onFailure(String funcName, QueryExecution qe, Exception exception) {
-            }
+            public void onFailure(String funcName, QueryExecution qe, Exception exception) {}
         });
 
         String[] variants = {"spark codegen", "quiver auto", "quiver cpu"};
@@ -128,19 +131,31 @@ public final class SparkBench {
                         }
                     }
                 }
-                System.out.printf(Locale.ROOT, "%s %-14s %10.1f ms%n", it < warmup ? "warmup" : "run   ", variants[v], ms);
+                System.out.printf(
+                        Locale.ROOT, "%s %-14s %10.1f ms%n", it < warmup ? "warmup" : "run   ", variants[v], ms);
             }
         }
         double spark0 = median(times.get(0));
-        System.out.printf(Locale.ROOT, "%nhaversine over %,d rows, local[%d], Parquet batches of %d rows; medians of %d runs%n",
-                rows, threads, batchRows, iterations);
+        System.out.printf(
+                Locale.ROOT,
+                "%nhaversine over %,d rows, local[%d], Parquet batches of %d rows; medians of %d runs%n",
+                rows,
+                threads,
+                batchRows,
+                iterations);
         for (int v = 0; v < variants.length; v++) {
             double med = median(times.get(v));
             System.out.printf(Locale.ROOT, "  %-14s %10.1f ms   %5.2fx Spark's time%n", variants[v], med, med / spark0);
         }
-        System.out.printf(Locale.ROOT, "  quiver auto: copying into Arrow %.1f%% of the Quiver node's time (median), %.1f%% of the "
+        System.out.printf(
+                Locale.ROOT,
+                "  quiver auto: copying into Arrow %.1f%% of the Quiver node's time (median), %.1f%% of the "
                         + "query's task time; %,d bytes copied per query; batches on OpenCL %d, on CPU %d%n",
-                100 * median(importShare), 100 * median(importOfWall), importBytes, openClBatches, cpuBatches);
+                100 * median(importShare),
+                100 * median(importOfWall),
+                importBytes,
+                openClBatches,
+                cpuBatches);
         spark.stop();
     }
 
@@ -180,6 +195,8 @@ public final class SparkBench {
     static double median(List<Double> xs) {
         double[] a = xs.stream().mapToDouble(Double::doubleValue).toArray();
         Arrays.sort(a);
-        return a.length == 0 ? Double.NaN : a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+        return a.length == 0
+                ? Double.NaN
+                : a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
     }
 }

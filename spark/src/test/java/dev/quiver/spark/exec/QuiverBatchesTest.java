@@ -1,6 +1,14 @@
 package dev.quiver.spark.exec;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.quiver.Placement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.Float8Vector;
@@ -14,15 +22,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import scala.collection.Iterator;
 import scala.jdk.javaapi.CollectionConverters;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The node's per-partition iterator without Spark's scheduler: Arrow input is shared (no copy,
@@ -41,9 +40,16 @@ class QuiverBatchesTest {
     }
 
     private static NodeSpec spec(String filter) {
-        return new NodeSpec(List.of(1L), List.of(DataTypes.DoubleType), 1, filter,
+        return new NodeSpec(
+                List.of(1L),
+                List.of(DataTypes.DoubleType),
+                1,
+                filter,
                 List.of(new NodeSpec.Column("y", "c0 * 2.0", -1), new NodeSpec.Column("x", null, 0)),
-                null, List.of(), Placement.CPU, List.of());
+                null,
+                List.of(),
+                Placement.CPU,
+                List.of());
     }
 
     private static Iterator<Object> iterator(List<ColumnarBatch> batches) {
@@ -70,8 +76,8 @@ class QuiverBatchesTest {
             in.add(new ColumnarBatch(new ColumnVector[] {new ArrowColumnVector(v)}, 5));
         }
         long producerBytes = producer.getAllocatedMemory();
-        QuiverBatches f = new QuiverBatches(spec(null), new int[] {0}, false, 1024, Map.of(),
-                new StructType().add("x", DataTypes.DoubleType));
+        QuiverBatches f = new QuiverBatches(
+                spec(null), new int[] {0}, false, 1024, Map.of(), new StructType().add("x", DataTypes.DoubleType));
         Iterator<ColumnarBatch> out = f.apply(iterator(in));
         int b = 0;
         while (out.hasNext()) {
@@ -85,12 +91,14 @@ class QuiverBatchesTest {
                 }
             }
             assertSame(in.get(b).column(0), batch.column(1), "a pass-through column is the child's vector");
-            assertEquals(producerBytes, producer.getAllocatedMemory(), "shared, not copied into the producer's allocator");
+            assertEquals(
+                    producerBytes, producer.getAllocatedMemory(), "shared, not copied into the producer's allocator");
             b++;
         }
         assertEquals(3, b);
         for (int k = 0; k < 3; k++) {
-            assertEquals(k * 10 + 0.5, vectors.get(k).get(0), "the producer's vector is intact after its batch was freed");
+            assertEquals(
+                    k * 10 + 0.5, vectors.get(k).get(0), "the producer's vector is intact after its batch was freed");
             vectors.get(k).close();
         }
     }
@@ -104,8 +112,8 @@ class QuiverBatchesTest {
         }
         v.putNull(4);
         ColumnarBatch batch = new ColumnarBatch(new ColumnVector[] {v}, 6);
-        QuiverBatches f = new QuiverBatches(spec("c0 > 0"), new int[] {0}, false, 1024, Map.of(),
-                new StructType().add("x", DataTypes.DoubleType));
+        QuiverBatches f = new QuiverBatches(
+                spec("c0 > 0"), new int[] {0}, false, 1024, Map.of(), new StructType().add("x", DataTypes.DoubleType));
         Iterator<ColumnarBatch> out = f.apply(iterator(List.of(batch)));
         assertTrue(out.hasNext());
         ColumnarBatch r = out.next();
