@@ -297,16 +297,16 @@ final class ComparisonKernels {
             return true;
         }
         return switch (lt) {
-            case DataType.Int i -> rt.equals(lt);
-            case DataType.Bool b -> rt.equals(lt);
-            case DataType.Date32 d -> rt.equals(lt);
-            case DataType.FloatingPoint f -> rt.equals(lt);
+            case DataType.Int _ -> rt.equals(lt);
+            case DataType.Bool _ -> rt.equals(lt);
+            case DataType.Date32 _ -> rt.equals(lt);
+            case DataType.FloatingPoint _ -> rt.equals(lt);
             case DataType.Timestamp t -> rt instanceof DataType.Timestamp u && t.unit() == u.unit();
-            case DataType.Decimal d -> rt instanceof DataType.Decimal;
-            case DataType.Utf8 u -> rt instanceof DataType.Utf8;
-            case DataType.Binary b -> rt instanceof DataType.Binary;
-            case DataType.ListType l -> NestedOrder.comparable(lt, rt);
-            case DataType.Struct x -> NestedOrder.comparable(lt, rt);
+            case DataType.Decimal _ -> rt instanceof DataType.Decimal;
+            case DataType.Utf8 _ -> rt instanceof DataType.Utf8;
+            case DataType.Binary _ -> rt instanceof DataType.Binary;
+            case DataType.ListType _ -> NestedOrder.comparable(lt, rt);
+            case DataType.Struct _ -> NestedOrder.comparable(lt, rt);
             default -> false;
         };
     }
@@ -356,10 +356,10 @@ final class ComparisonKernels {
     /** The order computed with plain Java loops. */
     private static Order plain(Operand a, Operand b, int scratch) {
         return switch (a.type) {
-            case DataType.Bool x -> booleans(a, b);
-            case DataType.Decimal x -> decimals(a, b);
-            case DataType.Utf8 x -> bytes(a, b);
-            case DataType.Binary x -> bytes(a, b);
+            case DataType.Bool _ -> booleans(a, b);
+            case DataType.Decimal _ -> decimals(a, b);
+            case DataType.Utf8 _ -> bytes(a, b);
+            case DataType.Binary _ -> bytes(a, b);
             default -> numbers(a, b, scratch);
         };
     }
