@@ -66,7 +66,6 @@ public final class Quiver implements AutoCloseable {
     private final Devices placementDevices;
 
     private final TransferMode transferMode;
-    private final boolean backgroundCompilation;
     private final ExpressionLimits limits;
     private final long maxFoldedValueBytes;
     private volatile boolean closed;
@@ -94,7 +93,6 @@ public final class Quiver implements AutoCloseable {
                 cpu));
         String status;
         this.transferMode = b.transferMode != null ? b.transferMode : TransferMode.configured();
-        this.backgroundCompilation = b.backgroundCompilation;
         if (b.openCl) {
             OpenClDevices.Opened opened = OpenClDevices.open(
                     transferMode,
