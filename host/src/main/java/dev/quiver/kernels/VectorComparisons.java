@@ -1,14 +1,11 @@
 package dev.quiver.kernels;
 
+import dev.quiver.kernels.WordCompareCompiler.Lanes;
+import dev.quiver.kernels.WordCompareCompiler.Shape;
 import dev.quiver.types.DataType;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
-import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.IntVector;
-import jdk.incubator.vector.LongVector;
-import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorSpecies;
+import java.util.EnumMap;
+import java.util.Map;
 
 /**
  * {@link ComparisonKernels.Order}s of Float64, Float32, Int32 (and Date32) and Int64 (and
@@ -18,245 +15,69 @@ import jdk.incubator.vector.VectorSpecies;
  * the plain loops. Floats follow SQL's total order: an IEEE compare puts NaN nowhere, so NaN
  * lanes are added where the order puts them (equal to NaN, above everything else).
  *
+ * <p>The loops are generated ({@link WordCompareCompiler}), one per element type and operand
+ * shape, each made the first time it is needed and kept for the process.
+ *
  * <p>Only loaded when the {@code jdk.incubator.vector} module is present.
  */
 final class VectorComparisons {
-    private static final VectorSpecies<Double> F64 = DoubleVector.SPECIES_PREFERRED;
-    private static final VectorSpecies<Float> F32 = FloatVector.SPECIES_PREFERRED;
-    private static final VectorSpecies<Integer> I32 = IntVector.SPECIES_PREFERRED;
-    private static final VectorSpecies<Long> I64 = LongVector.SPECIES_PREFERRED;
-    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+    /** A generated loop: the order of {@code a} against {@code b}, or against the scalar whose bits are {@code s}. */
+    interface WordCompare {
+        /** Bit {@code j} of {@code lt[k]} / {@code eq[k]} for row {@code from + 64k + j}, {@code k < n / 64}. */
+        void words(MemorySegment a, MemorySegment b, long s, int from, int n, long[] lt, long[] eq);
+    }
+
+    private static final Map<Lanes, Map<Shape, WordCompare>> LOOPS = new EnumMap<>(Lanes.class);
 
     private VectorComparisons() {}
 
     /** The whole-word order for array {@code a} against {@code b}, or null when {@code a}'s type has no vector loop here. */
     static ComparisonKernels.Order order(Operand a, Operand b) {
+        Lanes lanes = lanes(a.type);
+        if (lanes == null) {
+            return null;
+        }
         MemorySegment ad = a.data();
-        return switch (a.type) {
-            case DataType.FloatingPoint f
-            when f.bitWidth() == 64 -> {
-                if (!b.isScalar()) {
-                    yield float64(ad, b.data());
-                }
+        if (!b.isScalar()) {
+            return bind(loop(lanes, Shape.COLUMN), ad, b.data(), 0);
+        }
+        return switch (lanes) {
+            case FLOAT64 -> {
                 double s = FixedWidth.toDouble(b.scalar);
-                yield Double.isNaN(s) ? float64Nan(ad) : float64(ad, s);
+                yield Double.isNaN(s)
+                        ? bind(loop(lanes, Shape.NAN_SCALAR), ad, null, 0)
+                        : bind(loop(lanes, Shape.SCALAR), ad, null, Double.doubleToRawLongBits(s));
             }
-            case DataType.FloatingPoint _ -> {
-                if (!b.isScalar()) {
-                    yield float32(ad, b.data());
-                }
+            case FLOAT32 -> {
                 float s = (float) FixedWidth.toDouble(b.scalar);
-                yield Float.isNaN(s) ? float32Nan(ad) : float32(ad, s);
+                yield Float.isNaN(s)
+                        ? bind(loop(lanes, Shape.NAN_SCALAR), ad, null, 0)
+                        : bind(loop(lanes, Shape.SCALAR), ad, null, Float.floatToRawIntBits(s));
             }
-            case DataType.Int i
-            when i.equals(DataType.INT32) ->
-                b.isScalar() ? int32(ad, (int) FixedWidth.toLong(b.scalar)) : int32(ad, b.data());
-            case DataType.Date32 _ -> b.isScalar() ? int32(ad, (int) FixedWidth.toLong(b.scalar)) : int32(ad, b.data());
-            case DataType.Int i
-            when i.equals(DataType.INT64) ->
-                b.isScalar() ? int64(ad, FixedWidth.toLong(b.scalar)) : int64(ad, b.data());
-            case DataType.Timestamp _ -> b.isScalar() ? int64(ad, FixedWidth.toLong(b.scalar)) : int64(ad, b.data());
+            case INT32 -> bind(loop(lanes, Shape.SCALAR), ad, null, (int) FixedWidth.toLong(b.scalar));
+            case INT64 -> bind(loop(lanes, Shape.SCALAR), ad, null, FixedWidth.toLong(b.scalar));
+        };
+    }
+
+    private static Lanes lanes(DataType type) {
+        return switch (type) {
+            case DataType.FloatingPoint f -> f.bitWidth() == 64 ? Lanes.FLOAT64 : Lanes.FLOAT32;
+            case DataType.Int i when i.equals(DataType.INT32) -> Lanes.INT32;
+            case DataType.Date32 _ -> Lanes.INT32;
+            case DataType.Int i when i.equals(DataType.INT64) -> Lanes.INT64;
+            case DataType.Timestamp _ -> Lanes.INT64;
             default -> null;
         };
     }
 
-    // Each order: for each word k, 64 / lanes vectors starting at row from + 64k.
-
-    private static ComparisonKernels.Order float64(MemorySegment a, double s) {
-        int lanes = F64.length();
-        return (from, n, lt, eq) -> {
-            // Broadcast inside the loop body: a vector captured by the lambda would be boxed.
-            DoubleVector sv = DoubleVector.broadcast(F64, s);
-            for (int k = 0; k < n >>> 6; k++) {
-                long base = (long) (from + (k << 6)) << 3;
-                long l = 0;
-                long e = 0;
-                for (int j = 0; j < 64; j += lanes) {
-                    DoubleVector v = DoubleVector.fromMemorySegment(F64, a, base + ((long) j << 3), LE);
-                    // NaN lanes are neither less nor equal: greater, as the total order has it.
-                    l |= v.compare(VectorOperators.LT, sv).toLong() << j;
-                    e |= v.compare(VectorOperators.EQ, sv).toLong() << j;
-                }
-                lt[k] = l;
-                eq[k] = e;
-            }
-        };
+    private static ComparisonKernels.Order bind(WordCompare loop, MemorySegment a, MemorySegment b, long s) {
+        return (from, n, lt, eq) -> loop.words(a, b, s, from, n, lt, eq);
     }
 
-    /** Against a NaN scalar: NaN rows are equal to it, every other row is less. */
-    private static ComparisonKernels.Order float64Nan(MemorySegment a) {
-        int lanes = F64.length();
-        return (from, n, lt, eq) -> {
-            for (int k = 0; k < n >>> 6; k++) {
-                long base = (long) (from + (k << 6)) << 3;
-                long e = 0;
-                for (int j = 0; j < 64; j += lanes) {
-                    DoubleVector v = DoubleVector.fromMemorySegment(F64, a, base + ((long) j << 3), LE);
-                    e |= v.test(VectorOperators.IS_NAN).toLong() << j;
-                }
-                lt[k] = ~e;
-                eq[k] = e;
-            }
-        };
-    }
-
-    private static ComparisonKernels.Order float64(MemorySegment a, MemorySegment b) {
-        int lanes = F64.length();
-        return (from, n, lt, eq) -> {
-            for (int k = 0; k < n >>> 6; k++) {
-                long base = (long) (from + (k << 6)) << 3;
-                long l = 0;
-                long e = 0;
-                for (int j = 0; j < 64; j += lanes) {
-                    long off = base + ((long) j << 3);
-                    DoubleVector x = DoubleVector.fromMemorySegment(F64, a, off, LE);
-                    DoubleVector y = DoubleVector.fromMemorySegment(F64, b, off, LE);
-                    long xNan = x.test(VectorOperators.IS_NAN).toLong();
-                    long yNan = y.test(VectorOperators.IS_NAN).toLong();
-                    l |= (x.compare(VectorOperators.LT, y).toLong() | (yNan & ~xNan)) << j;
-                    e |= (x.compare(VectorOperators.EQ, y).toLong() | (xNan & yNan)) << j;
-                }
-                lt[k] = l;
-                eq[k] = e;
-            }
-        };
-    }
-
-    private static ComparisonKernels.Order float32(MemorySegment a, float s) {
-        int lanes = F32.length();
-        return (from, n, lt, eq) -> {
-            // Broadcast inside the loop body: a vector captured by the lambda would be boxed.
-            FloatVector sv = FloatVector.broadcast(F32, s);
-            for (int k = 0; k < n >>> 6; k++) {
-                long base = (long) (from + (k << 6)) << 2;
-                long l = 0;
-                long e = 0;
-                for (int j = 0; j < 64; j += lanes) {
-                    FloatVector v = FloatVector.fromMemorySegment(F32, a, base + ((long) j << 2), LE);
-                    l |= v.compare(VectorOperators.LT, sv).toLong() << j;
-                    e |= v.compare(VectorOperators.EQ, sv).toLong() << j;
-                }
-                lt[k] = l;
-                eq[k] = e;
-            }
-        };
-    }
-
-    private static ComparisonKernels.Order float32Nan(MemorySegment a) {
-        int lanes = F32.length();
-        return (from, n, lt, eq) -> {
-            for (int k = 0; k < n >>> 6; k++) {
-                long base = (long) (from + (k << 6)) << 2;
-                long e = 0;
-                for (int j = 0; j < 64; j += lanes) {
-                    FloatVector v = FloatVector.fromMemorySegment(F32, a, base + ((long) j << 2), LE);
-                    e |= v.test(VectorOperators.IS_NAN).toLong() << j;
-                }
-                lt[k] = ~e;
-                eq[k] = e;
-            }
-        };
-    }
-
-    private static ComparisonKernels.Order float32(MemorySegment a, MemorySegment b) {
-        int lanes = F32.length();
-        return (from, n, lt, eq) -> {
-            for (int k = 0; k < n >>> 6; k++) {
-                long base = (long) (from + (k << 6)) << 2;
-                long l = 0;
-                long e = 0;
-                for (int j = 0; j < 64; j += lanes) {
-                    long off = base + ((long) j << 2);
-                    FloatVector x = FloatVector.fromMemorySegment(F32, a, off, LE);
-                    FloatVector y = FloatVector.fromMemorySegment(F32, b, off, LE);
-                    long xNan = x.test(VectorOperators.IS_NAN).toLong();
-                    long yNan = y.test(VectorOperators.IS_NAN).toLong();
-                    l |= (x.compare(VectorOperators.LT, y).toLong() | (yNan & ~xNan)) << j;
-                    e |= (x.compare(VectorOperators.EQ, y).toLong() | (xNan & yNan)) << j;
-                }
-                lt[k] = l;
-                eq[k] = e;
-            }
-        };
-    }
-
-    private static ComparisonKernels.Order int32(MemorySegment a, int s) {
-        int lanes = I32.length();
-        return (from, n, lt, eq) -> {
-            // Broadcast inside the loop body: a vector captured by the lambda would be boxed.
-            IntVector sv = IntVector.broadcast(I32, s);
-            for (int k = 0; k < n >>> 6; k++) {
-                long base = (long) (from + (k << 6)) << 2;
-                long l = 0;
-                long e = 0;
-                for (int j = 0; j < 64; j += lanes) {
-                    IntVector v = IntVector.fromMemorySegment(I32, a, base + ((long) j << 2), LE);
-                    l |= v.compare(VectorOperators.LT, sv).toLong() << j;
-                    e |= v.compare(VectorOperators.EQ, sv).toLong() << j;
-                }
-                lt[k] = l;
-                eq[k] = e;
-            }
-        };
-    }
-
-    private static ComparisonKernels.Order int32(MemorySegment a, MemorySegment b) {
-        int lanes = I32.length();
-        return (from, n, lt, eq) -> {
-            for (int k = 0; k < n >>> 6; k++) {
-                long base = (long) (from + (k << 6)) << 2;
-                long l = 0;
-                long e = 0;
-                for (int j = 0; j < 64; j += lanes) {
-                    long off = base + ((long) j << 2);
-                    IntVector x = IntVector.fromMemorySegment(I32, a, off, LE);
-                    IntVector y = IntVector.fromMemorySegment(I32, b, off, LE);
-                    l |= x.compare(VectorOperators.LT, y).toLong() << j;
-                    e |= x.compare(VectorOperators.EQ, y).toLong() << j;
-                }
-                lt[k] = l;
-                eq[k] = e;
-            }
-        };
-    }
-
-    private static ComparisonKernels.Order int64(MemorySegment a, long s) {
-        int lanes = I64.length();
-        return (from, n, lt, eq) -> {
-            // Broadcast inside the loop body: a vector captured by the lambda would be boxed.
-            LongVector sv = LongVector.broadcast(I64, s);
-            for (int k = 0; k < n >>> 6; k++) {
-                long base = (long) (from + (k << 6)) << 3;
-                long l = 0;
-                long e = 0;
-                for (int j = 0; j < 64; j += lanes) {
-                    LongVector v = LongVector.fromMemorySegment(I64, a, base + ((long) j << 3), LE);
-                    l |= v.compare(VectorOperators.LT, sv).toLong() << j;
-                    e |= v.compare(VectorOperators.EQ, sv).toLong() << j;
-                }
-                lt[k] = l;
-                eq[k] = e;
-            }
-        };
-    }
-
-    private static ComparisonKernels.Order int64(MemorySegment a, MemorySegment b) {
-        int lanes = I64.length();
-        return (from, n, lt, eq) -> {
-            for (int k = 0; k < n >>> 6; k++) {
-                long base = (long) (from + (k << 6)) << 3;
-                long l = 0;
-                long e = 0;
-                for (int j = 0; j < 64; j += lanes) {
-                    long off = base + ((long) j << 3);
-                    LongVector x = LongVector.fromMemorySegment(I64, a, off, LE);
-                    LongVector y = LongVector.fromMemorySegment(I64, b, off, LE);
-                    l |= x.compare(VectorOperators.LT, y).toLong() << j;
-                    e |= x.compare(VectorOperators.EQ, y).toLong() << j;
-                }
-                lt[k] = l;
-                eq[k] = e;
-            }
-        };
+    private static WordCompare loop(Lanes lanes, Shape shape) {
+        synchronized (LOOPS) {
+            return LOOPS.computeIfAbsent(lanes, _ -> new EnumMap<>(Shape.class))
+                    .computeIfAbsent(shape, sh -> WordCompareCompiler.compile(lanes, sh));
+        }
     }
 }
