@@ -14,6 +14,7 @@ import dev.quiver.placement.DeviceFigures;
 import dev.quiver.placement.DeviceHealth;
 import dev.quiver.placement.Devices;
 import dev.quiver.placement.FigureSource;
+import dev.quiver.placement.SpareCores;
 import dev.quiver.planning.ExpressionLimits;
 import dev.quiver.planning.ExpressionPlanner;
 import java.nio.file.Path;
@@ -117,7 +118,11 @@ public final class Quiver implements AutoCloseable {
                 b.backgroundCompilation,
                 new FigureSource(b.figures, b.calibrate, b.calibrationDirectory),
                 b.explorationShare,
-                status);
+                status,
+                b.loadAware ? SpareCores.os() : SpareCores.all());
+        if (b.calibrateNow && b.calibrate) {
+            placementDevices.calibrateNow();
+        }
     }
 
     /** The devices as placement sees them, shared by every expression compiled here. */
@@ -342,6 +347,8 @@ public final class Quiver implements AutoCloseable {
         private LongSupplier clock = System::nanoTime;
         private double explorationShare = 0.01;
         private boolean calibrate = true;
+        private boolean loadAware = true;
+        private boolean calibrateNow;
         private Path calibrationDirectory;
         private final Map<String, DeviceFigures> figures = new HashMap<>();
         private TransferMode transferMode;
@@ -552,6 +559,32 @@ public final class Quiver implements AutoCloseable {
                 throw new IllegalArgumentException("cpuThreads must be >= 1, got " + threads);
             }
             this.cpuThreads = threads;
+            return this;
+        }
+
+        /**
+         * Calibrate every device while {@link #build()} runs (about a second per device not yet
+         * measured on this machine; read from the cache otherwise), rather than in the first AUTO
+         * batch: an engine pays the cost at startup. A cold measurement (the JIT still compiling,
+         * a busy machine) is taken again, up to twice; if every one is cold, AUTO estimates with
+         * the device's defaults until a background measurement is warm (docs/placement.md,
+         * "Calibration"). Does nothing with {@code calibration(false)}.
+         */
+        public Builder calibrateNow() {
+            this.calibrateNow = true;
+            return this;
+        }
+
+        /**
+         * Whether a batch is split only between cores that other processes leave free (default
+         * true): placement reads the operating system's load and this process's every 50 ms and
+         * takes off the cores busy elsewhere ({@link SpareCores}). False: every core counts as free
+         * (a machine of the engine's own, or tests that want the same decision whatever runs beside).
+         * Under AUTO, one thread and several are alternatives measured either way
+         * (docs/placement.md, "Threads").
+         */
+        public Builder loadAware(boolean on) {
+            this.loadAware = on;
             return this;
         }
 

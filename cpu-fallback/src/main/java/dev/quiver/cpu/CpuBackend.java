@@ -209,7 +209,9 @@ public final class CpuBackend implements KernelBackend {
             int lanes = loop.lanes();
             long whole = rows - rows % lanes;
             if (whole > 0) {
-                int parts = parallelParts(program, whole);
+                int parts = invocation.threads() > 0
+                        ? Math.min(invocation.threads(), maxParts(whole))
+                        : parallelParts(program, whole);
                 long r = parts > 1 && allNative(args, invocation)
                         ? invokeInParallel(
                                 program, rangeLoop(program, invocation.mode()), args, invocation, consts, whole, parts)
@@ -382,6 +384,24 @@ public final class CpuBackend implements KernelBackend {
         return parallelParts(program, rows - rows % lanes);
     }
 
+    /**
+     * The most threads {@code rows} rows of {@code program} can share: every thread from twice
+     * {@link #PARALLEL_MIN_ROWS}, whatever the program's weight (placement measures whether a
+     * memory-bound loop gains from them).
+     */
+    @Override
+    public int maxThreadsFor(KernelProgram program, long rows) {
+        return maxParts(rows - rows % lanes(program));
+    }
+
+    /** Threads for {@code whole} rows by their count alone: at least {@link #PARALLEL_MIN_ROWS} each. */
+    private int maxParts(long whole) {
+        if (threads == 1 || whole < 2L * PARALLEL_MIN_ROWS) {
+            return 1;
+        }
+        return (int) Math.min(threads, whole / PARALLEL_MIN_ROWS);
+    }
+
     /** How many threads share {@code whole} rows of {@code program}: 1 below twice the minimum rows or work. */
     private int parallelParts(KernelProgram program, long whole) {
         if (threads == 1 || whole < 2L * PARALLEL_MIN_ROWS) {
@@ -519,6 +539,11 @@ public final class CpuBackend implements KernelBackend {
     }
 
     private volatile RangeWorkers workers;
+
+    /** Whether a batch has been split between threads yet (the helper threads start with the first). */
+    boolean helpersStarted() {
+        return workers != null;
+    }
 
     /** The helper threads, started on the first batch worth splitting. */
     private RangeWorkers workers() {

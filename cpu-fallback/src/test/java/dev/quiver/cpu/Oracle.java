@@ -274,6 +274,18 @@ final class Oracle {
      */
     static KernelRun check(
             CpuBackend cpu, KernelProgram p, List<MemorySegment> args, MemorySegment validity, int rows, RowMode mode) {
+        return check(cpu, p, args, validity, rows, mode, 0);
+    }
+
+    /** As above, with the run split between at most {@code threads} threads ({@link KernelInvocation#threads()}). */
+    static KernelRun check(
+            CpuBackend cpu,
+            KernelProgram p,
+            List<MemorySegment> args,
+            MemorySegment validity,
+            int rows,
+            RowMode mode,
+            int threads) {
         try (Arena arena = Arena.ofConfined()) {
             ElementType rt = p.resultType();
             long outBytes = Math.max(1, rt.isBitPacked() ? (rows + 7) / 8 : (long) rows * rt.byteWidth());
@@ -294,14 +306,16 @@ final class Oracle {
                         RowInterpreter.failureAt(p, args, failing, cpu.name()).getMessage();
                 KernelArithmeticException e = assertThrows(
                         KernelArithmeticException.class,
-                        () -> cpu.execute(p, new KernelInvocation(args, actValidity, actual, rows, mode)),
+                        () -> cpu.execute(
+                                p, new KernelInvocation(args, actValidity, actual, rows, mode).withThreads(threads)),
                         where);
                 assertEquals(failing, e.row(), where);
                 assertEquals(message, e.getMessage(), where);
                 return null;
             }
             RowInterpreter.run(p, args, refValidity, expected, rows, "reference");
-            KernelRun run = cpu.execute(p, new KernelInvocation(args, actValidity, actual, rows, mode));
+            KernelRun run =
+                    cpu.execute(p, new KernelInvocation(args, actValidity, actual, rows, mode).withThreads(threads));
 
             // Bit for bit, the math functions too (a NaN as any NaN: the loops write the canonical one).
             for (int i = 0; i < rows; i++) {

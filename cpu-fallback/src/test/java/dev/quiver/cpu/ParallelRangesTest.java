@@ -3,6 +3,7 @@ package dev.quiver.cpu;
 import static dev.quiver.types.ElementType.FLOAT64;
 import static dev.quiver.types.ElementType.INT64;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -123,8 +124,39 @@ class ParallelRangesTest {
             assertEquals(1, cpu.threadsFor(cheap, 1 << 22), "a * b + c is bound by memory at any size");
             assertEquals(1, cpu.threadsFor(heavy, CpuBackend.PARALLEL_MIN_ROWS), "too few rows to split");
             assertEquals(4, cpu.threadsFor(heavy, 1 << 20));
+            // What placement may ask for instead, by rows alone: it measures whether the cheap loop gains.
+            assertEquals(4, cpu.maxThreadsFor(cheap, 1 << 22));
+            assertEquals(1, cpu.maxThreadsFor(cheap, 2L * CpuBackend.PARALLEL_MIN_ROWS - 1));
+            assertEquals(2, cpu.maxThreadsFor(heavy, 2L * CpuBackend.PARALLEL_MIN_ROWS));
         } finally {
             cpu.close();
+        }
+    }
+
+    @Test
+    void theThreadsAnInvocationAsksForAreUsedWhateverTheProgramWeighs() {
+        IrNode x = Ir.arg(0, FLOAT64), a = Ir.arg(1, INT64);
+        // Memory-bound: by its own guess the backend keeps it on one thread.
+        KernelProgram cheap = new KernelProgram(List.of(FLOAT64, INT64), Ir.add(Ir.mul(x, x), Ir.cast(a, FLOAT64)));
+        int rows = 1 << 17;
+        CpuBackend one = new CpuBackend(4);
+        CpuBackend split = new CpuBackend(4);
+        try (Arena arena = Arena.ofConfined()) {
+            assertEquals(1, one.threadsFor(cheap, rows));
+            Random r = new Random(7);
+            MemorySegment xs = arena.allocate(rows * 8L, 8), as = arena.allocate(rows * 8L, 8);
+            for (int i = 0; i < rows; i++) {
+                RowInterpreter.write(xs, FLOAT64, i, r.nextGaussian());
+                RowInterpreter.write(as, INT64, i, (long) r.nextInt(1000) - 500);
+            }
+            MemorySegment valid = Oracle.validity(arena, rows, new Random(8), 0.1);
+            Oracle.check(one, cheap, List.of(xs, as), valid, rows, RowMode.VALID_ROWS, 1);
+            assertFalse(one.helpersStarted(), "one thread: the calling thread alone");
+            Oracle.check(split, cheap, List.of(xs, as), valid, rows, RowMode.VALID_ROWS, 4);
+            assertTrue(split.helpersStarted(), "four threads asked for: the batch was split");
+        } finally {
+            one.close();
+            split.close();
         }
     }
 }

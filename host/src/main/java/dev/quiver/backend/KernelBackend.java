@@ -88,6 +88,17 @@ public interface KernelBackend extends AutoCloseable {
     }
 
     /**
+     * The most threads a batch of {@code rows} rows of {@code program} can be split between,
+     * whatever the program costs per row: the alternative to one thread that placement measures
+     * (and asks for through {@link KernelInvocation#threads()}), where {@link #threadsFor} is the
+     * backend's own guess. 1 for a device that does not split batches between the caller's
+     * threads.
+     */
+    default int maxThreadsFor(KernelProgram program, long rows) {
+        return threadsFor(program, rows);
+    }
+
+    /**
      * The rows one step of the device's loop over {@code program} handles (the Vector API's lanes
      * on the CPU): the smallest batch worth timing when the device is calibrated.
      */

@@ -21,6 +21,9 @@ import java.util.Objects;
  * @param resident per argument, the key under which a backend that copies to its device may
  *                 keep it there beyond this run ({@link ResidentKey}), or null: empty when no
  *                 argument has one, else as long as {@code args}
+ * @param threads  how many threads the run may be split between at the most, as placement chose
+ *                 ({@link KernelBackend#maxThreadsFor}); 0: the backend's own choice
+ *                 ({@link KernelBackend#threadsFor})
  */
 public record KernelInvocation(
         List<MemorySegment> args,
@@ -28,7 +31,8 @@ public record KernelInvocation(
         MemorySegment out,
         int rows,
         RowMode mode,
-        List<ResidentKey> resident) {
+        List<ResidentKey> resident,
+        int threads) {
     public KernelInvocation {
         args = List.copyOf(args);
         Objects.requireNonNull(resident, "resident is null");
@@ -43,6 +47,27 @@ public record KernelInvocation(
         if (rows < 0) {
             throw new IllegalArgumentException("rows must be >= 0, got " + rows);
         }
+        if (threads < 0) {
+            throw new IllegalArgumentException("threads must be >= 0, got " + threads);
+        }
+    }
+
+    /** An invocation the backend splits between threads as it sees fit. */
+    public KernelInvocation(
+            List<MemorySegment> args,
+            MemorySegment validity,
+            MemorySegment out,
+            int rows,
+            RowMode mode,
+            List<ResidentKey> resident) {
+        this(args, validity, out, rows, mode, resident, 0);
+    }
+
+    /** This invocation, split between at most {@code threads} threads (0: as the backend sees fit). */
+    public KernelInvocation withThreads(int threads) {
+        return threads == this.threads
+                ? this
+                : new KernelInvocation(args, validity, out, rows, mode, resident, threads);
     }
 
     /** An invocation without resident keys. */

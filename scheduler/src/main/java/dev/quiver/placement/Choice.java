@@ -16,9 +16,15 @@ public final class Choice {
     private final boolean exploration;
     private final boolean probe;
     private final SegmentScheduler segment;
+    private final int candidate;
+    private final int threads;
+    private final String where;
 
     Choice(
             DeviceRuntime runtime,
+            int candidate,
+            int threads,
+            String where,
             Why why,
             double rawEstimateNanos,
             double ownNanos,
@@ -34,6 +40,27 @@ public final class Choice {
         this.exploration = exploration;
         this.probe = probe;
         this.segment = segment;
+        this.candidate = candidate;
+        this.threads = threads;
+        this.where = where;
+    }
+
+    /**
+     * Where the batch runs, as EXPLAIN names it: the device, and for a device that splits
+     * batches between threads, how many ({@code cpu, 2 threads}, {@code cpu, 1 thread}).
+     */
+    public String where() {
+        return where;
+    }
+
+    /** The scheduler's alternative this is: the device, or (for a device that splits batches) the device on one thread. */
+    int candidate() {
+        return candidate;
+    }
+
+    /** The threads the batch may be split between ({@code KernelInvocation.threads}); 0: as the device sees fit. */
+    public int threads() {
+        return threads;
     }
 
     public Device device() {
@@ -84,6 +111,6 @@ public final class Choice {
 
     @Override
     public String toString() {
-        return device().name() + " (" + reason() + ")";
+        return where + " (" + reason() + ")";
     }
 }

@@ -64,7 +64,12 @@ public record DeviceFigures(
         /** Given by the application ({@code Quiver.builder().deviceFigures(...)}). */
         GIVEN,
         /** Rough defaults for the device's kind: calibration is off or failed. */
-        DEFAULT
+        DEFAULT,
+        /**
+         * The defaults for the device's kind, standing in for a cold measurement (not trusted) until
+         * a warm one, taken again in the background, replaces them.
+         */
+        PROVISIONAL
     }
 
     public DeviceFigures {

@@ -42,6 +42,11 @@ final class DeviceRuntime {
     final long maxAllocation;
     /** Whether batches are copied to the device's own memory (a discrete GPU). */
     final boolean copies;
+    /**
+     * Whether the device splits a batch between threads of this JVM (the CPU device with more than
+     * one thread): one thread and several are then two alternatives placement measures.
+     */
+    final boolean splits;
     /** Whether the device's code gets faster over its first runs (the JVM's JIT). */
     private final boolean warmsUp;
     /**
@@ -82,6 +87,7 @@ final class DeviceRuntime {
         this.warmsUp = traits.warmsUp();
         this.firstRunNanos = queues && !buildsInBackground ? 20e6 : 1e6;
         this.copies = traits.copies();
+        this.splits = traits.runsOnCaller() && backend.threads() > 1;
         this.maxAllocation = traits.maxAllocationBytes();
         // Batches in flight share 80% of the device's memory with the arguments kept resident (their own budget).
         this.fullBudget = copies
@@ -100,7 +106,11 @@ final class DeviceRuntime {
         return copies ? backend.residentBytes(invocation) : 0;
     }
 
-    /** The figures, calibrating (or reading the cache) on first use. */
+    /**
+     * The figures, calibrating (or reading the cache) on first use. Provisional figures (a cold
+     * measurement's stand-ins) are looked up again at most once a second, so the warm ones that a
+     * background measurement brings take over.
+     */
     DeviceFigures figures() {
         DeviceFigures f = figures;
         if (f == null) {
@@ -108,11 +118,22 @@ final class DeviceRuntime {
                 f = figures;
                 if (f == null) {
                     figures = f = calibrate.apply(device, false);
+                    provisionalCheckedAt = System.nanoTime();
                 }
+            }
+        } else if (f.source() == DeviceFigures.Source.PROVISIONAL
+                && System.nanoTime() - provisionalCheckedAt > 1_000_000_000L) {
+            provisionalCheckedAt = System.nanoTime();
+            DeviceFigures g = calibrate.apply(device, false); // what this JVM has now: no measuring
+            if (g.source() != DeviceFigures.Source.PROVISIONAL) {
+                figures = f = g;
             }
         }
         return f;
     }
+
+    /** When provisional figures were last looked up again ({@link System#nanoTime()}). */
+    private volatile long provisionalCheckedAt;
 
     /** Figures if already known (no calibration), else null. */
     DeviceFigures knownFigures() {
@@ -132,6 +153,10 @@ final class DeviceRuntime {
 
     int threadsFor(KernelProgram program, long rows) {
         return backend.threadsFor(program, rows);
+    }
+
+    int maxThreadsFor(KernelProgram program, long rows) {
+        return backend.maxThreadsFor(program, rows);
     }
 
     /** The work queued on the device before a batch placed now: 0 for a device without a queue. */

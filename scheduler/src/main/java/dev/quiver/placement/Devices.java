@@ -2,6 +2,7 @@ package dev.quiver.placement;
 
 import dev.quiver.Device;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.LongSupplier;
 
 /**
@@ -16,6 +17,7 @@ public final class Devices {
     private final String openClStatus;
     private final double explorationShare;
     private final boolean anyCopies;
+    private final SpareCores spareCores;
     private volatile boolean calibrated;
 
     /**
@@ -37,6 +39,30 @@ public final class Devices {
             FigureSource figures,
             double explorationShare,
             String openClStatus) {
+        this(
+                devices,
+                fallback,
+                policy,
+                clock,
+                backgroundCompilation,
+                figures,
+                explorationShare,
+                openClStatus,
+                SpareCores.os());
+    }
+
+    /** As above, with the cores a batch may be split between taken from {@code spareCores}. */
+    public Devices(
+            List<Device> devices,
+            Device fallback,
+            DeviceHealth.Policy policy,
+            LongSupplier clock,
+            boolean backgroundCompilation,
+            FigureSource figures,
+            double explorationShare,
+            String openClStatus,
+            SpareCores spareCores) {
+        this.spareCores = Objects.requireNonNull(spareCores, "spareCores is null");
         if (!devices.contains(fallback)) {
             throw new IllegalArgumentException("the fallback device " + fallback.name() + " is not one of the devices");
         }
@@ -78,6 +104,10 @@ public final class Devices {
         return explorationShare;
     }
 
+    SpareCores spareCores() {
+        return spareCores;
+    }
+
     /** Whether any device copies batches to its own memory: only then are resident keys worth making. */
     boolean anyCopies() {
         return anyCopies;
@@ -100,6 +130,21 @@ public final class Devices {
             }
             calibrated = true;
         }
+    }
+
+    /**
+     * Calibrates every device now rather than at the first AUTO batch
+     * ({@code Quiver.builder().calibrateNow()}): a device whose measurement is cold is measured
+     * again, up to twice, before its provisional figures are left to the background retries.
+     */
+    public void calibrateNow() {
+        for (DeviceRuntime r : runtimes) {
+            DeviceFigures f = r.figures();
+            for (int again = 0; again < 2 && f.source() == DeviceFigures.Source.PROVISIONAL; again++) {
+                f = r.recalibrate();
+            }
+        }
+        calibrated = true;
     }
 
     /** The figures of {@code device} AUTO estimates with, calibrating it on first use. */

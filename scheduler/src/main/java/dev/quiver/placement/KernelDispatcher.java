@@ -315,6 +315,7 @@ public final class KernelDispatcher {
     /** Runs the batch on {@code device}, with its queue, memory in flight and health accounted (none for the fallback). */
     private static KernelRun execute(
             DeviceRuntime device, Choice choice, KernelProgram program, KernelInvocation invocation, int rows) {
+        invocation = invocation.withThreads(choice.threads());
         if (device.fallback) {
             return device.backend.execute(program, invocation);
         }

@@ -48,7 +48,6 @@ public final class PlacementExplain {
 
     /** Per segment, the estimates at {@code batchRows} rows, AUTO's pick and the crossovers. */
     public static void placement(StringBuilder sb, KernelDispatcher dispatcher, int batchRows) {
-        DeviceRuntime[] runtimes = dispatcher.devices().all();
         sb.append(String.format(Locale.ROOT, "Placement (auto) at %d rows per batch:%n", batchRows));
         for (SegmentScheduler s : dispatcher.segments()) {
             sb.append("  segment ")
@@ -63,7 +62,10 @@ public final class PlacementExplain {
             CostModel.Estimate[] est = s.estimates(batchRows);
             Choice auto = dispatcher.decide(s, Placement.AUTO, null, s.program, batchRows, true, null);
             for (int i = 0; i < est.length; i++) {
-                sb.append("    ").append(runtimes[i].device.name()).append(": ");
+                if (est[i] == null && !s.stands(i, batchRows)) {
+                    continue; // a device's one-thread alternative, where the batch is not split anyway
+                }
+                sb.append("    ").append(s.name(i, batchRows)).append(": ");
                 if (est[i] == null) {
                     sb.append("cannot run it\n");
                     continue;
@@ -73,13 +75,13 @@ public final class PlacementExplain {
                 if (c != 1) {
                     sb.append(String.format(Locale.ROOT, " x%.2f learnt = %s", c, CostModel.ms(corrected(est[i], c))));
                 }
-                sb.append(auto.runtime().index == i ? "  <- auto" : "").append('\n');
+                sb.append(auto.candidate() == i ? "  <- auto" : "").append('\n');
             }
             for (int i = 0; i < est.length; i++) {
-                if (est[i] != null && !runtimes[i].fallback) {
+                if (est[i] != null && !s.deviceOf(i).fallback) {
                     Optional<Long> x = s.crossover(i);
                     sb.append("    ")
-                            .append(runtimes[i].device.name())
+                            .append(s.deviceOf(i).device.name())
                             .append(x.map(r -> " is estimated faster than the cpu from " + r + " rows per batch")
                                     .orElse(" is not estimated faster than the cpu below 2^31 rows"))
                             .append('\n');

@@ -36,6 +36,16 @@ import java.util.concurrent.atomic.LongAdder;
  * most that share of the total, by the model's own reckoning, and a stale estimate cannot
  * persist. Decisions are deterministic (no random draws).
  *
+ * <p>Threads: a device that splits a batch between threads of this JVM (the CPU device with
+ * more than one thread) is two alternatives, each estimated, learnt and explored like a device:
+ * the device on as many threads as the batch can be split between ({@code maxThreadsFor}, at
+ * most the cores other processes leave spare, {@link SpareCores}) and the device on one thread.
+ * Where the batch is too small to split, or no core is spare, only the first stands. So a
+ * memory-bound loop that a second thread does not speed up, or a machine busy with other work,
+ * is measured and the batch stays on one thread; a compute-bound loop on an idle machine is
+ * split. A fixed placement (CPU) takes the backend's own thread count, never more than the
+ * spare cores.
+ *
  * <p>Lock-free: the per-batch path reads volatile fields and updates atomics only.
  */
 final class SegmentScheduler {
@@ -55,9 +65,20 @@ final class SegmentScheduler {
     /** Names of the cpuOnly functions the segment calls, or null. */
     final String cpuOnly;
 
+    /**
+     * The alternatives, by candidate index: first every device, at index = its device index (on
+     * as many threads as pay, for one that splits batches), then each device that splits
+     * batches on one thread.
+     */
     private final DeviceRuntime[] devices;
+    /** Per candidate: whether it is a device on one thread (a second alternative of a device that splits batches). */
+    private final boolean[] single;
+    /** Per device index that splits batches: its one-thread candidate; else -1. */
+    private final int[] singleOf;
     /** The index of the fallback device in {@link #devices}: it always qualifies, and has no health, queue or budget. */
     private final int fallback;
+
+    private final SpareCores spareCores;
 
     private final Slot[] slots;
     private final ProgramSupport support;
@@ -74,7 +95,22 @@ final class SegmentScheduler {
         this.program = program;
         this.profile = SegmentProfile.of(program);
         this.cpuOnly = cpuOnly;
-        this.devices = devices.all();
+        DeviceRuntime[] all = devices.all();
+        List<DeviceRuntime> candidates = new ArrayList<>(List.of(all));
+        this.singleOf = new int[all.length];
+        for (DeviceRuntime d : all) {
+            singleOf[d.index] = -1;
+            if (d.splits) {
+                singleOf[d.index] = candidates.size();
+                candidates.add(d);
+            }
+        }
+        this.devices = candidates.toArray(DeviceRuntime[]::new);
+        this.single = new boolean[this.devices.length];
+        for (int c = all.length; c < single.length; c++) {
+            single[c] = true;
+        }
+        this.spareCores = devices.spareCores();
         this.fallback = devices.fallback().index;
         this.openClStatus = devices.openClStatus();
         this.explorationShare = devices.explorationShare();
@@ -107,7 +143,7 @@ final class SegmentScheduler {
          * as the backend keys its programs: the segment's own program and those with a batch's constants share one).
          */
         final ConcurrentHashMap<Object, CompletableFuture<Void>> preparing = new ConcurrentHashMap<>();
-        /** The last batch size asked of {@code threadsFor}, packed with its answer: rows << 16 | threads. */
+        /** The last batch size asked of {@code maxThreadsFor}, packed with its answer: rows << 16 | threads. */
         volatile long lastThreads = -1;
 
         final LongAdder batches = new LongAdder(),
@@ -144,30 +180,59 @@ final class SegmentScheduler {
         return Math.min(BUCKETS - 1, 64 - Long.numberOfLeadingZeros(Math.max(0, rows)));
     }
 
-    /** The devices' estimates for a batch of {@code rows} rows, in device order (null where the device cannot run it). */
+    /**
+     * The candidates' estimates for a batch of {@code rows} rows, in candidate order (null where
+     * the device cannot run it, or where a one-thread candidate is no alternative at this size).
+     */
     CostModel.Estimate[] estimates(long rows) {
         CostModel.Estimate[] out = new CostModel.Estimate[devices.length];
         for (int i = 0; i < devices.length; i++) {
-            if (supports(i, program)) {
+            if (supports(i, program) && stands(i, rows)) {
                 out[i] = CostModel.estimate(
-                        devices[i].figures(),
-                        profile,
-                        rows,
-                        devices[i].threadsFor(program, rows),
-                        devices[i].queued(),
-                        devices[i].path(0));
+                        devices[i].figures(), profile, rows, threads(i, rows), devices[i].queued(), devices[i].path(0));
             }
         }
         return out;
     }
 
-    /** The learnt correction factor for {@code device} at {@code rows}. */
-    double correction(int device, long rows) {
-        return slots[device].factor(bucket(rows));
+    /** The learnt correction factor for candidate {@code c} at {@code rows}. */
+    double correction(int c, long rows) {
+        return slots[c].factor(bucket(rows));
+    }
+
+    /** How many candidates there are: the devices, then the one-thread alternatives. */
+    int candidates() {
+        return devices.length;
+    }
+
+    /** The device of candidate {@code c}. */
+    DeviceRuntime deviceOf(int c) {
+        return devices[c];
+    }
+
+    /** What EXPLAIN and the statistics call candidate {@code c} for a batch of {@code rows}: the device's name, with its threads where the device splits batches. */
+    String name(int c, long rows) {
+        return where(c, devices[c].splits ? threads(c, rows) : 0);
+    }
+
+    /** Candidate {@code c} on {@code threads} threads, named: the device, with the threads of a device that splits batches. */
+    private String where(int c, int threads) {
+        String name = devices[c].device.name();
+        return !devices[c].splits || threads < 1 || threads == 1 && !single[c]
+                ? name
+                : name + ", " + threads + (threads == 1 ? " thread" : " threads");
+    }
+
+    /**
+     * Whether candidate {@code c} is an alternative for a batch of {@code rows} rows: a
+     * one-thread candidate only where its device's other candidate would split the batch.
+     */
+    boolean stands(int c, long rows) {
+        return !single[c] || threads(devices[c].index, rows) > 1;
     }
 
     boolean supports(int i, KernelProgram p) {
-        if (i == fallback) {
+        if (devices[i].fallback) {
             return true;
         }
         if (p == program) {
@@ -181,16 +246,31 @@ final class SegmentScheduler {
         return support.unsupportedOn(devices[i].device, p).isEmpty();
     }
 
+    /** The threads candidate {@code i} runs a batch of {@code rows} rows on. */
     private int threads(int i, long rows) {
         DeviceRuntime d = devices[i];
+        if (!d.splits) {
+            return d.threadsFor(program, rows);
+        }
+        if (single[i]) {
+            return 1;
+        }
         Slot s = slots[i];
         long packed = s.lastThreads;
+        int t;
         if (packed >>> 16 == rows) {
-            return (int) (packed & 0xFFFF);
+            t = (int) (packed & 0xFFFF);
+        } else {
+            t = d.maxThreadsFor(program, rows);
+            s.lastThreads = rows << 16 | Math.min(t, 0xFFFF);
         }
+        return t <= 1 ? t : Math.min(t, spareCores.now());
+    }
+
+    /** The threads a fixed placement runs a batch on: the backend's own choice, at most the spare cores. */
+    private int fixedThreads(DeviceRuntime d, long rows) {
         int t = d.threadsFor(program, rows);
-        s.lastThreads = rows << 16 | Math.min(t, 0xFFFF);
-        return t;
+        return t <= 1 ? t : Math.min(t, spareCores.now());
     }
 
     /**
@@ -215,11 +295,14 @@ final class SegmentScheduler {
                 secondRaw = 0,
                 buildingEst = Double.POSITIVE_INFINITY;
         boolean bestProbe = false, secondProbe = false;
-        boolean anyMemoryShort = false, anyFenced = false;
+        boolean anyMemoryShort = false, anyFenced = false, otherDevice = false;
         for (int i = 0; i < devices.length; i++) {
             DeviceRuntime d = devices[i];
             boolean probe = false;
-            if (i != fallback) {
+            if (!stands(i, rows)) {
+                continue;
+            }
+            if (!d.fallback) {
                 if (!supports(i, p)) {
                     continue;
                 }
@@ -238,13 +321,14 @@ final class SegmentScheduler {
             double raw = rawOf(i, rows, resident);
             // The correction scales the device's own work; work already queued on it is added as it is.
             double est = raw * slots[i].factor(b) + d.queued();
-            if (i != fallback && !ready(i, p)) {
+            if (!d.fallback && !ready(i, p)) {
                 if (est < buildingEst) {
                     building = i;
                     buildingEst = est;
                 }
                 continue;
             }
+            otherDevice |= !d.fallback;
             if (est < bestEst) {
                 second = best;
                 secondEst = bestEst;
@@ -278,7 +362,11 @@ final class SegmentScheduler {
         if (!peek && (second >= 0 || building >= 0) && !bestProbe && explorationShare > 0) {
             // Exploration: a device not measured in this bucket for a while, when the credit pays for it.
             for (int i = 0; i < devices.length; i++) {
-                if (i == best || !supports(i, p) || !devices[i].health.isHealthy() || !fits(i, rows)) {
+                if (i == best
+                        || !stands(i, rows)
+                        || !supports(i, p)
+                        || !devices[i].health.isHealthy()
+                        || !fits(i, rows)) {
                     continue;
                 }
                 Slot s = slots[i];
@@ -308,9 +396,9 @@ final class SegmentScheduler {
                 ? Why.PROBE
                 : buildingWins
                         ? Why.BUILDING
-                        : best == fallback && second < 0 && anyFenced
+                        : devices[best].fallback && !otherDevice && anyFenced
                                 ? Why.FENCED
-                                : best == fallback && second < 0 && anyMemoryShort
+                                : devices[best].fallback && !otherDevice && anyMemoryShort
                                         ? Why.NO_MEMORY
                                         : second < 0 && building < 0 ? Why.ONLY : Why.FASTEST;
         return choice(best, bestRaw, p, rows, why, false, bestProbe);
@@ -401,12 +489,27 @@ final class SegmentScheduler {
                 rows,
                 threads(i, rows),
                 0,
-                devices[i].path(resident == null ? 0 : resident[i]));
+                devices[i].path(resident == null ? 0 : resident[devices[i].index]));
     }
 
-    Choice choice(int device, double rawEstimate, KernelProgram p, long rows, Why why, boolean explore, boolean probe) {
-        double own = rawEstimate * slots[device].factor(bucket(rows));
-        return new Choice(devices[device], why, rawEstimate, own, own + devices[device].queued(), explore, probe, this);
+    Choice choice(int c, double rawEstimate, KernelProgram p, long rows, Why why, boolean explore, boolean probe) {
+        return choice(c, devices[c].splits ? threads(c, rows) : 0, rawEstimate, rows, why, explore, probe);
+    }
+
+    private Choice choice(int c, int threads, double rawEstimate, long rows, Why why, boolean explore, boolean probe) {
+        double own = rawEstimate * slots[c].factor(bucket(rows));
+        return new Choice(
+                devices[c],
+                c,
+                threads,
+                where(c, threads),
+                why,
+                rawEstimate,
+                own,
+                own + devices[c].queued(),
+                explore,
+                probe,
+                this);
     }
 
     /** The fallback device, fixed (placement CPU, a cpuOnly function, a fallback). */
@@ -417,15 +520,21 @@ final class SegmentScheduler {
     /** A fixed choice (placement CPU/OPENCL, a requested device), with its estimate when figures are known. */
     Choice fixed(int device, long rows, Why why, boolean probe) {
         DeviceRuntime d = devices[device];
+        int threads = d.splits ? fixedThreads(d, rows) : 0;
+        // A batch on one thread of a device that splits batches is learnt as that device's one-thread alternative.
+        int c = threads == 1 && singleOf[device] >= 0 && stands(singleOf[device], rows) ? singleOf[device] : device;
         // A fixed placement never calibrates: without figures there is no estimate (and nothing learnt).
         DeviceFigures f = d.knownFigures();
-        double raw = f == null ? 0 : CostModel.totalNanos(f, profile, rows, threads(device, rows), 0, d.path(0));
-        return choice(device, raw, null, rows, why, false, probe);
+        double raw = f == null
+                ? 0
+                : CostModel.totalNanos(
+                        f, profile, rows, d.splits ? threads : d.threadsFor(program, rows), 0, d.path(0));
+        return choice(c, threads, raw, rows, why, false, probe);
     }
 
     /** Records a run: the measured time, learnt from unless it was the device's first run of this segment. */
     void record(Choice c, int rows, long measuredNanos) {
-        Slot s = slots[c.runtime().index];
+        Slot s = slots[c.candidate()];
         s.batches.increment();
         s.rows.add(rows);
         s.estimated.add((long) c.ownNanos());
@@ -493,7 +602,7 @@ final class SegmentScheduler {
     }
 
     void recordFallback(Choice failed) {
-        slots[failed.runtime().index].fallbacks.increment();
+        slots[failed.candidate()].fallbacks.increment();
     }
 
     /**
@@ -502,7 +611,7 @@ final class SegmentScheduler {
      * below 2^31 rows.
      */
     Optional<Long> crossover(int i) {
-        if (i == fallback || !supports(i, program)) {
+        if (devices[i].fallback || !supports(i, program)) {
             return Optional.empty();
         }
         long lo = 0;
@@ -530,9 +639,14 @@ final class SegmentScheduler {
     private boolean faster(int i, long rows) {
         double dev = CostModel.totalNanos(devices[i].figures(), profile, rows, 1, 0, devices[i].path(0))
                 * correction(i, rows);
+        // Against the fallback's best alternative at this size.
         DeviceRuntime f = devices[fallback];
-        double cpu = CostModel.totalNanos(f.figures(), profile, rows, f.threadsFor(program, rows), 0)
+        double cpu = CostModel.totalNanos(f.figures(), profile, rows, threads(fallback, rows), 0)
                 * correction(fallback, rows);
+        int one = singleOf[fallback];
+        if (one >= 0 && stands(one, rows)) {
+            cpu = Math.min(cpu, CostModel.totalNanos(f.figures(), profile, rows, 1, 0) * correction(one, rows));
+        }
         return dev < cpu;
     }
 
@@ -542,7 +656,7 @@ final class SegmentScheduler {
         for (int i = 0; i < devices.length; i++) {
             Slot s = slots[i];
             on.add(new SegmentStats.OnDevice(
-                    devices[i].device.name(),
+                    single[i] ? devices[i].device.name() + ", 1 thread" : devices[i].device.name(),
                     s.batches.sum(),
                     s.rows.sum(),
                     s.estimated.sum(),

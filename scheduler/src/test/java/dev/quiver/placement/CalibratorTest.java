@@ -80,7 +80,9 @@ class CalibratorTest {
                 f.source() == DeviceFigures.Source.MEASURED || f.source() == DeviceFigures.Source.MEASURED_COLD,
                 f::describe);
         assertEquals(identity, f.identity());
-        assertTrue(millis < 4_000, () -> "calibration took " + millis + " ms");
+        // The hard limit (2.5 s) plus the run in progress when it passes: a machine busy with other work stretches
+        // both (6 s seen on a loaded 2-core machine), so the bound only catches a limit that does not hold at all.
+        assertTrue(millis < 4 * Calibrator.HARD_LIMIT_NANOS / 1_000_000, () -> "calibration took " + millis + " ms");
         assertTrue(f.launchNanos() > 0 && f.launchNanos() < 10_000_000, f::describe);
         assertTrue(f.nanosPerByte() > 0, f::describe);
         boolean copies = device.backend().traits().copies();
