@@ -299,8 +299,11 @@ public final class CompiledExpression {
         lastBatchRows = rows;
         evaluation.batchColumns(inputs);
         long start = System.nanoTime();
-        ColumnarValue value =
-                plan.root().evaluate(new EvalContext(inputs, rows, config.withAllocator(allocator), evaluation));
+        ColumnarValue value;
+        // The context keeps the values of shared subtrees for the batch: freed with it, unless the root is one.
+        try (EvalContext ctx = new EvalContext(inputs, rows, config.withAllocator(allocator), evaluation)) {
+            value = ctx.release(plan.root().evaluate(ctx));
+        }
         metrics.batch(evaluation.report(rows, System.nanoTime() - start));
         return value;
     }

@@ -7,8 +7,11 @@ import dev.quiver.strings.Utf8Input;
 import dev.quiver.value.ColumnarValue;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 
@@ -19,6 +22,10 @@ import org.apache.arrow.vector.FieldVector;
  * <p>{@link #select} gives the same batch restricted to some rows. Its columns are filtered
  * lazily, each the first time a node reads it, so a selection pays only for the columns the
  * nodes evaluated on it read; close it to free them. A context is used by one thread at a time.
+ *
+ * <p>It also keeps the values of the plan's shared subtrees ({@link SharedExpr}) for the batch:
+ * close every context, a batch's too, once its result is taken ({@link #release} hands a root
+ * value that is a kept one over to the caller first).
  */
 public final class EvalContext implements AutoCloseable {
     private final FieldVector[] columns;
@@ -30,6 +37,12 @@ public final class EvalContext implements AutoCloseable {
 
     private final Selection selection;
     private final List<FieldVector> owned = new ArrayList<>();
+    /** The values of {@link SharedExpr}s computed (or gathered) in this context, by id; owned here. */
+    private Map<Integer, ColumnarValue> shared;
+    /** Where shared values not computed here may be found: the context this one selects from (its rows by {@link #sharedRows}); null for a batch. */
+    private EvalContext sharedFrom;
+
+    private Selection sharedRows;
     /** For a batch: which string columns were checked for valid UTF-8 (once per batch); null for a selection. */
     private final boolean[] checkedUtf8;
 
@@ -56,6 +69,8 @@ public final class EvalContext implements AutoCloseable {
         this.parent = parent;
         this.selection = selection;
         this.checkedUtf8 = parent == null ? new boolean[columns.length] : null;
+        this.sharedFrom = parent;
+        this.sharedRows = selection;
         if (rows < 0) {
             throw new IllegalArgumentException("rows < 0");
         }
@@ -127,6 +142,8 @@ public final class EvalContext implements AutoCloseable {
         if (rows.isAll()) {
             EvalContext all = new EvalContext(columnsNow(), this.rows, config, kernels, null, null);
             Arrays.fill(all.checkedUtf8, true);
+            all.sharedFrom = this;
+            all.sharedRows = rows;
             return all;
         }
         return new EvalContext(new FieldVector[columns.length], rows.count(), config, kernels, this, rows);
@@ -145,10 +162,83 @@ public final class EvalContext implements AutoCloseable {
         return new EvalContext(newColumns, newRows, config, kernels);
     }
 
-    /** Frees the columns a selection filtered. */
+    /**
+     * The value of shared subtree {@code id} on this context's rows, borrowed (it lives as long as
+     * this context): kept from an earlier reference, else gathered from the value a context this
+     * one selects from has, else computed by {@code compute} (which must return a value of this
+     * context's rows) and kept.
+     */
+    public ColumnarValue shared(int id, Supplier<ColumnarValue> compute) {
+        ColumnarValue v = lookup(id);
+        if (v == null) {
+            v = compute.get();
+            keep(id, v);
+        }
+        return borrow(v);
+    }
+
+    /** The value of shared subtree {@code id} here, or gathered from a parent's; null where none has it. */
+    private ColumnarValue lookup(int id) {
+        ColumnarValue v = shared == null ? null : shared.get(id);
+        if (v != null || sharedFrom == null) {
+            return v;
+        }
+        ColumnarValue all = sharedFrom.lookup(id);
+        if (all == null || sharedRows.isAll()) {
+            return all == null ? null : borrow(all); // every row: the parent's value itself, which it keeps
+        }
+        ColumnarValue mine = Kernels.filter(all, sharedRows, allocator());
+        keep(id, mine);
+        return mine;
+    }
+
+    private void keep(int id, ColumnarValue v) {
+        if (closed) {
+            v.close();
+            throw new IllegalStateException("this selection of the batch is closed");
+        }
+        if (shared == null) {
+            shared = new HashMap<>();
+        }
+        shared.put(id, v);
+    }
+
+    private static ColumnarValue borrow(ColumnarValue v) {
+        return v instanceof ColumnarValue.Array a ? ColumnarValue.Array.borrowed(a.vector()) : v;
+    }
+
+    /**
+     * {@code value}, a result of this context, made independent of it: a shared value this context
+     * keeps is handed over (owned by the caller, no longer kept here); anything else is returned
+     * as it is. For the root of an evaluation, before the context closes.
+     */
+    public ColumnarValue release(ColumnarValue value) {
+        if (shared == null || !(value instanceof ColumnarValue.Array a) || a.owned()) {
+            return value;
+        }
+        for (Map.Entry<Integer, ColumnarValue> e : shared.entrySet()) {
+            if (e.getValue() instanceof ColumnarValue.Array kept && kept.vector() == a.vector() && kept.owned()) {
+                shared.remove(e.getKey());
+                return kept;
+            }
+        }
+        return value;
+    }
+
+    /** Frees the columns a selection filtered and the shared values kept here. */
     @Override
     public void close() {
         RuntimeException failure = null;
+        if (shared != null) {
+            for (ColumnarValue v : shared.values()) {
+                try {
+                    v.close();
+                } catch (RuntimeException e) {
+                    failure = e;
+                }
+            }
+            shared = null;
+        }
         for (FieldVector v : owned) {
             try {
                 v.close();

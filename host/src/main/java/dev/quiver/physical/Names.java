@@ -48,6 +48,7 @@ public final class Names {
                     yield out;
                 }
                 case FusedKernelExpr f -> List.of(f.program().text());
+                case SharedExpr sh -> List.of(sh.input());
                 case PhysicalExpr other -> List.of(other.describe());
             };
             for (int i = pieces.size() - 1; i >= 0; i--) {

@@ -122,7 +122,7 @@ public final class ExpressionPlanner {
             try (BufferAllocator folding = foldingAllocator()) {
                 Lowering l = new Lowering(schema, dictionaries, expr, config.withAllocator(folding));
                 PhysicalExpr unfused = l.lower(planned);
-                PhysicalExpr root = Fusion.fuse(unfused);
+                PhysicalExpr root = Fusion.fuse(CommonSubexpressions.share(unfused));
                 return new PhysicalPlan(expr, root, l.columns, l.schemaIndexes, name);
             }
         });

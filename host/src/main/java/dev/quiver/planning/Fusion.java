@@ -20,6 +20,7 @@ import dev.quiver.physical.NegativeExpr;
 import dev.quiver.physical.NotExpr;
 import dev.quiver.physical.PhysicalExpr;
 import dev.quiver.physical.ScalarFunctionExpr;
+import dev.quiver.physical.SharedExpr;
 import dev.quiver.rowfn.IrSubstitution;
 import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.RowFnSource;
@@ -199,7 +200,9 @@ final class Fusion {
         if (!isImmutable(leaf)) {
             seg.immutable = false;
         }
-        int idx = leaf instanceof ColumnExpr || leaf instanceof DictionaryDecodeExpr ? seg.args.indexOf(leaf) : -1;
+        int idx = leaf instanceof ColumnExpr || leaf instanceof DictionaryDecodeExpr || leaf instanceof SharedExpr
+                ? seg.args.indexOf(leaf)
+                : -1;
         if (idx < 0) {
             idx = seg.args.size();
             seg.args.add(leaf);
@@ -227,7 +230,7 @@ final class Fusion {
         return inst.strict() && inst.nullWhen() == null ? Optional.empty() : Optional.of(inst);
     }
 
-    private static boolean isFusableOp(PhysicalExpr e) {
+    static boolean isFusableOp(PhysicalExpr e) {
         ElementType out = element(e.dataType());
         if (out == null) {
             return false;
@@ -314,6 +317,7 @@ final class Fusion {
             case InListExpr x -> new InListExpr(c.getFirst(), c.subList(1, c.size()), x.negated());
             case BetweenExpr x -> new BetweenExpr(c.get(0), c.get(1), c.get(2), x.negated());
             case ScalarFunctionExpr x -> new ScalarFunctionExpr(x.function(), c, x.dataType());
+            case SharedExpr x -> new SharedExpr(x.id(), c.getFirst());
             case CaseExpr x -> {
                 int k = 0;
                 PhysicalExpr operand = x.operand() == null ? null : c.get(k++);

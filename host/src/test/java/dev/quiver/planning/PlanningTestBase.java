@@ -190,8 +190,9 @@ abstract class PlanningTestBase {
 
     /** Evaluates {@code p} over the batch and returns one value per row (a scalar result repeated). */
     List<Object> evaluate(PhysicalPlan p, List<FieldVector> batch) {
-        EvalContext ctx = context(p, batch);
-        try (ColumnarValue v = p.root().evaluate(ctx)) {
+        // The context keeps the batch's shared subtrees (common subexpressions): closed after the value is read.
+        try (EvalContext ctx = context(p, batch);
+                ColumnarValue v = p.root().evaluate(ctx)) {
             return values(v, ctx.rows());
         }
     }
