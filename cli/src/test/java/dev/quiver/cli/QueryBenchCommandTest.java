@@ -24,7 +24,8 @@ import org.xml.sax.InputSource;
  * {@code quiver bench --queries} from the command line, at a tiny size and on two queries: JSON
  * lines with exactly the documented fields, an object per query and engine and one per engine with
  * the geometric means; the chart page parses as XML, with a chart per query and one of the
- * speedups; wrong options are refused with exit status 2. Timings are not asserted.
+ * speedups; wrong options are refused with exit status 2. Timings are not asserted. (The table
+ * format is checked by {@code QueryBenchTest}.)
  */
 class QueryBenchCommandTest {
     private static final String SVG = "http://www.w3.org/2000/svg";
@@ -126,18 +127,10 @@ class QueryBenchCommandTest {
         String page = doc.getDocumentElement().getTextContent();
         assertTrue(page.contains("./quiver bench --queries --rows 5120 --batch-rows 2048 --iterations 1"), page);
         assertTrue(page.contains("duckdb-1t: DuckDB v"), page);
-    }
-
-    @Test
-    void theTableHasALinePerQueryAndTheGeometricMeans() {
-        CliRun run = queries();
-        assertEquals(0, run.exitCode(), run.err());
-        String out = run.out();
-        assertTrue(out.contains("query             rows in   rows out     java-loop     duckdb-1t quiver-cpu-1t"), out);
-        assertTrue(out.lines().anyMatch(l -> l.startsWith("q6 ") && l.trim().endsWith("x")), out);
-        assertTrue(out.lines().anyMatch(l -> l.startsWith("taxi ")), out);
-        assertTrue(out.lines().anyMatch(l -> l.startsWith("  quiver-cpu-1t ")), out);
+        assertTrue(page.contains("query             rows in   rows out     java-loop") && page.contains("\nq6 "), page);
+        assertTrue(page.contains("Geometric means of the speedups"), page);
         assertTrue(run.err().contains("reproduce: ./quiver bench --queries --rows 5120"), run.err());
+        assertTrue(run.err().contains("chart written to " + chart), run.err());
     }
 
     @Test

@@ -166,7 +166,10 @@ public final class QueryBench {
                 error(errors, q.name() + ": " + e.name() + " could not plan it: " + ex.getMessage());
             }
         }
-        Engine loop = engines.getFirst();
+        Engine loop = engines.stream()
+                .filter(e -> e.name().equals(JavaLoopEngine.NAME))
+                .findFirst()
+                .orElseThrow();
         long rowsOut = -1;
         List<VectorSchemaRoot> expected = null;
         try {

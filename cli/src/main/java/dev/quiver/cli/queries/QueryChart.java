@@ -2,18 +2,26 @@ package dev.quiver.cli.queries;
 
 import static dev.quiver.cli.html.HtmlText.escape;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * {@code quiver bench --queries --chart FILE}: the results as one self-contained HTML page (inline
  * SVG, no script, font or other file; well-formed XML as well as HTML): the header and the
- * geometric means as the table prints them, the command that reproduces the run, a bar chart of
+ * table with its geometric means as the command prints them, the command that reproduces the run, a bar chart of
  * each engine's geometric-mean speedup over the two baselines, and per query a bar per engine of
  * its median ms, each bar's figures in a tooltip.
  */
 public final class QueryChart {
-    private static final int WIDTH = 760, LABEL = 130, RIGHT = 170, BAR = 16, GAP = 6, TOP = 8, AXIS = 26;
+    private static final int WIDTH = 760,
+            LABEL = 130,
+            SPEEDUP_LABEL = 200,
+            RIGHT = 170,
+            BAR = 16,
+            GAP = 6,
+            TOP = 8,
+            AXIS = 26;
     private static final String[] COLOURS = {"#7f7f7f", "#ff7f0e", "#1f77b4", "#2ca02c", "#9467bd", "#d62728"};
 
     private QueryChart() {}
@@ -27,6 +35,7 @@ public final class QueryChart {
         h.append("<title>Quiver bench --queries</title>\n<style>\n");
         h.append("body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }\n");
         h.append("pre { white-space: pre-wrap; background: #f6f6f6; padding: 0.6em; font-size: 0.85em; }\n");
+        h.append("pre.summary { white-space: pre; overflow-x: auto; }\n");
         h.append(".chart { margin: 0 0 1.5em 0; }\n.chart h2 { font-size: 1em; margin: 0 0 0.3em 0; }\n");
         h.append(".chart p { margin: 0 0 0.3em 0; font-size: 0.85em; }\n");
         h.append("svg text { font-size: 11px; fill: #333; }\nsvg .axis { stroke: #444; stroke-width: 1; }\n");
@@ -43,8 +52,12 @@ public final class QueryChart {
         h.append("<pre class=\"machine\">")
                 .append(escape(String.join("\n", outcome.header())))
                 .append("</pre>\n");
+        List<String> table = new ArrayList<>();
+        table.add(QueryReport.columnsLine(outcome.engines()));
+        outcome.timings().forEach(t -> table.add(QueryReport.queryLine(t, outcome.engines())));
+        table.addAll(QueryReport.summaryLines(summary));
         h.append("<pre class=\"summary\">")
-                .append(escape(String.join("\n", QueryReport.summaryLines(summary))))
+                .append(escape(String.join("\n", table)))
                 .append("</pre>\n");
         if (!outcome.errors().isEmpty()) {
             h.append("<pre class=\"errors\">")
@@ -77,13 +90,13 @@ public final class QueryChart {
         h.append("<p>A baseline's median over the engine's, per query, then the geometric mean; ")
                 .append("right of the dashed line the engine is faster than that baseline.</p>\n");
         open(h, height, "speedups");
-        double scale = (WIDTH - LABEL - RIGHT) / (max * 1.05);
+        double scale = (WIDTH - SPEEDUP_LABEL - RIGHT) / (max * 1.05);
         int y = TOP;
         for (int i = 0; i < s.engines().size(); i++) {
             String e = s.engines().get(i);
             for (String b : s.baselines()) {
                 Double v = s.speedups().get(e).get(b);
-                text(h, LABEL - 6, y + BAR - 4, "end", e + " vs " + b);
+                text(h, SPEEDUP_LABEL - 6, y + BAR - 4, "end", e + " vs " + b);
                 if (v != null) {
                     String tip = String.format(
                             Locale.ROOT,
@@ -92,13 +105,13 @@ public final class QueryChart {
                             b,
                             v,
                             s.queries().get(e).get(b));
-                    bar(h, css(e), LABEL, y, v * scale, tip, QueryReport.ratio(v));
+                    bar(h, css(e), SPEEDUP_LABEL, y, v * scale, tip, QueryReport.ratio(v));
                 }
                 y += BAR + GAP;
             }
             y += GAP;
         }
-        int one = (int) Math.round(LABEL + scale);
+        int one = (int) Math.round(SPEEDUP_LABEL + scale);
         h.append(String.format(
                 Locale.ROOT, "<line class=\"one\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", one, TOP - 4, one, y));
         text(h, one, y + 14, "middle", "1x");

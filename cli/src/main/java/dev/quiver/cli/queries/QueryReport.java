@@ -58,6 +58,32 @@ public final class QueryReport {
         out.flush();
     }
 
+    /** The table's column headings. */
+    public static String columnsLine(List<String> engines) {
+        StringBuilder line =
+                new StringBuilder(String.format(Locale.ROOT, "%-14s %10s %10s", "query", "rows in", "rows out"));
+        for (String e : engines) {
+            line.append(String.format(Locale.ROOT, " %13s", e));
+        }
+        return line.append(String.format(Locale.ROOT, " %12s %12s", "1t vs loop", "1t vs duckdb"))
+                .toString();
+    }
+
+    /** A query's line of the table. */
+    public static String queryLine(QueryTiming t, List<String> engines) {
+        StringBuilder line = new StringBuilder(
+                String.format(Locale.ROOT, "%-14s %10d %10d", t.query().name(), t.rowsIn(), t.rowsOut()));
+        for (String e : engines) {
+            line.append(String.format(Locale.ROOT, " %13s", ms(t.medianMs().get(e))));
+        }
+        return line.append(String.format(
+                        Locale.ROOT,
+                        " %12s %12s",
+                        ratio(t.speedup(FOCUS, JavaLoopEngine.NAME)),
+                        ratio(t.speedup(FOCUS, DuckDbEngine.NAME))))
+                .toString();
+    }
+
     void query(QueryTiming t) {
         if (json) {
             for (String e : engines) {
@@ -79,17 +105,7 @@ public final class QueryReport {
                 print(m);
             }
         } else {
-            StringBuilder line = new StringBuilder(
-                    String.format(Locale.ROOT, "%-14s %10d %10d", t.query().name(), t.rowsIn(), t.rowsOut()));
-            for (String e : engines) {
-                line.append(String.format(Locale.ROOT, " %13s", ms(t.medianMs().get(e))));
-            }
-            line.append(String.format(
-                    Locale.ROOT,
-                    " %12s %12s",
-                    ratio(t.speedup(FOCUS, JavaLoopEngine.NAME)),
-                    ratio(t.speedup(FOCUS, DuckDbEngine.NAME))));
-            out.println(line);
+            out.println(queryLine(t, engines));
         }
         out.flush();
     }

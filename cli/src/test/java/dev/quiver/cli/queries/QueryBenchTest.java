@@ -82,7 +82,18 @@ class QueryBenchTest {
             }
         }
         String table = out.toString(StandardCharsets.UTF_8);
+        assertTrue(
+                table.contains("query             rows in   rows out     java-loop     duckdb-1t quiver-cpu-1t"
+                        + "    quiver-cpu   quiver-auto   1t vs loop 1t vs duckdb"),
+                table);
+        for (String q : QuerySuite.names()) {
+            assertTrue(
+                    table.lines()
+                            .anyMatch(l -> l.startsWith(q + " ") && l.trim().endsWith("x")),
+                    q + ": " + table);
+        }
         assertTrue(table.contains("Geometric means of the speedups"), table);
+        assertTrue(table.lines().anyMatch(l -> l.startsWith("  quiver-cpu-1t ")), table);
     }
 
     @Test
