@@ -189,6 +189,17 @@ final class BenchCommand implements Callable<Integer> {
     TransferMode transfer;
 
     @Option(
+            names = "--queries",
+            description = "Instead of the workloads: whole filter+project queries over generated tables, the scalar "
+                    + "parts of TPC-H Q1, Q6, Q12, Q14 and Q19 over a lineitem-like table (strings plain and "
+                    + "dictionary-encoded, '-dict'), a string-heavy query and a taxi query with the haversine RowFn, each "
+                    + "timed over the same Arrow batches on Quiver (cpu on 1 thread, cpu, auto), a hand-written per-row Java "
+                    + "loop and DuckDB (embedded, 1 thread, Arrow in and out through the C Data interface), every result "
+                    + "checked against the loop's first. --workload picks queries, --chart FILE also writes an HTML chart. "
+                    + "Its defaults differ: --rows 6M, --batch-rows 64K.")
+    boolean queries;
+
+    @Option(
             names = "--no-opencl",
             description = "With --placement: leave OpenCL out, as on a machine without a device "
                     + "(opencl is then reported as absent).")
@@ -197,10 +208,11 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--chart",
             paramLabel = "FILE",
-            description = "With --placement: after the suite, also write FILE, one "
-                    + "self-contained HTML page (inline SVG, no scripts or network) with a chart per case of ms per pass against "
-                    + "batch rows for cpu, opencl and auto, under the machine, the devices' figures, the totals and the command "
-                    + "that reproduces the run.")
+            description = "With --placement or --queries: after the suite, also write FILE, one "
+                    + "self-contained HTML page (inline SVG, no scripts or network) under the machine, the devices' figures, "
+                    + "the totals and the command that reproduces the run: for --placement a chart per case of ms per pass "
+                    + "against batch rows for cpu, opencl and auto; for --queries a bar chart per query of each engine's "
+                    + "median, and the geometric-mean speedups.")
     String chart; // as given: Path.of would drop a trailing '/', which OutputTarget refuses
 
     @Option(
@@ -344,6 +356,14 @@ final class BenchCommand implements Callable<Integer> {
                     "error: --latency-ms, --per-row-rows and --async-configs go with --async; give --async too");
             return 2;
         }
+        if (queries) {
+            if (placement || overlap || firstBatch) {
+                progress.println(
+                        "error: --queries is a mode of its own: leave out --placement, --overlap and --first-batch");
+                return 2;
+            }
+            return new QueryBenchCommand(this).call();
+        }
         if (firstBatch) {
             return new FirstBatchBench(this).call();
         }
@@ -358,7 +378,7 @@ final class BenchCommand implements Callable<Integer> {
             return new OverlapBench(this).call();
         }
         if (chart != null) {
-            progress.println("error: --chart draws the results of --placement; give --placement too");
+            progress.println("error: --chart draws the results of --placement or --queries; give one of them too");
             return 2;
         }
         if (noOpenCl) {

@@ -1,5 +1,6 @@
 package dev.quiver.cli;
 
+import dev.quiver.cli.html.HtmlText;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;
@@ -360,37 +361,9 @@ final class PlacementChart {
         }
     }
 
-    /**
-     * {@code s} as XML/HTML text or attribute value: markup characters as entities, and characters XML 1.0
-     * does not allow (control characters, lone surrogates) as U+FFFD.
-     */
+    /** {@code s} as XML/HTML text or attribute value ({@link HtmlText#escape}). */
     static String escape(String s) {
-        StringBuilder b = new StringBuilder(s.length() + 16);
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '&' -> b.append("&amp;");
-                case '<' -> b.append("&lt;");
-                case '>' -> b.append("&gt;");
-                case '"' -> b.append("&quot;");
-                case '\'' -> b.append("&#39;");
-                default -> {
-                    if (Character.isHighSurrogate(c)
-                            && i + 1 < s.length()
-                            && Character.isLowSurrogate(s.charAt(i + 1))) {
-                        b.append(c).append(s.charAt(++i));
-                    } else if (c < 0x20 && c != '\t' && c != '\n' && c != '\r'
-                            || Character.isSurrogate(c)
-                            || c == 0xFFFE
-                            || c == 0xFFFF) {
-                        b.append('\uFFFD');
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.toString();
+        return HtmlText.escape(s);
     }
 
     /** 2^k rows as the CLI writes row counts (1K, 64K, 4M; under 1K as it is). */
