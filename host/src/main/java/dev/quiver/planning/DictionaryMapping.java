@@ -22,8 +22,8 @@ import java.util.Map;
  * ELSE 0 END}, {@code length(s) * 2}). Not mapped:
  * <ul>
  *   <li>a subtree that reads another column too, or two dictionary columns;</li>
- *   <li>one with a call that is not {@link Volatility#IMMUTABLE} (a stable function may change
- *       between queries, and the cache lives as long as the compiled expression);</li>
+ *   <li>one with a call that is not {@link Volatility#IMMUTABLE}: only an immutable result may be
+ *       computed on values no row uses and kept for later batches;</li>
  *   <li>a bare decode (gathering the values is what the decode does);</li>
  *   <li>a kernel segment that already computes once per dictionary value each batch (an
  *       immutable, strict segment: {@link FusedKernelExpr}'s own dictionary shortcut, which keeps
