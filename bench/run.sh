@@ -9,7 +9,8 @@
 # come out of it), then runs dev.quiver.bench.BenchReport: JMH with these arguments (-h lists
 # them), followed by the speedups, GB/s, the dispatch share, the haversine ratios and the string
 # ratios (targets: LIKE and contains >= 5x per-row String.contains, upper >= 3x per-row
-# toUpperCase) computed from that run's medians, and a table of the targets.
+# toUpperCase) and the dictionary ratios (DictionaryBenchmark: a dictionary-encoded column mapped,
+# decoded, as plain Utf8 and per row) computed from that run's medians, and a table of the targets.
 #   bash bench/run.sh -f 1 -wi 3 -w 1s -i 5 -r 1s StringBenchmark     the string benchmarks only
 # JMH's forks inherit the JVM options (the parent pom's quiver.jvm.options) and add their -Xmx.
 # Environment:

@@ -28,7 +28,10 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
  * <li>for {@link StringBenchmark}: the speed of {@code likeQuiver} and of {@code containsQuiver}
  *     relative to {@code containsPerRow} (containsPerRow's median over theirs; target: at least 5
  *     each), and of {@code upperQuiver} relative to {@code upperPerRow} (target: at least 3), with
- *     each median in ns per row, or why one has none.</li>
+ *     each median in ns per row, or why one has none;</li>
+ * <li>for {@link DictionaryBenchmark}: each median in ns per row, and the speed of the mapped plan
+ *     ({@code DictionaryMap}) relative to the decoded one, the plain Utf8 column and the per-row
+ *     loop (no target).</li>
  * </ul>
  * A table of every target with its measured figure closes the summary.
  * Its arguments are JMH's ({@code -h} lists them), for example {@code -f 1 -wi 3 -w 1s -i 5 -r 1s
@@ -123,6 +126,7 @@ public final class BenchReport {
         }
         haversine(results, openClSelected, lines, targets);
         strings(results, selected, lines, targets);
+        dictionaries(results, lines);
         if (lines.size() == 1) {
             return "";
         }
@@ -314,6 +318,61 @@ public final class BenchReport {
         stringRatio(StringBenchmark.LIKE_SQL, medians[0], "containsPerRow", medians[3], 5, lines, targets);
         stringRatio(StringBenchmark.CONTAINS_SQL, medians[1], "containsPerRow", medians[3], 5, lines, targets);
         stringRatio(StringBenchmark.UPPER_SQL, medians[2], "upperPerRow", medians[4], 3, lines, targets);
+    }
+
+    /**
+     * DictionaryBenchmark: each variant's median in ns per row, then the ratios that say what
+     * dictionary mapping bought: mapped against decoded (the plan before it), against the plain
+     * Utf8 column and against the per-row loop.
+     */
+    private static void dictionaries(Collection<RunResult> results, List<String> lines) {
+        String name = "DictionaryBenchmark";
+        String[] methods = {
+            "eqPlain", "eqDecoded", "eqMapped", "eqPerRow", "inDecoded", "inMapped", "upperDecoded", "upperMapped"
+        };
+        Median[] m = new Median[methods.length];
+        boolean any = false;
+        for (int i = 0; i < methods.length; i++) {
+            m[i] = find(results, name, methods[i], null);
+            any |= m[i] != null;
+        }
+        if (!any) {
+            return;
+        }
+        double rows = DictionaryBenchmark.ROWS;
+        lines.add(String.format(
+                Locale.ROOT,
+                "  %-22s %d rows of payment_type (%d values, Int32 indices, %.0f%% null) in batches of %dK:",
+                name,
+                DictionaryBenchmark.ROWS,
+                DictionaryBenchmark.VALUES.length,
+                100 * DictionaryBenchmark.NULL_FRACTION,
+                DictionaryBenchmark.BATCH_ROWS >> 10));
+        for (int i = 0; i < methods.length; i++) {
+            if (m[i] != null) {
+                lines.add(String.format(
+                        Locale.ROOT,
+                        "  %-22s   %-15s %s (%.2f ns/row)",
+                        "",
+                        methods[i],
+                        m[i],
+                        m[i].seconds / rows * 1e9));
+            }
+        }
+        ratio(DictionaryBenchmark.EQ_SQL + ": mapped vs decoded", m[2], m[1], lines);
+        ratio(DictionaryBenchmark.EQ_SQL + ": mapped vs plain Utf8", m[2], m[0], lines);
+        ratio(DictionaryBenchmark.EQ_SQL + ": mapped vs per-row loop", m[2], m[3], lines);
+        ratio(DictionaryBenchmark.EQ_SQL + ": decoded vs per-row loop", m[1], m[3], lines);
+        ratio(DictionaryBenchmark.IN_SQL + ": mapped vs decoded", m[5], m[4], lines);
+        ratio(DictionaryBenchmark.UPPER_SQL + ": mapped vs decoded", m[7], m[6], lines);
+    }
+
+    /** "what: 12.3x (baseline / measured)", when both ran. */
+    private static void ratio(String what, Median measured, Median baseline, List<String> lines) {
+        if (measured != null && baseline != null) {
+            lines.add(String.format(
+                    Locale.ROOT, "  %-22s   %s: %.2fx faster", "", what, baseline.seconds / measured.seconds));
+        }
     }
 
     private static void stringRatio(

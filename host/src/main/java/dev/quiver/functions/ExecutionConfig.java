@@ -78,6 +78,35 @@ public record ExecutionConfig(
                 "option " + MAX_FOLDED_VALUE_BYTES + " is a number of bytes, at least 0, not '" + v + "'");
     }
 
+    /** The option that sets {@link #dictionaryMapping()}: {@code on} or {@code off}. */
+    public static final String DICTIONARY_MAPPING = "dictionary_mapping";
+
+    /** The system property that sets {@link #dictionaryMapping()} where the option is not given. */
+    public static final String DICTIONARY_MAPPING_PROPERTY = "quiver.dictionaryMapping";
+
+    /**
+     * Whether the planner computes deterministic subtrees over one dictionary-encoded column once
+     * per distinct dictionary and gathers them by the indices (on by default). Option
+     * {@value #DICTIONARY_MAPPING}, else the system property {@value #DICTIONARY_MAPPING_PROPERTY}
+     * ({@code -Dquiver.dictionaryMapping=off}), read when an expression is planned: a switch for
+     * comparing the two plans, since both give the same results.
+     *
+     * @throws IllegalArgumentException for a value other than on/off (or true/false)
+     */
+    public boolean dictionaryMapping() {
+        String v = options.get(DICTIONARY_MAPPING);
+        if (v == null) {
+            v = System.getProperty(DICTIONARY_MAPPING_PROPERTY, "on");
+        }
+        return switch (v.trim().toLowerCase(Locale.ROOT)) {
+            case "on", "true" -> true;
+            case "off", "false" -> false;
+            default ->
+                throw new IllegalArgumentException(
+                        "option " + DICTIONARY_MAPPING + " is 'on' or 'off', not '" + v + "'");
+        };
+    }
+
     /** The same configuration allocating from {@code other}. */
     public ExecutionConfig withAllocator(BufferAllocator other) {
         return other == allocator ? this : new ExecutionConfig(other, queryStart, checkTypes, options);

@@ -19,6 +19,18 @@ public final class Names {
      * with a stack of its own, not by recursion: the tree may be deep.
      */
     public static String sql(PhysicalExpr e) {
+        return sql(e, false);
+    }
+
+    /**
+     * As {@link #sql(PhysicalExpr)}, with each dictionary decode written as the column it decodes:
+     * the text of a subtree computed over a dictionary's values ({@code (payment_type = 'card')}).
+     */
+    static String sqlOverValues(PhysicalExpr e) {
+        return sql(e, true);
+    }
+
+    private static String sql(PhysicalExpr e, boolean decodesAsColumns) {
         StringBuilder sb = new StringBuilder();
         Deque<Object> todo = new ArrayDeque<>(); // a String is appended, a node expanded
         todo.push(e);
@@ -49,6 +61,8 @@ public final class Names {
                 }
                 case FusedKernelExpr f -> List.of(f.program().text());
                 case SharedExpr sh -> List.of(sh.input());
+                case DictionaryMapExpr m -> List.of(m.body());
+                case DictionaryDecodeExpr d when decodesAsColumns -> List.of(d.indices());
                 case PhysicalExpr other -> List.of(other.describe());
             };
             for (int i = pieces.size() - 1; i >= 0; i--) {

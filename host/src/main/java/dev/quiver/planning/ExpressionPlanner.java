@@ -62,7 +62,9 @@ import org.apache.commons.text.similarity.LevenshteinDistance;
  *   ({@code 1 + abs(-1)} becomes {@code 2}); volatile calls ({@code random()}) and everything
  *   above them are kept;</li>
  *   <li>numeric subtrees are fused into kernel programs ({@link Fusion}) that run on the CPU
- *   or an OpenCL device.</li>
+ *   or an OpenCL device;</li>
+ *   <li>deterministic subtrees over one dictionary-encoded column alone are computed on the
+ *   dictionary's values and gathered by the indices ({@link DictionaryMapping}).</li>
  * </ol>
  * Every error is a {@link PlanningException} raised here, never during evaluation. An
  * {@link Expr.ScalarSubquery} anywhere in the expression is rejected: it reads a table of the
@@ -105,7 +107,10 @@ public final class ExpressionPlanner {
 
     /**
      * Plans {@code expr} against {@code schema}; dictionary-encoded columns take their value
-     * type from {@code dictionaries} and are decoded once per batch where they are read.
+     * type from {@code dictionaries}. A deterministic subtree over one of them alone
+     * ({@code payment_type = 'card'}) is computed once per distinct dictionary and gathered by the
+     * indices ({@link DictionaryMapping}, unless {@link ExecutionConfig#dictionaryMapping()} is
+     * off); elsewhere they are decoded once per batch where they are read.
      *
      * @param dictionaries the dictionaries of the schema's encoded columns, looked up again on
      *                     every batch; null when there are none
@@ -123,6 +128,9 @@ public final class ExpressionPlanner {
                 Lowering l = new Lowering(schema, dictionaries, expr, config.withAllocator(folding));
                 PhysicalExpr unfused = l.lower(planned);
                 PhysicalExpr root = Fusion.fuse(CommonSubexpressions.share(unfused));
+                if (dictionaries != null && config.dictionaryMapping()) {
+                    root = DictionaryMapping.apply(root);
+                }
                 return new PhysicalPlan(expr, root, l.columns, l.schemaIndexes, name);
             }
         });

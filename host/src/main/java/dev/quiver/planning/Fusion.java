@@ -10,6 +10,7 @@ import dev.quiver.physical.CaseExpr;
 import dev.quiver.physical.CastExpr;
 import dev.quiver.physical.ColumnExpr;
 import dev.quiver.physical.DictionaryDecodeExpr;
+import dev.quiver.physical.DictionaryMapExpr;
 import dev.quiver.physical.FusedKernelExpr;
 import dev.quiver.physical.InListExpr;
 import dev.quiver.physical.IsNullExpr;
@@ -308,6 +309,7 @@ final class Fusion {
             case FusedKernelExpr x -> new FusedKernelExpr(x.program(), c, x.dataType(), x.rowFns(), x.immutable());
             case DictionaryDecodeExpr x ->
                 new DictionaryDecodeExpr(c.getFirst(), x.dictionaryId(), x.dictionaries(), x.dataType());
+            case DictionaryMapExpr x -> new DictionaryMapExpr(c.getFirst(), x.decode());
             case BinaryExpr x -> new BinaryExpr(c.get(0), x.op(), c.get(1), x.dataType(), x.mode());
             case NotExpr _ -> new NotExpr(c.getFirst());
             case IsNullExpr x -> new IsNullExpr(c.getFirst(), x.negated());
