@@ -4,7 +4,6 @@ import dev.quiver.backend.ResidencyScope;
 import dev.quiver.cancel.Cancellation;
 import dev.quiver.errors.CancelledException;
 import dev.quiver.errors.QuiverException;
-import dev.quiver.errors.ResourceException;
 import dev.quiver.expr.ExprThreads;
 import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.kernels.Kernels;
@@ -22,7 +21,6 @@ import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-import dev.quiver.value.Values;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -31,10 +29,8 @@ import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * An expression planned against a schema, ready to evaluate batch after batch.
@@ -208,7 +204,8 @@ public final class CompiledExpression {
                 batch,
                 allocator,
                 evaluation,
-                () -> toVector(run(batch, evaluation, allocator), batch.getRowCount(), allocator, false));
+                () -> ResultVector.of(
+                        run(batch, evaluation, allocator), outputField, batch.getRowCount(), allocator, false));
     }
 
     /**
@@ -229,8 +226,9 @@ public final class CompiledExpression {
         int rows = kept == null ? batch.getRowCount() : kept.rows();
         return guard(batch, rows, allocator, evaluation, () -> {
             List<FieldVector> inputs = binder.bind(batch, batch.getRowCount());
-            return toVector(
+            return ResultVector.of(
                     runOn(kept == null ? inputs : kept.columns(inputs), rows, evaluation, allocator),
+                    outputField,
                     rows,
                     allocator,
                     true);
@@ -273,7 +271,8 @@ public final class CompiledExpression {
                 batch,
                 allocator,
                 evaluation,
-                () -> toVector(run(batch, evaluation, allocator), batch.getRowCount(), allocator, false));
+                () -> ResultVector.of(
+                        run(batch, evaluation, allocator), outputField, batch.getRowCount(), allocator, false));
     }
 
     /**
@@ -475,49 +474,5 @@ public final class CompiledExpression {
             }
         }
         return out;
-    }
-
-    /**
-     * The value as a vector the caller owns, named as {@link #outputField()}. A column it borrows
-     * (of the batch, or compacted for a projection) is copied, or with {@code share} shared where
-     * Arrow can ({@link SharedColumns}).
-     */
-    private FieldVector toVector(ColumnarValue v, int rows, BufferAllocator allocator, boolean share) {
-        return switch (v) {
-            case ColumnarValue.Scalar s -> {
-                try {
-                    yield rename(Values.broadcast(s.value(), outputField.getName(), rows, allocator), allocator);
-                } catch (OutOfMemoryException e) {
-                    throw new ResourceException(
-                            "cannot allocate the " + rows + "-row result of " + outputField.getName()
-                                    + " from allocator '" + allocator.getName() + "': " + e.getMessage(),
-                            e);
-                }
-            }
-            case ColumnarValue.Array a
-            when !a.owned() && a.vector() instanceof NullVector -> new NullVector(outputField, rows);
-            case ColumnarValue.Array a
-            when !a.owned() -> {
-                // A column of the batch itself: the caller gets a vector it can close on its own.
-                FieldVector shared = share && SharedColumns.canShare(a.vector(), allocator)
-                        ? SharedColumns.share(a.vector(), outputField, rows, allocator)
-                        : null;
-                yield shared != null
-                        ? shared
-                        : rename(Kernels.filter(a.vector(), Selection.all(rows), allocator), allocator);
-            }
-            case ColumnarValue.Array a -> rename(a.vector(), allocator);
-        };
-    }
-
-    private FieldVector rename(FieldVector v, BufferAllocator allocator) {
-        if (v.getField().equals(outputField)) {
-            return v;
-        }
-        try (v) {
-            TransferPair tp = v.getTransferPair(outputField, allocator);
-            tp.transfer();
-            return (FieldVector) tp.getTo();
-        }
     }
 }
