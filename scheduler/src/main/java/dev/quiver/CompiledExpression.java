@@ -4,7 +4,6 @@ import dev.quiver.backend.ResidencyScope;
 import dev.quiver.cancel.Cancellation;
 import dev.quiver.errors.CancelledException;
 import dev.quiver.errors.QuiverException;
-import dev.quiver.errors.ResourceException;
 import dev.quiver.expr.ExprThreads;
 import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.kernels.Kernels;
@@ -22,7 +21,6 @@ import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
-import dev.quiver.value.Values;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -31,10 +29,8 @@ import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * An expression planned against a schema, ready to evaluate batch after batch.
@@ -208,7 +204,44 @@ public final class CompiledExpression {
                 batch,
                 allocator,
                 evaluation,
-                () -> toVector(run(batch, evaluation, allocator), batch.getRowCount(), allocator));
+                () -> ResultVector.of(
+                        run(batch, evaluation, allocator), outputField, batch.getRowCount(), allocator, false));
+    }
+
+    /**
+     * For {@link CompiledProjection}: evaluates over the rows {@code kept} keeps of {@code batch}
+     * (every row when null), reading each column through {@code kept} (compacted once for the whole
+     * projection), and returns a new vector of those rows the caller owns. A result that is a column
+     * itself (of the batch, or its compacted rows) shares that column's buffers
+     * ({@link SharedColumns}) instead of copying them.
+     */
+    FieldVector project(
+            VectorSchemaRoot batch,
+            KeptRows kept,
+            Placement placement,
+            BufferAllocator allocator,
+            ResidencyScope shared) {
+        Objects.requireNonNull(placement, "placement is null");
+        Evaluation evaluation = dispatcher.evaluation(placement, shared);
+        int rows = kept == null ? batch.getRowCount() : kept.rows();
+        return guard(batch, rows, allocator, evaluation, () -> {
+            List<FieldVector> inputs = binder.bind(batch, batch.getRowCount());
+            return ResultVector.of(
+                    runOn(kept == null ? inputs : kept.columns(inputs), rows, evaluation, allocator),
+                    outputField,
+                    rows,
+                    allocator,
+                    true);
+        });
+    }
+
+    /**
+     * Checks the columns of {@code batch} that neither this expression nor any of {@code others}
+     * (planned against the same schema) reads, as {@link #filter} checks the columns it copies.
+     */
+    void checkUnreadColumns(VectorSchemaRoot batch, List<CompiledExpression> others) {
+        binder.checkCopiedColumns(
+                batch, others.stream().map(CompiledExpression::plan).toList());
     }
 
     /**
@@ -238,7 +271,8 @@ public final class CompiledExpression {
                 batch,
                 allocator,
                 evaluation,
-                () -> toVector(run(batch, evaluation, allocator), batch.getRowCount(), allocator));
+                () -> ResultVector.of(
+                        run(batch, evaluation, allocator), outputField, batch.getRowCount(), allocator, false));
     }
 
     /**
@@ -248,6 +282,13 @@ public final class CompiledExpression {
      * so the allocator is back where it was by the time this sees the exception.
      */
     private <T> T guard(VectorSchemaRoot batch, BufferAllocator allocator, Evaluation evaluation, Supplier<T> body) {
+        Objects.requireNonNull(batch, "batch is null");
+        return guard(batch, batch.getRowCount(), allocator, evaluation, body);
+    }
+
+    /** As above, for an evaluation over {@code rows} rows of {@code batch} (what an out-of-memory message names). */
+    private <T> T guard(
+            VectorSchemaRoot batch, int rows, BufferAllocator allocator, Evaluation evaluation, Supplier<T> body) {
         Objects.requireNonNull(batch, "batch is null");
         Objects.requireNonNull(allocator, "allocator is null");
         try {
@@ -266,8 +307,8 @@ public final class CompiledExpression {
                 }
                 throw e;
             }
-            QuiverOutOfMemoryException clear = QuiverOutOfMemoryException.of(
-                    oom, plan.logical().toString(), batch.getRowCount(), allocator, evaluation.where());
+            QuiverOutOfMemoryException clear =
+                    QuiverOutOfMemoryException.of(oom, plan.logical().toString(), rows, allocator, evaluation.where());
             if (e != oom) {
                 clear.addSuppressed(e); // how a kernel reported it, for the stack trace
             }
@@ -293,9 +334,13 @@ public final class CompiledExpression {
     }
 
     private ColumnarValue run(VectorSchemaRoot batch, Evaluation evaluation, BufferAllocator allocator) {
-        quiver.ensureOpen();
         int rows = batch.getRowCount();
-        List<FieldVector> inputs = binder.bind(batch, rows);
+        return runOn(binder.bind(batch, rows), rows, evaluation, allocator);
+    }
+
+    /** Evaluates the plan over {@code inputs} (bound and checked: the plan's columns, in input order) of {@code rows} rows. */
+    private ColumnarValue runOn(List<FieldVector> inputs, int rows, Evaluation evaluation, BufferAllocator allocator) {
+        quiver.ensureOpen();
         lastBatchRows = rows;
         evaluation.batchColumns(inputs);
         long start = System.nanoTime();
@@ -432,39 +477,5 @@ public final class CompiledExpression {
             }
         }
         return out;
-    }
-
-    /** The value as a vector the caller owns, named as {@link #outputField()}. */
-    private FieldVector toVector(ColumnarValue v, int rows, BufferAllocator allocator) {
-        return switch (v) {
-            case ColumnarValue.Scalar s -> {
-                try {
-                    yield rename(Values.broadcast(s.value(), outputField.getName(), rows, allocator), allocator);
-                } catch (OutOfMemoryException e) {
-                    throw new ResourceException(
-                            "cannot allocate the " + rows + "-row result of " + outputField.getName()
-                                    + " from allocator '" + allocator.getName() + "': " + e.getMessage(),
-                            e);
-                }
-            }
-            case ColumnarValue.Array a
-            when !a.owned() && a.vector() instanceof NullVector -> new NullVector(outputField, rows);
-            case ColumnarValue.Array a
-            when !a.owned() ->
-                // A column of the batch itself: the caller gets a copy it can close.
-                rename(Kernels.filter(a.vector(), Selection.all(rows), allocator), allocator);
-            case ColumnarValue.Array a -> rename(a.vector(), allocator);
-        };
-    }
-
-    private FieldVector rename(FieldVector v, BufferAllocator allocator) {
-        if (v.getField().equals(outputField)) {
-            return v;
-        }
-        try (v) {
-            TransferPair tp = v.getTransferPair(outputField, allocator);
-            tp.transfer();
-            return (FieldVector) tp.getTo();
-        }
     }
 }

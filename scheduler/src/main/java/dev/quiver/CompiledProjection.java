@@ -1,6 +1,7 @@
 package dev.quiver;
 
 import dev.quiver.backend.ResidencyScope;
+import dev.quiver.kernels.Selection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -69,31 +70,92 @@ public final class CompiledProjection {
     }
 
     /**
-     * The projected batch: one new vector per expression, allocated from {@code allocator},
-     * over the rows the filter keeps (all rows without one). The caller closes it. On any error
-     * everything allocated so far is freed.
+     * The projected batch: one vector per expression, allocated from {@code allocator}, over the
+     * rows the filter keeps (all rows without one). The caller closes it; {@code batch} stays the
+     * caller's, unchanged. On any error everything allocated so far is freed.
+     *
+     * <p>What moves: the filter gives a {@link dev.quiver.kernels.Selection}; when it keeps every
+     * row the expressions run on {@code batch} as it is, when it keeps none nothing runs, and
+     * otherwise only the columns the expressions read are compacted to the kept rows, each once
+     * (one gather, or a shared slice when the kept rows are consecutive), and the expressions run
+     * on those. A column that is projected as it is (a bare column reference) is not copied: its
+     * vector shares the buffers of the batch's column, or of its compacted rows (reference
+     * counted, so closing the result or the batch leaves the other intact; a write into one is
+     * seen by the other), where the batch's vectors and {@code allocator} share a root allocator.
      */
     public VectorSchemaRoot project(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
+        return project(batch, Integer.MAX_VALUE, placement, allocator);
+    }
+
+    /**
+     * As {@link #project(VectorSchemaRoot, Placement, BufferAllocator)}, over at most {@code limit}
+     * rows: the first {@code limit} rows the filter keeps (the first {@code limit} rows of the
+     * batch without a filter), as a {@code LIMIT} above the projection would keep them. The rows
+     * past the limit are neither compacted nor computed, so they raise no error.
+     *
+     * @throws IllegalArgumentException when {@code limit < 0}
+     */
+    public VectorSchemaRoot project(VectorSchemaRoot batch, int limit, Placement placement, BufferAllocator allocator) {
         Objects.requireNonNull(batch, "batch is null");
         Objects.requireNonNull(placement, "placement is null");
         Objects.requireNonNull(allocator, "allocator is null");
-        if (filter == null) {
-            return evaluate(batch, placement, allocator);
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, got " + limit);
         }
-        try (VectorSchemaRoot kept = filter.filter(batch, placement, allocator)) {
-            return evaluate(kept, placement, allocator);
+        int rows = batch.getRowCount();
+        Selection keep = null;
+        if (filter != null) {
+            // As when the filter copied every column: the columns nothing reads are checked too.
+            filter.checkUnreadColumns(batch, columns);
+            keep = filter.select(batch, placement, allocator);
+        }
+        if (limit < (keep == null ? rows : keep.count())) {
+            keep = (keep == null ? Selection.all(rows) : keep).first(limit);
+        }
+        if (keep == null || keep.isAll()) {
+            return evaluate(batch, null, placement, allocator);
+        }
+        if (keep.isNone()) {
+            if (filter != null) {
+                filter.checkUnreadColumns(batch, List.of()); // nothing binds the columns the projection reads
+            }
+            return empty(allocator);
+        }
+        try (KeptRows kept = new KeptRows(keep, allocator)) {
+            return evaluate(batch, kept, placement, allocator);
         }
     }
 
-    private VectorSchemaRoot evaluate(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
+    private VectorSchemaRoot evaluate(
+            VectorSchemaRoot batch, KeptRows kept, Placement placement, BufferAllocator allocator) {
         List<FieldVector> out = new ArrayList<>(columns.size());
         // One scope for the batch: a column several expressions read goes to a device that copies once.
         try (ResidencyScope scope = new ResidencyScope()) {
             for (CompiledExpression c : columns) {
-                out.add(c.evaluate(batch, placement, allocator, scope));
+                out.add(c.project(batch, kept, placement, allocator, scope));
             }
             VectorSchemaRoot result = new VectorSchemaRoot(out);
-            result.setRowCount(batch.getRowCount());
+            result.setRowCount(kept == null ? batch.getRowCount() : kept.rows());
+            return result;
+        } catch (RuntimeException | Error e) {
+            out.forEach(FieldVector::close);
+            throw e;
+        }
+    }
+
+    /** A batch of no rows with the output's fields. */
+    private VectorSchemaRoot empty(BufferAllocator allocator) {
+        List<FieldVector> out = new ArrayList<>(columns.size());
+        try {
+            for (CompiledExpression c : columns) {
+                FieldVector v = c.outputField().createVector(allocator);
+                out.add(v);
+                v.setInitialCapacity(0);
+                v.allocateNew();
+                v.setValueCount(0);
+            }
+            VectorSchemaRoot result = new VectorSchemaRoot(out);
+            result.setRowCount(0);
             return result;
         } catch (RuntimeException | Error e) {
             out.forEach(FieldVector::close);

@@ -22,6 +22,9 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
  * <li>for {@link DispatchBenchmark}: Quiver's median at 1 row over its median at 8192 rows, the
  *     share of the per-batch fixed cost in a batch of 8192 rows (target: under 5%);</li>
  * <li>{@link MemoryCopyBenchmark}'s GB/s, the machine's copy bandwidth;</li>
+ * <li>for {@link ProjectionBenchmark}: the old way's median over the new one's, with a filter
+ *     (every column copied, against the selection) and without (a bare column copied, against
+ *     shared);</li>
  * <li>for {@link HaversineBenchmark}: the speed of {@code quiver} relative to {@code vectorApi}
  *     (vectorApi's median over quiver's; target: at least 0.85) and to {@code boxedUdf} (target:
  *     at least 20), with {@code opencl}'s median beside them, or why it has none;</li>
@@ -124,6 +127,8 @@ public final class BenchReport {
                     copy,
                     MemoryCopyBenchmark.bytesMoved() / copy.seconds / 1e9));
         }
+        ratio(results, "ProjectionBenchmark", "copyEveryColumn", "onTheSelection", lines);
+        ratio(results, "ProjectionBenchmark", "passThroughCopied", "passThroughShared", lines);
         haversine(results, openClSelected, lines, targets);
         strings(results, selected, lines, targets);
         dictionaries(results, lines);
@@ -146,6 +151,24 @@ public final class BenchReport {
             }
         }
         return String.join("\n", lines) + "\n";
+    }
+
+    /** One line: {@code before}'s median over {@code after}'s, two ways of one benchmark's work. */
+    private static void ratio(
+            Collection<RunResult> results, String benchmark, String before, String after, List<String> lines) {
+        Median b = find(results, benchmark, before, null);
+        Median a = find(results, benchmark, after, null);
+        if (a != null && b != null) {
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "  %-22s %s %s / %s %s = %.2fx",
+                    benchmark,
+                    before,
+                    b,
+                    after,
+                    a,
+                    b.seconds / a.seconds));
+        }
     }
 
     private static void speedup(

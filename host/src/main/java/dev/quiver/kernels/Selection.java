@@ -221,6 +221,63 @@ public final class Selection {
         }
     }
 
+    /** The last selected row, or -1 when none is. */
+    public int lastSetBit() {
+        for (int wi = words.length - 1; wi >= 0; wi--) {
+            if (words[wi] != 0) {
+                return (wi << 6) + 63 - Long.numberOfLeadingZeros(words[wi]);
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The first selected row when the selected rows are consecutive (rows {@code start} to
+     * {@code start + count() - 1}, all selected), else -1; -1 when none is selected. Consecutive
+     * rows can be sliced rather than gathered.
+     */
+    public int runStart() {
+        if (count == 0) {
+            return -1;
+        }
+        int start = nextSetBit(0);
+        return lastSetBit() - start + 1 == count ? start : -1;
+    }
+
+    /**
+     * The first {@code n} selected rows, in row order (this selection itself when it selects
+     * {@code n} rows or fewer): what a {@code LIMIT n} keeps of it.
+     *
+     * @throws IllegalArgumentException when {@code n < 0}
+     */
+    public Selection first(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("n must be >= 0, not " + n);
+        }
+        if (n >= count) {
+            return this;
+        }
+        long[] w = new long[words.length];
+        int left = n;
+        for (int wi = 0; left > 0; wi++) {
+            long word = words[wi];
+            int c = Long.bitCount(word);
+            if (c <= left) {
+                w[wi] = word;
+                left -= c;
+            } else {
+                long kept = 0;
+                for (; left > 0; left--) {
+                    long low = word & -word;
+                    kept |= low;
+                    word ^= low;
+                }
+                w[wi] = kept;
+            }
+        }
+        return new Selection(w, rows);
+    }
+
     /** The selected rows in ascending order. */
     public int[] indices() {
         int[] out = new int[count];

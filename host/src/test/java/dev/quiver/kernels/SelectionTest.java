@@ -215,6 +215,63 @@ class SelectionTest extends KernelTestBase {
         }
     }
 
+    /**
+     * {@link Selection#first}, {@link Selection#lastSetBit} and {@link Selection#runStart} against
+     * the boolean array: the first n marked rows, the last marked row, and whether the marked rows
+     * are one run.
+     */
+    @Test
+    void firstRowsLastRowAndRunsMatchBooleanArrays() {
+        Random rnd = new Random(SEED + 13);
+        for (int rows : SIZES) {
+            for (int round = 0; round < 6; round++) {
+                boolean[] a = random(rows, rnd);
+                if (round == 5 && rows > 2) { // one run in the middle
+                    Arrays.fill(a, false);
+                    int from = rnd.nextInt(rows / 2);
+                    Arrays.fill(a, from, from + 1 + rnd.nextInt(rows - from - 1), true);
+                }
+                Selection s = of(a);
+                int last = -1;
+                int marked = 0;
+                for (int i = 0; i < rows; i++) {
+                    if (a[i]) {
+                        last = i;
+                        marked++;
+                    }
+                }
+                assertEquals(last, s.lastSetBit(), rows + " rows, round " + round + ", seed " + SEED);
+                int first = s.nextSetBit(0);
+                boolean run = marked > 0;
+                for (int i = first; run && i < first + marked; i++) {
+                    run = a[i];
+                }
+                assertEquals(run ? first : -1, s.runStart(), rows + " rows, round " + round + ", seed " + SEED);
+                for (int n : new int[] {0, 1, marked / 2, marked - 1, marked, marked + 1}) {
+                    if (n < 0) {
+                        continue;
+                    }
+                    boolean[] head = new boolean[rows];
+                    int left = n;
+                    for (int i = 0; i < rows && left > 0; i++) {
+                        if (a[i]) {
+                            head[i] = true;
+                            left--;
+                        }
+                    }
+                    assertSelects(head, s.first(n), "first(" + n + ") of " + rows + " rows, round " + round);
+                }
+            }
+        }
+        assertEquals(
+                Selection.ofRows(200, 3, 70, 130),
+                Selection.ofRows(200, 3, 70, 130, 199).first(3));
+        assertEquals(64, Selection.ofRows(200, 64, 65, 66).runStart());
+        assertEquals(-1, Selection.ofRows(200, 64, 66).runStart());
+        assertEquals(-1, Selection.none(10).runStart());
+        assertThrows(IllegalArgumentException.class, () -> Selection.all(3).first(-1));
+    }
+
     @Test
     void wordsBeyondTheRowsAreIgnored() {
         Selection s = Selection.ofWords(new long[] {-1L, -1L}, 70);

@@ -1,5 +1,7 @@
 package dev.quiver.stream;
 
+import dev.quiver.kernels.Kernels;
+import dev.quiver.kernels.Selection;
 import dev.quiver.value.Values;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -113,6 +115,34 @@ public final class Batches {
             closeOnFailure(e, List.of(to));
             throw e;
         }
+    }
+
+    /**
+     * The values of {@code v} that {@code rows} selects, in order, as a new vector with the same
+     * {@link Field}: a {@link #slice(FieldVector, int, int, BufferAllocator) slice} (sharing the
+     * buffers where Arrow can) when the selected rows are consecutive and {@code allocator} shares a
+     * root with {@code v}'s, else a copy (one gather).
+     *
+     * @param v         borrowed: left open, unchanged and still usable
+     * @param rows      which values, a selection of at most {@code v.getValueCount()} rows
+     * @param allocator the allocator of the result
+     * @return a new vector of {@code rows.count()} values owned by the caller, who closes it
+     *         (independently of {@code v})
+     * @throws IllegalArgumentException when {@code rows} selects among more rows than {@code v} has
+     */
+    public static FieldVector filter(FieldVector v, Selection rows, BufferAllocator allocator) {
+        Objects.requireNonNull(v, "vector is null");
+        Objects.requireNonNull(rows, "rows is null");
+        Objects.requireNonNull(allocator, "allocator is null");
+        if (rows.rows() > v.getValueCount()) {
+            throw new IllegalArgumentException("a selection among " + rows.rows()
+                    + " rows cannot select from a vector of " + v.getValueCount() + " values");
+        }
+        int start = rows.runStart();
+        if (start >= 0 && !(v instanceof NullVector) && v.getAllocator().getRoot() == allocator.getRoot()) {
+            return slice(v, start, rows.count(), allocator);
+        }
+        return Kernels.filter(v, rows, allocator);
     }
 
     /**

@@ -52,10 +52,25 @@ public final class PipelinePlan {
     /** Appends {@code calls}' columns to {@code in}; reads at most {@code fetch} rows when not negative. */
     record AsyncOp(List<LiftedCall> calls, Schema in, Schema out, long fetch, boolean readAhead) implements Op {}
 
-    /** Keeps the rows where {@code predicate} holds, and the first {@code keep} columns. */
-    record FilterOp(Expr predicate, int keep, Schema in, Schema out, boolean early) implements Op {}
+    /**
+     * Keeps the rows where {@code predicate} holds, and the first {@code keep} columns; at most
+     * {@code fetch} rows in all when not negative (a limit above, with no filter between).
+     * {@code intoProjection}: the projection right above reads this filter's output, so the two
+     * run as one operator, which compacts only the columns the projection reads.
+     */
+    record FilterOp(Expr predicate, int keep, Schema in, Schema out, boolean early, long fetch, boolean intoProjection)
+            implements Op {
+        FilterOp(Expr predicate, int keep, Schema in, Schema out, boolean early) {
+            this(predicate, keep, in, out, early, -1, false);
+        }
+    }
 
-    record ProjectOp(List<Expr> columns, Schema in, Schema out) implements Op {}
+    /** One column per expression; at most {@code fetch} rows in all when not negative (a limit above). */
+    record ProjectOp(List<Expr> columns, Schema in, Schema out, long fetch) implements Op {
+        ProjectOp(List<Expr> columns, Schema in, Schema out) {
+            this(columns, in, out, -1);
+        }
+    }
 
     record LimitOp(long rows, Schema out) implements Op {}
 
@@ -127,7 +142,7 @@ public final class PipelinePlan {
                 case Pipeline.Limit lim -> list.add(new LimitOp(lim.rows(), schema));
             }
         }
-        this.ops = pushLimitsInto(list);
+        this.ops = fuseFiltersIntoProjections(pushLimitsInto(list));
         this.output = schema;
     }
 
@@ -185,14 +200,33 @@ public final class PipelinePlan {
                     fetch = fetch < 0 ? l.rows() : Math.min(fetch, l.rows());
                     limited = true;
                 }
-                case ProjectOp _ -> {}
+                case ProjectOp p -> out.set(i, new ProjectOp(p.columns(), p.in(), p.out(), fetch));
                 // Reading ahead under a limit it does not know the reach of (a filter between) could pay for calls
                 // whose rows are never needed; with the limit pushed down it reads only rows that are.
                 case AsyncOp a -> out.set(i, new AsyncOp(a.calls(), a.in(), a.out(), fetch, !cut));
-                case FilterOp _ -> {
-                    fetch = -1; // a filter may drop rows: below it, every row may be needed
+                case FilterOp f -> {
+                    // It keeps no more rows than the limit needs; below it, every row may be needed.
+                    out.set(i, new FilterOp(f.predicate(), f.keep(), f.in(), f.out(), f.early(), fetch, false));
+                    fetch = -1;
                     cut |= limited;
                 }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Marks each filter whose output the projection right above reads: the two then run as one
+     * operator (a {@link dev.quiver.CompiledProjection} with that filter), so the filter hands the
+     * projection its selection and only the columns the projection reads are compacted, once.
+     */
+    private static List<Op> fuseFiltersIntoProjections(List<Op> list) {
+        List<Op> out = new ArrayList<>(list);
+        for (int i = 0; i + 1 < out.size(); i++) {
+            if (out.get(i) instanceof FilterOp f
+                    && out.get(i + 1) instanceof ProjectOp p
+                    && p.in().getFields().equals(f.out().getFields())) {
+                out.set(i, new FilterOp(f.predicate(), f.keep(), f.in(), f.out(), f.early(), f.fetch(), true));
             }
         }
         return List.copyOf(out);

@@ -1,6 +1,7 @@
 package dev.quiver.stream;
 
 import dev.quiver.CompiledExpression;
+import dev.quiver.CompiledProjection;
 import dev.quiver.expr.Expr;
 import dev.quiver.functions.AsyncScalarFunction;
 import dev.quiver.functions.ExecutionConfig;
@@ -230,7 +231,25 @@ public final class QueryExecution implements AutoCloseable {
         List<Object> perOp = new ArrayList<>();
         // One share of each function's runtime-wide limit for the whole query (all its call sites and partitions).
         Map<AsyncScalarFunction, AsyncLimiter.Group> groups = new IdentityHashMap<>();
+        CompiledProjection fused = null; // a filter's, for the projection right above it
         for (PipelinePlan.Op op : plan.ops) {
+            if (op instanceof PipelinePlan.FilterOp f && f.intoProjection()) {
+                // Over the filter's input: the projection's columns are its first ones, at the same places.
+                PipelinePlan.ProjectOp above = (PipelinePlan.ProjectOp) plan.ops.get(perOp.size() + 1);
+                fused = plan.quiver.compileProjection(
+                        f.in(),
+                        PipelinePlan.substitute(f.predicate(), values),
+                        above.columns().stream()
+                                .map(c -> PipelinePlan.substitute(c, values))
+                                .toList());
+                perOp.add(fused.filter().orElseThrow());
+                continue;
+            }
+            if (op instanceof PipelinePlan.ProjectOp && fused != null) {
+                perOp.add(fused);
+                fused = null;
+                continue;
+            }
             perOp.add(
                     switch (op) {
                         case PipelinePlan.AsyncOp a -> {
@@ -262,9 +281,12 @@ public final class QueryExecution implements AutoCloseable {
                         case PipelinePlan.FilterOp f ->
                             plan.quiver.compile(f.in(), PipelinePlan.substitute(f.predicate(), values));
                         case PipelinePlan.ProjectOp p ->
-                            p.columns().stream()
-                                    .map(c -> plan.quiver.compile(p.in(), PipelinePlan.substitute(c, values)))
-                                    .toList();
+                            plan.quiver.compileProjection(
+                                    p.in(),
+                                    null,
+                                    p.columns().stream()
+                                            .map(c -> PipelinePlan.substitute(c, values))
+                                            .toList());
                         case PipelinePlan.LimitOp l -> l;
                     });
         }
@@ -281,6 +303,9 @@ public final class QueryExecution implements AutoCloseable {
         for (int i = 0; i < plan.ops.size(); i++) {
             PipelinePlan.Op op = plan.ops.get(i);
             Object compiled = p.perOp().get(i);
+            if (op instanceof PipelinePlan.FilterOp f && f.intoProjection()) {
+                continue; // runs in the projection's operator, above
+            }
             s = switch (op) {
                 case PipelinePlan.AsyncOp a ->
                     new AsyncFunctionOperator(
@@ -299,6 +324,7 @@ public final class QueryExecution implements AutoCloseable {
                             s,
                             (CompiledExpression) compiled,
                             f.keep(),
+                            f.fetch(),
                             f.out(),
                             plan.placement,
                             allocator,
@@ -307,7 +333,11 @@ public final class QueryExecution implements AutoCloseable {
                 case PipelinePlan.ProjectOp pr ->
                     new ProjectOperator(
                             s,
-                            (List<CompiledExpression>) compiled,
+                            (CompiledProjection) compiled,
+                            pr.fetch(),
+                            i > 0 && plan.ops.get(i - 1) instanceof PipelinePlan.FilterOp f && f.intoProjection()
+                                    ? metrics.get(i - 1)
+                                    : null,
                             pr.out(),
                             plan.placement,
                             allocator,
@@ -390,16 +420,27 @@ public final class QueryExecution implements AutoCloseable {
                     if (f.keep() < f.in().getFields().size()) {
                         sb.append("  (drops the async columns)");
                     }
+                    if (f.fetch() >= 0) {
+                        sb.append("  (at most ").append(f.fetch()).append(" rows in all: limit above)");
+                    }
+                    if (f.intoProjection()) {
+                        sb.append(
+                                "  (runs with the projection above, in its time: only the columns it reads are compacted)");
+                    }
                     sb.append('\n');
                 }
-                case PipelinePlan.ProjectOp pr ->
+                case PipelinePlan.ProjectOp pr -> {
                     sb.append("Project: ")
                             .append(String.join(
                                     ", ",
                                     pr.columns().stream()
                                             .map(QueryExecution::column)
-                                            .toList()))
-                            .append('\n');
+                                            .toList()));
+                    if (pr.fetch() >= 0) {
+                        sb.append("  (at most ").append(pr.fetch()).append(" rows in all: limit above)");
+                    }
+                    sb.append('\n');
+                }
                 case PipelinePlan.LimitOp l ->
                     sb.append("Limit: ").append(l.rows()).append('\n');
             }
@@ -458,6 +499,7 @@ public final class QueryExecution implements AutoCloseable {
         List<CompiledExpression> expressions = new ArrayList<>();
         switch (compiled) {
             case CompiledExpression e -> expressions.add(e);
+            case CompiledProjection p -> expressions.addAll(p.columns()); // a fused filter's are the filter's
             case List<?> l -> {
                 for (Object o : l) {
                     if (o instanceof CompiledExpression e) {

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quiver.kernels.Selection;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -129,6 +130,47 @@ class BatchesTest {
         assertEquals(ref.subList(21, 61), rows(unaligned));
         aligned.close();
         unaligned.close();
+    }
+
+    @Test
+    void filteredVectorsHoldTheSelectedRowsAndShareTheBuffersOfARun() {
+        List<List<Object>> ref = random(new Random(6), 0, 203);
+        try (VectorSchemaRoot b = batch(allocator, ref)) {
+            Random random = new Random(7);
+            for (int round = 0; round < 4; round++) {
+                boolean run = round % 2 == 1;
+                int from = random.nextInt(100);
+                List<Integer> rows = new ArrayList<>();
+                for (int r = 0; r < 203; r++) {
+                    if (run ? r >= from && r < from + 50 : random.nextInt(3) == 0) {
+                        rows.add(r);
+                    }
+                }
+                Selection keep = Selection.ofRows(
+                        203, rows.stream().mapToInt(Integer::intValue).toArray());
+                for (int c = 0; c < 4; c++) {
+                    FieldVector in = b.getVector(c);
+                    try (FieldVector out = Batches.filter(in, keep, allocator)) {
+                        assertEquals(in.getField(), out.getField());
+                        List<Object> expected = new ArrayList<>();
+                        for (int r : rows) {
+                            expected.add(ref.get(r).get(c));
+                        }
+                        assertEquals(expected, values(out), in.getName() + ", round " + round);
+                        if (run && c == 0) {
+                            assertEquals(
+                                    in.getDataBuffer().memoryAddress() + 4L * from,
+                                    out.getDataBuffer().memoryAddress(),
+                                    "a run is a slice: it shares the values");
+                        }
+                    }
+                }
+            }
+            IllegalArgumentException tooMany = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> Batches.filter(b.getVector(0), Selection.all(204), allocator));
+            assertEquals("a selection among 204 rows cannot select from a vector of 203 values", tooMany.getMessage());
+        }
     }
 
     @Test
