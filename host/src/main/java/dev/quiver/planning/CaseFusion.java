@@ -37,6 +37,11 @@ import java.util.Optional;
  * it. A CASE with a literal lookup table ({@link CaseExpr#lookup()}) keeps its table. An AND/OR
  * tree with no CASE fuses only when it compares numbers and reads nothing but columns and
  * literals: a host term such as LIKE runs on the undecided rows only, which fusing would give up.
+ * An AND/OR tree that does not fuse whole stays the host's lazy chain all through: no sub-chain of
+ * it becomes a segment, so what runs does not depend on how the planner balanced the tree. Nor
+ * does one with an IS [NOT] NULL test fuse on its own: the host answers those from the bitmaps,
+ * 64 rows a step, into the chain's one result vector, where a kernel would need every input's
+ * validity as an argument. An AND/OR of comparisons is one segment; in a CASE, any of these is.
  *
  * <p>Nulls follow SQL, with no branch in the kernel: the segment is a non-strict
  * {@link KernelProgram} whose inputs come with their validity as Boolean arguments. Every subtree
@@ -67,15 +72,14 @@ final class CaseFusion {
         }
         Translation t = new Translation();
         Lane lane = t.translate(e, 1);
-        if (lane == null && t.nodes > Fusion.MAX_SEGMENT_NODES && isLogic(e)) {
-            // A chain too long for one segment stays the host's chain, term by term (no sub-chain becomes a segment).
-            return Optional.of(termsFused((BinaryExpr) e));
-        }
-        if (lane == null
-                || t.leaves.isEmpty()
-                || !(t.sawCase || (t.sawLogic && t.sawNumbers && !t.hostLeaf))
-                || lane.value().type() != Fusion.element(e.dataType())) {
-            return Optional.empty();
+        boolean fuses = lane != null
+                && !t.leaves.isEmpty()
+                && (t.sawCase || (t.sawLogic && t.sawNumbers && !t.hostLeaf && !t.sawNullTest))
+                && lane.value().type() == Fusion.element(e.dataType());
+        if (!fuses) {
+            // An AND/OR tree that is not one segment is the host's lazy chain all through (none of its sub-chains
+            // becomes a segment: which would depend on how the tree is balanced), its terms fused on their own.
+            return isLogic(e) ? Optional.of(hostTree(e)) : Optional.empty();
         }
         int n = t.leaves.size();
         Map<IrNode, IrNode> done = new IdentityHashMap<>();
@@ -136,11 +140,15 @@ final class CaseFusion {
         return e instanceof BinaryExpr b && (b.op() == Operator.AND || b.op() == Operator.OR);
     }
 
-    /** The chain of {@code b}'s operator with each of its terms fused on its own. */
-    private static PhysicalExpr termsFused(BinaryExpr b) {
-        PhysicalExpr l = b.left() instanceof BinaryExpr x && x.op() == b.op() ? termsFused(x) : Fusion.fuse(b.left());
-        PhysicalExpr r = b.right() instanceof BinaryExpr x && x.op() == b.op() ? termsFused(x) : Fusion.fuse(b.right());
-        return new BinaryExpr(l, b.op(), r, b.dataType(), b.mode());
+    /** The tree of AND, OR and NOT above {@code e}'s terms kept as it is, each term fused on its own. */
+    private static PhysicalExpr hostTree(PhysicalExpr e) {
+        if (e instanceof BinaryExpr b && isLogic(b)) {
+            return new BinaryExpr(hostTree(b.left()), b.op(), hostTree(b.right()), b.dataType(), b.mode());
+        }
+        if (e instanceof NotExpr n && (isLogic(n.input()) || n.input() instanceof NotExpr)) {
+            return new NotExpr(hostTree(n.input()));
+        }
+        return Fusion.fuse(e);
     }
 
     /** A node whose IR is strict in its operands: a comparison of two numbers (or two Booleans, = and <>), or what {@link Fusion} fuses. */
@@ -167,6 +175,8 @@ final class CaseFusion {
         boolean sawNumbers;
         /** An input that is a host subtree rather than a column or a literal. */
         boolean hostLeaf;
+        /** An IS [NOT] NULL test. */
+        boolean sawNullTest;
 
         /** {@code e} at level {@code depth} as IR, or null when it cannot be fused. */
         Lane translate(PhysicalExpr e, int depth) {
@@ -188,6 +198,7 @@ final class CaseFusion {
                 }
                 case IsNullExpr x
                 when Fusion.element(x.input().dataType()) != null -> {
+                    sawNullTest = true;
                     Lane in = translate(x.input(), depth + 1);
                     yield in == null ? null : new Lane(x.negated() ? in.valid() : Ir.not(in.valid()), TRUE);
                 }

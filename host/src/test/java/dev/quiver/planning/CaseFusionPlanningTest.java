@@ -87,6 +87,11 @@ class CaseFusionPlanningTest extends PlanningTestBase {
         // An AND with a host term keeps its short circuit.
         assertInstanceOf(BinaryExpr.class, plan("y > 1 AND name = 'ab'").root());
         assertInstanceOf(BinaryExpr.class, plan("flag AND flag").root());
+        // So does one with an IS NULL test (answered from the bitmaps), all through: no sub-chain is a segment.
+        PhysicalPlan nullTest = plan("(y > 1 AND x > 0) OR l IS NULL");
+        assertTrue(nodes(nullTest.root()).stream().noneMatch(n -> n instanceof FusedKernelExpr), nullTest.explain());
+        // Row 1: NULL OR TRUE; row 2: FALSE (y = 0) AND NULL, OR FALSE.
+        assertEquals(Arrays.asList(true, true, false, false, true), evaluate(nullTest, batch()));
     }
 
     @Test
