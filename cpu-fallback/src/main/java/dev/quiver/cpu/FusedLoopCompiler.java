@@ -91,8 +91,9 @@ import java.util.TreeSet;
  * {@link KernelProgram#constantSlot}) and are broadcast once before the loop, so one compiled
  * loop serves every program of the same {@linkplain KernelProgram#shape() shape}.
  * <li>Booleans are bits (a {@code long}, lane {@code k} in bit {@code k}) where they come from
- * memory or literals and are only combined with each other, and {@link jdk.incubator.vector.VectorMask}s
- * where comparisons make them or {@code select} consumes them; one becomes the other with
+ * memory or literals, or meet such bits in logic (a CASE's validity), and
+ * {@link jdk.incubator.vector.VectorMask}s where comparisons make them and only masks meet, or a
+ * numeric {@code select} consumes them; one becomes the other with
  * {@code VectorMask.fromLong} / {@code toLong}, a mask of one element type another with
  * {@code cast}, each conversion made once per step. Boolean arguments and results are Arrow
  * bitmaps ({@link LaneBits}).
@@ -344,7 +345,11 @@ final class FusedLoopCompiler {
             if (!rt.isNumeric()) {
                 result = asBits(result);
             }
-            Val isNull = program.nullWhen().map(w -> asBits(value(w))).orElse(null);
+            // A null condition that folded to false (a CASE whose every row has a value) clears nothing.
+            Val isNull = program.nullWhen()
+                    .filter(w -> !(w instanceof IrNode.Const c && c.value().intValue() == 0))
+                    .map(w -> asBits(value(w)))
+                    .orElse(null);
 
             if (fallible) {
                 Label ok = code.newLabel();
@@ -624,7 +629,11 @@ final class FusedLoopCompiler {
                 case IrNode.Select s
                 when t == ElementType.BOOL -> {
                     Val c = value(s.condition()), yes = value(s.ifTrue()), no = value(s.ifFalse());
-                    if (c.kind() == Kind.BITS && yes.kind() == Kind.BITS && no.kind() == Kind.BITS) {
+                    // On bits when any part is bits (as logic above), on masks when all are masks.
+                    if (c.kind() == Kind.BITS || yes.kind() == Kind.BITS || no.kind() == Kind.BITS) {
+                        c = asBits(c);
+                        yes = asBits(yes);
+                        no = asBits(no);
                         code.lload(yes.slot()).lload(c.slot()).land();
                         code.lload(no.slot())
                                 .lload(c.slot())
@@ -664,10 +673,16 @@ final class FusedLoopCompiler {
             return new Val(v.kind(), v.type(), v.slot(), id);
         }
 
-        /** AND, OR, XOR or EQ of two Booleans: on bits when both are bits, else on masks. */
+        /**
+         * AND, OR, XOR or EQ of two Booleans: on masks when both are masks, else on bits (a mask turned into bits
+         * once): a Boolean argument (a validity, in a CASE) meets comparisons there, and one {@code toLong} and
+         * {@code long} logic cost less than a mask made from each argument's bits and mask logic.
+         */
         private Val logic(String op, IrNode left, IrNode right, int id) {
             Val l = value(left), r = value(right);
-            if (l.kind() == Kind.BITS && r.kind() == Kind.BITS) {
+            if (l.kind() == Kind.BITS || r.kind() == Kind.BITS) {
+                l = asBits(l);
+                r = asBits(r);
                 code.lload(l.slot()).lload(r.slot());
                 switch (op) {
                     case "AND" -> code.land();

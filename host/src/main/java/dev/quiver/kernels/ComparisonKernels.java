@@ -7,10 +7,8 @@ import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import dev.quiver.value.Values;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
 import org.apache.arrow.memory.BufferAllocator;
@@ -30,12 +28,13 @@ import org.apache.arrow.vector.FieldVector;
  * Vector API, shares one plain loop over chunks of {@code long}s that order as the values do
  * ({@link #compareLongs}): integers widened, floats as keys of SQL's total order, a scalar's key
  * broadcast to every row, and for lists and structs each row's sign. Booleans compare 64 rows per
- * step; decimals, strings and binaries row by row with a loop per shape of the right side
- * (through the shared loop, a decimal column against a scalar took about a third longer).
+ * step; decimals row by row with a loop per shape of the right side (through the shared loop, a
+ * decimal column against a scalar took about a third longer); strings and binaries where they lie,
+ * lengths first for equality and eight bytes per step ({@link StringOrder}).
  */
 final class ComparisonKernels {
     /** Whether the Vector API module is present (Quiver's launcher and tests add it); without it every type takes the plain loops. */
-    private static final boolean VECTOR_API =
+    static final boolean VECTOR_API =
             ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
     /** Rows per step of an {@link Order}: 16 words. */
     static final int CHUNK = 1024;
@@ -179,6 +178,11 @@ final class ComparisonKernels {
                 }
                 return new ColumnarValue.Array(out, true); // otherwise all null
             }
+            long less = op == Operator.LT || op == Operator.LT_EQ || op == Operator.NOT_EQ ? -1L : 0;
+            long equal = op == Operator.EQ || op == Operator.LT_EQ || op == Operator.GT_EQ ? -1L : 0;
+            long greater = op == Operator.GT || op == Operator.GT_EQ || op == Operator.NOT_EQ ? -1L : 0;
+            // = and <> (and DISTINCT FROM) read only the equal rows: the order of strings need not be found.
+            boolean equalityOnly = distinct || op == Operator.EQ || op == Operator.NOT_EQ;
             Order order;
             if (NestedOrder.isNested(a.type)) {
                 if (b.isScalar()) {
@@ -186,11 +190,8 @@ final class ComparisonKernels {
                 }
                 order = nested(a, b, scalarRow, Math.min(CHUNK, rows));
             } else {
-                order = order(a, b, vectorApi && VECTOR_API, rows);
+                order = order(a, b, vectorApi && VECTOR_API, rows, equalityOnly);
             }
-            long less = op == Operator.LT || op == Operator.LT_EQ || op == Operator.NOT_EQ ? -1L : 0;
-            long equal = op == Operator.EQ || op == Operator.LT_EQ || op == Operator.GT_EQ ? -1L : 0;
-            long greater = op == Operator.GT || op == Operator.GT_EQ || op == Operator.NOT_EQ ? -1L : 0;
             boolean wantDistinct = op == Operator.IS_DISTINCT_FROM;
             int scratchWords = Math.min(CHUNK_WORDS, Bitmaps.words(rows));
             long[] ltWords = new long[scratchWords];
@@ -325,7 +326,10 @@ final class ComparisonKernels {
     }
 
     /** The order of array {@code a} against array or scalar {@code b}, both non-null and of comparable types. */
-    private static Order order(Operand a, Operand b, boolean vectorApi, int rows) {
+    private static Order order(Operand a, Operand b, boolean vectorApi, int rows, boolean equalityOnly) {
+        if (a.type instanceof DataType.Utf8 || a.type instanceof DataType.Binary) {
+            return StringOrder.of(a, b, equalityOnly, vectorApi);
+        }
         Order whole = vectorApi ? VectorComparisons.order(a, b) : null;
         // The plain loops' scratch arrays: a chunk, or just the batch (a small batch pays for no more),
         // or one partial word when the Vector API does the whole words.
@@ -358,8 +362,6 @@ final class ComparisonKernels {
         return switch (a.type) {
             case DataType.Bool _ -> booleans(a, b);
             case DataType.Decimal _ -> decimals(a, b);
-            case DataType.Utf8 _ -> bytes(a, b);
-            case DataType.Binary _ -> bytes(a, b);
             default -> numbers(a, b, scratch);
         };
     }
@@ -568,76 +570,4 @@ final class ComparisonKernels {
     }
 
     private static final BigInteger LOW_64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
-
-    // ---- strings and binaries: unsigned bytes (code point order for UTF-8)
-
-    private static Order bytes(Operand a, Operand b) {
-        MemorySegment ad = a.data();
-        MemorySegment ao = a.offsets();
-        boolean aLarge = a.type instanceof DataType.Utf8 u && u.large();
-        if (b.isScalar()) {
-            Object v = b.scalar.value();
-            byte[] s = v instanceof String str ? str.getBytes(StandardCharsets.UTF_8) : (byte[]) v;
-            MemorySegment sd = MemorySegment.ofArray(s);
-            return (from, n, lt, eq) -> {
-                for (int k = 0; k < Bitmaps.words(n); k++) {
-                    long l = 0;
-                    long e = 0;
-                    int end = Math.min(64, n - (k << 6));
-                    for (int j = 0; j < end; j++) {
-                        int row = from + (k << 6) + j;
-                        int c = compareBytes(ad, offset(ao, aLarge, row), offset(ao, aLarge, row + 1), sd, 0, s.length);
-                        l |= (c < 0 ? 1L : 0L) << j;
-                        e |= (c == 0 ? 1L : 0L) << j;
-                    }
-                    lt[k] = l;
-                    eq[k] = e;
-                }
-            };
-        }
-        MemorySegment bd = b.data();
-        MemorySegment bo = b.offsets();
-        boolean bLarge = b.type instanceof DataType.Utf8 u && u.large();
-        return (from, n, lt, eq) -> {
-            for (int k = 0; k < Bitmaps.words(n); k++) {
-                long l = 0;
-                long e = 0;
-                int end = Math.min(64, n - (k << 6));
-                for (int j = 0; j < end; j++) {
-                    int row = from + (k << 6) + j;
-                    int c = compareBytes(
-                            ad,
-                            offset(ao, aLarge, row),
-                            offset(ao, aLarge, row + 1),
-                            bd,
-                            offset(bo, bLarge, row),
-                            offset(bo, bLarge, row + 1));
-                    l |= (c < 0 ? 1L : 0L) << j;
-                    e |= (c == 0 ? 1L : 0L) << j;
-                }
-                lt[k] = l;
-                eq[k] = e;
-            }
-        };
-    }
-
-    private static long offset(MemorySegment offsets, boolean large, int row) {
-        return large ? offsets.get(FixedWidth.LONG, (long) row << 3) : offsets.get(FixedWidth.INT, (long) row << 2);
-    }
-
-    /** Lexicographic order of unsigned bytes; for UTF-8 this is code point order. */
-    static int compareBytes(MemorySegment a, long aStart, long aEnd, MemorySegment b, long bStart, long bEnd) {
-        long m = MemorySegment.mismatch(a, aStart, aEnd, b, bStart, bEnd);
-        if (m < 0) {
-            return 0;
-        }
-        if (m == aEnd - aStart) {
-            return -1; // a is a proper prefix of b
-        }
-        if (m == bEnd - bStart) {
-            return 1;
-        }
-        return Integer.compare(
-                a.get(ValueLayout.JAVA_BYTE, aStart + m) & 0xFF, b.get(ValueLayout.JAVA_BYTE, bStart + m) & 0xFF);
-    }
 }

@@ -444,6 +444,12 @@ public final class InList {
         /** Bit {@code min(length, 63)} set for the length of every key: most rows are turned away by their length alone. */
         final long lengthBits;
 
+        /** The distinct lengths of the keys, or null when there are more than {@value #FEW_LENGTHS}. */
+        final long[] fewLengths;
+
+        /** Lists whose keys have at most this many lengths get the rows' lengths checked in vector steps. */
+        static final int FEW_LENGTHS = 4;
+
         BytesProbe(byte[][] keys) {
             int n = keys.length;
             lengths = new long[n];
@@ -453,14 +459,26 @@ public final class InList {
             for (int k = 0; k < n; k++) {
                 values[k] = MemorySegment.ofArray(keys[k]);
                 lengths[k] = keys[k].length;
-                words0[k] = word0(values[k], 0, keys[k].length);
-                words1[k] = word1(values[k], 0, keys[k].length);
+                // From the array itself: the readers of row words see only the Arrow buffers (one kind of segment).
+                words0[k] = word(keys[k], 0);
+                words1[k] = word(keys[k], 8);
             }
             long bits = 0;
             for (byte[] key : keys) {
                 bits |= 1L << Math.min(key.length, 63);
             }
             lengthBits = bits;
+            long[] distinct = Arrays.stream(lengths).distinct().toArray();
+            fewLengths = distinct.length <= FEW_LENGTHS ? distinct : null;
+        }
+
+        /** The bytes {@code [at, at + 8)} of {@code key} as a little-endian word, zero past its end. */
+        private static long word(byte[] key, int at) {
+            long w = 0;
+            for (int i = at; i < Math.min(key.length, at + 8); i++) {
+                w |= (key[i] & 0xFFL) << ((i - at) << 3);
+            }
+            return w;
         }
 
         /** Whether some key may have {@code len} bytes. */

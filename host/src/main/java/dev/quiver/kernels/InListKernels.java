@@ -103,9 +103,15 @@ final class InListKernels {
             case BYTES -> {
                 ByteColumn column = ByteColumn.of(v, out);
                 InList.BytesProbe probe = list.bytes;
+                long[] lengths = probe.fewLengths;
+                boolean byLength = lengths != null && !column.constant && ComparisonKernels.VECTOR_API;
                 yield (first, count, valid) -> {
                     long found = 0;
-                    for (long m = valid; m != 0; m &= m - 1) {
+                    // Lengths first: a row of no key's length is no key, and its bytes are not read.
+                    long candidates = byLength
+                            ? valid & StringLengths.anyOf(column.offsets, column.large, first, count, lengths)
+                            : valid;
+                    for (long m = candidates; m != 0; m &= m - 1) {
                         int j = Long.numberOfTrailingZeros(m);
                         if (probe.contains(column.data, column.start(first + j), column.end(first + j))) {
                             found |= 1L << j;

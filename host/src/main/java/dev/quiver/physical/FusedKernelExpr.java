@@ -24,6 +24,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -373,6 +374,7 @@ public record FusedKernelExpr(
             // Folded for an earlier batch with the same constants: nothing is computed again.
             return new Specialized(cached.program(), cached.arrayInputs(), 0);
         }
+        int n = inputs.size();
         boolean[] constant = new boolean[program.arity()];
         for (int i = 0; i < key.size(); i += 2) {
             constant[(Integer) key.get(i)] = true;
@@ -396,6 +398,11 @@ public record FusedKernelExpr(
                 .orElse(null);
         int parts = ConstantParts.count(root) + (nullWhen == null ? 0 : ConstantParts.count(nullWhen));
         KernelProgram p = new KernelProgram(types, root, nullWhen, program.isStrict(), program.text());
+        if (!p.isStrict() && isFalse(p.nullWhen()) && arrays.stream().allMatch(k -> k < n)) {
+            // Every input's validity is a literal of this batch (no nulls) and the null condition folded to false:
+            // no row is null, so the program runs as a strict one, and the loop reads no validity at all.
+            p = new KernelProgram(types, p.root(), null, true, program.text());
+        }
         Specialized sp =
                 new Specialized(p, arrays.stream().mapToInt(Integer::intValue).toArray(), parts);
         if (specializations.size() > 256) {
@@ -403,6 +410,12 @@ public record FusedKernelExpr(
         }
         specializations.put(List.copyOf(key), sp);
         return sp;
+    }
+
+    private static boolean isFalse(Optional<IrNode> condition) {
+        return condition.isPresent()
+                && condition.get() instanceof IrNode.Const c
+                && c.value().intValue() == 0;
     }
 
     private static int[] identity(int n) {
@@ -455,9 +468,7 @@ public record FusedKernelExpr(
             bits.allocateNew(rows);
             int bytes = (rows + 7) >>> 3;
             bits.getDataBuffer().setBytes(0, v.getValidityBuffer(), 0, bytes);
-            for (int r = 0; r < rows; r++) {
-                bits.setIndexDefined(r);
-            }
+            bits.getValidityBuffer().setOne(0, bytes);
             bits.setValueCount(rows);
             return bits;
         } catch (RuntimeException e) {

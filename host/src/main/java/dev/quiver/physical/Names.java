@@ -59,6 +59,28 @@ public final class Names {
                     out.add(")");
                     yield out;
                 }
+                case CaseExpr c -> {
+                    List<Object> out = new ArrayList<>();
+                    out.add("CASE");
+                    if (c.operand() != null) {
+                        out.add(" ");
+                        out.add(c.operand());
+                    }
+                    for (int i = 0; i < c.whens().size(); i++) {
+                        out.add(" WHEN ");
+                        out.add(c.whens().get(i));
+                        out.add(" THEN ");
+                        out.add(c.thens().get(i));
+                    }
+                    if (c.otherwise() != null) {
+                        out.add(" ELSE ");
+                        out.add(c.otherwise());
+                    }
+                    out.add(" END");
+                    yield out;
+                }
+                case NotExpr n -> List.of("(NOT ", n.input(), ")");
+                case IsNullExpr n -> List.of("(", n.input(), n.negated() ? " IS NOT NULL)" : " IS NULL)");
                 case FusedKernelExpr f -> List.of(f.program().text());
                 case SharedExpr sh -> List.of(sh.input());
                 case DictionaryMapExpr m -> List.of(m.body());

@@ -46,6 +46,10 @@ import java.util.Optional;
  *
  * <p>A RowFn that may return null for valid input, or sees nulls (non-strict), ends a segment:
  * it is the root of its own, and a call that uses its result reads it as an input.
+ *
+ * <p>A CASE, or Boolean logic over numbers, whose every part is infallible fuses too, into one
+ * non-strict segment that computes its branches densely and blends ({@link CaseFusion}); this
+ * class asks it first at every node.
  */
 final class Fusion {
     private Fusion() {}
@@ -66,7 +70,7 @@ final class Fusion {
     static final int MAX_SEGMENT_NODES = 256;
 
     /** What one segment collects while its tree is turned into IR. */
-    private static final class Segment {
+    static final class Segment {
         final List<PhysicalExpr> args = new ArrayList<>();
         final List<ElementType> types = new ArrayList<>();
         final List<RowFn> rowFns = new ArrayList<>();
@@ -76,6 +80,10 @@ final class Fusion {
     }
 
     static PhysicalExpr fuse(PhysicalExpr e) {
+        Optional<PhysicalExpr> conditional = CaseFusion.fuse(e);
+        if (conditional.isPresent()) {
+            return conditional.get();
+        }
         Optional<RowFn.Instance> rooted = segmentRootRowFn(e);
         if (rooted.isPresent()) {
             return fuseRowFnRoot((ScalarFunctionExpr) e, rooted.get());
@@ -130,7 +138,7 @@ final class Fusion {
                 seg.immutable && allImmutable(inputs));
     }
 
-    private static boolean isImmutable(PhysicalExpr e) {
+    static boolean isImmutable(PhysicalExpr e) {
         if (e instanceof ScalarFunctionExpr f && f.function().signature().volatility() != Volatility.IMMUTABLE) {
             return false;
         }
@@ -164,32 +172,7 @@ final class Fusion {
             for (PhysicalExpr c : e.children()) {
                 kids.add(toIr(c, seg, depth + 1));
             }
-            return switch (e) {
-                case BinaryExpr b
-                when b.op().isComparison() -> SqlComparisons.compare(b.op(), kids.get(0), kids.get(1));
-                case BinaryExpr b ->
-                    switch (b.op()) {
-                        case PLUS -> Ir.add(kids.get(0), kids.get(1));
-                        case MINUS -> Ir.sub(kids.get(0), kids.get(1));
-                        case MULTIPLY -> Ir.mul(kids.get(0), kids.get(1));
-                        case DIVIDE -> Ir.div(kids.get(0), kids.get(1));
-                        default -> throw new IllegalStateException("not fusable: " + b.op());
-                    };
-                case NegativeExpr _ -> Ir.neg(kids.getFirst());
-                case CastExpr c -> Ir.cast(kids.getFirst(), element(c.dataType()));
-                case ScalarFunctionExpr f -> {
-                    Optional<RowFn> fn = rowFn(f);
-                    fn.ifPresent(r -> {
-                        seg.rowFns.add(r);
-                        seg.immutable &= r.volatility() == Volatility.IMMUTABLE;
-                    });
-                    if (fn.isEmpty()) {
-                        seg.immutable &= f.function().signature().volatility() == Volatility.IMMUTABLE;
-                    }
-                    yield f.function().kernel(kids).orElseThrow();
-                }
-                default -> throw new IllegalStateException("not fusable: " + e.describe());
-            };
+            return strictIr(e, kids, seg);
         }
         if (e instanceof LiteralExpr l && !l.value().isNull() && element(l.dataType()) != null) {
             Object v = l.value().value();
@@ -212,13 +195,45 @@ final class Fusion {
         return Ir.arg(idx, seg.types.get(idx));
     }
 
+    /**
+     * The IR of {@code e}, a node {@link #isFusableOp} takes (or a comparison of two numbers), over the IR of its
+     * operands; a RowFn it calls is recorded in {@code seg}.
+     */
+    static IrNode strictIr(PhysicalExpr e, List<IrNode> kids, Segment seg) {
+        return switch (e) {
+            case BinaryExpr b when b.op().isComparison() -> SqlComparisons.compare(b.op(), kids.get(0), kids.get(1));
+            case BinaryExpr b ->
+                switch (b.op()) {
+                    case PLUS -> Ir.add(kids.get(0), kids.get(1));
+                    case MINUS -> Ir.sub(kids.get(0), kids.get(1));
+                    case MULTIPLY -> Ir.mul(kids.get(0), kids.get(1));
+                    case DIVIDE -> Ir.div(kids.get(0), kids.get(1));
+                    default -> throw new IllegalStateException("not fusable: " + b.op());
+                };
+            case NegativeExpr _ -> Ir.neg(kids.getFirst());
+            case CastExpr c -> Ir.cast(kids.getFirst(), element(c.dataType()));
+            case ScalarFunctionExpr f -> {
+                Optional<RowFn> fn = rowFn(f);
+                fn.ifPresent(r -> {
+                    seg.rowFns.add(r);
+                    seg.immutable &= r.volatility() == Volatility.IMMUTABLE;
+                });
+                if (fn.isEmpty()) {
+                    seg.immutable &= f.function().signature().volatility() == Volatility.IMMUTABLE;
+                }
+                yield f.function().kernel(kids).orElseThrow();
+            }
+            default -> throw new IllegalStateException("not fusable: " + e.describe());
+        };
+    }
+
     private static Optional<RowFn> rowFn(ScalarFunctionExpr f) {
         return RowFnSource.of(
                 f.function(), f.args().stream().map(PhysicalExpr::dataType).toList());
     }
 
     /** The instance of a RowFn call that must be the root of its segment (it may return null, or sees nulls). */
-    private static Optional<RowFn.Instance> segmentRootRowFn(PhysicalExpr e) {
+    static Optional<RowFn.Instance> segmentRootRowFn(PhysicalExpr e) {
         if (!(e instanceof ScalarFunctionExpr f) || element(f.dataType()) == null) {
             return Optional.empty();
         }
@@ -293,7 +308,7 @@ final class Fusion {
         }
     }
 
-    private static ElementType element(DataType t) {
+    static ElementType element(DataType t) {
         return t instanceof DataType.Dictionary ? null : t.elementType().orElse(null);
     }
 

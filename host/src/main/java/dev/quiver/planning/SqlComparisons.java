@@ -37,6 +37,12 @@ final class SqlComparisons {
                     a,
                     b);
         }
+        if (isNumberLiteral(b)) {
+            return againstNumber(op, a, b);
+        }
+        if (isNumberLiteral(a)) {
+            return againstNumber(op.swap(), b, a);
+        }
         return switch (op) {
             case EQ -> eq(a, b);
             case NOT_EQ -> Ir.not(eq(a, b));
@@ -44,6 +50,23 @@ final class SqlComparisons {
             case GT -> lt(b, a);
             case LT_EQ -> Ir.not(lt(b, a));
             case GT_EQ -> Ir.not(lt(a, b));
+            default -> throw new IllegalArgumentException("not a comparison: " + op);
+        };
+    }
+
+    private static boolean isNumberLiteral(IrNode n) {
+        return n instanceof IrNode.Const c && !Double.isNaN(c.value().doubleValue());
+    }
+
+    /** {@code x op c} for a literal {@code c} that is not NaN: NaN {@code x} is above it. */
+    private static IrNode againstNumber(Operator op, IrNode x, IrNode c) {
+        return switch (op) {
+            case EQ -> Ir.compare(CmpOp.EQ, x, c);
+            case NOT_EQ -> Ir.compare(CmpOp.NE, x, c);
+            case LT -> Ir.compare(CmpOp.LT, x, c);
+            case LT_EQ -> Ir.compare(CmpOp.LE, x, c);
+            case GT -> Ir.not(Ir.compare(CmpOp.LE, x, c));
+            case GT_EQ -> Ir.not(Ir.compare(CmpOp.LT, x, c));
             default -> throw new IllegalArgumentException("not a comparison: " + op);
         };
     }

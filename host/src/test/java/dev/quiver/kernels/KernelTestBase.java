@@ -49,6 +49,11 @@ abstract class KernelTestBase {
         return ColumnarValue.Array.borrowed(v);
     }
 
+    /** {@code v}, made by the test, closed after it. */
+    protected void track(FieldVector v) {
+        inputs.add(v);
+    }
+
     /** Like {@link #arr}, with every byte of the data behind null slots of a fixed-width vector set to {@code garbage}. */
     protected ColumnarValue.Array garbage(byte garbage, DataType type, Object... values) {
         ColumnarValue.Array a = arr(type, values);

@@ -24,6 +24,7 @@ import dev.quiver.physical.NegativeExpr;
 import dev.quiver.physical.NotExpr;
 import dev.quiver.physical.PhysicalExpr;
 import dev.quiver.physical.ScalarFunctionExpr;
+import dev.quiver.rowfn.ir.KernelProgram;
 import dev.quiver.types.ArithmeticPlan;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ScalarValue;
@@ -253,23 +254,27 @@ class CoercionPlanningTest extends PlanningTestBase {
 
     @Test
     void caseBranchesGetTheirCommonType() {
+        // Both CASEs fuse into one segment (docs/evaluation.md): the casts are in its program.
         PhysicalPlan p = plan("CASE WHEN flag THEN x ELSE l END");
-        CaseExpr c = assertInstanceOf(CaseExpr.class, p.root());
+        FusedKernelExpr c = assertInstanceOf(FusedKernelExpr.class, p.root(), p.explain());
         assertEquals(DataType.INT64, c.dataType());
         assertEquals(
-                "CAST(x AS BIGINT)",
-                assertInstanceOf(FusedKernelExpr.class, c.thens().getFirst())
-                        .program()
-                        .text());
-        assertEquals("#2 l", c.otherwise().describe());
-        PhysicalPlan q = plan("CASE WHEN flag THEN 1 WHEN x > 0 THEN 2.5 ELSE NULL END");
-        CaseExpr c2 = assertInstanceOf(CaseExpr.class, q.root());
+                "CASE WHEN flag THEN CAST(x AS BIGINT) ELSE l END", c.program().text());
+        // $0 flag, $1 x, $2 l, then their validity: $3 flag's.
         assertEquals(
-                List.of(
-                        new LiteralExpr(new ScalarValue(DataType.FLOAT64, 1.0)),
-                        new LiteralExpr(new ScalarValue(DataType.FLOAT64, 2.5))),
-                c2.thens());
-        assertEquals(new LiteralExpr(ScalarValue.nullOf(DataType.FLOAT64)), c2.otherwise());
+                "select(($3 & $0), cast($1 as Int64), $2)",
+                KernelProgram.render(c.program().root()));
+        PhysicalPlan q = plan("CASE WHEN flag THEN 1 WHEN x > 0 THEN 2.5 ELSE NULL END");
+        FusedKernelExpr c2 = assertInstanceOf(FusedKernelExpr.class, q.root(), q.explain());
+        assertEquals(DataType.FLOAT64, c2.dataType());
+        // The literals are Float64 in the program; the NULL ELSE is a zero whose validity is false.
+        assertEquals(
+                "select(($2 & $0), 1.0, select(($3 & ($1 > 0)), 2.5, 0.0))",
+                KernelProgram.render(c2.program().root()));
+        // NULL where no WHEN takes the row.
+        assertEquals(
+                "!((($2 & $0) | ($3 & ($1 > 0))))",
+                KernelProgram.render(c2.program().nullWhen().orElseThrow()));
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.quiver.CompiledExpression;
+import dev.quiver.Device;
 import dev.quiver.Placement;
 import dev.quiver.expr.Expr;
 import dev.quiver.types.DataType;
@@ -42,7 +43,8 @@ import org.junit.jupiter.api.TestFactory;
  * (format in {@code golden/README.md}). Each case is evaluated twice on the CPU: on its rows,
  * and on its rows followed by one more whose strings are {@code 'é'}, which sends the string
  * functions down their decoding path instead of the all-ASCII one; both must give the file's
- * values. Every case ends with the allocator at zero bytes.
+ * values. A case whose plan has fused kernels is evaluated on every OpenCL device too (PoCL in
+ * CI), which must give the same values. Every case ends with the allocator at zero bytes.
  *
  * <p>Run with {@code -Dquiver.golden.regenerate=true} to rewrite each row's value and each
  * error from what Quiver says now, then review the diff.
@@ -99,6 +101,17 @@ class GoldenExpressionTest extends QuiverTestBase {
             throw new AssertionError(c.name + ": expected values but the " + o.stage + " failed", o.error);
         }
         assertEquals(c.expected, o.values, c.name);
+        // A case whose plan has fused kernels gives the same values on every OpenCL device (PoCL here).
+        for (Device device : quiver.openClDevices()) {
+            Outcome on = outcome(c, c.rows, device);
+            assertEquals(0, allocator.getAllocatedMemory(), c.name + ": bytes left allocated on " + device.name());
+            if (on != null) {
+                if (on.error != null) {
+                    throw new AssertionError(c.name + ": failed on " + device.name(), on.error);
+                }
+                assertEquals(c.expected, on.values, c.name + " on " + device.name());
+            }
+        }
         // The same rows and one more of non-ASCII strings: the decoding path must agree.
         List<List<String>> more = new ArrayList<>(c.rows);
         more.add(c.schema.getFields().stream()
@@ -119,15 +132,32 @@ class GoldenExpressionTest extends QuiverTestBase {
     private record Outcome(String stage, Throwable error, List<String> values) {}
 
     private Outcome outcome(GoldenCase c, List<List<String>> rows) {
+        return outcome(c, rows, null);
+    }
+
+    /**
+     * The case evaluated on the CPU ({@code device} null) or on {@code device}; null when the plan has no fused kernel
+     * (nothing for a device to run) or {@code device} cannot run one of them.
+     */
+    private Outcome outcome(GoldenCase c, List<List<String>> rows, Device device) {
         CompiledExpression compiled;
         try {
             compiled = quiver.compile(c.schema, Expr.parse(c.expr));
         } catch (RuntimeException e) {
             return new Outcome("compile", e, null);
         }
+        if (device != null
+                && (compiled.programs().isEmpty()
+                        || compiled.programs().stream()
+                                .anyMatch(p ->
+                                        device.backend().unsupportedReason(p).isPresent()))) {
+            return null;
+        }
         try (BufferAllocator results = allocator.newChildAllocator("results of " + c.name, 0, Long.MAX_VALUE);
                 VectorSchemaRoot batch = batch(c, rows, allocator)) {
-            try (FieldVector out = compiled.evaluate(batch, Placement.CPU, results)) {
+            try (FieldVector out = device == null
+                    ? compiled.evaluate(batch, Placement.CPU, results)
+                    : compiled.evaluate(batch, device, results)) {
                 List<String> values = new ArrayList<>();
                 for (int r = 0; r < out.getValueCount(); r++) {
                     values.add(print(Values.get(out, r).value()));

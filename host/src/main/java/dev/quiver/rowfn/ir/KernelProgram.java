@@ -79,7 +79,15 @@ public final class KernelProgram {
         this.constantBits = constants.stream().mapToLong(IrNode.Const::bits).toArray();
         this.shape = p.shape;
         this.hash = p.hash;
+        // Asked on every batch (which strategy runs it): walked once, here.
+        this.integerDivision = anyNode(n -> n instanceof IrNode.Binary b
+                && b.op().failsOnZeroDivisor()
+                && b.type().isInteger());
+        this.fallible = integerDivision || anyNode(n -> n instanceof IrNode.Check);
     }
+
+    private final boolean integerDivision;
+    private final boolean fallible;
 
     /** The deepest tree whose program is made on the constructing thread; deeper ones on a large-stack thread. */
     static final int IN_PLACE_DEPTH = 256;
@@ -137,7 +145,7 @@ public final class KernelProgram {
 
     /** True when a row can fail: the program has a {@link IrNode.Check} or an integer division or remainder. */
     public boolean isFallible() {
-        return hasIntegerDivision() || anyNode(n -> n instanceof IrNode.Check);
+        return fallible;
     }
 
     /** Whether the result is a Boolean, which Arrow and the backends store as a bitmap. */
@@ -215,9 +223,7 @@ public final class KernelProgram {
 
     /** True when the program contains an integer division or remainder (which fail on a zero divisor). */
     public boolean hasIntegerDivision() {
-        return anyNode(n -> n instanceof IrNode.Binary b
-                && b.op().failsOnZeroDivisor()
-                && b.type().isInteger());
+        return integerDivision;
     }
 
     /** True when any node of the value's tree or of the null condition matches. */
