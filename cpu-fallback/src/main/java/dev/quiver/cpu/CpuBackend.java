@@ -434,6 +434,12 @@ public final class CpuBackend implements KernelBackend {
                 continue;
             }
             w += switch (n) {
+                // Streams are counted once (the arity); Boolean logic is a few mask operations per 64 rows,
+                // so a CASE or AND over cheap terms stays a memory-bound loop, which a second thread does not help.
+                case IrNode.Arg _ -> 0;
+                case IrNode.Unary u when u.op() == UnaryOp.NOT && u.type() == ElementType.BOOL -> 0;
+                case IrNode.Binary b
+                when b.op().domain() == UnaryOp.Domain.INTEGER_OR_BOOL && b.type() == ElementType.BOOL -> 0;
                 case IrNode.Unary u when !u.op().isExact() -> 16;
                 case IrNode.Binary b when b.op().domain() == UnaryOp.Domain.FLOAT -> 16;
                 case IrNode.Binary b

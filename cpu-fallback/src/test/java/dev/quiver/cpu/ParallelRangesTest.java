@@ -114,6 +114,24 @@ class ParallelRangesTest {
     }
 
     @Test
+    void aCaseOrAConjunctionOfCheapTermsIsMemoryBound() {
+        IrNode x = Ir.arg(0, FLOAT64), y = Ir.arg(1, FLOAT64), z = Ir.arg(2, FLOAT64);
+        IrNode test = Ir.and(
+                Ir.compare(CmpOp.GT, x, Ir.lit(FLOAT64, 0.5)),
+                Ir.not(Ir.or(Ir.compare(CmpOp.LT, y, Ir.lit(FLOAT64, 0.25)), Ir.compare(CmpOp.EQ, z, x))));
+        KernelProgram blend = new KernelProgram(List.of(FLOAT64, FLOAT64, FLOAT64), Ir.select(test, Ir.mul(x, y), z));
+        // Three streams, three comparisons, two literals, one multiply and a blend: the logic weighs nothing.
+        assertEquals(3 + 3 + 2 + 1 + 1, CpuBackend.weight(blend));
+        assertTrue(CpuBackend.weight(blend) < CpuBackend.MIN_SPLIT_WEIGHT);
+        CpuBackend cpu = new CpuBackend(4);
+        try {
+            assertEquals(1, cpu.threadsFor(blend, 1 << 22), "a blend of cheap branches is bound by memory");
+        } finally {
+            cpu.close();
+        }
+    }
+
+    @Test
     void aMemoryBoundProgramStaysOnOneThreadWhileAComputeBoundOneIsSplit() {
         IrNode x = Ir.arg(0, FLOAT64), y = Ir.arg(1, FLOAT64);
         KernelProgram cheap = new KernelProgram(List.of(FLOAT64, FLOAT64), Ir.add(Ir.mul(x, y), x));
