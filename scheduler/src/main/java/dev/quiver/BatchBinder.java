@@ -90,19 +90,11 @@ final class BatchBinder {
      * {@link #bind} checks): copying reads their buffers too.
      */
     void checkCopiedColumns(VectorSchemaRoot batch) {
-        checkCopiedColumns(batch, List.of());
-    }
-
-    /**
-     * As {@link #checkCopiedColumns(VectorSchemaRoot)}, leaving out the columns {@code others}
-     * (plans against the same schema, whose binding checks them) read as well.
-     */
-    void checkCopiedColumns(VectorSchemaRoot batch, List<PhysicalPlan> others) {
         try {
             List<FieldVector> all = batch.getFieldVectors();
             for (int i = 0; i < all.size(); i++) {
                 FieldVector v = all.get(i);
-                if (reads(plan, i, v.getName()) || readByAny(others, i, v.getName())) {
+                if (reads(plan, i, v.getName())) {
                     continue;
                 }
                 if (v.getValueCount() != batch.getRowCount()) {
@@ -123,15 +115,6 @@ final class BatchBinder {
     private static boolean reads(PhysicalPlan p, int index, String name) {
         int pos = p.schemaIndexes().indexOf(index);
         return pos >= 0 && p.columns().get(pos).getName().equals(name);
-    }
-
-    private static boolean readByAny(List<PhysicalPlan> plans, int index, String name) {
-        for (PhysicalPlan p : plans) {
-            if (reads(p, index, name)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static InputException input(String column, String detail) {

@@ -236,15 +236,6 @@ public final class CompiledExpression {
     }
 
     /**
-     * Checks the columns of {@code batch} that neither this expression nor any of {@code others}
-     * (planned against the same schema) reads, as {@link #filter} checks the columns it copies.
-     */
-    void checkUnreadColumns(VectorSchemaRoot batch, List<CompiledExpression> others) {
-        binder.checkCopiedColumns(
-                batch, others.stream().map(CompiledExpression::plan).toList());
-    }
-
-    /**
      * As {@link #evaluate(VectorSchemaRoot, Placement, BufferAllocator)}, but an expression
      * over literals only gives a {@link ColumnarValue.Scalar} instead of a filled array, and an
      * expression that is just a column gives that column of the batch itself, borrowed

@@ -105,8 +105,7 @@ public final class CompiledProjection {
         int rows = batch.getRowCount();
         Selection keep = null;
         if (filter != null) {
-            // As when the filter copied every column: the columns nothing reads are checked too.
-            filter.checkUnreadColumns(batch, columns);
+            // Only the columns something reads are checked (when they are bound): the others are never touched.
             keep = filter.select(batch, placement, allocator);
         }
         if (limit < (keep == null ? rows : keep.count())) {
@@ -116,9 +115,6 @@ public final class CompiledProjection {
             return evaluate(batch, null, placement, allocator);
         }
         if (keep.isNone()) {
-            if (filter != null) {
-                filter.checkUnreadColumns(batch, List.of()); // nothing binds the columns the projection reads
-            }
             return empty(allocator);
         }
         try (KeptRows kept = new KeptRows(keep, allocator)) {

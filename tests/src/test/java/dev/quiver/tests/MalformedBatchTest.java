@@ -212,9 +212,10 @@ class MalformedBatchTest extends QuiverTestBase {
     // ------------------------------------------------------------------ what is read without being computed on
 
     @Test
-    void aFilterChecksTheColumnsItCopiesToo() {
+    void aFilterChecksTheColumnsItCopiesAndAProjectionTheColumnsItReads() {
         CompiledExpression keep = quiver.compile(XS, Expr.parse("x > 1"));
         CompiledProjection projection = quiver.compileProjection(XS, Expr.parse("x > 1"), List.of(Expr.parse("x * 2")));
+        CompiledProjection readsS = quiver.compileProjection(XS, Expr.parse("x > 1"), List.of(Expr.parse("s")));
         for (Placement p : placements()) {
             try (VectorSchemaRoot b = xs(List.of(1, 2, 3), List.of("abc", "de", "fgh"))) {
                 BatchCorruption.apply(b, "s offset 2 1", allocator);
@@ -223,9 +224,16 @@ class MalformedBatchTest extends QuiverTestBase {
                 assertEquals("column 's' is malformed: its offsets decrease at row 1 (from 3 to 1)", e.detail());
                 assertEquals(1, e.row());
                 assertEquals("(x > 1)", e.expression());
+                // A projection compacts only the columns it reads: the malformed s is never touched, so not refused.
+                try (VectorSchemaRoot out = projection.project(b, p, allocator)) {
+                    assertEquals(2, out.getRowCount());
+                    assertEquals(4L, ((Number) out.getVector(0).getObject(0)).longValue());
+                    assertEquals(6L, ((Number) out.getVector(0).getObject(1)).longValue());
+                }
+                // One that reads s refuses it, with the filter's message.
                 InputException viaProjection = assertThrows(
                         InputException.class,
-                        () -> projection.project(b, p, allocator).close());
+                        () -> readsS.project(b, p, allocator).close());
                 assertEquals(e.detail(), viaProjection.detail());
                 // evaluate reads only x: the malformed s is none of its business
                 assertEquals(Arrays.asList(false, true, true), TestColumns.valuesAndClose(keep.evaluate(b, p)));
