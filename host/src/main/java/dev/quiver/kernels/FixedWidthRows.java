@@ -57,56 +57,6 @@ final class FixedWidthRows {
 
     /** Value {@code k} of {@code dst} := value {@code r} of {@code src}, for the k-th selected row r. */
     static void filter(MemorySegment src, MemorySegment dst, int width, Selection selection) {
-        switch (width) {
-            case 8 -> filter64(src, dst, selection);
-            case 4 -> filter32(src, dst, selection);
-            default -> filterAny(src, dst, width, selection);
-        }
-    }
-
-    private static void filter64(MemorySegment src, MemorySegment dst, Selection selection) {
-        long k = 0;
-        for (int wi = 0, n = selection.wordCount(); wi < n; wi++) {
-            long w = selection.word(wi);
-            if (w == 0) {
-                continue;
-            }
-            long base = (long) wi << 6;
-            int c = Long.bitCount(w);
-            if (c >= BULK_RUN && isRun(w)) {
-                copyRun(src, base + Long.numberOfTrailingZeros(w), dst, k, c, 8);
-                k += c;
-                continue;
-            }
-            do {
-                dst.set(LONG, k++ << 3, src.get(LONG, (base + Long.numberOfTrailingZeros(w)) << 3));
-                w &= w - 1;
-            } while (w != 0);
-        }
-    }
-
-    private static void filter32(MemorySegment src, MemorySegment dst, Selection selection) {
-        long k = 0;
-        for (int wi = 0, n = selection.wordCount(); wi < n; wi++) {
-            long w = selection.word(wi);
-            if (w == 0) {
-                continue;
-            }
-            long base = (long) wi << 6;
-            int c = Long.bitCount(w);
-            if (c >= BULK_RUN && isRun(w)) {
-                copyRun(src, base + Long.numberOfTrailingZeros(w), dst, k, c, 4);
-                k += c;
-                continue;
-            }
-            do {
-                dst.set(INT, k++ << 2, src.get(INT, (base + Long.numberOfTrailingZeros(w)) << 2));
-                w &= w - 1;
-            } while (w != 0);
-        }
-    }
-
-    private static void filterAny(MemorySegment src, MemorySegment dst, int width, Selection selection) {
         long k = 0;
         for (int wi = 0, n = selection.wordCount(); wi < n; wi++) {
             long w = selection.word(wi);
