@@ -89,16 +89,35 @@ public final class DictionaryTable {
      * index), or null when it is not a flat vector or would take more than {@link #MAX_BYTES}.
      */
     public static DictionaryTable of(FieldVector perEntry) {
+        return of(perEntry, 0);
+    }
+
+    /**
+     * The table that decodes a dictionary of {@code values}: its values, then a NULL for a null
+     * index; null as {@link #of} says.
+     */
+    public static DictionaryTable decoding(FieldVector values) {
+        return of(values, 1);
+    }
+
+    /** The table of {@code perEntry}'s values and {@code nulls} (0 or 1) NULL entries after them. */
+    private static DictionaryTable of(FieldVector perEntry, int nulls) {
         Objects.requireNonNull(perEntry, "perEntry is null");
-        int n = perEntry.getValueCount();
+        int given = perEntry.getValueCount();
+        int n = given + nulls;
         if (n == 0) {
             return null;
         }
         Field field = new Field("result", perEntry.getField().getFieldType(), null);
-        long[] valid = PackedBits.validity(perEntry, n);
-        if (valid == null) {
-            valid = new long[PackedBits.words(n)];
+        long[] valid = new long[PackedBits.words(n)];
+        long[] read = given == 0 ? null : PackedBits.validity(perEntry, given);
+        if (read == null) {
             Arrays.fill(valid, -1L);
+        } else {
+            System.arraycopy(read, 0, valid, 0, read.length);
+        }
+        for (int i = given; i < n; i++) {
+            valid[i >>> 6] &= ~(1L << i);
         }
         switch (perEntry) {
             case BitVector b -> {
@@ -113,21 +132,26 @@ public final class DictionaryTable {
                 if ((long) n * width > MAX_BYTES) {
                     return null;
                 }
-                MemorySegment src = PackedBits.view(f.getDataBuffer());
+                // The NULL entries after the values read as zeros.
+                MemorySegment src = given == 0 ? MemorySegment.NULL : PackedBits.view(f.getDataBuffer());
                 Object typed = switch (width) {
-                    case 1 -> src.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
-                    case 2 -> src.asSlice(0, 2L * n).toArray(ValueLayout.JAVA_SHORT_UNALIGNED);
-                    case 4 -> src.asSlice(0, 4L * n).toArray(ValueLayout.JAVA_INT_UNALIGNED);
-                    case 8 -> src.asSlice(0, 8L * n).toArray(ValueLayout.JAVA_LONG_UNALIGNED);
-                    default -> src.asSlice(0, (long) width * n).toArray(ValueLayout.JAVA_BYTE);
+                    case 1 -> Arrays.copyOf(src.asSlice(0, given).toArray(ValueLayout.JAVA_BYTE), n);
+                    case 2 -> Arrays.copyOf(src.asSlice(0, 2L * given).toArray(ValueLayout.JAVA_SHORT_UNALIGNED), n);
+                    case 4 -> Arrays.copyOf(src.asSlice(0, 4L * given).toArray(ValueLayout.JAVA_INT_UNALIGNED), n);
+                    case 8 -> Arrays.copyOf(src.asSlice(0, 8L * given).toArray(ValueLayout.JAVA_LONG_UNALIGNED), n);
+                    default ->
+                        Arrays.copyOf(src.asSlice(0, (long) width * given).toArray(ValueLayout.JAVA_BYTE), width * n);
                 };
                 return new DictionaryTable(field, Layout.FIXED, n, valid, null, width, typed, null, null);
             }
-            case BaseVariableWidthVector v -> {
-                return variable(field, Layout.VARIABLE, n, valid, v.getOffsetBuffer(), 4, v.getDataBuffer());
+            case BaseVariableWidthVector v
+            when given > 0 -> {
+                return variable(field, Layout.VARIABLE, given, nulls, valid, v.getOffsetBuffer(), 4, v.getDataBuffer());
             }
-            case BaseLargeVariableWidthVector v -> {
-                return variable(field, Layout.LARGE_VARIABLE, n, valid, v.getOffsetBuffer(), 8, v.getDataBuffer());
+            case BaseLargeVariableWidthVector v
+            when given > 0 -> {
+                return variable(
+                        field, Layout.LARGE_VARIABLE, given, nulls, valid, v.getOffsetBuffer(), 8, v.getDataBuffer());
             }
             default -> {
                 return null;
@@ -135,10 +159,12 @@ public final class DictionaryTable {
         }
     }
 
+    /** A table of {@code n} variable-width values and {@code nulls} empty (NULL) entries after them. */
     private static DictionaryTable variable(
             Field field,
             Layout layout,
             int n,
+            int nulls,
             long[] valid,
             ArrowBuf offsetBuffer,
             int offsetWidth,
@@ -149,12 +175,13 @@ public final class DictionaryTable {
         if (first < 0 || last < first || last - first > MAX_BYTES) {
             return null;
         }
-        int[] starts = new int[n + 1];
+        int[] starts = new int[n + nulls + 1];
         for (int i = 0; i <= n; i++) {
             starts[i] = (int) (offset(offsets, offsetWidth, i) - first);
         }
+        Arrays.fill(starts, n + 1, starts.length, starts[n]);
         byte[] bytes = PackedBits.view(dataBuffer).asSlice(first, last - first).toArray(ValueLayout.JAVA_BYTE);
-        return new DictionaryTable(field, layout, n, valid, null, 0, null, starts, bytes);
+        return new DictionaryTable(field, layout, n + nulls, valid, null, 0, null, starts, bytes);
     }
 
     private static long offset(MemorySegment offsets, int width, long i) {

@@ -8,9 +8,9 @@ import java.lang.foreign.ValueLayout;
  * through a byte copy) between rows: gathers by a selection or by indices, and the scatters
  * merges are made of. Validity is not touched here (see {@link PackedBits}).
  *
- * <p>Selections are walked a 64-row word at a time: a word whose set bits are one contiguous run
- * (a whole word of ones, most often) is one bulk copy, any other word is walked bit by bit
- * ({@link Long#numberOfTrailingZeros}, {@code w &= w - 1}).
+ * <p>Selections are walked a 64-row word at a time, run of set bits by run: a run of at least
+ * {@code BULK_RUN} rows (a whole word of ones, most often) is one bulk copy, a shorter one is
+ * copied value by value.
  */
 final class FixedWidthRows {
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
@@ -43,11 +43,6 @@ final class FixedWidthRows {
         MemorySegment.copy(src, from * width, dst, to * width, (long) n * width);
     }
 
-    /** Whether the set bits of a non-zero word are one contiguous run. */
-    private static boolean isRun(long w) {
-        return ((w + (w & -w)) & w) == 0;
-    }
-
     /**
      * A run of at least this many selected rows is one bulk copy; a shorter one is copied value by
      * value ({@link MemorySegment#copy} costs tens of nanoseconds a call, which a sparse selection of
@@ -59,21 +54,21 @@ final class FixedWidthRows {
     static void filter(MemorySegment src, MemorySegment dst, int width, Selection selection) {
         long k = 0;
         for (int wi = 0, n = selection.wordCount(); wi < n; wi++) {
-            long w = selection.word(wi);
-            if (w == 0) {
-                continue;
-            }
             long base = (long) wi << 6;
-            int c = Long.bitCount(w);
-            if (c >= BULK_RUN && isRun(w)) {
-                copyRun(src, base + Long.numberOfTrailingZeros(w), dst, k, c, width);
-                k += c;
-                continue;
+            // Run by run: a long run is one bulk copy, a short one value by value.
+            for (long w = selection.word(wi); w != 0; ) {
+                int start = Long.numberOfTrailingZeros(w);
+                int len = Long.numberOfTrailingZeros(~(w >>> start));
+                if (len >= BULK_RUN) {
+                    copyRun(src, base + start, dst, k, len, width);
+                } else {
+                    for (int j = 0; j < len; j++) {
+                        copy(src, base + start + j, dst, k + j, width);
+                    }
+                }
+                k += len;
+                w = start + len >= 64 ? 0 : w & (-1L << (start + len));
             }
-            do {
-                copy(src, base + Long.numberOfTrailingZeros(w), dst, k++, width);
-                w &= w - 1;
-            } while (w != 0);
         }
     }
 
@@ -91,29 +86,21 @@ final class FixedWidthRows {
     static void scatter(MemorySegment src, MemorySegment dst, int width, Selection selection, boolean compact) {
         long k = 0;
         for (int wi = 0, n = selection.wordCount(); wi < n; wi++) {
-            long w = selection.word(wi);
-            if (w == 0) {
-                continue;
-            }
             long base = (long) wi << 6;
-            int c = Long.bitCount(w);
-            if (c >= BULK_RUN && isRun(w)) {
-                long first = base + Long.numberOfTrailingZeros(w);
-                copyRun(src, compact ? k : first, dst, first, c, width);
-                k += c;
-                continue;
-            }
-            if (compact) {
-                do {
-                    copy(src, k++, dst, base + Long.numberOfTrailingZeros(w), width);
-                    w &= w - 1;
-                } while (w != 0);
-            } else {
-                do {
-                    long r = base + Long.numberOfTrailingZeros(w);
-                    copy(src, r, dst, r, width);
-                    w &= w - 1;
-                } while (w != 0);
+            for (long w = selection.word(wi); w != 0; ) {
+                int start = Long.numberOfTrailingZeros(w);
+                int len = Long.numberOfTrailingZeros(~(w >>> start));
+                long first = base + start;
+                long from = compact ? k : first;
+                if (len >= BULK_RUN) {
+                    copyRun(src, from, dst, first, len, width);
+                } else {
+                    for (int j = 0; j < len; j++) {
+                        copy(src, from + j, dst, first + j, width);
+                    }
+                }
+                k += len;
+                w = start + len >= 64 ? 0 : w & (-1L << (start + len));
             }
         }
     }

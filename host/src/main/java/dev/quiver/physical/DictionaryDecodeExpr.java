@@ -2,6 +2,7 @@ package dev.quiver.physical;
 
 import dev.quiver.cancel.Cancellation;
 import dev.quiver.errors.InputException;
+import dev.quiver.kernels.DictionaryTable;
 import dev.quiver.strings.Utf8Input;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
@@ -40,8 +41,34 @@ public record DictionaryDecodeExpr(
         }
         try (ColumnarValue in = indices.evaluate(ctx)) {
             ColumnarValue.Array a = (ColumnarValue.Array) in;
+            FieldVector values = dictionary.getVector();
+            if (DictionaryTable.readable(a.vector())
+                    && values.getValueCount() <= Math.max(a.vector().getValueCount(), SMALL)
+                    && validUtf8(values)) {
+                // The values on the heap, gathered by the indices (a null index gives NULL); checked above,
+                // so what they give needs no check.
+                DictionaryTable table = DictionaryTable.decoding(values);
+                FieldVector gathered = table == null ? null : table.gather(a.vector(), ctx.allocator());
+                if (gathered != null) {
+                    return new ColumnarValue.Array(gathered);
+                }
+            }
+            // Arrow's decoder, then the result checked: a message that names the column's row.
             FieldVector decoded = (FieldVector) DictionaryEncoder.decode(a.vector(), dictionary, ctx.allocator());
             return new ColumnarValue.Array(Utf8Input.checked(decoded, a.vector().getName()));
+        }
+    }
+
+    /** A dictionary of at most this many values is checked whole however small the batch. */
+    private static final int SMALL = 1024;
+
+    /** Whether the dictionary's strings (if it holds strings) are valid UTF-8; checked per batch: a reader may reload it. */
+    private static boolean validUtf8(FieldVector values) {
+        try {
+            Utf8Input.check(values, "dictionary");
+            return true;
+        } catch (InputException e) {
+            return false;
         }
     }
 

@@ -79,6 +79,27 @@ public final class Names {
                     out.add(" END");
                     yield out;
                 }
+                case BetweenExpr b ->
+                    List.of(
+                            "(",
+                            b.input(),
+                            b.negated() ? " NOT BETWEEN " : " BETWEEN ",
+                            b.low(),
+                            " AND ",
+                            b.high(),
+                            ")");
+                case InListExpr x -> {
+                    List<Object> out = new ArrayList<>();
+                    out.add("(");
+                    out.add(x.input());
+                    out.add(x.negated() ? " NOT IN (" : " IN (");
+                    for (int i = 0; i < x.list().size(); i++) {
+                        out.add(i == 0 ? "" : ", ");
+                        out.add(x.list().get(i));
+                    }
+                    out.add("))");
+                    yield out;
+                }
                 case NotExpr n -> List.of("(NOT ", n.input(), ")");
                 case IsNullExpr n -> List.of("(", n.input(), n.negated() ? " IS NOT NULL)" : " IS NULL)");
                 case FusedKernelExpr f -> List.of(f.program().text());

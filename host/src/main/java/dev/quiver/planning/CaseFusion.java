@@ -2,11 +2,13 @@ package dev.quiver.planning;
 
 import dev.quiver.expr.Operator;
 import dev.quiver.functions.Volatility;
+import dev.quiver.physical.BetweenExpr;
 import dev.quiver.physical.BinaryExpr;
 import dev.quiver.physical.CaseExpr;
 import dev.quiver.physical.ColumnExpr;
 import dev.quiver.physical.DictionaryDecodeExpr;
 import dev.quiver.physical.FusedKernelExpr;
+import dev.quiver.physical.InListExpr;
 import dev.quiver.physical.IsNullExpr;
 import dev.quiver.physical.LiteralExpr;
 import dev.quiver.physical.NotExpr;
@@ -15,6 +17,7 @@ import dev.quiver.physical.ScalarFunctionExpr;
 import dev.quiver.rowfn.ir.Ir;
 import dev.quiver.rowfn.ir.IrNode;
 import dev.quiver.rowfn.ir.KernelProgram;
+import dev.quiver.types.DataType;
 import dev.quiver.types.ElementType;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -56,6 +59,23 @@ import java.util.Optional;
 final class CaseFusion {
     private CaseFusion() {}
 
+    /** IN lists of at most this many literals fuse as comparisons; longer ones keep the host's prepared set. */
+    static final int MAX_IN_LIST = 8;
+
+    /** Whether {@code input} and every one of {@code others} (the input among them or not) are numbers, dates or timestamps of one type. */
+    private static boolean comparable(PhysicalExpr input, List<PhysicalExpr> others) {
+        ElementType t = storage(input.dataType());
+        if (t == null || !t.isNumeric()) {
+            return false;
+        }
+        for (PhysicalExpr o : others) {
+            if (!o.dataType().equals(input.dataType())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Where the validity of input {@code i} is argument {@code VALIDITY + i} while the inputs are still being found. */
     private static final int VALIDITY = 1 << 24;
 
@@ -77,24 +97,13 @@ final class CaseFusion {
                 && (t.sawCase || (t.sawLogic && t.sawNumbers && !t.hostLeaf && !t.sawNullTest))
                 && lane.value().type() == Fusion.element(e.dataType());
         if (!fuses) {
-            // An AND/OR tree that is not one segment is the host's lazy chain all through (none of its sub-chains
-            // becomes a segment: which would depend on how the tree is balanced), its terms fused on their own.
-            return isLogic(e) ? Optional.of(hostTree(e)) : Optional.empty();
+            // An AND/OR tree that is not one segment is the host's lazy chain: its numeric terms one segment at its
+            // head, its other terms after it as written (ChainFusion).
+            return isLogic(e) ? Optional.of(ChainFusion.chain((BinaryExpr) e)) : Optional.empty();
         }
         int n = t.leaves.size();
-        Map<IrNode, IrNode> done = new IdentityHashMap<>();
-        IrNode value = renumber(lane.value(), n, done);
-        IrNode nullWhen = renumber(Ir.not(lane.valid()), n, done);
-        if (KernelProgram.depth(value, KernelProgram.MAX_DEPTH) > KernelProgram.MAX_DEPTH
-                || KernelProgram.depth(nullWhen, KernelProgram.MAX_DEPTH) > KernelProgram.MAX_DEPTH) {
-            return Optional.empty();
-        }
-        List<ElementType> types = new ArrayList<>(t.types);
-        for (int i = 0; i < n; i++) {
-            types.add(ElementType.BOOL);
-        }
-        KernelProgram program = new KernelProgram(types, value, nullWhen, false, Fusion.text(e));
-        if (program.isFallible()) {
+        KernelProgram program = program(t, lane, e).orElse(null);
+        if (program == null || program.isFallible()) {
             return Optional.empty(); // a branch not taken would raise: the host node runs it lazily
         }
         List<PhysicalExpr> inputs = new ArrayList<>(n);
@@ -105,6 +114,19 @@ final class CaseFusion {
             inputs.add(fused);
         }
         return Optional.of(new FusedKernelExpr(program, inputs, e.dataType(), t.segment.rowFns, immutable));
+    }
+
+    /** The program of a translation (value, and null where not valid), unless it is too deep for one. */
+    private static Optional<KernelProgram> program(Translation t, Lane lane, PhysicalExpr e) {
+        int n = t.leaves.size();
+        Map<IrNode, IrNode> done = new IdentityHashMap<>();
+        IrNode value = renumber(lane.value(), n, done);
+        IrNode nullWhen = renumber(Ir.not(lane.valid()), n, done);
+        if (KernelProgram.depth(value, KernelProgram.MAX_DEPTH) > KernelProgram.MAX_DEPTH
+                || KernelProgram.depth(nullWhen, KernelProgram.MAX_DEPTH) > KernelProgram.MAX_DEPTH) {
+            return Optional.empty();
+        }
+        return Optional.of(new KernelProgram(t.typesWithValidity(), value, nullWhen, false, Fusion.text(e)));
     }
 
     /**
@@ -140,26 +162,42 @@ final class CaseFusion {
         return e instanceof BinaryExpr b && (b.op() == Operator.AND || b.op() == Operator.OR);
     }
 
-    /** The tree of AND, OR and NOT above {@code e}'s terms kept as it is, each term fused on its own. */
-    private static PhysicalExpr hostTree(PhysicalExpr e) {
-        if (e instanceof BinaryExpr b && isLogic(b)) {
-            return new BinaryExpr(hostTree(b.left()), b.op(), hostTree(b.right()), b.dataType(), b.mode());
-        }
+    /** A term of a host chain: a nested chain of the other operator, a NOT above one, or anything else fused on its own. */
+    static PhysicalExpr hostTerm(PhysicalExpr e) {
         if (e instanceof NotExpr n && (isLogic(n.input()) || n.input() instanceof NotExpr)) {
-            return new NotExpr(hostTree(n.input()));
+            return new NotExpr(hostTerm(n.input()));
         }
         return Fusion.fuse(e);
+    }
+
+    /**
+     * Whether {@code term} fuses on its own into one infallible segment over columns and literals
+     * that compares numbers (dates and timestamps included), with no IS NULL test: a term a chain
+     * may compute densely at its head, with its other such terms.
+     */
+    static boolean fusesAsNumericTerm(PhysicalExpr term) {
+        if (Fusion.element(term.dataType()) != ElementType.BOOL) {
+            return false;
+        }
+        Translation t = new Translation();
+        Lane lane = t.translate(term, 1);
+        if (lane == null || t.leaves.isEmpty() || !t.sawNumbers || t.hostLeaf || t.sawNullTest || t.sawCase) {
+            return false;
+        }
+        return program(t, lane, term).map(p -> !p.isFallible()).orElse(false) && !isVolatile(term);
     }
 
     /** A node whose IR is strict in its operands: a comparison of two numbers (or two Booleans, = and <>), or what {@link Fusion} fuses. */
     private static boolean isStrictOp(PhysicalExpr e) {
         if (e instanceof BinaryExpr b && b.op().isComparison()) {
-            ElementType l = Fusion.element(b.left().dataType());
-            ElementType r = Fusion.element(b.right().dataType());
+            ElementType l = storage(b.left().dataType());
+            ElementType r = storage(b.right().dataType());
             return SqlComparisons.fusable(b.op())
                     && l != null
                     && l == r
-                    && (l.isNumeric() || b.op() == Operator.EQ || b.op() == Operator.NOT_EQ);
+                    && (l.isNumeric() || b.op() == Operator.EQ || b.op() == Operator.NOT_EQ)
+                    && (Fusion.element(b.left().dataType()) != null
+                            || b.left().dataType().equals(b.right().dataType()));
         }
         return Fusion.isFusableOp(e);
     }
@@ -180,7 +218,7 @@ final class CaseFusion {
 
         /** {@code e} at level {@code depth} as IR, or null when it cannot be fused. */
         Lane translate(PhysicalExpr e, int depth) {
-            ElementType type = Fusion.element(e.dataType());
+            ElementType type = storage(e.dataType());
             if (type == null || depth > Fusion.MAX_SEGMENT_DEPTH || ++nodes > Fusion.MAX_SEGMENT_NODES) {
                 return null;
             }
@@ -192,6 +230,11 @@ final class CaseFusion {
                 }
                 case CaseExpr c when c.lookup().isEmpty() -> caseLane(c, depth);
                 case BinaryExpr b when b.op() == Operator.AND || b.op() == Operator.OR -> logic(b, depth);
+                case BetweenExpr b when comparable(b.input(), b.children()) -> between(b, depth);
+                case InListExpr x
+                when x.list().size() <= MAX_IN_LIST
+                        && x.list().stream().allMatch(LiteralExpr.class::isInstance)
+                        && comparable(x.input(), x.list()) -> inList(x, depth);
                 case NotExpr x -> {
                     Lane in = translate(x.input(), depth + 1);
                     yield in == null ? null : new Lane(Ir.not(in.value()), in.valid());
@@ -229,13 +272,64 @@ final class CaseFusion {
                 return null;
             }
             sawLogic = true;
-            boolean and = b.op() == Operator.AND;
+            return kleene(l, r, b.op() == Operator.AND);
+        }
+
+        /** {@code low <= input AND input <= high} (Kleene), negated for NOT BETWEEN, the input read once. */
+        private Lane between(BetweenExpr b, int depth) {
+            Lane x = translate(b.input(), depth + 1);
+            Lane lo = x == null ? null : translate(b.low(), depth + 1);
+            Lane hi = lo == null ? null : translate(b.high(), depth + 1);
+            if (hi == null) {
+                return null;
+            }
+            sawNumbers = true;
+            Lane above =
+                    new Lane(SqlComparisons.compare(Operator.GT_EQ, x.value(), lo.value()), and(x.valid(), lo.valid()));
+            Lane below =
+                    new Lane(SqlComparisons.compare(Operator.LT_EQ, x.value(), hi.value()), and(x.valid(), hi.valid()));
+            Lane in = kleene(above, below, true);
+            return b.negated() ? new Lane(Ir.not(in.value()), in.valid()) : in;
+        }
+
+        /** {@code input = v1 OR input = v2 OR ...} (Kleene: NULL where nothing matches and an element is NULL), negated for NOT IN. */
+        private Lane inList(InListExpr x, int depth) {
+            Lane in = translate(x.input(), depth + 1);
+            if (in == null) {
+                return null;
+            }
+            sawNumbers = true;
+            Lane any = new Lane(FALSE, TRUE);
+            for (PhysicalExpr item : x.list()) {
+                Lane v = translate(item, depth + 1);
+                if (v == null) {
+                    return null;
+                }
+                any = kleene(
+                        any,
+                        new Lane(
+                                SqlComparisons.compare(Operator.EQ, in.value(), v.value()), and(in.valid(), v.valid())),
+                        false);
+            }
+            return x.negated() ? new Lane(Ir.not(any.value()), any.valid()) : any;
+        }
+
+        /** The argument types, each input's validity after them. */
+        List<ElementType> typesWithValidity() {
+            List<ElementType> all = new ArrayList<>(types);
+            for (int i = 0; i < types.size(); i++) {
+                all.add(ElementType.BOOL);
+            }
+            return all;
+        }
+
+        private static Lane kleene(Lane l, Lane r, boolean and) {
             // The value that decides: FALSE for AND, TRUE for OR.
             IrNode lDecides = and ? Ir.not(l.value()) : l.value();
             IrNode rDecides = and ? Ir.not(r.value()) : r.value();
             IrNode valid = or(and(l.valid(), r.valid()), or(and(l.valid(), lDecides), and(r.valid(), rDecides)));
             IrNode value = and ? Ir.and(l.value(), r.value()) : Ir.or(l.value(), r.value());
-            return new Lane(value, valid);
+            return new Lane(Ir.fold(value), valid);
         }
 
         /** The branch taken, in order; a row no WHEN takes gets the ELSE, or NULL without one. */
@@ -293,6 +387,19 @@ final class CaseFusion {
             }
             return new Lane(Ir.arg(i, type), Ir.arg(VALIDITY + i, ElementType.BOOL));
         }
+    }
+
+    /**
+     * The element type a value of type {@code t} is stored as: its element type, or for a date or
+     * timestamp the integer of its days or ticks, which compare as the dates and times do (two
+     * timestamps are compared only when their types, unit and zone, are equal).
+     */
+    static ElementType storage(DataType t) {
+        return switch (t) {
+            case DataType.Date32 _ -> ElementType.INT32;
+            case DataType.Timestamp _ -> ElementType.INT64;
+            default -> Fusion.element(t);
+        };
     }
 
     private static boolean isVolatile(PhysicalExpr e) {

@@ -127,7 +127,7 @@ public final class ExpressionPlanner {
             try (BufferAllocator folding = foldingAllocator()) {
                 Lowering l = new Lowering(schema, dictionaries, expr, config.withAllocator(folding));
                 PhysicalExpr unfused = l.lower(planned);
-                PhysicalExpr root = Fusion.fuse(CommonSubexpressions.share(unfused));
+                PhysicalExpr root = Fusion.fuse(CommonSubexpressions.share(DisjunctFactoring.apply(unfused)));
                 if (dictionaries != null && config.dictionaryMapping()) {
                     root = DictionaryMapping.apply(root);
                 }

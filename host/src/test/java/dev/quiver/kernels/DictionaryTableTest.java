@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.quiver.types.DataType;
 import dev.quiver.value.Values;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,6 +18,8 @@ import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -148,5 +151,48 @@ class DictionaryTableTest extends KernelTestBase {
                 new Field("m", FieldType.nullable(new ArrowType.Int(bits, signed)), null).createVector(allocator);
         ((BaseFixedWidthVector) v).allocateNew(Math.max(rows, 1));
         return v;
+    }
+
+    @Test
+    void aDecodingTableGathersTheValuesAndANullForANullIndex() {
+        Random rnd = new Random(9);
+        try (VarCharVector dict = new VarCharVector("dict", allocator);
+                IntVector indices = new IntVector("ix", allocator)) {
+            String[] words = {"A", "NN", null, "a longer value than sixteen bytes"};
+            dict.allocateNew();
+            for (int i = 0; i < words.length; i++) {
+                if (words[i] == null) {
+                    dict.setNull(i);
+                } else {
+                    dict.setSafe(i, words[i].getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            dict.setValueCount(words.length);
+            int rows = 200;
+            indices.allocateNew(rows);
+            List<String> expected = new ArrayList<>();
+            for (int k = 0; k < rows; k++) {
+                if (rnd.nextInt(5) == 0) {
+                    indices.set(k, 1_000_000); // garbage behind a null
+                    indices.setNull(k);
+                    expected.add(null);
+                } else {
+                    int i = rnd.nextInt(words.length);
+                    indices.set(k, i);
+                    expected.add(words[i]);
+                }
+            }
+            indices.setValueCount(rows);
+            try (FieldVector out = DictionaryTable.decoding(dict).gather(indices, allocator)) {
+                assertEquals(rows, out.getValueCount());
+                List<String> got = new ArrayList<>();
+                for (int k = 0; k < rows; k++) {
+                    Object v = out.getObject(k);
+                    got.add(v == null ? null : v.toString());
+                }
+                assertEquals(expected, got, "seed 9");
+            }
+        }
+        assertEquals(0, allocator.getAllocatedMemory());
     }
 }
