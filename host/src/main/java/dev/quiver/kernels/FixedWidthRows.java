@@ -50,8 +50,18 @@ final class FixedWidthRows {
      */
     private static final int BULK_RUN = 16;
 
+    /**
+     * A selection of fewer than one row in this many is gathered by its rows' positions (a counted
+     * loop per value width) rather than walked run by run.
+     */
+    private static final int SPARSE = 4;
+
     /** Value {@code k} of {@code dst} := value {@code r} of {@code src}, for the k-th selected row r. */
     static void filter(MemorySegment src, MemorySegment dst, int width, Selection selection) {
+        if ((long) selection.count() * SPARSE < selection.rows()) {
+            take(src, dst, width, selection.positions());
+            return;
+        }
         long k = 0;
         for (int wi = 0, n = selection.wordCount(); wi < n; wi++) {
             long base = (long) wi << 6;
@@ -74,8 +84,23 @@ final class FixedWidthRows {
 
     /** Value {@code k} of {@code dst} := value {@code indices[k]} of {@code src} (indices already checked). */
     static void take(MemorySegment src, MemorySegment dst, int width, int[] indices) {
-        for (int k = 0; k < indices.length; k++) {
-            copy(src, indices[k], dst, k, width);
+        // The common widths a loop each, the value moved straight (a switch per value costs a call).
+        switch (width) {
+            case 8 -> {
+                for (int k = 0; k < indices.length; k++) {
+                    dst.setAtIndex(LONG, k, src.getAtIndex(LONG, indices[k]));
+                }
+            }
+            case 4 -> {
+                for (int k = 0; k < indices.length; k++) {
+                    dst.setAtIndex(INT, k, src.getAtIndex(INT, indices[k]));
+                }
+            }
+            default -> {
+                for (int k = 0; k < indices.length; k++) {
+                    copy(src, indices[k], dst, k, width);
+                }
+            }
         }
     }
 

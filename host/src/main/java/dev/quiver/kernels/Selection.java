@@ -22,6 +22,8 @@ public final class Selection {
     private final long[] words;
     private final int rows;
     private final int count;
+    /** {@link #indices()}, kept once a gather asked for it: every column of a batch is gathered by the same rows. */
+    private volatile int[] positions;
 
     private Selection(long[] words, int rows) {
         this.words = words;
@@ -276,6 +278,16 @@ public final class Selection {
             }
         }
         return new Selection(w, rows);
+    }
+
+    /** The selected rows in ascending order, computed once and shared: callers must not write to it. */
+    int[] positions() {
+        int[] p = positions;
+        if (p == null) {
+            p = indices();
+            positions = p;
+        }
+        return p;
     }
 
     /** The selected rows in ascending order. */

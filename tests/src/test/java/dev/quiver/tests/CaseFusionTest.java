@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -132,7 +133,34 @@ class CaseFusionTest {
             // An AND/OR as a WHEN: NULL counts as false.
             new Case(
                     "CASE WHEN f1 > 0 OR f2 > 0 THEN 1 ELSE 0 END",
-                    r -> isTrue(or(gt(r.f("f1"), 0.0), gt(r.f("f2"), 0.0))) ? 1 : 0));
+                    r -> isTrue(or(gt(r.f("f1"), 0.0), gt(r.f("f2"), 0.0))) ? 1 : 0),
+            // BETWEEN (low <= x AND x <= high) and a short IN list fuse as comparisons.
+            new Case(
+                    "f1 BETWEEN f2 AND f3 AND i1 IN (1, 2, 3)",
+                    r -> and(
+                            and(ge(r.f("f1"), r.f("f2")), not(gt(r.f("f1"), r.f("f3")))),
+                            or(or(eqLong(r.i("i1"), 1), eqLong(r.i("i1"), 2)), eqLong(r.i("i1"), 3)))),
+            // Negated, and a NULL in the list: x NOT IN (0, NULL) is FALSE or NULL, never TRUE.
+            new Case(
+                    "f1 NOT BETWEEN -1 AND 1 OR i1 NOT IN (0, NULL)",
+                    r -> or(
+                            not(and(ge(r.f("f1"), -1.0), not(gt(r.f("f1"), 1.0)))),
+                            not(or(eqLong(r.i("i1"), 0), null)))));
+
+    /** A chain with a term that cannot fuse: its numeric terms one segment at its head, the rest on the host. */
+    static final List<Case> CHAINS = List.of(
+            new Case("f1 > 0 AND i1 / i2 > 1 AND f2 < 0.5", r -> {
+                Boolean head = and(gt(r.f("f1"), 0.0), lt(r.f("f2"), 0.5));
+                if (Boolean.FALSE.equals(head)) {
+                    return false; // the division's row is decided: it does not run there
+                }
+                return and(head, r.i("i1") == null || r.i("i2") == null ? null : r.i("i1") / r.i("i2") > 1);
+            }),
+            new Case(
+                    "f1 < 0 OR g1 IS NULL OR f2 BETWEEN 0 AND 1",
+                    r -> or(
+                            or(lt(r.f("f1"), 0.0), and(ge(r.f("f2"), 0.0), not(gt(r.f("f2"), 1.0)))),
+                            r.g("g1") == null)));
 
     /** Not fused (a branch can fail): the host CASE, which must not raise on rows it does not take. */
     static final List<Case> NOT_FUSED = List.of(
@@ -226,6 +254,46 @@ class CaseFusionTest {
                         check(unfused, quiver.devices().getFirst(), batch, c, what + " (unfused)");
                     }
                 }
+            }
+        }
+    }
+
+    static Stream<Case> chains() {
+        return CHAINS.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("chains")
+    void aChainsNumericTermsAreOneSegmentAtItsHeadAndSqlOnEveryDevice(Case c) {
+        CompiledExpression expr = quiver.compile(TestBatches.SCHEMA, Expr.parse(c.sql()));
+        assertTrue(
+                expr.explain().matches("(?s).*Boolean:\n  (AND|OR) -> Boolean\n    kernel segment .*"),
+                "a host chain with a segment at its head:\n" + expr.explain());
+        Random random = new Random(SEED ^ c.sql().hashCode());
+        for (double nulls : NULLS) {
+            for (int rows : LENGTHS) {
+                try (VectorSchemaRoot batch = TestBatches.hostile(allocator, rows, nulls, random)) {
+                    // i2 is 0 in some rows: the division runs only where the segment left the row undecided.
+                    if (c.sql().contains("/")) {
+                        zeroWhereDecided(batch);
+                    }
+                    for (Device d : quiver.devices()) {
+                        check(expr, d, batch, c, c.sql() + ", " + rows + " rows, " + nulls + " nulls, seed " + SEED);
+                    }
+                }
+            }
+        }
+    }
+
+    /** i2 := 0 wherever the chain's numeric head (f1 > 0 AND f2 < 0.5) is FALSE: only the guard keeps the division from it. */
+    private static void zeroWhereDecided(VectorSchemaRoot batch) {
+        IntVector i2 = (IntVector) batch.getVector("i2");
+        for (int r = 0; r < batch.getRowCount(); r++) {
+            Row row = new Row(batch, r);
+            if (Boolean.FALSE.equals(and(gt(row.f("f1"), 0.0), lt(row.f("f2"), 0.5)))) {
+                i2.setSafe(r, 0);
+            } else if (!i2.isNull(r) && (i2.get(r) == 0 || i2.get(r) == -1)) {
+                i2.setSafe(r, 1); // no zero divisor, no MIN_VALUE / -1, where the division runs
             }
         }
     }
