@@ -44,6 +44,18 @@ public final class Names {
                 case ColumnExpr c -> List.of(c.name());
                 case LiteralExpr l -> List.of(l.value().toSql());
                 case BinaryExpr b -> List.of("(", b.left(), " " + b.op().sql() + " ", b.right(), ")");
+                case ConjunctionExpr c -> {
+                    // Left-deep, as the chain is written and as BinaryExpr prints it: ((a AND b) AND c).
+                    List<Object> out = new ArrayList<>();
+                    out.add("(".repeat(c.terms().size() - 1));
+                    out.add(c.terms().getFirst());
+                    for (int i = 1; i < c.terms().size(); i++) {
+                        out.add(" " + c.op().sql() + " ");
+                        out.add(c.terms().get(i));
+                        out.add(")");
+                    }
+                    yield out;
+                }
                 case NegativeExpr n -> List.of("(- ", n.input(), ")");
                 case CastExpr c ->
                     List.of(c.safe() ? "TRY_CAST(" : "CAST(", c.input(), " AS " + SqlTypes.sqlName(c.dataType()) + ")");
