@@ -118,7 +118,8 @@ public final class ConjunctOrder {
         return r;
     }
 
-    static double rank(ConjunctStats.Term t) {
+    /** A term's rank: nanoseconds per row over the share of rows decided (lower runs earlier); +infinity when never measured. */
+    public static double rank(ConjunctStats.Term t) {
         if (t.samples() == 0) {
             return Double.POSITIVE_INFINITY;
         }

@@ -121,7 +121,7 @@ public final class ConjunctionExpr implements PhysicalExpr {
         String decides = op == Operator.AND ? "FALSE" : "TRUE";
         for (int t : now) {
             ConjunctStats.Term f = figures.get(t);
-            sb.append("  #").append(t + 1).append(' ').append(Names.sql(terms.get(t))).append(": ");
+            sb.append("  #").append(t + 1).append(' ').append(shortened(Names.sql(terms.get(t)))).append(": ");
             if (f.samples() == 0) {
                 sb.append("not measured yet");
             } else {
@@ -143,6 +143,11 @@ public final class ConjunctionExpr implements PhysicalExpr {
             sb.append('\n');
         }
         return sb.toString();
+    }
+
+    /** A term's text for EXPLAIN: its first 100 characters. */
+    private static String shortened(String sql) {
+        return sql.length() <= 100 ? sql : sql.substring(0, 97) + "...";
     }
 
     @Override

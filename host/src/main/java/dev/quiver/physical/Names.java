@@ -92,6 +92,27 @@ public final class Names {
                     yield out;
                 }
                 case NotExpr n -> List.of("(NOT ", n.input(), ")");
+                case LikeExpr l ->
+                    List.of(
+                            "(",
+                            l.input(),
+                            (l.negated() ? " NOT" : "") + (l.caseInsensitive() ? " ILIKE " : " LIKE "),
+                            l.pattern(),
+                            l.escape() == null ? ")" : " ESCAPE '" + l.escape() + "')");
+                case BetweenExpr b ->
+                    List.of("(", b.input(), b.negated() ? " NOT BETWEEN " : " BETWEEN ", b.low(), " AND ", b.high(), ")");
+                case InListExpr in -> {
+                    List<Object> out = new ArrayList<>();
+                    out.add("(");
+                    out.add(in.input());
+                    out.add(in.negated() ? " NOT IN (" : " IN (");
+                    for (int i = 0; i < in.list().size(); i++) {
+                        out.add(i > 0 ? ", " : "");
+                        out.add(in.list().get(i));
+                    }
+                    out.add("))");
+                    yield out;
+                }
                 case IsNullExpr n -> List.of("(", n.input(), n.negated() ? " IS NOT NULL)" : " IS NULL)");
                 case FusedKernelExpr f -> List.of(f.program().text());
                 case SharedExpr sh -> List.of(sh.input());
