@@ -39,7 +39,7 @@ final class ChainEvaluation {
         int pending = first; // the last term run, whose decided rows are counted at the next step
         int pendingIn = rows;
         if (sample != null) {
-            sample.ran(first, rows, rows, System.nanoTime() - start);
+            sample.ran(first, rows, rows, true, System.nanoTime() - start);
         }
         try {
             for (int i = 1; i < terms.size(); i++) {
@@ -62,7 +62,7 @@ final class ChainEvaluation {
                 acc = null; // step owns it, on an exception too
                 acc = step(previous, term, undecided, whole, and, ctx);
                 if (sample != null) {
-                    sample.ran(index, in, whole ? rows : in, System.nanoTime() - start);
+                    sample.ran(index, in, whole ? rows : in, whole, System.nanoTime() - start);
                     pending = index;
                     pendingIn = in;
                 }
@@ -155,7 +155,7 @@ final class ChainEvaluation {
                 }
             }
             if (sample != null) {
-                sample.ran(index, in, whole ? rows : in, System.nanoTime() - start);
+                sample.ran(index, in, whole ? rows : in, whole, System.nanoTime() - start);
                 pending = index;
                 pendingIn = in;
             }

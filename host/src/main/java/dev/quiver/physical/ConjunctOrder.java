@@ -14,15 +14,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>The schedule: the first {@link #WARMUP} batches run in written order and are all measured;
  * the order is re-ranked after the 2nd, 4th and 8th of them; after that one batch in
  * {@link #SAMPLE_EVERY} is measured and the order re-ranked every {@link #RERANK_EVERY} samples.
- * Every {@link #EXPLORE_EVERY}th sample after warm-up moves one term (round robin) as early as
- * it may go, so a term the others keep from running (or estimates gone stale) is measured again.
+ * Every {@link #EXPLORE_EVERY}th sample after warm-up moves one term (round robin, one whose move
+ * changes the order) as early as it may go, so a term the others keep from running, or from
+ * running on the whole batch, is measured again (and estimates gone stale are).
  * Thread-safe: batches evaluated at once read the current order; recording is serialized.
  */
 public final class ConjunctOrder {
     static final int WARMUP = 8;
     static final int SAMPLE_EVERY = 8;
     static final int RERANK_EVERY = 4;
-    static final int EXPLORE_EVERY = 8;
+    static final int EXPLORE_EVERY = 16;
     /** A term that decides less than this share of its rows ranks as if it decided this much (cheapest first among them). */
     static final double MIN_DECIDED = 1e-6;
 
@@ -78,9 +79,16 @@ public final class ConjunctOrder {
         boolean explore = !warm && (b / SAMPLE_EVERY) % EXPLORE_EVERY == 0;
         if (explore) {
             synchronized (this) {
-                int term = exploreNext++ % mobility.size();
-                order = promote(term);
-                explorations++;
+                // The next term (in turn) that moving ahead changes the order of.
+                explore = false;
+                for (int k = 0; k < mobility.size() && !explore; k++) {
+                    int[] promoted = promote(exploreNext++ % mobility.size());
+                    if (!Arrays.equals(promoted, order)) {
+                        order = promoted;
+                        explore = true;
+                        explorations++;
+                    }
+                }
             }
         }
         return new Batch(order, new ConjunctSample(mobility.size()), explore);

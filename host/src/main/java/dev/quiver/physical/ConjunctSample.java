@@ -13,8 +13,11 @@ final class ConjunctSample {
     final long[] rowsEvaluated;
     final long[] rowsDecided;
     final boolean[] ran;
+    /** Whether the term ran on every row of the batch (else on a gathered selection of it). */
+    final boolean[] whole;
 
     ConjunctSample(int terms) {
+        whole = new boolean[terms];
         nanos = new long[terms];
         rowsIn = new long[terms];
         rowsEvaluated = new long[terms];
@@ -22,9 +25,13 @@ final class ConjunctSample {
         ran = new boolean[terms];
     }
 
-    /** Term {@code term} ran: it saw {@code in} undecided rows and was evaluated on {@code evaluated} rows. */
-    void ran(int term, int in, int evaluated, long nanos) {
+    /**
+     * Term {@code term} ran: it saw {@code in} undecided rows and was evaluated on {@code evaluated}
+     * rows, the whole batch or not ({@code whole}).
+     */
+    void ran(int term, int in, int evaluated, boolean whole, long nanos) {
         this.ran[term] = true;
+        this.whole[term] = whole;
         this.rowsIn[term] = in;
         this.rowsEvaluated[term] = evaluated;
         this.nanos[term] = Math.max(0, nanos);

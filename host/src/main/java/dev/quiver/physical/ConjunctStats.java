@@ -7,23 +7,53 @@ import java.util.List;
  * What the terms of one AND/OR chain have cost and decided, measured on sampled batches and
  * kept as exponentially decayed sums (each new sample weighs as much as about the last
  * {@code 1 / (1 - DECAY)} together), so the figures follow data whose character drifts.
+ *
+ * <p>Cost is kept apart for the two ways a term runs: on the whole batch, and on the undecided
+ * rows gathered first (which costs more per row: the gather and the scatter back). The whole-batch
+ * figure is the term's own cost wherever it stands, so it is the one ranked by when known.
  * Thread-safe: batches evaluated at once record here one at a time.
  */
 public final class ConjunctStats {
     /** The weight the older samples keep at each new one. */
     static final double DECAY = 0.75;
 
-    private final double[] nanos;
-    private final double[] rowsEvaluated;
+    private final Decayed[] whole;
+    private final Decayed[] selected;
     private final double[] rowsIn;
     private final double[] rowsDecided;
     private final long[] samples;
 
-    /** One term's figures: nanoseconds per row it was evaluated on, and the share of the rows it saw that it decided. */
-    public record Term(double nanosPerRow, double decidedFraction, long samples) {
+    /**
+     * One term's figures.
+     *
+     * @param nanosPerRow         what it costs per row it runs on: on the whole batch where that was
+     *                            measured, else on gathered rows; NaN when never measured
+     * @param selectedNanosPerRow per row when it ran on gathered rows; NaN when it never did
+     * @param decidedFraction     the share of the rows it saw that it decided (FALSE for AND, TRUE for OR)
+     * @param samples             the batches it was measured on
+     */
+    public record Term(double nanosPerRow, double selectedNanosPerRow, double decidedFraction, long samples) {
         /** The share of the rows it saw that it left undecided: the term's selectivity. */
         public double passFraction() {
             return 1 - decidedFraction;
+        }
+    }
+
+    /** A decayed sum of nanoseconds over a decayed sum of rows. */
+    private static final class Decayed {
+        double nanos;
+        double rows;
+        long samples;
+
+        void add(double n, double r) {
+            double keep = samples == 0 ? 0 : DECAY;
+            nanos = nanos * keep + n;
+            rows = rows * keep + r;
+            samples++;
+        }
+
+        double perRow() {
+            return samples == 0 || rows <= 0 ? Double.NaN : nanos / rows;
         }
     }
 
@@ -31,8 +61,12 @@ public final class ConjunctStats {
         if (terms < 1) {
             throw new IllegalArgumentException("a chain has terms, not " + terms);
         }
-        nanos = new double[terms];
-        rowsEvaluated = new double[terms];
+        whole = new Decayed[terms];
+        selected = new Decayed[terms];
+        for (int t = 0; t < terms; t++) {
+            whole[t] = new Decayed();
+            selected[t] = new Decayed();
+        }
         rowsIn = new double[terms];
         rowsDecided = new double[terms];
         samples = new long[terms];
@@ -49,18 +83,17 @@ public final class ConjunctStats {
         }
         for (int t = 0; t < samples.length; t++) {
             if (s.ran[t] && s.rowsEvaluated[t] > 0) {
-                add(t, s.nanos[t], s.rowsEvaluated[t], s.rowsIn[t], s.rowsDecided[t]);
+                add(t, s.whole[t], s.nanos[t], s.rowsEvaluated[t], s.rowsIn[t], s.rowsDecided[t]);
             }
         }
     }
 
     /** Adds one measurement of term {@code t} (for tests, and for {@link #record}). */
-    synchronized void add(int t, double nanos, double rowsEvaluated, double rowsIn, double rowsDecided) {
+    synchronized void add(int t, boolean onWholeBatch, double nanos, double rowsEvaluated, double rowsIn, double decided) {
+        (onWholeBatch ? whole[t] : selected[t]).add(nanos, rowsEvaluated);
         double keep = samples[t] == 0 ? 0 : DECAY;
-        this.nanos[t] = this.nanos[t] * keep + nanos;
-        this.rowsEvaluated[t] = this.rowsEvaluated[t] * keep + rowsEvaluated;
         this.rowsIn[t] = this.rowsIn[t] * keep + rowsIn;
-        this.rowsDecided[t] = this.rowsDecided[t] * keep + Math.min(rowsDecided, rowsIn);
+        this.rowsDecided[t] = this.rowsDecided[t] * keep + Math.min(decided, rowsIn);
         samples[t]++;
     }
 
@@ -68,12 +101,13 @@ public final class ConjunctStats {
     public synchronized List<Term> snapshot() {
         List<Term> out = new ArrayList<>(samples.length);
         for (int t = 0; t < samples.length; t++) {
-            out.add(samples[t] == 0
-                    ? new Term(Double.NaN, Double.NaN, 0)
-                    : new Term(
-                            nanos[t] / rowsEvaluated[t],
-                            rowsIn[t] > 0 ? rowsDecided[t] / rowsIn[t] : 0,
-                            samples[t]));
+            if (samples[t] == 0) {
+                out.add(new Term(Double.NaN, Double.NaN, Double.NaN, 0));
+                continue;
+            }
+            double w = whole[t].perRow();
+            double s = selected[t].perRow();
+            out.add(new Term(Double.isNaN(w) ? s : w, s, rowsIn[t] > 0 ? rowsDecided[t] / rowsIn[t] : 0, samples[t]));
         }
         return out;
     }

@@ -127,12 +127,15 @@ public final class ConjunctionExpr implements PhysicalExpr {
             } else {
                 sb.append(String.format(
                         Locale.ROOT,
-                        "selectivity %.3f (%s on %.1f%% of the rows it saw), %.2f ns/row, %d samples",
+                        "selectivity %.3f (%s on %.1f%% of the rows it saw), %.2f ns/row",
                         f.passFraction(),
                         decides,
                         100 * f.decidedFraction(),
-                        f.nanosPerRow(),
-                        f.samples()));
+                        f.nanosPerRow()));
+                if (!Double.isNaN(f.selectedNanosPerRow()) && f.selectedNanosPerRow() != f.nanosPerRow()) {
+                    sb.append(String.format(Locale.ROOT, " (%.2f on gathered rows)", f.selectedNanosPerRow()));
+                }
+                sb.append(", ").append(f.samples()).append(" samples");
             }
             ConjunctOrder.Mobility m = order.mobility().get(t);
             if (m != ConjunctOrder.Mobility.FREE) {

@@ -17,7 +17,7 @@ class ConjunctOrderTest {
     @Test
     void statsAreRatiosOfDecayedSums() {
         ConjunctStats s = new ConjunctStats(2);
-        s.add(0, 1_000, 100, 100, 25); // 10 ns/row, decides 25%
+        s.add(0, true, 1_000, 100, 100, 25); // 10 ns/row, decides 25%
         ConjunctStats.Term t = s.snapshot().get(0);
         assertEquals(10.0, t.nanosPerRow(), 1e-9);
         assertEquals(0.25, t.decidedFraction(), 1e-9);
@@ -25,25 +25,36 @@ class ConjunctOrderTest {
         assertEquals(0, s.snapshot().get(1).samples());
         assertTrue(Double.isNaN(s.snapshot().get(1).nanosPerRow()));
         // A second sample at 30 ns/row deciding all: (1000 * 0.75 + 3000) / (100 * 0.75 + 100).
-        s.add(0, 3_000, 100, 100, 100);
+        s.add(0, true, 3_000, 100, 100, 100);
         t = s.snapshot().get(0);
         assertEquals((1_000 * ConjunctStats.DECAY + 3_000) / (100 * ConjunctStats.DECAY + 100), t.nanosPerRow(), 1e-9);
         assertEquals((25 * ConjunctStats.DECAY + 100) / (100 * ConjunctStats.DECAY + 100), t.decidedFraction(), 1e-9);
         assertEquals(2, t.samples());
         // Old figures fade: after many samples at 2 ns/row the estimate is near 2.
         for (int i = 0; i < 60; i++) {
-            s.add(0, 200, 100, 100, 50);
+            s.add(0, true, 200, 100, 100, 50);
         }
         assertEquals(2.0, s.snapshot().get(0).nanosPerRow(), 1e-6);
         assertEquals(0.5, s.snapshot().get(0).decidedFraction(), 1e-6);
     }
 
     @Test
+    void theWholeBatchCostIsRankedByWhenKnown() {
+        ConjunctStats s = new ConjunctStats(1);
+        s.add(0, false, 3_000, 100, 100, 50); // on gathered rows: 30 ns/row
+        assertEquals(30.0, s.snapshot().get(0).nanosPerRow(), 1e-9);
+        s.add(0, true, 1_000, 1_000, 1_000, 500); // on the whole batch: 1 ns/row
+        assertEquals(1.0, s.snapshot().get(0).nanosPerRow(), 1e-9);
+        assertEquals(30.0, s.snapshot().get(0).selectedNanosPerRow(), 1e-9);
+        assertEquals(0.5, s.snapshot().get(0).decidedFraction(), 1e-9);
+    }
+
+    @Test
     void theCheapestPerRowDecidedGoesFirst() {
         ConjunctStats s = new ConjunctStats(3);
-        s.add(0, 100_000, 1_000, 1_000, 100); // 100 ns/row, decides 10%: rank 1000
-        s.add(1, 1_000, 1_000, 1_000, 900); // 1 ns/row, decides 90%: rank 1.11
-        s.add(2, 1_000, 1_000, 1_000, 100); // 1 ns/row, decides 10%: rank 10
+        s.add(0, true, 100_000, 1_000, 1_000, 100); // 100 ns/row, decides 10%: rank 1000
+        s.add(1, true, 1_000, 1_000, 1_000, 900); // 1 ns/row, decides 90%: rank 1.11
+        s.add(2, true, 1_000, 1_000, 1_000, 100); // 1 ns/row, decides 10%: rank 10
         assertArrayEquals(new int[] {1, 2, 0}, ConjunctOrder.order(ConjunctOrder.ranks(s.snapshot()), List.of(F, F, F)));
         // Deciding nothing: the cheaper first, after every term that decides something.
         assertArrayEquals(
@@ -91,22 +102,22 @@ class ConjunctOrderTest {
         // After warm-up, most batches are not measured.
         int measured = 0;
         int explored = 0;
-        for (int i = 2; i < 200; i++) {
+        for (int i = 2; i < 600; i++) {
             b = o.next();
             if (b.sample() != null) {
                 measured++;
                 measure(b, 1_000);
                 if (b.explored()) {
                     explored++;
-                    assertTrue(b.order()[0] == 0 || b.order()[0] == 1);
+                    assertArrayEquals(new int[] {0, 1}, b.order(), "the term not first is moved ahead");
                 }
             }
             o.done(b);
         }
-        assertTrue(measured < 40, measured + " measured");
+        assertTrue(measured < 90, measured + " measured");
         assertTrue(explored >= 2, explored + " explored");
         assertArrayEquals(new int[] {1, 0}, o.current());
-        assertTrue(o.schedule().contains("of 200 batches measured"), o.schedule());
+        assertTrue(o.schedule().contains("of 600 batches measured"), o.schedule());
     }
 
     @Test
@@ -121,7 +132,7 @@ class ConjunctOrderTest {
         assertArrayEquals(new int[] {1, 0}, o.current());
         // Now term 1 decides nothing: its figures move, and the next re-rank puts term 0 first.
         for (int i = 0; i < 20; i++) {
-            s.add(1, 1_000, 1_000, 1_000, 0);
+            s.add(1, true, 1_000, 1_000, 1_000, 0);
         }
         boolean back = false;
         for (int i = 0; i < 200 && !back; i++) {
@@ -137,7 +148,7 @@ class ConjunctOrderTest {
         ConjunctSample s = b.sample();
         int in = rows;
         for (int t : b.order()) {
-            s.ran(t, in, in, (t == 0 ? 50L : 1L) * in);
+            s.ran(t, in, in, true, (t == 0 ? 50L : 1L) * in);
             int decided = t == 0 ? in / 10 : in * 8 / 10;
             s.decided(t, decided);
             in -= decided;
