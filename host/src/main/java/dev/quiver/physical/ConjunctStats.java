@@ -4,9 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What the terms of one AND/OR chain have cost and decided, measured on sampled batches and
- * kept as exponentially decayed sums (each new sample weighs as much as about the last
- * {@code 1 / (1 - DECAY)} together), so the figures follow data whose character drifts.
+ * What the terms of one AND/OR chain have cost and decided, measured on sampled batches. The
+ * share of rows decided is an exponentially decayed mean (a new sample weighs as much as about
+ * the last {@code 1 / (1 - DECAY)} together, by rows), so it follows data whose character drifts;
+ * the cost per row is a mean that trusts faster samples more ({@link Cost}).
  *
  * <p>Cost is kept apart for the two ways a term runs: on the whole batch, and on the undecided
  * rows gathered first (which costs more per row: the gather and the scatter back). The whole-batch
@@ -14,11 +15,13 @@ import java.util.List;
  * Thread-safe: batches evaluated at once record here one at a time.
  */
 public final class ConjunctStats {
-    /** The weight the older samples keep at each new one. */
+    /** The weight the older samples of the decided share keep at each new one. */
     static final double DECAY = 0.75;
+    /** How far a cost estimate moves toward a lower sample, and toward a higher one. */
+    static final double DOWN = 0.5, UP = 0.15;
 
-    private final Decayed[] whole;
-    private final Decayed[] selected;
+    private final Cost[] whole;
+    private final Cost[] selected;
     private final double[] rowsIn;
     private final double[] rowsDecided;
     private final long[] samples;
@@ -39,21 +42,21 @@ public final class ConjunctStats {
         }
     }
 
-    /** A decayed sum of nanoseconds over a decayed sum of rows. */
-    private static final class Decayed {
-        double nanos;
-        double rows;
+    /**
+     * Nanoseconds per row, as a mean that follows a lower sample at once (half way) and a higher
+     * one slowly ({@link #UP}): what slows a batch down beyond the term's own work (another thread
+     * on the core, code not yet compiled by the JIT, as on the first batches and on a path only
+     * exploration takes) only ever adds time, so an estimate that trusts fast samples more finds
+     * the term's cost sooner, while a lasting change of the data still moves it up.
+     */
+    private static final class Cost {
+        double perRow = Double.NaN;
         long samples;
 
-        void add(double n, double r) {
-            double keep = samples == 0 ? 0 : DECAY;
-            nanos = nanos * keep + n;
-            rows = rows * keep + r;
+        void add(double nanos, double rows) {
+            double x = nanos / rows;
+            perRow = samples == 0 ? x : perRow + (x < perRow ? DOWN : UP) * (x - perRow);
             samples++;
-        }
-
-        double perRow() {
-            return samples == 0 || rows <= 0 ? Double.NaN : nanos / rows;
         }
     }
 
@@ -61,11 +64,11 @@ public final class ConjunctStats {
         if (terms < 1) {
             throw new IllegalArgumentException("a chain has terms, not " + terms);
         }
-        whole = new Decayed[terms];
-        selected = new Decayed[terms];
+        whole = new Cost[terms];
+        selected = new Cost[terms];
         for (int t = 0; t < terms; t++) {
-            whole[t] = new Decayed();
-            selected[t] = new Decayed();
+            whole[t] = new Cost();
+            selected[t] = new Cost();
         }
         rowsIn = new double[terms];
         rowsDecided = new double[terms];
@@ -90,7 +93,9 @@ public final class ConjunctStats {
 
     /** Adds one measurement of term {@code t} (for tests, and for {@link #record}). */
     synchronized void add(int t, boolean onWholeBatch, double nanos, double rowsEvaluated, double rowsIn, double decided) {
-        (onWholeBatch ? whole[t] : selected[t]).add(nanos, rowsEvaluated);
+        if (rowsEvaluated > 0) {
+            (onWholeBatch ? whole[t] : selected[t]).add(nanos, rowsEvaluated);
+        }
         double keep = samples[t] == 0 ? 0 : DECAY;
         this.rowsIn[t] = this.rowsIn[t] * keep + rowsIn;
         this.rowsDecided[t] = this.rowsDecided[t] * keep + Math.min(decided, rowsIn);
@@ -105,8 +110,8 @@ public final class ConjunctStats {
                 out.add(new Term(Double.NaN, Double.NaN, Double.NaN, 0));
                 continue;
             }
-            double w = whole[t].perRow();
-            double s = selected[t].perRow();
+            double w = whole[t].perRow;
+            double s = selected[t].perRow;
             out.add(new Term(Double.isNaN(w) ? s : w, s, rowsIn[t] > 0 ? rowsDecided[t] / rowsIn[t] : 0, samples[t]));
         }
         return out;
