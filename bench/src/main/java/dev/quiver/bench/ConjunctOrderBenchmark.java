@@ -102,8 +102,8 @@ public class ConjunctOrderBenchmark {
                 FieldVector w = written.evaluate(batch, Placement.CPU, allocator)) {
             for (int i = 0; i < batch.getRowCount(); i++) {
                 if (!Objects.equals(a.getObject(i), w.getObject(i))) {
-                    throw new IllegalStateException(sql + ": row " + i + " is " + a.getObject(i)
-                            + " adaptive, " + w.getObject(i) + " in written order");
+                    throw new IllegalStateException(sql + ": row " + i + " is " + a.getObject(i) + " adaptive, "
+                            + w.getObject(i) + " in written order");
                 }
             }
         }
@@ -114,7 +114,8 @@ public class ConjunctOrderBenchmark {
         List<VectorSchemaRoot> strings = StringBatches.generate(allocator, SEED, ROWS, BATCH_ROWS);
         List<VectorSchemaRoot> out = new ArrayList<>(strings.size());
         SplittableRandom random = new SplittableRandom(SEED + 1);
-        Field xField = new Field("x", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null);
+        Field xField =
+                new Field("x", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null);
         try {
             for (VectorSchemaRoot s : strings) {
                 int rows = s.getRowCount();
@@ -162,7 +163,8 @@ public class ConjunctOrderBenchmark {
         try {
             if (adaptive != null) {
                 System.out.println();
-                System.out.println(adaptive.explain(true).lines()
+                System.out.println(adaptive.explain(true)
+                        .lines()
                         .dropWhile(l -> !l.startsWith("Adaptive AND/OR order"))
                         .reduce("", (a, l) -> a + l + "\n"));
             }

@@ -41,5 +41,4 @@ public final class KernelArithmeticException extends EvaluationException {
     public String what() {
         return what;
     }
-
 }

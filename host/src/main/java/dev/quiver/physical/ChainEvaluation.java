@@ -82,17 +82,11 @@ final class ChainEvaluation {
 
     /** {@code acc} combined with {@code term} on the {@code undecided} rows; takes ownership of {@code acc}. */
     private static ColumnarValue step(
-            ColumnarValue acc,
-            PhysicalExpr term,
-            Selection undecided,
-            boolean whole,
-            boolean and,
-            EvalContext ctx) {
+            ColumnarValue acc, PhysicalExpr term, Selection undecided, boolean whole, boolean and, EvalContext ctx) {
         int rows = ctx.rows();
         // Every row known TRUE (AND) or known FALSE (OR): the result is the next term's. (A result of
         // our own is kept instead: combining into it in place costs less than a new vector.)
-        boolean identity =
-                undecided.isAll() && !hasNulls(acc) && !(acc instanceof ColumnarValue.Array a && a.owned());
+        boolean identity = undecided.isAll() && !hasNulls(acc) && !(acc instanceof ColumnarValue.Array a && a.owned());
         ColumnarValue next;
         try {
             if (identity) {

@@ -180,7 +180,7 @@ public final class ConjunctOrder {
 
     /** Batches measured, re-rankings and explorations so far, as one line. */
     public synchronized String schedule() {
-        return samples + " of " + batches.get() + " batches measured, re-ranked " + reRanks + " times, "
-                + explorations + " explored";
+        return samples + " of " + batches.get() + " batches measured, re-ranked " + reRanks + " times, " + explorations
+                + " explored";
     }
 }

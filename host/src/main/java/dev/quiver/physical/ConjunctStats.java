@@ -92,7 +92,8 @@ public final class ConjunctStats {
     }
 
     /** Adds one measurement of term {@code t} (for tests, and for {@link #record}). */
-    synchronized void add(int t, boolean onWholeBatch, double nanos, double rowsEvaluated, double rowsIn, double decided) {
+    synchronized void add(
+            int t, boolean onWholeBatch, double nanos, double rowsEvaluated, double rowsIn, double decided) {
         if (rowsEvaluated > 0) {
             (onWholeBatch ? whole[t] : selected[t]).add(nanos, rowsEvaluated);
         }

@@ -121,7 +121,11 @@ public final class ConjunctionExpr implements PhysicalExpr {
         String decides = op == Operator.AND ? "FALSE" : "TRUE";
         for (int t : now) {
             ConjunctStats.Term f = figures.get(t);
-            sb.append("  #").append(t + 1).append(' ').append(shortened(Names.sql(terms.get(t)))).append(": ");
+            sb.append("  #")
+                    .append(t + 1)
+                    .append(' ')
+                    .append(shortened(Names.sql(terms.get(t))))
+                    .append(": ");
             if (f.samples() == 0) {
                 sb.append("not measured yet");
             } else {
@@ -139,9 +143,10 @@ public final class ConjunctionExpr implements PhysicalExpr {
             }
             ConjunctOrder.Mobility m = order.mobility().get(t);
             if (m != ConjunctOrder.Mobility.FREE) {
-                sb.append(m == ConjunctOrder.Mobility.FIXED
-                        ? "; fixed (volatile)"
-                        : "; can raise: stays after the terms written before it");
+                sb.append(
+                        m == ConjunctOrder.Mobility.FIXED
+                                ? "; fixed (volatile)"
+                                : "; can raise: stays after the terms written before it");
             }
             sb.append('\n');
         }

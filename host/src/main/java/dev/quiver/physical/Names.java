@@ -100,7 +100,14 @@ public final class Names {
                             l.pattern(),
                             l.escape() == null ? ")" : " ESCAPE '" + l.escape() + "')");
                 case BetweenExpr b ->
-                    List.of("(", b.input(), b.negated() ? " NOT BETWEEN " : " BETWEEN ", b.low(), " AND ", b.high(), ")");
+                    List.of(
+                            "(",
+                            b.input(),
+                            b.negated() ? " NOT BETWEEN " : " BETWEEN ",
+                            b.low(),
+                            " AND ",
+                            b.high(),
+                            ")");
                 case InListExpr in -> {
                     List<Object> out = new ArrayList<>();
                     out.add("(");

@@ -80,7 +80,8 @@ final class AdaptiveConjuncts {
 
     private PhysicalExpr chain(BinaryExpr b) {
         List<PhysicalExpr> terms = rewriteAll(b.terms());
-        List<Mobility> mobility = terms.stream().map(AdaptiveConjuncts::mobility).toList();
+        List<Mobility> mobility =
+                terms.stream().map(AdaptiveConjuncts::mobility).toList();
         if (terms.size() <= MAX_TERMS && movable(mobility)) {
             return new ConjunctionExpr(b.op(), terms, b.dataType(), mobility);
         }

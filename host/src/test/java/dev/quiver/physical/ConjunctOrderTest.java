@@ -59,11 +59,11 @@ class ConjunctOrderTest {
         s.add(0, true, 100_000, 1_000, 1_000, 100); // 100 ns/row, decides 10%: rank 1000
         s.add(1, true, 1_000, 1_000, 1_000, 900); // 1 ns/row, decides 90%: rank 1.11
         s.add(2, true, 1_000, 1_000, 1_000, 100); // 1 ns/row, decides 10%: rank 10
-        assertArrayEquals(new int[] {1, 2, 0}, ConjunctOrder.order(ConjunctOrder.ranks(s.snapshot()), List.of(F, F, F)));
+        assertArrayEquals(
+                new int[] {1, 2, 0}, ConjunctOrder.order(ConjunctOrder.ranks(s.snapshot()), List.of(F, F, F)));
         // Deciding nothing: the cheaper first, after every term that decides something.
         assertArrayEquals(
-                new int[] {2, 0, 1},
-                ConjunctOrder.order(new double[] {3 / 1e-6, 5 / 1e-6, 7.0}, List.of(F, F, F)));
+                new int[] {2, 0, 1}, ConjunctOrder.order(new double[] {3 / 1e-6, 5 / 1e-6, 7.0}, List.of(F, F, F)));
     }
 
     @Test
@@ -79,14 +79,16 @@ class ConjunctOrderTest {
 
     @Test
     void nothingCrossesAFixedTerm() {
-        assertArrayEquals(new int[] {0, 1, 3, 2}, ConjunctOrder.order(new double[] {5, 0, 1, 0.5}, List.of(F, X, F, F)));
+        assertArrayEquals(
+                new int[] {0, 1, 3, 2}, ConjunctOrder.order(new double[] {5, 0, 1, 0.5}, List.of(F, X, F, F)));
         assertArrayEquals(new int[] {1, 0, 2, 3}, ConjunctOrder.order(new double[] {5, 1, 0, 0}, List.of(F, F, X, F)));
     }
 
     @Test
     void unmeasuredTermsKeepWrittenOrderAfterTheMeasured() {
         double inf = Double.POSITIVE_INFINITY;
-        assertArrayEquals(new int[] {2, 0, 1, 3}, ConjunctOrder.order(new double[] {inf, inf, 1, inf}, List.of(F, F, F, F)));
+        assertArrayEquals(
+                new int[] {2, 0, 1, 3}, ConjunctOrder.order(new double[] {inf, inf, 1, inf}, List.of(F, F, F, F)));
     }
 
     @Test

@@ -130,7 +130,8 @@ class AdaptiveConjunctsTest extends PlanningTestBase {
         assertArrayEquals(new int[] {1, 0}, c.order().current(), c.analyze());
         String text = c.analyze();
         assertTrue(text.startsWith("AND of 2 terms, order now #2, #1 ("), text);
-        Matcher m = Pattern.compile("#2 \\(x > 90\\): selectivity (\\d\\.\\d{3}) \\(FALSE on ").matcher(text);
+        Matcher m = Pattern.compile("#2 \\(x > 90\\): selectivity (\\d\\.\\d{3}) \\(FALSE on ")
+                .matcher(text);
         assertTrue(m.find(), text);
         double expected = (double) passed / seen;
         assertEquals(expected, Double.parseDouble(m.group(1)), 0.02, text);
@@ -172,10 +173,13 @@ class AdaptiveConjunctsTest extends PlanningTestBase {
     @Test
     void chainsWhoseTermsCannotMoveStayAsWritten() {
         // The cast can raise and its only predecessor is before it: one order only.
-        assertInstanceOf(BinaryExpr.class, plan("x <> 0 AND CAST(name AS INT) > 1").root());
+        assertInstanceOf(
+                BinaryExpr.class, plan("x <> 0 AND CAST(name AS INT) > 1").root());
         // A volatile term pins its place; a free term next to another may still move.
         assertInstanceOf(BinaryExpr.class, plan("random() < 0.5 AND x > 1").root());
-        assertInstanceOf(ConjunctionExpr.class, plan("random() < 0.5 AND x > 1 AND y > 0.5").root());
+        assertInstanceOf(
+                ConjunctionExpr.class,
+                plan("random() < 0.5 AND x > 1 AND y > 0.5").root());
         assertEquals(
                 List.of(ConjunctOrder.Mobility.FIXED, ConjunctOrder.Mobility.FREE, ConjunctOrder.Mobility.FREE),
                 ((ConjunctionExpr) plan("random() < 0.5 AND x > 1 AND y > 0.5").root())

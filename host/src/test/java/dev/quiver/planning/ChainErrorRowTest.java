@@ -34,34 +34,34 @@ class ChainErrorRowTest extends PlanningTestBase {
 
     @Test
     void aCastBehindAGuardNamesTheBatchRow() {
-        List<FieldVector> b = batch(
-                new Integer[] {0, 0, 1, 0, 1, 1},
-                new String[] {"a", "b", "1", "c", "2", "zz"},
-                new Long[] {1L, 1L, 1L, 1L, 1L, 1L});
-        EvaluationException e = assertThrows(
-                EvaluationException.class, () -> evaluate(plan("x <> 0 AND CAST(name AS INT) > 1"), b));
+        List<FieldVector> b =
+                batch(new Integer[] {0, 0, 1, 0, 1, 1}, new String[] {"a", "b", "1", "c", "2", "zz"}, new Long[] {
+                    1L, 1L, 1L, 1L, 1L, 1L
+                });
+        EvaluationException e =
+                assertThrows(EvaluationException.class, () -> evaluate(plan("x <> 0 AND CAST(name AS INT) > 1"), b));
         assertEquals(5, e.row(), e.getMessage());
     }
 
     @Test
     void aDivisionBehindAnOrGuardNamesTheBatchRow() {
         // l = -9223372036854775808 / -1 overflows: only rows with x = 0 reach the division.
-        List<FieldVector> b = batch(
-                new Integer[] {1, 1, 1, 0, 1, 0},
-                new String[] {"a", "b", "c", "d", "e", "f"},
-                new Long[] {5L, 5L, 5L, 4L, 5L, Long.MIN_VALUE});
-        KernelArithmeticException e = assertThrows(
-                KernelArithmeticException.class, () -> evaluate(plan("x <> 0 OR l / (x - 1) > 1"), b));
+        List<FieldVector> b =
+                batch(new Integer[] {1, 1, 1, 0, 1, 0}, new String[] {"a", "b", "c", "d", "e", "f"}, new Long[] {
+                    5L, 5L, 5L, 4L, 5L, Long.MIN_VALUE
+                });
+        KernelArithmeticException e =
+                assertThrows(KernelArithmeticException.class, () -> evaluate(plan("x <> 0 OR l / (x - 1) > 1"), b));
         assertEquals(5, e.row(), e.getMessage());
         assertEquals(true, e.getMessage().contains("at row 5"), e.getMessage());
     }
 
     @Test
     void aCastInACaseBranchNamesTheBatchRow() {
-        List<FieldVector> b = batch(
-                new Integer[] {0, 0, 1, 0, 1, 1},
-                new String[] {"a", "b", "1", "c", "2", "zz"},
-                new Long[] {1L, 1L, 1L, 1L, 1L, 1L});
+        List<FieldVector> b =
+                batch(new Integer[] {0, 0, 1, 0, 1, 1}, new String[] {"a", "b", "1", "c", "2", "zz"}, new Long[] {
+                    1L, 1L, 1L, 1L, 1L, 1L
+                });
         EvaluationException e = assertThrows(
                 EvaluationException.class,
                 () -> evaluate(plan("CASE WHEN x <> 0 THEN CAST(name AS INT) ELSE 0 END"), b));
