@@ -8,6 +8,7 @@ import dev.quiver.expr.ExprThreads;
 import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.kernels.Selection;
+import dev.quiver.physical.ConjunctionExpr;
 import dev.quiver.physical.EvalContext;
 import dev.quiver.physical.FusedKernelExpr;
 import dev.quiver.physical.PhysicalExpr;
@@ -447,6 +448,7 @@ public final class CompiledExpression {
         if (analyze) {
             sb.append(metrics.describe());
             PlacementExplain.ran(sb, dispatcher);
+            conjuncts(sb, plan.root());
         }
         return sb.toString();
     }
@@ -454,6 +456,23 @@ public final class CompiledExpression {
     /** Per kernel segment, in plan order: what ran where, estimated against measured. */
     public List<SegmentStats> placementStats() {
         return dispatcher.stats();
+    }
+
+    /** Each adaptive AND/OR chain's order now and its terms' measured selectivity and cost. */
+    private static void conjuncts(StringBuilder sb, PhysicalExpr root) {
+        boolean first = true;
+        for (PhysicalExpr e : PhysicalPlan.preOrder(root)) {
+            if (e instanceof ConjunctionExpr c) {
+                if (first) {
+                    sb.append("Adaptive AND/OR order (terms numbered as written; -D")
+                            .append("quiver.conjuncts.adaptive=false keeps written order):\n");
+                    first = false;
+                }
+                for (String line : c.analyze().split("\n")) {
+                    sb.append("  ").append(line).append('\n');
+                }
+            }
+        }
     }
 
     private static List<RowFn> rowFns(PhysicalExpr root) {

@@ -8,7 +8,6 @@ package dev.quiver.errors;
 public final class KernelArithmeticException extends EvaluationException {
     private final String what;
     private final String expression;
-    private final long row;
     private final String backend;
 
     public KernelArithmeticException(String what, String expression, long row, String backend) {
@@ -18,7 +17,6 @@ public final class KernelArithmeticException extends EvaluationException {
         fillDevice(backend);
         this.what = what;
         this.expression = expression;
-        this.row = row;
         this.backend = backend;
     }
 
@@ -42,10 +40,5 @@ public final class KernelArithmeticException extends EvaluationException {
     /** What went wrong, e.g. "division by zero" or "integer overflow". */
     public String what() {
         return what;
-    }
-
-    /** The first failing row of the batch. */
-    public long row() {
-        return row;
     }
 }

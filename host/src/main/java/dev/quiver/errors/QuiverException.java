@@ -34,7 +34,7 @@ import java.util.Objects;
  */
 public abstract class QuiverException extends RuntimeException {
     private final ErrorKind kind;
-    private final String detail;
+    private volatile String detail;
     private volatile String expression;
     private volatile String column;
     private volatile long batch = -1;
@@ -114,6 +114,21 @@ public abstract class QuiverException extends RuntimeException {
         if (this.row < 0 && row >= 0) {
             this.row = row;
         }
+        return this;
+    }
+
+    /**
+     * Names the failure at row {@code enclosingRow} of the batch that encloses the one it was raised
+     * in (a selection of it, whose row {@link #row()} is the enclosing batch's {@code enclosingRow}):
+     * the row and the "row N" of the detail follow. Returns this; does nothing when no row is known.
+     */
+    public final QuiverException mapRow(long enclosingRow) {
+        long r = row;
+        if (r < 0 || enclosingRow < 0 || r == enclosingRow) {
+            return this;
+        }
+        detail = detail == null ? null : detail.replaceAll("\\brow " + r + "\\b", "row " + enclosingRow);
+        row = enclosingRow;
         return this;
     }
 

@@ -44,6 +44,18 @@ public final class Names {
                 case ColumnExpr c -> List.of(c.name());
                 case LiteralExpr l -> List.of(l.value().toSql());
                 case BinaryExpr b -> List.of("(", b.left(), " " + b.op().sql() + " ", b.right(), ")");
+                case ConjunctionExpr c -> {
+                    // Left-deep, as the chain is written and as BinaryExpr prints it: ((a AND b) AND c).
+                    List<Object> out = new ArrayList<>();
+                    out.add("(".repeat(c.terms().size() - 1));
+                    out.add(c.terms().getFirst());
+                    for (int i = 1; i < c.terms().size(); i++) {
+                        out.add(" " + c.op().sql() + " ");
+                        out.add(c.terms().get(i));
+                        out.add(")");
+                    }
+                    yield out;
+                }
                 case NegativeExpr n -> List.of("(- ", n.input(), ")");
                 case CastExpr c ->
                     List.of(c.safe() ? "TRY_CAST(" : "CAST(", c.input(), " AS " + SqlTypes.sqlName(c.dataType()) + ")");
@@ -79,6 +91,14 @@ public final class Names {
                     out.add(" END");
                     yield out;
                 }
+                case NotExpr n -> List.of("(NOT ", n.input(), ")");
+                case LikeExpr l ->
+                    List.of(
+                            "(",
+                            l.input(),
+                            (l.negated() ? " NOT" : "") + (l.caseInsensitive() ? " ILIKE " : " LIKE "),
+                            l.pattern(),
+                            l.escape() == null ? ")" : " ESCAPE '" + l.escape() + "')");
                 case BetweenExpr b ->
                     List.of(
                             "(",
@@ -88,19 +108,18 @@ public final class Names {
                             " AND ",
                             b.high(),
                             ")");
-                case InListExpr x -> {
+                case InListExpr in -> {
                     List<Object> out = new ArrayList<>();
                     out.add("(");
-                    out.add(x.input());
-                    out.add(x.negated() ? " NOT IN (" : " IN (");
-                    for (int i = 0; i < x.list().size(); i++) {
-                        out.add(i == 0 ? "" : ", ");
-                        out.add(x.list().get(i));
+                    out.add(in.input());
+                    out.add(in.negated() ? " NOT IN (" : " IN (");
+                    for (int i = 0; i < in.list().size(); i++) {
+                        out.add(i > 0 ? ", " : "");
+                        out.add(in.list().get(i));
                     }
                     out.add("))");
                     yield out;
                 }
-                case NotExpr n -> List.of("(NOT ", n.input(), ")");
                 case IsNullExpr n -> List.of("(", n.input(), n.negated() ? " IS NOT NULL)" : " IS NULL)");
                 case FusedKernelExpr f -> List.of(f.program().text());
                 case SharedExpr sh -> List.of(sh.input());

@@ -1,7 +1,9 @@
 package dev.quiver.physical;
 
+import dev.quiver.errors.QuiverException;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.kernels.Selection;
+import dev.quiver.strings.InvalidUtf8Exception;
 import dev.quiver.value.ColumnarValue;
 import dev.quiver.value.ScalarValue;
 import java.util.Objects;
@@ -23,8 +25,26 @@ final class Selections {
             return new ColumnarValue.Scalar(ScalarValue.nullOf(e.dataType()));
         }
         try (EvalContext selected = ctx.select(selection);
-                ColumnarValue compact = e.evaluate(selected)) {
+                ColumnarValue compact = evaluateSelected(e, selected, selection)) {
             return Kernels.scatter(compact, selection, e.dataType(), ctx.allocator());
+        }
+    }
+
+    /**
+     * {@code e} on {@code selected}, the rows {@code selection} selects; a failure there names the
+     * row of the batch the selection was taken from, not its place among the selected rows.
+     */
+    private static ColumnarValue evaluateSelected(PhysicalExpr e, EvalContext selected, Selection selection) {
+        try {
+            return e.evaluate(selected);
+        } catch (InvalidUtf8Exception bad) {
+            throw bad; // raised where the batch's column is first read: a row of the batch already
+        } catch (QuiverException failure) {
+            long row = failure.row();
+            if (row >= 0 && row < selection.count()) {
+                failure.mapRow(selection.indices()[(int) row]);
+            }
+            throw failure;
         }
     }
 
@@ -43,7 +63,7 @@ final class Selections {
             return new Evaluated(new ColumnarValue.Scalar(ScalarValue.nullOf(e.dataType())), true);
         }
         try (EvalContext selected = ctx.select(selection)) {
-            ColumnarValue v = e.evaluate(selected);
+            ColumnarValue v = evaluateSelected(e, selected, selection);
             if (v instanceof ColumnarValue.Array a && !a.owned()) {
                 // A column of the selection: it is freed with the selection, so keep a copy.
                 try (v) {

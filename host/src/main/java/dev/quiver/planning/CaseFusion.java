@@ -402,7 +402,7 @@ final class CaseFusion {
         };
     }
 
-    private static boolean isVolatile(PhysicalExpr e) {
+    static boolean isVolatile(PhysicalExpr e) {
         ArrayDeque<PhysicalExpr> todo = new ArrayDeque<>();
         todo.push(e);
         while (!todo.isEmpty()) {

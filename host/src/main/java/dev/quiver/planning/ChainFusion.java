@@ -20,7 +20,8 @@ import java.util.List;
  * logic, and a term that cannot raise gives the same value wherever it stands. A term that can
  * raise only sees fewer rows than it did (those the segment decided no longer reach it), never a
  * row the terms written before it would have decided: {@code y <> 0 AND x / y > 1} still never
- * divides by zero. The terms are the chain's flat list ({@link BinaryExpr#terms()}), so what runs
+ * divides by zero. A chain with a volatile term is left as written: the rows such a term runs on
+ * are its calls, which no other term may change. The terms are the chain's flat list ({@link BinaryExpr#terms()}), so what runs
  * does not depend on how the planner balanced a long chain.
  */
 final class ChainFusion {
@@ -34,9 +35,10 @@ final class ChainFusion {
         for (PhysicalExpr term : chain.terms()) {
             (CaseFusion.fusesAsNumericTerm(term) ? numeric : rest).add(term);
         }
-        if (numeric.size() < 2 || rest.isEmpty()) {
-            // Nothing to gather (a lone comparison is a host comparison kernel already), or every term is numeric
-            // and the chain was too large for one segment: the terms as written, each fused on its own.
+        if (numeric.size() < 2 || rest.isEmpty() || rest.stream().anyMatch(CaseFusion::isVolatile)) {
+            // Nothing to gather (a lone comparison is a host comparison kernel already), every term is numeric and
+            // the chain was too large for one segment, or a volatile term, which nothing may cross (the rows it
+            // runs on are its calls): the terms as written, each fused on its own.
             return join(fusedTerms(chain.terms()), op, chain);
         }
         List<PhysicalExpr> terms = new ArrayList<>();

@@ -64,7 +64,9 @@ import org.apache.commons.text.similarity.LevenshteinDistance;
  *   <li>numeric subtrees are fused into kernel programs ({@link Fusion}) that run on the CPU
  *   or an OpenCL device;</li>
  *   <li>deterministic subtrees over one dictionary-encoded column alone are computed on the
- *   dictionary's values and gathered by the indices ({@link DictionaryMapping}).</li>
+ *   dictionary's values and gathered by the indices ({@link DictionaryMapping});</li>
+ *   <li>AND/OR chains whose terms may move run in the order measured to cost least
+ *   ({@link AdaptiveConjuncts}).</li>
  * </ol>
  * Every error is a {@link PlanningException} raised here, never during evaluation. An
  * {@link Expr.ScalarSubquery} anywhere in the expression is rejected: it reads a table of the
@@ -130,6 +132,9 @@ public final class ExpressionPlanner {
                 PhysicalExpr root = Fusion.fuse(CommonSubexpressions.share(DisjunctFactoring.apply(unfused)));
                 if (dictionaries != null && config.dictionaryMapping()) {
                     root = DictionaryMapping.apply(root);
+                }
+                if (AdaptiveConjuncts.enabled()) {
+                    root = AdaptiveConjuncts.apply(root);
                 }
                 return new PhysicalPlan(expr, root, l.columns, l.schemaIndexes, name);
             }

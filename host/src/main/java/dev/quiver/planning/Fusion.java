@@ -9,6 +9,7 @@ import dev.quiver.physical.BinaryExpr;
 import dev.quiver.physical.CaseExpr;
 import dev.quiver.physical.CastExpr;
 import dev.quiver.physical.ColumnExpr;
+import dev.quiver.physical.ConjunctionExpr;
 import dev.quiver.physical.DictionaryDecodeExpr;
 import dev.quiver.physical.DictionaryMapExpr;
 import dev.quiver.physical.FusedKernelExpr;
@@ -335,6 +336,7 @@ final class Fusion {
             case BetweenExpr x -> new BetweenExpr(c.get(0), c.get(1), c.get(2), x.negated());
             case ScalarFunctionExpr x -> new ScalarFunctionExpr(x.function(), c, x.dataType());
             case SharedExpr x -> new SharedExpr(x.id(), c.getFirst());
+            case ConjunctionExpr x -> x.withTerms(c);
             case CaseExpr x -> {
                 int k = 0;
                 PhysicalExpr operand = x.operand() == null ? null : c.get(k++);

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.quiver.expr.Expr;
 import dev.quiver.functions.ExecutionConfig;
 import dev.quiver.functions.FunctionRegistry;
+import dev.quiver.physical.BinaryExpr;
+import dev.quiver.physical.ConjunctionExpr;
 import dev.quiver.physical.EvalContext;
 import dev.quiver.physical.KernelExecutor;
 import dev.quiver.physical.PhysicalExpr;
@@ -146,6 +148,14 @@ abstract class PlanningTestBase {
         return v;
     }
 
+    /** Closes the columns of {@code batch} (made by {@link #column}) now rather than after the test. */
+    void closeInputs(List<FieldVector> batch) {
+        for (FieldVector v : batch) {
+            inputs.removeIf(x -> x == v);
+            v.close();
+        }
+    }
+
     /**
      * The default batch, 5 rows:
      * <pre>
@@ -211,6 +221,15 @@ abstract class PlanningTestBase {
     }
 
     /** Every node of the tree, depth first. */
+    /** The terms of a host AND/OR chain as written, planned in written order or an adaptive one. */
+    static List<PhysicalExpr> chainTerms(PhysicalExpr e) {
+        return switch (e) {
+            case BinaryExpr b -> b.terms();
+            case ConjunctionExpr c -> c.terms();
+            default -> throw new AssertionError("not a host chain: " + e.describe());
+        };
+    }
+
     static List<PhysicalExpr> nodes(PhysicalExpr e) {
         List<PhysicalExpr> out = new ArrayList<>();
         out.add(e);
