@@ -43,15 +43,34 @@ public final class EvalContext implements AutoCloseable {
     private EvalContext sharedFrom;
 
     private Selection sharedRows;
+    /** For a batch evaluated with others (a projection's expressions): where the shared values computed on every row live, owned by the caller; null otherwise. */
+    private final SharedValues store;
     /** For a batch: which string columns were checked for valid UTF-8 (once per batch); null for a selection. */
     private final boolean[] checkedUtf8;
 
     private boolean closed;
 
     public EvalContext(List<FieldVector> columns, int rows, ExecutionConfig config, KernelExecutor kernels) {
-        this(columns.toArray(FieldVector[]::new), rows, config, kernels, null, null);
+        this(columns, rows, config, kernels, null);
+    }
+
+    /**
+     * A batch evaluated with other expressions over the same rows: the values of shared subtrees
+     * computed on every row are kept in {@code store} (which the caller owns and closes after every
+     * expression's result is taken), and those an earlier expression kept there are read, not
+     * computed again. A root value that is a kept one is {@link #release released} borrowed. Null:
+     * this context keeps its own, as {@link #EvalContext(List, int, ExecutionConfig, KernelExecutor)}.
+     *
+     * @throws IllegalArgumentException when {@code store} holds values of another row count
+     */
+    public EvalContext(
+            List<FieldVector> columns, int rows, ExecutionConfig config, KernelExecutor kernels, SharedValues store) {
+        this(columns.toArray(FieldVector[]::new), rows, config, kernels, null, null, store);
         for (FieldVector c : this.columns) {
             Objects.requireNonNull(c, "a column is null");
+        }
+        if (store != null && store.rows() != rows) {
+            throw new IllegalArgumentException("shared values of " + store.rows() + " rows for a batch of " + rows);
         }
     }
 
@@ -61,8 +80,10 @@ public final class EvalContext implements AutoCloseable {
             ExecutionConfig config,
             KernelExecutor kernels,
             EvalContext parent,
-            Selection selection) {
+            Selection selection,
+            SharedValues store) {
         this.columns = columns;
+        this.store = store;
         this.rows = rows;
         this.config = Objects.requireNonNull(config, "config is null");
         this.kernels = Objects.requireNonNull(kernels, "kernels is null");
@@ -140,13 +161,13 @@ public final class EvalContext implements AutoCloseable {
             throw new IllegalArgumentException("a selection of " + rows.rows() + " rows on a batch of " + this.rows);
         }
         if (rows.isAll()) {
-            EvalContext all = new EvalContext(columnsNow(), this.rows, config, kernels, null, null);
+            EvalContext all = new EvalContext(columnsNow(), this.rows, config, kernels, null, null, null);
             Arrays.fill(all.checkedUtf8, true);
             all.sharedFrom = this;
             all.sharedRows = rows;
             return all;
         }
-        return new EvalContext(new FieldVector[columns.length], rows.count(), config, kernels, this, rows);
+        return new EvalContext(new FieldVector[columns.length], rows.count(), config, kernels, this, rows, null);
     }
 
     private FieldVector[] columnsNow() {
@@ -180,8 +201,14 @@ public final class EvalContext implements AutoCloseable {
     /** The value of shared subtree {@code id} here, or gathered from a parent's; null where none has it. */
     private ColumnarValue lookup(int id) {
         ColumnarValue v = shared == null ? null : shared.get(id);
-        if (v != null || sharedFrom == null) {
+        if (v != null) {
             return v;
+        }
+        if (store != null) {
+            return store.lookup(id);
+        }
+        if (sharedFrom == null) {
+            return null;
         }
         ColumnarValue all = sharedFrom.lookup(id);
         if (all == null || sharedRows.isAll()) {
@@ -193,6 +220,10 @@ public final class EvalContext implements AutoCloseable {
     }
 
     private void keep(int id, ColumnarValue v) {
+        if (store != null) {
+            store.keep(id, v); // computed on every row of the batch: for every expression over it
+            return;
+        }
         if (closed) {
             v.close();
             throw new IllegalStateException("this selection of the batch is closed");
@@ -210,7 +241,8 @@ public final class EvalContext implements AutoCloseable {
     /**
      * {@code value}, a result of this context, made independent of it: a shared value this context
      * keeps is handed over (owned by the caller, no longer kept here); anything else is returned
-     * as it is. For the root of an evaluation, before the context closes.
+     * as it is. For the root of an evaluation, before the context closes. With a {@link SharedValues}
+     * store, a kept value stays the store's: it is returned borrowed (it lives as long as the store).
      */
     public ColumnarValue release(ColumnarValue value) {
         if (shared == null || !(value instanceof ColumnarValue.Array a) || a.owned()) {
