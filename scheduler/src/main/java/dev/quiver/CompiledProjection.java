@@ -19,7 +19,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Several expressions over one schema, optionally behind a filter: {@link #project} turns a
  * batch into a new batch with one column per expression (named by each expression's output
  * name, e.g. its alias), computed on the rows the filter keeps. Built by
- * {@link Quiver#compileProjection}.
+ * {@link Quiver#compileProjection}, which plans the filter and the columns together: a
+ * deterministic subtree several of them read is computed once per batch (the filter's value, where
+ * it computed it on every row, gathered for the kept rows) and read by each
+ * ({@link #sharedSubtrees}, docs/evaluation.md).
  *
  * <p>Threads: thread-safe, like {@link CompiledExpression}: several threads may project batches at
  * once, and a projection is cancelled as an evaluation is (an interrupt, or a

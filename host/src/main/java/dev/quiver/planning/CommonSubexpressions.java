@@ -1,5 +1,6 @@
 package dev.quiver.planning;
 
+import dev.quiver.functions.AsyncScalarFunction;
 import dev.quiver.functions.Volatility;
 import dev.quiver.physical.ColumnExpr;
 import dev.quiver.physical.DictionaryDecodeExpr;
@@ -23,9 +24,10 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Common-subexpression elimination over one unfused physical tree: a deterministic subtree that
- * stands in more than one place is planned once, as a {@link SharedExpr} every place reads
- * (computed once per batch). As DataFusion's planner does, with two rules of Quiver's own:
+ * Common-subexpression elimination over unfused physical trees (one expression's, or a
+ * projection's several: {@link #share(List)}): a deterministic subtree that stands in more than
+ * one place is planned once, as a {@link SharedExpr} every place reads (computed once per batch).
+ * As DataFusion's planner does, with two rules of Quiver's own:
  *
  * <ul>
  * <li>Only what a kernel would compute twice is shared: where every place of a subtree lies in
@@ -180,7 +182,7 @@ final class CommonSubexpressions {
         return false;
     }
 
-    /** Whether sharing {@code e} can pay: an operation (not a leaf) without a volatile function in it. */
+    /** Whether sharing {@code e} can pay: an operation (not a leaf) without a volatile or async function in it. */
     private static boolean candidate(PhysicalExpr e) {
         if (e instanceof ColumnExpr || e instanceof LiteralExpr || e instanceof DictionaryDecodeExpr) {
             return false;
@@ -189,7 +191,10 @@ final class CommonSubexpressions {
         todo.push(e);
         while (!todo.isEmpty()) {
             PhysicalExpr n = todo.pop();
-            if (n instanceof ScalarFunctionExpr f && f.function().signature().volatility() == Volatility.VOLATILE) {
+            // Each call of a volatile function is its own value; an async one (lifted out by a pipeline) is never merged either.
+            if (n instanceof ScalarFunctionExpr f
+                    && (f.function().signature().volatility() == Volatility.VOLATILE
+                            || f.function() instanceof AsyncScalarFunction)) {
                 return false;
             }
             n.children().forEach(todo::push);
