@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.RowType;
@@ -218,6 +219,36 @@ class ProjectionSharingTest {
             long once = onceOver(batch);
             long computed = projectAndCheck(p, batch, filter, cols, Integer.MAX_VALUE);
             assertTrue(computed <= 2 * once, computed + " rows for " + once);
+        }
+    }
+
+    @Test
+    void onAnOpenClDeviceTheColumnsReadTheSameSharedValue() {
+        assumeFalse(quiver.openClDevices().isEmpty(), "no OpenCL device: " + quiver.openClStatus());
+        String filter = HAV + " > 10";
+        List<String> cols = List.of(HAV + " AS km", HAV + " * 0.62 AS miles");
+        CompiledProjection p = quiver.compileProjection(SCHEMA, filter, cols);
+        try (VectorSchemaRoot batch = batch(3000)) {
+            List<List<Object>> expected = reference(batch, filter, cols, Integer.MAX_VALUE);
+            long once = onceOver(batch);
+            long before = hav.stats().bodyRows();
+            try (VectorSchemaRoot out = p.project(batch, Placement.OPENCL, allocator)) {
+                assertEquals(once, hav.stats().bodyRows() - before, p.explain());
+                List<List<Object>> got = valuesOf(out);
+                assertEquals(expected.getFirst().size(), got.getFirst().size());
+                for (int c = 0; c < cols.size(); c++) {
+                    for (int r = 0; r < got.get(c).size(); r++) {
+                        Double e = (Double) expected.get(c).get(r);
+                        Double g = (Double) got.get(c).get(r);
+                        if (e == null || g == null) {
+                            assertEquals(e, g, cols.get(c) + " row " + r);
+                        } else {
+                            // The device's sin/cos/asin are within a few ulps of the CPU's.
+                            assertEquals(e, g, Math.abs(e) * 1e-12, cols.get(c) + " row " + r);
+                        }
+                    }
+                }
+            }
         }
     }
 
