@@ -36,7 +36,9 @@ final class ProjectionSharing {
         batches.increment();
         for (SharedValues v : values) {
             if (v != null) {
-                v.reads().forEach((id, n) -> saved.computeIfAbsent(id, k -> new LongAdder()).add(n));
+                v.reads()
+                        .forEach((id, n) ->
+                                saved.computeIfAbsent(id, k -> new LongAdder()).add(n));
             }
         }
     }
@@ -56,7 +58,8 @@ final class ProjectionSharing {
         if (subtrees.isEmpty()) {
             return "";
         }
-        StringBuilder sb = new StringBuilder("Shared across expressions (computed once per batch, read by each named):\n");
+        StringBuilder sb =
+                new StringBuilder("Shared across expressions (computed once per batch, read by each named):\n");
         for (SharedSubtree s : subtrees) {
             sb.append("  shared #").append(s.id()).append(' ').append(s.sql()).append(": ");
             for (int i = 0; i < s.readers().size(); i++) {

@@ -276,7 +276,8 @@ public final class Quiver implements AutoCloseable {
         }
         all.addAll(columns);
         ExecutionConfig config = queryConfig();
-        ProjectionPlan planned = new ExpressionPlanner(functions, config, limits).planTogether(schema, dictionaries, all);
+        ProjectionPlan planned =
+                new ExpressionPlanner(functions, config, limits).planTogether(schema, dictionaries, all);
         List<CompiledExpression> compiled = planned.plans().stream()
                 .map(p -> new CompiledExpression(this, p, config))
                 .toList();
@@ -287,8 +288,7 @@ public final class Quiver implements AutoCloseable {
             throw new PlanningException(
                     "the filter " + filter + " is " + f.plan().root().dataType() + ", not Boolean");
         }
-        return new CompiledProjection(
-                f, compiled.subList(filter == null ? 0 : 1, compiled.size()), planned.shared());
+        return new CompiledProjection(f, compiled.subList(filter == null ? 0 : 1, compiled.size()), planned.shared());
     }
 
     /** The functions expressions can call; register your own here before compiling. */

@@ -18,7 +18,6 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -80,7 +79,8 @@ class ProjectionSharingTest {
                     Val p2 = lat2.mul(toRadians);
                     Val halfDLat = p2.sub(p1).mul(0.5).sin();
                     Val halfDLon = lon2.sub(lon1).mul(toRadians * 0.5).sin();
-                    Val h = halfDLat.mul(halfDLat).add(p1.cos().mul(p2.cos()).mul(halfDLon).mul(halfDLon));
+                    Val h = halfDLat.mul(halfDLat)
+                            .add(p1.cos().mul(p2.cos()).mul(halfDLon).mul(halfDLon));
                     return h.sqrt().asin().mul(2 * 6371.0088);
                 });
     }
@@ -115,7 +115,8 @@ class ProjectionSharingTest {
     /** Each column compiled alone, on the rows the filter (compiled alone) keeps, the first {@code limit}. */
     private List<List<Object>> reference(VectorSchemaRoot batch, String filter, List<String> columns, int limit) {
         List<List<Object>> out = new ArrayList<>();
-        VectorSchemaRoot kept = filter == null ? batch : quiver.compile(SCHEMA, filter).filter(batch, Placement.CPU, allocator);
+        VectorSchemaRoot kept =
+                filter == null ? batch : quiver.compile(SCHEMA, filter).filter(batch, Placement.CPU, allocator);
         try {
             for (String c : columns) {
                 try (FieldVector v = quiver.compile(SCHEMA, c).evaluate(kept, Placement.CPU, allocator)) {
@@ -148,7 +149,8 @@ class ProjectionSharingTest {
     }
 
     /** The projection's output, checked against the reference; returns the rows of hav the projection computed. */
-    private long projectAndCheck(CompiledProjection p, VectorSchemaRoot batch, String filter, List<String> cols, int limit) {
+    private long projectAndCheck(
+            CompiledProjection p, VectorSchemaRoot batch, String filter, List<String> cols, int limit) {
         List<List<Object>> expected = reference(batch, filter, cols, limit);
         long before = hav.stats().bodyRows();
         try (VectorSchemaRoot out = p.project(batch, limit, Placement.CPU, allocator)) {
@@ -175,7 +177,8 @@ class ProjectionSharingTest {
         }
         String explain = p.explain(true);
         assertTrue(
-                explain.contains("shared #1 hav(a, b, c, d): 'km', 'miles', 'branch', 'far'; 6 evaluation(s) saved in 2 batch(es)"),
+                explain.contains(
+                        "shared #1 hav(a, b, c, d): 'km', 'miles', 'branch', 'far'; 6 evaluation(s) saved in 2 batch(es)"),
                 explain);
     }
 
@@ -186,7 +189,8 @@ class ProjectionSharingTest {
         CompiledProjection p = quiver.compileProjection(SCHEMA, filter, cols);
         assertEquals(List.of(0, 1, 2), p.sharedSubtrees().getFirst().readers(), p.explain(false));
         try (VectorSchemaRoot batch = batch(1000)) {
-            int kept = reference(batch, filter, cols, Integer.MAX_VALUE).getFirst().size();
+            int kept =
+                    reference(batch, filter, cols, Integer.MAX_VALUE).getFirst().size();
             assertTrue(kept > 100 && kept < 900, kept + " rows kept: the filter must select");
             long once = onceOver(batch);
             assertEquals(once, projectAndCheck(p, batch, filter, cols, Integer.MAX_VALUE), p.explain());
@@ -274,7 +278,8 @@ class ProjectionSharingTest {
         try (VectorSchemaRoot batch = batch(500)) {
             long computed = projectAndCheck(p, batch, "x IS NOT NULL", cols, Integer.MAX_VALUE);
             // Computed once, on the kept rows (the filter does not read it).
-            try (VectorSchemaRoot kept = quiver.compile(SCHEMA, "x IS NOT NULL").filter(batch, Placement.CPU, allocator)) {
+            try (VectorSchemaRoot kept =
+                    quiver.compile(SCHEMA, "x IS NOT NULL").filter(batch, Placement.CPU, allocator)) {
                 assertEquals(onceOver(kept), computed);
             }
         }

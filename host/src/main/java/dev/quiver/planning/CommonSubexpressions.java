@@ -191,7 +191,8 @@ final class CommonSubexpressions {
         todo.push(e);
         while (!todo.isEmpty()) {
             PhysicalExpr n = todo.pop();
-            // Each call of a volatile function is its own value; an async one (lifted out by a pipeline) is never merged either.
+            // Each call of a volatile function is its own value; an async one (lifted out by a pipeline) is never
+            // merged either.
             if (n instanceof ScalarFunctionExpr f
                     && (f.function().signature().volatility() == Volatility.VOLATILE
                             || f.function() instanceof AsyncScalarFunction)) {

@@ -139,6 +139,7 @@ public final class ExpressionPlanner {
             limits.check(balanced);
             planned.add(balanced);
         }
+        boolean together = exprs.size() > 1;
         // Lowering and fusion recurse over the tree: on a thread whose stack the depth limit fits.
         return ExprThreads.call(limits.stackBytes(), () -> {
             try (BufferAllocator folding = foldingAllocator()) {
@@ -147,14 +148,18 @@ public final class ExpressionPlanner {
                 for (int i = 0; i < exprs.size(); i++) {
                     Lowering l = new Lowering(schema, dictionaries, exprs.get(i), config.withAllocator(folding));
                     lowerings.add(l);
+                    PhysicalExpr lowered = l.lower(planned.get(i));
                     // Numbered by schema position, so the same column reads alike in every expression.
-                    unfused.add(ColumnNumbering.renumber(l.lower(planned.get(i)), l.schemaIndexes::get));
+                    unfused.add(together ? ColumnNumbering.renumber(lowered, l.schemaIndexes::get) : lowered);
                 }
                 List<PhysicalExpr> shared = CommonSubexpressions.share(unfused);
                 List<PhysicalPlan> plans = new ArrayList<>(exprs.size());
                 for (int i = 0; i < exprs.size(); i++) {
                     Lowering l = lowerings.get(i);
-                    PhysicalExpr root = Fusion.fuse(ColumnNumbering.renumber(shared.get(i), l.schemaIndexes::indexOf));
+                    PhysicalExpr own = together
+                            ? ColumnNumbering.renumber(shared.get(i), l.schemaIndexes::indexOf)
+                            : shared.get(i);
+                    PhysicalExpr root = Fusion.fuse(own);
                     if (dictionaries != null && config.dictionaryMapping()) {
                         root = DictionaryMapping.apply(root);
                     }

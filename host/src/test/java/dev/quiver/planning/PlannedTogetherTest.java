@@ -42,7 +42,8 @@ class PlannedTogetherTest extends PlanningTestBase {
         List<List<Object>> out = new ArrayList<>();
         try (SharedValues store = new SharedValues(5, allocator)) {
             for (PhysicalPlan p : together.plans()) {
-                List<FieldVector> cols = p.schemaIndexes().stream().map(batch::get).toList();
+                List<FieldVector> cols =
+                        p.schemaIndexes().stream().map(batch::get).toList();
                 try (EvalContext ctx = new EvalContext(cols, 5, config, counting, store);
                         ColumnarValue v = ctx.release(p.root().evaluate(ctx))) {
                     out.add(values(v, 5));
@@ -66,7 +67,9 @@ class PlannedTogetherTest extends PlanningTestBase {
         assertEquals(List.of(0, 1, 2), s.readers());
         assertTrue(s.sql().contains("sin(y)"), s.sql());
         for (PhysicalPlan p : together.plans()) {
-            assertTrue(p.root().explainTree().contains("shared #" + s.id()), p.root().explainTree());
+            assertTrue(
+                    p.root().explainTree().contains("shared #" + s.id()),
+                    p.root().explainTree());
         }
         List<FieldVector> batch = batch();
         List<List<Object>> values = runTogether(together, batch);
@@ -86,7 +89,10 @@ class PlannedTogetherTest extends PlanningTestBase {
         assertEquals(List.of(1, 2), second.schemaIndexes());
         for (var n : nodes(second.root())) {
             if (n instanceof ColumnExpr c) {
-                assertEquals(second.columns().get(c.index()).getName(), c.name(), second.root().explainTree());
+                assertEquals(
+                        second.columns().get(c.index()).getName(),
+                        c.name(),
+                        second.root().explainTree());
             }
         }
         List<FieldVector> batch = batch();
