@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
@@ -229,8 +230,19 @@ public final class CompiledExpression {
         int rows = kept == null ? batch.getRowCount() : kept.rows();
         return guard(batch, rows, allocator, evaluation, () -> {
             List<FieldVector> inputs = binder.bind(batch, batch.getRowCount());
+            // On kept rows, each column is compacted when a node first reads it: one only a value the filter
+            // computed reads (gathered from it) is never compacted.
+            ColumnarValue value = kept == null
+                    ? runOn(inputs, rows, evaluation, allocator, values)
+                    : runOn(
+                            kept.compactedView(inputs),
+                            rows,
+                            evaluation,
+                            cfg -> new EvalContext(
+                                    inputs.size(), i -> kept.column(inputs.get(i)), rows, cfg, evaluation, values),
+                            allocator);
             return ResultVector.of(
-                    runOn(kept == null ? inputs : kept.columns(inputs), rows, evaluation, allocator, values),
+                    value,
                     outputField,
                     rows,
                     allocator,
@@ -340,13 +352,26 @@ public final class CompiledExpression {
      */
     private ColumnarValue runOn(
             List<FieldVector> inputs, int rows, Evaluation evaluation, BufferAllocator allocator, SharedValues values) {
+        return runOn(inputs, rows, evaluation, cfg -> new EvalContext(inputs, rows, cfg, evaluation, values), allocator);
+    }
+
+    /**
+     * As above, in the context {@code context} makes from the evaluation's configuration; {@code inputs}
+     * are the batch's columns as the kernels will see them (a live view where they are bound lazily).
+     */
+    private ColumnarValue runOn(
+            List<FieldVector> inputs,
+            int rows,
+            Evaluation evaluation,
+            Function<ExecutionConfig, EvalContext> context,
+            BufferAllocator allocator) {
         quiver.ensureOpen();
         lastBatchRows = rows;
         evaluation.batchColumns(inputs);
         long start = System.nanoTime();
         ColumnarValue value;
         // The context keeps the values of shared subtrees for the batch: freed with it, unless the root is one.
-        try (EvalContext ctx = new EvalContext(inputs, rows, config.withAllocator(allocator), evaluation, values)) {
+        try (EvalContext ctx = context.apply(config.withAllocator(allocator))) {
             value = ctx.release(plan.root().evaluate(ctx));
         }
         metrics.batch(evaluation.report(rows, System.nanoTime() - start));

@@ -13,6 +13,10 @@ import dev.quiver.types.DataType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+import dev.quiver.kernels.Kernels;
+import dev.quiver.kernels.Selection;
+import org.apache.arrow.memory.AllocationListener;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -197,7 +201,47 @@ class ProjectionSharingTest {
             // A limit: the first kept rows, still gathered from the filter's value.
             assertEquals(once, projectAndCheck(p, batch, filter, cols, 7), p.explain());
         }
-        assertTrue(p.explain(false).contains("hav(a, b, c, d): Filter, 'km', 'shifted'"), p.explain(false));
+        assertTrue(p.explain(false).contains("hav(a, b, c, d): Filter, 'km', 'shifted'\n"), p.explain(false));
+        // Each batch: the two columns read the filter's value (gathered), neither computes it.
+        assertTrue(
+                p.explain(true).contains("hav(a, b, c, d): Filter, 'km', 'shifted'; 4 evaluation(s) saved in 2 batch(es)"),
+                p.explain(true));
+    }
+
+    /** The bytes {@code body} allocates from {@code counted} (a child of the test's allocator whose listener adds them up). */
+    private static long allocated(AtomicLong bytes, Runnable body) {
+        long before = bytes.get();
+        body.run();
+        return bytes.get() - before;
+    }
+
+    @Test
+    void columnsOnlyTheFiltersValueReadsAreNotCompacted() {
+        AtomicLong bytes = new AtomicLong();
+        AllocationListener listener = new AllocationListener() {
+            @Override
+            public void onAllocation(long size) {
+                bytes.addAndGet(size);
+            }
+        };
+        String filter = HAV + " > 10";
+        CompiledProjection p = quiver.compileProjection(SCHEMA, filter, List.of(HAV + " AS km", HAV + " * 2 AS twice"));
+        CompiledExpression alone = quiver.compile(SCHEMA, filter);
+        try (BufferAllocator counted = allocator.newChildAllocator("counted", listener, 0, Long.MAX_VALUE);
+                VectorSchemaRoot batch = batch(4000)) {
+            Selection keep = alone.select(batch, Placement.CPU, counted);
+            long column = allocated(bytes, () -> Kernels.filter(batch.getVector("a"), keep, counted).close());
+            // Planned alone, the filter fuses hav into its comparison: the projection's keeps the distance too.
+            long filtering = allocated(bytes, () -> alone.select(batch, Placement.CPU, counted));
+            long distance = allocated(
+                    bytes, () -> quiver.compile(SCHEMA, HAV).evaluate(batch, Placement.CPU, counted).close());
+            long projecting = allocated(bytes, () -> p.project(batch, Placement.CPU, counted).close());
+            // The filter's work, the distance gathered once ('km' shares it), 'twice' computed: two columns of
+            // kept rows; a, b, c and d (four more) are never compacted.
+            assertTrue(
+                    projecting < filtering + distance + 3 * column,
+                    projecting + " bytes, filter " + filtering + ", distance " + distance + ", column " + column);
+        }
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -45,6 +46,8 @@ public final class EvalContext implements AutoCloseable {
     private Selection sharedRows;
     /** For a batch evaluated with others (a projection's expressions): where the shared values computed on every row live, owned by the caller; null otherwise. */
     private final SharedValues store;
+    /** For a batch whose columns are bound when first read: where column i comes from; null otherwise. */
+    private final IntFunction<FieldVector> source;
     /** For a batch: which string columns were checked for valid UTF-8 (once per batch); null for a selection. */
     private final boolean[] checkedUtf8;
 
@@ -65,10 +68,40 @@ public final class EvalContext implements AutoCloseable {
      */
     public EvalContext(
             List<FieldVector> columns, int rows, ExecutionConfig config, KernelExecutor kernels, SharedValues store) {
-        this(columns.toArray(FieldVector[]::new), rows, config, kernels, null, null, store);
+        this(columns.toArray(FieldVector[]::new), rows, config, kernels, null, null, store, null);
         for (FieldVector c : this.columns) {
             Objects.requireNonNull(c, "a column is null");
         }
+        checkRows(store, rows);
+    }
+
+    /**
+     * As {@link #EvalContext(List, int, ExecutionConfig, KernelExecutor, SharedValues)}, with each of
+     * the {@code columnCount} columns bound the first time a node reads it: {@code source.apply(i)}
+     * gives column {@code i} of {@code rows} rows, borrowed (it must outlive this context). So a
+     * column that only a shared value kept in {@code store} reads is never bound (for a projection
+     * over kept rows: never compacted).
+     */
+    public EvalContext(
+            int columnCount,
+            IntFunction<FieldVector> source,
+            int rows,
+            ExecutionConfig config,
+            KernelExecutor kernels,
+            SharedValues store) {
+        this(
+                new FieldVector[columnCount],
+                rows,
+                config,
+                kernels,
+                null,
+                null,
+                store,
+                Objects.requireNonNull(source, "source is null"));
+        checkRows(store, rows);
+    }
+
+    private static void checkRows(SharedValues store, int rows) {
         if (store != null && store.rows() != rows) {
             throw new IllegalArgumentException("shared values of " + store.rows() + " rows for a batch of " + rows);
         }
@@ -81,9 +114,11 @@ public final class EvalContext implements AutoCloseable {
             KernelExecutor kernels,
             EvalContext parent,
             Selection selection,
-            SharedValues store) {
+            SharedValues store,
+            IntFunction<FieldVector> source) {
         this.columns = columns;
         this.store = store;
+        this.source = source;
         this.rows = rows;
         this.config = Objects.requireNonNull(config, "config is null");
         this.kernels = Objects.requireNonNull(kernels, "kernels is null");
@@ -134,6 +169,10 @@ public final class EvalContext implements AutoCloseable {
                     "column index " + index + " is out of range: the batch has " + columns.length + " column(s)");
         }
         FieldVector c = columns[index];
+        if (c == null && source != null) {
+            c = Objects.requireNonNull(source.apply(index), "the source gave no column");
+            columns[index] = c;
+        }
         if (c == null) {
             if (closed) {
                 throw new IllegalStateException("this selection of the batch is closed");
@@ -161,13 +200,13 @@ public final class EvalContext implements AutoCloseable {
             throw new IllegalArgumentException("a selection of " + rows.rows() + " rows on a batch of " + this.rows);
         }
         if (rows.isAll()) {
-            EvalContext all = new EvalContext(columnsNow(), this.rows, config, kernels, null, null, null);
+            EvalContext all = new EvalContext(columnsNow(), this.rows, config, kernels, null, null, null, null);
             Arrays.fill(all.checkedUtf8, true);
             all.sharedFrom = this;
             all.sharedRows = rows;
             return all;
         }
-        return new EvalContext(new FieldVector[columns.length], rows.count(), config, kernels, this, rows, null);
+        return new EvalContext(new FieldVector[columns.length], rows.count(), config, kernels, this, rows, null, null);
     }
 
     private FieldVector[] columnsNow() {
