@@ -241,12 +241,7 @@ public final class CompiledExpression {
                             cfg -> new EvalContext(
                                     inputs.size(), i -> kept.column(inputs.get(i)), rows, cfg, evaluation, values),
                             allocator);
-            return ResultVector.of(
-                    value,
-                    outputField,
-                    rows,
-                    allocator,
-                    true);
+            return ResultVector.of(value, outputField, rows, allocator, true);
         });
     }
 
@@ -352,7 +347,8 @@ public final class CompiledExpression {
      */
     private ColumnarValue runOn(
             List<FieldVector> inputs, int rows, Evaluation evaluation, BufferAllocator allocator, SharedValues values) {
-        return runOn(inputs, rows, evaluation, cfg -> new EvalContext(inputs, rows, cfg, evaluation, values), allocator);
+        return runOn(
+                inputs, rows, evaluation, cfg -> new EvalContext(inputs, rows, cfg, evaluation, values), allocator);
     }
 
     /**

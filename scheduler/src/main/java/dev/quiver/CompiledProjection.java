@@ -90,8 +90,10 @@ public final class CompiledProjection {
      * <p>What moves: the filter gives a {@link dev.quiver.kernels.Selection}; when it keeps every
      * row the expressions run on {@code batch} as it is, when it keeps none nothing runs, and
      * otherwise only the columns the expressions read are compacted to the kept rows, each once
-     * (one gather, or a shared slice when the kept rows are consecutive), and the expressions run
-     * on those. A column that is projected as it is (a bare column reference) is not copied: its
+     * (one gather, or a shared slice when the kept rows are consecutive) when first read, and the
+     * expressions run on those; a subtree the filter computed on every row (shared with the
+     * columns) is gathered, not computed again, and the columns only it reads are not compacted.
+     * A column that is projected as it is (a bare column reference) is not copied: its
      * vector shares the buffers of the batch's column, or of its compacted rows (reference
      * counted, so closing the result or the batch leaves the other intact; a write into one is
      * seen by the other), where the batch's vectors and {@code allocator} share a root allocator.

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import dev.quiver.kernels.Kernels;
+import dev.quiver.kernels.Selection;
 import dev.quiver.rowfn.RowFn;
 import dev.quiver.rowfn.RowType;
 import dev.quiver.rowfn.Val;
@@ -14,8 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
-import dev.quiver.kernels.Kernels;
-import dev.quiver.kernels.Selection;
 import org.apache.arrow.memory.AllocationListener;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -204,7 +204,8 @@ class ProjectionSharingTest {
         assertTrue(p.explain(false).contains("hav(a, b, c, d): Filter, 'km', 'shifted'\n"), p.explain(false));
         // Each batch: the two columns read the filter's value (gathered), neither computes it.
         assertTrue(
-                p.explain(true).contains("hav(a, b, c, d): Filter, 'km', 'shifted'; 4 evaluation(s) saved in 2 batch(es)"),
+                p.explain(true)
+                        .contains("hav(a, b, c, d): Filter, 'km', 'shifted'; 4 evaluation(s) saved in 2 batch(es)"),
                 p.explain(true));
     }
 
@@ -230,12 +231,18 @@ class ProjectionSharingTest {
         try (BufferAllocator counted = allocator.newChildAllocator("counted", listener, 0, Long.MAX_VALUE);
                 VectorSchemaRoot batch = batch(4000)) {
             Selection keep = alone.select(batch, Placement.CPU, counted);
-            long column = allocated(bytes, () -> Kernels.filter(batch.getVector("a"), keep, counted).close());
+            long column = allocated(
+                    bytes,
+                    () -> Kernels.filter(batch.getVector("a"), keep, counted).close());
             // Planned alone, the filter fuses hav into its comparison: the projection's keeps the distance too.
             long filtering = allocated(bytes, () -> alone.select(batch, Placement.CPU, counted));
             long distance = allocated(
-                    bytes, () -> quiver.compile(SCHEMA, HAV).evaluate(batch, Placement.CPU, counted).close());
-            long projecting = allocated(bytes, () -> p.project(batch, Placement.CPU, counted).close());
+                    bytes,
+                    () -> quiver.compile(SCHEMA, HAV)
+                            .evaluate(batch, Placement.CPU, counted)
+                            .close());
+            long projecting = allocated(
+                    bytes, () -> p.project(batch, Placement.CPU, counted).close());
             // The filter's work, the distance gathered once ('km' shares it), 'twice' computed: two columns of
             // kept rows; a, b, c and d (four more) are never compacted.
             assertTrue(
