@@ -12,6 +12,7 @@ import dev.quiver.physical.ConjunctionExpr;
 import dev.quiver.physical.EvalContext;
 import dev.quiver.physical.FusedKernelExpr;
 import dev.quiver.physical.PhysicalExpr;
+import dev.quiver.physical.SharedValues;
 import dev.quiver.placement.Choice;
 import dev.quiver.placement.Evaluation;
 import dev.quiver.placement.KernelDispatcher;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
@@ -206,7 +208,7 @@ public final class CompiledExpression {
                 allocator,
                 evaluation,
                 () -> ResultVector.of(
-                        run(batch, evaluation, allocator), outputField, batch.getRowCount(), allocator, false));
+                        run(batch, evaluation, allocator, null), outputField, batch.getRowCount(), allocator, false));
     }
 
     /**
@@ -214,25 +216,33 @@ public final class CompiledExpression {
      * (every row when null), reading each column through {@code kept} (compacted once for the whole
      * projection), and returns a new vector of those rows the caller owns. A result that is a column
      * itself (of the batch, or its compacted rows) shares that column's buffers
-     * ({@link SharedColumns}) instead of copying them.
+     * ({@link SharedColumns}) instead of copying them; so does one that is a shared subtree's value
+     * kept in {@code values} (the projection's, for those rows: see {@link SharedValues}).
      */
     FieldVector project(
             VectorSchemaRoot batch,
             KeptRows kept,
             Placement placement,
             BufferAllocator allocator,
-            ResidencyScope shared) {
+            ResidencyScope shared,
+            SharedValues values) {
         Objects.requireNonNull(placement, "placement is null");
         Evaluation evaluation = dispatcher.evaluation(placement, shared);
         int rows = kept == null ? batch.getRowCount() : kept.rows();
         return guard(batch, rows, allocator, evaluation, () -> {
             List<FieldVector> inputs = binder.bind(batch, batch.getRowCount());
-            return ResultVector.of(
-                    runOn(kept == null ? inputs : kept.columns(inputs), rows, evaluation, allocator),
-                    outputField,
-                    rows,
-                    allocator,
-                    true);
+            // On kept rows, each column is compacted when a node first reads it: one only a value the filter
+            // computed reads (gathered from it) is never compacted.
+            ColumnarValue value = kept == null
+                    ? runOn(inputs, rows, evaluation, allocator, values)
+                    : runOn(
+                            kept.compactedView(inputs),
+                            rows,
+                            evaluation,
+                            cfg -> new EvalContext(
+                                    inputs.size(), i -> kept.column(inputs.get(i)), rows, cfg, evaluation, values),
+                            allocator);
+            return ResultVector.of(value, outputField, rows, allocator, true);
         });
     }
 
@@ -246,7 +256,7 @@ public final class CompiledExpression {
     public ColumnarValue evaluateValue(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
         Objects.requireNonNull(placement, "placement is null");
         Evaluation evaluation = dispatcher.evaluation(placement, null);
-        return guard(batch, allocator, evaluation, () -> run(batch, evaluation, allocator));
+        return guard(batch, allocator, evaluation, () -> run(batch, evaluation, allocator, null));
     }
 
     /**
@@ -264,7 +274,7 @@ public final class CompiledExpression {
                 allocator,
                 evaluation,
                 () -> ResultVector.of(
-                        run(batch, evaluation, allocator), outputField, batch.getRowCount(), allocator, false));
+                        run(batch, evaluation, allocator, null), outputField, batch.getRowCount(), allocator, false));
     }
 
     /**
@@ -325,20 +335,40 @@ public final class CompiledExpression {
         return named;
     }
 
-    private ColumnarValue run(VectorSchemaRoot batch, Evaluation evaluation, BufferAllocator allocator) {
+    private ColumnarValue run(
+            VectorSchemaRoot batch, Evaluation evaluation, BufferAllocator allocator, SharedValues values) {
         int rows = batch.getRowCount();
-        return runOn(binder.bind(batch, rows), rows, evaluation, allocator);
+        return runOn(binder.bind(batch, rows), rows, evaluation, allocator, values);
     }
 
-    /** Evaluates the plan over {@code inputs} (bound and checked: the plan's columns, in input order) of {@code rows} rows. */
-    private ColumnarValue runOn(List<FieldVector> inputs, int rows, Evaluation evaluation, BufferAllocator allocator) {
+    /**
+     * Evaluates the plan over {@code inputs} (bound and checked: the plan's columns, in input order)
+     * of {@code rows} rows; shared subtrees computed on every row are kept in {@code values} when
+     * given (for the other expressions of a projection), else in this evaluation's context.
+     */
+    private ColumnarValue runOn(
+            List<FieldVector> inputs, int rows, Evaluation evaluation, BufferAllocator allocator, SharedValues values) {
+        return runOn(
+                inputs, rows, evaluation, cfg -> new EvalContext(inputs, rows, cfg, evaluation, values), allocator);
+    }
+
+    /**
+     * As above, in the context {@code context} makes from the evaluation's configuration; {@code inputs}
+     * are the batch's columns as the kernels will see them (a live view where they are bound lazily).
+     */
+    private ColumnarValue runOn(
+            List<FieldVector> inputs,
+            int rows,
+            Evaluation evaluation,
+            Function<ExecutionConfig, EvalContext> context,
+            BufferAllocator allocator) {
         quiver.ensureOpen();
         lastBatchRows = rows;
         evaluation.batchColumns(inputs);
         long start = System.nanoTime();
         ColumnarValue value;
         // The context keeps the values of shared subtrees for the batch: freed with it, unless the root is one.
-        try (EvalContext ctx = new EvalContext(inputs, rows, config.withAllocator(allocator), evaluation)) {
+        try (EvalContext ctx = context.apply(config.withAllocator(allocator))) {
             value = ctx.release(plan.root().evaluate(ctx));
         }
         metrics.batch(evaluation.report(rows, System.nanoTime() - start));
@@ -393,11 +423,22 @@ public final class CompiledExpression {
      * (temporary memory comes from {@code allocator} and is freed before this returns).
      */
     public Selection select(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator) {
+        return select(batch, placement, allocator, null);
+    }
+
+    /**
+     * For {@link CompiledProjection}: as {@link #select(VectorSchemaRoot, Placement, BufferAllocator)},
+     * keeping the shared subtrees computed on every row in {@code values} (the batch's, for the
+     * projection to read through the selection); null: none kept.
+     */
+    Selection select(VectorSchemaRoot batch, Placement placement, BufferAllocator allocator, SharedValues values) {
         if (!(plan.root().dataType() instanceof DataType.Bool || plan.root().dataType() instanceof DataType.Null)) {
             throw new IllegalStateException("a filter needs a Boolean expression, but " + plan.logical() + " is "
                     + plan.root().dataType());
         }
-        try (ColumnarValue v = evaluateValue(batch, placement, allocator)) {
+        Objects.requireNonNull(placement, "placement is null");
+        Evaluation evaluation = dispatcher.evaluation(placement, null);
+        try (ColumnarValue v = guard(batch, allocator, evaluation, () -> run(batch, evaluation, allocator, values))) {
             return Selection.ofTrue(v, batch.getRowCount());
         }
     }

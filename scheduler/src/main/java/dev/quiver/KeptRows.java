@@ -3,6 +3,7 @@ package dev.quiver;
 import dev.quiver.cancel.Cancellation;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.kernels.Selection;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -46,20 +47,43 @@ final class KeptRows implements AutoCloseable {
     List<FieldVector> columns(List<FieldVector> batchColumns) {
         List<FieldVector> out = new ArrayList<>(batchColumns.size());
         for (FieldVector v : batchColumns) {
-            FieldVector c = compacted.get(v);
-            if (c == null) {
-                Cancellation.check(); // a boundary per column compacted
-                if (runStart >= 0 && SharedColumns.canShare(v, allocator)) {
-                    c = SharedColumns.slice(v, runStart, selection.count(), allocator);
-                }
-                if (c == null) {
-                    c = Kernels.filter(v, selection, allocator);
-                }
-                compacted.put(v, c);
-            }
-            out.add(c);
+            out.add(column(v));
         }
         return out;
+    }
+
+    /** The kept rows of {@code batchColumn} (a vector of the batch, by identity), compacted now if not yet; borrowed. */
+    FieldVector column(FieldVector batchColumn) {
+        FieldVector c = compacted.get(batchColumn);
+        if (c == null) {
+            Cancellation.check(); // a boundary per column compacted
+            if (runStart >= 0 && SharedColumns.canShare(batchColumn, allocator)) {
+                c = SharedColumns.slice(batchColumn, runStart, selection.count(), allocator);
+            }
+            if (c == null) {
+                c = Kernels.filter(batchColumn, selection, allocator);
+            }
+            compacted.put(batchColumn, c);
+        }
+        return c;
+    }
+
+    /**
+     * A live view of {@code batchColumns}' kept rows: element i is column i compacted, or null while
+     * nothing has read it (so a column no expression reads is never compacted). Borrowed, as {@link #columns}.
+     */
+    List<FieldVector> compactedView(List<FieldVector> batchColumns) {
+        return new AbstractList<>() {
+            @Override
+            public FieldVector get(int index) {
+                return compacted.get(batchColumns.get(index));
+            }
+
+            @Override
+            public int size() {
+                return batchColumns.size();
+            }
+        };
     }
 
     @Override

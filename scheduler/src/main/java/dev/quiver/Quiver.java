@@ -17,6 +17,7 @@ import dev.quiver.placement.FigureSource;
 import dev.quiver.placement.SpareCores;
 import dev.quiver.planning.ExpressionLimits;
 import dev.quiver.planning.ExpressionPlanner;
+import dev.quiver.planning.ProjectionPlan;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -181,7 +182,14 @@ public final class Quiver implements AutoCloseable {
      */
     public CompiledExpression compile(Schema schema, DictionaryProvider dictionaries, Expr expr) {
         ensureOpen();
-        ExecutionConfig config = new ExecutionConfig(
+        ExecutionConfig config = queryConfig();
+        return new CompiledExpression(
+                this, new ExpressionPlanner(functions, config, limits).plan(schema, dictionaries, expr), config);
+    }
+
+    /** The configuration of one query planned now ({@code now()} is fixed here). */
+    private ExecutionConfig queryConfig() {
+        return new ExecutionConfig(
                 allocator,
                 Instant.now(),
                 checkTypes,
@@ -190,8 +198,6 @@ public final class Quiver implements AutoCloseable {
                         arithmetic.name().toLowerCase(Locale.ROOT),
                         ExecutionConfig.MAX_FOLDED_VALUE_BYTES,
                         Long.toString(maxFoldedValueBytes)));
-        return new CompiledExpression(
-                this, new ExpressionPlanner(functions, config, limits).plan(schema, dictionaries, expr), config);
     }
 
     /**
@@ -262,15 +268,27 @@ public final class Quiver implements AutoCloseable {
             Schema schema, DictionaryProvider dictionaries, Expr filter, List<Expr> columns) {
         Objects.requireNonNull(schema, "schema is null");
         Objects.requireNonNull(columns, "columns is null");
-        CompiledExpression f = filter == null ? null : compile(schema, dictionaries, filter);
+        ensureOpen();
+        // Planned together, as one query: a subtree several expressions read is computed once per batch.
+        List<Expr> all = new ArrayList<>();
+        if (filter != null) {
+            all.add(filter);
+        }
+        all.addAll(columns);
+        ExecutionConfig config = queryConfig();
+        ProjectionPlan planned =
+                new ExpressionPlanner(functions, config, limits).planTogether(schema, dictionaries, all);
+        List<CompiledExpression> compiled = planned.plans().stream()
+                .map(p -> new CompiledExpression(this, p, config))
+                .toList();
+        CompiledExpression f = filter == null ? null : compiled.getFirst();
         if (f != null
                 && !(f.outputField().getType() instanceof ArrowType.Bool
                         || f.outputField().getType() instanceof ArrowType.Null)) {
             throw new PlanningException(
                     "the filter " + filter + " is " + f.plan().root().dataType() + ", not Boolean");
         }
-        return new CompiledProjection(
-                f, columns.stream().map(c -> compile(schema, dictionaries, c)).toList());
+        return new CompiledProjection(f, compiled.subList(filter == null ? 0 : 1, compiled.size()), planned.shared());
     }
 
     /** The functions expressions can call; register your own here before compiling. */

@@ -25,6 +25,8 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
  * <li>for {@link ProjectionBenchmark}: the old way's median over the new one's, with a filter
  *     (every column copied, against the selection) and without (a bare column copied, against
  *     shared);</li>
+ * <li>for {@link SharedSubexpressionBenchmark}: four columns over one haversine each compiled
+ *     alone, over the same planned together (haversine once a batch);</li>
  * <li>for {@link HaversineBenchmark}: the speed of {@code quiver} relative to {@code vectorApi}
  *     (vectorApi's median over quiver's; target: at least 0.85) and to {@code boxedUdf} (target:
  *     at least 20), with {@code opencl}'s median beside them, or why it has none;</li>
@@ -129,6 +131,7 @@ public final class BenchReport {
         }
         ratio(results, "ProjectionBenchmark", "copyEveryColumn", "onTheSelection", lines);
         ratio(results, "ProjectionBenchmark", "passThroughCopied", "passThroughShared", lines);
+        ratio(results, "SharedSubexpressionBenchmark", "eachAlone", "plannedTogether", lines);
         haversine(results, openClSelected, lines, targets);
         strings(results, selected, lines, targets);
         dictionaries(results, lines);

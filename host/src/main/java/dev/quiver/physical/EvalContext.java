@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -43,15 +44,66 @@ public final class EvalContext implements AutoCloseable {
     private EvalContext sharedFrom;
 
     private Selection sharedRows;
+    /** For a batch evaluated with others (a projection's expressions): where the shared values computed on every row live, owned by the caller; null otherwise. */
+    private final SharedValues store;
+    /** For a batch whose columns are bound when first read: where column i comes from; null otherwise. */
+    private final IntFunction<FieldVector> source;
     /** For a batch: which string columns were checked for valid UTF-8 (once per batch); null for a selection. */
     private final boolean[] checkedUtf8;
 
     private boolean closed;
 
     public EvalContext(List<FieldVector> columns, int rows, ExecutionConfig config, KernelExecutor kernels) {
-        this(columns.toArray(FieldVector[]::new), rows, config, kernels, null, null);
+        this(columns, rows, config, kernels, null);
+    }
+
+    /**
+     * A batch evaluated with other expressions over the same rows: the values of shared subtrees
+     * computed on every row are kept in {@code store} (which the caller owns and closes after every
+     * expression's result is taken), and those an earlier expression kept there are read, not
+     * computed again. A root value that is a kept one is {@link #release released} borrowed. Null:
+     * this context keeps its own, as {@link #EvalContext(List, int, ExecutionConfig, KernelExecutor)}.
+     *
+     * @throws IllegalArgumentException when {@code store} holds values of another row count
+     */
+    public EvalContext(
+            List<FieldVector> columns, int rows, ExecutionConfig config, KernelExecutor kernels, SharedValues store) {
+        this(columns.toArray(FieldVector[]::new), rows, config, kernels, null, null, store, null);
         for (FieldVector c : this.columns) {
             Objects.requireNonNull(c, "a column is null");
+        }
+        checkRows(store, rows);
+    }
+
+    /**
+     * As {@link #EvalContext(List, int, ExecutionConfig, KernelExecutor, SharedValues)}, with each of
+     * the {@code columnCount} columns bound the first time a node reads it: {@code source.apply(i)}
+     * gives column {@code i} of {@code rows} rows, borrowed (it must outlive this context). So a
+     * column that only a shared value kept in {@code store} reads is never bound (for a projection
+     * over kept rows: never compacted).
+     */
+    public EvalContext(
+            int columnCount,
+            IntFunction<FieldVector> source,
+            int rows,
+            ExecutionConfig config,
+            KernelExecutor kernels,
+            SharedValues store) {
+        this(
+                new FieldVector[columnCount],
+                rows,
+                config,
+                kernels,
+                null,
+                null,
+                store,
+                Objects.requireNonNull(source, "source is null"));
+        checkRows(store, rows);
+    }
+
+    private static void checkRows(SharedValues store, int rows) {
+        if (store != null && store.rows() != rows) {
+            throw new IllegalArgumentException("shared values of " + store.rows() + " rows for a batch of " + rows);
         }
     }
 
@@ -61,8 +113,12 @@ public final class EvalContext implements AutoCloseable {
             ExecutionConfig config,
             KernelExecutor kernels,
             EvalContext parent,
-            Selection selection) {
+            Selection selection,
+            SharedValues store,
+            IntFunction<FieldVector> source) {
         this.columns = columns;
+        this.store = store;
+        this.source = source;
         this.rows = rows;
         this.config = Objects.requireNonNull(config, "config is null");
         this.kernels = Objects.requireNonNull(kernels, "kernels is null");
@@ -113,6 +169,10 @@ public final class EvalContext implements AutoCloseable {
                     "column index " + index + " is out of range: the batch has " + columns.length + " column(s)");
         }
         FieldVector c = columns[index];
+        if (c == null && source != null) {
+            c = Objects.requireNonNull(source.apply(index), "the source gave no column");
+            columns[index] = c;
+        }
         if (c == null) {
             if (closed) {
                 throw new IllegalStateException("this selection of the batch is closed");
@@ -140,13 +200,13 @@ public final class EvalContext implements AutoCloseable {
             throw new IllegalArgumentException("a selection of " + rows.rows() + " rows on a batch of " + this.rows);
         }
         if (rows.isAll()) {
-            EvalContext all = new EvalContext(columnsNow(), this.rows, config, kernels, null, null);
+            EvalContext all = new EvalContext(columnsNow(), this.rows, config, kernels, null, null, null, null);
             Arrays.fill(all.checkedUtf8, true);
             all.sharedFrom = this;
             all.sharedRows = rows;
             return all;
         }
-        return new EvalContext(new FieldVector[columns.length], rows.count(), config, kernels, this, rows);
+        return new EvalContext(new FieldVector[columns.length], rows.count(), config, kernels, this, rows, null, null);
     }
 
     private FieldVector[] columnsNow() {
@@ -180,8 +240,14 @@ public final class EvalContext implements AutoCloseable {
     /** The value of shared subtree {@code id} here, or gathered from a parent's; null where none has it. */
     private ColumnarValue lookup(int id) {
         ColumnarValue v = shared == null ? null : shared.get(id);
-        if (v != null || sharedFrom == null) {
+        if (v != null) {
             return v;
+        }
+        if (store != null) {
+            return store.lookup(id);
+        }
+        if (sharedFrom == null) {
+            return null;
         }
         ColumnarValue all = sharedFrom.lookup(id);
         if (all == null || sharedRows.isAll()) {
@@ -193,6 +259,10 @@ public final class EvalContext implements AutoCloseable {
     }
 
     private void keep(int id, ColumnarValue v) {
+        if (store != null) {
+            store.keep(id, v); // computed on every row of the batch: for every expression over it
+            return;
+        }
         if (closed) {
             v.close();
             throw new IllegalStateException("this selection of the batch is closed");
@@ -210,7 +280,8 @@ public final class EvalContext implements AutoCloseable {
     /**
      * {@code value}, a result of this context, made independent of it: a shared value this context
      * keeps is handed over (owned by the caller, no longer kept here); anything else is returned
-     * as it is. For the root of an evaluation, before the context closes.
+     * as it is. For the root of an evaluation, before the context closes. With a {@link SharedValues}
+     * store, a kept value stays the store's: it is returned borrowed (it lives as long as the store).
      */
     public ColumnarValue release(ColumnarValue value) {
         if (shared == null || !(value instanceof ColumnarValue.Array a) || a.owned()) {

@@ -118,25 +118,61 @@ public final class ExpressionPlanner {
      *                     every batch; null when there are none
      */
     public PhysicalPlan plan(Schema schema, DictionaryProvider dictionaries, Expr expr) {
-        Objects.requireNonNull(schema, "schema is null");
         Objects.requireNonNull(expr, "expr is null");
-        // Before anything that recurses: long AND/OR chains balanced, then the limits checked.
-        Expr planned = LogicChains.balance(expr);
-        limits.check(planned);
-        String name = expr instanceof Expr.Alias a ? a.name() : expr.toString();
+        return planTogether(schema, dictionaries, List.of(expr)).plans().getFirst();
+    }
+
+    /**
+     * Plans the expressions of one projection (its filter among them) together, as
+     * {@link #plan(Schema, DictionaryProvider, Expr)} plans each: a deterministic subtree that stands
+     * in several of them is one shared node ({@link dev.quiver.physical.SharedExpr}) of one id in
+     * each plan that reads it, so an evaluation that keeps shared values across the expressions
+     * ({@link dev.quiver.physical.SharedValues}) computes it once per batch. Sharing comes before
+     * fusion: such a subtree is an input of each fused segment that reads it. Volatile calls are never shared.
+     */
+    public ProjectionPlan planTogether(Schema schema, DictionaryProvider dictionaries, List<Expr> exprs) {
+        Objects.requireNonNull(schema, "schema is null");
+        Objects.requireNonNull(exprs, "exprs is null");
+        List<Expr> planned = new ArrayList<>(exprs.size());
+        for (Expr expr : exprs) {
+            Objects.requireNonNull(expr, "an expression is null");
+            // Before anything that recurses: long AND/OR chains balanced, then the limits checked.
+            Expr balanced = LogicChains.balance(expr);
+            limits.check(balanced);
+            planned.add(balanced);
+        }
+        boolean together = exprs.size() > 1;
         // Lowering and fusion recurse over the tree: on a thread whose stack the depth limit fits.
         return ExprThreads.call(limits.stackBytes(), () -> {
             try (BufferAllocator folding = foldingAllocator()) {
-                Lowering l = new Lowering(schema, dictionaries, expr, config.withAllocator(folding));
-                PhysicalExpr unfused = l.lower(planned);
-                PhysicalExpr root = Fusion.fuse(CommonSubexpressions.share(DisjunctFactoring.apply(unfused)));
-                if (dictionaries != null && config.dictionaryMapping()) {
-                    root = DictionaryMapping.apply(root);
+                List<Lowering> lowerings = new ArrayList<>(exprs.size());
+                List<PhysicalExpr> unfused = new ArrayList<>(exprs.size());
+                for (int i = 0; i < exprs.size(); i++) {
+                    Lowering l = new Lowering(schema, dictionaries, exprs.get(i), config.withAllocator(folding));
+                    lowerings.add(l);
+                    PhysicalExpr lowered = DisjunctFactoring.apply(l.lower(planned.get(i)));
+                    // Numbered by schema position, so the same column reads alike in every expression.
+                    unfused.add(together ? ColumnNumbering.renumber(lowered, l.schemaIndexes::get) : lowered);
                 }
-                if (AdaptiveConjuncts.enabled()) {
-                    root = AdaptiveConjuncts.apply(root);
+                List<PhysicalExpr> shared = CommonSubexpressions.share(unfused);
+                List<PhysicalPlan> plans = new ArrayList<>(exprs.size());
+                for (int i = 0; i < exprs.size(); i++) {
+                    Lowering l = lowerings.get(i);
+                    PhysicalExpr own = together
+                            ? ColumnNumbering.renumber(shared.get(i), l.schemaIndexes::indexOf)
+                            : shared.get(i);
+                    PhysicalExpr root = Fusion.fuse(own);
+                    if (dictionaries != null && config.dictionaryMapping()) {
+                        root = DictionaryMapping.apply(root);
+                    }
+                    if (AdaptiveConjuncts.enabled()) {
+                        root = AdaptiveConjuncts.apply(root);
+                    }
+                    Expr expr = exprs.get(i);
+                    String name = expr instanceof Expr.Alias a ? a.name() : expr.toString();
+                    plans.add(new PhysicalPlan(expr, root, l.columns, l.schemaIndexes, name));
                 }
-                return new PhysicalPlan(expr, root, l.columns, l.schemaIndexes, name);
+                return new ProjectionPlan(plans, CommonSubexpressions.readers(shared));
             }
         });
     }
