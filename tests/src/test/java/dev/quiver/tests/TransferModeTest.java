@@ -263,7 +263,8 @@ class TransferModeTest extends QuiverTestBase {
             String device = copying.openClDevices().getFirst().name();
             PipelinePlan plan = Pipeline.from(XY)
                     .filter("x * y + 1.0 > 10.0")
-                    .project("x * y + 1.0 AS z")
+                    // Nothing in common with the filter (a shared subtree would be the filter's, computed once).
+                    .project("x + y AS z")
                     .placement(Placement.OPENCL)
                     .plan(copying);
             String explain;
