@@ -3,6 +3,7 @@ package dev.quiver;
 import dev.quiver.errors.InputException;
 import dev.quiver.errors.QuiverException;
 import dev.quiver.physical.DictionaryDecodeExpr;
+import dev.quiver.physical.SharedValues;
 import dev.quiver.planning.PhysicalPlan;
 import dev.quiver.validation.BatchValidation;
 import java.util.ArrayList;
@@ -34,6 +35,15 @@ final class BatchBinder {
      * exactly one column of that name.
      */
     List<FieldVector> bind(VectorSchemaRoot batch, int rows) {
+        return bind(batch, rows, null);
+    }
+
+    /**
+     * As {@link #bind(VectorSchemaRoot, int)}, leaving out the buffer checks of the columns
+     * {@code batchValues} says another expression over the same batch checked already (its filter,
+     * an earlier column of its projection), and noting those checked here; null: check every one.
+     */
+    List<FieldVector> bind(VectorSchemaRoot batch, int rows, SharedValues batchValues) {
         if (rows < 0) {
             throw new InputException("the batch declares " + rows + " rows");
         }
@@ -73,11 +83,19 @@ final class BatchBinder {
                         "column '" + f.getName() + "' has " + v.getValueCount() + " values but the batch has " + rows
                                 + " rows");
             }
-            BatchValidation.checkColumn(v, f.getName());
-            if (f.getDictionary() != null) {
-                FieldVector values = dictionaryValues(f.getDictionary().getId());
-                if (values != null) { // none: the decode says so when it runs
-                    BatchValidation.checkDictionaryIndices(v, f.getName(), values);
+            if (batchValues == null || !batchValues.isChecked(v)) {
+                BatchValidation.checkColumn(v, f.getName());
+                boolean whole = true;
+                if (f.getDictionary() != null) {
+                    FieldVector values = dictionaryValues(f.getDictionary().getId());
+                    if (values != null) { // none: the decode says so when it runs
+                        BatchValidation.checkDictionaryIndices(v, f.getName(), values);
+                    } else {
+                        whole = false;
+                    }
+                }
+                if (batchValues != null && whole) {
+                    batchValues.markChecked(v);
                 }
             }
             inputs.add(v);

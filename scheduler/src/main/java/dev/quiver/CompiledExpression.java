@@ -230,7 +230,7 @@ public final class CompiledExpression {
         Evaluation evaluation = dispatcher.evaluation(placement, shared);
         int rows = kept == null ? batch.getRowCount() : kept.rows();
         return guard(batch, rows, allocator, evaluation, () -> {
-            List<FieldVector> inputs = binder.bind(batch, batch.getRowCount());
+            List<FieldVector> inputs = binder.bind(batch, batch.getRowCount(), values);
             // On kept rows, each column is compacted when a node first reads it: one only a value the filter
             // computed reads (gathered from it) is never compacted.
             ColumnarValue value = kept == null
@@ -338,7 +338,7 @@ public final class CompiledExpression {
     private ColumnarValue run(
             VectorSchemaRoot batch, Evaluation evaluation, BufferAllocator allocator, SharedValues values) {
         int rows = batch.getRowCount();
-        return runOn(binder.bind(batch, rows), rows, evaluation, allocator, values);
+        return runOn(binder.bind(batch, rows, values), rows, evaluation, allocator, values);
     }
 
     /**

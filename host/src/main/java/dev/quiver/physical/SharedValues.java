@@ -3,11 +3,15 @@ package dev.quiver.physical;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.kernels.Selection;
 import dev.quiver.value.ColumnarValue;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * The values of shared subtrees ({@link SharedExpr}) for one batch, kept across the expressions
@@ -36,6 +40,9 @@ public final class SharedValues implements AutoCloseable {
     /** Per id, how many times a kept value was read instead of computed (gathered ones included). */
     private final Map<Integer, Integer> reads = new TreeMap<>();
 
+    /** The batch's columns already checked for this batch (by identity), shared with every selection of it. */
+    private final Set<FieldVector> checked;
+
     private boolean closed;
 
     /** The values of a batch of {@code rows} rows; gathers allocate from {@code allocator}. */
@@ -51,6 +58,21 @@ public final class SharedValues implements AutoCloseable {
         this.allocator = Objects.requireNonNull(allocator, "allocator is null");
         this.from = from;
         this.selection = selection;
+        this.checked = from != null ? from.checked : Collections.newSetFromMap(new IdentityHashMap<>());
+    }
+
+    /**
+     * Whether column {@code v} of this batch was checked already (its buffers, by {@code
+     * BatchValidation}) while evaluating another expression over the same batch: a projection's
+     * filter and its columns read one batch, so each of its columns is checked once.
+     */
+    public boolean isChecked(FieldVector v) {
+        return checked.contains(v);
+    }
+
+    /** Notes that column {@code v} of this batch has been checked. */
+    public void markChecked(FieldVector v) {
+        checked.add(v);
     }
 
     /** How many rows every value here has. */

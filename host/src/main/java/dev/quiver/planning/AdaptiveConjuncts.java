@@ -4,6 +4,7 @@ import dev.quiver.expr.Operator;
 import dev.quiver.functions.AsyncScalarFunction;
 import dev.quiver.functions.Volatility;
 import dev.quiver.physical.BinaryExpr;
+import dev.quiver.physical.ColumnExpr;
 import dev.quiver.physical.ConjunctOrder.Mobility;
 import dev.quiver.physical.ConjunctionExpr;
 import dev.quiver.physical.DictionaryMapExpr;
@@ -13,6 +14,7 @@ import dev.quiver.physical.NotExpr;
 import dev.quiver.physical.PhysicalExpr;
 import dev.quiver.physical.ScalarFunctionExpr;
 import dev.quiver.physical.SharedExpr;
+import dev.quiver.types.DataType;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
@@ -81,7 +83,13 @@ final class AdaptiveConjuncts {
     private PhysicalExpr chain(BinaryExpr b) {
         List<PhysicalExpr> terms = rewriteAll(b.terms());
         List<Mobility> mobility =
-                terms.stream().map(AdaptiveConjuncts::mobility).toList();
+                new ArrayList<>(terms.stream().map(AdaptiveConjuncts::mobility).toList());
+        if (isNumericHead(terms.getFirst())) {
+            // The chain's numbers as one dense loop at its head (ChainFusion): it costs what reading its columns
+            // costs, which no host term undercuts, so it stays first; measured, a head run second on gathered
+            // rows looked dearer than it is and could lose its place.
+            mobility.set(0, Mobility.FIXED);
+        }
         if (terms.size() <= MAX_TERMS && movable(mobility)) {
             return new ConjunctionExpr(b.op(), terms, b.dataType(), mobility);
         }
@@ -106,6 +114,14 @@ final class AdaptiveConjuncts {
             }
         }
         return false;
+    }
+
+    /** A Boolean kernel segment over columns alone that cannot fail: what ChainFusion puts at a chain's head. */
+    static boolean isNumericHead(PhysicalExpr term) {
+        return term instanceof FusedKernelExpr f
+                && f.dataType() instanceof DataType.Bool
+                && !f.program().isFallible()
+                && f.inputs().stream().allMatch(i -> i instanceof ColumnExpr);
     }
 
     static Mobility mobility(PhysicalExpr term) {
