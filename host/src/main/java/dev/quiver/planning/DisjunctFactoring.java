@@ -1,13 +1,9 @@
 package dev.quiver.planning;
 
 import dev.quiver.expr.Operator;
-import dev.quiver.functions.Volatility;
 import dev.quiver.physical.BinaryExpr;
 import dev.quiver.physical.PhysicalExpr;
-import dev.quiver.physical.ScalarFunctionExpr;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 
 /**
@@ -78,19 +74,7 @@ final class DisjunctFactoring {
 
     /** A term that may run before the others of its disjunct: deterministic, and unable to raise. */
     private static boolean movable(PhysicalExpr t) {
-        if (!t.isCheapAndInfallible()) {
-            return false;
-        }
-        Deque<PhysicalExpr> todo = new ArrayDeque<>();
-        todo.push(t);
-        while (!todo.isEmpty()) {
-            PhysicalExpr n = todo.pop();
-            if (n instanceof ScalarFunctionExpr f && f.function().signature().volatility() == Volatility.VOLATILE) {
-                return false;
-            }
-            n.children().forEach(todo::push);
-        }
-        return true;
+        return t.isCheapAndInfallible() && !CaseFusion.isVolatile(t);
     }
 
     private static PhysicalExpr join(List<PhysicalExpr> terms, Operator op, BinaryExpr like) {
