@@ -5,6 +5,7 @@ import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -48,6 +49,29 @@ public final class BooleanAccumulator {
         }
         validSegment = MemorySegment.ofArray(valid);
         valueSegment = MemorySegment.ofArray(value);
+    }
+
+    /**
+     * The identity of {@code and ? AND : OR} on the rows {@code care} selects, and already decided
+     * on the others (FALSE for AND, TRUE for OR), so that no term reads them: for a chain nested
+     * in another whose result matters only on {@code care}. Its value on the other rows is
+     * meaningless; the outer chain, which has decided them, ignores it.
+     */
+    public BooleanAccumulator(boolean and, int rows, Selection care) {
+        this(and, rows);
+        if (care.rows() != rows) {
+            throw new IllegalArgumentException("a selection of " + care.rows() + " rows on a batch of " + rows);
+        }
+        if (care.isAll()) {
+            return;
+        }
+        for (int w = 0; w < Bitmaps.words(rows); w++) {
+            long c = care.word(w);
+            // AND: identity TRUE where cared for, FALSE elsewhere; OR: FALSE where cared for, TRUE elsewhere.
+            value[w] = and ? c : ~c;
+        }
+        fresh = false;
+        array = true; // the rows differ: never a scalar, even when every term is one
     }
 
     /** The rows the next term can still change: not known FALSE (AND) or not known TRUE (OR). */
@@ -128,6 +152,25 @@ public final class BooleanAccumulator {
             return;
         }
         try (ColumnarValue c = Kernels.compare(op, l, r, rows, allocator)) {
+            combine(c);
+        }
+    }
+
+    /**
+     * Combines {@code v [NOT] IN list} (literal elements, prepared) without building its vector,
+     * looking up only the rows not yet decided. {@code v} stays borrowed.
+     */
+    public void combineInList(ColumnarValue v, InList list, boolean negated, BufferAllocator allocator) {
+        Objects.requireNonNull(list, "list is null");
+        if (rows > 0 && InListKernels.combinesInto(v)) {
+            try (KernelInput in = KernelInput.of(v, rows, allocator)) {
+                InListKernels.inListInto(in, list, negated, rows, validSegment, valueSegment, and);
+            }
+            array = true;
+            fresh = false;
+            return;
+        }
+        try (ColumnarValue c = Kernels.inList(v, list, List.of(), negated, rows, allocator)) {
             combine(c);
         }
     }

@@ -48,6 +48,22 @@ final class ComparisonKernels {
         void words(int from, int n, long[] lt, long[] eq);
     }
 
+    /**
+     * An {@link Order} that can skip rows: only the rows set in {@code needed[k]} (for word
+     * {@code k} of the run) need their bits; the others may be anything. Combining into a running
+     * AND/OR result, the rows it has already decided are not needed, so a string comparison under
+     * a sparse chain reads only the bytes of the undecided rows.
+     */
+    @FunctionalInterface
+    interface MaskedOrder extends Order {
+        void words(int from, int n, long[] lt, long[] eq, long[] needed);
+
+        @Override
+        default void words(int from, int n, long[] lt, long[] eq) {
+            words(from, n, lt, eq, null);
+        }
+    }
+
     private ComparisonKernels() {}
 
     static ColumnarValue compare(Operator op, ColumnarValue l, ColumnarValue r, int rows, BufferAllocator allocator) {
@@ -200,11 +216,26 @@ final class ComparisonKernels {
             long[] vb = new long[scratchWords];
             long[] valid = new long[scratchWords];
             long[] value = new long[scratchWords];
+            // Combining with a masked order: the target's words are read first, and only the rows
+            // they leave undecided (not FALSE for AND, not TRUE for OR) are compared.
+            MaskedOrder masked = combine && order instanceof MaskedOrder m ? m : null;
+            long[] needed = masked == null ? null : new long[scratchWords];
             for (int from = 0; from < rows; from += CHUNK) {
                 int n = Math.min(CHUNK, rows - from);
-                order.words(from, n, ltWords, eqWords);
                 int first = from >>> 6;
                 int words = Bitmaps.words(n);
+                if (masked != null) {
+                    Bitmaps.words(validity, first, words, targetValid);
+                    Bitmaps.words(data, first, words, targetValue);
+                    for (int k = 0; k < words; k++) {
+                        long tv = targetValid[k];
+                        long td = targetValue[k] & tv;
+                        needed[k] = intoAnd ? ~(tv & ~td) : ~(tv & td);
+                    }
+                    masked.words(from, n, ltWords, eqWords, needed);
+                } else {
+                    order.words(from, n, ltWords, eqWords);
+                }
                 a.validWords(first, words, va);
                 b.validWords(first, words, vb);
                 for (int k = 0; k < words; k++) {
@@ -224,8 +255,10 @@ final class ComparisonKernels {
                 }
                 if (combine) {
                     // Kleene-combine with the target's words, read before they are written over.
-                    Bitmaps.words(validity, first, words, targetValid);
-                    Bitmaps.words(data, first, words, targetValue);
+                    if (masked == null) {
+                        Bitmaps.words(validity, first, words, targetValid);
+                        Bitmaps.words(data, first, words, targetValue);
+                    }
                     for (int k = 0; k < words; k++) {
                         long tv = targetValid[k];
                         long td = targetValue[k] & tv;

@@ -444,6 +444,11 @@ public final class InList {
         /** Bit {@code min(length, 63)} set for the length of every key: most rows are turned away by their length alone. */
         final long lengthBits;
 
+        /** The keys' lengths and first words when {@link #fewShort}, else null. */
+        private final long[] shortLengths;
+
+        private final long[] shortWords;
+
         /** The distinct lengths of the keys, or null when there are more than {@value #FEW_LENGTHS}. */
         final long[] fewLengths;
 
@@ -470,6 +475,9 @@ public final class InList {
             lengthBits = bits;
             long[] distinct = Arrays.stream(lengths).distinct().toArray();
             fewLengths = distinct.length <= FEW_LENGTHS ? distinct : null;
+            boolean few = n > 0 && n <= FEW_SHORT && Arrays.stream(lengths).allMatch(l -> l <= 8);
+            shortLengths = few ? padded(lengths) : null;
+            shortWords = few ? padded(words0) : null;
         }
 
         /** The bytes {@code [at, at + 8)} of {@code key} as a little-endian word, zero past its end. */
@@ -479,6 +487,40 @@ public final class InList {
                 w |= (key[i] & 0xFFL) << ((i - at) << 3);
             }
             return w;
+        }
+
+        /**
+         * Whether every key has at most eight bytes and there are at most {@value #FEW_SHORT} of
+         * them: a row is then one masked word, tested against every key without a branch.
+         */
+        final boolean fewShort() {
+            return shortWords != null;
+        }
+
+        /** Lists of at most this many keys, each of at most eight bytes, are probed by {@link #hasShort}. */
+        static final int FEW_SHORT = 8;
+
+        /** Whether the row of {@code len} bytes whose first word (masked to them) is {@code w0} is a key; only when {@link #fewShort}. */
+        final boolean hasShort(long len, long w0) {
+            long[] ls = shortLengths;
+            long[] ws = shortWords;
+            // Four keys per step, without a branch (the arrays are padded to a multiple of four by repeating the last
+            // key).
+            boolean hit = false;
+            for (int k = 0; k < ls.length; k += 4) {
+                hit |= ((ls[k] == len) & (ws[k] == w0))
+                        | ((ls[k + 1] == len) & (ws[k + 1] == w0))
+                        | ((ls[k + 2] == len) & (ws[k + 2] == w0))
+                        | ((ls[k + 3] == len) & (ws[k + 3] == w0));
+            }
+            return hit;
+        }
+
+        /** {@code a} padded to a multiple of four values by repeating its last. */
+        private static long[] padded(long[] a) {
+            long[] out = Arrays.copyOf(a, (a.length + 3) & ~3);
+            Arrays.fill(out, a.length, out.length, a[a.length - 1]);
+            return out;
         }
 
         /** Whether some key may have {@code len} bytes. */

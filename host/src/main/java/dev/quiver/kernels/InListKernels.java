@@ -1,6 +1,7 @@
 package dev.quiver.kernels;
 
 import dev.quiver.types.DataType;
+import dev.quiver.value.ColumnarValue;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
@@ -32,21 +33,58 @@ final class InListKernels {
             if (v.isNullType()) {
                 return out.finish(); // every row NULL
             }
-            PredicateOutput.ValidityWords validity = out.validity(v);
-            Hits hits = hits(v, list, out);
-            long constant = v.constant ? ((hits.word(0, 1, 1L) & 1) != 0 ? -1L : 0L) : 0;
-            boolean containsNull = list.containsNull();
-            for (int w = 0; w < out.words(); w++) {
-                int count = Math.min(64, rows - (w << 6));
-                long valid = validity.get(w) & out.liveMask(w);
-                long found = (v.constant ? constant : hits.word(w << 6, count, valid)) & valid;
-                if (!containsNull) {
-                    out.store(w, valid, negated ? ~found : found);
-                } else {
-                    out.store(w, found, negated ? 0 : found); // not found: NULL
-                }
-            }
+            fill(v, list, negated, rows, out);
             return out.finish();
+        }
+    }
+
+    /**
+     * {@code target = target AND (v [NOT] IN list)} (OR when {@code and} is false), Kleene, into
+     * the bitmaps of a chain's running result, with no vector of its own: only the rows the
+     * target has not decided are looked up. {@code v} must be an array, not of the Null type.
+     */
+    static void inListInto(
+            KernelInput v,
+            InList list,
+            boolean negated,
+            int rows,
+            MemorySegment targetValidity,
+            MemorySegment targetData,
+            boolean and) {
+        check(v.type, list);
+        if (v.isNullType() || v.constant) {
+            throw new IllegalArgumentException("IN is combined into a result from an array operand only");
+        }
+        try (PredicateOutput out = PredicateOutput.into(targetValidity, targetData, rows, and)) {
+            fill(v, list, negated, rows, out);
+            out.finish();
+        }
+    }
+
+    /** Whether {@link #inListInto} takes {@code v}: an array of a type other than Null. */
+    static boolean combinesInto(ColumnarValue v) {
+        return v instanceof ColumnarValue.Array && !(v.dataType().valueType() instanceof DataType.Null);
+    }
+
+    /** The IN result word by word into {@code out}: stored, or combined where {@code out} is combining. */
+    private static void fill(KernelInput v, InList list, boolean negated, int rows, PredicateOutput out) {
+        PredicateOutput.ValidityWords validity = out.validity(v);
+        Hits hits = hits(v, list, out);
+        long constant = v.constant ? ((hits.word(0, 1, 1L) & 1) != 0 ? -1L : 0L) : 0;
+        boolean containsNull = list.containsNull();
+        boolean combining = out.combining();
+        for (int w = 0; w < out.words(); w++) {
+            int count = Math.min(64, rows - (w << 6));
+            long valid = validity.get(w) & out.liveMask(w);
+            long want = combining ? out.undecided(w) : -1L;
+            long found = (v.constant ? constant : (want == 0 ? 0 : hits.word(w << 6, count, valid & want))) & valid;
+            long resultValid = containsNull ? found : valid; // not found, with a NULL in the list: NULL
+            long resultValue = containsNull ? (negated ? 0 : found) : (negated ? ~found : found);
+            if (combining) {
+                out.combine(w, resultValid, resultValue);
+            } else {
+                out.store(w, resultValid, resultValue);
+            }
         }
     }
 
@@ -105,6 +143,9 @@ final class InListKernels {
                 InList.BytesProbe probe = list.bytes;
                 long[] lengths = probe.fewLengths;
                 boolean byLength = lengths != null && !column.constant && ComparisonKernels.VECTOR_API;
+                if (probe.fewShort() && !column.constant) {
+                    yield shortKeyHits(column, probe, byLength ? lengths : null);
+                }
                 yield (first, count, valid) -> {
                     long found = 0;
                     // Lengths first: a row of no key's length is no key, and its bytes are not read.
@@ -121,6 +162,34 @@ final class InListKernels {
                 };
             }
             case NONE -> (first, count, valid) -> 0L; // no values, NULLs at most
+        };
+    }
+
+    /**
+     * {@link Hits} for a few keys of at most eight bytes: a candidate row is its first word masked
+     * to its length, compared with every key without a branch on the data ({@code lengths}: the
+     * keys' distinct lengths, to turn rows away by their length in vector steps first; null for
+     * none).
+     */
+    private static Hits shortKeyHits(ByteColumn column, InList.BytesProbe probe, long[] lengths) {
+        MemorySegment data = column.data;
+        long lastWord = data.byteSize() - 8; // a row starting past it is read byte by byte
+        return (first, count, valid) -> {
+            long candidates = lengths == null
+                    ? valid
+                    : valid & StringLengths.anyOf(column.offsets, column.large, first, count, lengths);
+            long found = 0;
+            for (long m = candidates; m != 0; m &= m - 1) {
+                int j = Long.numberOfTrailingZeros(m);
+                long start = column.start(first + j);
+                long len = column.end(first + j) - start;
+                int bytes = (int) Math.min(8, len);
+                long w = start <= lastWord
+                        ? data.get(PredicateOutput.WORD, start) & ByteColumn.lowBytes(bytes)
+                        : ByteColumn.partialWord(data, start, bytes);
+                found |= (probe.hasShort(len, w) ? 1L : 0L) << j;
+            }
+            return found;
         };
     }
 

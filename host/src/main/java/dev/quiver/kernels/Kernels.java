@@ -8,6 +8,7 @@ import dev.quiver.value.Values;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 
@@ -188,25 +189,53 @@ public final class Kernels {
             int rows,
             BufferAllocator allocator) {
         Objects.requireNonNull(op, "op is null");
-        FieldVector target = BooleanKernels.reusable(acc, rows);
-        try {
-            if (target != null && ComparisonKernels.compareInto(op, l, r, target, and, rows, allocator)) {
-                return acc;
-            }
-        } catch (RuntimeException | Error e) {
-            acc.close();
-            throw e;
-        }
-        ColumnarValue cmp;
-        try {
-            cmp = compare(op, l, r, rows, allocator);
-        } catch (RuntimeException | Error e) {
-            acc.close();
-            throw e;
-        }
-        try (cmp) {
-            return logicConsumingLeft(acc, cmp, and, rows, allocator);
-        }
+        return consumingLeft(
+                acc,
+                and,
+                rows,
+                allocator,
+                target -> ComparisonKernels.compareInto(op, l, r, target, and, rows, allocator),
+                () -> compare(op, l, r, rows, allocator));
+    }
+
+    /**
+     * {@code acc AND (v [NOT] IN list)} (OR when {@code and} is false) for literal elements
+     * prepared in {@code list}, taking ownership of {@code acc} as {@link #logicConsumingLeft}
+     * does: when {@code acc} is an owned Boolean array of {@code rows} rows and {@code v} an array,
+     * the lookups are combined into it word by word, only for the rows it has not decided, and no
+     * vector is allocated for them. {@code v} stays borrowed.
+     */
+    public static ColumnarValue inListConsumingLeft(
+            ColumnarValue acc,
+            ColumnarValue v,
+            InList list,
+            boolean negated,
+            boolean and,
+            int rows,
+            BufferAllocator allocator) {
+        Objects.requireNonNull(list, "list is null");
+        return consumingLeft(
+                acc,
+                and,
+                rows,
+                allocator,
+                target -> {
+                    if (!InListKernels.combinesInto(v)) {
+                        return false;
+                    }
+                    try (KernelInput in = KernelInput.of(v, rows, allocator)) {
+                        InListKernels.inListInto(
+                                in,
+                                list,
+                                negated,
+                                rows,
+                                Bitmaps.view(target.getValidityBuffer()),
+                                Bitmaps.view(target.getDataBuffer()),
+                                and);
+                    }
+                    return true;
+                },
+                () -> inList(v, list, List.of(), negated, rows, allocator));
     }
 
     /**
@@ -216,25 +245,51 @@ public final class Kernels {
      */
     public static ColumnarValue isNullConsumingLeft(
             ColumnarValue acc, ColumnarValue v, boolean negated, boolean and, int rows, BufferAllocator allocator) {
+        return consumingLeft(
+                acc,
+                and,
+                rows,
+                allocator,
+                target -> {
+                    BooleanKernels.isNullInto(v, negated, target, and, rows);
+                    return true;
+                },
+                () -> isNull(v, negated, rows, allocator));
+    }
+
+    /** A Boolean term combined into a running result in place ({@link #consumingLeft}). */
+    @FunctionalInterface
+    private interface InPlace {
+        /** Combines the term into {@code target}; false when it cannot (nothing written). */
+        boolean into(FieldVector target);
+    }
+
+    /**
+     * {@code acc AND term} (OR when {@code and} is false) taking ownership of {@code acc}: the
+     * term combined {@code inPlace} into {@code acc} when it is an owned Boolean array of
+     * {@code rows} rows and the term takes it, else computed as a value and combined; on an
+     * exception {@code acc} is closed.
+     */
+    private static ColumnarValue consumingLeft(
+            ColumnarValue acc,
+            boolean and,
+            int rows,
+            BufferAllocator allocator,
+            InPlace inPlace,
+            Supplier<ColumnarValue> value) {
         FieldVector target = BooleanKernels.reusable(acc, rows);
+        ColumnarValue term;
         try {
-            if (target != null) {
-                BooleanKernels.isNullInto(v, negated, target, and, rows);
+            if (target != null && inPlace.into(target)) {
                 return acc;
             }
+            term = value.get();
         } catch (RuntimeException | Error e) {
             acc.close();
             throw e;
         }
-        ColumnarValue test;
-        try {
-            test = isNull(v, negated, rows, allocator);
-        } catch (RuntimeException | Error e) {
-            acc.close();
-            throw e;
-        }
-        try (test) {
-            return logicConsumingLeft(acc, test, and, rows, allocator);
+        try (term) {
+            return logicConsumingLeft(acc, term, and, rows, allocator);
         }
     }
 

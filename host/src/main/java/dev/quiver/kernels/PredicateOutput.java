@@ -45,12 +45,69 @@ final class PredicateOutput implements AutoCloseable {
     private final int rows;
     private boolean finished;
 
+    /** Whether {@link #combine} merges into a running AND (else OR); only for an output {@link #into} a target. */
+    private final boolean and;
+
     private PredicateOutput(FieldVector vector, Arena arena, int rows) {
         this.vector = vector;
         this.arena = arena;
         this.rows = rows;
         this.validity = view(vector.getValidityBuffer());
         this.values = view(vector.getDataBuffer());
+        this.and = false;
+    }
+
+    private PredicateOutput(MemorySegment validity, MemorySegment values, int rows, boolean and) {
+        this.vector = null;
+        this.arena = Arena.ofConfined();
+        this.rows = rows;
+        this.validity = validity;
+        this.values = values;
+        this.and = and;
+    }
+
+    /**
+     * An output that is combined ({@link #combine}) into the running AND ({@code and}) or OR
+     * result of a chain, held in the bitmaps {@code validity} and {@code values} of {@code rows}
+     * rows, instead of a vector of its own; {@link #finish()} then returns null.
+     */
+    static PredicateOutput into(MemorySegment validity, MemorySegment values, int rows, boolean and) {
+        return new PredicateOutput(validity, values, rows, and);
+    }
+
+    /** Whether this output is combined into a target ({@link #into}). */
+    boolean combining() {
+        return vector == null;
+    }
+
+    /**
+     * The rows of word {@code w} the target has not decided (not FALSE for AND, not TRUE for OR):
+     * the only ones whose value {@link #combine} can change; all rows when not {@link #combining}.
+     */
+    long undecided(int w) {
+        if (vector != null) {
+            return -1L;
+        }
+        long tv = Bitmaps.word(validity, w);
+        long td = Bitmaps.word(values, w) & tv;
+        return and ? ~(tv & ~td) : ~(tv & td);
+    }
+
+    /**
+     * Kleene-combines rows {@code 64w .. 64w + 63} ({@code valid}, {@code value}) into the target
+     * of an output {@link #into} a chain's result; rows the target has decided keep their value.
+     */
+    void combine(int w, long valid, long value) {
+        if ((w & CHECK_WORDS) == 0) {
+            Cancellation.check();
+        }
+        long tv = Bitmaps.word(validity, w);
+        long td = Bitmaps.word(values, w) & tv;
+        long cd = value & valid;
+        long nv = and ? (tv & valid) | (tv & ~td) | (valid & ~cd) : (tv & valid) | td | cd;
+        long live = liveMask(w);
+        Bitmaps.setWord(validity, w, nv & live, rows);
+        Bitmaps.setWord(values, w, (and ? td & cd : td | cd) & nv & live, rows);
     }
 
     /** A Boolean vector named "result" of {@code rows} rows (all null until stored). */
@@ -180,7 +237,9 @@ final class PredicateOutput implements AutoCloseable {
     public void close() {
         if (!finished) {
             arena.close();
-            vector.close();
+            if (vector != null) {
+                vector.close();
+            }
         }
     }
 }

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -60,19 +61,28 @@ final class StringLengths {
 
     /** Bit {@code j}: row {@code row + j} ({@code j < n <= 64}) has one of {@code lengths} bytes. */
     static long anyOf(MemorySegment offsets, boolean large, int row, int n, long[] lengths) {
+        if (lengths.length == 0) {
+            return 0; // no key: no row has a key's length
+        }
         long bits = 0;
         int j = 0;
-        if (!large) {
+        if (!large && lengths.length <= 4) {
+            // Up to four lengths, each compared in every step (repeating the last): no loop over
+            // the lengths inside the vector loop, which kept its vectors from staying in registers.
+            int l0 = (int) lengths[0];
+            int l1 = (int) lengths[Math.min(1, lengths.length - 1)];
+            int l2 = (int) lengths[Math.min(2, lengths.length - 1)];
+            int l3 = (int) lengths[lengths.length - 1];
             int lanes = INTS.length();
             for (; j + lanes <= n; j += lanes) {
                 long at = (long) (row + j) << 2;
                 IntVector len = IntVector.fromMemorySegment(INTS, offsets, at + 4, LE)
                         .sub(IntVector.fromMemorySegment(INTS, offsets, at, LE));
-                long hit = 0;
-                for (long l : lengths) {
-                    hit |= len.compare(VectorOperators.EQ, (int) l).toLong();
-                }
-                bits |= hit << j;
+                VectorMask<Integer> hit = len.compare(VectorOperators.EQ, l0)
+                        .or(len.compare(VectorOperators.EQ, l1))
+                        .or(len.compare(VectorOperators.EQ, l2))
+                        .or(len.compare(VectorOperators.EQ, l3));
+                bits |= hit.toLong() << j;
             }
         }
         for (; j < n; j++) {

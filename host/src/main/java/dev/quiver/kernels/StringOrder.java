@@ -41,7 +41,8 @@ final class StringOrder {
             byte[] bytes = v instanceof String s ? s.getBytes(StandardCharsets.UTF_8) : (byte[]) v;
             Key key = new Key(bytes);
             return equalityOnly
-                    ? (from, n, lt, eq) -> equalToKey(x, key, from, n, eq, vectorApi)
+                    ? (ComparisonKernels.MaskedOrder)
+                            (from, n, lt, eq, needed) -> equalToKey(x, key, from, n, eq, vectorApi, needed)
                     : (from, n, lt, eq) -> orderToKey(x, key, from, n, lt, eq);
         }
         Side y = Side.of(b);
@@ -83,20 +84,32 @@ final class StringOrder {
         }
     }
 
-    private static void equalToKey(Side x, Key key, int from, int n, long[] eq, boolean vectorApi) {
+    /** A word with at most this many rows wanted reads their lengths one by one. */
+    private static final int FEW_ROWS = 4;
+
+    /** {@code needed}: null, or the rows of each word whose bit is wanted (the others may be anything). */
+    private static void equalToKey(Side x, Key key, int from, int n, long[] eq, boolean vectorApi, long[] needed) {
         long len = key.length;
         long[] words = key.words;
         MemorySegment d = x.data;
-        if (vectorApi) {
+        if (vectorApi || needed != null) {
             // The lengths of 64 rows in a few vector steps; bytes are read only where they match.
             long mask = ByteColumn.lowBytes((int) Math.min(8, len));
             long lastWord = d.byteSize() - 8;
             for (int k = 0; k < Bitmaps.words(n); k++) {
                 int first = from + (k << 6);
+                long want = needed == null ? -1L : needed[k];
+                if (want == 0) {
+                    eq[k] = 0;
+                    continue;
+                }
+                int count = Math.min(64, n - (k << 6));
+                // A few wanted rows: their lengths one by one, not the word's in vector steps.
+                long sameLength = vectorApi && Long.bitCount(want) > FEW_ROWS
+                        ? StringLengths.equalTo(x.offsets, x.large, first, count, len)
+                        : lengthsEqual(x, first, count, len, want);
                 long e = 0;
-                for (long m = StringLengths.equalTo(x.offsets, x.large, first, Math.min(64, n - (k << 6)), len);
-                        m != 0;
-                        m &= m - 1) {
+                for (long m = sameLength & want; m != 0; m &= m - 1) {
                     int j = Long.numberOfTrailingZeros(m);
                     long start = x.start(first + j);
                     boolean hit = len <= 8
@@ -142,6 +155,16 @@ final class StringOrder {
             }
             eq[k] = e;
         }
+    }
+
+    /** Bit {@code j}: row {@code row + j} of {@code x} ({@code j < n}, only where {@code want} is set) has {@code len} bytes. */
+    private static long lengthsEqual(Side x, int row, int n, long len, long want) {
+        long bits = 0;
+        for (long m = want & (n >= 64 ? -1L : (1L << n) - 1); m != 0; m &= m - 1) {
+            int j = Long.numberOfTrailingZeros(m);
+            bits |= (x.start(row + j + 1) - x.start(row + j) == len ? 1L : 0L) << j;
+        }
+        return bits;
     }
 
     /** The bytes of {@code [start, min(end, start + 8))} as a little-endian word, read one by one (the end of the buffer). */

@@ -94,7 +94,7 @@ public record BinaryExpr(PhysicalExpr left, Operator op, PhysicalExpr right, Dat
      * false (nothing evaluated) for any other node.
      */
     static boolean combineWhole(BooleanAccumulator acc, PhysicalExpr term, EvalContext ctx) {
-        return ChainEvaluation.combineWhole(acc, term, ctx);
+        return ChainEvaluation.combineWhole(acc, term, ctx, null);
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.quiver.kernels.BooleanAccumulator;
 import dev.quiver.kernels.Kernels;
 import dev.quiver.kernels.Selection;
 import dev.quiver.memory.Resources;
+import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,10 +58,11 @@ final class ChainEvaluation {
                 }
                 boolean whole = undecided.isAll()
                         || (term.isCheapAndInfallible() && in > BinaryExpr.PRE_SELECTION_THRESHOLD * rows);
+                boolean inPlace = !whole && combinesInPlace(term);
                 start = sample == null ? 0 : System.nanoTime();
                 ColumnarValue previous = acc;
                 acc = null; // step owns it, on an exception too
-                acc = step(previous, term, undecided, whole, and, ctx);
+                acc = step(previous, term, undecided, whole, inPlace, and, ctx);
                 if (sample != null) {
                     sample.ran(index, in, whole ? rows : in, whole, System.nanoTime() - start);
                     pending = index;
@@ -80,9 +82,19 @@ final class ChainEvaluation {
         }
     }
 
-    /** {@code acc} combined with {@code term} on the {@code undecided} rows; takes ownership of {@code acc}. */
+    /**
+     * {@code acc} combined with {@code term} on the {@code undecided} rows; takes ownership of {@code acc}.
+     * {@code inPlace}: the term ({@link #combinesInPlace}) is combined straight into {@code acc},
+     * reading only the undecided rows, with no selection of the batch.
+     */
     private static ColumnarValue step(
-            ColumnarValue acc, PhysicalExpr term, Selection undecided, boolean whole, boolean and, EvalContext ctx) {
+            ColumnarValue acc,
+            PhysicalExpr term,
+            Selection undecided,
+            boolean whole,
+            boolean inPlace,
+            boolean and,
+            EvalContext ctx) {
         int rows = ctx.rows();
         // Every row known TRUE (AND) or known FALSE (OR): the result is the next term's. (A result of
         // our own is kept instead: combining into it in place costs less than a new vector.)
@@ -98,8 +110,9 @@ final class ChainEvaluation {
             acc.close();
             throw e;
         }
-        if (whole) {
-            ColumnarValue combined = combineInto(acc, term, and, ctx); // owns acc when non-null
+        if (whole || inPlace) {
+            // owns acc when non-null
+            ColumnarValue combined = combineInto(acc, term, and, ctx, whole ? null : undecided);
             if (combined != null) {
                 return combined;
             }
@@ -123,8 +136,24 @@ final class ChainEvaluation {
      */
     static BooleanAccumulator accumulate(
             List<PhysicalExpr> terms, int[] order, boolean and, EvalContext ctx, ConjunctSample sample) {
+        return accumulate(terms, order, and, ctx, sample, null);
+    }
+
+    /**
+     * {@link #accumulate(List, int[], boolean, EvalContext, ConjunctSample)} where only the rows
+     * {@code care} selects matter (null: every row): the others start decided, so no term reads
+     * them, and the result there is meaningless.
+     */
+    static BooleanAccumulator accumulate(
+            List<PhysicalExpr> terms,
+            int[] order,
+            boolean and,
+            EvalContext ctx,
+            ConjunctSample sample,
+            Selection care) {
         int rows = ctx.rows();
-        BooleanAccumulator acc = new BooleanAccumulator(and, rows);
+        BooleanAccumulator acc =
+                care == null ? new BooleanAccumulator(and, rows) : new BooleanAccumulator(and, rows, care);
         int pending = -1;
         int pendingIn = 0;
         for (int i = 0; i < terms.size(); i++) {
@@ -142,7 +171,8 @@ final class ChainEvaluation {
             boolean whole = undecided.isAll()
                     || (term.isCheapAndInfallible() && in > BinaryExpr.PRE_SELECTION_THRESHOLD * rows);
             long start = sample == null ? 0 : System.nanoTime();
-            if (!whole || !combineWhole(acc, term, ctx)) {
+            boolean inPlace = !whole && combinesInPlace(term);
+            if (!(whole || inPlace) || !combineWhole(acc, term, ctx, whole ? null : undecided)) {
                 // NULL on the decided rows when pre-selected, which the Kleene operator then ignores.
                 try (ColumnarValue v = whole ? term.evaluate(ctx) : term.evaluateSelection(ctx, undecided)) {
                     acc.combine(v);
@@ -165,7 +195,8 @@ final class ChainEvaluation {
      * result {@code acc}, with no vector of its own; null when {@code term} is not such a term.
      * Takes ownership of {@code acc} only when it returns non-null (also on an exception).
      */
-    private static ColumnarValue combineInto(ColumnarValue acc, PhysicalExpr term, boolean and, EvalContext ctx) {
+    private static ColumnarValue combineInto(
+            ColumnarValue acc, PhysicalExpr term, boolean and, EvalContext ctx, Selection care) {
         Combinable c = Combinable.of(term);
         if (c == null) {
             return null;
@@ -179,8 +210,9 @@ final class ChainEvaluation {
                     inputs.add(x.node().right().evaluate(ctx));
                 }
                 case Combinable.NullTest x -> inputs.add(x.input().evaluate(ctx));
+                case Combinable.Membership x -> inputs.add(x.node().input().evaluate(ctx));
                 // A nested chain of the other operator: built on the heap and merged in, no vector of its own.
-                case Combinable.Chain x -> nested = x.accumulate(ctx);
+                case Combinable.Chain x -> nested = x.accumulate(ctx, care);
             }
         } catch (RuntimeException | Error e) {
             inputs.add(acc);
@@ -194,6 +226,15 @@ final class ChainEvaluation {
                             acc, x.op(), inputs.get(0), inputs.get(1), and, ctx.rows(), ctx.allocator());
                 case Combinable.NullTest x ->
                     Kernels.isNullConsumingLeft(acc, inputs.get(0), x.negated(), and, ctx.rows(), ctx.allocator());
+                case Combinable.Membership x ->
+                    Kernels.inListConsumingLeft(
+                            acc,
+                            inputs.get(0),
+                            x.node().prepared().orElseThrow(),
+                            x.node().negated(),
+                            and,
+                            ctx.rows(),
+                            ctx.allocator());
                 case Combinable.Chain _ -> nested.mergeInto(acc, and, ctx.allocator());
             };
         } finally {
@@ -206,7 +247,7 @@ final class ChainEvaluation {
      * own when it is a comparison (or its negation), an IS [NOT] NULL test or an AND/OR chain;
      * false (nothing evaluated) for any other node.
      */
-    static boolean combineWhole(BooleanAccumulator acc, PhysicalExpr term, EvalContext ctx) {
+    static boolean combineWhole(BooleanAccumulator acc, PhysicalExpr term, EvalContext ctx, Selection care) {
         switch (Combinable.of(term)) {
             case null -> {
                 return false;
@@ -222,9 +263,46 @@ final class ChainEvaluation {
                     acc.combineIsNull(v, x.negated());
                 }
             }
-            case Combinable.Chain x -> acc.combine(x.accumulate(ctx));
+            case Combinable.Membership x -> {
+                try (ColumnarValue v = x.node().input().evaluate(ctx)) {
+                    acc.combineInList(
+                            v, x.node().prepared().orElseThrow(), x.node().negated(), ctx.allocator());
+                }
+            }
+            case Combinable.Chain x -> acc.combine(x.accumulate(ctx, care));
         }
         return true;
+    }
+
+    /**
+     * Whether {@code term}, on a part of the batch, is combined straight into the running result
+     * rather than evaluated on a selection of the batch (which gathers the rows its columns have
+     * there): a nested AND/OR chain (its terms then decide for themselves, on the rows still
+     * undecided), or an equality of a string or binary column with a literal or another column
+     * (the kernel reads the bytes of the undecided rows only). A fixed-width comparison gathers
+     * fewer bytes than it would compare, so it keeps the selection.
+     */
+    static boolean combinesInPlace(PhysicalExpr term) {
+        return switch (Combinable.of(term)) {
+            case Combinable.Chain _ -> true;
+            case Combinable.Membership m ->
+                isColumnOrLiteral(m.node().input()) && isBytes(m.node().input().dataType());
+            case Combinable.Comparison c ->
+                (c.op() == Operator.EQ || c.op() == Operator.NOT_EQ)
+                        && isColumnOrLiteral(c.node().left())
+                        && isColumnOrLiteral(c.node().right())
+                        && isBytes(c.node().left().dataType());
+            case null, default -> false;
+        };
+    }
+
+    private static boolean isColumnOrLiteral(PhysicalExpr e) {
+        return e instanceof ColumnExpr || e instanceof LiteralExpr;
+    }
+
+    private static boolean isBytes(DataType t) {
+        DataType v = t.valueType();
+        return v instanceof DataType.Utf8 || v instanceof DataType.Binary;
     }
 
     /**
@@ -237,11 +315,16 @@ final class ChainEvaluation {
 
         record NullTest(PhysicalExpr input, boolean negated) implements Combinable {}
 
+        /** {@code input [NOT] IN (literals)}. */
+        record Membership(InListExpr node) implements Combinable {}
+
         record Chain(PhysicalExpr node) implements Combinable {
-            BooleanAccumulator accumulate(EvalContext ctx) {
+            /** {@code care}: the rows whose result matters; null for every row. */
+            BooleanAccumulator accumulate(EvalContext ctx, Selection care) {
                 return switch (node) {
-                    case ConjunctionExpr c -> c.accumulate(ctx);
-                    case BinaryExpr b -> ChainEvaluation.accumulate(b.terms(), null, b.op() == Operator.AND, ctx, null);
+                    case ConjunctionExpr c -> c.accumulate(ctx, care);
+                    case BinaryExpr b ->
+                        ChainEvaluation.accumulate(b.terms(), null, b.op() == Operator.AND, ctx, null, care);
                     default -> throw new IllegalStateException("not a chain: " + node.describe());
                 };
             }
@@ -255,6 +338,7 @@ final class ChainEvaluation {
             return switch (t) {
                 case BinaryExpr c when c.op().isComparison() -> new Comparison(c, negated ? c.op().negate() : c.op());
                 case IsNullExpr n -> new NullTest(n.input(), n.negated() != negated);
+                case InListExpr in when !negated && in.literalsOnly() -> new Membership(in);
                 case BinaryExpr c when !negated && (c.op() == Operator.AND || c.op() == Operator.OR) -> new Chain(c);
                 case ConjunctionExpr c when !negated -> new Chain(c);
                 default -> null;

@@ -3,6 +3,7 @@ package dev.quiver.physical;
 import dev.quiver.cancel.Cancellation;
 import dev.quiver.expr.Operator;
 import dev.quiver.kernels.BooleanAccumulator;
+import dev.quiver.kernels.Selection;
 import dev.quiver.types.DataType;
 import dev.quiver.value.ColumnarValue;
 import java.util.List;
@@ -80,11 +81,11 @@ public final class ConjunctionExpr implements PhysicalExpr {
         return v;
     }
 
-    /** The chain's result on the heap, for a chain nested in another. */
-    BooleanAccumulator accumulate(EvalContext ctx) {
+    /** The chain's result on the heap, for a chain nested in another; only the rows {@code care} selects matter (null: all). */
+    BooleanAccumulator accumulate(EvalContext ctx, Selection care) {
         ConjunctOrder.Batch batch = order.next();
         BooleanAccumulator acc =
-                ChainEvaluation.accumulate(terms, batch.order(), op == Operator.AND, ctx, batch.sample());
+                ChainEvaluation.accumulate(terms, batch.order(), op == Operator.AND, ctx, batch.sample(), care);
         order.done(batch);
         return acc;
     }
@@ -144,9 +145,11 @@ public final class ConjunctionExpr implements PhysicalExpr {
             ConjunctOrder.Mobility m = order.mobility().get(t);
             if (m != ConjunctOrder.Mobility.FREE) {
                 sb.append(
-                        m == ConjunctOrder.Mobility.FIXED
-                                ? "; fixed (volatile)"
-                                : "; can raise: stays after the terms written before it");
+                        m != ConjunctOrder.Mobility.FIXED
+                                ? "; can raise: stays after the terms written before it"
+                                : t == 0 && terms.get(0) instanceof FusedKernelExpr
+                                        ? "; fixed (the chain's fused numeric head runs first)"
+                                        : "; fixed (volatile)");
             }
             sb.append('\n');
         }

@@ -65,6 +65,11 @@ public final class InListExpr implements PhysicalExpr {
         return negated;
     }
 
+    /** Whether every element is a literal, prepared when this node was built (no element is compared per batch). */
+    public boolean literalsOnly() {
+        return prepared != null && others.isEmpty();
+    }
+
     /** The literal elements as prepared when this node was built. */
     public Optional<InList> prepared() {
         return Optional.ofNullable(prepared);
