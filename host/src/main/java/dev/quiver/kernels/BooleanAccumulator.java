@@ -175,6 +175,27 @@ public final class BooleanAccumulator {
         }
     }
 
+    /**
+     * Combines {@code v [NOT] LIKE compiled} without building its vector; where most rows are
+     * decided, only the undecided ones are matched. {@code v} stays borrowed.
+     */
+    public void combineLike(ColumnarValue v, LikePattern compiled, boolean negated, BufferAllocator allocator) {
+        Objects.requireNonNull(compiled, "compiled is null");
+        if (rows > 0 && v instanceof ColumnarValue.Array && v.dataType().valueType() instanceof DataType.Utf8) {
+            try (KernelInput in = KernelInput.of(v, rows, allocator)) {
+                if (in.type instanceof DataType.Utf8) {
+                    LikeKernels.likeInto(in, compiled, negated, rows, validSegment, valueSegment, and);
+                    array = true;
+                    fresh = false;
+                    return;
+                }
+            }
+        }
+        try (ColumnarValue c = Kernels.like(v, compiled, negated, rows, allocator)) {
+            combine(c);
+        }
+    }
+
     /** Combines {@code v IS [NOT] NULL} (any type) reading only {@code v}'s validity. */
     public void combineIsNull(ColumnarValue v, boolean negated) {
         if (v instanceof ColumnarValue.Scalar s) {

@@ -239,6 +239,49 @@ public final class Kernels {
     }
 
     /**
+     * {@code acc AND (v [NOT] LIKE compiled)} (OR when {@code and} is false) for a pattern
+     * compiled once, taking ownership of {@code acc} as {@link #logicConsumingLeft} does: when
+     * {@code acc} is an owned Boolean array of {@code rows} rows and {@code v} a string array, the
+     * matches are combined into it word by word (where it has decided most rows, only its undecided
+     * rows are matched), and no vector is allocated for them. {@code v} stays borrowed.
+     */
+    public static ColumnarValue likeConsumingLeft(
+            ColumnarValue acc,
+            ColumnarValue v,
+            LikePattern compiled,
+            boolean negated,
+            boolean and,
+            int rows,
+            BufferAllocator allocator) {
+        Objects.requireNonNull(compiled, "compiled is null");
+        return consumingLeft(
+                acc,
+                and,
+                rows,
+                allocator,
+                target -> {
+                    if (!(v instanceof ColumnarValue.Array && v.dataType().valueType() instanceof DataType.Utf8)) {
+                        return false;
+                    }
+                    try (KernelInput in = KernelInput.of(v, rows, allocator)) {
+                        if (!(in.type instanceof DataType.Utf8)) {
+                            return false;
+                        }
+                        LikeKernels.likeInto(
+                                in,
+                                compiled,
+                                negated,
+                                rows,
+                                Bitmaps.view(target.getValidityBuffer()),
+                                Bitmaps.view(target.getDataBuffer()),
+                                and);
+                    }
+                    return true;
+                },
+                () -> like(v, compiled, negated, rows, allocator));
+    }
+
+    /**
      * {@code acc AND (v IS [NOT] NULL)} (OR when {@code and} is false), taking ownership of
      * {@code acc} as {@link #logicConsumingLeft} does: combined into it in place when it is an owned
      * Boolean array of {@code rows} rows. {@code v} (any type) stays borrowed.

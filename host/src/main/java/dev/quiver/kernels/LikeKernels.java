@@ -87,22 +87,71 @@ final class LikeKernels {
             if (v.isNullType()) {
                 return out.finish();
             }
-            ByteColumn values = ByteColumn.of(v, out);
-            PredicateOutput.ValidityWords valid = out.validity(v);
-            long[] all = compiled.matchAll(values, rows);
-            if (all != null) {
-                for (int w = 0; w < out.words(); w++) {
-                    long rowsValid = valid.get(w) & out.liveMask(w);
-                    out.store(w, rowsValid, negated ? ~all[w] : all[w]);
-                }
-                return out.finish();
-            }
-            for (int w = 0; w < out.words(); w++) {
-                long rowsValid = valid.get(w) & out.liveMask(w);
-                long hits = compiled.matchWord(values, w << 6, rowsValid);
-                out.store(w, rowsValid, negated ? ~hits : hits);
-            }
+            fill(v, compiled, negated, out);
             return out.finish();
+        }
+    }
+
+    /**
+     * {@code target = target AND (v [NOT] LIKE compiled)} (OR when {@code and} is false), Kleene,
+     * into the bitmaps of a chain's running result with no vector of its own: when the target has
+     * decided most rows, only the undecided ones are matched, row by row. {@code v} must be a Utf8
+     * array.
+     */
+    static void likeInto(
+            KernelInput v,
+            LikePattern compiled,
+            boolean negated,
+            int rows,
+            MemorySegment targetValidity,
+            MemorySegment targetData,
+            boolean and) {
+        if (!(v.type instanceof DataType.Utf8) || v.constant) {
+            throw new IllegalArgumentException("LIKE is combined into a result from a string array only");
+        }
+        try (PredicateOutput out = PredicateOutput.into(targetValidity, targetData, rows, and)) {
+            fill(v, compiled, negated, out);
+            out.finish();
+        }
+    }
+
+    /**
+     * A combined output whose target leaves more than this share of rows undecided matches every
+     * row in one pass ({@link LikePattern#matchAll}) rather than the undecided rows one by one.
+     */
+    private static final double WHOLE_PASS_SHARE = 0.5;
+
+    private static void fill(KernelInput v, LikePattern compiled, boolean negated, PredicateOutput out) {
+        ByteColumn values = ByteColumn.of(v, out);
+        PredicateOutput.ValidityWords valid = out.validity(v);
+        long[] wanted = null;
+        if (out.combining()) {
+            wanted = new long[out.words()];
+            long undecided = 0;
+            for (int w = 0; w < wanted.length; w++) {
+                wanted[w] = out.undecided(w) & out.liveMask(w);
+                undecided += Long.bitCount(wanted[w]);
+            }
+            if (undecided > WHOLE_PASS_SHARE * out.rows()) {
+                wanted = null;
+            }
+        }
+        long[] all = wanted == null ? compiled.matchAll(values, out.rows()) : null;
+        for (int w = 0; w < out.words(); w++) {
+            long rowsValid = valid.get(w) & out.liveMask(w);
+            long hits;
+            if (all != null) {
+                hits = all[w];
+            } else {
+                long rowsWanted = wanted == null ? rowsValid : rowsValid & wanted[w];
+                hits = rowsWanted == 0 ? 0 : compiled.matchWord(values, w << 6, rowsWanted);
+            }
+            long value = negated ? ~hits : hits;
+            if (out.combining()) {
+                out.combine(w, rowsValid, value & rowsValid);
+            } else {
+                out.store(w, rowsValid, value);
+            }
         }
     }
 

@@ -211,6 +211,7 @@ final class ChainEvaluation {
                 }
                 case Combinable.NullTest x -> inputs.add(x.input().evaluate(ctx));
                 case Combinable.Membership x -> inputs.add(x.node().input().evaluate(ctx));
+                case Combinable.Match x -> inputs.add(x.node().input().evaluate(ctx));
                 // A nested chain of the other operator: built on the heap and merged in, no vector of its own.
                 case Combinable.Chain x -> nested = x.accumulate(ctx, care);
             }
@@ -226,6 +227,15 @@ final class ChainEvaluation {
                             acc, x.op(), inputs.get(0), inputs.get(1), and, ctx.rows(), ctx.allocator());
                 case Combinable.NullTest x ->
                     Kernels.isNullConsumingLeft(acc, inputs.get(0), x.negated(), and, ctx.rows(), ctx.allocator());
+                case Combinable.Match x ->
+                    Kernels.likeConsumingLeft(
+                            acc,
+                            inputs.get(0),
+                            x.node().compiled().orElseThrow(),
+                            x.node().negated(),
+                            and,
+                            ctx.rows(),
+                            ctx.allocator());
                 case Combinable.Membership x ->
                     Kernels.inListConsumingLeft(
                             acc,
@@ -263,6 +273,12 @@ final class ChainEvaluation {
                     acc.combineIsNull(v, x.negated());
                 }
             }
+            case Combinable.Match x -> {
+                try (ColumnarValue v = x.node().input().evaluate(ctx)) {
+                    acc.combineLike(
+                            v, x.node().compiled().orElseThrow(), x.node().negated(), ctx.allocator());
+                }
+            }
             case Combinable.Membership x -> {
                 try (ColumnarValue v = x.node().input().evaluate(ctx)) {
                     acc.combineInList(
@@ -278,15 +294,17 @@ final class ChainEvaluation {
      * Whether {@code term}, on a part of the batch, is combined straight into the running result
      * rather than evaluated on a selection of the batch (which gathers the rows its columns have
      * there): a nested AND/OR chain (its terms then decide for themselves, on the rows still
-     * undecided), or an equality of a string or binary column with a literal or another column
-     * (the kernel reads the bytes of the undecided rows only). A fixed-width comparison gathers
-     * fewer bytes than it would compare, so it keeps the selection.
+     * undecided), or, over a string or binary column, an equality with a literal or another
+     * column, an IN list of literals or a LIKE with a literal pattern (the kernel reads the bytes
+     * of the undecided rows only). A fixed-width comparison gathers fewer bytes than it would
+     * compare, so it keeps the selection.
      */
     static boolean combinesInPlace(PhysicalExpr term) {
         return switch (Combinable.of(term)) {
             case Combinable.Chain _ -> true;
             case Combinable.Membership m ->
                 isColumnOrLiteral(m.node().input()) && isBytes(m.node().input().dataType());
+            case Combinable.Match m -> isColumnOrLiteral(m.node().input());
             case Combinable.Comparison c ->
                 (c.op() == Operator.EQ || c.op() == Operator.NOT_EQ)
                         && isColumnOrLiteral(c.node().left())
@@ -308,7 +326,8 @@ final class ChainEvaluation {
     /**
      * A chain term that combines into a running result without a vector of its own: a comparison
      * (with its operator negated under a NOT), an IS [NOT] NULL test (its sense flipped under a
-     * NOT), or a nested AND/OR chain (written order or adaptive).
+     * NOT), an IN list of literals, a LIKE with a literal pattern, or a nested AND/OR chain
+     * (written order or adaptive).
      */
     private sealed interface Combinable {
         record Comparison(BinaryExpr node, Operator op) implements Combinable {}
@@ -317,6 +336,9 @@ final class ChainEvaluation {
 
         /** {@code input [NOT] IN (literals)}. */
         record Membership(InListExpr node) implements Combinable {}
+
+        /** {@code input [NOT] [I]LIKE pattern} with a literal pattern, compiled once. */
+        record Match(LikeExpr node) implements Combinable {}
 
         record Chain(PhysicalExpr node) implements Combinable {
             /** {@code care}: the rows whose result matters; null for every row. */
@@ -339,6 +361,7 @@ final class ChainEvaluation {
                 case BinaryExpr c when c.op().isComparison() -> new Comparison(c, negated ? c.op().negate() : c.op());
                 case IsNullExpr n -> new NullTest(n.input(), n.negated() != negated);
                 case InListExpr in when !negated && in.literalsOnly() -> new Membership(in);
+                case LikeExpr like when !negated && like.compiled().isPresent() -> new Match(like);
                 case BinaryExpr c when !negated && (c.op() == Operator.AND || c.op() == Operator.OR) -> new Chain(c);
                 case ConjunctionExpr c when !negated -> new Chain(c);
                 default -> null;

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Random;
 import java.util.function.IntFunction;
@@ -181,6 +182,16 @@ class InPlaceStringTermsTest extends QuiverTestBase {
                 new Case(
                         notA + " OR (s = 'x' AND t <> 'p')",
                         i -> or(notFirst.apply(i), and(eq(d.s()[i], "x"), not(eq(d.t()[i], "p"))))),
+                new Case(a + " AND s LIKE '%b%'", i -> and(first.apply(i), like(d.s()[i], "b", false))),
+                new Case(a + " AND s NOT LIKE '%AIR%'", i -> and(first.apply(i), not(like(d.s()[i], "AIR", false)))),
+                new Case(notA + " OR ls LIKE '%bytes%'", i -> or(notFirst.apply(i), like(d.ls()[i], "bytes", false))),
+                new Case(a + " AND t ILIKE '%air%'", i -> and(first.apply(i), like(d.t()[i], "air", true))),
+                new Case(
+                        "s LIKE '%e%' AND " + a + " AND t LIKE '%A%'",
+                        i -> and(and(like(d.s()[i], "e", false), first.apply(i)), like(d.t()[i], "A", false))),
+                new Case(
+                        a + " AND (s LIKE '%teen%' OR t NOT LIKE '%R%')",
+                        i -> and(first.apply(i), or(like(d.s()[i], "teen", false), not(like(d.t()[i], "R", false))))),
                 new Case(
                         a + " AND t IN ('AIR', 'AIR REG') AND s = 'Brand#12'",
                         i -> and(
@@ -200,6 +211,14 @@ class InPlaceStringTermsTest extends QuiverTestBase {
             return true;
         }
         return listHasNull ? null : false;
+    }
+
+    /** {@code x LIKE '%part%'} (ILIKE: {@code ignoreCase}; the words' letters fold as Java's lower case does). */
+    private static Boolean like(String x, String part, boolean ignoreCase) {
+        if (x == null) {
+            return null;
+        }
+        return ignoreCase ? x.toLowerCase(Locale.ROOT).contains(part.toLowerCase(Locale.ROOT)) : x.contains(part);
     }
 
     private static Boolean not(Boolean b) {
