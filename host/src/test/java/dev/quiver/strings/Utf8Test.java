@@ -44,7 +44,7 @@ class Utf8Test {
     }
 
     /** The JDK's strict decoder: the reference for validity. */
-    private static boolean jdkValid(byte[] b) {
+    static boolean jdkValid(byte[] b) {
         try {
             StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(b));
             return true;
