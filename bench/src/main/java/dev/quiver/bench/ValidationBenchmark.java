@@ -47,7 +47,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * <li>{@code asciiQuiver}: {@link Utf8#isAscii} over the data buffer of one {@link Comments}
  *     column (64K rows of 20 to 34 bytes, 27 on average, about 1.8 MB);</li>
  * <li>{@code utf8CheckQuiver}: {@link Utf8Input#check} of that column, the check an expression
- *     that reads a Utf8 column runs (the ASCII test, then per row where it fails).</li>
+ *     that reads a Utf8 column runs (the ASCII test, then per row where it fails);</li>
+ * <li>{@code offsetsQuiver}: {@link BatchValidation#checkColumn} of that column, one batch over
+ *     and over (its 256 KB of offsets stay in cache, where {@code checkQuiver}'s 64 batches
+ *     need not).</li>
  * </ul>
  * The figure to read is {@code checkQuiver / lengthQuiver}: the share of a cheap string
  * expression's time that the check takes (docs/evaluation.md, "Malformed batches"). For the
@@ -178,6 +181,12 @@ public class ValidationBenchmark {
     @Benchmark
     public boolean asciiQuiver(Comments c) {
         return Utf8.isAscii(c.data, 0, c.bytes);
+    }
+
+    @Benchmark
+    public VarCharVector offsetsQuiver(Comments c) {
+        BatchValidation.checkColumn(c.column, "c");
+        return c.column;
     }
 
     @Benchmark

@@ -46,8 +46,8 @@ public final class Utf8 {
         }
         // A heap segment goes through none of the JDK's segment access code: the JIT's profiles
         // of that code are shared by every caller, and once it had seen heap segments (tests,
-        // literals, dictionaries) the loops above ran Arrow's native buffers 3x slower (8x for
-        // the words; ValidationBenchmark.asciiQuiver, asciiAfterHeap).
+        // literals, dictionaries) the loops above ran Arrow's native buffers 3x slower (5 to 10x
+        // for the words; ValidationBenchmark.asciiQuiver, asciiAfterHeap).
         if (d.heapBase().orElse(null) instanceof byte[] array) {
             if (from >= to) {
                 return -1;
