@@ -3,10 +3,12 @@ package dev.quiver.strings;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.Objects;
 
 /**
- * UTF-8 over bytes in memory: ASCII tests and case mapping eight bytes per step (SWAR on
- * little-endian words), validation, and decoding of one code point. The string kernels and
+ * UTF-8 over bytes in memory: ASCII tests (several vectors per step with the Vector API, eight
+ * bytes per step without), case mapping eight bytes per step (SWAR on little-endian words),
+ * validation, and decoding of one code point. The string kernels and
  * string RowFns are written on these.
  */
 public final class Utf8 {
@@ -15,6 +17,10 @@ public final class Utf8 {
     /** Unaligned little-endian 32-bit offsets. */
     public static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
+    /** Whether the Vector API module is present (Quiver's launcher and tests add it); without it the ASCII tests read words. */
+    static final boolean VECTOR_API =
+            ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+
     static final long HIGH_BITS = 0x8080_8080_8080_8080L;
     static final long ONES = 0x0101_0101_0101_0101L;
 
@@ -22,41 +28,72 @@ public final class Utf8 {
 
     /** Whether the bytes {@code [from, to)} of {@code d} are all ASCII (below 0x80). */
     public static boolean isAscii(MemorySegment d, long from, long to) {
-        long acc = 0;
+        return firstNonAscii(d, from, to) < 0;
+    }
+
+    /**
+     * Where the first byte of {@code [from, to)} of {@code d} that is not ASCII (0x80 or above)
+     * is, or -1 when there is none (an empty range included). With the Vector API, a range of at
+     * least one vector of a native segment is read several vectors per step ({@link AsciiScan});
+     * shorter ones, and native segments without the Vector API, eight bytes per step; a heap
+     * segment over a {@code byte[]} byte by byte from the array.
+     */
+    public static long firstNonAscii(MemorySegment d, long from, long to) {
+        if (d.isNative()) {
+            return VECTOR_API && to - from >= AsciiScan.LANES
+                    ? AsciiScan.firstNonAscii(d, from, to)
+                    : firstNonAsciiWords(d, from, to);
+        }
+        // A heap segment goes through none of the JDK's segment access code: the JIT's profiles
+        // of that code are shared by every caller, and once it had seen heap segments (tests,
+        // literals, dictionaries) the loops above ran Arrow's native buffers 3x slower (5 to 10x
+        // for the words; ValidationBenchmark.asciiQuiver, asciiAfterHeap).
+        if (d.heapBase().orElse(null) instanceof byte[] array) {
+            if (from >= to) {
+                return -1;
+            }
+            Objects.checkFromToIndex(from, to, d.byteSize());
+            long base = d.address(); // where the segment starts in the array
+            for (long k = from; k < to; k++) {
+                if (array[(int) (base + k)] < 0) {
+                    return k;
+                }
+            }
+            return -1;
+        }
+        return firstNonAsciiWords(d, from, to); // read-only, or over an array of wider elements
+    }
+
+    /** {@link #firstNonAscii} eight bytes per step: four words OR-ed per step, then a word at a time, then byte by byte. */
+    static long firstNonAsciiWords(MemorySegment d, long from, long to) {
         long k = from;
         for (; k + 32 <= to; k += 32) {
-            acc |= d.get(WORD, k) | d.get(WORD, k + 8) | d.get(WORD, k + 16) | d.get(WORD, k + 24);
+            if (((d.get(WORD, k) | d.get(WORD, k + 8) | d.get(WORD, k + 16) | d.get(WORD, k + 24)) & HIGH_BITS) != 0) {
+                break; // the word loop below finds it within these four
+            }
         }
         for (; k + 8 <= to; k += 8) {
-            acc |= d.get(WORD, k);
-        }
-        if ((acc & HIGH_BITS) != 0) {
-            return false;
+            long high = d.get(WORD, k) & HIGH_BITS;
+            if (high != 0) {
+                return k + (Long.numberOfTrailingZeros(high) >>> 3); // little-endian: the lowest byte is the first
+            }
         }
         for (; k < to; k++) {
             if (d.get(ValueLayout.JAVA_BYTE, k) < 0) {
-                return false;
+                return k;
             }
         }
-        return true;
+        return -1;
     }
 
     /**
      * Where the first invalid UTF-8 sequence in {@code [from, to)} starts, or -1 when the bytes
-     * are valid UTF-8 (RFC 3629).
+     * are valid UTF-8 (RFC 3629). Runs of ASCII are skipped as {@link #firstNonAscii} finds them.
      */
     public static long firstInvalid(MemorySegment d, long from, long to) {
-        long k = from;
-        while (k < to) {
-            if (k + 8 <= to && (d.get(WORD, k) & HIGH_BITS) == 0) {
-                k += 8;
-                continue;
-            }
-            int b = d.get(ValueLayout.JAVA_BYTE, k) & 0xFF;
-            if (b < 0x80) {
-                k++;
-                continue;
-            }
+        long k = firstNonAscii(d, from, to);
+        while (k >= 0) {
+            int b = d.get(ValueLayout.JAVA_BYTE, k) & 0xFF; // 0x80 or above
             int n;
             int lo = 0x80;
             int hi = 0xBF;
@@ -92,7 +129,7 @@ public final class Utf8 {
                     return k;
                 }
             }
-            k += n + 1;
+            k = firstNonAscii(d, k + n + 1, to);
         }
         return -1;
     }

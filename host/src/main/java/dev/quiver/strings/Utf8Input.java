@@ -180,22 +180,35 @@ public final class Utf8Input implements AutoCloseable {
 
     /**
      * Throws {@link InvalidUtf8Exception} naming {@code name} and the first non-null row that is
-     * not valid UTF-8. An all-ASCII batch costs one pass of eight bytes per step.
+     * not valid UTF-8. An all-ASCII batch costs one pass of several vectors per step
+     * ({@link Utf8#firstNonAscii}); otherwise only the rows that hold a byte above ASCII are
+     * validated one by one, the ASCII rows between them skipped in that same pass.
      */
     public void checkValid(String name) {
-        if (isAllAscii()) {
+        if (rows == 0 || ascii == 1) {
             return;
         }
-        for (int r = 0; r < rows; r++) {
-            if (!isValid(r)) {
-                continue;
+        long end = offsetAt(rows);
+        // From byte 0, as isAllAscii: its answer comes with this pass.
+        long high = Utf8.firstNonAscii(data, 0, end);
+        ascii = high < 0 ? 1 : 0;
+        int r = 0;
+        while (high >= 0) {
+            // Every row that ends at or before the byte is ASCII, hence valid (offsets never
+            // decrease, and no row ends after the last one's end, so r stays below rows).
+            while (offsetAt(r + 1) <= high) {
+                r++;
             }
             long s = offsetAt(r);
             long e = offsetAt(r + 1);
-            long bad = Utf8.firstInvalid(data, s, e);
-            if (bad >= 0) {
-                throw new InvalidUtf8Exception(name, r, bad - s, data.get(ValueLayout.JAVA_BYTE, bad));
+            if (isValid(r)) {
+                long bad = Utf8.firstInvalid(data, s, e);
+                if (bad >= 0) {
+                    throw new InvalidUtf8Exception(name, r, bad - s, data.get(ValueLayout.JAVA_BYTE, bad));
+                }
             }
+            r++;
+            high = Utf8.firstNonAscii(data, e, end);
         }
     }
 

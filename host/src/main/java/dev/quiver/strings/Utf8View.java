@@ -55,7 +55,7 @@ public final class Utf8View implements Comparable<Utf8View> {
         return data.get(ValueLayout.JAVA_BYTE, start + i);
     }
 
-    /** Whether every byte is ASCII (eight bytes per step). */
+    /** Whether every byte is ASCII ({@link Utf8#isAscii}). */
     public boolean isAscii() {
         return Utf8.isAscii(data, start, start + length);
     }

@@ -11,7 +11,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CoderResult;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,7 +46,7 @@ class Utf8Test {
     }
 
     /** The JDK's strict decoder: the reference for validity. */
-    private static boolean jdkValid(byte[] b) {
+    static boolean jdkValid(byte[] b) {
         try {
             StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(b));
             return true;
@@ -209,5 +211,91 @@ class Utf8Test {
             assertEquals(2, e.byteIndex());
             assertTrue(e.getMessage().contains("column 'name' at row 3"), e.getMessage());
         }
+    }
+
+    /** Where the JDK's strict decoder finds the first malformed sequence of {@code b}, or -1: the reference for byte indices. */
+    private static int jdkFirstInvalid(byte[] b) {
+        ByteBuffer in = ByteBuffer.wrap(b);
+        CoderResult result =
+                StandardCharsets.UTF_8.newDecoder().decode(in, CharBuffer.allocate(2 * b.length + 2), true);
+        return result.isError() ? in.position() : -1;
+    }
+
+    @Test
+    void checkingAColumnFindsTheFirstInvalidRowAsTheJdkDoesRowByRow() {
+        long seed = 20_251_203L;
+        Random r = new Random(seed);
+        byte[][] planted = {
+            "é".getBytes(StandardCharsets.UTF_8),
+            "€".getBytes(StandardCharsets.UTF_8),
+            "𝄞".getBytes(StandardCharsets.UTF_8),
+            {(byte) 0xFF},
+            {(byte) 0x80},
+            {(byte) 0xC3},
+            {(byte) 0xE0, (byte) 0x80, (byte) 0x80},
+            {(byte) 0xED, (byte) 0xA0, (byte) 0x80}
+        };
+        int thrown = 0;
+        for (int column = 0; column < 400; column++) {
+            boolean large = column % 2 == 1;
+            int rows = column < 100 ? column : r.nextInt(2_000);
+            int plantEvery = 2 + r.nextInt(column % 3 == 0 ? 400 : 40); // some columns mostly ASCII, some dense
+            byte[][] values = new byte[rows][];
+            boolean[] nulls = new boolean[rows];
+            for (int i = 0; i < rows; i++) {
+                byte[] b = new byte[r.nextInt(80)];
+                for (int k = 0; k < b.length; k++) {
+                    b[k] = (byte) (' ' + r.nextInt(95));
+                }
+                if (b.length > 0 && r.nextInt(plantEvery) == 0) {
+                    // Invalid sequences ten times rarer than valid ones, so that many columns pass.
+                    byte[] seq = planted[r.nextInt(10) == 0 ? 3 + r.nextInt(planted.length - 3) : r.nextInt(3)];
+                    int at = r.nextInt(b.length);
+                    b = Arrays.copyOf(b, Math.max(b.length, at + seq.length));
+                    System.arraycopy(seq, 0, b, at, seq.length);
+                }
+                values[i] = b;
+                nulls[i] = r.nextInt(8) == 0;
+            }
+            int expectedRow = -1;
+            int expectedByte = -1;
+            boolean ascii = true;
+            for (int i = 0; i < rows; i++) {
+                ascii &= isAscii(values[i]); // behind nulls too: the data buffer's bytes
+                int bad = jdkFirstInvalid(values[i]);
+                if (expectedRow < 0 && !nulls[i] && bad >= 0) {
+                    expectedRow = i;
+                    expectedByte = bad;
+                }
+            }
+            try (FieldVector v = large ? new LargeVarCharVector("s", allocator) : new VarCharVector("s", allocator)) {
+                for (int i = 0; i < rows; i++) {
+                    if (large) {
+                        ((LargeVarCharVector) v).setSafe(i, values[i]);
+                    } else {
+                        ((VarCharVector) v).setSafe(i, values[i]);
+                    }
+                    if (nulls[i]) { // its bytes stay behind it
+                        v.getValidityBuffer()
+                                .setByte(i >> 3, v.getValidityBuffer().getByte(i >> 3) & ~(1 << (i & 7)));
+                    }
+                }
+                v.setValueCount(rows);
+                String what = "column " + column + ", " + rows + " rows (seed " + seed + ")";
+                try (Utf8Input in = Utf8Input.of(v)) {
+                    if (expectedRow < 0) {
+                        in.checkValid("s");
+                    } else {
+                        InvalidUtf8Exception e =
+                                assertThrows(InvalidUtf8Exception.class, () -> in.checkValid("s"), what);
+                        assertEquals(expectedRow, e.row(), what);
+                        assertEquals(expectedByte, e.byteIndex(), what);
+                        thrown++;
+                    }
+                    assertEquals(ascii, in.isAllAscii(), what);
+                }
+            }
+        }
+        assertTrue(thrown > 50 && thrown < 350, thrown + " of 400 columns invalid: both outcomes are tested");
     }
 }
