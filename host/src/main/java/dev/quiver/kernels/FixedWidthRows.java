@@ -10,7 +10,9 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>Selections are walked a 64-row word at a time, run of set bits by run: a run of at least
  * {@code BULK_RUN} rows (a whole word of ones, most often) is one bulk copy, a shorter one is
- * copied value by value.
+ * copied value by value. Where the hardware compresses vectors in one instruction, dense
+ * selections of 1-, 2-, 4- and 8-byte values are packed by {@link VectorCompress} instead
+ * ({@code -Dquiver.kernels.vectorCompress=false} keeps the walk run by run).
  */
 final class FixedWidthRows {
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
@@ -20,6 +22,18 @@ final class FixedWidthRows {
     /** Masked vector stores for 4- and 8-byte constants, where the Vector API module is present. */
     private static final boolean VECTOR_FILLS =
             ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent() && VectorFills.usable();
+    /** Turns {@link #VECTOR_COMPRESS} off when {@code false}. */
+    static final String VECTOR_COMPRESS_PROPERTY = "quiver.kernels.vectorCompress";
+    /**
+     * Dense selections packed by {@link VectorCompress}, where the Vector API module is present and
+     * {@link #VECTOR_COMPRESS_PROPERTY} does not turn it off, for the widths whose {@code compress}
+     * is one instruction here ({@link VectorCompress#fast}).
+     */
+    private static final boolean VECTOR_COMPRESS = !"false"
+                    .equalsIgnoreCase(
+                            System.getProperty(VECTOR_COMPRESS_PROPERTY, "true").trim())
+            && ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+            && VectorCompress.usable();
 
     private FixedWidthRows() {}
 
@@ -60,12 +74,21 @@ final class FixedWidthRows {
     static void filter(MemorySegment src, MemorySegment dst, int width, Selection selection) {
         if ((long) selection.count() * SPARSE < selection.rows()) {
             take(src, dst, width, selection.positions());
-            return;
+        } else if (VECTOR_COMPRESS && VectorCompress.fast(width)) {
+            long k = VectorCompress.filter(src, dst, width, selection);
+            filterRuns(src, dst, width, selection, selection.rows() >>> 6, k);
+        } else {
+            filterRuns(src, dst, width, selection, 0, 0);
         }
-        long k = 0;
-        for (int wi = 0, n = selection.wordCount(); wi < n; wi++) {
+    }
+
+    /**
+     * {@link #filter} of the selection's words from {@code fromWord} on, into {@code dst} from value
+     * {@code k} on, run by run: a long run is one bulk copy, a short one value by value.
+     */
+    static void filterRuns(MemorySegment src, MemorySegment dst, int width, Selection selection, int fromWord, long k) {
+        for (int wi = fromWord, n = selection.wordCount(); wi < n; wi++) {
             long base = (long) wi << 6;
-            // Run by run: a long run is one bulk copy, a short one value by value.
             for (long w = selection.word(wi); w != 0; ) {
                 int start = Long.numberOfTrailingZeros(w);
                 int len = Long.numberOfTrailingZeros(~(w >>> start));
