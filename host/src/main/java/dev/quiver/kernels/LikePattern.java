@@ -255,11 +255,7 @@ public final class LikePattern {
             case CONTAINS ->
                 hits = column.constant
                         ? (contains(d, column.start(0), column.end(0)) ? rows : 0)
-                        : needle != null
-                                ? (rows == 0
-                                        ? 0
-                                        : needle.searchRows(column, first, 64 - Long.numberOfLeadingZeros(rows)) & rows)
-                                : containsWord(column, first, rows);
+                        : needle != null ? searchRuns(column, first, rows) : containsWord(column, first, rows);
             case GENERAL -> {
                 for (long m = rows; m != 0; m &= m - 1) {
                     int j = Long.numberOfTrailingZeros(m);
@@ -268,6 +264,22 @@ public final class LikePattern {
                     }
                 }
             }
+        }
+        return hits;
+    }
+
+    /**
+     * The rows of {@code rows} (a word's rows from {@code first}) that contain the needle, searched
+     * run by run of consecutive rows: the bytes of rows not asked for are not read (a chain's
+     * undecided rows are often scattered).
+     */
+    private long searchRuns(ByteColumn column, int first, long rows) {
+        long hits = 0;
+        for (long w = rows; w != 0; ) {
+            int start = Long.numberOfTrailingZeros(w);
+            int len = Long.numberOfTrailingZeros(~(w >>> start));
+            hits |= needle.searchRows(column, first + start, len) << start;
+            w = start + len >= 64 ? 0 : w & (-1L << (start + len));
         }
         return hits;
     }
