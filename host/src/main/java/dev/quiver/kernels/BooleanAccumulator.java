@@ -78,8 +78,7 @@ public final class BooleanAccumulator {
     public Selection undecided() {
         long[] w = new long[Bitmaps.words(rows)];
         for (int i = 0; i < w.length; i++) {
-            long known = and ? valid[i] & ~value[i] : valid[i] & value[i];
-            w[i] = ~known;
+            w[i] = Kleene.undecided(and, valid[i], value[i] & valid[i]);
         }
         return Selection.ofWords(w, rows);
     }
@@ -135,9 +134,9 @@ public final class BooleanAccumulator {
         fresh = false;
         long tv = valid[w];
         long td = value[w] & tv;
-        long nv = and ? (tv & cv) | (tv & ~td) | (cv & ~cd) : (tv & cv) | td | cd;
+        long nv = Kleene.valid(and, tv, td, cv, cd);
         valid[w] = nv;
-        value[w] = (and ? td & cd : td | cd) & nv;
+        value[w] = Kleene.value(and, td, cd, nv);
     }
 
     /** Combines {@code l op r} (a comparison) without building its vector. {@code l}, {@code r} stay borrowed. */
@@ -162,10 +161,7 @@ public final class BooleanAccumulator {
      */
     public void combineInList(ColumnarValue v, InList list, boolean negated, BufferAllocator allocator) {
         Objects.requireNonNull(list, "list is null");
-        if (rows > 0 && InListKernels.combinesInto(v)) {
-            try (KernelInput in = KernelInput.of(v, rows, allocator)) {
-                InListKernels.inListInto(in, list, negated, rows, validSegment, valueSegment, and);
-            }
+        if (InListKernels.combineInto(v, list, negated, rows, validSegment, valueSegment, and, allocator)) {
             array = true;
             fresh = false;
             return;
@@ -181,15 +177,10 @@ public final class BooleanAccumulator {
      */
     public void combineLike(ColumnarValue v, LikePattern compiled, boolean negated, BufferAllocator allocator) {
         Objects.requireNonNull(compiled, "compiled is null");
-        if (rows > 0 && v instanceof ColumnarValue.Array && v.dataType().valueType() instanceof DataType.Utf8) {
-            try (KernelInput in = KernelInput.of(v, rows, allocator)) {
-                if (in.type instanceof DataType.Utf8) {
-                    LikeKernels.likeInto(in, compiled, negated, rows, validSegment, valueSegment, and);
-                    array = true;
-                    fresh = false;
-                    return;
-                }
-            }
+        if (LikeKernels.combineInto(v, compiled, negated, rows, validSegment, valueSegment, and, allocator)) {
+            array = true;
+            fresh = false;
+            return;
         }
         try (ColumnarValue c = Kernels.like(v, compiled, negated, rows, allocator)) {
             combine(c);
@@ -233,10 +224,9 @@ public final class BooleanAccumulator {
             long ad = Bitmaps.word(td, w) & a;
             long cv = valid[w];
             long cd = value[w] & cv;
-            long nv = outerAnd ? (a & cv) | (a & ~ad) | (cv & ~cd) : (a & cv) | ad | cd;
-            long live = Bitmaps.liveMask(w, rows);
-            Bitmaps.setWord(tv, w, nv & live, rows);
-            Bitmaps.setWord(td, w, (outerAnd ? ad & cd : ad | cd) & nv & live, rows);
+            long nv = Kleene.valid(outerAnd, a, ad, cv, cd) & Bitmaps.liveMask(w, rows);
+            Bitmaps.setWord(tv, w, nv, rows);
+            Bitmaps.setWord(td, w, Kleene.value(outerAnd, ad, cd, nv), rows);
         }
         return outer;
     }

@@ -230,7 +230,7 @@ final class ComparisonKernels {
                     for (int k = 0; k < words; k++) {
                         long tv = targetValid[k];
                         long td = targetValue[k] & tv;
-                        needed[k] = intoAnd ? ~(tv & ~td) : ~(tv & td);
+                        needed[k] = Kleene.undecided(intoAnd, tv, td);
                     }
                     masked.words(from, n, ltWords, eqWords, needed);
                 } else {
@@ -264,9 +264,9 @@ final class ComparisonKernels {
                         long td = targetValue[k] & tv;
                         long cv = valid[k];
                         long cd = value[k];
-                        long nv = intoAnd ? (tv & cv) | (tv & ~td) | (cv & ~cd) : (tv & cv) | td | cd;
+                        long nv = Kleene.valid(intoAnd, tv, td, cv, cd);
                         valid[k] = nv;
-                        value[k] = (intoAnd ? td & cd : td | cd) & nv;
+                        value[k] = Kleene.value(intoAnd, td, cd, nv);
                     }
                 }
                 long live = Bitmaps.liveMask(first + words - 1, rows);

@@ -61,9 +61,26 @@ final class InListKernels {
         }
     }
 
-    /** Whether {@link #inListInto} takes {@code v}: an array of a type other than Null. */
-    static boolean combinesInto(ColumnarValue v) {
-        return v instanceof ColumnarValue.Array && !(v.dataType().valueType() instanceof DataType.Null);
+    /**
+     * {@link #inListInto} for {@code v} as a chain term holds it; false, with nothing written, when
+     * {@code v} is not an array (a scalar, or of the Null type), which the caller then combines as a value.
+     */
+    static boolean combineInto(
+            ColumnarValue v,
+            InList list,
+            boolean negated,
+            int rows,
+            MemorySegment targetValidity,
+            MemorySegment targetData,
+            boolean and,
+            BufferAllocator allocator) {
+        if (rows == 0 || !(v instanceof ColumnarValue.Array) || v.dataType().valueType() instanceof DataType.Null) {
+            return false;
+        }
+        try (KernelInput in = KernelInput.of(v, rows, allocator)) {
+            inListInto(in, list, negated, rows, targetValidity, targetData, and);
+        }
+        return true;
     }
 
     /** The IN result word by word into {@code out}: stored, or combined where {@code out} is combining. */

@@ -219,22 +219,15 @@ public final class Kernels {
                 and,
                 rows,
                 allocator,
-                target -> {
-                    if (!InListKernels.combinesInto(v)) {
-                        return false;
-                    }
-                    try (KernelInput in = KernelInput.of(v, rows, allocator)) {
-                        InListKernels.inListInto(
-                                in,
-                                list,
-                                negated,
-                                rows,
-                                Bitmaps.view(target.getValidityBuffer()),
-                                Bitmaps.view(target.getDataBuffer()),
-                                and);
-                    }
-                    return true;
-                },
+                target -> InListKernels.combineInto(
+                        v,
+                        list,
+                        negated,
+                        rows,
+                        Bitmaps.view(target.getValidityBuffer()),
+                        Bitmaps.view(target.getDataBuffer()),
+                        and,
+                        allocator),
                 () -> inList(v, list, List.of(), negated, rows, allocator));
     }
 
@@ -259,25 +252,15 @@ public final class Kernels {
                 and,
                 rows,
                 allocator,
-                target -> {
-                    if (!(v instanceof ColumnarValue.Array && v.dataType().valueType() instanceof DataType.Utf8)) {
-                        return false;
-                    }
-                    try (KernelInput in = KernelInput.of(v, rows, allocator)) {
-                        if (!(in.type instanceof DataType.Utf8)) {
-                            return false;
-                        }
-                        LikeKernels.likeInto(
-                                in,
-                                compiled,
-                                negated,
-                                rows,
-                                Bitmaps.view(target.getValidityBuffer()),
-                                Bitmaps.view(target.getDataBuffer()),
-                                and);
-                    }
-                    return true;
-                },
+                target -> LikeKernels.combineInto(
+                        v,
+                        compiled,
+                        negated,
+                        rows,
+                        Bitmaps.view(target.getValidityBuffer()),
+                        Bitmaps.view(target.getDataBuffer()),
+                        and,
+                        allocator),
                 () -> like(v, compiled, negated, rows, allocator));
     }
 

@@ -1,6 +1,7 @@
 package dev.quiver.kernels;
 
 import dev.quiver.types.DataType;
+import dev.quiver.value.ColumnarValue;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
@@ -113,6 +114,31 @@ final class LikeKernels {
             fill(v, compiled, negated, out);
             out.finish();
         }
+    }
+
+    /**
+     * {@link #likeInto} for {@code v} as a chain term holds it; false, with nothing written, when
+     * {@code v} is not a string array, which the caller then combines as a value.
+     */
+    static boolean combineInto(
+            ColumnarValue v,
+            LikePattern compiled,
+            boolean negated,
+            int rows,
+            MemorySegment targetValidity,
+            MemorySegment targetData,
+            boolean and,
+            BufferAllocator allocator) {
+        if (rows == 0 || !(v instanceof ColumnarValue.Array) || !(v.dataType().valueType() instanceof DataType.Utf8)) {
+            return false;
+        }
+        try (KernelInput in = KernelInput.of(v, rows, allocator)) {
+            if (!(in.type instanceof DataType.Utf8)) {
+                return false;
+            }
+            likeInto(in, compiled, negated, rows, targetValidity, targetData, and);
+        }
+        return true;
     }
 
     /**

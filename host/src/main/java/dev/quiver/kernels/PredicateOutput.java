@@ -90,7 +90,7 @@ final class PredicateOutput implements AutoCloseable {
         }
         long tv = Bitmaps.word(validity, w);
         long td = Bitmaps.word(values, w) & tv;
-        return and ? ~(tv & ~td) : ~(tv & td);
+        return Kleene.undecided(and, tv, td);
     }
 
     /**
@@ -104,10 +104,9 @@ final class PredicateOutput implements AutoCloseable {
         long tv = Bitmaps.word(validity, w);
         long td = Bitmaps.word(values, w) & tv;
         long cd = value & valid;
-        long nv = and ? (tv & valid) | (tv & ~td) | (valid & ~cd) : (tv & valid) | td | cd;
-        long live = liveMask(w);
-        Bitmaps.setWord(validity, w, nv & live, rows);
-        Bitmaps.setWord(values, w, (and ? td & cd : td | cd) & nv & live, rows);
+        long nv = Kleene.valid(and, tv, td, valid, cd) & liveMask(w);
+        Bitmaps.setWord(validity, w, nv, rows);
+        Bitmaps.setWord(values, w, Kleene.value(and, td, cd, nv), rows);
     }
 
     /** A Boolean vector named "result" of {@code rows} rows (all null until stored). */
